@@ -1,0 +1,108 @@
+package dgt
+
+// HeaderLen is the length of a message header: id, length high, length low.
+const HeaderLen = 3
+
+// MaxFrameLen bounds a message: the largest total length the two 7-bit
+// length bytes can express. Only the EEPROM move log comes near it; a
+// header claiming more than the bytes that follow before the next header
+// is cut short there (see Split).
+const MaxFrameLen = 1<<14 - 1
+
+// frameLen gives the only valid total length of the fixed-size messages.
+func frameLen(id byte) (n int, fixed bool) {
+	switch id {
+	case MsgBoardDump:
+		return HeaderLen + 64, true
+	case MsgBWTime:
+		return HeaderLen + 7, true
+	case MsgFieldUpdate:
+		return HeaderLen + 2, true
+	case MsgBusAddress:
+		return HeaderLen + 2, true
+	case MsgSerialNr:
+		return HeaderLen + 5, true
+	case MsgVersion:
+		return HeaderLen + 2, true
+	case MsgLongSerial:
+		return HeaderLen + 10, true
+	}
+	return 0, false
+}
+
+// scanResult says what the start of a byte stream holds.
+type scanResult int
+
+const (
+	scanMore    scanResult = iota // not enough bytes to decide
+	scanFrame                     // data[:n] is a well-formed frame
+	scanGarbage                   // data[:n] are bytes outside any frame (bit 7 clear)
+	scanBroken                    // data[:n] is a broken frame start; resume after it
+)
+
+// scan looks at the start of data and says what is there. Its answer for a
+// prefix never changes when more bytes are appended (except scanMore), which
+// is what makes incremental decoding independent of read boundaries.
+func scan(data []byte, atEOF bool) (scanResult, int) {
+	if len(data) == 0 {
+		return scanMore, 0
+	}
+	if data[0]&0x80 == 0 {
+		n := 1
+		for n < len(data) && data[n]&0x80 == 0 {
+			n++
+		}
+		return scanGarbage, n
+	}
+	// A header: the two length bytes must have bit 7 clear.
+	for i := 1; i < HeaderLen && i < len(data); i++ {
+		if data[i]&0x80 != 0 {
+			return scanBroken, i
+		}
+	}
+	if len(data) < HeaderLen {
+		if atEOF {
+			return scanBroken, len(data)
+		}
+		return scanMore, 0
+	}
+	size := int(data[1])<<7 | int(data[2])
+	if want, fixed := frameLen(data[0]); (fixed && size != want) || size < HeaderLen {
+		return scanBroken, 1
+	}
+	// Data bytes must have bit 7 clear; a set bit 7 starts the next message,
+	// which means this one was cut short.
+	end := min(size, len(data))
+	for i := HeaderLen; i < end; i++ {
+		if data[i]&0x80 != 0 {
+			return scanBroken, i
+		}
+	}
+	if len(data) < size {
+		if atEOF {
+			return scanBroken, len(data)
+		}
+		return scanMore, 0
+	}
+	return scanFrame, size
+}
+
+// Split is a bufio.SplitFunc that returns one well-formed DGT frame (header
+// included) per token. Bytes outside frames and broken frames (bad header,
+// a length that does not fit the id, a frame cut short by the next header)
+// are skipped silently; use Decoder to count them. Split never returns an
+// error, and its tokens do not depend on how the input was chunked.
+func Split(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	for advance < len(data) {
+		res, n := scan(data[advance:], atEOF)
+		switch res {
+		case scanMore:
+			return advance, nil, nil
+		case scanFrame:
+			return advance + n, data[advance : advance+n], nil
+		default:
+			advance += n
+		}
+	}
+	return advance, nil, nil
+}
