@@ -1,0 +1,217 @@
+package bitboard
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// FENError reports a malformed FEN, naming the field at fault.
+type FENError struct {
+	FEN   string
+	Field string // "placement", "side to move", "castling", "en passant", "halfmove clock", "fullmove number", "fields"
+	Msg   string
+}
+
+func (e *FENError) Error() string {
+	return fmt.Sprintf("bad FEN %q: %s: %s", e.FEN, e.Field, e.Msg)
+}
+
+// ParseFEN reads a position in Forsyth–Edwards Notation. The move counters
+// may be omitted (they default to 0 and 1). Besides syntax, it rejects
+// positions the move generator cannot handle soundly: not exactly one king
+// per side, pawns on the first or last rank, more than 16 pieces a side,
+// the side not to move in check, castling rights without king and rook on
+// their home squares, and an en-passant square without the pawn that just
+// made the double step.
+func ParseFEN(fen string) (Position, error) {
+	var p Position
+	bad := func(field, format string, args ...any) (Position, error) {
+		return Position{}, &FENError{FEN: fen, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	f := strings.Fields(fen)
+	if len(f) < 2 || len(f) > 6 {
+		return bad("fields", "want 4 to 6 space-separated fields (placement, side, castling, en passant[, clocks]), got %d", len(f))
+	}
+	for i := range p.board {
+		p.board[i] = NoPiece
+	}
+	p.ep = NoSquare
+	p.fullmove = 1
+	ranks := strings.Split(f[0], "/")
+	if len(ranks) != 8 {
+		return bad("placement", "want 8 ranks separated by '/', got %d", len(ranks))
+	}
+	for i, row := range ranks {
+		r := 7 - i
+		file := 0
+		for _, ch := range []byte(row) {
+			if ch >= '1' && ch <= '8' {
+				file += int(ch - '0')
+				if file > 8 {
+					break
+				}
+				continue
+			}
+			pt := strings.IndexByte("pnbrqk", ch|0x20)
+			if pt < 0 {
+				return bad("placement", "rank %d: unknown piece letter %q", r+1, ch)
+			}
+			if file >= 8 {
+				file++
+				break
+			}
+			c := White
+			if ch >= 'a' {
+				c = Black
+			}
+			p.put(MakePiece(c, PieceType(pt)), Square(r*8+file))
+			file++
+		}
+		if file != 8 {
+			return bad("placement", "rank %d (%q) covers %d files, want 8", r+1, row, file)
+		}
+	}
+	switch f[1] {
+	case "w":
+		p.side = White
+	case "b":
+		p.side = Black
+	default:
+		return bad("side to move", "want \"w\" or \"b\", got %q", f[1])
+	}
+	if len(f) > 2 && f[2] != "-" {
+		for _, ch := range []byte(f[2]) {
+			var bit uint8
+			switch ch {
+			case 'K':
+				bit = WhiteKingside
+			case 'Q':
+				bit = WhiteQueenside
+			case 'k':
+				bit = BlackKingside
+			case 'q':
+				bit = BlackQueenside
+			default:
+				return bad("castling", "want a combination of KQkq or \"-\", got %q", f[2])
+			}
+			if p.castle&bit != 0 {
+				return bad("castling", "right %q repeated in %q", ch, f[2])
+			}
+			p.castle |= bit
+		}
+	}
+	if len(f) > 3 && f[3] != "-" {
+		s, err := ParseSquare(f[3])
+		if err != nil {
+			return bad("en passant", "want a square or \"-\", got %q", f[3])
+		}
+		p.ep = s
+	}
+	if len(f) > 4 {
+		n, err := strconv.Atoi(f[4])
+		if err != nil || n < 0 {
+			return bad("halfmove clock", "want a non-negative integer, got %q", f[4])
+		}
+		p.halfmove = n
+	}
+	if len(f) > 5 {
+		n, err := strconv.Atoi(f[5])
+		if err != nil || n < 1 {
+			return bad("fullmove number", "want a positive integer, got %q", f[5])
+		}
+		p.fullmove = n
+	}
+	p.hash = p.computeHash()
+	if err := p.validate(); err != nil {
+		err.FEN = fen
+		return Position{}, err
+	}
+	return p, nil
+}
+
+func (p *Position) validate() *FENError {
+	for c := White; c <= Black; c++ {
+		if n := bits.OnesCount64(p.pieces[c][King]); n != 1 {
+			return &FENError{Field: "placement", Msg: fmt.Sprintf("%s has %d kings, want 1", c, n)}
+		}
+		if n := bits.OnesCount64(p.occ[c]); n > 16 {
+			return &FENError{Field: "placement", Msg: fmt.Sprintf("%s has %d pieces, at most 16 possible", c, n)}
+		}
+		if n := bits.OnesCount64(p.pieces[c][Pawn]); n > 8 {
+			return &FENError{Field: "placement", Msg: fmt.Sprintf("%s has %d pawns, at most 8 possible", c, n)}
+		}
+	}
+	const backRanks = 0xff000000000000ff
+	if (p.pieces[White][Pawn]|p.pieces[Black][Pawn])&backRanks != 0 {
+		return &FENError{Field: "placement", Msg: "a pawn stands on the first or eighth rank"}
+	}
+	if p.attackedBy(p.KingSquare(p.side.Other()), p.side, p.All()) {
+		return &FENError{Field: "side to move", Msg: fmt.Sprintf("%s is to move but %s's king is in check", p.side, p.side.Other())}
+	}
+	type req struct {
+		bit        uint8
+		king, rook Square
+		c          Color
+	}
+	for _, r := range []req{{WhiteKingside, 4, 7, White}, {WhiteQueenside, 4, 0, White}, {BlackKingside, 60, 63, Black}, {BlackQueenside, 60, 56, Black}} {
+		if p.castle&r.bit != 0 && (p.board[r.king] != MakePiece(r.c, King) || p.board[r.rook] != MakePiece(r.c, Rook)) {
+			return &FENError{Field: "castling", Msg: fmt.Sprintf("right needs %s king on %s and rook on %s", r.c, r.king, r.rook)}
+		}
+	}
+	if p.ep != NoSquare {
+		// The side to move captures; the other side just double-stepped.
+		wantRank, pawnSq, from := 5, p.ep-8, p.ep+8
+		if p.side == Black {
+			wantRank, pawnSq, from = 2, p.ep+8, p.ep-8
+		}
+		if p.ep.Rank() != wantRank || p.board[pawnSq] != MakePiece(p.side.Other(), Pawn) || p.board[p.ep] != NoPiece || p.board[from] != NoPiece {
+			return &FENError{Field: "en passant", Msg: fmt.Sprintf("%s is not the square behind a pawn of the side that just moved", p.ep)}
+		}
+	}
+	return nil
+}
+
+// FEN returns the position in Forsyth–Edwards Notation.
+func (p *Position) FEN() string {
+	var b strings.Builder
+	for r := 7; r >= 0; r-- {
+		empty := 0
+		for f := 0; f < 8; f++ {
+			pc := p.board[r*8+f]
+			if pc == NoPiece {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			ch := pieceLetters[pc.Type()]
+			if pc.Color() == White {
+				ch -= 0x20
+			}
+			b.WriteByte(ch)
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if r > 0 {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteString([]string{" w ", " b "}[p.side])
+	if p.castle == 0 {
+		b.WriteByte('-')
+	}
+	for i, ch := range "KQkq" {
+		if p.castle&(1<<uint(i)) != 0 {
+			b.WriteRune(ch)
+		}
+	}
+	b.WriteByte(' ')
+	b.WriteString(p.ep.String())
+	fmt.Fprintf(&b, " %d %d", p.halfmove, p.fullmove)
+	return b.String()
+}
