@@ -1,0 +1,407 @@
+package clockd
+
+import (
+	"fmt"
+	"time"
+)
+
+// granularity is the coarsest display resolution the interpreter
+// tolerates: a DGT 3000 reports whole seconds.
+const granularity = time.Second
+
+// istate is the interpreter's state; a value, so a reading can be analysed
+// against a copy and committed only when it is trusted.
+type istate struct {
+	have     bool    // last holds a trusted reading
+	last     Reading // last trusted reading
+	started  bool
+	running  bool
+	turn     Face
+	resolved bool
+	white    Face
+	period   [2]int  // per face, 1-based: 1 + period additions seen
+	presses  [2]int  // per face
+	flagged  [2]bool // per face: a flag was reported and its signs persist
+	flagPer  [2]int  // per face: period of the reported flag
+	noClock  bool
+}
+
+// Interpreter turns clock readings into ClockEvents. It is a pure state
+// machine: Feed is called with each reading in order. Nothing depends on
+// Reading.At except the events' At; displayed times are compared only with
+// each other and with the time control.
+//
+// Presses come from a change of turn (turn bits, else lever position, else
+// which face's time falls). Two presses within one reading interval leave
+// the turn unchanged; they are recovered (Inferred) when the idle face's
+// time changed, or the running face's time rose (an increment or Bronstein
+// credit). Three presses look like one unless the new runner's time rose;
+// that is detected too. A jump of a face's time by about the next period's
+// time is a PeriodAdded, whether the clock added it at a press or at a
+// flag. A reading that cannot happen under the control is reported as
+// Impossible and ignored, unless the next reading confirms it (then the
+// clock really shows it and it becomes the new reference).
+type Interpreter struct {
+	tc      TimeControl
+	cfg     WhiteFace
+	st      istate
+	suspect *Reading // an impossible reading awaiting confirmation
+	inBad   bool     // an Impossible episode was reported
+}
+
+// NewInterpreter returns an interpreter for a clock set to tc whose White
+// face is given by white.
+func NewInterpreter(tc TimeControl, white WhiteFace) *Interpreter {
+	in := &Interpreter{tc: tc, cfg: white}
+	in.st.period = [2]int{1, 1}
+	switch white {
+	case WhiteLeft:
+		in.st.white, in.st.resolved = Left, true
+	case WhiteRight:
+		in.st.white, in.st.resolved = Right, true
+	}
+	return in
+}
+
+// WhiteFace returns the face showing White's time, once it is known.
+func (in *Interpreter) WhiteFace() (Face, bool) { return in.st.white, in.st.resolved }
+
+// Feed interprets one reading and returns what it shows happened since
+// the previous one.
+func (in *Interpreter) Feed(r Reading) []ClockEvent {
+	var evs []ClockEvent
+	if r.NoClock {
+		if !in.st.noClock {
+			in.st.noClock = true
+			evs = append(evs, ClockEvent{Kind: Disconnected, At: r.At, Clock: in.times(in.st.last),
+				Detail: "the device reports that no clock is connected"})
+		}
+		return evs
+	}
+	if in.st.noClock {
+		in.st.noClock = false
+		in.st.have = false // times may have changed while away: start afresh
+		in.suspect = nil
+		evs = append(evs, ClockEvent{Kind: Connected, At: r.At, Clock: in.times(r),
+			Detail: "a clock is connected again; its times are taken as they are"})
+	}
+	if why := in.absurd(r); why != "" {
+		return append(evs, in.impossible(r, why))
+	}
+	if !in.st.have {
+		st := in.st
+		st.have, st.last = true, r
+		evs = append(evs, in.begin(&st, r)...)
+		in.st = st
+		return evs
+	}
+	st := in.st
+	out, why := in.analyse(&st, r)
+	if why != "" && in.suspect != nil {
+		// Does the clock confirm the previous impossible reading?
+		st2 := in.st
+		st2.last = *in.suspect
+		if t, ok := turnOf(*in.suspect, st2.last, st2.turn); ok {
+			st2.turn = t
+		}
+		st2.running = in.suspect.Running && st2.started
+		out2, why2 := in.analyse(&st2, r)
+		if why2 == "" {
+			st, out, why = st2, out2, ""
+			out = append([]ClockEvent{{Kind: Impossible, At: r.At, Clock: in.times(r),
+				Detail: "the clock kept showing the unexpected times, so they are taken as the clock's real state from now on"}}, out...)
+		}
+	}
+	if why != "" {
+		return append(evs, in.impossible(r, why))
+	}
+	in.suspect, in.inBad = nil, false
+	in.st = st
+	return append(evs, out...)
+}
+
+// impossible reports an untrusted reading (once per run of them).
+func (in *Interpreter) impossible(r Reading, why string) ClockEvent {
+	cp := r
+	in.suspect = &cp
+	ev := ClockEvent{Kind: Impossible, At: r.At, Clock: in.times(r), Detail: why}
+	if in.inBad {
+		ev.Detail = "still: " + why
+	}
+	in.inBad = true
+	return ev
+}
+
+// sideOf maps a face to a side (White's face before it is known: left).
+func (in *Interpreter) sideOf(st *istate, f Face) Side {
+	if f == st.white {
+		return White
+	}
+	return Black
+}
+
+func (in *Interpreter) times(r Reading) Times {
+	if in.st.white == Right {
+		return Times{White: r.Right.Time, Black: r.Left.Time}
+	}
+	return Times{White: r.Left.Time, Black: r.Right.Time}
+}
+
+func timesOf(st *istate, r Reading) Times {
+	if st.white == Right {
+		return Times{White: r.Right.Time, Black: r.Left.Time}
+	}
+	return Times{White: r.Left.Time, Black: r.Right.Time}
+}
+
+// absurd checks a reading against the control alone.
+func (in *Interpreter) absurd(r Reading) string {
+	for _, f := range [2]Face{Left, Right} {
+		t := r.Face(f).Time
+		if t < 0 {
+			return fmt.Sprintf("the %s face shows a negative time (%v)", f, t)
+		}
+		limit := in.tc.totalTime() + in.tc.maxIncrement()*time.Duration(in.st.presses[f]+2) + granularity
+		if t > limit {
+			return fmt.Sprintf("the %s face shows %v, more than the control %s can give (at most %v after %d presses)",
+				f, t, in.tc, limit-granularity, in.st.presses[f])
+		}
+	}
+	return ""
+}
+
+// turnOf finds whose clock runs: turn bits, else the lever, else the face
+// whose time fell since prev, else the previous turn.
+func turnOf(r, prev Reading, prevTurn Face) (Face, bool) {
+	switch {
+	case r.LeftTurn && !r.RightTurn:
+		return Left, true
+	case r.RightTurn && !r.LeftTurn:
+		return Right, true
+	case r.LeverKnown:
+		if r.LeverRightHigh {
+			return Right, true
+		}
+		return Left, true
+	}
+	dl, dr := r.Left.Time < prev.Left.Time, r.Right.Time < prev.Right.Time
+	switch {
+	case dl && !dr:
+		return Left, true
+	case dr && !dl:
+		return Right, true
+	}
+	return prevTurn, false
+}
+
+// begin handles a reading with no trusted predecessor.
+func (in *Interpreter) begin(st *istate, r Reading) []ClockEvent {
+	t, ok := turnOf(r, r, st.turn)
+	if ok {
+		st.turn = t
+	}
+	if st.started {
+		st.running = r.Running
+		return nil
+	}
+	return in.start(st, r, ok)
+}
+
+// start begins the game at the first running reading whose turn is known.
+func (in *Interpreter) start(st *istate, r Reading, turnKnown bool) []ClockEvent {
+	if !r.Running || !turnKnown {
+		return nil
+	}
+	st.started, st.running = true, true
+	detail := "the clock started"
+	if !st.resolved {
+		st.white, st.resolved = st.turn, true
+		detail = fmt.Sprintf("the clock started; the %s face runs first, so it is White's (6.6)", st.turn)
+	} else if st.turn != st.white {
+		detail = fmt.Sprintf("the clock started with the %s face running, but White's face is set to %s: check the clock's orientation (6.6)", st.turn, st.white)
+	}
+	return []ClockEvent{{Kind: Started, At: r.At, Side: White, Clock: timesOf(st, r), Period: 1, Detail: detail}}
+}
+
+// credit is the most a press can give face f in its current period
+// (Fischer increment or Bronstein give-back), for jump recognition.
+func (in *Interpreter) credit(st *istate, f Face) time.Duration {
+	p := in.tc.period(st.period[f])
+	if p.Mode == Delay {
+		return 0
+	}
+	return p.Increment
+}
+
+// periodJump recognises a rise of face f's time by about the next
+// period's time, given the number of presses by f in the interval. It
+// returns the period's time (0 if the rise is not a period addition).
+func (in *Interpreter) periodJump(st *istate, f Face, rise time.Duration, presses int) time.Duration {
+	q := st.period[f] + 1
+	if q > len(in.tc.Periods) {
+		return 0
+	}
+	pt := in.tc.Periods[q-1].Time
+	maxCredit := in.tc.maxIncrement() * time.Duration(presses)
+	if rise > pt/2 && rise <= pt+maxCredit+granularity {
+		return pt
+	}
+	return 0
+}
+
+// analyse interprets r against st.last, updating st. A non-empty reason
+// means r is not to be trusted.
+func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
+	prev := st.last
+	st.last = r
+	if !st.started {
+		t, ok := turnOf(r, prev, st.turn)
+		if ok {
+			st.turn = t
+		}
+		return in.start(st, r, ok), ""
+	}
+	var evs []ClockEvent
+	// Stop / resume.
+	if st.running && !r.Running {
+		evs = append(evs, ClockEvent{Kind: Stopped, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, prev),
+			Period: st.period[st.turn], Detail: "the clock was stopped (6.11)"})
+	}
+	wasRunning := st.running
+	if !st.running && r.Running {
+		evs = append(evs, ClockEvent{Kind: Resumed, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, prev),
+			Period: st.period[st.turn], Detail: "the clock runs again"})
+	}
+	st.running = r.Running
+	x := st.turn
+	y, known := turnOf(r, prev, x)
+	if !known {
+		y = x
+	}
+	rise := [2]time.Duration{r.Left.Time - prev.Left.Time, r.Right.Time - prev.Right.Time}
+	if x == y && !wasRunning && !r.Running {
+		// Stopped throughout: a change is the arbiter setting the clock.
+		for _, f := range [2]Face{Left, Right} {
+			if rise[f] != 0 {
+				evs = append(evs, ClockEvent{Kind: Adjusted, At: r.At, Side: in.sideOf(st, f), Clock: timesOf(st, r),
+					Period: st.period[f], Added: rise[f],
+					Detail: fmt.Sprintf("%s's time was changed by %v while the clock was stopped", in.sideOf(st, f), rise[f])})
+			}
+		}
+		return append(evs, in.flags(st, r)...), ""
+	}
+	// Count presses: the turn's parity fixes odd/even; times add evidence.
+	n := 0
+	if x != y {
+		n = 1
+	}
+	var added [2]time.Duration
+	for _, f := range [2]Face{Left, Right} {
+		pressesF := (n + 1) / 2 // presses by x
+		if f != x {
+			pressesF = n / 2
+		}
+		if rise[f] > 0 {
+			if pt := in.periodJump(st, f, rise[f], pressesF+1); pt > 0 {
+				added[f] = pt
+				rise[f] -= pt
+			}
+		}
+	}
+	cx, cy := in.credit(st, x), in.credit(st, x.Other())
+	switch {
+	case x == y && (rise[x.Other()] != 0 || rise[x] > 0):
+		// Two presses merged: x pressed, then the other face.
+		if rise[x] > cx+granularity {
+			return nil, fmt.Sprintf("%s's time rose by %v without a visible press; one press can add at most %v", in.sideOf(st, x), rise[x], cx)
+		}
+		if rise[x.Other()] > cy+granularity {
+			return nil, fmt.Sprintf("%s's time rose by %v while its clock was not running", in.sideOf(st, x.Other()), rise[x.Other()])
+		}
+		if rise[x] > 0 && cx == 0 {
+			return nil, fmt.Sprintf("%s's time rose by %v while running, which the %s mode never does", in.sideOf(st, x), rise[x], in.tc.period(st.period[x]).Mode)
+		}
+		n = 2
+	case x != y:
+		if rise[x] > cx+granularity {
+			return nil, fmt.Sprintf("%s's time rose by %v at a press; one press can add at most %v", in.sideOf(st, x), rise[x], cx)
+		}
+		if rise[y] > 0 {
+			if rise[y] > cy+granularity {
+				return nil, fmt.Sprintf("%s's time rose by %v while its clock was not running", in.sideOf(st, y), rise[y])
+			}
+			n = 3
+		}
+	}
+	// Emit the presses, alternating from x.
+	f := x
+	for i := 0; i < n; i++ {
+		s := in.sideOf(st, f)
+		st.presses[f]++
+		clk := timesOf(st, r)
+		if i == 0 {
+			// Before its own press the other face was idle: its time then
+			// is the previous reading's (plus any period added to it).
+			clk.set(in.sideOf(st, f.Other()), prev.Face(f.Other()).Time+addedIfNotPressing(added, f.Other(), n))
+		}
+		if added[f] > 0 && i < 2 {
+			st.period[f]++
+		}
+		ev := ClockEvent{Kind: Press, At: r.At, Side: s, Clock: clk, Period: st.period[f], Inferred: n > 1}
+		if n > 1 {
+			ev.Detail = fmt.Sprintf("one of %d presses merged into one reading, recovered from the displayed times", n)
+		}
+		evs = append(evs, ev)
+		if added[f] > 0 && i < 2 {
+			evs = append(evs, ClockEvent{Kind: PeriodAdded, At: r.At, Side: s, Clock: clk, Period: st.period[f], Added: added[f],
+				Detail: fmt.Sprintf("the clock added period %d's %v to %s at a press", st.period[f], added[f], s)})
+			added[f] = 0
+		}
+		f = f.Other()
+	}
+	// Period additions without a press by that face (hardware adding at a flag).
+	for _, f := range [2]Face{Left, Right} {
+		if added[f] > 0 {
+			st.period[f]++
+			s := in.sideOf(st, f)
+			evs = append(evs, ClockEvent{Kind: PeriodAdded, At: r.At, Side: s, Clock: timesOf(st, r), Period: st.period[f], Added: added[f],
+				Detail: fmt.Sprintf("the clock added period %d's %v to %s without a press (at a flag)", st.period[f], added[f], s)})
+		}
+	}
+	st.turn = y
+	return append(evs, in.flags(st, r)...), ""
+}
+
+// addedIfNotPressing is the period time added to face f when f did not
+// press in the interval (so it was added at a flag, before any press).
+func addedIfNotPressing(added [2]time.Duration, f Face, n int) time.Duration {
+	if n >= 2 {
+		return 0
+	}
+	return added[f]
+}
+
+// flags reports each fall of a flag once: a flag bit, or a face showing
+// zero while its clock has run.
+func (in *Interpreter) flags(st *istate, r Reading) []ClockEvent {
+	var evs []ClockEvent
+	for _, f := range [2]Face{Left, Right} {
+		fr := r.Face(f)
+		down := fr.Flag || fr.FlagShown || fr.Time <= 0
+		if !down {
+			st.flagged[f] = false
+			continue
+		}
+		if st.flagged[f] && st.flagPer[f] == st.period[f] {
+			continue
+		}
+		if st.flagged[f] && !(fr.Time <= 0 || fr.Flag) {
+			continue // the old flag of an earlier period is still shown
+		}
+		st.flagged[f], st.flagPer[f] = true, st.period[f]
+		s := in.sideOf(st, f)
+		evs = append(evs, ClockEvent{Kind: Flag, At: r.At, Side: s, Clock: timesOf(st, r), Period: st.period[f],
+			Detail: fmt.Sprintf("%s's flag fell in period %d", s, st.period[f])})
+	}
+	return evs
+}

@@ -1,0 +1,181 @@
+package clockd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// SyntaxError reports a malformed time control. Offset is the byte offset
+// in Text of the offending character (len(Text) when the text ended too
+// early).
+type SyntaxError struct {
+	Text   string
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Offset >= len(e.Text) {
+		return fmt.Sprintf("clockd: time control %q: at end of text: %s", e.Text, e.Msg)
+	}
+	r, _ := utf8.DecodeRuneInString(e.Text[e.Offset:])
+	return fmt.Sprintf("clockd: time control %q: at offset %d (%q): %s", e.Text, e.Offset, r, e.Msg)
+}
+
+// Limits that keep parsed values far from overflow and from nonsense.
+const (
+	maxMoves     = 1000
+	maxSeconds   = 100 * 3600 // a period's time
+	maxIncrement = 3600       // an increment or delay
+)
+
+// ParseTimeControl parses the notation of shared/spec/timecontrol.md: the
+// PGN form "[MOVES/]SECONDS[MODE]" with periods separated by ':' and MODE
+// "+N" (Fischer), "dN" (simple delay) or "bN" (Bronstein). It also accepts
+// FIDE-style text written for people, where times are in minutes and the
+// increment in seconds: "90/40+30+30s", "90'/40 + 30' + 30\"",
+// "15 min + 10 s". The result prints back (String) in the canonical form.
+//
+// The last period must not have a move count, every other period must;
+// every period needs a positive time. An error is a *SyntaxError pointing
+// at the offending character.
+func ParseTimeControl(s string) (TimeControl, error) {
+	if isFIDEStyle(s) {
+		return parseFIDE(s)
+	}
+	return parsePGN(s)
+}
+
+// isFIDEStyle reports whether the text uses units (quotes or unit words),
+// which the PGN form never does.
+func isFIDEStyle(s string) bool {
+	for _, r := range s {
+		switch {
+		case r == '\'' || r == '"' || r == '’' || r == '”' || r == '′' || r == '″':
+			return true
+		case r == 'd' || r == 'b' || r == 'D' || r == 'B':
+		case (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+			return true
+		}
+	}
+	return false
+}
+
+// scanner walks the text byte by byte; all syntax is ASCII, and anything
+// else is reported where it stands.
+type scanner struct {
+	s   string
+	pos int
+}
+
+func (sc *scanner) errf(at int, format string, args ...any) error {
+	return &SyntaxError{Text: sc.s, Offset: at, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (sc *scanner) peek() byte {
+	if sc.pos < len(sc.s) {
+		return sc.s[sc.pos]
+	}
+	return 0
+}
+
+func (sc *scanner) eof() bool { return sc.pos >= len(sc.s) }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// number reads a non-negative decimal integer no larger than limit; what
+// names the quantity in errors.
+func (sc *scanner) number(what string, limit int) (int, error) {
+	start := sc.pos
+	if sc.eof() {
+		return 0, sc.errf(start, "expected %s (a number), found end of text", what)
+	}
+	if !isDigit(sc.peek()) {
+		return 0, sc.errf(start, "expected %s (a number)", what)
+	}
+	n := 0
+	for !sc.eof() && isDigit(sc.peek()) {
+		n = n*10 + int(sc.peek()-'0')
+		if n > limit {
+			return 0, sc.errf(start, "%s is too large (at most %d)", what, limit)
+		}
+		sc.pos++
+	}
+	return n, nil
+}
+
+func parsePGN(s string) (TimeControl, error) {
+	sc := &scanner{s: s}
+	switch strings.TrimSpace(s) {
+	case "":
+		return TimeControl{}, sc.errf(0, "empty time control")
+	case "?":
+		return TimeControl{}, sc.errf(strings.IndexByte(s, '?'), "the time control is unknown (\"?\")")
+	case "-":
+		return TimeControl{}, sc.errf(strings.IndexByte(s, '-'), "no time control (\"-\") cannot be timed")
+	}
+	var tc TimeControl
+	for {
+		start := sc.pos
+		if sc.peek() == '*' {
+			return TimeControl{}, sc.errf(sc.pos, "sandclock periods (\"*SECONDS\") are not supported")
+		}
+		a, err := sc.number("a move count or seconds", maxSeconds)
+		if err != nil {
+			return TimeControl{}, err
+		}
+		var p Period
+		secAt := start
+		if sc.peek() == '/' {
+			if a == 0 {
+				return TimeControl{}, sc.errf(start, "a period's move count must be positive")
+			}
+			if a > maxMoves {
+				return TimeControl{}, sc.errf(start, "move count is too large (at most %d)", maxMoves)
+			}
+			p.Moves = a
+			sc.pos++
+			secAt = sc.pos
+			a, err = sc.number("the period's seconds", maxSeconds)
+			if err != nil {
+				return TimeControl{}, err
+			}
+		}
+		if a == 0 {
+			return TimeControl{}, sc.errf(secAt, "a period needs a positive time")
+		}
+		p.Time = time.Duration(a) * time.Second
+		switch c := sc.peek(); c {
+		case '+', 'd', 'b':
+			p.Mode = map[byte]Mode{'+': Fischer, 'd': Delay, 'b': Bronstein}[c]
+			sc.pos++
+			n, err := sc.number("the increment or delay in seconds", maxIncrement)
+			if err != nil {
+				return TimeControl{}, err
+			}
+			p.Increment = time.Duration(n) * time.Second
+			if n == 0 {
+				p.Mode = Fischer
+			}
+		}
+		tc.Periods = append(tc.Periods, p)
+		if sc.eof() {
+			if p.Moves > 0 {
+				return TimeControl{}, sc.errf(start, "the last period lasts to the end of the game and takes no move count (remove %q)", fmt.Sprint(p.Moves, "/"))
+			}
+			return tc, nil
+		}
+		if sc.peek() != ':' {
+			return TimeControl{}, sc.errf(sc.pos, "unexpected character; expected ':' between periods, or '+N', 'dN', 'bN' after the seconds")
+		}
+		if p.Moves == 0 {
+			return TimeControl{}, sc.errf(start, "only the last period may omit the move count (write MOVES/SECONDS)")
+		}
+		sc.pos++
+		if sc.eof() {
+			return TimeControl{}, sc.errf(sc.pos, "expected a period after ':'")
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package clockd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Face is a clock face as seen from the clock's front.
+type Face int
+
+const (
+	Left Face = iota
+	Right
+)
+
+// String returns "left" or "right".
+func (f Face) String() string {
+	switch f {
+	case Left:
+		return "left"
+	case Right:
+		return "right"
+	}
+	return fmt.Sprintf("Face(%d)", int(f))
+}
+
+// Other returns the opposite face.
+func (f Face) Other() Face {
+	if f == Left {
+		return Right
+	}
+	return Left
+}
+
+// WhiteFace says which face shows White's time.
+type WhiteFace int
+
+const (
+	// WhiteAuto: the face that runs first after the start is White's (6.6).
+	WhiteAuto WhiteFace = iota
+	WhiteLeft
+	WhiteRight
+)
+
+// String returns "auto", "left" or "right".
+func (w WhiteFace) String() string {
+	switch w {
+	case WhiteAuto:
+		return "auto"
+	case WhiteLeft:
+		return "left"
+	case WhiteRight:
+		return "right"
+	}
+	return fmt.Sprintf("WhiteFace(%d)", int(w))
+}
+
+// ParseWhiteFace parses "left", "right" or "auto" (the capture meta key
+// clock-white); case and surrounding spaces are ignored.
+func ParseWhiteFace(s string) (WhiteFace, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "auto":
+		return WhiteAuto, nil
+	case "left":
+		return WhiteLeft, nil
+	case "right":
+		return WhiteRight, nil
+	}
+	return WhiteAuto, fmt.Errorf("clockd: white face %q: want left, right or auto", s)
+}
+
+// FaceReading is what one face of a clock displays.
+type FaceReading struct {
+	Time      time.Duration // displayed
+	Flag      bool          // flag fallen, blocked at zero
+	FlagShown bool          // flag fallen and shown while the clock runs on (next period added)
+	PerMove   bool          // increment/delay indicator shown
+}
+
+// Reading is one report of a clock's state, whatever the device.
+type Reading struct {
+	At                  time.Duration // when it was received (orders and timestamps events only)
+	Left, Right         FaceReading
+	Running             bool
+	LeftTurn, RightTurn bool // whose clock runs / whose turn, as the device reports it
+	LeverRightHigh      bool // lever position, if LeverKnown: the high lever's side runs
+	LeverKnown          bool
+	NoClock             bool // the device says no clock is connected
+	BatteryLow          bool
+}
+
+// Face returns the reading of face f.
+func (r Reading) Face(f Face) FaceReading {
+	if f == Right {
+		return r.Right
+	}
+	return r.Left
+}
+
+// ClockEventKind is the kind of a ClockEvent. It is the same type as
+// EventKind, so Flag and PeriodAdded mean the same thing from the
+// reference clock and from the interpreter.
+type ClockEventKind = EventKind
+
+// ClockEvent is what the Interpreter derives from readings.
+type ClockEvent struct {
+	Kind     ClockEventKind
+	At       time.Duration
+	Side     Side          // Press: the pressing side (whose clock stops); Flag/PeriodAdded/Adjusted: whose
+	Clock    Times         // displayed times at the event (after a press: including increment/period added)
+	Period   int           // the side's period (after a press: the period it is in now)
+	Added    time.Duration // PeriodAdded: the period's time; Adjusted: the change
+	Inferred bool          // e.g. a press recovered from a merged reading, not seen directly
+	Detail   string        // words for the arbiter
+}
+
+func (e ClockEvent) String() string {
+	s := fmt.Sprintf("%v %s %s w=%v b=%v p=%d", e.At, e.Kind, e.Side, e.Clock.White, e.Clock.Black, e.Period)
+	if e.Added != 0 {
+		s += fmt.Sprintf(" added=%v", e.Added)
+	}
+	if e.Inferred {
+		s += " inferred"
+	}
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
+}
