@@ -1,77 +1,172 @@
 package rules
 
-import "github.com/notnil/chess"
+import (
+	"math/bits"
 
+	"github.com/notnil/chess"
+)
+
+// Kind classifies what a snapshot shows relative to the game record.
 type Kind int
 
 const (
-	NoChange Kind = iota
-	Forward
-	Ambiguous
-	TakeBack
-	Correction
-	ResultSignal
-	Unexplained
-	UnknownPieces
+	NoChange      Kind = iota // the snapshot shows the current position
+	Forward                   // exactly one legal sequence from the current position reaches it
+	Ambiguous                 // several sequences of the shortest length reach it (Candidates)
+	TakeBack                  // it is an earlier position of the record (From)
+	Correction                // one sequence from an earlier, not yet completed ply reaches it
+	ResultSignal              // both kings stand in the centre: a result, not moves (Signal)
+	Unexplained               // nothing within the search limits explains it
+	UnknownPieces             // the board reported codes it could not identify (Unknown)
 )
 
-type Options struct {
-	MaxPlies    int
-	Retractable int
+var kindNames = [...]string{"no-change", "forward", "ambiguous", "take-back", "correction", "result-signal", "unexplained", "unknown-pieces"}
+
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return "kind(?)"
+	}
+	return kindNames[k]
 }
 
+// Options bound the search.
+type Options struct {
+	MaxPlies    int // longest sequence searched; 0 means 4
+	Retractable int // how many trailing plies of the record are not yet completed and may be replaced
+}
+
+// Result is the explanation of a snapshot.
 type Result struct {
 	Kind       Kind
-	From       int
-	Moves      []*chess.Move
-	Candidates [][]*chess.Move
-	Signal     string
-	Unknown    []chess.Square
+	From       int             // ply the Moves start from: Ply() for Forward; earlier for TakeBack/Correction
+	Moves      []*chess.Move   // Forward/Correction: the unique sequence from position From
+	Candidates [][]*chess.Move // Ambiguous: every shortest sequence that explains the snapshot, all from From
+	Signal     string          // ResultSignal: "1-0", "0-1" or "1/2-1/2"
+	Unknown    []chess.Square  // UnknownPieces: the squares holding unidentified codes
 }
 
-func search(pos *chess.Position, s Snapshot, depth int, path []*chess.Move, out *[][]*chess.Move) {
-	if depth == 0 {
-		if SnapshotOf(pos).matches(s) {
-			*out = append(*out, append([]*chess.Move(nil), path...))
-		}
-		return
-	}
-	for _, m := range pos.ValidMoves() {
-		search(pos.Update(m), s, depth-1, append(path, m), out)
-	}
-}
-
-// Reconstruct explains a snapshot by legal move sequences (provisional implementation).
+// Reconstruct explains snapshot s (already in White-at-the-bottom frame) from
+// the record g, in this order:
+//
+//  1. both kings in the centre: ResultSignal (never moves);
+//  2. unidentified codes: UnknownPieces;
+//  3. forward from the current position, lengths 0..MaxPlies, shortest first:
+//     NoChange, Forward or Ambiguous;
+//  4. an earlier position of the record, most recent first: TakeBack;
+//  5. from ply Ply()-k, k = 1..Retractable, by a sequence that does not start
+//     with the recorded moves: Correction (or Ambiguous with that From);
+//  6. otherwise Unexplained.
+//
+// Only the shortest explanation is reported: a longer sequence that reaches
+// the same placement (a rook going a1-a2-a3 instead of a1-a3, while the other
+// side does the same) is indistinguishable on the board and is not listed.
+// Positions are compared by piece placement only (the board cannot show the
+// side to move); an occupancy-only snapshot compares occupied squares, so
+// promotions to different pieces are all listed as candidates.
 func Reconstruct(g *Game, s Snapshot, opt Options) Result {
 	if opt.MaxPlies <= 0 {
 		opt.MaxPlies = 4
 	}
-	if s.Unknown != 0 {
-		var r Result
-		r.Kind = UnknownPieces
-		for i := 0; i < 64; i++ {
-			if s.Unknown&(1<<uint(i)) != 0 {
-				r.Unknown = append(r.Unknown, chess.Square(i))
+	if sig, ok := resultSignal(s); ok {
+		return Result{Kind: ResultSignal, From: g.Ply(), Signal: sig}
+	}
+	if unk := unknownSquares(s); len(unk) > 0 {
+		return Result{Kind: UnknownPieces, From: g.Ply(), Unknown: unk}
+	}
+	t := targetOf(s)
+	n := g.Ply()
+	if t.matches(&g.positions[n]) {
+		return Result{Kind: NoChange, From: n}
+	}
+	if seqs := g.search(n, &t, opt.MaxPlies, nil); len(seqs) > 0 {
+		return g.result(Forward, n, seqs)
+	}
+	for j := n - 1; j >= 0; j-- {
+		if t.matches(&g.positions[j]) {
+			return Result{Kind: TakeBack, From: j}
+		}
+	}
+	for k := 1; k <= opt.Retractable && k <= n; k++ {
+		if seqs := g.search(n-k, &t, opt.MaxPlies, g.moves[n-k:n]); len(seqs) > 0 {
+			return g.result(Correction, n-k, seqs)
+		}
+	}
+	return Result{Kind: Unexplained, From: n}
+}
+
+func (g *Game) result(kind Kind, from int, seqs [][]move) Result {
+	start := g.PositionAt(from)
+	conv := func(seq []move) []*chess.Move {
+		out := make([]*chess.Move, len(seq))
+		cp := start
+		for i, m := range seq {
+			out[i] = toChessMove(cp, m)
+			if i+1 < len(seq) {
+				cp = cp.Update(out[i])
 			}
 		}
-		return r
+		return out
 	}
-	for d := 0; d <= opt.MaxPlies; d++ {
-		var out [][]*chess.Move
-		search(g.Position(), s, d, nil, &out)
-		switch {
-		case len(out) == 1 && d == 0:
-			return Result{Kind: NoChange, From: g.Ply()}
-		case len(out) == 1:
-			return Result{Kind: Forward, From: g.Ply(), Moves: out[0]}
-		case len(out) > 1:
-			return Result{Kind: Ambiguous, From: g.Ply(), Candidates: out}
+	if len(seqs) == 1 {
+		return Result{Kind: kind, From: from, Moves: conv(seqs[0])}
+	}
+	r := Result{Kind: Ambiguous, From: from, Candidates: make([][]*chess.Move, len(seqs))}
+	for i, s := range seqs {
+		r.Candidates[i] = conv(s)
+	}
+	return r
+}
+
+// resultSignal recognises the DGT convention of both kings placed on the
+// centre squares: on the dark squares (d4, e5) Black won, on the light squares
+// (d5, e4) White won, one on each colour a draw. The four centre squares are
+// mutually adjacent, so two kings there never occur in play.
+func resultSignal(s Snapshot) (string, bool) {
+	if s.OccupancyOnly {
+		return "", false
+	}
+	wk, bk := -1, -1
+	for i, pc := range s.Squares {
+		switch pc {
+		case chess.WhiteKing:
+			if wk >= 0 {
+				return "", false
+			}
+			wk = i
+		case chess.BlackKing:
+			if bk >= 0 {
+				return "", false
+			}
+			bk = i
 		}
 	}
-	for p := g.Ply() - 1; p >= 0; p-- {
-		if SnapshotOf(g.PositionAt(p)).matches(s) {
-			return Result{Kind: TakeBack, From: p}
+	const centre = 1<<chess.D4 | 1<<chess.E4 | 1<<chess.D5 | 1<<chess.E5
+	if wk < 0 || bk < 0 || centre&(uint64(1)<<uint(wk)) == 0 || centre&(uint64(1)<<uint(bk)) == 0 ||
+		s.Unknown&(uint64(1)<<uint(wk)|uint64(1)<<uint(bk)) != 0 {
+		return "", false
+	}
+	dark := bits.OnesCount64((uint64(1)<<uint(wk) | uint64(1)<<uint(bk)) & darkSquares)
+	switch dark {
+	case 2:
+		return "0-1", true
+	case 0:
+		return "1-0", true
+	}
+	return "1/2-1/2", true
+}
+
+// unknownSquares lists the squares the board marked unknown, and (for a
+// piece-reading board) squares holding a value that is not a chess piece.
+func unknownSquares(s Snapshot) []chess.Square {
+	var out []chess.Square
+	for i, pc := range s.Squares {
+		bad := s.Unknown&(uint64(1)<<uint(i)) != 0
+		if !s.OccupancyOnly && (pc < chess.NoPiece || pc > chess.BlackPawn) {
+			bad = true
+		}
+		if bad {
+			out = append(out, chess.Square(i))
 		}
 	}
-	return Result{Kind: Unexplained, From: g.Ply()}
+	return out
 }

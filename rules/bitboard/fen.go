@@ -32,7 +32,7 @@ func ParseFEN(fen string) (Position, error) {
 	}
 	f := strings.Fields(fen)
 	if len(f) < 2 || len(f) > 6 {
-		return bad("fields", "want 4 to 6 space-separated fields (placement, side, castling, en passant[, clocks]), got %d", len(f))
+		return bad("fields", "want 2 to 6 space-separated fields (placement, side[, castling, en passant, clocks]), got %d", len(f))
 	}
 	for i := range p.board {
 		p.board[i] = NoPiece

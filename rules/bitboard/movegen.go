@@ -1,0 +1,271 @@
+package bitboard
+
+import "math/bits"
+
+// attackedBy reports whether square s is attacked by colour c's pieces
+// given occupancy occ.
+func (p *Position) attackedBy(s Square, c Color, occ uint64) bool {
+	pc := &p.pieces[c]
+	if tbl.pawn[c.Other()][s]&pc[Pawn] != 0 || tbl.knight[s]&pc[Knight] != 0 || tbl.king[s]&pc[King] != 0 {
+		return true
+	}
+	if bq := pc[Bishop] | pc[Queen]; bq != 0 && BishopAttacks(s, occ)&bq != 0 {
+		return true
+	}
+	if rq := pc[Rook] | pc[Queen]; rq != 0 && RookAttacks(s, occ)&rq != 0 {
+		return true
+	}
+	return false
+}
+
+// AttackersOf returns colour c's pieces attacking s with occupancy occ.
+func (p *Position) AttackersOf(s Square, c Color, occ uint64) uint64 {
+	pc := &p.pieces[c]
+	return tbl.pawn[c.Other()][s]&pc[Pawn] | tbl.knight[s]&pc[Knight] | tbl.king[s]&pc[King] |
+		BishopAttacks(s, occ)&(pc[Bishop]|pc[Queen]) | RookAttacks(s, occ)&(pc[Rook]|pc[Queen])
+}
+
+// Attacked reports whether s is attacked by colour c in the position.
+func (p *Position) Attacked(s Square, c Color) bool { return p.attackedBy(s, c, p.All()) }
+
+// InCheck reports whether the side to move is in check.
+func (p *Position) InCheck() bool {
+	return p.attackedBy(p.KingSquare(p.side), p.side.Other(), p.All())
+}
+
+// Checkers returns the pieces giving check to the side to move.
+func (p *Position) Checkers() uint64 {
+	return p.AttackersOf(p.KingSquare(p.side), p.side.Other(), p.All())
+}
+
+// pinned returns the pieces of the side to move pinned to their king.
+func (p *Position) pinned(k Square) uint64 {
+	us, them := p.side, p.side.Other()
+	occ := p.All()
+	var pins uint64
+	snipers := (RookAttacks(k, 0) & (p.pieces[them][Rook] | p.pieces[them][Queen])) |
+		(BishopAttacks(k, 0) & (p.pieces[them][Bishop] | p.pieces[them][Queen]))
+	for snipers != 0 {
+		s := Square(bits.TrailingZeros64(snipers))
+		snipers &= snipers - 1
+		b := tbl.between[k][s] & occ
+		if b != 0 && b&(b-1) == 0 && b&p.occ[us] != 0 {
+			pins |= b
+		}
+	}
+	return pins
+}
+
+// LegalMoves fills ml with every legal move of the side to move.
+func (p *Position) LegalMoves(ml *MoveList) {
+	ml.N = 0
+	p.generate(ml, false)
+}
+
+// HasLegalMove reports whether the side to move has any legal move. It is
+// cheaper than LegalMoves when only existence matters (mate, stalemate).
+func (p *Position) HasLegalMove() bool {
+	var ml MoveList
+	return p.generate(&ml, true)
+}
+
+// IsCheckmate reports whether the side to move is checkmated.
+func (p *Position) IsCheckmate() bool { return p.InCheck() && !p.HasLegalMove() }
+
+// IsStalemate reports whether the side to move is stalemated.
+func (p *Position) IsStalemate() bool { return !p.InCheck() && !p.HasLegalMove() }
+
+// generate appends the legal moves to ml; with stopAtFirst it returns as
+// soon as one legal move exists. It returns whether any move was found.
+func (p *Position) generate(ml *MoveList, stopAtFirst bool) bool {
+	us, them := p.side, p.side.Other()
+	own, opp := p.occ[us], p.occ[them]
+	occ := own | opp
+	k := p.KingSquare(us)
+	checkers := p.AttackersOf(k, them, occ)
+	start := ml.N
+
+	// King steps: the destination must not be attacked once the king has
+	// left its square (so sliders see through it).
+	occNoKing := occ &^ (1 << uint(k))
+	for t := tbl.king[k] &^ own; t != 0; t &= t - 1 {
+		to := Square(bits.TrailingZeros64(t))
+		if !p.attackedBy(to, them, occNoKing) {
+			ml.add(NewMove(k, to))
+			if stopAtFirst {
+				return true
+			}
+		}
+	}
+	if checkers&(checkers-1) != 0 {
+		return ml.N > start // double check: only the king may move
+	}
+	target := ^own
+	if checkers != 0 {
+		c := Square(bits.TrailingZeros64(checkers))
+		target = tbl.between[k][c] | checkers
+	} else {
+		p.genCastling(ml, k, occ)
+		if stopAtFirst && ml.N > start {
+			return true
+		}
+	}
+	pins := p.pinned(k)
+	ok := func(from, to Square) bool {
+		return pins&(1<<uint(from)) == 0 || tbl.line[k][from]&(1<<uint(to)) != 0
+	}
+	// Knights (a pinned knight can never move).
+	for b := p.pieces[us][Knight] &^ pins; b != 0; b &= b - 1 {
+		from := Square(bits.TrailingZeros64(b))
+		for t := tbl.knight[from] & target; t != 0; t &= t - 1 {
+			ml.add(NewMove(from, Square(bits.TrailingZeros64(t))))
+			if stopAtFirst {
+				return true
+			}
+		}
+	}
+	for b := p.pieces[us][Bishop] | p.pieces[us][Queen]; b != 0; b &= b - 1 {
+		from := Square(bits.TrailingZeros64(b))
+		for t := BishopAttacks(from, occ) & target; t != 0; t &= t - 1 {
+			to := Square(bits.TrailingZeros64(t))
+			if ok(from, to) {
+				ml.add(NewMove(from, to))
+				if stopAtFirst {
+					return true
+				}
+			}
+		}
+	}
+	for b := p.pieces[us][Rook] | p.pieces[us][Queen]; b != 0; b &= b - 1 {
+		from := Square(bits.TrailingZeros64(b))
+		for t := RookAttacks(from, occ) & target; t != 0; t &= t - 1 {
+			to := Square(bits.TrailingZeros64(t))
+			if ok(from, to) {
+				ml.add(NewMove(from, to))
+				if stopAtFirst {
+					return true
+				}
+			}
+		}
+	}
+	// Pawns.
+	fwd, rank3, promoRank := 8, uint64(0xff0000), uint64(0xff00000000000000)
+	if us == Black {
+		fwd, rank3, promoRank = -8, 0xff0000000000, 0xff
+	}
+	addPawn := func(from, to Square, flags Move) {
+		if promoRank&(1<<uint(to)) != 0 {
+			for _, pt := range [...]PieceType{Queen, Rook, Bishop, Knight} {
+				ml.add(NewMove(from, to) | Move(pt)<<12)
+			}
+			return
+		}
+		ml.add(NewMove(from, to) | flags)
+	}
+	for b := p.pieces[us][Pawn]; b != 0; b &= b - 1 {
+		from := Square(bits.TrailingZeros64(b))
+		one := from + Square(fwd)
+		if occ&(1<<uint(one)) == 0 {
+			if target&(1<<uint(one)) != 0 && ok(from, one) {
+				addPawn(from, one, 0)
+				if stopAtFirst {
+					return true
+				}
+			}
+			two := one + Square(fwd)
+			if rank3&(1<<uint(one)) != 0 && occ&(1<<uint(two)) == 0 && target&(1<<uint(two)) != 0 && ok(from, two) {
+				ml.add(NewMove(from, two) | FlagDouble)
+				if stopAtFirst {
+					return true
+				}
+			}
+		}
+		for t := tbl.pawn[us][from] & opp & target; t != 0; t &= t - 1 {
+			to := Square(bits.TrailingZeros64(t))
+			if ok(from, to) {
+				addPawn(from, to, 0)
+				if stopAtFirst {
+					return true
+				}
+			}
+		}
+		if p.ep != NoSquare && tbl.pawn[us][from]&(1<<uint(p.ep)) != 0 {
+			m := NewMove(from, p.ep) | FlagEnPassant
+			if p.epLegal(m, k) {
+				ml.add(m)
+				if stopAtFirst {
+					return true
+				}
+			}
+		}
+	}
+	return ml.N > start
+}
+
+// epLegal checks an en-passant capture by playing it on a copy of the
+// occupancy: two pieces leave the same rank at once, which the pin
+// logic above cannot see.
+func (p *Position) epLegal(m Move, k Square) bool {
+	us, them := p.side, p.side.Other()
+	from, to := m.From(), m.To()
+	capSq := to - 8
+	if us == Black {
+		capSq = to + 8
+	}
+	occ := p.All()&^(1<<uint(from)|1<<uint(capSq)) | 1<<uint(to)
+	pc := &p.pieces[them]
+	if tbl.knight[k]&pc[Knight] != 0 || tbl.pawn[us][k]&pc[Pawn]&^(1<<uint(capSq)) != 0 {
+		return false
+	}
+	if BishopAttacks(k, occ)&(pc[Bishop]|pc[Queen]) != 0 || RookAttacks(k, occ)&(pc[Rook]|pc[Queen]) != 0 {
+		return false
+	}
+	return true
+}
+
+func (p *Position) genCastling(ml *MoveList, k Square, occ uint64) {
+	us, them := p.side, p.side.Other()
+	ks, qs := uint8(WhiteKingside), uint8(WhiteQueenside)
+	if us == Black {
+		ks, qs = BlackKingside, BlackQueenside
+	}
+	if p.castle&ks != 0 && occ&(1<<uint(k+1)|1<<uint(k+2)) == 0 &&
+		!p.attackedBy(k+1, them, occ) && !p.attackedBy(k+2, them, occ) {
+		ml.add(NewMove(k, k+2) | FlagCastle)
+	}
+	if p.castle&qs != 0 && occ&(1<<uint(k-1)|1<<uint(k-2)|1<<uint(k-3)) == 0 &&
+		!p.attackedBy(k-1, them, occ) && !p.attackedBy(k-2, them, occ) {
+		ml.add(NewMove(k, k-2) | FlagCastle)
+	}
+}
+
+// Perft counts the leaf nodes of the legal move tree to the given depth.
+func (p *Position) Perft(depth int) int64 {
+	var ml MoveList
+	p.LegalMoves(&ml)
+	if depth <= 1 {
+		if depth <= 0 {
+			return 1
+		}
+		return int64(ml.N)
+	}
+	var n int64
+	for _, m := range ml.Slice() {
+		u := p.Make(m)
+		n += p.Perft(depth - 1)
+		p.Unmake(m, u)
+	}
+	return n
+}
+
+// ParseMove finds the legal move with the given UCI text in p.
+func (p *Position) ParseMove(uci string) (Move, bool) {
+	var ml MoveList
+	p.LegalMoves(&ml)
+	for _, m := range ml.Slice() {
+		if m.UCI() == uci {
+			return m, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,84 @@
+package bitboard
+
+import (
+	"os"
+	"testing"
+)
+
+// perftCases are the standard perft positions with their published leaf
+// counts (start position, "Kiwipete", and positions 3–6 of the usual
+// suite).
+var perftCases = []struct {
+	name  string
+	fen   string
+	nodes []int64 // nodes[d-1] = perft(d)
+}{
+	{"start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		[]int64{20, 400, 8902, 197281, 4865609, 119060324}},
+	{"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		[]int64{48, 2039, 97862, 4085603, 193690690}},
+	{"pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+		[]int64{14, 191, 2812, 43238, 674624, 11030083, 178633661}},
+	{"pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+		[]int64{6, 264, 9467, 422333, 15833292}},
+	{"pos4-mirrored", "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+		[]int64{6, 264, 9467, 422333, 15833292}},
+	{"pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+		[]int64{44, 1486, 62379, 2103487, 89941194}},
+	{"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+		[]int64{46, 2079, 89890, 3894594, 164075551}},
+}
+
+// perftLimit is the largest leaf count the test runs: small with -short,
+// moderate by default (fits the race detector), everything with
+// ARBITERD_PERFT_DEEP=1.
+func perftLimit() int64 {
+	switch {
+	case os.Getenv("ARBITERD_PERFT_DEEP") != "":
+		return 1 << 62
+	case testing.Short():
+		return 100_000
+	default:
+		return 5_000_000
+	}
+}
+
+func TestPerft(t *testing.T) {
+	limit := perftLimit()
+	for _, tc := range perftCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for d, want := range tc.nodes {
+				if want > limit {
+					break
+				}
+				before := p
+				if got := p.Perft(d + 1); got != want {
+					t.Errorf("perft(%d) = %d, want %d", d+1, got, want)
+				}
+				if p != before {
+					t.Fatalf("perft(%d) did not restore the position: %s", d+1, p.FEN())
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkPerft(b *testing.B) {
+	for _, tc := range perftCases[:2] {
+		b.Run(tc.name, func(b *testing.B) {
+			p, err := ParseFEN(tc.fen)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var nodes int64
+			for b.Loop() {
+				nodes += p.Perft(4)
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+		})
+	}
+}

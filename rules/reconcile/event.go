@@ -1,0 +1,360 @@
+package reconcile
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/arbiterd/arbiterd/clockd"
+)
+
+// Type names an event type of the event stream (shared/spec/events.md).
+type Type string
+
+// The event types of the stream, version 1.
+const (
+	TypeSession  Type = "session"
+	TypePosition Type = "position"
+	TypeMove     Type = "move"
+	TypeRetract  Type = "retract"
+	TypePress    Type = "press"
+	TypeComplete Type = "complete"
+	TypeAnomaly  Type = "anomaly"
+	TypePeriod   Type = "period"
+	TypeFlag     Type = "flag"
+	TypeEnd      Type = "end"
+)
+
+// Anomaly kinds (the `kind` field of an anomaly event).
+const (
+	KindPressWithoutMove    = "press-without-move"
+	KindMoveWithoutPress    = "move-without-press"
+	KindTwoMoves            = "two-moves"
+	KindIllegalMove         = "illegal-move"
+	KindUnexplainedPosition = "unexplained-position"
+	KindClockCounter        = "clock-counter"
+	KindClockStopped        = "clock-stopped"
+	KindClockDisconnected   = "clock-disconnected"
+	KindBoardDisconnected   = "board-disconnected"
+	KindClockReading        = "clock-reading"
+	KindUnknownTimeControl  = "unknown-time-control"
+)
+
+// Completion causes (the `by` field of a complete event, Law 6.2.1).
+const (
+	ByPress    = "press"
+	ByGameEnd  = "game-end"
+	ByNextMove = "next-move"
+)
+
+// Retraction reasons (the `reason` field of a retract event).
+const (
+	ReasonSlide      = "slide"
+	ReasonTakeback   = "takeback"
+	ReasonCorrection = "correction"
+)
+
+// Flag verdicts (the `verdict` field of a flag event). VerdictUnknown is an
+// arbiterd extension used only when the time control is not known.
+const (
+	VerdictLoss    = "loss"
+	VerdictDraw    = "draw"
+	VerdictNone    = "none"
+	VerdictUnknown = "unknown"
+)
+
+// Moves counts the moves each side has completed (6.2.1).
+type Moves struct{ White, Black int }
+
+// Of returns the count of one side.
+func (m Moves) Of(s clockd.Side) int {
+	if s == clockd.Black {
+		return m.Black
+	}
+	return m.White
+}
+
+func (m *Moves) add(s clockd.Side, n int) {
+	if s == clockd.Black {
+		m.Black += n
+	} else {
+		m.White += n
+	}
+}
+
+// Event is one event of the stream. Type says which of the fields are
+// meaningful; Marshal writes exactly the fields of that type, in the order
+// of shared/spec/events.md, followed by arbiterd's extra fields.
+type Event struct {
+	Type  Type
+	Board string
+	At    time.Duration // `t`: offset since the capture started
+	Seq   int
+
+	// session
+	State string
+	Port  string
+
+	// position, move
+	FEN         string
+	Orientation string
+
+	// move, retract, complete
+	Ply int
+	SAN string
+	UCI string
+
+	// move, press, complete, anomaly, period, flag
+	Side   clockd.Side
+	NoSide bool // anomaly only: the side is null
+
+	// press, complete, flag: the clocks as displayed
+	Clock    clockd.Times
+	Inferred bool // press: recovered from a merged reading (extra field)
+
+	// retract
+	Reason string // retract, flag, end
+
+	// complete
+	By    string
+	Moves Moves
+
+	// anomaly
+	Kind    string
+	Article string // anomaly, flag, end
+	Detail  string
+
+	// period
+	Period int           // period, flag
+	Added  time.Duration // period
+
+	// flag
+	MovesCompleted  int
+	MovesRequired   int // 0 = null (the period covers all remaining moves, or the control is unknown)
+	ControlReached  bool
+	OpponentCanMate string
+	MateLine        []string
+	Verdict         string
+
+	// end
+	Result string
+}
+
+// MarshalJSON implements json.Marshaler with Marshal.
+func (e Event) MarshalJSON() ([]byte, error) { return Marshal(e), nil }
+
+// Marshal returns the event as one JSON object (no trailing newline), with
+// exactly the fields its type requires, in a stable order.
+func Marshal(e Event) []byte {
+	w := jw{b: make([]byte, 0, 160)}
+	w.b = append(w.b, '{')
+	w.str("type", string(e.Type))
+	w.str("board", e.Board)
+	w.key("t")
+	w.b = appendMicros(w.b, e.At)
+	w.int("seq", e.Seq)
+	switch e.Type {
+	case TypeSession:
+		w.str("state", e.State)
+		w.str("port", e.Port)
+	case TypePosition:
+		w.str("fen", e.FEN)
+		w.str("orientation", e.Orientation)
+	case TypeMove:
+		w.int("ply", e.Ply)
+		w.str("side", e.Side.String())
+		w.str("san", e.SAN)
+		w.str("uci", e.UCI)
+		w.str("fen", e.FEN)
+	case TypeRetract:
+		w.int("ply", e.Ply)
+		w.str("reason", e.Reason)
+		w.str("san", e.SAN)
+		w.str("uci", e.UCI)
+	case TypePress:
+		w.str("side", e.Side.String())
+		w.clock("clock", e.Clock)
+		if e.Inferred {
+			w.key("inferred")
+			w.b = append(w.b, "true"...)
+		}
+	case TypeComplete:
+		w.int("ply", e.Ply)
+		w.str("side", e.Side.String())
+		w.str("by", e.By)
+		w.key("moves")
+		w.b = append(w.b, `{"white":`...)
+		w.b = strconv.AppendInt(w.b, int64(e.Moves.White), 10)
+		w.b = append(w.b, `,"black":`...)
+		w.b = strconv.AppendInt(w.b, int64(e.Moves.Black), 10)
+		w.b = append(w.b, '}')
+		w.clock("clock", e.Clock)
+		w.str("san", e.SAN)
+	case TypeAnomaly:
+		w.str("kind", e.Kind)
+		w.key("side")
+		if e.NoSide {
+			w.b = append(w.b, "null"...)
+		} else {
+			w.b = appendString(w.b, e.Side.String())
+		}
+		w.str("article", e.Article)
+		w.str("detail", e.Detail)
+	case TypePeriod:
+		w.str("side", e.Side.String())
+		w.int("period", e.Period)
+		w.key("added")
+		w.b = appendSeconds(w.b, e.Added)
+	case TypeFlag:
+		w.str("side", e.Side.String())
+		w.clock("clock", e.Clock)
+		w.int("period", e.Period)
+		w.int("moves_completed", e.MovesCompleted)
+		w.key("moves_required")
+		if e.MovesRequired > 0 {
+			w.b = strconv.AppendInt(w.b, int64(e.MovesRequired), 10)
+		} else {
+			w.b = append(w.b, "null"...)
+		}
+		w.key("control_reached")
+		w.b = strconv.AppendBool(w.b, e.ControlReached)
+		w.str("opponent_can_mate", e.OpponentCanMate)
+		if e.OpponentCanMate == "yes" {
+			w.key("mate_line")
+			w.b = append(w.b, '[')
+			for i, m := range e.MateLine {
+				if i > 0 {
+					w.b = append(w.b, ',')
+				}
+				w.b = appendString(w.b, m)
+			}
+			w.b = append(w.b, ']')
+		}
+		w.str("verdict", e.Verdict)
+		w.str("article", e.Article)
+		w.str("reason", e.Reason)
+	case TypeEnd:
+		w.str("result", e.Result)
+		w.str("reason", e.Reason)
+		w.str("article", e.Article)
+	}
+	w.b = append(w.b, '}')
+	return w.b
+}
+
+// jw appends "key":value pairs to a JSON object under construction.
+type jw struct {
+	b     []byte
+	count int
+}
+
+func (w *jw) key(k string) {
+	if w.count > 0 {
+		w.b = append(w.b, ',')
+	}
+	w.count++
+	w.b = appendString(w.b, k)
+	w.b = append(w.b, ':')
+}
+
+func (w *jw) str(k, v string) {
+	w.key(k)
+	w.b = appendString(w.b, v)
+}
+
+func (w *jw) int(k string, v int) {
+	w.key(k)
+	w.b = strconv.AppendInt(w.b, int64(v), 10)
+}
+
+func (w *jw) clock(k string, t clockd.Times) {
+	w.key(k)
+	w.b = append(w.b, `{"white":`...)
+	w.b = appendSeconds(w.b, t.White)
+	w.b = append(w.b, `,"black":`...)
+	w.b = appendSeconds(w.b, t.Black)
+	w.b = append(w.b, '}')
+}
+
+// appendMicros writes d as seconds with exactly six decimals (the `t` field).
+func appendMicros(b []byte, d time.Duration) []byte {
+	us := int64(d / time.Microsecond)
+	if us < 0 {
+		b = append(b, '-')
+		us = -us
+	}
+	b = strconv.AppendInt(b, us/1e6, 10)
+	b = append(b, '.')
+	frac := strconv.FormatInt(us%1e6, 10)
+	for i := len(frac); i < 6; i++ {
+		b = append(b, '0')
+	}
+	return append(b, frac...)
+}
+
+// appendSeconds writes a clock value in seconds, to the millisecond, with
+// at least one decimal ("5391.0", "2.5", "0.125").
+func appendSeconds(b []byte, d time.Duration) []byte {
+	ms := d.Milliseconds()
+	if ms < 0 {
+		b = append(b, '-')
+		ms = -ms
+	}
+	b = strconv.AppendInt(b, ms/1000, 10)
+	b = append(b, '.')
+	frac := ms % 1000
+	switch {
+	case frac == 0:
+		return append(b, '0')
+	case frac%100 == 0:
+		return strconv.AppendInt(b, frac/100, 10)
+	case frac%10 == 0:
+		if frac < 100 {
+			b = append(b, '0')
+		}
+		return strconv.AppendInt(b, frac/10, 10)
+	}
+	if frac < 10 {
+		b = append(b, '0', '0')
+	} else if frac < 100 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, frac, 10)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string: quotes, backslashes and control
+// characters escaped, valid UTF-8 kept as is, invalid bytes replaced.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c < 0x20 || c == 0x7f:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,461 @@
+package reconcile
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
+)
+
+// Defaults of Config.
+const (
+	DefaultScanLag          = 1500 * time.Millisecond
+	DefaultMaxPlies         = 4
+	DefaultUnexplainedAfter = 10 * time.Second
+	maxMaxPlies             = 8
+)
+
+// MateOracle answers the 6.9 question: can side still checkmate by any
+// series of legal moves from the position fen? The answer is "yes" (with a
+// line of UCI moves ending in mate), "no" or "unknown". It must be sound:
+// "no" only when provably so.
+type MateOracle interface {
+	CanMate(fen string, side clockd.Side) (answer string, line []string)
+}
+
+// Config sets up one game.
+type Config struct {
+	Board       string             // board id written into every event
+	StartFEN    string             // "" = the standard starting position
+	TimeControl clockd.TimeControl // zero value: unknown, and flag verdicts say so
+	Class       clockd.Class       // illegal-move penalties: Standard 2 minutes, Rapid/Blitz 1 minute (7.5.5, A.3)
+	Oracle      MateOracle         // nil: a sound built-in test that answers "no" only for evident cases
+	// ScanLag is how far a press and the board may disagree in time: a
+	// press waits this long for the board to show its move, and a move that
+	// seems to complete another one without a press waits this long for
+	// the press reading. Default DefaultScanLag.
+	ScanLag time.Duration
+	// MaxPlies is the longest move sequence searched between two board
+	// states (default 4).
+	MaxPlies int
+	// UnexplainedAfter is how long the board may show a position nothing
+	// explains, with no press, before an unexplained-position (or
+	// two-moves) anomaly is raised. Default DefaultUnexplainedAfter.
+	UnexplainedAfter time.Duration
+}
+
+// plyInfo is what the Game knows about one ply of its record.
+type plyInfo struct {
+	side      clockd.Side
+	madeAt    time.Duration
+	completed bool
+	warned    bool // move-without-press already reported
+}
+
+type pendingPress struct {
+	ev clockd.ClockEvent
+}
+
+type periodCheck struct {
+	ev clockd.ClockEvent
+}
+
+// Game is the per-game reconciliation state machine. It is not safe for
+// concurrent use; feed it inputs in time order from one goroutine.
+type Game struct {
+	cfg   Config
+	start *chess.Position
+	base  Moves // moves completed before StartFEN (from its move number)
+
+	seq      int
+	oriented bool
+	orient   rules.Orientation
+
+	rec    *rules.Game
+	plies  []plyInfo
+	counts Moves
+	snap   rules.Snapshot // the last snapshot, in White-bottom frame
+	clock  clockd.Times   // the last displayed clock values
+
+	presses      []pendingPress
+	flags        []clockd.ClockEvent
+	checks       []periodCheck
+	flagDown     [2]bool
+	flagSincePr  bool
+	hwPeriod     [2]int
+	illegal      [2]int
+	unexplained  bool
+	unexplSince  time.Duration
+	unexplWarned bool
+
+	ended     bool
+	result    string
+	endReason string
+	stopped   bool
+	started   bool
+}
+
+// New returns a Game for cfg, or an error naming the bad setting.
+func New(cfg Config) (*Game, error) {
+	if cfg.ScanLag < 0 {
+		return nil, fmt.Errorf("reconcile: ScanLag %v is negative", cfg.ScanLag)
+	}
+	if cfg.ScanLag == 0 {
+		cfg.ScanLag = DefaultScanLag
+	}
+	if cfg.MaxPlies < 0 || cfg.MaxPlies > maxMaxPlies {
+		return nil, fmt.Errorf("reconcile: MaxPlies %d is outside 1..%d", cfg.MaxPlies, maxMaxPlies)
+	}
+	if cfg.MaxPlies == 0 {
+		cfg.MaxPlies = DefaultMaxPlies
+	}
+	if cfg.UnexplainedAfter < 0 {
+		return nil, fmt.Errorf("reconcile: UnexplainedAfter %v is negative", cfg.UnexplainedAfter)
+	}
+	if cfg.UnexplainedAfter == 0 {
+		cfg.UnexplainedAfter = DefaultUnexplainedAfter
+	}
+	for i, p := range cfg.TimeControl.Periods {
+		if p.Time < 0 || p.Moves < 0 || p.Increment < 0 {
+			return nil, fmt.Errorf("reconcile: time control period %d has a negative field", i+1)
+		}
+	}
+	rec, err := rules.NewGame(cfg.StartFEN)
+	if err != nil {
+		return nil, fmt.Errorf("reconcile: start position: %w", err)
+	}
+	g := &Game{cfg: cfg}
+	g.start = rec.Position()
+	g.base = movesBefore(g.start)
+	g.reset(rec)
+	return g, nil
+}
+
+// reset starts a new game from the start position with the record rec.
+func (g *Game) reset(rec *rules.Game) {
+	g.rec = rec
+	g.plies = nil
+	g.counts = g.base
+	g.snap = rules.SnapshotOf(g.start)
+	g.presses, g.flags, g.checks = nil, nil, nil
+	g.flagDown = [2]bool{}
+	g.flagSincePr = false
+	g.illegal = [2]int{}
+	g.unexplained, g.unexplWarned = false, false
+	g.ended, g.result, g.endReason = false, "", ""
+	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
+		g.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
+	}
+}
+
+// movesBefore derives the moves each side completed before a position
+// from its FEN move number and side to move.
+func movesBefore(p *chess.Position) Moves {
+	f := strings.Fields(p.String())
+	n := 1
+	if len(f) == 6 {
+		if v, err := strconv.Atoi(f[5]); err == nil && v >= 1 {
+			n = v
+		}
+	}
+	m := Moves{White: n - 1, Black: n - 1}
+	if p.Turn() == chess.Black {
+		m.White++
+	}
+	return m
+}
+
+func (g *Game) tc() clockd.TimeControl { return g.cfg.TimeControl }
+
+func sideOf(c chess.Color) clockd.Side {
+	if c == chess.Black {
+		return clockd.Black
+	}
+	return clockd.White
+}
+
+// emit stamps e with the board, time and the next sequence number.
+func (g *Game) emit(out *[]Event, at time.Duration, e Event) {
+	g.seq++
+	e.Board = g.cfg.Board
+	e.At = at
+	e.Seq = g.seq
+	*out = append(*out, e)
+}
+
+func (g *Game) anomaly(out *[]Event, at time.Duration, kind string, side clockd.Side, noSide bool, article, detail string) {
+	g.emit(out, at, Event{Type: TypeAnomaly, Kind: kind, Side: side, NoSide: noSide, Article: article, Detail: detail})
+}
+
+// Advance tells the Game that time has reached at: deadlines that have
+// passed (a press waiting for its move, a move waiting for its press, a
+// settled game end, a flag verdict) are resolved.
+func (g *Game) Advance(at time.Duration) []Event {
+	var out []Event
+	g.advance(&out, at, at)
+	return out
+}
+
+// Session reports a session event (state start/connected/disconnected/
+// resync/end on port). At "end" every pending decision is taken.
+func (g *Game) Session(at time.Duration, state, port string) []Event {
+	var out []Event
+	switch state {
+	case "start", "connected", "disconnected", "resync", "end":
+	default:
+		g.anomaly(&out, at, KindBoardDisconnected, 0, true, "–",
+			fmt.Sprintf("arbiterd reported an unknown session state %q on port %q.", state, port))
+		return out
+	}
+	if state == "end" {
+		g.advance(&out, at, time.Duration(1<<62))
+	} else {
+		g.advance(&out, at, at)
+	}
+	g.emit(&out, at, Event{Type: TypeSession, State: state, Port: port})
+	if state == "disconnected" {
+		kind, what := KindBoardDisconnected, "board"
+		if strings.HasPrefix(port, "clock") {
+			kind, what = KindClockDisconnected, "clock"
+		}
+		g.anomaly(&out, at, kind, 0, true, "–",
+			fmt.Sprintf("The %s on port %q stopped answering; moves and presses made meanwhile are seen only when it is back. Check the connection.", what, port))
+	}
+	return out
+}
+
+// Board reports the board's state at time at (after every change, settled
+// or not), in the board's own frame.
+func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
+	var out []Event
+	g.advance(&out, at, at)
+	if !g.oriented || g.ended {
+		o, ok := rules.DetectOrientation(s, g.start)
+		if !ok {
+			return out
+		}
+		if g.ended {
+			rec, err := rules.NewGame(g.cfg.StartFEN)
+			if err != nil { // New checked the FEN; keep the old record
+				return out
+			}
+			g.reset(rec)
+		}
+		g.oriented, g.orient = true, o
+		g.emit(&out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
+		return out
+	}
+	if g.orient == rules.BlackBottom {
+		s = s.Rotated()
+	}
+	g.snap = s
+	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: g.cfg.MaxPlies, Retractable: g.trailing()})
+	switch res.Kind {
+	case rules.NoChange:
+		g.unexplained = false
+	case rules.Forward:
+		g.unexplained = false
+		g.apply(&out, at, res.Moves)
+	case rules.Ambiguous:
+		g.unexplained = false
+		g.apply(&out, at, shortest(res.Candidates))
+	case rules.Correction:
+		g.unexplained = false
+		g.retract(&out, at, res.From, res.Moves, false)
+		g.apply(&out, at, res.Moves)
+	case rules.TakeBack:
+		g.unexplained = false
+		g.retract(&out, at, res.From, nil, false)
+	case rules.ResultSignal:
+		g.unexplained = false
+		g.advance(&out, at, time.Duration(1<<62))
+		if !g.ended {
+			g.finish(&out, at, res.Signal, "result-signalled", "–")
+		}
+	default: // Unexplained, UnknownPieces
+		if !g.unexplained {
+			g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+		}
+	}
+	return out
+}
+
+func shortest(c [][]*chess.Move) []*chess.Move {
+	var best []*chess.Move
+	for i, m := range c {
+		if i == 0 || len(m) < len(best) {
+			best = m
+		}
+	}
+	return best
+}
+
+// trailing is the number of plies after the last completed one.
+func (g *Game) trailing() int {
+	n := 0
+	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed; i-- {
+		n++
+	}
+	return n
+}
+
+// apply adds moves made on the board to the record, provisionally.
+func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
+	for _, m := range moves {
+		side := sideOf(g.rec.Position().Turn())
+		if err := g.rec.Move(m); err != nil {
+			g.anomaly(out, at, KindUnexplainedPosition, side, false, "–",
+				fmt.Sprintf("arbiterd could not add the move %s to its record: %v.", m, err))
+			return
+		}
+		g.plies = append(g.plies, plyInfo{side: side, madeAt: at})
+		p := g.rec.Ply()
+		g.emit(out, at, Event{Type: TypeMove, Ply: p, Side: side, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p), FEN: g.rec.FEN()})
+	}
+}
+
+// retract takes the record back to ply from. replacement, when given, is
+// the sequence that replaces the retracted plies (a slide or correction).
+func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*chess.Move, byArbiter bool) {
+	if from < 0 || from >= g.rec.Ply() {
+		return
+	}
+	moves := g.rec.Moves()
+	for p := g.rec.Ply(); p > from; p-- {
+		info := g.plies[p-1]
+		reason := ReasonCorrection
+		switch {
+		case info.completed:
+			reason = ReasonTakeback
+			g.counts.add(info.side, -1)
+		case byArbiter:
+			reason = ReasonTakeback
+		case p == from+1 && len(replacement) > 0 && replacement[0].S1() == moves[p-1].S1():
+			reason = ReasonSlide
+		}
+		g.emit(out, at, Event{Type: TypeRetract, Ply: p, Reason: reason, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p)})
+	}
+	if err := g.rec.TakeBack(from); err != nil {
+		return
+	}
+	g.plies = g.plies[:from]
+}
+
+// Clock reports an interpreted clock event.
+func (g *Game) Clock(ev clockd.ClockEvent) []Event {
+	var out []Event
+	at := ev.At
+	g.advance(&out, at, at)
+	switch ev.Kind {
+	case clockd.Started:
+		g.started = true
+		g.clock = ev.Clock
+	case clockd.Press:
+		g.clock = ev.Clock
+		g.flagSincePr = false
+		g.emit(&out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
+		if !g.ended {
+			g.presses = append(g.presses, pendingPress{ev: ev})
+		}
+	case clockd.Flag:
+		g.clock = ev.Clock
+		if g.flagDown[ev.Side] {
+			break
+		}
+		g.flagDown[ev.Side] = true
+		g.flagSincePr = true
+		g.flags = append(g.flags, ev)
+	case clockd.PeriodAdded:
+		g.clock = ev.Clock
+		period := ev.Period
+		if period <= g.hwPeriod[ev.Side] {
+			period = g.hwPeriod[ev.Side] + 1
+		}
+		g.hwPeriod[ev.Side] = period
+		g.flagDown[ev.Side] = false
+		g.emit(&out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
+		if !g.flagSincePr && len(g.tc().Periods) > 0 && !g.ended {
+			ev.Period = period
+			g.checks = append(g.checks, periodCheck{ev: ev})
+		}
+	case clockd.Stopped:
+		g.stopped = true
+		g.anomaly(&out, at, KindClockStopped, 0, true, "6.11",
+			fmt.Sprintf("The clock was stopped (White %s, Black %s). If the arbiter did not stop it, find out why (6.11); check both times before it is restarted.",
+				hms(ev.Clock.White), hms(ev.Clock.Black)))
+	case clockd.Resumed:
+		g.stopped = false
+		g.clock = ev.Clock
+	case clockd.Adjusted:
+		g.clock = ev.Clock
+	case clockd.Impossible:
+		g.anomaly(&out, at, KindClockReading, 0, true, "6.10",
+			"The clock showed a reading the time control cannot produce, so arbiterd does not trust it: "+ev.Detail)
+	case clockd.Disconnected:
+		g.anomaly(&out, at, KindClockDisconnected, 0, true, "–",
+			"The board reports that no clock is connected; presses and flags are not seen until it is back. Check the clock cable.")
+	case clockd.Connected:
+		g.clock = ev.Clock
+	}
+	return out
+}
+
+// ActionKind is what an arbiter did.
+type ActionKind int
+
+// Arbiter actions.
+const (
+	ActTakeBack ActionKind = iota + 1 // restore the position after Ply (7.1)
+	ActSetClock                       // the arbiter set Side's clock to Time (6.10, 7.5.5)
+)
+
+// ArbiterAction is an explicit decision of the arbiter, fed alongside the
+// devices' inputs.
+type ArbiterAction struct {
+	Kind ActionKind
+	Ply  int
+	Side clockd.Side
+	Time time.Duration
+}
+
+// ErrBadAction is wrapped by the anomaly detail of an action that cannot
+// be applied; Arbiter reports it through Event.Detail.
+var ErrBadAction = errors.New("reconcile: bad arbiter action")
+
+// Arbiter applies an explicit arbiter action.
+func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
+	var out []Event
+	g.advance(&out, at, at)
+	switch a.Kind {
+	case ActTakeBack:
+		if a.Ply < 0 || a.Ply > g.rec.Ply() {
+			g.anomaly(&out, at, KindUnexplainedPosition, 0, true, "7.1",
+				fmt.Sprintf("%v: take-back to ply %d, but the record has plies 0..%d.", ErrBadAction, a.Ply, g.rec.Ply()))
+			return out
+		}
+		g.retract(&out, at, a.Ply, nil, true)
+		if g.ended {
+			g.ended, g.result, g.endReason = false, "", ""
+		}
+	case ActSetClock:
+		if a.Time < 0 {
+			g.anomaly(&out, at, KindClockReading, a.Side, false, "6.10",
+				fmt.Sprintf("%v: clock time %v is negative.", ErrBadAction, a.Time))
+			return out
+		}
+		if a.Side == clockd.Black {
+			g.clock.Black = a.Time
+		} else {
+			g.clock.White = a.Time
+		}
+	default:
+		g.anomaly(&out, at, KindUnexplainedPosition, 0, true, "–", fmt.Sprintf("%v: unknown kind %d.", ErrBadAction, a.Kind))
+	}
+	return out
+}
