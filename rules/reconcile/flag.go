@@ -1,0 +1,209 @@
+package reconcile
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/clockd"
+)
+
+// resolveFlags decides the flags that fell in the earliest pending reading.
+// Flags reported in the same reading fell in an unknown order
+// (Guidelines III.3.1).
+func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
+	first := g.flags[0].At
+	var batch []clockd.ClockEvent
+	for len(g.flags) > 0 && g.flags[0].At == first {
+		batch = append(batch, g.flags[0])
+		g.flags = g.flags[1:]
+	}
+	both := len(batch) >= 2 && batch[0].Side != batch[1].Side
+	endResult, endReason, endArticle := "", "", ""
+	for _, ev := range batch {
+		side := ev.Side
+		e := g.verdict(side, ev, both)
+		if !g.ended {
+			for i := len(g.plies) - 1; i >= 0; i-- {
+				p := g.plies[i]
+				if p.side == side && !p.completed {
+					g.plies[i].warned = true
+					g.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
+						fmt.Sprintf("%s made %s but had not pressed the clock when the flag fell: the move is not completed and does not count (6.2.1).",
+							name(side), g.moveText(i)))
+					break
+				}
+			}
+		}
+		g.emit(out, at, e)
+		if g.ended {
+			continue
+		}
+		switch {
+		case both && e.Verdict == VerdictDraw:
+			endResult, endReason, endArticle = "1/2-1/2", "both-flags", "III.3.1"
+		case e.Verdict == VerdictDraw && endResult == "":
+			endResult, endReason, endArticle = "1/2-1/2", "flag", "6.9"
+		case e.Verdict == VerdictLoss && endResult == "":
+			endResult, endReason, endArticle = "1-0", "flag", "6.9"
+			if side == clockd.White {
+				endResult = "0-1"
+			}
+		}
+	}
+	if endResult != "" && !g.ended {
+		g.finish(out, at, endResult, endReason, endArticle)
+	}
+}
+
+// verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
+func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event {
+	opp := side.Other()
+	tc := g.tc()
+	done := g.counts.Of(side)
+	hw := g.hwPeriod[side]
+	if hw < 1 {
+		hw = 1
+	}
+	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: done}
+	ans, line := g.canMate(opp)
+	e.OpponentCanMate, e.MateLine = ans, line
+	if g.ended {
+		e.Verdict, e.Article = VerdictNone, "6.8"
+		e.Reason = fmt.Sprintf("%s flag fell after the game had ended (%s, %s); the result stands (6.8, 6.9).", possessive(side), g.result, g.endReason)
+		if len(tc.Periods) > 0 {
+			e.MovesRequired = tc.Required(hw)
+			e.ControlReached = e.MovesRequired > 0 && done >= e.MovesRequired
+		}
+		return e
+	}
+	if len(tc.Periods) == 0 {
+		e.Verdict, e.Article = VerdictUnknown, "6.4"
+		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but arbiterd does not know the time control, so it cannot tell whether the control was reached (6.3.1). %s",
+			possessive(side), done, mateWords(opp, ans, "if the control was not reached"))
+		return e
+	}
+	// The period for the verdict is the first whose control the side has
+	// not reached, up to the one the clock shows: time added too early
+	// does not move the control (6.3.1).
+	eff := hw
+	for p := 1; p < hw; p++ {
+		if r := tc.Required(p); r > 0 && done < r {
+			eff = p
+			break
+		}
+	}
+	required := tc.Required(eff)
+	last := required == 0
+	e.Period = eff
+	e.MovesRequired = required
+	e.ControlReached = !last && done >= required
+	where := fmt.Sprintf("%s flag fell in the %s period after %d completed moves", possessive(side), periodName(eff), done)
+	if last {
+		where = fmt.Sprintf("%s flag fell in the last period (all remaining moves) after %d completed moves", possessive(side), done)
+	}
+	early := ""
+	if eff < hw {
+		early = fmt.Sprintf(" The clock had already added the %s period, but %s had not completed the %d moves the %s period requires (6.3.1).",
+			periodName(hw), name(side), required, periodName(eff))
+	}
+	switch {
+	case both && last:
+		e.Verdict, e.Article = VerdictDraw, "III.3.1"
+		e.Reason = fmt.Sprintf("Both flags fell in the last period and the order is unknown: the game is drawn (Guidelines III.3.1). %s.", where)
+	case both:
+		e.Verdict, e.Article = VerdictNone, "III.3.1"
+		e.Reason = fmt.Sprintf("Both flags fell in a period that is not the last and the order is unknown: play continues (Guidelines III.3.1). %s.", where)
+	case e.ControlReached:
+		e.Verdict, e.Article = VerdictNone, "6.3.1"
+		e.Reason = fmt.Sprintf("%s; the period requires %d, so the control was reached and play continues (6.3.1).", where, required)
+	default:
+		req := ""
+		if !last {
+			req = fmt.Sprintf("; the %s period requires %d", periodName(eff), required)
+		}
+		e.Article = "6.9"
+		switch ans {
+		case "no":
+			e.Verdict = VerdictDraw
+		default:
+			e.Verdict = VerdictLoss
+		}
+		e.Reason = fmt.Sprintf("%s%s.%s %s", where, req, early, mateWords(opp, ans, ""))
+	}
+	return e
+}
+
+// mateWords is the 6.9 sentence for the opponent's answer.
+func mateWords(opp clockd.Side, ans, cond string) string {
+	loser := name(opp.Other())
+	if cond != "" {
+		cond = " " + cond
+	}
+	switch ans {
+	case "yes":
+		return fmt.Sprintf("%s can still checkmate, so %s loses on time%s (6.9).", name(opp), loser, cond)
+	case "no":
+		return fmt.Sprintf("%s cannot checkmate by any series of legal moves, so the game is drawn%s (6.9).", name(opp), cond)
+	}
+	return fmt.Sprintf("arbiterd could not establish whether %s can still checkmate: %s loses on time%s unless the arbiter finds that %s cannot checkmate by any series of legal moves, then it is drawn (6.9).",
+		name(opp), loser, cond, name(opp))
+}
+
+// canMate asks the oracle (or the built-in test) about side in the
+// position on the board.
+func (g *Game) canMate(side clockd.Side) (string, []string) {
+	fen := g.rec.FEN()
+	if g.cfg.Oracle != nil {
+		ans, line := g.cfg.Oracle.CanMate(fen, side)
+		switch ans {
+		case "yes":
+			if len(line) == 0 {
+				return "unknown", nil // a "yes" must come with its line
+			}
+			return ans, append([]string(nil), line...)
+		case "no":
+			return ans, nil
+		}
+		return "unknown", nil
+	}
+	return MaterialOracle{}.CanMate(fen, side)
+}
+
+// MaterialOracle is the built-in, sound but partial 6.9 test: it answers
+// "no" when the side has a bare king, or a king and one minor piece against
+// a bare king, and "unknown" otherwise. It never answers "yes".
+type MaterialOracle struct{}
+
+// CanMate implements MateOracle.
+func (MaterialOracle) CanMate(fen string, side clockd.Side) (string, []string) {
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		return "unknown", nil
+	}
+	pos := chess.NewGame(opt).Position()
+	color := chess.White
+	if side == clockd.Black {
+		color = chess.Black
+	}
+	var own, other []chess.PieceType
+	for _, p := range pos.Board().SquareMap() {
+		if p.Type() == chess.King {
+			continue
+		}
+		if p.Color() == color {
+			own = append(own, p.Type())
+		} else {
+			other = append(other, p.Type())
+		}
+	}
+	switch {
+	case len(own) == 0:
+		return "no", nil
+	case len(own) == 1 && len(other) == 0 && (own[0] == chess.Knight || own[0] == chess.Bishop):
+		return "no", nil
+	}
+	return "unknown", nil
+}
+

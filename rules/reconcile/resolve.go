@@ -1,0 +1,447 @@
+package reconcile
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
+)
+
+// deadline kinds, in the order they are resolved when due at the same time.
+const (
+	dPress = iota
+	dNextMove
+	dWarn
+	dGameEnd
+	dUnexplained
+	dFlag
+	dCheck
+	dNone
+)
+
+// advance resolves, in time order, every deadline due by limit. Events it
+// produces carry the time stamp.
+func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
+	for guard := 0; guard < 1<<16; guard++ {
+		due, kind, idx := g.nextDeadline()
+		if kind == dNone || due > limit {
+			return
+		}
+		switch kind {
+		case dPress:
+			ev := g.presses[0].ev
+			g.presses = g.presses[1:]
+			g.resolvePress(out, stamp, ev)
+		case dNextMove:
+			g.complete(out, stamp, idx, ByNextMove, g.clock)
+		case dWarn:
+			g.plies[idx].warned = true
+			p := g.plies[idx]
+			g.anomaly(out, stamp, KindMoveWithoutPress, p.side, false, "6.2.1",
+				fmt.Sprintf("%s made %s but %s replied before %s pressed the clock. The move is completed only by %s press or next move (6.2.1); check the clocks.",
+					name(p.side), g.moveText(idx), name(p.side.Other()), name(p.side), possessive(p.side)))
+		case dGameEnd:
+			for i := range g.plies {
+				if !g.plies[i].completed {
+					g.complete(out, stamp, i, ByGameEnd, g.clock)
+				}
+			}
+			st := g.rec.Status()
+			g.finish(out, stamp, st.Result, st.Reason, st.Article)
+		case dUnexplained:
+			g.unexplWarned = true
+			if side, san, ok := g.twoMoves(); ok {
+				g.anomaly(out, stamp, KindTwoMoves, side, false, "7.5",
+					fmt.Sprintf("The board shows a second move by %s (%s) although %s has not moved. If %s presses the clock it is an illegal move (7.5); otherwise restore the position (%s).",
+						name(side), san, name(side.Other()), name(side), g.rec.FEN()))
+			} else {
+				g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
+					fmt.Sprintf("For %s the board has shown a position that no legal sequence of up to %d plies from the game explains (the game is at %s). Pieces may have been knocked over or moved by hand; check the board.",
+						seconds(limitOf(stamp, g.unexplSince)), g.cfg.MaxPlies, g.rec.FEN()))
+			}
+		case dFlag:
+			g.resolveFlags(out, stamp)
+		case dCheck:
+			ev := g.checks[idx].ev
+			g.checks = append(g.checks[:idx:idx], g.checks[idx+1:]...)
+			g.checkPeriod(out, stamp, ev)
+		}
+	}
+}
+
+func limitOf(stamp, since time.Duration) time.Duration { return stamp - since }
+
+// nextDeadline finds the earliest pending decision.
+func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
+	kind = dNone
+	lag := g.cfg.ScanLag
+	consider := func(d time.Duration, k, i int) {
+		if kind == dNone || d < due || (d == due && k < kind) {
+			due, kind, idx = d, k, i
+		}
+	}
+	if len(g.presses) > 0 {
+		consider(g.presses[0].ev.At+lag, dPress, 0)
+	}
+	if !g.ended {
+		for i, p := range g.plies {
+			if p.completed {
+				continue
+			}
+			own, opp := -1, -1
+			for j := i + 1; j < len(g.plies); j++ {
+				if g.plies[j].side == p.side {
+					if own < 0 {
+						own = j
+					}
+				} else if opp < 0 {
+					opp = j
+				}
+			}
+			switch {
+			case own >= 0:
+				consider(g.plies[own].madeAt+lag, dNextMove, i)
+			case opp >= 0 && !p.warned && !g.pressPending(p.side):
+				consider(g.plies[opp].madeAt+lag, dWarn, i)
+			}
+		}
+		if n := len(g.plies); n > 0 && g.rec.Status().Over {
+			consider(g.plies[n-1].madeAt+lag, dGameEnd, n-1)
+		}
+		if g.unexplained && !g.unexplWarned {
+			consider(g.unexplSince+g.cfg.UnexplainedAfter, dUnexplained, 0)
+		}
+	}
+	if len(g.flags) > 0 {
+		consider(g.flags[0].At+lag, dFlag, 0)
+	}
+	for i, c := range g.checks {
+		if !g.pressPending(c.ev.Side) {
+			consider(c.ev.At+lag, dCheck, i)
+			break
+		}
+	}
+	return due, kind, idx
+}
+
+func (g *Game) pressPending(s clockd.Side) bool {
+	for _, p := range g.presses {
+		if p.ev.Side == s {
+			return true
+		}
+	}
+	return false
+}
+
+// resolvePress commits a press: the move of the pressing side that the
+// board showed at the press (or shortly after) is completed.
+func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if g.ended {
+		return
+	}
+	side := ev.Side
+	chosen := -1
+	var cands []int
+	for i, p := range g.plies {
+		if !p.completed && p.side == side {
+			cands = append(cands, i)
+		}
+	}
+	if len(cands) == 0 {
+		if g.unexplained {
+			g.illegalPress(out, at, side)
+			return
+		}
+		g.illegal[side]++
+		g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
+			fmt.Sprintf("%s pressed the clock at %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
+				name(side), seconds(ev.At), possessive(side), g.penalty(side)))
+		return
+	}
+	for _, i := range cands {
+		if g.plies[i].madeAt <= ev.At {
+			chosen = i
+		}
+	}
+	if chosen < 0 {
+		chosen = cands[0]
+	}
+	for _, i := range cands {
+		if i < chosen {
+			g.complete(out, at, i, ByNextMove, g.clock)
+		}
+	}
+	if chosen == len(g.plies)-1 && g.rec.Status().Over {
+		g.complete(out, at, chosen, ByGameEnd, ev.Clock)
+		st := g.rec.Status()
+		g.finish(out, at, st.Result, st.Reason, st.Article)
+		return
+	}
+	g.complete(out, at, chosen, ByPress, ev.Clock)
+}
+
+// complete marks ply index i completed (6.2.1).
+func (g *Game) complete(out *[]Event, at time.Duration, i int, by string, clock clockd.Times) {
+	p := &g.plies[i]
+	if p.completed {
+		return
+	}
+	p.completed = true
+	g.counts.add(p.side, 1)
+	g.emit(out, at, Event{Type: TypeComplete, Ply: i + 1, Side: p.side, By: by, Moves: g.counts, Clock: clock, SAN: g.rec.SAN(i + 1)})
+}
+
+// finish ends the game.
+func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article string) {
+	g.ended, g.result, g.endReason = true, result, reason
+	g.presses = nil
+	g.checks = nil
+	g.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: reason, Article: article})
+}
+
+// illegalPress reports a press completing a position no legal move explains.
+func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
+	g.unexplWarned = true
+	g.illegal[side]++
+	kind, article := KindIllegalMove, "7.5.1"
+	what := fmt.Sprintf("a position that no legal move of %s explains", possessive(side))
+	if s, san, ok := g.twoMoves(); ok && s == side {
+		kind, article = KindTwoMoves, "7.5"
+		what = fmt.Sprintf("a second move by %s (%s) although %s had not moved", name(side), san, name(side.Other()))
+	}
+	g.anomaly(out, at, kind, side, false, article,
+		fmt.Sprintf("%s pressed the clock with %s on the board: an illegal move, completed by the press (7.5.1). Restore the position before it (%s) and have %s make a legal move. %s",
+			name(side), what, g.rec.FEN(), name(side), g.penalty(side)))
+}
+
+// penalty words the 7.5.5 consequence of side's latest illegal move.
+func (g *Game) penalty(side clockd.Side) string {
+	n := g.illegal[side]
+	opp := side.Other()
+	if n <= 1 {
+		mins, rule := 2, "7.5.5"
+		if g.cfg.Class == clockd.Rapid || g.cfg.Class == clockd.Blitz {
+			mins, rule = 1, "7.5.5, A.3"
+		}
+		unit := "minutes"
+		if mins == 1 {
+			unit = "minute"
+		}
+		return fmt.Sprintf("This is %s first completed illegal move: add %d %s to %s clock and remove any increment the press earned (%s).",
+			possessive(side), mins, unit, possessive(opp), rule)
+	}
+	ans, line := g.canMate(opp)
+	s := fmt.Sprintf("This is %s %s completed illegal move: %s loses (7.5.5) unless %s cannot checkmate by any series of legal moves, in which case the game is drawn. ",
+		possessive(side), ordinal(n), name(side), name(opp))
+	switch ans {
+	case "yes":
+		s += fmt.Sprintf("%s can still checkmate (for example %s), so %s loses.", name(opp), strings.Join(line, " "), name(side))
+	case "no":
+		s += fmt.Sprintf("%s cannot checkmate, so the game is drawn.", name(opp))
+	default:
+		s += fmt.Sprintf("arbiterd could not establish whether %s can still checkmate; the arbiter decides.", name(opp))
+	}
+	return s
+}
+
+// twoMoves reports whether the board shows the side that moved last having
+// moved again (one legal move with the turn passed back to it).
+func (g *Game) twoMoves() (clockd.Side, string, bool) {
+	pos := g.rec.Position()
+	mover := sideOf(pos.Turn()).Other()
+	f := strings.Fields(pos.String())
+	if len(f) < 4 {
+		return 0, "", false
+	}
+	if f[1] == "w" {
+		f[1] = "b"
+	} else {
+		f[1] = "w"
+	}
+	f[3] = "-"
+	alt, err := rules.NewGame(strings.Join(f, " "))
+	if err != nil {
+		return 0, "", false
+	}
+	r := rules.Reconstruct(alt, g.snap, rules.Options{MaxPlies: 1})
+	if r.Kind != rules.Forward || len(r.Moves) != 1 {
+		return 0, "", false
+	}
+	if err := alt.Move(r.Moves[0]); err != nil {
+		return 0, "", false
+	}
+	return mover, alt.SAN(1), true
+}
+
+// checkPeriod compares a period addition made at a press with the side's
+// completed moves (6.10, 6.3.1).
+func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if g.ended || ev.Period < 2 {
+		return
+	}
+	side, tc := ev.Side, g.tc()
+	prev := ev.Period - 1
+	required := tc.Required(prev)
+	done := g.counts.Of(side)
+	added := duration(ev.Added)
+	switch {
+	case required == 0:
+		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
+			fmt.Sprintf("The clock added %s to %s clock as period %d, but the time control %s has no such period. Check the clock's setting and correct %s time (6.10).",
+				added, possessive(side), ev.Period, tc, possessive(side)))
+	case done < required:
+		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
+			fmt.Sprintf("The clock added the %s period's %s to %s clock at %s %s completed move, but the %s period requires %d moves (6.3.1). Remove %s from %s clock until move %d is completed (6.10).",
+				periodName(ev.Period), added, possessive(side), possessive(side), ordinal(done), periodName(prev), required, added, possessive(side), required))
+	case done > required:
+		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
+			fmt.Sprintf("The clock added the %s period's %s to %s clock only at %s %s completed move; the %s period required %d moves, so the time was due %d move(s) earlier (6.3.1). Check %s clock (6.10).",
+				periodName(ev.Period), added, possessive(side), possessive(side), ordinal(done), periodName(prev), required, done-required, possessive(side)))
+	}
+}
+
+// State summarises the game for dashboards and tests.
+func (g *Game) State() Summary {
+	s := Summary{
+		Ply:       g.rec.Ply(),
+		FEN:       g.rec.FEN(),
+		Completed: g.counts,
+		Clock:     g.clock,
+		Period:    g.hwPeriod,
+		Illegal:   g.illegal,
+		Result:    g.result,
+		EndReason: g.endReason,
+	}
+	switch {
+	case !g.oriented:
+		s.Status = "waiting"
+	case g.ended:
+		s.Status = "ended"
+	default:
+		s.Status = "playing"
+	}
+	if g.oriented {
+		s.Orientation = g.orient.String()
+	}
+	for i, p := range g.plies {
+		if !p.completed {
+			s.Uncompleted = append(s.Uncompleted, i+1)
+		}
+	}
+	for _, p := range g.presses {
+		s.Pending = append(s.Pending, fmt.Sprintf("%s press at %s waits for its move", p.ev.Side, seconds(p.ev.At)))
+	}
+	for _, f := range g.flags {
+		s.Pending = append(s.Pending, fmt.Sprintf("%s flag at %s awaits its verdict", f.Side, seconds(f.At)))
+	}
+	if g.unexplained {
+		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.unexplSince)))
+	}
+	return s
+}
+
+// Summary is the state of a Game.
+type Summary struct {
+	Ply         int          // plies in the record (made, completed or not)
+	FEN         string       // position of the record
+	Completed   Moves        // completed moves per side (6.2.1)
+	Uncompleted []int        // plies made but not completed
+	Clock       clockd.Times // last displayed clock values
+	Period      [2]int       // period each side's clock is in, indexed by clockd.Side
+	Illegal     [2]int       // completed illegal moves (7.5.5), indexed by clockd.Side
+	Status      string       // "waiting" (start not recognised), "playing", "ended"
+	Orientation string       // "white-bottom", "black-bottom" or "" before the start is seen
+	Result      string       // when ended
+	EndReason   string
+	Pending     []string // decisions waiting for a deadline, in words
+}
+
+// moveText is "23.Nf3" or "23...Nf6" for ply index i.
+func (g *Game) moveText(i int) string {
+	p := g.plies[i]
+	n := g.base.White + 1
+	if p.side == clockd.Black {
+		n = g.base.Black + 1
+	}
+	for j := 0; j < i; j++ {
+		if g.plies[j].side == p.side {
+			n++
+		}
+	}
+	if p.side == clockd.Black {
+		return fmt.Sprintf("%d...%s", n, g.rec.SAN(i+1))
+	}
+	return fmt.Sprintf("%d.%s", n, g.rec.SAN(i+1))
+}
+
+func name(s clockd.Side) string {
+	if s == clockd.Black {
+		return "Black"
+	}
+	return "White"
+}
+
+func possessive(s clockd.Side) string { return name(s) + "'s" }
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
+func periodName(p int) string {
+	switch p {
+	case 1:
+		return "first"
+	case 2:
+		return "second"
+	case 3:
+		return "third"
+	case 4:
+		return "fourth"
+	}
+	return ordinal(p)
+}
+
+// duration words a time span: "30 minutes", "1 minute", "90 seconds".
+func duration(d time.Duration) string {
+	switch {
+	case d%time.Minute == 0 && d != 0:
+		if d == time.Minute {
+			return "1 minute"
+		}
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d seconds", d/time.Second)
+	}
+	return seconds(d)
+}
+
+// seconds writes an offset as "123.456 s".
+func seconds(d time.Duration) string {
+	return string(appendSeconds(nil, d)) + " s"
+}
+
+// hms writes a clock value as h:mm:ss.
+func hms(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	s := int64(d / time.Second)
+	out := fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
