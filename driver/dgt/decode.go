@@ -80,13 +80,22 @@ func Decode(frame []byte) (Message, error) {
 		return decodeBWTime(frame)
 	case MsgSerialNr:
 		s, err := text(frame)
-		return Serial{Number: s}, err
+		if err != nil {
+			return nil, err
+		}
+		return Serial{Number: s}, nil
 	case MsgLongSerial:
 		s, err := text(frame)
-		return LongSerial{Number: s}, err
+		if err != nil {
+			return nil, err
+		}
+		return LongSerial{Number: s}, nil
 	case MsgTrademark:
 		s, err := text(frame)
-		return Trademark{Text: s}, err
+		if err != nil {
+			return nil, err
+		}
+		return Trademark{Text: s}, nil
 	case MsgVersion:
 		return Version{Major: data[0], Minor: data[1]}, nil
 	case MsgBusAddress:
