@@ -35,16 +35,29 @@ const (
 	Adjusted
 )
 
-var eventNames = [...]string{
-	Flag: "flag", PeriodAdded: "period-added", Started: "started", Press: "press",
-	Stopped: "stopped", Resumed: "resumed", Impossible: "impossible",
-	Disconnected: "disconnected", Connected: "connected", Adjusted: "adjusted",
-}
-
 // String returns a lower-case name such as "press" or "period-added".
 func (k EventKind) String() string {
-	if k > 0 && int(k) < len(eventNames) {
-		return eventNames[k]
+	switch k {
+	case Flag:
+		return "flag"
+	case PeriodAdded:
+		return "period-added"
+	case Started:
+		return "started"
+	case Press:
+		return "press"
+	case Stopped:
+		return "stopped"
+	case Resumed:
+		return "resumed"
+	case Impossible:
+		return "impossible"
+	case Disconnected:
+		return "disconnected"
+	case Connected:
+		return "connected"
+	case Adjusted:
+		return "adjusted"
 	}
 	return fmt.Sprintf("EventKind(%d)", int(k))
 }

@@ -51,14 +51,34 @@ func ParseTimeControl(s string) (TimeControl, error) {
 // isFIDEStyle reports whether the text uses units (quotes or unit words),
 // which the PGN form never does.
 func isFIDEStyle(s string) bool {
-	for _, r := range s {
+	word := -1
+	for i, r := range s + " " {
+		letter := (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
 		switch {
-		case r == '\'' || r == '"' || r == '’' || r == '”' || r == '′' || r == '″':
-			return true
-		case r == 'd' || r == 'b' || r == 'D' || r == 'B':
-		case (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+		case letter && word < 0:
+			word = i
+		case !letter && word >= 0:
+			if isFIDEWord(strings.ToLower(s[word:i])) {
+				return true
+			}
+			word = -1
+		}
+		if r == '\'' || r == '"' || r == '’' || r == '”' || r == '′' || r == '″' {
 			return true
 		}
+	}
+	return false
+}
+
+// isFIDEWord reports whether w (lower case) marks FIDE-style text.
+func isFIDEWord(w string) bool {
+	switch w {
+	case "h", "hr", "hrs", "hour", "hours",
+		"m", "min", "mins", "minute", "minutes",
+		"s", "sec", "secs", "second", "seconds",
+		"move", "moves", "mv", "per",
+		"inc", "increment", "fischer", "delay", "bronstein":
+		return true
 	}
 	return false
 }
@@ -68,6 +88,7 @@ func isFIDEStyle(s string) bool {
 type scanner struct {
 	s   string
 	pos int
+	end int // scanning stops here (trailing spaces are not part of a PGN control)
 }
 
 func (sc *scanner) errf(at int, format string, args ...any) error {
@@ -75,13 +96,13 @@ func (sc *scanner) errf(at int, format string, args ...any) error {
 }
 
 func (sc *scanner) peek() byte {
-	if sc.pos < len(sc.s) {
+	if sc.pos < sc.end {
 		return sc.s[sc.pos]
 	}
 	return 0
 }
 
-func (sc *scanner) eof() bool { return sc.pos >= len(sc.s) }
+func (sc *scanner) eof() bool { return sc.pos >= sc.end }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
@@ -107,7 +128,8 @@ func (sc *scanner) number(what string, limit int) (int, error) {
 }
 
 func parsePGN(s string) (TimeControl, error) {
-	sc := &scanner{s: s}
+	sc := &scanner{s: s, end: len(strings.TrimRight(s, " \t"))}
+	sc.pos = len(s) - len(strings.TrimLeft(s, " \t"))
 	switch strings.TrimSpace(s) {
 	case "":
 		return TimeControl{}, sc.errf(0, "empty time control")

@@ -32,7 +32,7 @@ type fideTerm struct {
 // not the only term, is the increment of every period, Fischer unless the
 // word "delay" or "bronstein" follows it.
 func parseFIDE(s string) (TimeControl, error) {
-	sc := &scanner{s: s}
+	sc := &scanner{s: s, end: len(s)}
 	var terms []fideTerm
 	for {
 		sc.spaces()
@@ -54,6 +54,9 @@ func parseFIDE(s string) (TimeControl, error) {
 	if last := terms[len(terms)-1]; len(terms) > 1 && last.unit == unitSeconds && last.moves == 0 {
 		inc = &last
 		terms = terms[:len(terms)-1]
+	}
+	if n := len(terms); inc != nil && terms[n-1].unit == unitSeconds && terms[n-1].moves == 0 && n > 1 {
+		return TimeControl{}, sc.errf(terms[n-1].at, "only the last part may be a per-move increment or delay; this one is too")
 	}
 	var tc TimeControl
 	for i, t := range terms {
