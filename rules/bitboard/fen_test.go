@@ -26,7 +26,7 @@ func TestParseFENErrors(t *testing.T) {
 		{"8/8/8/8/8/8/8/K6k w - e6 0 1", "en passant"},
 		{"8/8/8/8/8/8/8/K6k w - - x 1", "halfmove clock"},
 		{"8/8/8/8/8/8/8/K6k w - - 0 0", "fullmove number"},
-		{"8/8/8/8/8/8/8/K5rk w - - 0 1", "side to move"},
+		{"8/8/8/8/8/8/8/K5rk b - - 0 1", "side to move"},
 	}
 	for _, tc := range cases {
 		_, err := ParseFEN(tc.fen)
@@ -61,7 +61,7 @@ func TestMateAndStalemate(t *testing.T) {
 		fen         string
 		mate, stale bool
 	}{
-		{"8/8/8/8/8/1N6/r1K5/k7 b - - 0 1", true, false}, // the lone knight mates king and rook
+		{"8/8/8/8/8/1N6/r7/k1K5 b - - 0 1", true, false}, // the lone knight mates king and rook
 		{"k7/8/1Q6/8/8/8/8/7K b - - 0 1", false, true},
 		{"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", true, false},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false, false},
