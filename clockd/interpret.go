@@ -308,41 +308,50 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 			}
 		}
 	}
-	cx, cy := in.credit(st, x), in.credit(st, x.Other())
-	switch {
-	case x == y && (rise[x.Other()] != 0 || rise[x] > 0):
-		// Two presses merged: x pressed, then the other face.
-		if rise[x] > cx+granularity {
-			return nil, fmt.Sprintf("%s's time rose by %v without a visible press; one press can add at most %v", in.sideOf(st, x), rise[x], cx)
+	// The fewest presses that explain each face's rise: one press credits
+	// at most its increment (Fischer) or delay (Bronstein), give or take
+	// the display's granularity.
+	kx, okx := pressesFor(rise[x], in.credit(st, x))
+	ky, oky := pressesFor(rise[x.Other()], in.credit(st, x.Other()))
+	if !okx || !oky {
+		f := x
+		if !oky {
+			f = x.Other()
 		}
-		if rise[x.Other()] > cy+granularity {
-			return nil, fmt.Sprintf("%s's time rose by %v while its clock was not running", in.sideOf(st, x.Other()), rise[x.Other()])
+		return nil, fmt.Sprintf("%s's time rose by %v, which no press can give in %s mode", in.sideOf(st, f), rise[f], in.tc.period(st.period[f]).Mode)
+	}
+	if x == y {
+		if rise[x.Other()] != 0 {
+			ky = max(ky, 1) // the idle face's time moved: it ran, so it pressed
 		}
-		if rise[x] > 0 && cx == 0 {
-			return nil, fmt.Sprintf("%s's time rose by %v while running, which the %s mode never does", in.sideOf(st, x), rise[x], in.tc.period(st.period[x]).Mode)
+		n = 2 * max(kx, ky)
+	} else {
+		n = max(1, 2*kx-1)
+		if ky > 0 {
+			n = max(n, 2*ky+1)
 		}
-		n = 2
-	case x != y:
-		if rise[x] > cx+granularity {
-			return nil, fmt.Sprintf("%s's time rose by %v at a press; one press can add at most %v", in.sideOf(st, x), rise[x], cx)
-		}
-		if rise[y] > 0 {
-			if rise[y] > cy+granularity {
-				return nil, fmt.Sprintf("%s's time rose by %v while its clock was not running", in.sideOf(st, y), rise[y])
-			}
-			n = 3
-		}
+	}
+	if n > maxMerged {
+		return nil, fmt.Sprintf("the times rose by %v (%s) and %v (%s) between two readings: more than %d presses could give",
+			rise[x], in.sideOf(st, x), rise[x.Other()], in.sideOf(st, x.Other()), maxMerged)
 	}
 	// Emit the presses, alternating from x.
 	f := x
 	for i := 0; i < n; i++ {
 		s := in.sideOf(st, f)
 		st.presses[f]++
+		// The displayed times at this press: exact for a single press;
+		// within a merged group, the later presses' credits are taken off
+		// (an estimate: the time each face ran in between is unknown).
 		clk := timesOf(st, r)
+		laterF, laterO := (n-1-i)/2, (n-i)/2
+		clk.set(s, max(0, r.Face(f).Time-time.Duration(laterF)*in.credit(st, f)))
 		if i == 0 {
 			// Before its own press the other face was idle: its time then
 			// is the previous reading's (plus any period added to it).
 			clk.set(in.sideOf(st, f.Other()), prev.Face(f.Other()).Time+addedIfNotPressing(added, f.Other(), n))
+		} else {
+			clk.set(in.sideOf(st, f.Other()), max(0, r.Face(f.Other()).Time-time.Duration(laterO)*in.credit(st, f.Other())))
 		}
 		if added[f] > 0 && i < 2 {
 			st.period[f]++
@@ -370,6 +379,26 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 	}
 	st.turn = y
 	return append(evs, in.flags(st, r)...), ""
+}
+
+// maxMerged is the most presses believed to fit between two readings.
+const maxMerged = 6
+
+// pressesFor returns the fewest presses that can raise a face's time by
+// rise when one press credits at most credit; ok is false when no number
+// can.
+func pressesFor(rise, credit time.Duration) (n int, ok bool) {
+	if rise <= 0 {
+		return 0, true
+	}
+	if rise <= granularity && credit == 0 {
+		return 0, false
+	}
+	if credit == 0 {
+		return 0, false
+	}
+	n = int((rise - granularity + credit - 1) / credit)
+	return max(n, 1), true
 }
 
 // addedIfNotPressing is the period time added to face f when f did not
