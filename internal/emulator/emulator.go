@@ -1,0 +1,335 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"syscall"
+	"time"
+)
+
+// EndRule is what happens after the last move of the game.
+type EndRule int
+
+const (
+	// EndStop: the players stop the clock a moment after the last press.
+	EndStop EndRule = iota
+	// EndFlag: the side to move after the last ply thinks until its flag
+	// falls (in the last period: the game ends on time).
+	EndFlag
+)
+
+// Config is everything the emulation plays. The zero value plus a game is
+// usable: the FIDE standard control 40/5400+30:1800+30 on the clock, real
+// time, White's time on the left face.
+type Config struct {
+	Game     []string // the moves to play, SAN or UCI
+	PGN      string   // alternatively a PGN text: its first game is played
+	StartFEN string   // position the game starts from (default: the standard start, or the PGN's FEN tag)
+
+	Periods      []Period   // the hardware clock's setting; the last period has Moves 0
+	PeriodBy     PeriodRule // how the hardware adds the next period
+	WhiteOnRight bool       // White's time is on the right face
+	Reversed     bool       // the board stands with Black at the bottom (fields turned round)
+
+	Speed float64 // emulated time per real time (1 = real time; 0 means 1)
+	Seed  int64   // all randomness (noise, think times, garbage) follows from it
+
+	// ThinkTime, when set, is the time (from the start of the turn to the
+	// press) the player takes on ply (1-based). Otherwise a model spreads
+	// each player's remaining time over the moves to the control.
+	ThinkTime func(ply int) time.Duration
+
+	Script []Action  // scripted faults and special actions
+	End    EndRule   // what happens after the last move
+	Mode   UpdateMode // what the board sends before any host command (default update-nice)
+	Wait   bool       // do not start the clock until the host sends its first command
+	Linger bool       // keep answering after the game ended, until ctx is done
+}
+
+// ErrUnplugged is returned by Run when a scripted unplug without a return
+// time happens: the board is gone, the caller should close the port.
+var ErrUnplugged = errors.New("emulator: board unplugged")
+
+// Emulator is a DGT board with a DGT 3000 clock attached, playing a game.
+type Emulator struct {
+	cfg   Config
+	speed float64
+	plies int
+}
+
+// New checks cfg and prepares the emulation.
+func New(cfg Config) (*Emulator, error) {
+	if cfg.Speed == 0 {
+		cfg.Speed = 1
+	}
+	if cfg.Speed < 0 || math.IsNaN(cfg.Speed) || math.IsInf(cfg.Speed, 0) {
+		return nil, fmt.Errorf("emulator: speed %v: must be a positive number", cfg.Speed)
+	}
+	if len(cfg.Periods) == 0 {
+		cfg.Periods = []Period{
+			{Moves: 40, Time: 90 * time.Minute, Increment: 30 * time.Second},
+			{Time: 30 * time.Minute, Increment: 30 * time.Second},
+		}
+	}
+	if err := checkPeriods(cfg.Periods); err != nil {
+		return nil, err
+	}
+	if cfg.PeriodBy != AtFlag && cfg.PeriodBy != AfterPresses {
+		return nil, fmt.Errorf("emulator: unknown period rule %d", cfg.PeriodBy)
+	}
+	if cfg.End != EndStop && cfg.End != EndFlag {
+		return nil, fmt.Errorf("emulator: unknown end rule %d", cfg.End)
+	}
+	if cfg.Mode < ModeUpdateNice || cfg.Mode > ModeUpdateBoard {
+		return nil, fmt.Errorf("emulator: unknown update mode %d", cfg.Mode)
+	}
+	if len(cfg.Game) > 0 && cfg.PGN != "" {
+		return nil, errors.New("emulator: both Game and PGN given; use one")
+	}
+	if cfg.PGN != "" {
+		moves, fen, err := pgnMoves(cfg.PGN)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Game = moves
+		if cfg.StartFEN == "" {
+			cfg.StartFEN = fen
+		}
+	}
+	_, plies, err := parseGame(cfg.StartFEN, cfg.Game)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range cfg.Script {
+		if err := a.check(); err != nil {
+			return nil, fmt.Errorf("emulator: action %s: %w", a, err)
+		}
+		if a.Ply > len(plies)+1 || (a.Ply == len(plies)+1 && !a.Kind.afterLastAllowed()) {
+			return nil, fmt.Errorf("emulator: action %s: the game has %d plies", a, len(plies))
+		}
+		if (a.Kind == TwoPlies || a.Kind == MergedPress || a.Kind == NoPress) && a.Ply >= len(plies) {
+			return nil, fmt.Errorf("emulator: action %s needs a ply after it; the game has %d plies", a, len(plies))
+		}
+	}
+	return &Emulator{cfg: cfg, speed: cfg.Speed, plies: len(plies)}, nil
+}
+
+func checkPeriods(ps []Period) error {
+	for i, p := range ps {
+		last := i == len(ps)-1
+		switch {
+		case last && p.Moves != 0:
+			return fmt.Errorf("emulator: period %d is the last one and must have Moves 0, not %d", i+1, p.Moves)
+		case !last && p.Moves <= 0:
+			return fmt.Errorf("emulator: period %d needs a move count (only the last period has Moves 0)", i+1)
+		case p.Time < 0 || (i == 0 && p.Time == 0):
+			return fmt.Errorf("emulator: period %d time %s: must be positive", i+1, p.Time)
+		case p.Time >= 10*time.Hour:
+			return fmt.Errorf("emulator: period %d time %s: the clock shows at most 9:59:59", i+1, p.Time)
+		case p.Increment < 0:
+			return fmt.Errorf("emulator: period %d increment %s is negative", i+1, p.Increment)
+		case p.Mode != Fischer && p.Mode != Delay && p.Mode != Bronstein:
+			return fmt.Errorf("emulator: period %d: unknown mode %d", i+1, p.Mode)
+		}
+	}
+	return nil
+}
+
+// Plies is the number of moves (plies) of the game to play.
+func (e *Emulator) Plies() int { return e.plies }
+
+// deadliner is what *os.File (pollable) and net.Conn offer to unblock I/O.
+type deadliner interface {
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+}
+
+// Run is the board on the device end of rw: it answers the host's
+// commands and plays the game in (scaled) real time until the game is over
+// (nil; with Linger only when ctx is done), ctx is done (ctx.Err()), an
+// unplug without return (ErrUnplugged) or rw fails. Each Run plays the game
+// afresh, so the same Config gives the same bytes when driven the same way.
+//
+// When rw has SetReadDeadline (a pty master from OpenPTY, a net.Conn), Run
+// uses deadlines to stop its reader and returns with none of its goroutines
+// left; otherwise a Read pending when Run returns ends only when rw
+// delivers or fails, so close rw after Run.
+func (e *Emulator) Run(ctx context.Context, rw io.ReadWriter) error {
+	_, plies, err := parseGame(e.cfg.StartFEN, e.cfg.Game)
+	if err != nil {
+		return err
+	}
+	start, _, _ := parseGame(e.cfg.StartFEN, nil)
+	s := newSim(&e.cfg, start, plies)
+
+	in := make(chan []byte)
+	readErr := make(chan error, 1)
+	stop := make(chan struct{})
+	readerDone := make(chan struct{})
+	go readLoop(rw, in, readErr, stop, readerDone)
+	dl, hasDL := rw.(deadliner)
+	unhook := context.AfterFunc(ctx, func() {
+		if hasDL {
+			_ = dl.SetWriteDeadline(time.Now())
+		}
+	})
+	defer func() {
+		unhook()
+		close(stop)
+		if hasDL {
+			_ = dl.SetReadDeadline(time.Now())
+			<-readerDone
+			_ = dl.SetReadDeadline(time.Time{})
+			_ = dl.SetWriteDeadline(time.Time{})
+		}
+	}()
+
+	var t0 time.Time
+	started := false
+	now := func() time.Duration {
+		if !started {
+			return 0
+		}
+		return time.Duration(float64(time.Since(t0)) * e.speed)
+	}
+	begin := func() {
+		t0, started = time.Now(), true
+		s.begin(0)
+	}
+	if !e.cfg.Wait {
+		begin()
+	}
+	flush := func() error {
+		if len(s.out) == 0 {
+			return nil
+		}
+		var buf []byte
+		for _, f := range s.out {
+			buf = append(buf, f...)
+		}
+		s.out = s.out[:0]
+		if _, err := rw.Write(buf); err != nil {
+			if errors.Is(err, syscall.EIO) {
+				return nil // a pty without a host: the bytes are lost, as on a cable
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("emulator: write: %w", err)
+		}
+		return nil
+	}
+	advance := func(cur time.Duration) error {
+		for {
+			at, ok := s.nextAt()
+			if !ok || at > cur {
+				return nil
+			}
+			s.step()
+			if err := flush(); err != nil {
+				return err
+			}
+			if s.unplugDone {
+				return ErrUnplugged
+			}
+		}
+	}
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		cur := now()
+		if started {
+			if err := advance(cur); err != nil {
+				return err
+			}
+		}
+		if s.finished() && !e.cfg.Linger {
+			return nil
+		}
+		var wake <-chan time.Time
+		if at, ok := s.nextAt(); ok && started {
+			timer.Reset(time.Duration(float64(at-cur) / e.speed))
+			wake = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-wake:
+		case data := <-in:
+			if !started {
+				s.command(data, 0)
+				begin()
+			} else {
+				cur = now()
+				if err := advance(cur); err != nil {
+					return err
+				}
+				at := cur
+				if next, ok := s.nextAt(); ok && next < at {
+					at = next
+				}
+				s.command(data, at)
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+		case err := <-readErr:
+			in, readErr = nil, nil
+			if err != nil {
+				return fmt.Errorf("emulator: read: %w", err)
+			}
+		}
+	}
+}
+
+// readLoop delivers the host's bytes. A pty master whose slave nobody has
+// open reads EIO: that is "no host yet", so it waits and tries again. EOF
+// ends the input quietly (readErr gets nil).
+func readLoop(r io.Reader, in chan<- []byte, readErr chan<- error, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	buf := make([]byte, 256)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			data := append([]byte(nil), buf[:n]...)
+			select {
+			case in <- data:
+			case <-stop:
+				return
+			}
+		}
+		if err == nil {
+			continue
+		}
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		switch {
+		case errors.Is(err, syscall.EIO):
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		case errors.Is(err, io.EOF):
+			readErr <- nil
+			return
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			// Run is stopping (it set the deadline); wait for stop.
+			<-stop
+			return
+		default:
+			readErr <- err
+			return
+		}
+	}
+}

@@ -1,0 +1,224 @@
+package emulator
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ActionKind names a scripted fault or special action.
+type ActionKind string
+
+// The scripted actions. Each happens at a ply of the game (1-based: ply 1
+// is the first move of the move list).
+const (
+	// Garbage writes N random bytes (default 8) on the line as the ply begins.
+	Garbage ActionKind = "garbage"
+	// DropField loses the first N field updates (default 1) the board
+	// sends from the start of the ply.
+	DropField ActionKind = "drop-field"
+	// DropClock loses N clock frames (default 1) starting with the one that
+	// reports the ply's press.
+	DropClock ActionKind = "drop-clock"
+	// PressNoMove: the player to move presses the clock without moving; the
+	// opponent presses back a moment later; then the ply is played (7.5.3).
+	PressNoMove ActionKind = "press-nomove"
+	// NoPress: the ply is made but the player forgets to press; the
+	// opponent replies (its lever is already down, so it cannot press
+	// either) and the player's next move is pressed as usual (6.2.1).
+	NoPress ActionKind = "no-press"
+	// MergedPress: the ply is pressed and the opponent moves and presses
+	// within one clock-report interval: no clock frame shows the state in
+	// between.
+	MergedPress ActionKind = "merged-press"
+	// SlideWrong: the piece is put on a wrong square, left there a moment
+	// and then moved to the right square before the press.
+	SlideWrong ActionKind = "slide-wrong"
+	// TwoPlies: the ply and the next one land between two board scans, so
+	// one scan reports both.
+	TwoPlies ActionKind = "two-plies"
+	// EarlyPeriod: at the ply's press the clock begins the presser's next
+	// period one press early (its press counter off by one).
+	EarlyPeriod ActionKind = "early-period"
+	// ExtraPress: after the ply's press the opponent taps its lever by
+	// mistake and the player presses back: two presses without a move.
+	ExtraPress ActionKind = "extra-press"
+	// Flag: the player to move thinks longer than its clock has.
+	Flag ActionKind = "flag"
+	// Unplug: the board stops answering as the ply begins. With For > 0 it
+	// comes back after that much emulated time, reset to idle mode like a
+	// board that was powered again; without it Run returns ErrUnplugged.
+	Unplug ActionKind = "unplug"
+	// Kings: instead of the ply the players put both kings on the centre
+	// squares to signal Result; the clock is stopped and the game ends.
+	Kings ActionKind = "kings"
+	// Takeback: the player first makes another legal move, takes it back,
+	// then plays the game's move and presses.
+	Takeback ActionKind = "takeback"
+)
+
+var actionKinds = []ActionKind{Garbage, DropField, DropClock, PressNoMove, NoPress, MergedPress,
+	SlideWrong, TwoPlies, EarlyPeriod, ExtraPress, Flag, Unplug, Kings, Takeback}
+
+// Action is one scripted fault or special action: plain data, so tests and
+// the command line (ParseAction) express them the same way.
+type Action struct {
+	Kind   ActionKind
+	Ply    int           // 1-based ply of the game; len(moves)+1 means after the last move
+	N      int           // count for garbage, drop-field, drop-clock (0: the default)
+	For    time.Duration // unplug: emulated time until the board answers again (0: never)
+	Result string        // kings: "1-0", "0-1" or "1/2-1/2"
+}
+
+// String renders the action in the syntax ParseAction reads.
+func (a Action) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s@ply=%d", a.Kind, a.Ply)
+	if a.N != 0 {
+		fmt.Fprintf(&b, ",n=%d", a.N)
+	}
+	if a.For != 0 {
+		fmt.Fprintf(&b, ",for=%s", a.For)
+	}
+	if a.Result != "" {
+		fmt.Fprintf(&b, ",result=%s", a.Result)
+	}
+	return b.String()
+}
+
+// ActionSyntax documents what ParseAction accepts.
+const ActionSyntax = `KIND@ply=N[,n=COUNT][,for=DURATION][,result=RESULT]   (also KIND@N)
+  garbage        random bytes on the line as ply N begins (n: how many, default 8)
+  drop-field     the first n field updates from ply N are lost (default 1)
+  drop-clock     n clock frames lost, starting with ply N's press (default 1)
+  press-nomove   the player to move presses without moving; the opponent presses back
+  no-press       ply N is made but not pressed; the opponent replies; play goes on
+  merged-press   ply N's press and the reply with its press fall in one clock report
+  slide-wrong    the piece stops on a wrong square and is corrected before the press
+  two-plies      ply N and N+1 land between two board scans
+  early-period   the clock adds the next period at ply N's press (counter off by one)
+  extra-press    after ply N's press the opponent taps its lever and the player presses back
+  flag           the player to move at ply N thinks longer than its clock has
+  unplug         the board goes silent at ply N (for: comes back after that emulated time)
+  kings          kings put on the centre squares at ply N (result: 1-0, 0-1 or 1/2-1/2)
+  takeback       another move is made and taken back before ply N is played
+Ply N counts the moves of the game from 1; N = moves+1 means after the last move.`
+
+// ParseAction reads one action, e.g. "garbage@ply=20", "drop-clock@ply=7,n=3",
+// "unplug@ply=30,for=10s", "kings@ply=41,result=1/2-1/2".
+func ParseAction(s string) (Action, error) {
+	bad := func(format string, args ...any) (Action, error) {
+		return Action{}, fmt.Errorf("emulator: action %q: %s", s, fmt.Sprintf(format, args...))
+	}
+	kind, rest, ok := strings.Cut(strings.TrimSpace(s), "@")
+	if !ok {
+		return bad("missing '@': expected KIND@ply=N")
+	}
+	a := Action{Kind: ActionKind(kind)}
+	if !a.Kind.valid() {
+		return bad("unknown kind %q (known: %s)", kind, kindList())
+	}
+	plySeen := false
+	for i, part := range strings.Split(rest, ",") {
+		key, val, hasEq := strings.Cut(part, "=")
+		if !hasEq {
+			if i == 0 {
+				key, val = "ply", part
+			} else {
+				return bad("%q is not key=value", part)
+			}
+		}
+		switch key {
+		case "ply":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 {
+				return bad("ply %q is not a whole number from 1", val)
+			}
+			a.Ply, plySeen = n, true
+		case "n":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 || n > 4096 {
+				return bad("n %q is not a whole number from 1 to 4096", val)
+			}
+			a.N = n
+		case "for":
+			d, err := time.ParseDuration(val)
+			if err != nil || d <= 0 {
+				return bad("for %q is not a positive duration such as 10s", val)
+			}
+			a.For = d
+		case "result":
+			if val != "1-0" && val != "0-1" && val != "1/2-1/2" {
+				return bad("result %q is not 1-0, 0-1 or 1/2-1/2", val)
+			}
+			a.Result = val
+		default:
+			return bad("unknown key %q (known: ply, n, for, result)", key)
+		}
+	}
+	if !plySeen {
+		return bad("missing ply=N")
+	}
+	if err := a.check(); err != nil {
+		return bad("%v", err)
+	}
+	return a, nil
+}
+
+func (k ActionKind) valid() bool {
+	for _, x := range actionKinds {
+		if k == x {
+			return true
+		}
+	}
+	return false
+}
+
+func kindList() string {
+	names := make([]string, len(actionKinds))
+	for i, k := range actionKinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}
+
+// check validates the fields that do not depend on the game.
+func (a Action) check() error {
+	if !a.Kind.valid() {
+		return fmt.Errorf("unknown kind %q", a.Kind)
+	}
+	if a.Ply < 1 {
+		return fmt.Errorf("ply %d: plies count from 1", a.Ply)
+	}
+	if a.N != 0 && a.Kind != Garbage && a.Kind != DropField && a.Kind != DropClock {
+		return fmt.Errorf("n applies only to garbage, drop-field and drop-clock")
+	}
+	if a.N < 0 {
+		return fmt.Errorf("n %d is negative", a.N)
+	}
+	if a.For != 0 && a.Kind != Unplug {
+		return fmt.Errorf("for applies only to unplug")
+	}
+	if a.For < 0 {
+		return fmt.Errorf("for %s is negative", a.For)
+	}
+	if a.Kind == Kings {
+		if a.Result != "1-0" && a.Result != "0-1" && a.Result != "1/2-1/2" {
+			return fmt.Errorf("kings needs result=1-0, 0-1 or 1/2-1/2")
+		}
+	} else if a.Result != "" {
+		return fmt.Errorf("result applies only to kings")
+	}
+	return nil
+}
+
+// afterLastAllowed says whether the action may sit at ply moves+1 (after
+// the last move of the game).
+func (k ActionKind) afterLastAllowed() bool {
+	switch k {
+	case Garbage, DropField, DropClock, PressNoMove, Flag, Unplug, Kings:
+		return true
+	}
+	return false
+}
