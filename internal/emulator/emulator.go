@@ -43,8 +43,8 @@ type Config struct {
 	// each player's remaining time over the moves to the control.
 	ThinkTime func(ply int) time.Duration
 
-	Script []Action  // scripted faults and special actions
-	End    EndRule   // what happens after the last move
+	Script []Action   // scripted faults and special actions
+	End    EndRule    // what happens after the last move
 	Mode   UpdateMode // what the board sends before any host command (default update-nice)
 	Wait   bool       // do not start the clock until the host sends its first command
 	Linger bool       // keep answering after the game ended, until ctx is done

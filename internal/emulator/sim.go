@@ -95,9 +95,9 @@ type sim struct {
 	scanDue  bool
 	mode     UpdateMode
 
-	started  bool // play began
-	over     bool // the game stopped being played
-	gameEnd  string
+	started bool // play began
+	over    bool // the game stopped being played
+	gameEnd string
 	// opsBegun marks plies whose physical ops have started (a ply begun
 	// before a flag is finished by the player's hand).
 	opsBegun map[int]bool
