@@ -108,6 +108,9 @@ func (r *Reader) next() (Record, error) {
 		}
 		r.line++
 		text := strings.TrimSuffix(r.sc.Text(), "\r")
+		if strings.IndexByte(text, '\r') >= 0 {
+			return Record{}, r.fail("carriage return inside the line")
+		}
 		if r.line == 1 {
 			if text != Header {
 				return Record{}, &LineError{Line: 1, Err: fmt.Errorf("%w: the first line is %q, want %q", ErrNotCapture, clip(text), Header)}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 )
@@ -80,6 +81,9 @@ func (w *Writer) Comment(text string) error {
 		if text[i] == '\n' || text[i] == '\r' {
 			return fmt.Errorf("capture: comment contains a line break")
 		}
+	}
+	if w, _, _ := strings.Cut(text, " "); w == "port" || w == "meta" {
+		return fmt.Errorf("capture: a comment starting with %q would read as a #%s line", w, w)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -45,9 +45,9 @@ type Options struct {
 // Run reads the capture in r and calls fn for every message decoded from
 // the bytes read on its ports. A capture error (a *capture.LineError) or a
 // port whose driver has no decoder stops it with an error naming the line.
-func Run(r io.Reader, opts Options, fn Handler) (Stats, error) {
+func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 	cr := capture.NewReader(r)
-	st := Stats{Ports: map[string]dgt.Stats{}}
+	st = Stats{Ports: map[string]dgt.Stats{}}
 	decs := map[string]*dgt.Decoder{}
 	defer func() {
 		for name, d := range decs {
