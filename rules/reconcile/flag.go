@@ -62,7 +62,7 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 	opp := side.Other()
 	tc := g.tc()
 	done := g.counts.Of(side)
-	hw := g.hwPeriod[side]
+	hw := ev.Period
 	if hw < 1 {
 		hw = 1
 	}
@@ -206,4 +206,3 @@ func (MaterialOracle) CanMate(fen string, side clockd.Side) (string, []string) {
 	}
 	return "unknown", nil
 }
-

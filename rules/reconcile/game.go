@@ -99,6 +99,7 @@ type Game struct {
 	endReason string
 	stopped   bool
 	started   bool
+	resync    bool // the board was away: search the full depth once
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -213,6 +214,9 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 			fmt.Sprintf("arbiterd reported an unknown session state %q on port %q.", state, port))
 		return out
 	}
+	if state == "connected" || state == "resync" {
+		g.resync = true
+	}
 	if state == "end" {
 		g.advance(&out, at, time.Duration(1<<62))
 	} else {
@@ -255,16 +259,38 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 		s = s.Rotated()
 	}
 	g.snap = s
-	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: g.cfg.MaxPlies, Retractable: g.trailing()})
+	// Between two scans of a connected board at most two plies are
+	// plausible (two quick moves in time trouble); longer sequences are
+	// searched only after the board was away (connect, resync), or they
+	// would explain transient states by moves nobody made.
+	depth := g.cfg.MaxPlies
+	if !g.resync && depth > 2 {
+		depth = 2
+	}
+	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: g.trailing()})
+	if res.Kind != rules.Unexplained && res.Kind != rules.UnknownPieces {
+		g.resync = false
+	}
 	switch res.Kind {
 	case rules.NoChange:
 		g.unexplained = false
-	case rules.Forward:
+	case rules.Forward, rules.Ambiguous:
 		g.unexplained = false
-		g.apply(&out, at, res.Moves)
-	case rules.Ambiguous:
-		g.unexplained = false
-		g.apply(&out, at, shortest(res.Candidates))
+		moves := res.Moves
+		if res.Kind == rules.Ambiguous {
+			moves = shortest(res.Candidates)
+		}
+		if j, ok := g.earlier(s); ok && len(moves) >= 2 {
+			// The board is back at an earlier position of the game: that
+			// is a take-back (7.1), not several new moves that happen to
+			// lead to the same placement.
+			g.retract(&out, at, j, nil, false)
+			break
+		}
+		if res.From < g.rec.Ply() {
+			g.retract(&out, at, res.From, moves, false)
+		}
+		g.apply(&out, at, moves)
 	case rules.Correction:
 		g.unexplained = false
 		g.retract(&out, at, res.From, res.Moves, false)
@@ -284,6 +310,34 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 		}
 	}
 	return out
+}
+
+// earlier finds the most recent earlier position of the record that s shows.
+func (g *Game) earlier(s rules.Snapshot) (int, bool) {
+	for j := g.rec.Ply() - 1; j >= 0; j-- {
+		if sameBoard(rules.SnapshotOf(g.rec.PositionAt(j)), s) {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// sameBoard compares two snapshots (by occupancy when either senses only that).
+func sameBoard(a, b rules.Snapshot) bool {
+	if a.Unknown != 0 || b.Unknown != 0 {
+		return false
+	}
+	occ := a.OccupancyOnly || b.OccupancyOnly
+	for i := range a.Squares {
+		if occ {
+			if (a.Squares[i] == chess.NoPiece) != (b.Squares[i] == chess.NoPiece) {
+				return false
+			}
+		} else if a.Squares[i] != b.Squares[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func shortest(c [][]*chess.Move) []*chess.Move {
@@ -370,6 +424,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		}
 		g.flagDown[ev.Side] = true
 		g.flagSincePr = true
+		ev.Period = g.hwPeriod[ev.Side] // the period the clock was in when it fell
 		g.flags = append(g.flags, ev)
 	case clockd.PeriodAdded:
 		g.clock = ev.Clock

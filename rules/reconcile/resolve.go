@@ -149,11 +149,12 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 			cands = append(cands, i)
 		}
 	}
+	if g.unexplained {
+		// the board shows, at the press, a position nothing explains
+		g.illegalPress(out, at, side)
+		return
+	}
 	if len(cands) == 0 {
-		if g.unexplained {
-			g.illegalPress(out, at, side)
-			return
-		}
 		g.illegal[side]++
 		g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
 			fmt.Sprintf("%s pressed the clock at %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
@@ -212,8 +213,20 @@ func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
 		what = fmt.Sprintf("a second move by %s (%s) although %s had not moved", name(side), san, name(side.Other()))
 	}
 	g.anomaly(out, at, kind, side, false, article,
-		fmt.Sprintf("%s pressed the clock with %s on the board: an illegal move, completed by the press (7.5.1). Restore the position before it (%s) and have %s make a legal move. %s",
-			name(side), what, g.rec.FEN(), name(side), g.penalty(side)))
+		fmt.Sprintf("%s pressed the clock while the board showed %s: an illegal move, completed by the press (7.5.1). Restore the position before it (%s) and have %s make a legal move. %s",
+			name(side), what, g.restoreFEN(), name(side), g.penalty(side)))
+}
+
+// restoreFEN is the position after the last completed ply: the one the
+// arbiter restores after an illegal move (7.5.1).
+func (g *Game) restoreFEN() string {
+	n := 0
+	for i, p := range g.plies {
+		if p.completed {
+			n = i + 1
+		}
+	}
+	return g.rec.PositionAt(n).String()
 }
 
 // penalty words the 7.5.5 consequence of side's latest illegal move.
@@ -234,7 +247,7 @@ func (g *Game) penalty(side clockd.Side) string {
 	}
 	ans, line := g.canMate(opp)
 	s := fmt.Sprintf("This is %s %s completed illegal move: %s loses (7.5.5) unless %s cannot checkmate by any series of legal moves, in which case the game is drawn. ",
-		possessive(side), ordinal(n), name(side), name(opp))
+		possessive(side), nth(n), name(side), name(opp))
 	switch ans {
 	case "yes":
 		s += fmt.Sprintf("%s can still checkmate (for example %s), so %s loses.", name(opp), strings.Join(line, " "), name(side))
@@ -398,6 +411,9 @@ func ordinal(n int) string {
 	}
 	return fmt.Sprintf("%d%s", n, suffix)
 }
+
+// nth is "second", "third"… for counts of illegal moves.
+func nth(n int) string { return periodName(n) }
 
 func periodName(p int) string {
 	switch p {
