@@ -23,6 +23,7 @@ type istate struct {
 	presses  [2]int  // per face
 	flagged  [2]bool // per face: a flag was reported and its signs persist
 	flagPer  [2]int  // per face: period of the reported flag
+	allow    [2]time.Duration // per face: time the arbiter added beyond the control
 	noClock  bool
 }
 
@@ -85,11 +86,11 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 		evs = append(evs, ClockEvent{Kind: Connected, At: r.At, Clock: in.times(r),
 			Detail: "a clock is connected again; its times are taken as they are"})
 	}
-	if why := in.absurd(r); why != "" {
-		return append(evs, in.impossible(r, why))
-	}
 	if !in.st.have {
 		st := in.st
+		if why := in.absurd(&st, r); why != "" {
+			return append(evs, in.impossible(r, why))
+		}
 		st.have, st.last = true, r
 		evs = append(evs, in.begin(&st, r)...)
 		in.st = st
@@ -98,17 +99,24 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 	st := in.st
 	out, why := in.analyse(&st, r)
 	if why != "" && in.suspect != nil {
-		// Does the clock confirm the previous impossible reading?
+		// Does the clock confirm the previous impossible reading? Then it
+		// really shows it (6.10: the display is conclusive), and it becomes
+		// the reference.
+		sus := *in.suspect
 		st2 := in.st
-		st2.last = *in.suspect
-		if t, ok := turnOf(*in.suspect, st2.last, st2.turn); ok {
+		for _, f := range [2]Face{Left, Right} {
+			need := max(sus.Face(f).Time, r.Face(f).Time) - in.limit(&st2, f)
+			st2.allow[f] = max(st2.allow[f], need)
+		}
+		st2.last = sus
+		if t, ok := turnOf(sus, sus, st2.turn); ok {
 			st2.turn = t
 		}
-		st2.running = in.suspect.Running && st2.started
+		st2.running = sus.Running && st2.started
 		out2, why2 := in.analyse(&st2, r)
 		if why2 == "" {
 			st, out, why = st2, out2, ""
-			out = append([]ClockEvent{{Kind: Impossible, At: r.At, Clock: in.times(r),
+			out = append([]ClockEvent{{Kind: Impossible, At: r.At, Clock: timesOf(&st, r),
 				Detail: "the clock kept showing the unexpected times, so they are taken as the clock's real state from now on"}}, out...)
 		}
 	}
@@ -154,17 +162,23 @@ func timesOf(st *istate, r Reading) Times {
 	return Times{White: r.Left.Time, Black: r.Right.Time}
 }
 
+// limit is the most face f can show: every period's time, an increment
+// for each press (and a few more that may be merged into the next
+// reading), and what the arbiter added while the clock was stopped.
+func (in *Interpreter) limit(st *istate, f Face) time.Duration {
+	return in.tc.totalTime() + in.tc.maxIncrement()*time.Duration(st.presses[f]+maxMerged) + st.allow[f] + granularity
+}
+
 // absurd checks a reading against the control alone.
-func (in *Interpreter) absurd(r Reading) string {
+func (in *Interpreter) absurd(st *istate, r Reading) string {
 	for _, f := range [2]Face{Left, Right} {
 		t := r.Face(f).Time
 		if t < 0 {
 			return fmt.Sprintf("the %s face shows a negative time (%v)", f, t)
 		}
-		limit := in.tc.totalTime() + in.tc.maxIncrement()*time.Duration(in.st.presses[f]+2) + granularity
-		if t > limit {
-			return fmt.Sprintf("the %s face shows %v, more than the control %s can give (at most %v after %d presses)",
-				f, t, in.tc, limit-granularity, in.st.presses[f])
+		if lim := in.limit(st, f); t > lim {
+			return fmt.Sprintf("the %s face shows %v, more than the control %s can give after %d presses (%v)",
+				f, t, in.tc, st.presses[f], lim-granularity)
 		}
 	}
 	return ""
@@ -255,6 +269,9 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 	prev := st.last
 	st.last = r
 	if !st.started {
+		if why := in.absurd(st, r); why != "" {
+			return nil, why
+		}
 		t, ok := turnOf(r, prev, st.turn)
 		if ok {
 			st.turn = t
@@ -279,8 +296,22 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		y = x
 	}
 	rise := [2]time.Duration{r.Left.Time - prev.Left.Time, r.Right.Time - prev.Right.Time}
-	if x == y && !wasRunning && !r.Running {
+	stoppedThroughout := x == y && !wasRunning && !r.Running
+	if !stoppedThroughout {
+		if why := in.absurd(st, r); why != "" {
+			return nil, why
+		}
+	}
+	if stoppedThroughout {
 		// Stopped throughout: a change is the arbiter setting the clock.
+		for _, f := range [2]Face{Left, Right} {
+			if rise[f] > 0 {
+				st.allow[f] += rise[f]
+			}
+		}
+		if why := in.absurd(st, r); why != "" {
+			return nil, why
+		}
 		for _, f := range [2]Face{Left, Right} {
 			if rise[f] != 0 {
 				evs = append(evs, ClockEvent{Kind: Adjusted, At: r.At, Side: in.sideOf(st, f), Clock: timesOf(st, r),

@@ -1,0 +1,215 @@
+package clockd
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// rd builds a reading: times in seconds; turn "L", "R" or "" (no turn
+// bits); running.
+func rd(at int64, l, r int64, turn string, running bool) Reading {
+	return Reading{At: sec(at), Left: FaceReading{Time: sec(l)}, Right: FaceReading{Time: sec(r)},
+		LeftTurn: turn == "L", RightTurn: turn == "R", Running: running}
+}
+
+func with(r Reading, f func(*Reading)) Reading { f(&r); return r }
+
+// kinds summarises events as "kind:side" words, Inferred marked with '~'.
+func kinds(evs []ClockEvent) string {
+	var b []string
+	for _, e := range evs {
+		w := e.Kind.String()
+		switch e.Kind {
+		case Press, Flag, PeriodAdded, Adjusted:
+			w += ":" + e.Side.String()
+		}
+		if e.Inferred {
+			w += "~"
+		}
+		b = append(b, w)
+	}
+	return strings.Join(b, " ")
+}
+
+func TestInterpreterTable(t *testing.T) {
+	tests := []struct {
+		name  string
+		tc    string
+		white WhiteFace
+		reads []Reading
+		want  string // kinds of all events, in order
+		check func(t *testing.T, evs []ClockEvent, in *Interpreter)
+	}{
+		{"auto: the face that runs first is White's", "300+2", WhiteAuto,
+			[]Reading{rd(0, 302, 302, "", false), rd(1, 302, 301, "R", true), rd(2, 302, 300, "R", true), rd(3, 302, 299, "L", true)},
+			"started press:white",
+			func(t *testing.T, evs []ClockEvent, in *Interpreter) {
+				if f, ok := in.WhiteFace(); !ok || f != Right {
+					t.Errorf("white face %v %v", f, ok)
+				}
+				if p := evs[1]; p.Clock != (Times{White: sec(299), Black: sec(302)}) || p.Inferred {
+					t.Errorf("press %v", p)
+				}
+			}},
+		{"fixed face: a wrong first runner is pointed out", "300", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "R", true)}, "started",
+			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
+				if !strings.Contains(evs[0].Detail, "orientation") {
+					t.Errorf("detail %q", evs[0].Detail)
+				}
+			}},
+		{"lever position when there are no turn bits", "300", WhiteAuto,
+			[]Reading{
+				with(rd(0, 300, 300, "", true), func(r *Reading) { r.LeverKnown, r.LeverRightHigh = true, false }),
+				with(rd(1, 295, 300, "", true), func(r *Reading) { r.LeverKnown, r.LeverRightHigh = true, true }),
+			}, "started press:white", nil},
+		{"turn from the falling time when nothing else is reported", "300", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "", true), rd(1, 299, 300, "", true), rd(2, 297, 300, "", true), rd(3, 297, 299, "", true)},
+			"started press:white", nil},
+		{"merged pair seen in the idle face's time", "300+2", WhiteLeft,
+			[]Reading{rd(0, 302, 302, "L", true), rd(5, 297, 302, "L", true), rd(6, 298, 303, "L", true)},
+			"started press:white~ press:black~",
+			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
+				if evs[2].Clock.Black != sec(303) {
+					t.Errorf("black after its press: %v", evs[2])
+				}
+			}},
+		{"merged pair seen only in the running face's increment", "300+2", WhiteLeft,
+			[]Reading{rd(0, 302, 302, "L", true), rd(5, 297, 302, "L", true), rd(6, 299, 302, "L", true)},
+			"started press:white~ press:black~", nil},
+		{"merged pair in bronstein: given-back time", "300b5", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "L", true), rd(5, 296, 300, "L", true), rd(6, 300, 300, "L", true)},
+			"started press:white~ press:black~", nil},
+		{"merged pair in delay mode when the second move outlasts the delay", "300d5", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "L", true), rd(5, 300, 300, "L", true), rd(20, 300, 297, "L", true)},
+			"started press:white~ press:black~", nil},
+		{"three presses in one interval", "300+10", WhiteLeft,
+			[]Reading{rd(0, 310, 310, "L", true), rd(5, 305, 310, "L", true), rd(6, 325, 319, "R", true)},
+			"started press:white~ press:black~ press:white~", nil},
+		{"period added at the 40th press by a clock counting presses", "2/60+1:30+1", WhiteLeft,
+			[]Reading{rd(0, 61, 61, "L", true), rd(1, 61, 61, "R", true), rd(2, 61, 61, "L", true), rd(3, 91, 61, "R", true)},
+			"started press:white press:black press:white period-added:white",
+			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
+				p := evs[4]
+				if p.Period != 2 || p.Added != sec(30) || evs[3].Period != 2 {
+					t.Errorf("period event %v / press %v", p, evs[3])
+				}
+			}},
+		{"period added to both at a flag", "2/10:30", WhiteLeft,
+			[]Reading{rd(0, 10, 10, "L", true), rd(5, 1, 10, "L", true),
+				with(rd(6, 30, 40, "L", true), func(r *Reading) { r.Left.FlagShown = true }),
+				with(rd(7, 29, 40, "L", true), func(r *Reading) { r.Left.FlagShown = true })},
+			"started period-added:white period-added:black flag:white",
+			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
+				if evs[3].Period != 2 {
+					t.Errorf("flag %v: the flag shown belongs to period 1 but is first seen in 2", evs[3])
+				}
+			}},
+		{"flag bit reported once", "10", WhiteLeft,
+			[]Reading{rd(0, 10, 10, "L", true), rd(5, 1, 10, "L", true),
+				with(rd(6, 0, 10, "L", true), func(r *Reading) { r.Left.Flag = true }),
+				with(rd(7, 0, 10, "L", true), func(r *Reading) { r.Left.Flag = true })},
+			"started flag:white", nil},
+		{"zero time without a flag bit is a flag", "10", WhiteLeft,
+			[]Reading{rd(0, 10, 10, "L", true), rd(5, 0, 10, "L", true), rd(6, 0, 10, "L", true)},
+			"started flag:white", nil},
+		{"stop, adjust, resume", "300", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "L", true), rd(5, 295, 300, "L", true), rd(6, 295, 300, "L", false),
+				rd(7, 295, 420, "L", false), rd(8, 295, 420, "L", true)},
+			"started stopped adjusted:black resumed",
+			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
+				if evs[2].Added != sec(120) {
+					t.Errorf("adjusted %v", evs[2])
+				}
+			}},
+		{"time above what the control can give", "300+2", WhiteLeft,
+			[]Reading{rd(0, 302, 302, "L", true), rd(1, 302, 9000, "L", true), rd(2, 301, 302, "L", true)},
+			"started impossible", nil},
+		{"a glitch is reported and ignored", "300", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "L", true), rd(1, 299, 300, "L", true), rd(2, 398, 300, "L", true), rd(3, 298, 300, "L", true), rd(4, 298, 299, "R", true)},
+			"started impossible press:white", nil},
+		{"a confirmed impossible reading becomes the reference", "300", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "L", true), rd(1, 299, 300, "L", true), rd(2, 398, 300, "L", true), rd(3, 397, 300, "L", true), rd(4, 397, 299, "R", true)},
+			"started impossible impossible press:white", nil},
+		{"running time rising in delay mode", "300d5", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "L", true), rd(1, 299, 300, "L", true), rd(2, 300, 300, "L", true), rd(3, 299, 300, "L", true)},
+			"started impossible", nil},
+		{"negative time", "300", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "L", true), rd(1, -1, 300, "L", true)},
+			"started impossible", nil},
+		{"rise at a press larger than the increment", "300+2", WhiteLeft,
+			[]Reading{rd(0, 302, 302, "L", true), rd(5, 297, 302, "L", true), rd(6, 330, 302, "R", true)},
+			"started impossible", nil},
+		{"disconnect and reconnect", "300", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "L", true), {At: sec(1), NoClock: true}, {At: sec(2), NoClock: true}, rd(3, 250, 300, "R", true), rd(4, 250, 299, "R", true)},
+			"started disconnected connected", nil},
+		{"readings before the start", "300", WhiteAuto,
+			[]Reading{rd(0, 300, 300, "", false), rd(1, 300, 300, "", false), rd(2, 300, 300, "L", true)},
+			"started", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tc, err := ParseTimeControl(tt.tc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := NewInterpreter(tc, tt.white)
+			var evs []ClockEvent
+			for _, r := range tt.reads {
+				evs = append(evs, in.Feed(r)...)
+			}
+			if got := kinds(evs); got != tt.want {
+				t.Fatalf("events %q, want %q\n%v", got, tt.want, evs)
+			}
+			if tt.check != nil {
+				tt.check(t, evs, in)
+			}
+		})
+	}
+}
+
+// TestInterpreterOneMoveEarly: a clock that counts presses adds the second
+// period at White's 40th press; if one of those presses completed no move
+// (7.5.3), the reference clock, which counts completed moves, adds it one
+// press later. The interpreter reports what the clock did; judging it is
+// the reconciliation's job.
+func TestInterpreterOneMoveEarly(t *testing.T) {
+	tc, _ := ParseTimeControl("40/5400+30:1800+30")
+	hw := newHW(tc, Left, true)
+	g := &game{hw: hw, poll: 500 * time.Millisecond, speedup: 1}
+	ref := NewClock(tc)
+	hw.start()
+	ref.Start(0)
+	completed := 0
+	in := NewInterpreter(tc, WhiteLeft)
+	hwAt, refAt := 0, 0
+	for p := 1; p <= 41; p++ {
+		g.run(3 * time.Second)
+		if p != 10 {
+			completed++
+		}
+		g.press()
+		if evs := ref.Press(White, g.now, completed); len(evs) > 0 && refAt == 0 {
+			refAt = p
+		}
+		g.run(3 * time.Second)
+		g.press()
+		ref.Press(Black, g.now, p)
+	}
+	g.run(time.Second)
+	pressN := 0
+	for _, r := range g.reads {
+		for _, e := range in.Feed(r) {
+			if e.Kind == Press && e.Side == White {
+				pressN++
+			}
+			if e.Kind == PeriodAdded && e.Side == White && hwAt == 0 {
+				hwAt = pressN
+			}
+		}
+	}
+	if hwAt != 40 || refAt != 41 {
+		t.Fatalf("clock added the period at white's press %d, reference at press %d; want 40 and 41", hwAt, refAt)
+	}
+}
