@@ -19,10 +19,10 @@ type istate struct {
 	turn     Face
 	resolved bool
 	white    Face
-	period   [2]int  // per face, 1-based: 1 + period additions seen
-	presses  [2]int  // per face
-	flagged  [2]bool // per face: a flag was reported and its signs persist
-	flagPer  [2]int  // per face: period of the reported flag
+	period   [2]int           // per face, 1-based: 1 + period additions seen
+	presses  [2]int           // per face
+	flagged  [2]bool          // per face: a flag was reported and its signs persist
+	flagPer  [2]int           // per face: period of the reported flag
 	allow    [2]time.Duration // per face: time the arbiter added beyond the control
 	noClock  bool
 }

@@ -173,4 +173,6 @@ func (g *game) press() {
 	g.presses = append(g.presses, simPress{side: g.sideOf(f), clock: g.times()})
 }
 
-func (p simPress) String() string { return fmt.Sprintf("%s %v/%v", p.side, p.clock.White, p.clock.Black) }
+func (p simPress) String() string {
+	return fmt.Sprintf("%s %v/%v", p.side, p.clock.White, p.clock.Black)
+}
