@@ -42,6 +42,8 @@ type Port struct {
 	closed bool
 	cause  error // why the port was closed (context error), if any
 	stop   func() bool
+	done   chan struct{} // closed once the port and its lock are released
+	cerr   error         // the result of closing
 }
 
 // Open opens the serial port at path (a device node or a symlink to one,
@@ -87,7 +89,7 @@ func Open(ctx context.Context, path string, opts Options) (*Port, error) {
 		unlockPort(lock)
 		return nil, &Error{Port: path, Op: "open", Err: ErrNotSerial, Cause: err}
 	}
-	p := &Port{path: path, opts: opts, sp: sp, lock: lock}
+	p := &Port{path: path, opts: opts, sp: sp, lock: lock, done: make(chan struct{})}
 	p.stop = context.AfterFunc(ctx, func() { p.closeWith(ctx.Err()) })
 	return p, nil
 }
@@ -187,6 +189,7 @@ func (p *Port) ioError(op string, err error) *Error {
 	closed, cause := p.closed, p.cause
 	p.mu.Unlock()
 	if closed {
+		<-p.done // report closed only once the port can be opened again
 		if cause == nil {
 			cause = err
 		}
@@ -195,14 +198,15 @@ func (p *Port) ioError(op string, err error) *Error {
 	return &Error{Port: p.path, Op: op, Err: ErrDisconnected, Cause: err}
 }
 
-// Close closes the port; a pending Read returns ErrClosed. Closing twice is
-// harmless.
+// Close closes the port; a pending Read returns ErrClosed. Close returns
+// once the device is released. Closing twice is harmless.
 func (p *Port) Close() error { return p.closeWith(nil) }
 
 func (p *Port) closeWith(cause error) error {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
+		<-p.done
 		return nil
 	}
 	p.closed, p.cause = true, cause
@@ -213,7 +217,8 @@ func (p *Port) closeWith(cause error) error {
 	err := p.sp.Close()
 	unlockPort(p.lock)
 	if err != nil {
-		return &Error{Port: p.path, Op: "close", Err: ErrClosed, Cause: err}
+		p.cerr = &Error{Port: p.path, Op: "close", Err: ErrClosed, Cause: err}
 	}
-	return nil
+	close(p.done)
+	return p.cerr
 }

@@ -1,0 +1,48 @@
+package serialport
+
+import (
+	"errors"
+	"io/fs"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestBackoffDelay(t *testing.T) {
+	b := Backoff{Min: 100 * time.Millisecond, Max: time.Second, Factor: 2}
+	want := []time.Duration{100, 200, 400, 800, 1000, 1000}
+	for i, w := range want {
+		if got := b.Delay(i); got != w*time.Millisecond {
+			t.Errorf("Delay(%d) = %v, want %v", i, got, w*time.Millisecond)
+		}
+	}
+	if got := (Backoff{}).Delay(50); got != DefaultBackoff().Min {
+		t.Errorf("zero Backoff: %v", got)
+	}
+	if got := (Backoff{Min: time.Second, Max: time.Millisecond, Factor: 0.5}).Delay(3); got != time.Second {
+		t.Errorf("Max below Min and Factor below 1: %v", got)
+	}
+	if got := DefaultBackoff().Delay(1000); got != 5*time.Second {
+		t.Errorf("long outage: %v", got)
+	}
+}
+
+func TestOpenErrorMapping(t *testing.T) {
+	tests := []struct {
+		err  error
+		want error
+	}{
+		{syscall.EACCES, ErrPermission},
+		{&fs.PathError{Op: "open", Path: "x", Err: syscall.EPERM}, ErrPermission},
+		{syscall.ENOENT, ErrNotFound},
+		{syscall.ENXIO, ErrNotFound},
+		{syscall.EBUSY, ErrBusy},
+		{syscall.ENOTTY, ErrNotSerial},
+	}
+	for _, tt := range tests {
+		e := openError("/dev/ttyUSB0", tt.err)
+		if !errors.Is(e, tt.want) || !errors.Is(e, tt.err) {
+			t.Errorf("openError(%v) = %v, want %v", tt.err, e, tt.want)
+		}
+	}
+}
