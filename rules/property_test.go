@@ -1,0 +1,120 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/notnil/chess"
+)
+
+// reaches reports whether seq, played from position start, is legal and ends on
+// a placement equal to s (occupancy only if s says so).
+func reaches(start *chess.Position, seq []*chess.Move, s Snapshot) bool {
+	p := start
+	for _, m := range seq {
+		var legal *chess.Move
+		for _, v := range p.ValidMoves() {
+			if v.String() == m.String() {
+				legal = v
+			}
+		}
+		if legal == nil {
+			return false
+		}
+		p = p.Update(legal)
+	}
+	return SnapshotOf(p).matches(s)
+}
+
+func uciSeq(ms []*chess.Move) string {
+	s := ""
+	for i, m := range ms {
+		if i > 0 {
+			s += " "
+		}
+		s += m.String()
+	}
+	return s
+}
+
+// TestReconstructRandomGames plays seeded random games; after every k plies
+// (k cycling 1..4) it shows Reconstruct the board and checks that the played
+// sequence is reported (alone, or among Ambiguous candidates), or that a
+// strictly shorter explanation was found; every reported sequence must be
+// legal and reach the snapshot.
+func TestReconstructRandomGames(t *testing.T) {
+	games := 2000
+	if testing.Short() || raceEnabled {
+		games = 300
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	var calls, plies, shorter, ambiguous, occ int
+	for gi := 0; gi < games; gi++ {
+		g, _ := NewGame("")
+		truth, _ := NewGame("")
+		// Most games are short; every twentieth runs long into the endgame.
+		length := 8 + rng.IntN(24)
+		if gi%20 == 0 {
+			length = 120 + rng.IntN(100)
+		}
+		for k := 1 + gi%4; truth.Ply() < length && !truth.Status().Over; k = k%4 + 1 {
+			before := truth.Ply()
+			playRandom(t, truth, rng, k)
+			var played []*chess.Move
+			for i := before + 1; i <= truth.Ply(); i++ {
+				played = append(played, truth.chessMoveAt(i))
+			}
+			if len(played) == 0 {
+				break
+			}
+			snap := SnapshotOf(truth.Position())
+			if gi%7 == 3 {
+				snap.OccupancyOnly = true
+				occ++
+			}
+			res := Reconstruct(g, snap, Options{MaxPlies: 4})
+			calls++
+			plies += len(played)
+			var cands [][]*chess.Move
+			switch res.Kind {
+			case Forward:
+				cands = [][]*chess.Move{res.Moves}
+			case Ambiguous:
+				cands = res.Candidates
+				ambiguous++
+			case NoChange:
+				// The played moves came back to the same placement.
+				cands = [][]*chess.Move{nil}
+			default:
+				t.Fatalf("game %d ply %d: played %s, got %v", gi, before, uciSeq(played), res.Kind)
+			}
+			if res.From != before {
+				t.Fatalf("game %d: From %d, want %d", gi, res.From, before)
+			}
+			found := false
+			for _, c := range cands {
+				if !reaches(g.Position(), c, snap) {
+					t.Fatalf("game %d ply %d: candidate %s does not reach the snapshot", gi, before, uciSeq(c))
+				}
+				if len(c) != len(cands[0]) {
+					t.Fatalf("game %d: candidates of different lengths", gi)
+				}
+				found = found || uciSeq(c) == uciSeq(played)
+			}
+			if !found {
+				if len(cands[0]) >= len(played) {
+					t.Fatalf("game %d ply %d: played %s not among %d candidates (first %s)", gi, before, uciSeq(played), len(cands), uciSeq(cands[0]))
+				}
+				shorter++
+			}
+			// Catch up with the truth so the next window starts in step.
+			for _, m := range played {
+				if err := g.Move(m); err != nil {
+					t.Fatalf("game %d: %v", gi, err)
+				}
+			}
+		}
+	}
+	t.Logf("%d games, %d reconstructions of %d plies (%d occupancy-only); %d ambiguous, %d explained by a shorter sequence",
+		games, calls, plies, occ, ambiguous, shorter)
+}

@@ -1,0 +1,152 @@
+package reconcile
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
+)
+
+// noisyGame feeds a random legal game as a player and a board would: the
+// moving piece is lifted, a sliding piece is seen on the squares it
+// crosses, a capture may lose the captured piece first, and the press is
+// read up to 0.4 s before or 0.8 s after the board shows the move.
+func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
+	tt, _ := t.(*testing.T)
+	h := newHarness(tt, Config{TimeControl: clockd.TimeControl{Periods: []clockd.Period{{Time: 90 * 60e9, Increment: 30e9}}}})
+	moves := randomGame(t, seed, plies)
+	r := rand.New(rand.NewPCG(seed, 99))
+	h.show(0)
+	h.start(0.5)
+	at := 1.0
+	type press struct {
+		at   float64
+		side clockd.Side
+	}
+	var pending []press
+	flush := func(upTo float64) {
+		for len(pending) > 0 && pending[0].at <= upTo {
+			h.press(pending[0].at, pending[0].side)
+			pending = pending[1:]
+		}
+	}
+	for i, u := range moves {
+		side := clockd.Side(i % 2)
+		pos := h.shadow.Position()
+		m, err := chess.UCINotation{}.Decode(pos, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := h.board
+		piece := before.Squares[m.S1()]
+		var frames []rules.Snapshot
+		cur := before
+		if r.IntN(2) == 0 && cur.Squares[m.S2()] != chess.NoPiece {
+			cur.Squares[m.S2()] = chess.NoPiece // the captured piece goes first
+			frames = append(frames, cur)
+		}
+		cur.Squares[m.S1()] = chess.NoPiece // lifted
+		frames = append(frames, cur)
+		if t := piece.Type(); (t == chess.Bishop || t == chess.Rook || t == chess.Queen) && r.IntN(3) > 0 {
+			for _, sq := range between(m.S1(), m.S2()) {
+				s := cur
+				s.Squares[sq] = piece
+				frames = append(frames, s)
+			}
+		}
+		for _, f := range frames {
+			flush(at)
+			h.board = f
+			h.show(at)
+			at += 0.02 + r.Float64()*0.2
+		}
+		flush(at)
+		h.playUCI(at, u)
+		pending = append(pending, press{at: at - 0.4 + r.Float64()*1.2, side: side})
+		if pending[len(pending)-1].at < at-0.4 {
+			pending[len(pending)-1].at = at
+		}
+		at += 0.2 + r.Float64()*3
+	}
+	flush(at + 10)
+	h.end(at + 20)
+	return h, moves
+}
+
+// between lists the squares strictly between two squares on a line.
+func between(a, b chess.Square) []chess.Square {
+	af, ar := int(a)%8, int(a)/8
+	bf, br := int(b)%8, int(b)/8
+	df, dr := sign(bf-af), sign(br-ar)
+	if !(af == bf || ar == br || abs(bf-af) == abs(br-ar)) {
+		return nil
+	}
+	var out []chess.Square
+	for f, r := af+df, ar+dr; f != bf || r != br; f, r = f+df, r+dr {
+		out = append(out, chess.Square(r*8+f))
+	}
+	return out
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestPropertyNoisyGames(t *testing.T) {
+	games := 120
+	if testing.Short() {
+		games = 20
+	}
+	for seed := uint64(100); seed < uint64(100+games); seed++ {
+		plies := 20 + int(seed%41)
+		h, moves := noisyGame(t, seed, plies)
+		if a := h.anomalies(); len(a) > 0 {
+			t.Fatalf("seed %d: anomalies %v\n%s", seed, a, h.jsonl())
+		}
+		want := Moves{White: (len(moves) + 1) / 2, Black: len(moves) / 2}
+		if got := h.g.State().Completed; got != want {
+			t.Fatalf("seed %d: completed %+v, want %+v (moves %v)\n%s", seed, got, want, moves, h.jsonl())
+		}
+		for _, e := range h.of(TypeComplete) {
+			if e.By != ByPress {
+				t.Fatalf("seed %d: ply %d completed by %s\n%s", seed, e.Ply, e.By, h.jsonl())
+			}
+		}
+		if got := h.g.State().Ply; got != len(moves) {
+			t.Fatalf("seed %d: record has %d plies, want %d", seed, got, len(moves))
+		}
+	}
+}
+
+func TestDeterminism(t *testing.T) {
+	for seed := uint64(7); seed < 10; seed++ {
+		a, _ := noisyGame(t, seed, 50)
+		b, _ := noisyGame(t, seed, 50)
+		if !bytes.Equal(a.jsonl(), b.jsonl()) {
+			t.Fatalf("seed %d: the same inputs gave different events", seed)
+		}
+		for i, line := range bytes.Split(bytes.TrimSpace(a.jsonl()), []byte("\n")) {
+			if !json.Valid(line) {
+				t.Fatalf("seed %d line %d is not JSON: %s", seed, i+1, line)
+			}
+		}
+	}
+}

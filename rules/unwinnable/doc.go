@@ -1,0 +1,38 @@
+// Package unwinnable answers the question of FIDE Article 6.9 (and 5.2.2,
+// 7.5.5): can this side still checkmate its opponent by any series of
+// legal moves? When a player's flag falls the opponent wins — unless the
+// opponent cannot mate even with the flagging player's cooperation, in
+// which case the game is drawn. The same question, asked for both sides,
+// decides a dead position (5.2.2).
+//
+// The answer is a helpmate question, not a material count: a lone knight
+// can mate a king and rook, but never a king and queen; a locked pawn wall
+// can make a board full of pieces dead; a forced capture can leave a bare
+// king. CanMate follows the approach of M. Ambrona, "A Practical
+// Algorithm for Chess Unwinnability" (FUN 2022), in its own
+// implementation:
+//
+//  1. material rules that are proofs (a lone king never mates; a lone
+//     minor piece never mates a bare king; bishops on one colour never
+//     mate a king whose own men all stand on that colour; a knight never
+//     mates a king and a lone queen);
+//  2. a semi-static proof for frozen pawn structures: when no pawn can
+//     ever move or capture, the squares every piece can ever reach are
+//     computed, and if no piece of the mating side can ever attack a
+//     square the other king can ever stand on, mate is impossible;
+//  3. an iterative-deepening helpmate search (both sides cooperate) with
+//     move ordering that drives the mating side's men toward the other
+//     king and the other king toward the edge, forced-move extensions and
+//     a transposition table; a line it finds is returned as proof;
+//  4. an exhaustive walk of every position reachable from the query
+//     (closing any node the rules above prove dead): if the walk ends
+//     with no mate, the side cannot mate.
+//
+// Every answer is sound: Unwinnable only with a proof, Winnable only with
+// a legal line ending in mate by the side asked about, Undetermined when
+// the node budget runs out first. Quick mode (a small budget) is meant
+// for the live daemon; Full mode for offline rulings.
+//
+// The analysis ignores the 50- and 75-move rules and repetition, as
+// Article 6.9 does ("any series of legal moves").
+package unwinnable

@@ -1,0 +1,104 @@
+package unwinnable
+
+import (
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// maxWalk bounds the depth of the exhaustive walk; a walk that would go
+// deeper gives up (a proof needs every reachable position visited).
+const maxWalk = 100_000
+
+type walkFrame struct {
+	start, end, next int // this node's moves in walk.moves
+	move             bb.Move
+	undo             bb.Undo
+}
+
+// exhaust walks every position reachable from the query position, depth
+// first with a visited set, closing positions where the winner is mated
+// or stalemated or which the material rules or the frozen-pawn proof show
+// dead. Meeting a mate by the winner proves Winnable (the walk's path is
+// the line); finishing the walk proves Unwinnable. It gives up when the
+// budget runs out.
+func (s *searcher) exhaust(budget int64) (Result, bool) {
+	if budget <= 0 {
+		return Result{}, false
+	}
+	limit := s.nodes + budget
+	p := &s.pos
+	seen := make(map[uint64]struct{})
+	var moves []bb.Move
+	var stack []walkFrame
+	var ml bb.MoveList
+	// visit expands the current position; it returns false when the walk
+	// must stop (mate found, budget, depth).
+	visit := func() (mate, stop bool) {
+		s.nodes++
+		if s.nodes >= limit || len(stack) >= maxWalk {
+			return false, true
+		}
+		p.LegalMoves(&ml)
+		if ml.N == 0 {
+			return p.Side() != s.winner && p.InCheck(), false
+		}
+		if insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner) {
+			return false, false
+		}
+		start := len(moves)
+		moves = append(moves, ml.Slice()...)
+		stack = append(stack, walkFrame{start: start, end: len(moves), next: start})
+		return false, false
+	}
+	seen[p.Hash()] = struct{}{}
+	if mate, stop := visit(); mate || stop {
+		return Result{}, false // the helpmate search handles the root
+	}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.next == f.end {
+			moves = moves[:f.start]
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				top := &stack[len(stack)-1]
+				p.Unmake(top.move, top.undo)
+			}
+			continue
+		}
+		m := moves[f.next]
+		f.next++
+		u := p.Make(m)
+		if _, dup := seen[p.Hash()]; dup {
+			p.Unmake(m, u)
+			continue
+		}
+		seen[p.Hash()] = struct{}{}
+		f.move, f.undo = m, u
+		depth := len(stack)
+		mate, stop := visit()
+		if mate {
+			line := make([]string, len(stack))
+			for i := range stack {
+				line[i] = stack[i].move.UCI()
+			}
+			s.unwind(stack)
+			return Result{Verdict: Winnable, Line: line, Nodes: s.nodes, Reason: "mate found by exhaustive walk"}, true
+		}
+		if stop {
+			s.unwind(stack)
+			return Result{}, false
+		}
+		if len(stack) == depth {
+			// The child was closed without being expanded: take the move back.
+			p.Unmake(m, u)
+		}
+	}
+	return Result{Verdict: Unwinnable, Nodes: s.nodes, Reason: "every reachable position was visited without mate"}, true
+}
+
+// unwind takes back the move made from every node on the walk's stack,
+// restoring s.pos to the query position.
+func (s *searcher) unwind(stack []walkFrame) {
+	for i := len(stack) - 1; i >= 0; i-- {
+		s.pos.Unmake(stack[i].move, stack[i].undo)
+	}
+}

@@ -1,0 +1,205 @@
+package unwinnable
+
+import (
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+const maxPly = 256
+
+// searcher holds the state of one query: the position being searched
+// (made and unmade in place), the side trying to mate, the budget.
+type searcher struct {
+	pos    bb.Position
+	winner bb.Color
+	nodes  int64
+	limit  int64 // node count at which the current phase stops
+	abort  bool
+	tt     table
+	path   [maxPly]bb.Move
+	lists  [maxPly]bb.MoveList
+	scores [maxPly][256]int32
+}
+
+func (s *searcher) reset(pos *bb.Position, winner bb.Color, budget int64) {
+	s.pos = *pos
+	s.winner = winner
+	s.nodes = 0
+	s.abort = false
+	s.tt.newQuery()
+}
+
+func (s *searcher) line(n int) []string {
+	out := make([]string, n)
+	for i := 0; i < n; i++ {
+		out[i] = s.path[i].UCI()
+	}
+	return out
+}
+
+// helpmate runs iterative deepening until a mate is found, the tree is
+// exhausted (every line ends in mate of the winner, stalemate or a
+// position the material rules prove dead), or budget nodes are spent.
+func (s *searcher) helpmate(budget int64) (Result, bool) {
+	s.limit = s.nodes + budget
+	s.abort = false
+	for depth := 1; depth < maxPly-1; depth += 1 {
+		found, complete, n := s.find(0, depth, 0)
+		if found {
+			return Result{Verdict: Winnable, Line: s.line(n), Nodes: s.nodes, Reason: "helpmate found"}, true
+		}
+		if s.abort {
+			return Result{}, false
+		}
+		if complete {
+			return Result{Verdict: Unwinnable, Nodes: s.nodes, Reason: "every line ends without mate"}, true
+		}
+	}
+	return Result{}, false
+}
+
+// find searches for a mate by the winner within depth plies. It returns
+// whether one was found (and the line length in s.path), and whether the
+// search was complete (no line was cut by depth or budget).
+func (s *searcher) find(ply, depth, ext int) (found, complete bool, n int) {
+	s.nodes++
+	if s.nodes >= s.limit {
+		s.abort = true
+		return false, false, 0
+	}
+	p := &s.pos
+	ml := &s.lists[ply]
+	p.LegalMoves(ml)
+	if ml.N == 0 {
+		return p.Side() != s.winner && p.InCheck(), true, ply
+	}
+	if insufficient(p, s.winner) != "" {
+		return false, true, 0
+	}
+	if depth <= 0 || ply >= maxPly-1 {
+		return false, false, 0
+	}
+	key := p.Hash()
+	if d, c, ok := s.tt.probe(key); ok && (c || d >= depth) {
+		return false, c, 0
+	}
+	// A forced move does not count against the depth (bounded by ext).
+	if ml.N == 1 && ext < 16 {
+		depth++
+		ext++
+	}
+	winnerToMove := p.Side() == s.winner
+	complete = true
+	s.order(ply, winnerToMove)
+	for i := 0; i < ml.N; i++ {
+		m := ml.Moves[i]
+		if winnerToMove && depth == 1 {
+			// The last ply must give mate, so it must give check.
+			u := p.Make(m)
+			check := p.InCheck()
+			if !check {
+				p.Unmake(m, u)
+				complete = false
+				continue
+			}
+			s.path[ply] = m
+			f, c, ln := s.find(ply+1, 0, ext)
+			p.Unmake(m, u)
+			if f {
+				return true, true, ln
+			}
+			complete = complete && c
+			continue
+		}
+		u := p.Make(m)
+		s.path[ply] = m
+		f, c, ln := s.find(ply+1, depth-1, ext)
+		p.Unmake(m, u)
+		if f {
+			return true, true, ln
+		}
+		if s.abort {
+			return false, false, 0
+		}
+		complete = complete && c
+	}
+	s.tt.store(key, depth, complete)
+	return false, complete, 0
+}
+
+// order sorts the moves at ply by a helpmate heuristic: the winner's men
+// head for the loser's king, promote (to queen or knight) and avoid
+// needless captures; the loser's king heads for a corner, its men crowd
+// around their own king (to block its flight squares) and do not capture.
+func (s *searcher) order(ply int, winnerToMove bool) {
+	p := &s.pos
+	ml := &s.lists[ply]
+	sc := &s.scores[ply]
+	lk := p.KingSquare(s.winner.Other())
+	for i := 0; i < ml.N; i++ {
+		m := ml.Moves[i]
+		from, to := m.From(), m.To()
+		pc := p.PieceAt(from)
+		var v int32
+		capt := p.PieceAt(to) != bb.NoPiece
+		if winnerToMove {
+			v = 8 * int32(dist(from, lk)-dist(to, lk))
+			switch m.Promotion() {
+			case bb.Queen:
+				v += 400
+			case bb.Knight:
+				v += 200
+			case bb.Rook, bb.Bishop:
+				v -= 50
+			}
+			if capt {
+				v -= 30
+			}
+			if pc.Type() == bb.Pawn {
+				v += 10
+			}
+			if pc.Type() == bb.King {
+				v -= 5
+			}
+		} else {
+			if pc.Type() == bb.King {
+				v = 8 * int32(cornerDist(from)-cornerDist(to))
+			} else {
+				v = 6 * int32(dist(from, lk)-dist(to, lk))
+			}
+			if capt {
+				v -= 100
+			}
+			if m.Promotion() != bb.NoPieceType {
+				v += 20
+			}
+		}
+		sc[i] = v
+	}
+	// Insertion sort, stable, descending.
+	for i := 1; i < ml.N; i++ {
+		m, v := ml.Moves[i], sc[i]
+		j := i - 1
+		for ; j >= 0 && sc[j] < v; j-- {
+			ml.Moves[j+1], sc[j+1] = ml.Moves[j], sc[j]
+		}
+		ml.Moves[j+1], sc[j+1] = m, v
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// dist is the king-step (Chebyshev) distance between two squares.
+func dist(a, b bb.Square) int {
+	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
+}
+
+// cornerDist is the king-step distance to the nearest corner.
+func cornerDist(s bb.Square) int {
+	f, r := s.File(), s.Rank()
+	return max(min(f, 7-f), min(r, 7-r))
+}

@@ -1,0 +1,151 @@
+package unwinnable
+
+import (
+	"fmt"
+
+	"github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// Verdict is the answer to "can this side still checkmate?".
+type Verdict int
+
+// The three verdicts.
+const (
+	// Winnable: a legal series of moves ends in mate by the side (Result.Line).
+	Winnable Verdict = iota
+	// Unwinnable: proven that no series of legal moves ends in mate by the side.
+	Unwinnable
+	// Undetermined: the node budget ran out before a proof either way.
+	Undetermined
+)
+
+// String returns "winnable", "unwinnable" or "undetermined".
+func (v Verdict) String() string {
+	switch v {
+	case Winnable:
+		return "winnable"
+	case Unwinnable:
+		return "unwinnable"
+	case Undetermined:
+		return "undetermined"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// Mode selects the default node budget.
+type Mode int
+
+// The two modes.
+const (
+	// Quick is bounded for the live daemon: it answers in well under a
+	// millisecond on typical flag-fall positions and may say Undetermined.
+	Quick Mode = iota
+	// Full spends a large budget for an arbiter's ruling.
+	Full
+)
+
+// String returns "quick" or "full".
+func (m Mode) String() string {
+	if m == Full {
+		return "full"
+	}
+	return "quick"
+}
+
+// Default node budgets.
+const (
+	QuickBudget int64 = 4_000
+	FullBudget  int64 = 4_000_000
+)
+
+// Options tune an analysis.
+type Options struct {
+	Mode       Mode
+	NodeBudget int64 // 0 = the mode's default (QuickBudget or FullBudget)
+}
+
+func (o Options) budget() int64 {
+	if o.NodeBudget > 0 {
+		return o.NodeBudget
+	}
+	if o.Mode == Full {
+		return FullBudget
+	}
+	return QuickBudget
+}
+
+// Result is the outcome of an analysis.
+type Result struct {
+	Verdict Verdict
+	// Line holds, when Winnable, UCI moves from the queried position that
+	// end with the side's checkmating move.
+	Line  []string
+	Nodes int64 // positions visited
+	// Reason says in words how the verdict was reached.
+	Reason string
+}
+
+// CanMate reports whether side can still checkmate in the position given
+// in FEN by any series of legal moves. The error, only for a malformed or
+// impossible FEN, is a *bitboard.FENError naming the field at fault.
+// For many queries, an Analyzer reuses its tables.
+func CanMate(fen string, side bitboard.Color, opt Options) (Result, error) {
+	pos, err := bitboard.ParseFEN(fen)
+	if err != nil {
+		return Result{}, err
+	}
+	return NewAnalyzer(opt).Analyze(&pos, side), nil
+}
+
+// Analyzer answers many queries with the same options, reusing its
+// transposition table. It is not safe for concurrent use.
+type Analyzer struct {
+	opt Options
+	s   searcher
+}
+
+// NewAnalyzer returns an Analyzer for the options.
+func NewAnalyzer(opt Options) *Analyzer {
+	a := &Analyzer{opt: opt}
+	bitsTT := 12
+	if opt.Mode == Full {
+		bitsTT = 20
+	}
+	a.s.tt = newTable(bitsTT)
+	return a
+}
+
+// Analyze answers for side in pos. pos is left unchanged.
+func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
+	if r, ok := staticVerdict(pos, side); ok {
+		return r
+	}
+	s := &a.s
+	s.reset(pos, side, a.opt.budget())
+	// Spend part of the budget on the helpmate search, the rest on the
+	// exhaustive walk, then give any left to a deeper helpmate search.
+	if r, ok := s.helpmate(a.opt.budget() / 2); ok {
+		return r
+	}
+	if r, ok := s.exhaust(a.opt.budget() - s.nodes); ok {
+		return r
+	}
+	if rest := a.opt.budget() - s.nodes; rest > 0 {
+		if r, ok := s.helpmate(rest); ok {
+			return r
+		}
+	}
+	return Result{Verdict: Undetermined, Nodes: s.nodes, Reason: "node budget exhausted"}
+}
+
+// staticVerdict applies the material rules and the frozen-pawn proof to
+// the position itself.
+func staticVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
+	if why := insufficient(pos, side); why != "" {
+		return Result{Verdict: Unwinnable, Reason: why}, true
+	}
+	if frozenUnwinnable(pos, side) {
+		return Result{Verdict: Unwinnable, Reason: "the pawns are frozen and no piece can ever check the king's squares"}, true
+	}
+	return Result{}, false
+}
