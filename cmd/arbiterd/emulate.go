@@ -1,17 +1,153 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/arbiterd/arbiterd/internal/emulator"
 )
 
+type emulateOptions struct {
+	pgnFile    string
+	tc         string
+	periodBy   string
+	speed      float64
+	seed       int64
+	whiteRight bool
+	reversed   bool
+	faults     []string
+	wait       bool
+	end        string
+	exit       bool
+}
+
 func newEmulateCmd() *cobra.Command {
-	return &cobra.Command{
+	var o emulateOptions
+	cmd := &cobra.Command{
 		Use:   "emulate",
 		Short: "Emulate a DGT board and DGT 3000 clock on a pseudo-terminal",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("emulate: not yet available in this build")
+		Long: `emulate opens a pseudo-terminal, prints its path as the first line of output
+("device /dev/pts/N") and behaves on it like a DGT board with a DGT 3000
+clock: it answers the host's commands and plays a game with the noise of
+real hands (slides, captures either way round, castling either piece
+first) and presses the clock after each move. Point arbiterd (or any DGT
+host) at the printed device.
+
+The game is the first one of --pgn FILE, or the Immortal Game
+(Anderssen–Kieseritzky, London 1851) when none is given. The clock is set
+from --tc in the time-control notation: periods separated by ':', each
+[MOVES/]SECONDS[MODE] with MODE +N (Fischer), dN (simple delay) or bN
+(Bronstein), e.g. 40/5400+30:1800+30, 300d5, 300b5.
+
+--fault adds a scripted fault or special action (repeat the flag for
+several):
+
+` + emulator.ActionSyntax,
+		Example: `  arbiterd emulate --speed 50 --tc 40/5400+30:1800+30 --fault flag@ply=60
+  arbiterd emulate --pgn game.pgn --tc 300b5 --wait --fault garbage@ply=20,n=16
+  arbiterd emulate --period-by after-presses --fault early-period@ply=77`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := o.config()
+			if err != nil {
+				return usageError{err}
+			}
+			return runEmulate(cmd.Context(), cmd, cfg)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.pgnFile, "pgn", "", "PGN file whose first game is played (default: the Immortal Game, 1851)")
+	f.StringVar(&o.tc, "tc", "40/5400+30:1800+30", "time control set on the clock")
+	f.StringVar(&o.periodBy, "period-by", "at-flag", "how the clock adds the next period: at-flag (to both at the first flag) or after-presses (after a player's N presses)")
+	f.Float64Var(&o.speed, "speed", 1, "emulated time per real time (50 plays fifty times faster)")
+	f.Int64Var(&o.seed, "seed", 1, "seed of all randomness (same seed, same game noise)")
+	f.BoolVar(&o.whiteRight, "white-right", false, "White's time is on the right clock face")
+	f.BoolVar(&o.reversed, "reversed", false, "the board stands with Black at the bottom")
+	f.StringArrayVar(&o.faults, "fault", nil, "scripted fault or action, KIND@ply=N[,key=value] (see above)")
+	f.BoolVar(&o.wait, "wait", false, "start the clock only when the host sends its first command")
+	f.StringVar(&o.end, "end", "stop", "after the last move: stop (the players stop the clock) or flag (the side to move runs out of time)")
+	f.BoolVar(&o.exit, "exit", false, "exit when the game is over instead of answering until interrupted")
+	return cmd
+}
+
+func (o *emulateOptions) config() (emulator.Config, error) {
+	cfg := emulator.Config{
+		Speed:        o.speed,
+		Seed:         o.seed,
+		WhiteOnRight: o.whiteRight,
+		Reversed:     o.reversed,
+		Wait:         o.wait,
+		Linger:       !o.exit,
+	}
+	if o.speed <= 0 {
+		return cfg, fmt.Errorf("--speed %v: must be a positive number", o.speed)
+	}
+	periods, err := emulator.ParseTimeControl(o.tc)
+	if err != nil {
+		return cfg, fmt.Errorf("--tc: %w", err)
+	}
+	cfg.Periods = periods
+	switch o.periodBy {
+	case "at-flag":
+		cfg.PeriodBy = emulator.AtFlag
+	case "after-presses":
+		cfg.PeriodBy = emulator.AfterPresses
+	default:
+		return cfg, fmt.Errorf("--period-by %q: want at-flag or after-presses", o.periodBy)
+	}
+	switch o.end {
+	case "stop":
+		cfg.End = emulator.EndStop
+	case "flag":
+		cfg.End = emulator.EndFlag
+	default:
+		return cfg, fmt.Errorf("--end %q: want stop or flag", o.end)
+	}
+	cfg.PGN = emulator.DefaultPGN
+	if o.pgnFile != "" {
+		b, err := os.ReadFile(o.pgnFile)
+		if err != nil {
+			return cfg, fmt.Errorf("--pgn: %w", err)
+		}
+		cfg.PGN = string(b)
+	}
+	for _, s := range o.faults {
+		a, err := emulator.ParseAction(s)
+		if err != nil {
+			return cfg, fmt.Errorf("--fault: %w", err)
+		}
+		cfg.Script = append(cfg.Script, a)
+	}
+	return cfg, nil
+}
+
+func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config) error {
+	em, err := emulator.New(cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	master, path, err := emulator.OpenPTY()
+	if err != nil {
+		return err
+	}
+	defer master.Close()
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "device %s\n", path)
+	fmt.Fprintf(out, "playing %d plies at speed %g, seed %d\n", em.Plies(), cfg.Speed, cfg.Seed)
+	err = em.Run(ctx, master)
+	switch {
+	case err == nil:
+		fmt.Fprintln(out, "game over")
+		return nil
+	case errors.Is(err, context.Canceled):
+		return nil // interrupted: the normal way to stop
+	case errors.Is(err, emulator.ErrUnplugged):
+		fmt.Fprintln(out, "board unplugged")
+		return nil
+	}
+	return err
 }

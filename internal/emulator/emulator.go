@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -59,7 +60,16 @@ type Emulator struct {
 	cfg   Config
 	speed float64
 	plies int
+	lost  atomic.Int64
 }
+
+// overrunWait is how long a write to an *os.File (a pty or serial port) may
+// wait for the host to read before the bytes count as lost.
+const overrunWait = 500 * time.Millisecond
+
+// Lost is the number of bytes the board sent into a full or unconnected
+// port (an *os.File) and which were therefore lost.
+func (e *Emulator) Lost() int64 { return e.lost.Load() }
 
 // New checks cfg and prepares the emulation.
 func New(cfg Config) (*Emulator, error) {
@@ -188,6 +198,8 @@ func (e *Emulator) Run(ctx context.Context, rw io.ReadWriter) error {
 		}
 	}()
 
+	file, _ := rw.(*os.File)
+	overrun := false
 	var t0 time.Time
 	started := false
 	now := func() time.Duration {
@@ -212,16 +224,36 @@ func (e *Emulator) Run(ctx context.Context, rw io.ReadWriter) error {
 			buf = append(buf, f...)
 		}
 		s.out = s.out[:0]
-		if _, err := rw.Write(buf); err != nil {
-			if errors.Is(err, syscall.EIO) {
-				return nil // a pty without a host: the bytes are lost, as on a cable
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("emulator: write: %w", err)
+		if file != nil && hungUp(file) {
+			e.lost.Add(int64(len(buf)))
+			return nil // no host has the port open: lost, as on a cable
 		}
-		return nil
+		if file != nil {
+			// A serial line never waits for its listener: when the host
+			// does not read (or no host has the pty open), what does not
+			// fit in the buffer is lost, as a UART overruns.
+			wait := overrunWait
+			if overrun {
+				wait = time.Millisecond
+			}
+			_ = file.SetWriteDeadline(time.Now().Add(wait))
+		}
+		n, err := rw.Write(buf)
+		switch {
+		case err == nil:
+			overrun = false
+			return nil
+		case file != nil && errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() == nil:
+			overrun = true
+			e.lost.Add(int64(len(buf) - n))
+			return nil
+		case errors.Is(err, syscall.EIO):
+			e.lost.Add(int64(len(buf) - n))
+			return nil // a pty without a host: the bytes are lost, as on a cable
+		case ctx.Err() != nil:
+			return ctx.Err()
+		}
+		return fmt.Errorf("emulator: write: %w", err)
 	}
 	advance := func(cur time.Duration) error {
 		for {

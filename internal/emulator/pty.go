@@ -58,3 +58,20 @@ func makeRaw(fd int) error {
 	t.Cc[unix.VTIME] = 0
 	return unix.IoctlSetTermios(fd, unix.TCSETS, t)
 }
+
+// hungUp says whether f is a pty master whose slave nobody has open (poll
+// reports POLLHUP); writing to it would only fill a buffer no one reads.
+func hungUp(f *os.File) bool {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	hup := false
+	_ = sc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
+		if n, err := unix.Poll(fds, 0); err == nil && n > 0 {
+			hup = fds[0].Revents&unix.POLLHUP != 0
+		}
+	})
+	return hup
+}
