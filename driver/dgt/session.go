@@ -1,0 +1,315 @@
+package dgt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// SessionOptions tune a Session; zero values take the defaults.
+type SessionOptions struct {
+	// PollInterval is how often the session asks for the serial number to
+	// check the board is still there (default 1 s).
+	PollInterval time.Duration
+	// AckTimeout is how long to wait for a clock command's ack before
+	// sending it again (default 2 s).
+	AckTimeout time.Duration
+	// MaxSends bounds how often one clock command is sent (default 3).
+	MaxSends int
+	// Now gives the time since the session (or capture) started, used to
+	// stamp events; default: time since Run began.
+	Now func() time.Duration
+	// ReadSize is the read buffer size (default 256).
+	ReadSize int
+}
+
+func (o SessionOptions) withDefaults() SessionOptions {
+	if o.PollInterval <= 0 {
+		o.PollInterval = time.Second
+	}
+	if o.AckTimeout <= 0 {
+		o.AckTimeout = 2 * time.Second
+	}
+	if o.MaxSends <= 0 {
+		o.MaxSends = 3
+	}
+	if o.ReadSize <= 0 {
+		o.ReadSize = 256
+	}
+	return o
+}
+
+// State is what the session knows about the board.
+type State int
+
+const (
+	// StateStarting: the start-up commands were sent; nothing heard yet.
+	StateStarting State = iota
+	// StateReady: the board answers.
+	StateReady
+	// StateUnresponsive: a serial-number poll went unanswered.
+	StateUnresponsive
+)
+
+func (s State) String() string {
+	switch s {
+	case StateStarting:
+		return "starting"
+	case StateReady:
+		return "ready"
+	case StateUnresponsive:
+		return "unresponsive"
+	}
+	return fmt.Sprintf("State(%d)", int(s))
+}
+
+// Event is what a Session reports: a decoded message, or (Msg nil) a
+// change of State.
+type Event struct {
+	At    time.Duration
+	Msg   Message
+	State State
+}
+
+// ErrNoAck: the clock did not acknowledge a command after MaxSends sends.
+var ErrNoAck = errors.New("dgt: clock did not acknowledge the command")
+
+// StartCommands are the bytes a session sends to start a board: reset,
+// update-nice mode, serial number, version, board dump.
+func StartCommands() []byte {
+	return []byte{CmdReset, CmdUpdateNice, CmdSerialNr, CmdVersion, CmdSendBoard}
+}
+
+type clockReq struct {
+	cmd   []byte
+	reply chan error
+}
+
+// Session runs the conversation with one board over rw. It owns its timers
+// (keep-alive poll, ack timeout); the decoding it does is the pure Decoder.
+type Session struct {
+	rw     io.ReadWriter
+	opts   SessionOptions
+	events chan Event
+	reqs   chan clockReq
+
+	mu    sync.Mutex
+	stats Stats
+	state State
+}
+
+// NewSession returns a session over rw (a serialport.Port, a pty, a
+// drivertest.Playback). Call Run to start it.
+func NewSession(rw io.ReadWriter, opts SessionOptions) *Session {
+	return &Session{
+		rw:     rw,
+		opts:   opts.withDefaults(),
+		events: make(chan Event, 64),
+		reqs:   make(chan clockReq),
+	}
+}
+
+// Events returns the session's events, in order. The channel is closed when
+// Run returns.
+func (s *Session) Events() <-chan Event { return s.events }
+
+// Stats returns the decoder counters so far.
+func (s *Session) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// State returns the board's state as last reported.
+func (s *Session) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// SendClock sends a wrapped clock command (see ClockCommand) and waits for
+// the clock to acknowledge it, resending after AckTimeout, at most MaxSends
+// times. Commands from several goroutines are sent one at a time. It
+// returns ErrNoAck if the clock never answers, or ctx's error.
+func (s *Session) SendClock(ctx context.Context, cmd []byte) error {
+	if len(cmd) < 5 || cmd[0] != CmdClock || int(cmd[1]) != len(cmd)-2 {
+		return fmt.Errorf("dgt: % x is not a wrapped clock command", cmd)
+	}
+	req := clockReq{cmd: cmd, reply: make(chan error, 1)}
+	select {
+	case s.reqs <- req:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-req.reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+// Run starts the board and runs the session until ctx is done or the
+// connection fails; it returns ctx's error or the I/O error. It waits for
+// its reader goroutine, so rw's Read must return once ctx is done (a
+// serialport.Port closes itself on cancel; close other readers yourself).
+func (s *Session) Run(ctx context.Context) error {
+	defer close(s.events)
+	began := time.Now()
+	now := s.opts.Now
+	if now == nil {
+		now = func() time.Duration { return time.Since(began) }
+	}
+
+	reads := make(chan chunk)
+	readerDone := make(chan struct{})
+	ctx, cancel := context.WithCancel(ctx)
+	defer func() {
+		cancel()
+		<-readerDone
+	}()
+	go func() {
+		defer close(readerDone)
+		for {
+			b := make([]byte, s.opts.ReadSize)
+			n, err := s.rw.Read(b)
+			if n > 0 || err != nil {
+				select {
+				case reads <- chunk{b[:n], err}:
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	emit := func(e Event) error {
+		select {
+		case s.events <- e:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	setState := func(st State) error {
+		s.mu.Lock()
+		changed := s.state != st
+		s.state = st
+		s.mu.Unlock()
+		if !changed {
+			return nil
+		}
+		return emit(Event{At: now(), State: st})
+	}
+	write := func(b []byte) error {
+		if _, err := s.rw.Write(b); err != nil {
+			return fmt.Errorf("dgt: writing % x: %w", b, err)
+		}
+		return nil
+	}
+
+	if err := write(StartCommands()); err != nil {
+		return err
+	}
+	poll := time.NewTicker(s.opts.PollInterval)
+	defer poll.Stop()
+	ackTimer := time.NewTimer(time.Hour)
+	ackTimer.Stop()
+	defer ackTimer.Stop()
+
+	dec := NewDecoder()
+	heard := false    // a message arrived since the last poll was sent
+	polled := false   // a poll is outstanding
+	var cur *clockReq // the clock command waiting for its ack
+	sends := 0        // how often cur was sent
+	reqs := s.reqs    // nil while a command is in flight
+
+	for {
+		select {
+		case <-ctx.Done():
+			if cur != nil {
+				cur.reply <- ctx.Err()
+			}
+			return ctx.Err()
+
+		case c := <-reads:
+			var msgs []Message
+			if len(c.b) > 0 {
+				msgs = dec.Feed(c.b)
+				s.mu.Lock()
+				s.stats = dec.Stats()
+				s.mu.Unlock()
+			}
+			at := now()
+			for _, m := range msgs {
+				heard = true
+				if err := setState(StateReady); err != nil {
+					return err
+				}
+				if a, ok := m.(ClockAck); ok && cur != nil && a.Acks(cur.cmd[3]) {
+					cur.reply <- nil
+					cur, reqs = nil, s.reqs
+					ackTimer.Stop()
+				}
+				if err := emit(Event{At: at, Msg: m}); err != nil {
+					return err
+				}
+			}
+			if c.err != nil {
+				if cur != nil {
+					cur.reply <- c.err
+				}
+				if errors.Is(c.err, io.EOF) {
+					return fmt.Errorf("dgt: board connection ended: %w", c.err)
+				}
+				return fmt.Errorf("dgt: reading from the board: %w", c.err)
+			}
+
+		case <-poll.C:
+			if polled && !heard {
+				if err := setState(StateUnresponsive); err != nil {
+					return err
+				}
+			}
+			heard, polled = false, true
+			if err := write([]byte{CmdSerialNr}); err != nil {
+				return err
+			}
+
+		case r := <-reqs:
+			cur, reqs, sends = &r, nil, 1
+			if err := write(r.cmd); err != nil {
+				r.reply <- err
+				return err
+			}
+			ackTimer.Reset(s.opts.AckTimeout)
+
+		case <-ackTimer.C:
+			if cur == nil {
+				continue
+			}
+			if sends >= s.opts.MaxSends {
+				cur.reply <- fmt.Errorf("%w (clock command % x, sent %d times)", ErrNoAck, cur.cmd, sends)
+				cur, reqs = nil, s.reqs
+				continue
+			}
+			sends++
+			if err := write(cur.cmd); err != nil {
+				cur.reply <- err
+				return err
+			}
+			ackTimer.Reset(s.opts.AckTimeout)
+		}
+	}
+}
