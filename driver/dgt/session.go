@@ -20,7 +20,9 @@ type SessionOptions struct {
 	// MaxSends bounds how often one clock command is sent (default 3).
 	MaxSends int
 	// Now gives the time since the session (or capture) started, used to
-	// stamp events; default: time since Run began.
+	// stamp events; default: time since Run began. Over a StampedReader
+	// messages carry the reader's times instead; give the session the same
+	// clock so that state changes fit in.
 	Now func() time.Duration
 	// ReadSize is the read buffer size (default 256).
 	ReadSize int
@@ -154,7 +156,16 @@ func (s *Session) SendClock(ctx context.Context, cmd []byte) error {
 
 type chunk struct {
 	b   []byte
+	at  time.Duration
 	err error
+}
+
+// StampedReader is implemented by readers that know the time each read
+// was recorded at (serialport.Port: the time written into the capture).
+// A Session over such a reader stamps messages with that time, so the live
+// stream and a replay of the capture carry the same times.
+type StampedReader interface {
+	ReadStamped(p []byte) (n int, at time.Duration, err error)
 }
 
 // Run starts the board and runs the session until ctx is done or the
@@ -176,14 +187,23 @@ func (s *Session) Run(ctx context.Context) error {
 		cancel()
 		<-readerDone
 	}()
+	stamped, _ := s.rw.(StampedReader)
 	go func() {
 		defer close(readerDone)
 		for {
 			b := make([]byte, s.opts.ReadSize)
-			n, err := s.rw.Read(b)
+			var n int
+			var at time.Duration
+			var err error
+			if stamped != nil {
+				n, at, err = stamped.ReadStamped(b)
+			} else {
+				n, err = s.rw.Read(b)
+				at = now()
+			}
 			if n > 0 || err != nil {
 				select {
-				case reads <- chunk{b[:n], err}:
+				case reads <- chunk{b[:n], at, err}:
 				case <-ctx.Done():
 					return
 				}
@@ -251,7 +271,7 @@ func (s *Session) Run(ctx context.Context) error {
 				s.stats = dec.Stats()
 				s.mu.Unlock()
 			}
-			at := now()
+			at := c.at
 			for _, m := range msgs {
 				heard = true
 				if err := setState(StateReady); err != nil {

@@ -33,10 +33,11 @@ type Options struct {
 // Port is an open serial port. Read and Write may be called from different
 // goroutines; Close may be called from any goroutine and unblocks Read.
 type Port struct {
-	path string
-	opts Options
-	sp   serial.Port
-	lock *os.File // held with an exclusive flock while open
+	path   string
+	opts   Options
+	sp     serial.Port
+	lock   *os.File // held with an exclusive flock while open
+	opened time.Time
 
 	mu     sync.Mutex
 	closed bool
@@ -89,7 +90,7 @@ func Open(ctx context.Context, path string, opts Options) (*Port, error) {
 		unlockPort(lock)
 		return nil, &Error{Port: path, Op: "open", Err: ErrNotSerial, Cause: err}
 	}
-	p := &Port{path: path, opts: opts, sp: sp, lock: lock, done: make(chan struct{})}
+	p := &Port{path: path, opts: opts, sp: sp, lock: lock, done: make(chan struct{}), opened: time.Now()}
 	p.stop = context.AfterFunc(ctx, func() { p.closeWith(ctx.Err()) })
 	return p, nil
 }
@@ -130,32 +131,49 @@ func (p *Port) Path() string { return p.path }
 // that went away ErrDisconnected, a closed port (or a cancelled context)
 // ErrClosed, each as an *Error naming the port.
 func (p *Port) Read(b []byte) (int, error) {
+	n, _, err := p.ReadStamped(b)
+	return n, err
+}
+
+// ReadStamped is Read that also returns the time (Options.Now) the bytes
+// were recorded with in the capture, so that what a driver derives from
+// them carries exactly the capture's time and replay reproduces it. Without
+// Options.Now the time is measured from Open.
+func (p *Port) ReadStamped(b []byte) (int, time.Duration, error) {
 	if len(b) == 0 {
-		return 0, nil
+		return 0, p.now(), nil
 	}
 	for {
 		n, err := p.sp.Read(b)
 		if n > 0 {
-			if cerr := p.record(capture.Read, b[:n]); cerr != nil {
-				return n, cerr
+			at := p.now()
+			if cerr := p.record(at, capture.Read, b[:n]); cerr != nil {
+				return n, at, cerr
 			}
-			return n, nil
+			return n, at, nil
 		}
 		if err == nil {
 			if p.opts.ReadTimeout > 0 {
-				return 0, &Error{Port: p.path, Op: "read", Err: ErrTimeout}
+				return 0, p.now(), &Error{Port: p.path, Op: "read", Err: ErrTimeout}
 			}
 			continue // no timeout was asked for: a spurious wake-up
 		}
-		return 0, p.ioError("read", err)
+		return 0, p.now(), p.ioError("read", err)
 	}
+}
+
+func (p *Port) now() time.Duration {
+	if p.opts.Now != nil {
+		return p.opts.Now()
+	}
+	return time.Since(p.opened)
 }
 
 // Write writes b and records the bytes written in the capture.
 func (p *Port) Write(b []byte) (int, error) {
 	n, err := p.sp.Write(b)
 	if n > 0 {
-		if cerr := p.record(capture.Write, b[:n]); cerr != nil && err == nil {
+		if cerr := p.record(p.now(), capture.Write, b[:n]); cerr != nil && err == nil {
 			err = cerr
 		}
 	}
@@ -171,11 +189,11 @@ func (p *Port) Write(b []byte) (int, error) {
 	return n, nil
 }
 
-func (p *Port) record(dir capture.Dir, b []byte) error {
+func (p *Port) record(at time.Duration, dir capture.Dir, b []byte) error {
 	if p.opts.Capture == nil {
 		return nil
 	}
-	if err := p.opts.Capture.Data(p.opts.Now(), p.opts.CapturePort, dir, b); err != nil {
+	if err := p.opts.Capture.Data(at, p.opts.CapturePort, dir, b); err != nil {
 		return &Error{Port: p.path, Op: "capture", Err: ErrCapture, Cause: err}
 	}
 	return nil
