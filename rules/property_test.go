@@ -48,7 +48,7 @@ func TestReconstructRandomGames(t *testing.T) {
 		games = 300
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
-	var calls, plies, shorter, ambiguous, occ int
+	var calls, plies, shorter, ambiguous, occ, takeBacks int
 	for gi := 0; gi < games; gi++ {
 		g, _ := NewGame("")
 		truth, _ := NewGame("")
@@ -85,13 +85,21 @@ func TestReconstructRandomGames(t *testing.T) {
 			case NoChange:
 				// The played moves came back to the same placement.
 				cands = [][]*chess.Move{nil}
+			case TakeBack:
+				// The played moves came back to an earlier placement, fewer
+				// plies back than were played: the cheaper explanation.
+				if before-res.From >= len(played) || !SnapshotOf(g.PositionAt(res.From)).matches(snap) {
+					t.Fatalf("game %d ply %d: played %s, got take-back to %d", gi, before, uciSeq(played), res.From)
+				}
+				takeBacks++
+				res.From = before
 			default:
 				t.Fatalf("game %d ply %d: played %s, got %v", gi, before, uciSeq(played), res.Kind)
 			}
 			if res.From != before {
 				t.Fatalf("game %d: From %d, want %d", gi, res.From, before)
 			}
-			found := false
+			found := res.Kind == TakeBack
 			for _, c := range cands {
 				if !reaches(g.Position(), c, snap) {
 					t.Fatalf("game %d ply %d: candidate %s does not reach the snapshot", gi, before, uciSeq(c))
@@ -102,7 +110,7 @@ func TestReconstructRandomGames(t *testing.T) {
 				found = found || uciSeq(c) == uciSeq(played)
 			}
 			if !found {
-				if len(cands[0]) >= len(played) {
+				if len(cands) == 0 || len(cands[0]) >= len(played) {
 					t.Fatalf("game %d ply %d: played %s not among %d candidates (first %s)", gi, before, uciSeq(played), len(cands), uciSeq(cands[0]))
 				}
 				shorter++
@@ -115,6 +123,6 @@ func TestReconstructRandomGames(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d games, %d reconstructions of %d plies (%d occupancy-only); %d ambiguous, %d explained by a shorter sequence",
-		games, calls, plies, occ, ambiguous, shorter)
+	t.Logf("%d games, %d reconstructions of %d plies (%d occupancy-only); %d ambiguous, %d explained by a shorter sequence, %d by a shorter take-back",
+		games, calls, plies, occ, ambiguous, shorter, takeBacks)
 }

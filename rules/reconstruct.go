@@ -46,27 +46,35 @@ type Result struct {
 }
 
 // Reconstruct explains snapshot s (already in White-at-the-bottom frame) from
-// the record g, in this order:
+// the record g:
 //
 //  1. both kings in the centre: ResultSignal (never moves);
 //  2. unidentified codes: UnknownPieces;
-//  3. forward from the current position, lengths 0..MaxPlies, shortest first:
-//     NoChange, Forward or Ambiguous;
-//  4. an earlier position of the record, most recent first: TakeBack;
-//  5. from ply Ply()-k, k = 1..Retractable, by a sequence that does not start
-//     with the recorded moves: Correction (or Ambiguous with that From);
-//  6. otherwise Unexplained.
+//  3. the current position: NoChange;
+//  4. otherwise the explanation that changes the fewest plies of the record.
+//     A forward sequence of d plies costs d; a take-back to ply j costs
+//     Ply()-j; a correction that replaces the last k (≤ Retractable) plies by
+//     a different sequence of L plies costs k+L. Costs are tried from 1
+//     upwards and, at equal cost, Forward before TakeBack before Correction
+//     (smaller k first). Several sequences at the cost found give Ambiguous
+//     (with From telling forward from correction);
+//  5. nothing within MaxPlies (and Retractable): Unexplained.
 //
-// Only the shortest explanation is reported: a longer sequence that reaches
-// the same placement (a rook going a1-a2-a3 instead of a1-a3, while the other
-// side does the same) is indistinguishable on the board and is not listed.
-// Positions are compared by piece placement only (the board cannot show the
+// The cost order is what makes a slid piece (Bc4 recorded, then slid on to
+// b5) a one-ply Correction rather than a three-ply forward sequence in which
+// the opponent moves a knight out and back, and a piece put back a
+// TakeBack. Likewise only the shortest forward sequences are listed: a rook
+// going a1-a2-a3 instead of a1-a3, while the other side does the same, looks
+// identical on the board.
+//
+// Positions are compared by piece placement only (a board cannot show the
 // side to move); an occupancy-only snapshot compares occupied squares, so
 // promotions to different pieces are all listed as candidates.
 func Reconstruct(g *Game, s Snapshot, opt Options) Result {
 	if opt.MaxPlies <= 0 {
 		opt.MaxPlies = 4
 	}
+	opt.Retractable = max(0, opt.Retractable)
 	if sig, ok := resultSignal(s); ok {
 		return Result{Kind: ResultSignal, From: g.Ply(), Signal: sig}
 	}
@@ -78,17 +86,23 @@ func Reconstruct(g *Game, s Snapshot, opt Options) Result {
 	if t.matches(&g.positions[n]) {
 		return Result{Kind: NoChange, From: n}
 	}
-	if seqs := g.search(n, &t, opt.MaxPlies, nil); len(seqs) > 0 {
-		return g.result(Forward, n, seqs)
-	}
-	for j := n - 1; j >= 0; j-- {
-		if t.matches(&g.positions[j]) {
-			return Result{Kind: TakeBack, From: j}
+	retract := min(opt.Retractable, n)
+	for c := 1; c <= max(opt.MaxPlies, n, retract+opt.MaxPlies); c++ {
+		if c <= opt.MaxPlies {
+			if seqs := g.search(n, &t, c, nil); len(seqs) > 0 {
+				return g.result(Forward, n, seqs)
+			}
 		}
-	}
-	for k := 1; k <= opt.Retractable && k <= n; k++ {
-		if seqs := g.search(n-k, &t, opt.MaxPlies, g.moves[n-k:n]); len(seqs) > 0 {
-			return g.result(Correction, n-k, seqs)
+		if c <= n && t.matches(&g.positions[n-c]) {
+			return Result{Kind: TakeBack, From: n - c}
+		}
+		for k := 1; k <= retract && k < c; k++ {
+			if c-k > opt.MaxPlies {
+				continue
+			}
+			if seqs := g.search(n-k, &t, c-k, g.moves[n-k:n]); len(seqs) > 0 {
+				return g.result(Correction, n-k, seqs)
+			}
 		}
 	}
 	return Result{Kind: Unexplained, From: n}

@@ -79,21 +79,16 @@ type searcher struct {
 	checkRep bool
 }
 
-// search returns every sequence of the shortest length 1..maxPlies that leads
-// from ply from of the record to the target, or nil.
-func (g *Game) search(from int, t *target, maxPlies int, exclude []move) [][]move {
-	s := &searcher{g: g, t: t, exclude: exclude, checkRep: g.maxCount >= 4}
-	start := g.positions[from]
+// search returns every legal sequence of exactly plies plies that leads from
+// ply from of the record to the target and does not begin with exclude.
+func (g *Game) search(from int, t *target, plies int, exclude []move) [][]move {
 	if from == g.Ply() && g.status.Over {
 		return nil
 	}
-	for d := 1; d <= maxPlies; d++ {
-		s.dfs(&start, d)
-		if len(s.found) > 0 {
-			return s.found
-		}
-	}
-	return nil
+	s := &searcher{g: g, t: t, exclude: exclude, checkRep: g.maxCount >= 4}
+	start := g.positions[from]
+	s.dfs(&start, plies)
+	return s.found
 }
 
 // masks decides, before generating p's moves with r plies left, whether the

@@ -99,7 +99,9 @@ type Game struct {
 	endReason string
 	stopped   bool
 	started   bool
-	resync    bool // the board was away: search the full depth once
+	resync    bool          // the board was away: search the full depth once
+	snapAt    time.Duration // when the board last changed
+	multi     []*chess.Move // several plies the board shows, not yet accepted
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -263,11 +265,16 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 	// plausible (two quick moves in time trouble); longer sequences are
 	// searched only after the board was away (connect, resync), or they
 	// would explain transient states by moves nobody made.
-	depth := g.cfg.MaxPlies
-	if !g.resync && depth > 2 {
-		depth = 2
+	// Likewise only the last ply may be replaced (a slide that goes on, a
+	// change of mind before the press): replacing more lets a lifted piece
+	// be explained as an alternative history in which it was captured.
+	depth, back := g.cfg.MaxPlies, g.trailing()
+	if !g.resync {
+		depth, back = min(depth, 2), min(back, 1)
 	}
-	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: g.trailing()})
+	resync := g.resync
+	g.snapAt, g.multi = at, nil
+	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
 	if res.Kind != rules.Unexplained && res.Kind != rules.UnknownPieces {
 		g.resync = false
 	}
@@ -285,6 +292,16 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 			// is a take-back (7.1), not several new moves that happen to
 			// lead to the same placement.
 			g.retract(&out, at, j, nil, false)
+			break
+		}
+		if len(moves) >= 2 && !resync {
+			// Several plies at once: held until the board has shown them
+			// for ScanLag or a press needs them, because a piece in the hand
+			// can look like a short exchange nobody played.
+			g.multi = moves
+			if !g.unexplained {
+				g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+			}
 			break
 		}
 		if res.From < g.rec.Ply() {
@@ -351,12 +368,31 @@ func shortest(c [][]*chess.Move) []*chess.Move {
 }
 
 // trailing is the number of plies after the last completed one.
+// A ply its side has already pressed for (the press is waiting to be
+// resolved) stays replaceable only while it is the last ply: a slide may
+// still end after the press is read, but once the opponent has replied
+// the pressed move is settled.
 func (g *Game) trailing() int {
 	n := 0
 	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed; i-- {
+		if i < len(g.plies)-1 && g.pressedFor(i) {
+			break
+		}
 		n++
 	}
 	return n
+}
+
+// pressedFor reports whether a pending press of the ply's side came after
+// the ply was made.
+func (g *Game) pressedFor(i int) bool {
+	p := g.plies[i]
+	for _, pr := range g.presses {
+		if pr.ev.Side == p.side && pr.ev.At >= p.madeAt {
+			return true
+		}
+	}
+	return false
 }
 
 // apply adds moves made on the board to the record, provisionally.

@@ -59,18 +59,27 @@ func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
 				frames = append(frames, s)
 			}
 		}
-		for _, f := range frames {
+		// the final board shows at `final`; the press is read around it
+		span := 0.0
+		steps := make([]float64, len(frames))
+		for k := range frames {
+			steps[k] = 0.02 + r.Float64()*0.2
+			span += steps[k]
+		}
+		final := at + span
+		pressAt := final - 0.4 + r.Float64()*1.2
+		if pressAt <= at {
+			pressAt = at + 0.01
+		}
+		pending = append(pending, press{at: pressAt, side: side})
+		for k, f := range frames {
 			flush(at)
 			h.board = f
 			h.show(at)
-			at += 0.02 + r.Float64()*0.2
+			at += steps[k]
 		}
 		flush(at)
 		h.playUCI(at, u)
-		pending = append(pending, press{at: at - 0.4 + r.Float64()*1.2, side: side})
-		if pending[len(pending)-1].at < at-0.4 {
-			pending[len(pending)-1].at = at
-		}
 		at += 0.2 + r.Float64()*3
 	}
 	flush(at + 10)

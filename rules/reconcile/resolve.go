@@ -11,7 +11,8 @@ import (
 
 // deadline kinds, in the order they are resolved when due at the same time.
 const (
-	dPress = iota
+	dSettle = iota
+	dPress
 	dNextMove
 	dWarn
 	dGameEnd
@@ -30,6 +31,8 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 			return
 		}
 		switch kind {
+		case dSettle:
+			g.settle(out, stamp)
 		case dPress:
 			ev := g.presses[0].ev
 			g.presses = g.presses[1:]
@@ -81,6 +84,9 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		if kind == dNone || d < due || (d == due && k < kind) {
 			due, kind, idx = d, k, i
 		}
+	}
+	if g.multi != nil {
+		consider(g.snapAt+lag, dSettle, 0)
 	}
 	if len(g.presses) > 0 {
 		consider(g.presses[0].ev.At+lag, dPress, 0)
@@ -149,8 +155,16 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 			cands = append(cands, i)
 		}
 	}
-	if g.unexplained {
-		// the board shows, at the press, a position nothing explains
+	if g.multi != nil && (len(cands) == 0 || g.snapAt <= ev.At) {
+		// the plies the board showed around the press are accepted now
+		g.settle(out, at)
+		g.resolvePress(out, at, ev)
+		return
+	}
+	if g.unexplained && (len(cands) == 0 || g.unexplSince <= ev.At) {
+		// The board showed at the press, and still shows, a position
+		// nothing explains (a transient that began after the press, such as
+		// the opponent lifting a piece, does not count).
 		g.illegalPress(out, at, side)
 		return
 	}
@@ -181,6 +195,13 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		return
 	}
 	g.complete(out, at, chosen, ByPress, ev.Clock)
+}
+
+// settle accepts the several plies the board has been showing.
+func (g *Game) settle(out *[]Event, at time.Duration) {
+	moves := g.multi
+	g.multi, g.unexplained = nil, false
+	g.apply(out, at, moves)
 }
 
 // complete marks ply index i completed (6.2.1).
