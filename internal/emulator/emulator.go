@@ -365,3 +365,45 @@ func readLoop(r io.Reader, in chan<- []byte, readErr chan<- error, stop <-chan s
 		}
 	}
 }
+
+// Chunk is what the board sent at one emulated time (since play began).
+type Chunk struct {
+	At   time.Duration
+	Data []byte
+}
+
+// Play runs the whole emulation at once, with no host and no waiting, and
+// returns what the board sends, chunk by chunk with its emulated time: the
+// same bytes Run writes when no command arrives during the game. Wait and
+// Linger do not apply; an unplug without return ends the stream.
+func (e *Emulator) Play() []Chunk {
+	_, plies, err := parseGame(e.cfg.StartFEN, e.cfg.Game)
+	if err != nil {
+		return nil // New checked the game
+	}
+	start, _, _ := parseGame(e.cfg.StartFEN, nil)
+	s := newSim(&e.cfg, start, plies)
+	s.begin(0)
+	var out []Chunk
+	collect := func(at time.Duration) {
+		if len(s.out) == 0 {
+			return
+		}
+		var buf []byte
+		for _, f := range s.out {
+			buf = append(buf, f...)
+		}
+		s.out = s.out[:0]
+		out = append(out, Chunk{At: at, Data: buf})
+	}
+	collect(0)
+	for !s.finished() && !s.unplugDone {
+		at, ok := s.nextAt()
+		if !ok {
+			break // EndFlag never flags only if no clock runs; nothing more happens
+		}
+		s.step()
+		collect(at)
+	}
+	return out
+}
