@@ -102,6 +102,7 @@ type Game struct {
 	resync    bool          // the board was away: search the full depth once
 	snapAt    time.Duration // when the board last changed
 	multi     []*chess.Move // several plies the board shows, not yet accepted
+	multiFrom int           // the ply they start from
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -295,13 +296,7 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 			break
 		}
 		if len(moves) >= 2 && !resync {
-			// Several plies at once: held until the board has shown them
-			// for ScanLag or a press needs them, because a piece in the hand
-			// can look like a short exchange nobody played.
-			g.multi = moves
-			if !g.unexplained {
-				g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
-			}
+			g.hold(at, res.From, moves)
 			break
 		}
 		if res.From < g.rec.Ply() {
@@ -309,6 +304,10 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 		}
 		g.apply(&out, at, moves)
 	case rules.Correction:
+		if len(res.Moves) >= 2 && !resync {
+			g.hold(at, res.From, res.Moves)
+			break
+		}
 		g.unexplained = false
 		g.retract(&out, at, res.From, res.Moves, false)
 		g.apply(&out, at, res.Moves)
@@ -327,6 +326,16 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 		}
 	}
 	return out
+}
+
+// hold keeps several plies the board shows until the board has shown them
+// for ScanLag or a press needs them, because a piece in the hand can look
+// like a short exchange nobody played.
+func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
+	g.multi, g.multiFrom = moves, from
+	if !g.unexplained {
+		g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+	}
 }
 
 // earlier finds the most recent earlier position of the record that s shows.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/notnil/chess"
@@ -71,6 +73,9 @@ func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
 		if pressAt <= at {
 			pressAt = at + 0.01
 		}
+		if n := len(pending); n > 0 && pressAt <= pending[n-1].at {
+			pressAt = pending[n-1].at + 0.05 // presses alternate
+		}
 		pending = append(pending, press{at: pressAt, side: side})
 		for k, f := range frames {
 			flush(at)
@@ -121,6 +126,9 @@ func abs(x int) int {
 
 func TestPropertyNoisyGames(t *testing.T) {
 	games := 120
+	if n, err := strconv.Atoi(os.Getenv("RECONCILE_GAMES")); err == nil && n > 0 {
+		games = n // a longer run: RECONCILE_GAMES=2000 go test -run Property
+	}
 	if testing.Short() {
 		games = 20
 	}

@@ -199,8 +199,11 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 
 // settle accepts the several plies the board has been showing.
 func (g *Game) settle(out *[]Event, at time.Duration) {
-	moves := g.multi
+	moves, from := g.multi, g.multiFrom
 	g.multi, g.unexplained = nil, false
+	if from < g.rec.Ply() {
+		g.retract(out, at, from, moves, false)
+	}
 	g.apply(out, at, moves)
 }
 
