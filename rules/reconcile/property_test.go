@@ -17,7 +17,7 @@ import (
 // noisyGame feeds a random legal game as a player and a board would: the
 // moving piece is lifted, a sliding piece is seen on the squares it
 // crosses, a capture may lose the captured piece first, and the press is
-// read up to 0.4 s before or 0.8 s after the board shows the move.
+// read from about 0.25 s before to 1 s after the board shows the move.
 func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
 	tt, _ := t.(*testing.T)
 	h := newHarness(tt, Config{TimeControl: clockd.TimeControl{Periods: []clockd.Period{{Time: 90 * 60e9, Increment: 30e9}}}})
@@ -61,7 +61,10 @@ func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
 				frames = append(frames, s)
 			}
 		}
-		// the final board shows at `final`; the press is read around it
+		// Physical times: the move ends at final; the board reports it up
+		// to 0.3 s later; the press follows the move by 0.05–0.5 s and is
+		// read up to 0.5 s after it; the opponent starts 0.3 s or more
+		// after the press.
 		span := 0.0
 		steps := make([]float64, len(frames))
 		for k := range frames {
@@ -69,23 +72,22 @@ func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
 			span += steps[k]
 		}
 		final := at + span
-		pressAt := final - 0.4 + r.Float64()*1.2
-		if pressAt <= at {
-			pressAt = at + 0.01
+		seen := final + r.Float64()*0.3
+		pressed := final + 0.05 + r.Float64()*0.45
+		read := pressed + r.Float64()*0.5
+		if n := len(pending); n > 0 && read <= pending[n-1].at {
+			read = pending[n-1].at + 0.01
 		}
-		if n := len(pending); n > 0 && pressAt <= pending[n-1].at {
-			pressAt = pending[n-1].at + 0.05 // presses alternate
-		}
-		pending = append(pending, press{at: pressAt, side: side})
+		pending = append(pending, press{at: read, side: side})
 		for k, f := range frames {
 			flush(at)
 			h.board = f
 			h.show(at)
 			at += steps[k]
 		}
-		flush(at)
-		h.playUCI(at, u)
-		at += 0.2 + r.Float64()*3
+		flush(seen)
+		h.playUCI(seen, u)
+		at = max(seen, pressed+0.3+r.Float64()*3)
 	}
 	flush(at + 10)
 	h.end(at + 20)
