@@ -4,7 +4,7 @@
 // The clock sends ASCII lines, each ending in LF (a CR before it is
 // ignored). A line is a body and an NMEA-style checksum:
 //
-//	STATUS 17 5391000 5400000 L R - I -*2C
+//	STATUS 17 5391000 5400000 L R - I -*4A
 //
 // the two hex digits after '*' being the XOR of every byte of the body.
 // The body is a keyword and fields separated by single spaces: HELLO
