@@ -1,0 +1,328 @@
+package pgn
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// Tags are the game's header values taken from the capture's meta keys.
+type Tags struct {
+	Event, Site, Date, Round, White, Black string
+	Board                                  string // board number; with Round it makes the broadcast round tag "r.b"
+	TimeControl                            clockd.TimeControl
+	StartFEN                               string
+}
+
+// Move is one completed move of the record.
+type Move struct {
+	Ply   int
+	Side  clockd.Side
+	SAN   string
+	Clock time.Duration // the mover's clock after the move, as displayed (%clk)
+	EMT   time.Duration // time the mover spent on it (%emt); negative when unknown
+	By    string        // how it was completed (6.2.1): press, game-end, next-move
+}
+
+// Game is the PGN view of one game's event stream. Feed it every event in
+// order with Add; Write renders the game as it stands (a live PGN for
+// broadcasts, or the final record once the game ended).
+type Game struct {
+	tags    Tags
+	moves   []Move
+	clock   clockd.Times // last displayed clocks
+	known   [2]bool      // whether clock[side] is known from an event
+	lastAt  [2]time.Duration
+	added   [2]time.Duration // period time added to a side since its last completed move
+	result  string
+	term    string
+	comment string // final comment: the flag verdict or end reason in words
+}
+
+// New returns an empty game with the given tags.
+func New(t Tags) *Game {
+	g := &Game{tags: t, result: "*"}
+	if len(t.TimeControl.Periods) > 0 {
+		p := t.TimeControl.Periods[0]
+		start := p.Time
+		if p.Mode == clockd.Fischer {
+			start += p.Increment // the increment is credited before the first move
+		}
+		g.clock = clockd.Times{White: start, Black: start}
+		g.known = [2]bool{true, true}
+	}
+	for i := range g.lastAt {
+		g.lastAt[i] = -1
+	}
+	return g
+}
+
+func idx(s clockd.Side) int {
+	if s == clockd.Black {
+		return 1
+	}
+	return 0
+}
+
+func (g *Game) clockOf(s clockd.Side) time.Duration {
+	if s == clockd.Black {
+		return g.clock.Black
+	}
+	return g.clock.White
+}
+
+// Add takes the next event of the stream.
+func (g *Game) Add(e reconcile.Event) {
+	switch e.Type {
+	case reconcile.TypePress:
+		g.lastAt[idx(e.Side.Other())] = e.At
+	case reconcile.TypePeriod:
+		g.added[idx(e.Side)] += e.Added
+	case reconcile.TypeComplete:
+		g.complete(e)
+	case reconcile.TypeRetract:
+		// A retraction that reaches completed moves is a take-back (7.1):
+		// the record loses those moves.
+		n := 0
+		for _, m := range g.moves {
+			if m.Ply < e.Ply {
+				g.moves[n] = m
+				n++
+			}
+		}
+		g.moves = g.moves[:n]
+	case reconcile.TypeFlag:
+		g.clock = e.Clock
+		g.known = [2]bool{true, true}
+		switch e.Verdict {
+		case reconcile.VerdictLoss:
+			g.result = winner(e.Side.Other())
+			g.term = "time forfeit"
+		case reconcile.VerdictDraw:
+			g.result = "1/2-1/2"
+			g.term = "time forfeit"
+		}
+		if e.Verdict != reconcile.VerdictNone {
+			g.comment = e.Reason
+		}
+	case reconcile.TypeEnd:
+		g.result = e.Result
+		g.term = termination(e.Reason)
+		if g.comment == "" || e.Reason != "flag" {
+			g.comment = fmt.Sprintf("%s (%s)", e.Reason, e.Article)
+		}
+	case reconcile.TypePosition:
+		if e.FEN != "" && g.tags.StartFEN == "" && len(g.moves) == 0 && !isStandard(e.FEN) {
+			g.tags.StartFEN = e.FEN
+		}
+	}
+}
+
+func (g *Game) complete(e reconcile.Event) {
+	i := idx(e.Side)
+	after := e.Clock.White
+	if e.Side == clockd.Black {
+		after = e.Clock.Black
+	}
+	m := Move{Ply: e.Ply, Side: e.Side, SAN: e.SAN, Clock: after, EMT: -1, By: e.By}
+	if e.By == reconcile.ByPress && g.known[i] {
+		// Time used = clock before − (clock after − what was credited):
+		// exact for Fischer and for controls without increment, to the
+		// display's resolution. Delay modes do not reveal the time used
+		// from the display alone; there the elapsed time between the
+		// opponent's press and this one is the best evidence.
+		p, ok := g.period(e)
+		switch {
+		case ok && (p.Mode == clockd.Fischer || p.Increment == 0):
+			m.EMT = g.clockOf(e.Side) - (after - p.Increment - g.added[i])
+		case g.lastAt[i] >= 0:
+			m.EMT = e.At - g.lastAt[i]
+		}
+		if m.EMT < 0 {
+			m.EMT = 0
+		}
+	}
+	g.added[i] = 0
+	g.clock = e.Clock
+	g.known = [2]bool{true, true}
+	g.moves = append(g.moves, m)
+}
+
+// period returns the period in force for the move just completed.
+func (g *Game) period(e reconcile.Event) (clockd.Period, bool) {
+	tc := g.tags.TimeControl
+	if len(tc.Periods) == 0 {
+		return clockd.Period{}, false
+	}
+	done := e.Moves.White
+	if e.Side == clockd.Black {
+		done = e.Moves.Black
+	}
+	p := tc.PeriodOf(done-1) - 1 // the period the move was played in
+	if p < 0 {
+		p = 0
+	}
+	if p >= len(tc.Periods) {
+		p = len(tc.Periods) - 1
+	}
+	return tc.Periods[p], true
+}
+
+// Moves returns the completed moves of the record.
+func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
+
+// Result returns the result tag value ("*" while the game goes on).
+func (g *Game) Result() string { return g.result }
+
+func winner(s clockd.Side) string {
+	if s == clockd.Black {
+		return "0-1"
+	}
+	return "1-0"
+}
+
+func termination(reason string) string {
+	switch reason {
+	case "flag":
+		return "time forfeit"
+	case "checkmate", "stalemate", "fivefold-repetition", "seventy-five-moves", "dead-position":
+		return "normal"
+	case "illegal-move":
+		return "rules infraction"
+	}
+	return "normal"
+}
+
+const standardFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+func isStandard(fen string) bool {
+	return strings.Fields(fen)[0] == strings.Fields(standardFEN)[0] && strings.Contains(fen, " w ")
+}
+
+// Clock formats a clock value as PGN clock comments want it: H:MM:SS,
+// truncated to the second as clocks display it.
+func Clock(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int64(d / time.Second)
+	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// Write renders the game as PGN: the seven-tag roster, then arbiterd's
+// tags in a fixed order, then the movetext with [%clk] and [%emt] per move.
+func (g *Game) Write(w io.Writer) error {
+	var b strings.Builder
+	round := g.tags.Round
+	if round == "" {
+		round = "?"
+	}
+	if g.tags.Board != "" && g.tags.Round != "" {
+		round = g.tags.Round + "." + g.tags.Board
+	}
+	tag := func(k, v string) {
+		fmt.Fprintf(&b, "[%s \"%s\"]\n", k, escape(v))
+	}
+	tag("Event", orQ(g.tags.Event))
+	tag("Site", orQ(g.tags.Site))
+	tag("Date", orDate(g.tags.Date))
+	tag("Round", round)
+	tag("White", orQ(g.tags.White))
+	tag("Black", orQ(g.tags.Black))
+	tag("Result", g.result)
+	if g.tags.Board != "" {
+		tag("Board", g.tags.Board)
+	}
+	if len(g.tags.TimeControl.Periods) > 0 {
+		tag("TimeControl", g.tags.TimeControl.String())
+	}
+	if g.known[0] {
+		tag("WhiteClock", Clock(g.clock.White))
+	}
+	if g.known[1] {
+		tag("BlackClock", Clock(g.clock.Black))
+	}
+	if g.term != "" {
+		tag("Termination", g.term)
+	}
+	if g.tags.StartFEN != "" {
+		tag("SetUp", "1")
+		tag("FEN", g.tags.StartFEN)
+	}
+	b.WriteByte('\n')
+
+	var tokens []string
+	startMove, blackFirst := 1, false
+	if g.tags.StartFEN != "" {
+		f := strings.Fields(g.tags.StartFEN)
+		if len(f) >= 6 {
+			fmt.Sscan(f[5], &startMove)
+		}
+		blackFirst = len(f) >= 2 && f[1] == "b"
+	}
+	for i, m := range g.moves {
+		// Move numbers from the ply: the record may start with Black.
+		plyIdx := i
+		if blackFirst {
+			plyIdx++
+		}
+		num := startMove + plyIdx/2
+		// Every move carries a clock comment, so a Black move always
+		// follows a comment and is numbered "N...".
+		if m.Side == clockd.White {
+			tokens = append(tokens, fmt.Sprintf("%d.", num))
+		} else {
+			tokens = append(tokens, fmt.Sprintf("%d...", num))
+		}
+		tokens = append(tokens, m.SAN)
+		c := fmt.Sprintf("{[%%clk %s]", Clock(m.Clock))
+		if m.EMT >= 0 {
+			c += fmt.Sprintf(" [%%emt %s]", Clock(m.EMT))
+		}
+		tokens = append(tokens, c+"}")
+	}
+	if g.comment != "" {
+		tokens = append(tokens, "{"+strings.ReplaceAll(g.comment, "}", ")")+"}")
+	}
+	tokens = append(tokens, g.result)
+	line := 0
+	for i, t := range tokens {
+		if i > 0 {
+			if line+1+len(t) > 79 {
+				b.WriteByte('\n')
+				line = 0
+			} else {
+				b.WriteByte(' ')
+				line++
+			}
+		}
+		b.WriteString(t)
+		line += len(t)
+	}
+	b.WriteString("\n\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func orQ(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
+func orDate(s string) string {
+	if s == "" {
+		return "????.??.??"
+	}
+	return s
+}
+
+func escape(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	return strings.ReplaceAll(s, `"`, `\"`)
+}
