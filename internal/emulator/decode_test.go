@@ -190,3 +190,7 @@ func replayBoard(t testing.TB, frames []tframe, fens []string, reversed bool) (r
 func isCtxErr(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
+
+func pipePair() (net.Conn, net.Conn) { return net.Pipe() }
+
+func drain(r io.Reader) { _, _ = io.Copy(io.Discard, r) }

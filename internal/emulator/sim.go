@@ -297,7 +297,7 @@ func (s *sim) clockChanged(at time.Duration, force bool) {
 }
 
 func (s *sim) doPress(at time.Duration, p Player, plyIdx int, early bool) {
-	if s.dropArmed == plyIdx {
+	if plyIdx >= 0 && s.dropArmed == plyIdx {
 		s.dropClock = s.dropArmedN
 		s.dropArmed = -1
 	}
@@ -305,10 +305,10 @@ func (s *sim) doPress(at time.Duration, p Player, plyIdx int, early bool) {
 	if !res.accepted {
 		return
 	}
-	if s.holdClock && s.mergeAt != plyIdx {
+	if s.holdClock && (plyIdx < 0 || s.mergeAt != plyIdx) {
 		s.holdClock = false
 	}
-	if s.mergeAt == plyIdx {
+	if plyIdx >= 0 && s.mergeAt == plyIdx {
 		s.mergeAt = -1
 		s.lastDisplay = nil
 		s.clockGen++
