@@ -109,19 +109,32 @@ func (w *Writer) line(s string) error {
 // (capture times never decrease). When SyncEvery has passed since the last
 // sync, Data also syncs the file to disk. Empty p records nothing.
 func (w *Writer) Data(at time.Duration, port string, dir Dir, p []byte) error {
+	_, err := w.Record(at, port, dir, p)
+	return err
+}
+
+// Record is Data returning the time the line was recorded with: at cut to
+// the capture's microseconds, or the last time written if at was earlier.
+// A live driver stamps what it derives from the bytes with this time, so a
+// replay of the capture reproduces it exactly.
+func (w *Writer) Record(at time.Duration, port string, dir Dir, p []byte) (time.Duration, error) {
+	at = at.Truncate(time.Microsecond)
+	if at < 0 {
+		at = 0
+	}
 	if len(p) == 0 {
-		return nil
+		return at, nil
 	}
 	if dir != Read && dir != Write {
-		return fmt.Errorf("capture: direction %q: want r or w", rune(dir))
+		return at, fmt.Errorf("capture: direction %q: want r or w", rune(dir))
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
-		return w.err
+		return at, w.err
 	}
 	if _, ok := w.ports[port]; !ok {
-		return fmt.Errorf("capture: port %q was not declared", port)
+		return at, fmt.Errorf("capture: port %q was not declared", port)
 	}
 	if at < w.last {
 		at = w.last
@@ -138,12 +151,12 @@ func (w *Writer) Data(at time.Duration, port string, dir Dir, p []byte) error {
 	w.bw.WriteByte('\n')
 	if err := w.bw.Flush(); err != nil {
 		w.err = fmt.Errorf("capture: %w", err)
-		return w.err
+		return at, w.err
 	}
 	if at-w.lastSync >= SyncEvery {
-		return w.syncLocked()
+		return at, w.syncLocked()
 	}
-	return nil
+	return at, nil
 }
 
 // Sync flushes and syncs the capture to disk. The daemon calls it at every

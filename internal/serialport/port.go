@@ -146,11 +146,8 @@ func (p *Port) ReadStamped(b []byte) (int, time.Duration, error) {
 	for {
 		n, err := p.sp.Read(b)
 		if n > 0 {
-			at := p.now()
-			if cerr := p.record(at, capture.Read, b[:n]); cerr != nil {
-				return n, at, cerr
-			}
-			return n, at, nil
+			at, cerr := p.record(p.now(), capture.Read, b[:n])
+			return n, at, cerr
 		}
 		if err == nil {
 			if p.opts.ReadTimeout > 0 {
@@ -173,7 +170,7 @@ func (p *Port) now() time.Duration {
 func (p *Port) Write(b []byte) (int, error) {
 	n, err := p.sp.Write(b)
 	if n > 0 {
-		if cerr := p.record(p.now(), capture.Write, b[:n]); cerr != nil && err == nil {
+		if _, cerr := p.record(p.now(), capture.Write, b[:n]); cerr != nil && err == nil {
 			err = cerr
 		}
 	}
@@ -189,14 +186,17 @@ func (p *Port) Write(b []byte) (int, error) {
 	return n, nil
 }
 
-func (p *Port) record(at time.Duration, dir capture.Dir, b []byte) error {
+// record writes b to the capture and returns the time it was recorded
+// with (at, at the capture's precision).
+func (p *Port) record(at time.Duration, dir capture.Dir, b []byte) (time.Duration, error) {
 	if p.opts.Capture == nil {
-		return nil
+		return at.Truncate(time.Microsecond), nil
 	}
-	if err := p.opts.Capture.Data(at, p.opts.CapturePort, dir, b); err != nil {
-		return &Error{Port: p.path, Op: "capture", Err: ErrCapture, Cause: err}
+	rec, err := p.opts.Capture.Record(at, p.opts.CapturePort, dir, b)
+	if err != nil {
+		return rec, &Error{Port: p.path, Op: "capture", Err: ErrCapture, Cause: err}
 	}
-	return nil
+	return rec, nil
 }
 
 // ioError classifies a read or write failure: after Close it is ErrClosed;
