@@ -35,7 +35,7 @@ func session(rng *rand.Rand, updates int) ([]byte, []dgt.Message) {
 		f, p := byte(rng.IntN(64)), byte(rng.IntN(13))
 		add(dt.DGTFieldUpdate(f, p), dgt.FieldUpdate{Field: f, Piece: p})
 		if i%2 == 1 {
-			left -= time.Second
+			left = 90*time.Minute - time.Duration(i/2%5000)*time.Second
 			add(dt.DGTClock(dt.Face{Time: left}, dt.Face{Time: right}, dt.ClockRunning|dt.ClockLeftTurn),
 				dgt.ClockTime{Left: dgt.FaceTime{Time: left}, Right: dgt.FaceTime{Time: right}, Running: true, LeftTurn: true})
 		}
