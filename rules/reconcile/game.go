@@ -100,6 +100,7 @@ type Game struct {
 	stopped   bool
 	started   bool
 	resync    bool          // the board was away: search the full depth once
+	boardAway bool          // the board is disconnected: presses wait for it
 	snapAt    time.Duration // when the board last changed
 	multi     []*chess.Move // several plies the board shows, not yet accepted
 	multiFrom int           // the ply they start from
@@ -230,6 +231,8 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 		kind, what := KindBoardDisconnected, "board"
 		if strings.HasPrefix(port, "clock") {
 			kind, what = KindClockDisconnected, "clock"
+		} else {
+			g.boardAway = true // presses wait for the board to be back
 		}
 		g.anomaly(&out, at, kind, 0, true, "–",
 			fmt.Sprintf("The %s on port %q stopped answering; moves and presses made meanwhile are seen only when it is back. Check the connection.", what, port))
@@ -242,6 +245,7 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 	var out []Event
 	g.advance(&out, at, at)
+	defer func() { g.boardAway = false }()
 	if !g.oriented || g.ended {
 		o, ok := rules.DetectOrientation(s, g.start)
 		if !ok {

@@ -88,7 +88,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 	if g.multi != nil {
 		consider(g.snapAt+lag, dSettle, 0)
 	}
-	if len(g.presses) > 0 {
+	if len(g.presses) > 0 && !g.boardAway {
 		consider(g.presses[0].ev.At+lag, dPress, 0)
 	}
 	if !g.ended {

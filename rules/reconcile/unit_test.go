@@ -1,0 +1,328 @@
+package reconcile
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
+	"github.com/arbiterd/arbiterd/rules/unwinnable"
+)
+
+func TestMarshalExact(t *testing.T) {
+	req := 40
+	_ = req
+	cases := []struct {
+		e    Event
+		want string
+	}{
+		{Event{Type: TypeComplete, Board: "12", At: 5321402113 * time.Microsecond, Seq: 811, Ply: 75, Side: W, By: ByPress, Moves: Moves{38, 37}, Clock: clockd.Times{White: 2 * time.Second, Black: 611 * time.Second}, SAN: "Qe2"},
+			`{"type":"complete","board":"12","t":5321.402113,"seq":811,"ply":75,"side":"white","by":"press","moves":{"white":38,"black":37},"clock":{"white":2.0,"black":611.0},"san":"Qe2"}`},
+		{Event{Type: TypeFlag, Board: "12", At: 5388010020 * time.Microsecond, Seq: 815, Side: B, Clock: clockd.Times{White: 2 * time.Second}, Period: 1, MovesCompleted: 37, MovesRequired: 40, OpponentCanMate: "yes", MateLine: []string{"d1h5", "e8e7"}, Verdict: VerdictLoss, Article: "6.9", Reason: `Black "lost".`},
+			`{"type":"flag","board":"12","t":5388.010020,"seq":815,"side":"black","clock":{"white":2.0,"black":0.0},"period":1,"moves_completed":37,"moves_required":40,"control_reached":false,"opponent_can_mate":"yes","mate_line":["d1h5","e8e7"],"verdict":"loss","article":"6.9","reason":"Black \"lost\"."}`},
+		{Event{Type: TypeFlag, Board: "1", At: 0, Seq: 1, Side: W, Period: 2, MovesCompleted: 61, OpponentCanMate: "no", Verdict: VerdictDraw, Article: "6.9", Reason: "r"},
+			`{"type":"flag","board":"1","t":0.000000,"seq":1,"side":"white","clock":{"white":0.0,"black":0.0},"period":2,"moves_completed":61,"moves_required":null,"control_reached":false,"opponent_can_mate":"no","verdict":"draw","article":"6.9","reason":"r"}`},
+		{Event{Type: TypeAnomaly, Board: "1", At: 1500 * time.Millisecond, Seq: 3, Kind: KindClockStopped, NoSide: true, Article: "6.11", Detail: "line\nbreak\x01é"},
+			`{"type":"anomaly","board":"1","t":1.500000,"seq":3,"kind":"clock-stopped","side":null,"article":"6.11","detail":"line\nbreak\u0001é"}`},
+		{Event{Type: TypePeriod, Board: "1", At: time.Microsecond, Seq: 4, Side: B, Period: 2, Added: 1800 * time.Second},
+			`{"type":"period","board":"1","t":0.000001,"seq":4,"side":"black","period":2,"added":1800.0}`},
+		{Event{Type: TypePress, Board: "1", At: time.Second, Seq: 5, Side: W, Clock: clockd.Times{White: 5391250 * time.Millisecond, Black: 5400005 * time.Millisecond}, Inferred: true},
+			`{"type":"press","board":"1","t":1.000000,"seq":5,"side":"white","clock":{"white":5391.25,"black":5400.005},"inferred":true}`},
+		{Event{Type: TypeSession, Board: "b", Seq: 6, State: "start", Port: "board"},
+			`{"type":"session","board":"b","t":0.000000,"seq":6,"state":"start","port":"board"}`},
+		{Event{Type: TypeEnd, Board: "1", Seq: 7, Result: "1/2-1/2", Reason: "stalemate", Article: "5.2.1"},
+			`{"type":"end","board":"1","t":0.000000,"seq":7,"result":"1/2-1/2","reason":"stalemate","article":"5.2.1"}`},
+		{Event{Type: TypeRetract, Board: "1", Seq: 8, Ply: 3, Reason: ReasonSlide, SAN: "Bd3", UCI: "f1d3"},
+			`{"type":"retract","board":"1","t":0.000000,"seq":8,"ply":3,"reason":"slide","san":"Bd3","uci":"f1d3"}`},
+		{Event{Type: TypePosition, Board: "1", Seq: 9, FEN: "8/8/8/8/8/8/8/K6k w - - 0 1", Orientation: "black-bottom"},
+			`{"type":"position","board":"1","t":0.000000,"seq":9,"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","orientation":"black-bottom"}`},
+	}
+	for _, c := range cases {
+		got := string(Marshal(c.e))
+		if got != c.want {
+			t.Errorf("Marshal:\n got %s\nwant %s", got, c.want)
+		}
+		if !json.Valid([]byte(got)) {
+			t.Errorf("not JSON: %s", got)
+		}
+		b, err := json.Marshal(c.e)
+		if err != nil || string(b) != c.want {
+			t.Errorf("json.Marshal = %s, %v", b, err)
+		}
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	cases := []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{StartFEN: "rnbqkbnr/pppppppp/8/8 w - - 0 1"}, "start position"},
+		{Config{ScanLag: -time.Second}, "ScanLag"},
+		{Config{MaxPlies: 99}, "MaxPlies"},
+		{Config{MaxPlies: -1}, "MaxPlies"},
+		{Config{UnexplainedAfter: -1}, "UnexplainedAfter"},
+		{Config{TimeControl: clockd.TimeControl{Periods: []clockd.Period{{Moves: -1, Time: time.Minute}}}}, "period 1"},
+	}
+	for _, c := range cases {
+		_, err := New(c.cfg)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("New(%+v) = %v, want an error naming %q", c.cfg, err, c.want)
+		}
+	}
+}
+
+// TestNoIO keeps the package free of I/O (STYLE.md practice 1): its own
+// imports come from a short list, and nothing it depends on is a device,
+// network, process or arbiterd I/O package (fmt brings os along; that is
+// allowed, using it is not).
+func TestNoIO(t *testing.T) {
+	const pkg = "github.com/arbiterd/arbiterd/rules/reconcile"
+	direct, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, pkg).CombinedOutput()
+	if err != nil {
+		t.Skipf("go list unavailable: %v\n%s", err, direct)
+	}
+	allowed := map[string]bool{"errors": true, "fmt": true, "strconv": true, "strings": true, "time": true,
+		"unicode/utf8": true, "github.com/notnil/chess": true, "github.com/arbiterd/arbiterd/clockd": true,
+		"github.com/arbiterd/arbiterd/rules": true, "github.com/arbiterd/arbiterd/rules/bitboard": true,
+		"github.com/arbiterd/arbiterd/rules/unwinnable": true}
+	for _, imp := range strings.Fields(string(direct)) {
+		if !allowed[imp] {
+			t.Errorf("rules/reconcile imports %s directly", imp)
+		}
+	}
+	deps, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, deps)
+	}
+	for _, dep := range strings.Fields(string(deps)) {
+		switch {
+		case dep == "net", strings.HasPrefix(dep, "net/"), dep == "os/exec", dep == "os/signal",
+			strings.HasPrefix(dep, "go.bug.st/"), strings.HasPrefix(dep, "github.com/creack/"),
+			strings.HasPrefix(dep, "github.com/arbiterd/arbiterd/driver"),
+			strings.HasPrefix(dep, "github.com/arbiterd/arbiterd/internal"):
+			t.Errorf("rules/reconcile depends on %s: the domain must not do I/O", dep)
+		}
+	}
+}
+
+func TestFlagUnwinnableOracle(t *testing.T) {
+	// White: king and knight; Black: king and rook. White can still mate
+	// (8/8/8/8/8/1N6/r1K5/k7 b is mate), so Black's flag loses.
+	h := newHarness(t, Config{StartFEN: "8/8/8/8/3k4/1N6/r7/2K5 b - - 0 70", TimeControl: mustTC(t, "5400+30"), Oracle: UnwinnableOracle{Options: unwinnable.Options{Mode: unwinnable.Full}}})
+	h.show(0)
+	h.start(1)
+	h.flag(30, B)
+	h.advance(32)
+	f := h.of(TypeFlag)
+	if len(f) != 1 || f[0].OpponentCanMate != "yes" || f[0].Verdict != VerdictLoss {
+		t.Fatalf("flag = %+v", f)
+	}
+	// Replay the line position by position (the analyzer's lines may run
+	// past the 75-move rule of a game record; 6.9 asks about any series
+	// of legal moves).
+	opt, err := chess.FEN("8/8/8/8/3k4/1N6/r7/2K5 b - - 0 70")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := chess.NewGame(opt).Position()
+	for _, u := range f[0].MateLine {
+		m, err := chess.UCINotation{}.Decode(pos, u)
+		if err != nil {
+			t.Fatalf("mate line move %s: %v", u, err)
+		}
+		pos = pos.Update(m)
+	}
+	if pos.Status() != chess.Checkmate || pos.Turn() != chess.Black {
+		t.Fatalf("mate line %v ends in %v with %v to move", f[0].MateLine, pos.Status(), pos.Turn())
+	}
+	// Black, with a rook, against White's flag: Black can mate too; a
+	// bare king cannot.
+	if a, _ := (UnwinnableOracle{}).CanMate("8/8/8/8/3k4/8/2K5/8 w - - 0 1", W); a != "no" {
+		t.Errorf("bare king: %s", a)
+	}
+}
+
+func TestMaterialOracle(t *testing.T) {
+	cases := []struct {
+		fen  string
+		side clockd.Side
+		want string
+	}{
+		{"8/8/8/4k3/8/8/3QK3/8 w - - 0 1", B, "no"},
+		{"8/8/8/4k3/8/8/3QK3/8 w - - 0 1", W, "unknown"},
+		{"8/8/8/4k3/8/8/3NK3/8 w - - 0 1", W, "no"},
+		{"8/8/8/4k3/4p3/8/3NK3/8 w - - 0 1", W, "unknown"},
+		{"8/8/8/4k3/8/8/3BK3/8 w - - 0 1", W, "no"},
+		{"not a fen", W, "unknown"},
+	}
+	for _, c := range cases {
+		if got, line := (MaterialOracle{}).CanMate(c.fen, c.side); got != c.want || line != nil {
+			t.Errorf("%s %s: %s %v, want %s", c.fen, c.side, got, line, c.want)
+		}
+	}
+}
+
+func TestBothFlagsLastPeriodDraw(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, "300+0")})
+	h.show(0)
+	h.start(1)
+	h.play(3, "e4")
+	h.press(3.2, W)
+	h.flag(400, B)
+	h.flag(400, W) // one reading: the order is unknown
+	h.advance(402)
+	f := h.of(TypeFlag)
+	if len(f) != 2 || f[0].Verdict != VerdictDraw || f[1].Verdict != VerdictDraw || f[0].Article != "III.3.1" {
+		t.Fatalf("flags = %+v", f)
+	}
+	if e := h.of(TypeEnd); len(e) != 1 || e[0].Result != "1/2-1/2" || e[0].Article != "III.3.1" {
+		t.Fatalf("end = %+v", e)
+	}
+}
+
+func TestUnknownTimeControl(t *testing.T) {
+	h := newHarness(t, Config{})
+	h.show(0)
+	h.start(1)
+	h.play(3, "e4")
+	h.press(3.2, W)
+	h.flag(400, B)
+	h.advance(402)
+	f := h.of(TypeFlag)
+	if len(f) != 1 || f[0].Verdict != VerdictUnknown || f[0].MovesRequired != 0 || !strings.Contains(f[0].Reason, "does not know the time control") {
+		t.Fatalf("flag = %+v", f)
+	}
+	if len(h.of(TypeEnd)) != 0 {
+		t.Fatal("a flag without a known control ended the game")
+	}
+}
+
+func TestClockAndSessionAnomalies(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.clock(clockd.ClockEvent{Kind: clockd.Stopped, At: sec(5)})
+	h.clock(clockd.ClockEvent{Kind: clockd.Resumed, At: sec(6)})
+	h.clock(clockd.ClockEvent{Kind: clockd.Impossible, At: sec(7), Detail: "White's time rose without a press."})
+	h.clock(clockd.ClockEvent{Kind: clockd.Disconnected, At: sec(8)})
+	h.feed(h.g.Session(sec(9), "disconnected", "board"))
+	h.feed(h.g.Session(sec(10), "connected", "board"))
+	h.wantAnomalies(KindClockStopped, KindClockReading, KindClockDisconnected, KindBoardDisconnected)
+	if a := h.of(TypeAnomaly); !a[0].NoSide || a[0].Article != "6.11" {
+		t.Errorf("clock-stopped = %+v", a[0])
+	}
+	if s := h.of(TypeSession); len(s) != 2 || s[1].State != "connected" {
+		t.Errorf("sessions %+v", s)
+	}
+}
+
+func TestResyncFindsSeveralPlies(t *testing.T) {
+	// The board was away for four plies; after it reconnects the full
+	// depth explains them.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Session(sec(2), "disconnected", "board"))
+	h.press(3, W)
+	h.press(4, B)
+	h.press(5, W)
+	h.press(6, B)
+	h.feed(h.g.Session(sec(6.5), "connected", "board"))
+	h.play(7, "e4", "e5", "Nf3", "Nc6")
+	h.advance(10)
+	h.wantCompleted(2, 2)
+	h.wantAnomalies(KindBoardDisconnected)
+}
+
+func TestTwoMovesAnomaly(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(3, "e4")
+	h.press(3.2, W)
+	// White plays d4 as well, without Black moving.
+	h.put(6, "d2", chess.NoPiece)
+	h.put(6.1, "d4", chess.WhitePawn)
+	h.advance(20)
+	h.wantAnomalies(KindTwoMoves)
+	if a := h.of(TypeAnomaly)[0]; a.Side != W || !strings.Contains(a.Detail, "d4") {
+		t.Errorf("two-moves = %+v", a)
+	}
+}
+
+func TestArbiterActions(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(3, "e4")
+	h.press(3.2, W)
+	h.play(5, "e5")
+	h.press(5.2, B)
+	h.advance(8)
+	h.feed(h.g.Arbiter(sec(9), ArbiterAction{Kind: ActTakeBack, Ply: 1}))
+	h.wantCompleted(1, 0)
+	if r := h.of(TypeRetract); len(r) != 1 || r[0].Reason != ReasonTakeback || r[0].Ply != 2 {
+		t.Fatalf("retract = %+v", r)
+	}
+	h.feed(h.g.Arbiter(sec(10), ArbiterAction{Kind: ActTakeBack, Ply: 7}))
+	h.feed(h.g.Arbiter(sec(11), ArbiterAction{Kind: ActSetClock, Side: B, Time: 5000 * time.Second}))
+	if c := h.g.State().Clock; c.Black != 5000*time.Second {
+		t.Errorf("clock %+v", c)
+	}
+	h.feed(h.g.Arbiter(sec(12), ArbiterAction{Kind: ActSetClock, Side: B, Time: -1}))
+	h.feed(h.g.Arbiter(sec(13), ArbiterAction{Kind: 99}))
+	if n := len(h.of(TypeAnomaly)); n != 3 {
+		t.Errorf("%d anomalies for 3 bad actions", n)
+	}
+}
+
+// FuzzBoard feeds arbitrary snapshots and clock events: the Game never
+// panics, sequence numbers stay consecutive, and every event marshals to JSON.
+func FuzzBoard(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3}, uint8(0))
+	f.Add([]byte("some bytes that become squares and pieces"), uint8(7))
+	f.Fuzz(func(t *testing.T, data []byte, kind uint8) {
+		g, err := New(Config{TimeControl: clockd.TimeControl{Periods: []clockd.Period{{Moves: 2, Time: time.Minute}, {Time: time.Minute}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := rules.SnapshotOf(chess.StartingPosition())
+		var evs []Event
+		evs = append(evs, g.Board(0, start)...)
+		s := start
+		at := time.Duration(0)
+		for i := 0; i+1 < len(data); i += 2 {
+			at += time.Duration(data[i]) * 10 * time.Millisecond
+			sq := int(data[i] % 64)
+			switch v := data[i+1]; {
+			case v < 13:
+				s.Squares[sq] = chess.Piece(v)
+			case v < 16:
+				s.Unknown ^= 1 << uint(sq)
+			case v < 20:
+				s = start
+			}
+			evs = append(evs, g.Board(at, s)...)
+			if data[i+1]%5 == 0 {
+				k := clockd.EventKind(int(kind+data[i])%10 + 1)
+				evs = append(evs, g.Clock(clockd.ClockEvent{Kind: k, At: at, Side: clockd.Side(data[i] % 2), Period: int(data[i] % 4)})...)
+			}
+		}
+		evs = append(evs, g.Session(at, "end", "board")...)
+		for i, e := range evs {
+			if e.Seq != i+1 {
+				t.Fatalf("event %d has seq %d", i, e.Seq)
+			}
+			if !json.Valid(Marshal(e)) {
+				t.Fatalf("invalid JSON %s", Marshal(e))
+			}
+		}
+		_ = g.State()
+	})
+}
