@@ -460,8 +460,15 @@ func (in *Interpreter) flags(st *istate, r Reading) []ClockEvent {
 		}
 		st.flagged[f], st.flagPer[f] = true, st.period[f]
 		s := in.sideOf(st, f)
-		evs = append(evs, ClockEvent{Kind: Flag, At: r.At, Side: s, Clock: timesOf(st, r), Period: st.period[f],
-			Detail: fmt.Sprintf("%s's flag fell in period %d", s, st.period[f])})
+		period, detail := st.period[f], ""
+		if fr.Time > 0 && !fr.Flag {
+			// Shown while the clock runs on: the clock already added the
+			// next period, so the flag fell in the one before.
+			period = max(1, period-1)
+			detail = "; the clock added the next period's time at the flag"
+		}
+		evs = append(evs, ClockEvent{Kind: Flag, At: r.At, Side: s, Clock: timesOf(st, r), Period: period,
+			Detail: fmt.Sprintf("%s's flag fell in period %d%s", s, period, detail)})
 	}
 	return evs
 }

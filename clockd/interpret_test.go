@@ -1,6 +1,7 @@
 package clockd
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -25,7 +26,7 @@ func simulate(t *testing.T, tcText string, white Face, countPresses bool, moves 
 		t.Fatal(err)
 	}
 	g := &game{hw: newHW(tc, white, countPresses), poll: 500 * time.Millisecond, speedup: 7}
-	rnd := lcg(42)
+	rnd := lcg(seedFor(tcText, mergeEvery))
 	g.run(2 * time.Second) // readings before the start
 	g.hw.start()
 	for ply := 1; ply <= 2*moves; ply++ {
@@ -51,6 +52,15 @@ func simulate(t *testing.T, tcText string, white Face, countPresses bool, moves 
 	}
 	g.run(2 * time.Second)
 	return g
+}
+
+// seedFor varies the random think times between test variants.
+func seedFor(s string, k int) uint64 {
+	h := uint64(1469598103934665603)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h + uint64(k)
 }
 
 // untilPollPlus lengthens d so that the press after it falls `off` after a
@@ -150,4 +160,44 @@ func TestInterpreterSimulatedDelay(t *testing.T) {
 	think := func(r *lcg) time.Duration { return 8*time.Second + time.Duration(r.intn(6000))*time.Millisecond }
 	g := simulate(t, "1200d5", Left, true, 60, think, 0, 0)
 	checkPresses(t, g, NewInterpreter(g.hw.tc, WhiteAuto))
+}
+
+// TestInterpreterSimulatedVariants: more games, with different merge
+// spacing, faces and controls, including a clock that adds the second
+// period to both players at the first flag (it cannot count moves).
+func TestInterpreterSimulatedVariants(t *testing.T) {
+	think := func(lo, spread int64) func(r *lcg) time.Duration {
+		return func(r *lcg) time.Duration { return time.Duration(lo+r.intn(spread)) * time.Millisecond }
+	}
+	for _, v := range []struct {
+		tc           string
+		white        Face
+		countPresses bool
+		think        func(*lcg) time.Duration
+		merge        int
+		wantFlags    int
+	}{
+		{"40/5400+30:1800+30", Left, true, think(1000, 60000), 7, 0},
+		{"40/5400+30:1800+30", Right, true, think(1500, 5000), 5, 0},
+		{"300+3", Left, true, think(1000, 5000), 9, 0},
+		{"900b10", Right, true, think(2000, 12000), 6, 0},
+		{"40/600+5:1800+5", Left, false, think(2000, 40000), 11, 1},
+	} {
+		t.Run(fmt.Sprintf("%s/%v/merge%d", v.tc, v.white, v.merge), func(t *testing.T) {
+			g := simulate(t, v.tc, v.white, v.countPresses, 100, v.think, v.merge, 0)
+			evs := checkPresses(t, g, NewInterpreter(g.hw.tc, WhiteAuto))
+			flags := 0
+			for _, e := range evs {
+				if e.Kind == Flag {
+					flags++
+					if e.Period != 1 {
+						t.Errorf("flag %v: want period 1", e)
+					}
+				}
+			}
+			if flags != v.wantFlags {
+				t.Errorf("%d flags, want %d", flags, v.wantFlags)
+			}
+		})
+	}
 }
