@@ -28,7 +28,7 @@ func FuzzInterpreter(f *testing.F) {
 			r := time.Duration(int16(binary.BigEndian.Uint16(b[3:]))) * time.Second / 4
 			bits := b[5]
 			rd := Reading{At: at, Left: FaceReading{Time: l, Flag: bits&0x40 != 0, FlagShown: b[6]&1 != 0},
-				Right: FaceReading{Time: r, Flag: bits&0x80 != 0, FlagShown: b[6]&2 != 0},
+				Right:   FaceReading{Time: r, Flag: bits&0x80 != 0, FlagShown: b[6]&2 != 0},
 				Running: bits&1 != 0, LeftTurn: bits&2 != 0, RightTurn: bits&4 != 0,
 				LeverKnown: bits&8 != 0, LeverRightHigh: bits&16 != 0, NoClock: bits&32 != 0 && b[7]&1 != 0}
 			for _, e := range in.Feed(rd) {
