@@ -89,7 +89,7 @@ func TestReconstructTable(t *testing.T) {
 			kind: Forward, want: []string{"e4d5"},
 		},
 		{
-			name: "take-back to the most recent equal position",
+			name:   "take-back to the most recent equal position",
 			played: []string{"e2e4", "e7e5", "g1f3", "b8c6", "f3g1", "c6b8", "d2d4", "d7d5"},
 			snap:   func(t *testing.T) Snapshot { return snapAfter(t, "", "e2e4", "e7e5") },
 			kind:   TakeBack, from: 6,
@@ -217,5 +217,16 @@ func TestOrientation(t *testing.T) {
 	r.Unknown = 1 << 63
 	if r.Rotated().Unknown != 1 {
 		t.Error("Rotated must move the unknown bits too")
+	}
+}
+
+func TestKindNames(t *testing.T) {
+	for k := NoChange; k <= UnknownPieces; k++ {
+		if k.String() == "kind(?)" || k.String() == "" {
+			t.Errorf("kind %d has no name", k)
+		}
+	}
+	if Kind(99).String() != "kind(?)" {
+		t.Error("out-of-range kind")
 	}
 }

@@ -2,13 +2,20 @@ package rules
 
 import "github.com/notnil/chess"
 
-// Snapshot is what a board reports: a piece per square, in the board's own frame.
+// Snapshot is what a board reports at one moment: a piece per square, in the
+// board's own frame (rotate it with Rotated when Black sits at the bottom).
 type Snapshot struct {
-	Squares       [64]chess.Piece
-	Unknown       uint64
+	// Squares holds the piece on each square, indexed by chess.Square (A1=0 … H8=63).
+	Squares [64]chess.Piece
+	// Unknown has bit i set when square i holds a code the board could not
+	// identify (DGT "magic" codes 13–15 or corrupt values).
+	Unknown uint64
+	// OccupancyOnly marks a board that senses presence only: a square is
+	// occupied iff Squares[i] != chess.NoPiece; the piece values mean nothing.
 	OccupancyOnly bool
 }
 
+// SnapshotOf returns the snapshot a board would report for p.
 func SnapshotOf(p *chess.Position) Snapshot {
 	var s Snapshot
 	b := p.Board()
@@ -18,6 +25,8 @@ func SnapshotOf(p *chess.Position) Snapshot {
 	return s
 }
 
+// Rotated turns the board round: a1 becomes h8, b1 becomes g8, and so on,
+// with the unknown marks moving along.
 func (s Snapshot) Rotated() Snapshot {
 	r := s
 	r.Unknown = 0
@@ -30,11 +39,12 @@ func (s Snapshot) Rotated() Snapshot {
 	return r
 }
 
+// Orientation says which edge of the board White sits at.
 type Orientation int
 
 const (
-	WhiteBottom Orientation = iota
-	BlackBottom
+	WhiteBottom Orientation = iota // a1 is at the board's own a1 corner
+	BlackBottom                    // the board is turned round: its a1 corner holds h8
 )
 
 func (o Orientation) String() string {
@@ -44,12 +54,15 @@ func (o Orientation) String() string {
 	return "white-bottom"
 }
 
+// matches reports whether s shows the placement of t (occupancy only when
+// either is occupancy-only). A snapshot with unknown codes matches nothing.
 func (s Snapshot) matches(t Snapshot) bool {
-	if s.Unknown != 0 {
+	if s.Unknown != 0 || t.Unknown != 0 {
 		return false
 	}
+	occ := s.OccupancyOnly || t.OccupancyOnly
 	for i := range s.Squares {
-		if s.OccupancyOnly || t.OccupancyOnly {
+		if occ {
 			if (s.Squares[i] != chess.NoPiece) != (t.Squares[i] != chess.NoPiece) {
 				return false
 			}
@@ -60,6 +73,10 @@ func (s Snapshot) matches(t Snapshot) bool {
 	return true
 }
 
+// DetectOrientation recognises start (nil = the standard starting position)
+// in s either way round. It returns false when s shows neither. A position
+// that looks the same both ways round (the start position on an
+// occupancy-only board) is reported as WhiteBottom, the usual setup.
 func DetectOrientation(s Snapshot, start *chess.Position) (Orientation, bool) {
 	if start == nil {
 		start = chess.StartingPosition()
