@@ -19,7 +19,7 @@ func (r *lcg) intn(n int64) int64 {
 // 0.2 s after the previous press, which itself falls 0.1 s after a poll,
 // so both presses land between two readings; ply tripleAt starts three
 // presses in one interval.
-func simulate(t *testing.T, tcText string, white Face, countPresses bool, moves int, think func(r *lcg) time.Duration, mergeEvery, tripleAt int) *game {
+func simulate(t testing.TB, tcText string, white Face, countPresses bool, moves int, think func(r *lcg) time.Duration, mergeEvery, tripleAt int) *game {
 	t.Helper()
 	tc, err := ParseTimeControl(tcText)
 	if err != nil {

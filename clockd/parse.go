@@ -171,7 +171,14 @@ func parsePGN(s string) (TimeControl, error) {
 		p.Time = time.Duration(a) * time.Second
 		switch c := sc.peek(); c {
 		case '+', 'd', 'b':
-			p.Mode = map[byte]Mode{'+': Fischer, 'd': Delay, 'b': Bronstein}[c]
+			switch c {
+			case 'd':
+				p.Mode = Delay
+			case 'b':
+				p.Mode = Bronstein
+			default:
+				p.Mode = Fischer
+			}
 			sc.pos++
 			n, err := sc.number("the increment or delay in seconds", maxIncrement)
 			if err != nil {
