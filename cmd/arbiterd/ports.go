@@ -27,8 +27,11 @@ product string naming DGT). A USB bridge is generic: "likely" is a hint.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ports, err := serialport.List()
-			if err != nil {
+			if err != nil && ports == nil {
 				return fmt.Errorf("ports: %w", err)
+			}
+			if err != nil { // the ports were found, their USB details not
+				fmt.Fprintf(cmd.ErrOrStderr(), "arbiterd ports: warning: %v\n", err)
 			}
 			return printPorts(cmd.OutOrStdout(), ports, o)
 		},
@@ -51,13 +54,13 @@ func printPorts(w io.Writer, ports []serialport.Info, o portsOptions) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PORT\tUSB ID\tSERIAL\tPRODUCT\tLIKELY")
+	fmt.Fprintln(tw, "PORT\tUSB ID\tSERIAL\tPRODUCT\tLIKELY\tSTABLE NAME")
 	for _, p := range ports {
 		id := "-"
 		if p.USB {
 			id = p.VID + ":" + p.PID
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Path, id, dash(p.SerialNumber), dash(p.Product), dash(p.Likely))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Path, id, dash(p.SerialNumber), dash(p.Product), dash(p.Likely), dash(p.ByID))
 	}
 	return tw.Flush()
 }

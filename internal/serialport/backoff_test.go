@@ -3,6 +3,8 @@ package serialport
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -43,6 +45,33 @@ func TestOpenErrorMapping(t *testing.T) {
 		e := openError("/dev/ttyUSB0", tt.err)
 		if !errors.Is(e, tt.want) || !errors.Is(e, tt.err) {
 			t.Errorf("openError(%v) = %v, want %v", tt.err, e, tt.want)
+		}
+	}
+}
+
+func TestByIDLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "ttyUSB7")
+	os.WriteFile(target, nil, 0o644)
+	os.Symlink(target, filepath.Join(dir, "usb-DGT_board-if00-port0"))
+	os.Symlink(filepath.Join(dir, "gone"), filepath.Join(dir, "usb-dangling"))
+	links := byIDLinks(dir)
+	if links[target] != filepath.Join(dir, "usb-DGT_board-if00-port0") || len(links) != 1 {
+		t.Errorf("links %v", links)
+	}
+	if len(byIDLinks(filepath.Join(dir, "none"))) != 0 {
+		t.Error("missing directory gave links")
+	}
+}
+
+func TestListRuns(t *testing.T) {
+	ports, err := List()
+	if err != nil && ports == nil {
+		t.Fatalf("List: %v", err)
+	}
+	for _, p := range ports {
+		if p.Path == "" {
+			t.Errorf("a port without a path: %+v", p)
 		}
 	}
 }

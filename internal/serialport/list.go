@@ -2,15 +2,19 @@ package serialport
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"go.bug.st/serial"
 	"go.bug.st/serial/enumerator"
 )
 
 // Info describes one serial port.
 type Info struct {
 	Path         string `json:"path"`
+	ByID         string `json:"by_id,omitempty"` // stable /dev/serial/by-id name, if any
 	USB          bool   `json:"usb"`
 	VID          string `json:"vid,omitempty"` // USB vendor id, lower-case hex
 	PID          string `json:"pid,omitempty"` // USB product id, lower-case hex
@@ -39,23 +43,59 @@ func Likely(vid, pid, product string) string {
 
 func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 
+// ByIDDir is where udev keeps stable names for USB serial devices.
+const ByIDDir = "/dev/serial/by-id"
+
 // List returns the serial ports of this machine, sorted by path, with USB
-// details where the system has them. No ports is an empty list, not an
-// error.
+// details and the stable /dev/serial/by-id name where the system has them.
+// No ports is an empty list, not an error. When the port names were found
+// but their USB details could not be read, List returns the ports without
+// details together with an error saying why.
 func List() ([]Info, error) {
-	ports, err := enumerator.GetDetailedPortsList()
+	names, err := serial.GetPortsList()
 	if err != nil {
 		return nil, fmt.Errorf("serialport: listing ports: %w", err)
 	}
-	out := make([]Info, 0, len(ports))
-	for _, p := range ports {
-		in := Info{Path: p.Name, USB: p.IsUSB, SerialNumber: p.SerialNumber, Product: p.Product}
-		if p.IsUSB {
-			in.VID, in.PID = strings.ToLower(p.VID), strings.ToLower(p.PID)
+	details, derr := enumerator.GetDetailedPortsList()
+	byName := map[string]*enumerator.PortDetails{}
+	for _, d := range details {
+		if d != nil && d.Name != "" {
+			byName[d.Name] = d
+		}
+	}
+	links := byIDLinks(ByIDDir)
+	out := make([]Info, 0, len(names))
+	for _, name := range names {
+		in := Info{Path: name, ByID: links[name]}
+		if d := byName[name]; d != nil && d.IsUSB {
+			in.USB = true
+			in.VID, in.PID = strings.ToLower(d.VID), strings.ToLower(d.PID)
+			in.SerialNumber, in.Product = d.SerialNumber, d.Product
 			in.Likely = Likely(in.VID, in.PID, in.Product)
 		}
 		out = append(out, in)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if derr != nil {
+		return out, fmt.Errorf("serialport: reading USB details: %w", derr)
+	}
 	return out, nil
+}
+
+// byIDLinks maps device paths to their stable names in dir (missing dir:
+// no names).
+func byIDLinks(dir string) map[string]string {
+	out := map[string]string{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		link := filepath.Join(dir, e.Name())
+		target, err := filepath.EvalSymlinks(link)
+		if err == nil {
+			out[target] = link
+		}
+	}
+	return out
 }
