@@ -33,6 +33,9 @@ const (
 	// Adjusted: a time changed while the clock was stopped (the arbiter
 	// set the clock, 6.10 / 7.5.5).
 	Adjusted
+	// BatteryLow: the device reports a low battery (reported once until it
+	// clears).
+	BatteryLow
 )
 
 // String returns a lower-case name such as "press" or "period-added".
@@ -58,6 +61,8 @@ func (k EventKind) String() string {
 		return "connected"
 	case Adjusted:
 		return "adjusted"
+	case BatteryLow:
+		return "battery-low"
 	}
 	return fmt.Sprintf("EventKind(%d)", int(k))
 }

@@ -33,6 +33,15 @@
 // real time is read correctly. Displayed times are assumed to have a
 // granularity of up to one second (a DGT 3000 reports h:mm:ss).
 //
+// What readings cannot show, the interpreter cannot know: in simple-delay
+// mode, or with no increment, two presses whose second move is shorter
+// than the delay (or than the display's one-second step) leave every
+// displayed time as it was and stay invisible; the times reported for
+// merged presses other than the last of a group are estimates (marked
+// Inferred). An Interpreter follows one game: the first running reading
+// is its start (with WhiteAuto, joining a game in progress takes the face
+// running then as White's), and a new game needs a new Interpreter.
+//
 // The package imports no I/O: drivers decode bytes into Readings
 // elsewhere.
 package clockd

@@ -48,6 +48,7 @@ type Interpreter struct {
 	st      istate
 	suspect *Reading // an impossible reading awaiting confirmation
 	inBad   bool     // an Impossible episode was reported
+	battery bool     // low battery reported
 }
 
 // NewInterpreter returns an interpreter for a clock set to tc whose White
@@ -89,12 +90,19 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 	if !in.st.have {
 		st := in.st
 		if why := in.absurd(&st, r); why != "" {
-			return append(evs, in.impossible(r, why))
+			return append(evs, in.impossible(r, why)...)
 		}
 		st.have, st.last = true, r
 		evs = append(evs, in.begin(&st, r)...)
 		in.st = st
 		return evs
+	}
+	if r.BatteryLow != in.battery {
+		in.battery = r.BatteryLow
+		if r.BatteryLow {
+			evs = append(evs, ClockEvent{Kind: BatteryLow, At: r.At, Clock: in.times(r),
+				Detail: "the clock reports a low battery: replace it before it stops (6.11)"})
+		}
 	}
 	st := in.st
 	out, why := in.analyse(&st, r)
@@ -105,8 +113,9 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 		sus := *in.suspect
 		st2 := in.st
 		for _, f := range [2]Face{Left, Right} {
-			need := max(sus.Face(f).Time, r.Face(f).Time) - in.limit(&st2, f)
-			st2.allow[f] = max(st2.allow[f], need)
+			if need := max(sus.Face(f).Time, r.Face(f).Time) - in.limit(&st2, f); need > 0 {
+				st2.allow[f] += need
+			}
 		}
 		st2.last = sus
 		if t, ok := turnOf(sus, sus, st2.turn); ok {
@@ -121,23 +130,24 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 		}
 	}
 	if why != "" {
-		return append(evs, in.impossible(r, why))
+		return append(evs, in.impossible(r, why)...)
 	}
 	in.suspect, in.inBad = nil, false
 	in.st = st
 	return append(evs, out...)
 }
 
-// impossible reports an untrusted reading (once per run of them).
-func (in *Interpreter) impossible(r Reading, why string) ClockEvent {
+// impossible records an untrusted reading as the suspect to confirm, and
+// returns an Impossible event for the first of a run of them (the rest
+// would repeat it twice a second).
+func (in *Interpreter) impossible(r Reading, why string) []ClockEvent {
 	cp := r
 	in.suspect = &cp
-	ev := ClockEvent{Kind: Impossible, At: r.At, Clock: in.times(r), Detail: why}
 	if in.inBad {
-		ev.Detail = "still: " + why
+		return nil
 	}
 	in.inBad = true
-	return ev
+	return []ClockEvent{{Kind: Impossible, At: r.At, Clock: in.times(r), Detail: why + "; the reading is not trusted"}}
 }
 
 // sideOf maps a face to a side (White's face before it is known: left).
@@ -281,7 +291,7 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 	var evs []ClockEvent
 	// Stop / resume.
 	if st.running && !r.Running {
-		evs = append(evs, ClockEvent{Kind: Stopped, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, prev),
+		evs = append(evs, ClockEvent{Kind: Stopped, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, r),
 			Period: st.period[st.turn], Detail: "the clock was stopped (6.11)"})
 	}
 	wasRunning := st.running
