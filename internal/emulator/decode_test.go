@@ -115,20 +115,24 @@ func reverseFields(b [64]byte) [64]byte {
 // the start).
 func gameFENs(t testing.TB, startFEN string, moves []string) []string {
 	t.Helper()
-	g := chess.NewGame()
+	pos := chess.StartingPosition()
 	if startFEN != "" {
 		opt, err := chess.FEN(startFEN)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g = chess.NewGame(opt)
+		pos = chess.NewGame(opt).Position()
 	}
-	fens := []string{g.Position().String()}
-	for _, m := range moves {
-		if err := g.MoveStr(m); err != nil {
-			t.Fatalf("move %s: %v", m, err)
+	fens := []string{pos.String()}
+	for _, s := range moves {
+		m, err := chess.AlgebraicNotation{}.Decode(pos, s)
+		if err != nil {
+			if m, err = (chess.UCINotation{}).Decode(pos, s); err != nil {
+				t.Fatalf("move %s: %v", s, err)
+			}
 		}
-		fens = append(fens, g.Position().String())
+		pos = pos.Update(m)
+		fens = append(fens, pos.String())
 	}
 	return fens
 }

@@ -147,6 +147,7 @@ func pgnMoves(text string) (moves []string, fen string, err error) {
 			} else if k == len(tok) {
 				continue // a bare number
 			}
+			tok = strings.TrimRight(tok, "!?")
 			if tok == "" {
 				continue
 			}
