@@ -21,7 +21,10 @@
 // Writer produces captures for the live daemon: it flushes every data line
 // before returning (so the bytes are in the file before arbiterd acts on
 // them), syncs to disk when a second of capture time has passed since the
-// last sync, and on demand (Sync) at completed moves and flags. Reader is
+// last sync, on demand (Sync) at completed moves and flags, and from
+// RunSync while the ports are quiet. Create starts a capture file; Append
+// continues one after a restart (cutting off a partial last line a crash
+// left). Reader is
 // strict: every record comes with its line number, and anything that is
 // not capture v1 is an error naming the line and what is wrong.
 package capture

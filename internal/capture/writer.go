@@ -25,12 +25,16 @@ type Writer struct {
 	lastSync time.Duration
 	hexbuf   []byte
 	err      error
+	dirty    bool      // written since the last sync
+	closer   io.Closer // the file, when the Writer owns it
 }
+
+func newBufWriter(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 8192) }
 
 // NewWriter writes the capture header to w and returns a Writer. If w has a
 // Sync() error method (an *os.File does), Sync calls it.
 func NewWriter(w io.Writer) (*Writer, error) {
-	cw := &Writer{bw: bufio.NewWriter(w), ports: map[string]string{}}
+	cw := &Writer{bw: newBufWriter(w), ports: map[string]string{}}
 	if s, ok := w.(interface{ Sync() error }); ok {
 		cw.sync = s.Sync
 	}
@@ -96,6 +100,7 @@ func (w *Writer) line(s string) error {
 	}
 	w.bw.WriteString(s)
 	w.bw.WriteByte('\n')
+	w.dirty = true
 	if err := w.bw.Flush(); err != nil {
 		w.err = fmt.Errorf("capture: %w", err)
 	}
@@ -149,6 +154,7 @@ func (w *Writer) Record(at time.Duration, port string, dir Dir, p []byte) (time.
 	w.bw.WriteByte(' ')
 	w.bw.Write(w.hexbuf)
 	w.bw.WriteByte('\n')
+	w.dirty = true
 	if err := w.bw.Flush(); err != nil {
 		w.err = fmt.Errorf("capture: %w", err)
 		return at, w.err
@@ -176,6 +182,7 @@ func (w *Writer) syncLocked() error {
 		return w.err
 	}
 	w.lastSync = w.last
+	w.dirty = false
 	if w.sync != nil {
 		if err := w.sync(); err != nil {
 			return fmt.Errorf("capture: sync: %w", err)
