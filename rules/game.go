@@ -3,6 +3,8 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/notnil/chess"
 )
@@ -34,7 +36,7 @@ type Game struct {
 	moves     []move     // moves[i] leads from positions[i] to positions[i+1]
 	keys      []repKey   // 9.2.3 identity of each position
 	counts    map[repKey]int
-	maxCount  int    // highest repetition count ever reached in the record (search hint)
+	maxCount  int    // at least the highest repetition count in the record (a search hint)
 	legal     []move // legal moves of the current position
 	status    Status
 
@@ -230,10 +232,8 @@ func (g *Game) TakeBack(ply int) error {
 	g.moves = g.moves[:ply]
 	g.chessPos = g.chessPos[:ply+1]
 	g.chessMove = g.chessMove[:ply]
-	g.maxCount = 0
-	for _, n := range g.counts {
-		g.maxCount = max(g.maxCount, n)
-	}
+	// maxCount stays as it was: it is an upper bound, used only to decide
+	// whether the search must watch for a fivefold repetition.
 	g.legal = g.positions[ply].genLegal(g.legal[:0], ^uint64(0), ^uint64(0))
 	g.status = g.deriveStatus()
 	return nil
@@ -249,3 +249,17 @@ func (g *Game) Status() Status {
 // Repetitions returns how often the current position has occurred in the
 // record, the current occurrence included, under the identity of Law 9.2.3.
 func (g *Game) Repetitions() int { return g.counts[g.keys[g.Ply()]] }
+
+// Clone returns an independent copy of the record.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.positions = slices.Clone(g.positions)
+	c.moves = slices.Clone(g.moves)
+	c.keys = slices.Clone(g.keys)
+	c.counts = maps.Clone(g.counts)
+	c.legal = slices.Clone(g.legal)
+	c.status.Claimable = slices.Clone(g.status.Claimable)
+	c.chessPos = slices.Clone(g.chessPos)
+	c.chessMove = slices.Clone(g.chessMove)
+	return &c
+}

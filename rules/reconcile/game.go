@@ -101,6 +101,8 @@ type Game struct {
 	started   bool
 	resync    bool          // the board was away: search the full depth once
 	boardAway bool          // the board is disconnected: presses wait for it
+	ref       *clockd.Clock // reference clock driven by completed presses (expected times)
+	now       time.Duration // the latest input time
 	snapAt    time.Duration // when the board last changed
 	multi     []*chess.Move // several plies the board shows, not yet accepted
 	multiFrom int           // the ply they start from
@@ -154,8 +156,10 @@ func (g *Game) reset(rec *rules.Game) {
 	g.illegal = [2]int{}
 	g.unexplained, g.unexplWarned = false, false
 	g.ended, g.result, g.endReason = false, "", ""
+	g.ref = clockd.NewClock(g.tc())
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
 		g.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
+		g.ref.SetPeriod(s, g.hwPeriod[s], g.counts.Of(s))
 	}
 }
 
@@ -459,6 +463,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Started:
 		g.started = true
 		g.clock = ev.Clock
+		g.ref.Start(at)
 	case clockd.Press:
 		g.clock = ev.Clock
 		g.flagSincePr = false
@@ -490,11 +495,13 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		}
 	case clockd.Stopped:
 		g.stopped = true
+		g.ref.Stop(at)
 		g.anomaly(&out, at, KindClockStopped, 0, true, "6.11",
 			fmt.Sprintf("The clock was stopped (White %s, Black %s). If the arbiter did not stop it, find out why (6.11); check both times before it is restarted.",
 				hms(ev.Clock.White), hms(ev.Clock.Black)))
 	case clockd.Resumed:
 		g.stopped = false
+		g.ref.Resume(at)
 		g.clock = ev.Clock
 	case clockd.Adjusted:
 		g.clock = ev.Clock

@@ -25,6 +25,9 @@ const (
 // advance resolves, in time order, every deadline due by limit. Events it
 // produces carry the time stamp.
 func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
+	if stamp > g.now {
+		g.now = stamp
+	}
 	for guard := 0; guard < 1<<16; guard++ {
 		due, kind, idx := g.nextDeadline()
 		if kind == dNone || due > limit {
@@ -195,6 +198,8 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		return
 	}
 	g.complete(out, at, chosen, ByPress, ev.Clock)
+	// keep the reference clock in step: a completed move, at the press
+	g.ref.Press(side, ev.At, g.counts.Of(side))
 }
 
 // settle accepts the several plies the board has been showing.
@@ -346,6 +351,7 @@ func (g *Game) State() Summary {
 		FEN:       g.rec.FEN(),
 		Completed: g.counts,
 		Clock:     g.clock,
+		Expected:  g.ref.Times(g.now),
 		Period:    g.hwPeriod,
 		Illegal:   g.illegal,
 		Result:    g.result,
@@ -385,7 +391,8 @@ type Summary struct {
 	FEN         string       // position of the record
 	Completed   Moves        // completed moves per side (6.2.1)
 	Uncompleted []int        // plies made but not completed
-	Clock       clockd.Times // last displayed clock values
+	Clock       clockd.Times // last displayed clock values (conclusive, 6.10)
+	Expected    clockd.Times // what a correct clock would show now: the reference clock driven by completed moves
 	Period      [2]int       // period each side's clock is in, indexed by clockd.Side
 	Illegal     [2]int       // completed illegal moves (7.5.5), indexed by clockd.Side
 	Status      string       // "waiting" (start not recognised), "playing", "ended"
