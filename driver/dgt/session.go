@@ -79,6 +79,10 @@ type Event struct {
 // ErrNoAck: the clock did not acknowledge a command after MaxSends sends.
 var ErrNoAck = errors.New("dgt: clock did not acknowledge the command")
 
+// ErrSessionEnded: the session's Run has returned (or was never started
+// and already ran once).
+var ErrSessionEnded = errors.New("dgt: session ended")
+
 // StartCommands are the bytes a session sends to start a board: reset,
 // update-nice mode, serial number, version, board dump.
 func StartCommands() []byte {
@@ -97,6 +101,8 @@ type Session struct {
 	opts   SessionOptions
 	events chan Event
 	reqs   chan clockReq
+	done   chan struct{} // closed when Run returns
+	ran    sync.Once
 
 	mu    sync.Mutex
 	stats Stats
@@ -111,6 +117,7 @@ func NewSession(rw io.ReadWriter, opts SessionOptions) *Session {
 		opts:   opts.withDefaults(),
 		events: make(chan Event, 64),
 		reqs:   make(chan clockReq),
+		done:   make(chan struct{}),
 	}
 }
 
@@ -143,12 +150,21 @@ func (s *Session) SendClock(ctx context.Context, cmd []byte) error {
 	req := clockReq{cmd: cmd, reply: make(chan error, 1)}
 	select {
 	case s.reqs <- req:
+	case <-s.done:
+		return ErrSessionEnded
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 	select {
 	case err := <-req.reply:
 		return err
+	case <-s.done:
+		select {
+		case err := <-req.reply:
+			return err
+		default:
+			return ErrSessionEnded
+		}
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -168,11 +184,22 @@ type StampedReader interface {
 	ReadStamped(p []byte) (n int, at time.Duration, err error)
 }
 
+// maxEmptyReads is how many (0, nil) reads in a row the session takes
+// before it calls the reader broken (io.ErrNoProgress), as bufio does.
+const maxEmptyReads = 100
+
 // Run starts the board and runs the session until ctx is done or the
 // connection fails; it returns ctx's error or the I/O error. It waits for
 // its reader goroutine, so rw's Read must return once ctx is done (a
 // serialport.Port closes itself on cancel; close other readers yourself).
+// A Session runs once: a second Run returns ErrSessionEnded.
 func (s *Session) Run(ctx context.Context) error {
+	first := false
+	s.ran.Do(func() { first = true })
+	if !first {
+		return ErrSessionEnded
+	}
+	defer close(s.done)
 	defer close(s.events)
 	began := time.Now()
 	now := s.opts.Now
@@ -190,6 +217,7 @@ func (s *Session) Run(ctx context.Context) error {
 	stamped, _ := s.rw.(StampedReader)
 	go func() {
 		defer close(readerDone)
+		empty := 0
 		for {
 			b := make([]byte, s.opts.ReadSize)
 			var n int
@@ -200,6 +228,13 @@ func (s *Session) Run(ctx context.Context) error {
 			} else {
 				n, err = s.rw.Read(b)
 				at = now()
+			}
+			if n == 0 && err == nil {
+				if empty++; empty >= maxEmptyReads {
+					err = io.ErrNoProgress
+				}
+			} else {
+				empty = 0
 			}
 			if n > 0 || err != nil {
 				select {

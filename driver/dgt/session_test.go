@@ -3,6 +3,7 @@ package dgt_test
 import (
 	"context"
 	"errors"
+	"io"
 	"reflect"
 	"testing"
 	"testing/synctest"
@@ -192,4 +193,30 @@ func TestSessionEndsWhenBoardGoesAway(t *testing.T) {
 			t.Errorf("messages %v", got)
 		}
 	})
+}
+
+// emptyReader returns (0, nil) for ever, like go.bug.st/serial on a
+// timeout when nothing wraps it.
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error)    { return 0, nil }
+func (emptyReader) Write(b []byte) (int, error) { return len(b), nil }
+
+func TestSessionRefusesEndlessEmptyReads(t *testing.T) {
+	s := dgt.NewSession(emptyReader{}, dgt.SessionOptions{})
+	go func() {
+		for range s.Events() {
+		}
+	}()
+	err := s.Run(context.Background())
+	if !errors.Is(err, io.ErrNoProgress) {
+		t.Fatalf("Run over a reader that only returns (0, nil): %v", err)
+	}
+	if err := s.Run(context.Background()); !errors.Is(err, dgt.ErrSessionEnded) {
+		t.Errorf("second Run: %v", err)
+	}
+	beep, _ := dgt.Beep(0)
+	if err := s.SendClock(context.Background(), beep); !errors.Is(err, dgt.ErrSessionEnded) {
+		t.Errorf("SendClock after Run: %v", err)
+	}
 }
