@@ -11,6 +11,7 @@ var (
 	ErrBusy         = errors.New("port is in use by another program")
 	ErrPermission   = errors.New("permission denied (is the user in the dialout group?)")
 	ErrNotSerial    = errors.New("not a serial port")
+	ErrBadMode      = errors.New("line settings not supported (baud rate, bits, timeout)")
 	ErrDisconnected = errors.New("device disconnected")
 	ErrClosed       = errors.New("port closed")
 	ErrTimeout      = errors.New("read timed out")

@@ -3,6 +3,7 @@ package serialport
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"sync"
@@ -51,8 +52,11 @@ type Port struct {
 // such as /dev/serial/by-id/usb-…) at 9600 baud 8N1, no flow control. The
 // port closes itself when ctx is done.
 func Open(ctx context.Context, path string, opts Options) (*Port, error) {
-	if opts.Capture != nil && opts.Now == nil {
-		return nil, &Error{Port: path, Op: "open", Err: ErrCapture, Cause: errors.New("a capture needs Options.Now")}
+	if opts.Capture != nil && (opts.Now == nil || opts.CapturePort == "") {
+		return nil, &Error{Port: path, Op: "open", Err: ErrCapture, Cause: errors.New("a capture needs Options.Now and Options.CapturePort")}
+	}
+	if opts.Baud < 0 {
+		return nil, &Error{Port: path, Op: "open", Err: ErrBadMode, Cause: fmt.Errorf("baud rate %d", opts.Baud)}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{Port: path, Op: "open", Err: ErrClosed, Cause: err}
@@ -88,7 +92,7 @@ func Open(ctx context.Context, path string, opts Options) (*Port, error) {
 	if err := sp.SetReadTimeout(to); err != nil {
 		sp.Close()
 		unlockPort(lock)
-		return nil, &Error{Port: path, Op: "open", Err: ErrNotSerial, Cause: err}
+		return nil, &Error{Port: path, Op: "open", Err: ErrBadMode, Cause: err}
 	}
 	p := &Port{path: path, opts: opts, sp: sp, lock: lock, done: make(chan struct{}), opened: time.Now()}
 	p.stop = context.AfterFunc(ctx, func() { p.closeWith(ctx.Err()) })
@@ -108,6 +112,8 @@ func openError(path string, err error) *Error {
 			e.Err = ErrNotFound
 		case serial.PermissionDenied:
 			e.Err = ErrPermission
+		case serial.InvalidSpeed, serial.InvalidDataBits, serial.InvalidParity, serial.InvalidStopBits, serial.InvalidTimeoutValue:
+			e.Err = ErrBadMode
 		default:
 			e.Err = ErrNotSerial
 		}

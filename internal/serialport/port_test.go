@@ -301,6 +301,14 @@ func TestCaptureNeedsClock(t *testing.T) {
 	if !errors.Is(err, serialport.ErrCapture) {
 		t.Fatalf("error %v, want ErrCapture", err)
 	}
+	_, err = serialport.Open(context.Background(), path, serialport.Options{Capture: cw, Now: func() time.Duration { return 0 }})
+	if !errors.Is(err, serialport.ErrCapture) {
+		t.Fatalf("no capture port name: %v, want ErrCapture", err)
+	}
+	_, err = serialport.Open(context.Background(), path, serialport.Options{Baud: -5})
+	if !errors.Is(err, serialport.ErrBadMode) || !strings.Contains(err.Error(), "-5") {
+		t.Fatalf("negative baud: %v", err)
+	}
 }
 
 // TestOpenRetryReplug: the by-id link points nowhere (board unplugged);
