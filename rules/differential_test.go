@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -114,4 +115,44 @@ func TestMovesTagsMatchNotnil(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNotnilMoveLayout checks the moves the record builds in notnil's layout
+// against the moves notnil generates, field by field (reflect.DeepEqual sees
+// unexported fields), over every legal move of the positions of random games
+// and of the special-move table.
+func TestNotnilMoveLayout(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var positions []*position
+	for gi := 0; gi < 30; gi++ {
+		g, _ := NewGame("")
+		playRandom(t, g, rng, 150)
+		for i := range g.positions {
+			positions = append(positions, &g.positions[i])
+		}
+	}
+	for _, tc := range specialMoves {
+		p, err := parseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		positions = append(positions, &p)
+	}
+	checked := 0
+	for _, p := range positions {
+		cp := chessPosition(p)
+		valid := map[string]*chess.Move{}
+		for _, v := range cp.ValidMoves() {
+			valid[v.String()] = v
+		}
+		for _, im := range p.legalMoves() {
+			v := valid[im.uci()]
+			got := toChessMove(im)
+			if v == nil || !reflect.DeepEqual(*got, *v) || !sameTags(v, im) {
+				t.Fatalf("%s: move %s built as %+v, notnil has %+v", p.fen(), im.uci(), *got, v)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d moves in %d positions", checked, len(positions))
 }

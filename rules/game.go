@@ -117,7 +117,7 @@ func (g *Game) chessMoveAt(ply int) *chess.Move {
 	if cm := g.chessMove[ply-1]; cm != nil {
 		return cm
 	}
-	cm := toChessMove(g.PositionAt(ply-1), g.moves[ply-1])
+	cm := toChessMove(g.moves[ply-1])
 	g.chessMove[ply-1] = cm
 	return cm
 }

@@ -109,15 +109,10 @@ func Reconstruct(g *Game, s Snapshot, opt Options) Result {
 }
 
 func (g *Game) result(kind Kind, from int, seqs [][]move) Result {
-	start := g.PositionAt(from)
 	conv := func(seq []move) []*chess.Move {
 		out := make([]*chess.Move, len(seq))
-		cp := start
 		for i, m := range seq {
-			out[i] = toChessMove(cp, m)
-			if i+1 < len(seq) {
-				cp = cp.Update(out[i])
-			}
+			out[i] = toChessMove(m)
 		}
 		return out
 	}

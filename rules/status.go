@@ -96,16 +96,6 @@ func deadByMaterial(p *position) bool {
 	return bishops&lightSquares == 0 || bishops&darkSquares == 0
 }
 
-// sameTags reports whether a notnil move carries exactly the tags that im has
-// in its position, so that it can be stored in the record as it is.
-func sameTags(m *chess.Move, im move) bool {
-	return m.HasTag(chess.Capture) == (im.flags&flagCapture != 0) &&
-		m.HasTag(chess.EnPassant) == (im.flags&flagEnPassant != 0) &&
-		m.HasTag(chess.KingSideCastle) == (im.flags&flagCastleK != 0) &&
-		m.HasTag(chess.QueenSideCastle) == (im.flags&flagCastleQ != 0) &&
-		m.HasTag(chess.Check) == (im.flags&flagCheck != 0)
-}
-
 // chessPosition builds the notnil position equal to p.
 func chessPosition(p *position) *chess.Position {
 	cp := &chess.Position{}
@@ -115,22 +105,4 @@ func chessPosition(p *position) *chess.Position {
 		panic("rules: notnil/chess rejected an internal FEN: " + err.Error())
 	}
 	return cp
-}
-
-// toChessMove returns the notnil move for im in cp, with notnil's tags. Moves
-// that give check need notnil's own generator, the only way to obtain a move
-// with its Check tag; the others are decoded directly.
-func toChessMove(cp *chess.Position, im move) *chess.Move {
-	if im.flags&flagCheck != 0 {
-		for _, v := range cp.ValidMoves() {
-			if v.S1() == chess.Square(im.from) && v.S2() == chess.Square(im.to) && v.Promo() == im.promo {
-				return v
-			}
-		}
-	}
-	m, err := chess.UCINotation{}.Decode(cp, im.uci())
-	if err != nil {
-		panic("rules: notnil/chess rejected an internal move: " + err.Error())
-	}
-	return m
 }

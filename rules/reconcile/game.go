@@ -79,6 +79,7 @@ type Game struct {
 
 	rec    *rules.Game
 	plies  []plyInfo
+	boards []rules.Snapshot // the placement after each ply (index 0: the start)
 	counts Moves
 	snap   rules.Snapshot // the last snapshot, in White-bottom frame
 	clock  clockd.Times   // the last displayed clock values
@@ -148,6 +149,7 @@ func New(cfg Config) (*Game, error) {
 func (g *Game) reset(rec *rules.Game) {
 	g.rec = rec
 	g.plies = nil
+	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
 	g.counts = g.base
 	g.snap = rules.SnapshotOf(g.start)
 	g.presses, g.flags, g.checks = nil, nil, nil
@@ -348,8 +350,8 @@ func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 
 // earlier finds the most recent earlier position of the record that s shows.
 func (g *Game) earlier(s rules.Snapshot) (int, bool) {
-	for j := g.rec.Ply() - 1; j >= 0; j-- {
-		if sameBoard(rules.SnapshotOf(g.rec.PositionAt(j)), s) {
+	for j := len(g.boards) - 2; j >= 0; j-- {
+		if sameBoard(g.boards[j], s) {
 			return j, true
 		}
 	}
@@ -422,6 +424,7 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 			return
 		}
 		g.plies = append(g.plies, plyInfo{side: side, madeAt: at})
+		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
 		p := g.rec.Ply()
 		g.emit(out, at, Event{Type: TypeMove, Ply: p, Side: side, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p), FEN: g.rec.FEN()})
 	}
@@ -452,6 +455,7 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 		return
 	}
 	g.plies = g.plies[:from]
+	g.boards = g.boards[:from+1]
 }
 
 // Clock reports an interpreted clock event.

@@ -24,12 +24,13 @@ func sec(s float64) time.Duration { return time.Duration(math.Round(s * float64(
 // game really played on the board; snapshots are built from it with
 // rules.SnapshotOf, clock events by hand.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	g      *Game
 	shadow *rules.Game
 	board  rules.Snapshot // what is on the board, White at the bottom
 	rotate bool           // the board reports itself turned round
 	out    []Event
+	log    []input // every input fed, for replaying (benchmarks, determinism)
 
 	// a simple displayed-clock model for the scenarios
 	clk     clockd.Times
@@ -38,7 +39,7 @@ type harness struct {
 	inc     time.Duration
 }
 
-func newHarness(t *testing.T, cfg Config) *harness {
+func newHarness(t testing.TB, cfg Config) *harness {
 	t.Helper()
 	if cfg.Board == "" {
 		cfg.Board = "1"
@@ -72,7 +73,35 @@ func (h *harness) show(at float64) {
 	if h.rotate {
 		s = s.Rotated()
 	}
+	h.log = append(h.log, input{at: sec(at), snap: s, board: true})
 	h.feed(h.g.Board(sec(at), s))
+}
+
+// input is one recorded input of a scenario.
+type input struct {
+	at    time.Duration
+	board bool
+	snap  rules.Snapshot
+	clock *clockd.ClockEvent
+	state string // session
+}
+
+// replay feeds recorded inputs to g.
+func replay(g *Game, log []input) []Event {
+	var out []Event
+	for _, in := range log {
+		switch {
+		case in.board:
+			out = append(out, g.Board(in.at, in.snap)...)
+		case in.clock != nil:
+			out = append(out, g.Clock(*in.clock)...)
+		case in.state != "":
+			out = append(out, g.Session(in.at, in.state, "board")...)
+		default:
+			out = append(out, g.Advance(in.at)...)
+		}
+	}
+	return out
 }
 
 // play makes moves (SAN) on the board and shows the result in one scan.
@@ -95,7 +124,7 @@ func (h *harness) put(at float64, square string, p chess.Piece) {
 	h.show(at)
 }
 
-func squareOf(t *testing.T, s string) chess.Square {
+func squareOf(t testing.TB, s string) chess.Square {
 	t.Helper()
 	if len(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
 		t.Fatalf("bad square %q", s)
@@ -170,12 +199,19 @@ func (h *harness) clock(ev clockd.ClockEvent) {
 	if ev.Kind != clockd.Started {
 		ev.Clock = h.clk
 	}
+	h.log = append(h.log, input{at: ev.At, clock: &ev})
 	h.feed(h.g.Clock(ev))
 }
 
-func (h *harness) advance(at float64) { h.feed(h.g.Advance(sec(at))) }
+func (h *harness) advance(at float64) {
+	h.log = append(h.log, input{at: sec(at)})
+	h.feed(h.g.Advance(sec(at)))
+}
 
-func (h *harness) end(at float64) { h.feed(h.g.Session(sec(at), "end", "board")) }
+func (h *harness) end(at float64) {
+	h.log = append(h.log, input{at: sec(at), state: "end"})
+	h.feed(h.g.Session(sec(at), "end", "board"))
+}
 
 func (h *harness) jsonl() []byte {
 	var b bytes.Buffer
@@ -253,7 +289,7 @@ func (h *harness) wantCompleted(white, black int) {
 	}
 }
 
-func mustTC(t *testing.T, s string) clockd.TimeControl {
+func mustTC(t testing.TB, s string) clockd.TimeControl {
 	t.Helper()
 	tc, err := clockd.ParseTimeControl(s)
 	if err != nil {

@@ -19,8 +19,7 @@ import (
 // crosses, a capture may lose the captured piece first, and the press is
 // read from about 0.25 s before to 1 s after the board shows the move.
 func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
-	tt, _ := t.(*testing.T)
-	h := newHarness(tt, Config{TimeControl: clockd.TimeControl{Periods: []clockd.Period{{Time: 90 * 60e9, Increment: 30e9}}}})
+	h := newHarness(t, Config{TimeControl: clockd.TimeControl{Periods: []clockd.Period{{Time: 90 * 60e9, Increment: 30e9}}}})
 	moves := randomGame(t, seed, plies)
 	r := rand.New(rand.NewPCG(seed, 99))
 	h.show(0)
@@ -162,10 +161,49 @@ func TestDeterminism(t *testing.T) {
 		if !bytes.Equal(a.jsonl(), b.jsonl()) {
 			t.Fatalf("seed %d: the same inputs gave different events", seed)
 		}
+		// a fresh Game fed the recorded inputs (a replay) gives the same bytes
+		g, err := New(Config{Board: "1", TimeControl: clockd.TimeControl{Periods: []clockd.Period{{Time: 90 * 60e9, Increment: 30e9}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var re bytes.Buffer
+		for _, e := range replay(g, a.log) {
+			re.Write(Marshal(e))
+			re.WriteByte('\n')
+		}
+		if !bytes.Equal(re.Bytes(), a.jsonl()) {
+			t.Fatalf("seed %d: replaying the recorded inputs gave different events", seed)
+		}
 		for i, line := range bytes.Split(bytes.TrimSpace(a.jsonl()), []byte("\n")) {
 			if !json.Valid(line) {
 				t.Fatalf("seed %d line %d is not JSON: %s", seed, i+1, line)
 			}
 		}
 	}
+}
+
+// BenchmarkNoisyGame measures the state machine alone, replaying the
+// recorded inputs of 60-ply noisy games (about five board snapshots and
+// one press per ply); ns/ply is the figure to watch.
+func BenchmarkNoisyGame(b *testing.B) {
+	var logs [][]input
+	plies := 0
+	for seed := uint64(1000); seed < 1010; seed++ {
+		h, moves := noisyGame(b, seed, 60)
+		logs = append(logs, h.log)
+		plies += len(moves)
+	}
+	cfg := Config{Board: "1", TimeControl: clockd.TimeControl{Periods: []clockd.Period{{Time: 90 * 60e9, Increment: 30e9}}}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, log := range logs {
+			g, err := New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			replay(g, log)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*plies), "ns/ply")
 }

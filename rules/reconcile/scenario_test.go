@@ -438,6 +438,20 @@ func TestKingsSignal(t *testing.T) {
 	if len(e) != 1 || e[0].Result != "1-0" {
 		t.Fatalf("end = %+v", e)
 	}
+	// The pieces are set up again: a new game on this board.
+	h.shadow, _ = rules.NewGame("")
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.show(60)
+	h.play(70, "d4")
+	h.press(70.3, W)
+	h.advance(75)
+	if p := h.of(TypePosition); len(p) != 2 {
+		t.Fatalf("%d position events, want 2 (start and reset)", len(p))
+	}
+	h.wantCompleted(1, 0)
+	if st := h.g.State(); st.Status != "playing" || st.Ply != 1 {
+		t.Fatalf("after reset: %+v", st)
+	}
 	h.golden("kings-signal")
 }
 

@@ -331,3 +331,20 @@ func FuzzBoard(f *testing.F) {
 		_ = g.State()
 	})
 }
+
+func TestReferenceClockInStep(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, "40/5400+30:1800+30")})
+	h.show(0)
+	h.start(0)
+	h.play(10, "e4")
+	h.press(10, W)
+	h.play(25, "e5")
+	h.press(25, B)
+	h.advance(30)
+	// Fischer: 30 s before the first move and after each completed move;
+	// White used 10 s, Black 15 s, and White's clock has run 5 s since.
+	want := clockd.Times{White: 5400*time.Second + 60*time.Second - 15*time.Second, Black: 5400*time.Second + 60*time.Second - 15*time.Second}
+	if got := h.g.State().Expected; got != want {
+		t.Errorf("expected clock %v, want %v", got, want)
+	}
+}
