@@ -258,16 +258,19 @@ func (in *Interpreter) credit(st *istate, f Face) time.Duration {
 }
 
 // periodJump recognises a rise of face f's time by about the next
-// period's time, given the number of presses by f in the interval. It
-// returns the period's time (0 if the rise is not a period addition).
+// period's time. presses is the fewest presses f made in the interval (0
+// or 1, from the turn); the rise must be more than they can credit, at
+// least half the period (the rest may have run since), and at most the
+// period plus the credit of one more press (a merged one). It returns the
+// period's time, or 0 when the rise is not a period addition.
 func (in *Interpreter) periodJump(st *istate, f Face, rise time.Duration, presses int) time.Duration {
 	q := st.period[f] + 1
 	if q > len(in.tc.Periods) {
 		return 0
 	}
 	pt := in.tc.Periods[q-1].Time
-	maxCredit := in.tc.maxIncrement() * time.Duration(presses)
-	if rise > pt/2 && rise <= pt+maxCredit+granularity {
+	inc := in.tc.maxIncrement()
+	if rise > inc*time.Duration(presses)+granularity && rise > pt/2 && rise <= pt+inc*time.Duration(presses+1)+granularity {
 		return pt
 	}
 	return 0
@@ -343,7 +346,7 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 			pressesF = n / 2
 		}
 		if rise[f] > 0 {
-			if pt := in.periodJump(st, f, rise[f], pressesF+1); pt > 0 {
+			if pt := in.periodJump(st, f, rise[f], pressesF); pt > 0 {
 				added[f] = pt
 				rise[f] -= pt
 			}

@@ -96,6 +96,15 @@ func TestInterpreterTable(t *testing.T) {
 					t.Errorf("period event %v / press %v", p, evs[3])
 				}
 			}},
+		{"a short period is not mistaken for an increment", "2/60+20:15+20", WhiteLeft,
+			[]Reading{rd(0, 80, 80, "L", true), rd(5, 75, 80, "L", true), rd(6, 95, 80, "R", true), rd(7, 95, 78, "R", true),
+				rd(8, 95, 98, "L", true), rd(9, 90, 98, "L", true), rd(10, 125, 98, "R", true)},
+			"started press:white press:black press:white period-added:white",
+			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
+				if evs[1].Period != 1 || evs[3].Period != 2 || evs[4].Added != sec(15) {
+					t.Errorf("first press (+20 only) %v; second (+15 period, +20) %v %v", evs[1], evs[3], evs[4])
+				}
+			}},
 		{"period added to both at a flag", "2/10:30", WhiteLeft,
 			[]Reading{rd(0, 10, 10, "L", true), rd(5, 1, 10, "L", true),
 				with(rd(6, 30, 40, "L", true), func(r *Reading) { r.Left.FlagShown = true }),

@@ -176,18 +176,26 @@ func TestInterpreterSimulatedVariants(t *testing.T) {
 		think        func(*lcg) time.Duration
 		merge        int
 		wantFlags    int
+		wantPeriods  int
 	}{
-		{"40/5400+30:1800+30", Left, true, think(1000, 60000), 7, 0},
-		{"40/5400+30:1800+30", Right, true, think(1500, 5000), 5, 0},
-		{"300+3", Left, true, think(1000, 5000), 9, 0},
-		{"900b10", Right, true, think(2000, 12000), 6, 0},
-		{"40/600+5:1800+5", Left, false, think(2000, 40000), 11, 1},
+		{"40/5400+30:1800+30", Left, true, think(1000, 60000), 7, 0, 2},
+		{"40/5400+30:1800+30", Right, true, think(1500, 5000), 5, 0, 2},
+		{"40/5400+30:1800+30", Left, true, think(1000, 30000), 10, 0, 2}, // black's 40th press opens a merged pair
+		{"300+3", Left, true, think(1000, 5000), 9, 0, 0},
+		{"900b10", Right, true, think(2000, 12000), 6, 0, 0},
+		{"40/600+5:1800+5", Left, false, think(2000, 40000), 11, 1, 2},
 	} {
 		t.Run(fmt.Sprintf("%s/%v/merge%d", v.tc, v.white, v.merge), func(t *testing.T) {
 			g := simulate(t, v.tc, v.white, v.countPresses, 100, v.think, v.merge, 0)
 			evs := checkPresses(t, g, NewInterpreter(g.hw.tc, WhiteAuto))
-			flags := 0
+			flags, periods := 0, 0
 			for _, e := range evs {
+				if e.Kind == PeriodAdded {
+					periods++
+					if e.Period != 2 || e.Added != g.hw.tc.Periods[1].Time {
+						t.Errorf("period event %v", e)
+					}
+				}
 				if e.Kind == Flag {
 					flags++
 					if e.Period != 1 {
@@ -195,8 +203,8 @@ func TestInterpreterSimulatedVariants(t *testing.T) {
 					}
 				}
 			}
-			if flags != v.wantFlags {
-				t.Errorf("%d flags, want %d", flags, v.wantFlags)
+			if flags != v.wantFlags || periods != v.wantPeriods {
+				t.Errorf("%d flags, %d period additions; want %d, %d", flags, periods, v.wantFlags, v.wantPeriods)
 			}
 		})
 	}
