@@ -1,17 +1,37 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
+
+	"github.com/arbiterd/arbiterd/internal/demo"
 )
 
 func newDemoCmd() *cobra.Command {
-	return &cobra.Command{
+	var o demo.Options
+	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run an emulated game to a flag fall and show the verdict live",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("demo: not yet available in this build")
+		Long: `demo runs arbiterd's whole live path without hardware. An emulated DGT board
+with a DGT 3000 clock on a pseudo-terminal plays the Immortal Game
+(Anderssen–Kieseritzky, London 1851) under the FIDE standard control; a
+flag falls before move 40. arbiterd reads the board through a real serial
+port, records the capture, reconciles moves with clock presses into
+completed moves (6.2.1), and gives the flag verdict citing the Laws (6.3.1,
+6.4, 6.9). It leaves the capture, the event stream and the PGN in a folder
+it names (--out, or a new temporary folder).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Progress = cmd.OutOrStdout()
+			_, err := demo.Run(cmd.Context(), o)
+			return err
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.Out, "out", "", "folder for the capture, events and PGN (default: a new temporary folder)")
+	f.Float64Var(&o.Speed, "speed", demo.DefaultSpeed, "emulated game time per real second")
+	f.Int64Var(&o.Seed, "seed", 1, "seed of the emulated hands' noise and think times")
+	f.StringVar(&o.TimeControl, "tc", demo.DefaultTimeControl, "time control (shared notation, e.g. 40/5400+30:1800+30)")
+	f.IntVar(&o.FlagPly, "flag-ply", demo.DefaultFlagPly, "ply at which the player to move oversteps its time (0: none)")
+	f.StringArrayVar(&o.Faults, "fault", nil, "extra emulated fault, as for arbiterd emulate --fault")
+	return cmd
 }

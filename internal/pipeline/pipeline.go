@@ -16,8 +16,8 @@ import (
 
 // Options are the settings that do not come from the capture.
 type Options struct {
-	// Oracle answers the 6.9 question for flag verdicts (nil: the
-	// reconciliation's built-in sound partial test).
+	// Oracle answers the 6.9 question for flag verdicts (nil: Analyzer{},
+	// the rules/unwinnable analyzer).
 	Oracle reconcile.MateOracle
 	// MaxPlies is the reconstruction depth (0: the default).
 	MaxPlies int
@@ -58,6 +58,9 @@ type port struct {
 
 // New returns an empty pipeline.
 func New(opts Options) *Pipeline {
+	if opts.Oracle == nil {
+		opts.Oracle = Analyzer{}
+	}
 	return &Pipeline{opts: opts, meta: map[string]string{}, ports: map[string]*port{}}
 }
 
@@ -220,15 +223,38 @@ func (p *Pipeline) Data(at time.Duration, portName string, dir capture.Dir, data
 	if dir != capture.Read {
 		return p.events, nil
 	}
-	p.emit(p.game.Advance(at))
+	p.last = at
 	switch {
 	case pt.dgt != nil:
+		// Each message is handled as Message handles it live, so a
+		// capture replays to exactly the live events.
 		pt.dgt.FeedFunc(data, func(m dgt.Message) { p.dgtMessage(at, pt, m) })
 	}
 	return p.events, nil
 }
 
+// Message feeds one message already decoded from a DGT port's bytes (the
+// live daemon's dgt.Session decodes them, stamped with the time of the read
+// that completed them, as replay's decoder does). It returns the events it
+// caused; the slice is reused by the next call.
+func (p *Pipeline) Message(at time.Duration, portName string, m dgt.Message) ([]reconcile.Event, error) {
+	pt := p.ports[portName]
+	if pt == nil || pt.dgt == nil {
+		return nil, fmt.Errorf("DGT message on port %q, which is not a declared dgt port", portName)
+	}
+	p.events = p.events[:0]
+	if p.game == nil {
+		if err := p.start(); err != nil {
+			return nil, err
+		}
+	}
+	p.last = at
+	p.dgtMessage(at, pt, m)
+	return p.events, nil
+}
+
 func (p *Pipeline) dgtMessage(at time.Duration, pt *port, m dgt.Message) {
+	p.emit(p.game.Advance(at))
 	switch m := m.(type) {
 	case dgt.BoardDump:
 		pt.board = m.Fields

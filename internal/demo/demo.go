@@ -1,0 +1,247 @@
+// Package demo runs arbiterd's whole live path on an emulated board: a DGT
+// board and DGT 3000 clock emulator on a pseudo-terminal plays a real game
+// in which a flag falls before the time control, and arbiterd reads it
+// through a real serial port (go.bug.st/serial), records the capture,
+// reconciles moves and presses, and gives the flag verdict, printing what
+// happens as it happens. It leaves the capture, the event stream and the
+// PGN in a folder.
+package demo
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/capture"
+	"github.com/arbiterd/arbiterd/internal/emulator"
+	"github.com/arbiterd/arbiterd/internal/live"
+	"github.com/arbiterd/arbiterd/internal/pgn"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// Options configure a demo run.
+type Options struct {
+	Out         string  // folder for the capture, events and PGN ("" = a new temporary folder)
+	Speed       float64 // emulated time per real second
+	Seed        int64
+	TimeControl string
+	FlagPly     int // the ply at which the player to move thinks longer than its clock has (0 = none)
+	Faults      []string
+	Oracle      reconcile.MateOracle
+	Progress    io.Writer // where the live view goes (nil: nowhere)
+}
+
+// Defaults for the demo: the FIDE standard control, a flag in the 19th
+// move of the Immortal Game (Black, 18 moves completed of the 40 required).
+const (
+	DefaultSpeed       = 250
+	DefaultTimeControl = "40/5400+30:1800+30"
+	DefaultFlagPly     = 38
+)
+
+// Result is what a demo run leaves behind.
+type Result struct {
+	Dir, Capture, Events, PGN string
+	Flag                      *reconcile.Event // the flag verdict, if a flag fell
+	Completed                 reconcile.Moves
+}
+
+// Run plays the demo. It returns when the game has ended (or ctx is done).
+func Run(ctx context.Context, o Options) (*Result, error) {
+	if o.Speed <= 0 {
+		o.Speed = DefaultSpeed
+	}
+	if o.TimeControl == "" {
+		o.TimeControl = DefaultTimeControl
+	}
+	out := o.Progress
+	if out == nil {
+		out = io.Discard
+	}
+	tc, err := clockd.ParseTimeControl(o.TimeControl)
+	if err != nil {
+		return nil, fmt.Errorf("demo: time control: %w", err)
+	}
+	periods, err := emulator.ParseTimeControl(tc.String())
+	if err != nil {
+		return nil, fmt.Errorf("demo: time control: %w", err)
+	}
+	var script []emulator.Action
+	if o.FlagPly > 0 {
+		script = append(script, emulator.Action{Kind: emulator.Flag, Ply: o.FlagPly})
+	}
+	for _, f := range o.Faults {
+		a, err := emulator.ParseAction(f)
+		if err != nil {
+			return nil, fmt.Errorf("demo: fault %q: %w", f, err)
+		}
+		script = append(script, a)
+	}
+	emu, err := emulator.New(emulator.Config{
+		PGN: emulator.DefaultPGN, Periods: periods, Speed: o.Speed, Seed: o.Seed,
+		Script: script, Wait: true, Linger: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+
+	dir := o.Out
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "arbiterd-demo-"); err != nil {
+			return nil, fmt.Errorf("demo: %w", err)
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	res := &Result{Dir: dir, Capture: filepath.Join(dir, "game.capture"),
+		Events: filepath.Join(dir, "events.jsonl"), PGN: filepath.Join(dir, "game.pgn")}
+
+	master, slave, err := emulator.OpenPTY()
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	defer master.Close()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	emuDone := make(chan error, 1)
+	go func() { emuDone <- emu.Run(ctx, master) }()
+	defer func() { cancel(); <-emuDone }()
+
+	cf, err := os.Create(res.Capture)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	defer cf.Close()
+	cw, err := capture.NewWriter(cf)
+	if err != nil {
+		return nil, err
+	}
+	// The emulation runs faster than real time; the capture records the
+	// emulated (game) time so that it reads like a real game, and says so.
+	if err := cw.Comment(fmt.Sprintf(" demo: an emulated board; times are game time, played at %g× real time", o.Speed)); err != nil {
+		return nil, err
+	}
+	ef, err := os.Create(res.Events)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	defer ef.Close()
+	ew := bufio.NewWriter(ef)
+	defer ew.Flush()
+
+	meta := map[string]string{
+		"board": "1", "event": "arbiterd demo", "round": "1",
+		"white": "Anderssen, Adolf", "black": "Kieseritzky, Lionel",
+		"timecontrol": tc.String(), "clock-white": "auto",
+	}
+	record := pgn.New(pgn.Tags{Event: meta["event"], Round: "1", Board: "1", White: meta["white"], Black: meta["black"],
+		TimeControl: tc, Date: time.Now().UTC().Format("2006.01.02")})
+	view := newView(out, tc)
+
+	t0 := time.Now()
+	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * o.Speed) }
+	fmt.Fprintf(out, "arbiterd demo: emulated DGT board + DGT 3000 on %s, %s, the Immortal Game (London 1851)\n", slave, tc)
+	fmt.Fprintf(out, "  played at %g× real time; the flag falls before move 40. Output in %s\n\n", o.Speed, dir)
+	over := false
+	err = live.Run(ctx, live.Config{
+		Path: slave, Meta: meta, Capture: cw, Now: now, Oracle: o.Oracle,
+		OnEvent: func(e reconcile.Event) bool {
+			ew.Write(reconcile.Marshal(e))
+			ew.WriteByte('\n')
+			record.Add(e)
+			view.show(e)
+			switch e.Type {
+			case reconcile.TypeComplete:
+				res.Completed = e.Moves
+			case reconcile.TypeFlag:
+				f := e
+				res.Flag = &f
+				if f.Verdict != reconcile.VerdictNone {
+					over = true
+				}
+			case reconcile.TypeEnd:
+				over = true
+			}
+			return !over
+		},
+	})
+	if err != nil && !errors.Is(err, live.ErrStopped) && !(errors.Is(err, context.Canceled) && over) {
+		return res, fmt.Errorf("demo: %w", err)
+	}
+	if err := ew.Flush(); err != nil {
+		return res, fmt.Errorf("demo: %w", err)
+	}
+	var pb strings.Builder
+	if err := record.Write(&pb); err != nil {
+		return res, err
+	}
+	if err := os.WriteFile(res.PGN, []byte(pb.String()), 0o644); err != nil {
+		return res, fmt.Errorf("demo: %w", err)
+	}
+	fmt.Fprintf(out, "\nLeft in %s:\n  %s   the capture (replay it: arbiterd replay %s)\n  %s    the event stream\n  %s        the game with clock times\n",
+		dir, filepath.Base(res.Capture), res.Capture, filepath.Base(res.Events), filepath.Base(res.PGN))
+	return res, nil
+}
+
+// view prints the game as it happens: one line per completed move, the
+// anomalies, and the flag verdict.
+type view struct {
+	w  io.Writer
+	tc clockd.TimeControl
+}
+
+func newView(w io.Writer, tc clockd.TimeControl) *view { return &view{w: w, tc: tc} }
+
+func (v *view) count(s clockd.Side, m reconcile.Moves) string {
+	n := m.Of(s)
+	req := v.tc.Required(v.tc.PeriodOf(n))
+	if req == 0 {
+		return fmt.Sprintf("%d", n)
+	}
+	return fmt.Sprintf("%d/%d", n, req)
+}
+
+func (v *view) show(e reconcile.Event) {
+	switch e.Type {
+	case reconcile.TypePosition:
+		fmt.Fprintf(v.w, "  board ready: start position, %s\n", e.Orientation)
+	case reconcile.TypeComplete:
+		num := (e.Ply + 1) / 2
+		mv := fmt.Sprintf("%d. %s", num, e.SAN)
+		if e.Side == clockd.Black {
+			mv = fmt.Sprintf("%d... %s", num, e.SAN)
+		}
+		fmt.Fprintf(v.w, "  %-14s completed (%s)   W %-6s B %-6s   clocks %s | %s\n", mv, e.By,
+			v.count(clockd.White, e.Moves), v.count(clockd.Black, e.Moves), pgn.Clock(e.Clock.White), pgn.Clock(e.Clock.Black))
+	case reconcile.TypeAnomaly:
+		fmt.Fprintf(v.w, "  ! %s (%s): %s\n", e.Kind, e.Article, e.Detail)
+	case reconcile.TypePeriod:
+		fmt.Fprintf(v.w, "  + %s: period %d, %s added\n", e.Side, e.Period, pgn.Clock(e.Added))
+	case reconcile.TypeFlag:
+		req := "all moves"
+		if e.MovesRequired > 0 {
+			req = fmt.Sprintf("%d", e.MovesRequired)
+		}
+		fmt.Fprintf(v.w, "\n  FLAG  %s's flag fell in period %d\n", e.Side, e.Period)
+		fmt.Fprintf(v.w, "        moves completed %d, required %s, control reached: %v\n", e.MovesCompleted, req, e.ControlReached)
+		fmt.Fprintf(v.w, "        opponent can mate: %s", e.OpponentCanMate)
+		if len(e.MateLine) > 0 {
+			fmt.Fprintf(v.w, " (%s)", strings.Join(e.MateLine, " "))
+		}
+		fmt.Fprintf(v.w, "\n        verdict: %s (%s)\n        %s\n", strings.ToUpper(e.Verdict), e.Article, e.Reason)
+	case reconcile.TypeEnd:
+		fmt.Fprintf(v.w, "  END   %s — %s (%s)\n", e.Result, e.Reason, e.Article)
+	case reconcile.TypeSession:
+		if e.State == "disconnected" || e.State == "connected" {
+			fmt.Fprintf(v.w, "  board %s\n", e.State)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/arbiterd/arbiterd/internal/pipeline"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// The demo end to end through a real pseudo-terminal and go.bug.st/serial:
+// the flag verdict is the one the Laws give, and replaying the capture it
+// left yields exactly the events it printed live.
+func TestDemoLiveEqualsReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game through a pty")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var progress bytes.Buffer
+	res, err := Run(ctx, Options{Out: t.TempDir(), Speed: 1000, Seed: 1, FlagPly: DefaultFlagPly, Progress: &progress})
+	if err != nil {
+		t.Fatalf("demo: %v\n%s", err, progress.String())
+	}
+	f := res.Flag
+	if f == nil {
+		t.Fatalf("no flag verdict\n%s", progress.String())
+	}
+	if f.Side.String() != "black" || f.Period != 1 || f.MovesCompleted != 18 || f.MovesRequired != 40 ||
+		f.ControlReached || f.Verdict != reconcile.VerdictLoss || f.OpponentCanMate != "yes" || len(f.MateLine) == 0 {
+		t.Errorf("flag verdict %s", reconcile.Marshal(*f))
+	}
+	if res.Completed.White != 19 || res.Completed.Black != 18 {
+		t.Errorf("completed %+v, want White 19, Black 18", res.Completed)
+	}
+
+	liveEvents, err := os.ReadFile(res.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := os.Open(res.Capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cf.Close()
+	var replayed bytes.Buffer
+	_, err = pipeline.Replay(cf, pipeline.Options{}, func(e reconcile.Event) error {
+		replayed.Write(reconcile.Marshal(e))
+		replayed.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The live run stops at the verdict; replay goes on to the end of the
+	// capture and closes the session. Everything live must be a prefix.
+	if !bytes.HasPrefix(replayed.Bytes(), liveEvents) {
+		t.Errorf("replay differs from the live events\nlive:\n%s\nreplay:\n%s", liveEvents, replayed.Bytes())
+	}
+	pgnText, err := os.ReadFile(res.PGN)
+	if err != nil || !bytes.Contains(pgnText, []byte(`[Result "1-0"]`)) || !bytes.Contains(pgnText, []byte("19. e5")) {
+		t.Errorf("PGN: %v\n%s", err, pgnText)
+	}
+}
