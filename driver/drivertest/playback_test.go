@@ -3,6 +3,7 @@ package drivertest_test
 import (
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -71,5 +72,24 @@ func TestFrameBuilders(t *testing.T) {
 	want := []byte{0x8d, 0, 10, 0x60, 0, 0, 0x11, 0x23, 0x45, 1}
 	if string(c) != string(want) {
 		t.Fatalf("clock % x, want % x", c, want)
+	}
+}
+
+func TestStepsFromCapture(t *testing.T) {
+	c := "#capture v1\n#port board dgt\n#port clock lineclock\n0.000000 board r 01\n0.100000 board w 40\n0.200000 clock r 99\n" +
+		"0.300000 board r 0203\n0.400000 board r 04\n0.500000 board w 4b\n"
+	steps, err := dt.StepsFromCapture(strings.NewReader(c), "board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []dt.Step{{Read: []byte{1}}, {Write: []byte{0x40}, Read: []byte{2, 3, 4}}, {Write: []byte{0x4b}}}
+	if !reflect.DeepEqual(steps, want) {
+		t.Fatalf("steps %+v, want %+v", steps, want)
+	}
+	if _, err := dt.StepsFromCapture(strings.NewReader(c), "board2"); err == nil {
+		t.Error("an undeclared port gave steps")
+	}
+	if _, err := dt.StepsFromCapture(strings.NewReader("nope"), "board"); err == nil {
+		t.Error("a non-capture gave steps")
 	}
 }
