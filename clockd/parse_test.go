@@ -161,6 +161,9 @@ func FuzzParseTimeControl(f *testing.F) {
 			_ = err.Error()
 			return
 		}
+		if err := tc.Validate(); err != nil {
+			t.Fatalf("%q parsed to an invalid control: %v", s, err)
+		}
 		canon := tc.String()
 		again, err := ParseTimeControl(canon)
 		if err != nil || again.String() != canon {
@@ -175,4 +178,23 @@ func FuzzParseTimeControl(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestValidate(t *testing.T) {
+	ok, _ := ParseTimeControl("40/5400+30:1800+30")
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []TimeControl{
+		{},
+		{Periods: []Period{{Moves: 40, Time: time.Hour}}},
+		{Periods: []Period{{Time: time.Hour}, {Time: time.Hour}}},
+		{Periods: []Period{{Time: 0}}},
+		{Periods: []Period{{Time: time.Hour, Increment: -time.Second}}},
+		{Periods: []Period{{Time: time.Hour, Mode: 9}}},
+	} {
+		if err := tc.Validate(); err == nil {
+			t.Errorf("%+v accepted", tc)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package clockd
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -141,4 +142,30 @@ func (tc TimeControl) totalTime() time.Duration {
 		t += p.Time
 	}
 	return t
+}
+
+// Validate checks a control built by hand against the rules
+// ParseTimeControl enforces: at least one period; every period but the
+// last has a positive move count and the last has none; every period has
+// a positive time; increments are not negative; modes are known.
+func (tc TimeControl) Validate() error {
+	if len(tc.Periods) == 0 {
+		return fmt.Errorf("clockd: time control has no periods")
+	}
+	for i, p := range tc.Periods {
+		last := i == len(tc.Periods)-1
+		switch {
+		case last && p.Moves != 0:
+			return fmt.Errorf("clockd: time control %s: the last period (%d) lasts to the end of the game and takes no move count", tc, i+1)
+		case !last && p.Moves <= 0:
+			return fmt.Errorf("clockd: time control %s: period %d needs a positive move count", tc, i+1)
+		case p.Time <= 0:
+			return fmt.Errorf("clockd: time control %s: period %d needs a positive time", tc, i+1)
+		case p.Increment < 0:
+			return fmt.Errorf("clockd: time control %s: period %d has a negative increment", tc, i+1)
+		case p.Mode < Fischer || p.Mode > Bronstein:
+			return fmt.Errorf("clockd: time control %s: period %d has an unknown mode %v", tc, i+1, p.Mode)
+		}
+	}
+	return nil
 }
