@@ -1,0 +1,45 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+func TestReportNamesCountsIncidentsAndVerdict(t *testing.T) {
+	tc, _ := clockd.ParseTimeControl("40/5400+30:1800+30")
+	r := &Report{Board: "12", White: "Anand, V", Black: "Carlsen, M", TimeControl: tc}
+	r.Add(reconcile.Event{Type: reconcile.TypeComplete, Ply: 75, Side: clockd.White, Moves: reconcile.Moves{White: 38, Black: 37},
+		Clock: clockd.Times{White: 2 * time.Second, Black: 611 * time.Second}, At: 5321 * time.Second})
+	r.Add(reconcile.Event{Type: reconcile.TypeAnomaly, Kind: reconcile.KindPressWithoutMove, Side: clockd.Black, Article: "7.5.3",
+		Detail: "Black pressed the clock but no move appeared.", At: 5330 * time.Second})
+	r.Add(reconcile.Event{Type: reconcile.TypeFlag, Side: clockd.Black, Period: 1, MovesCompleted: 37, MovesRequired: 40,
+		OpponentCanMate: "yes", MateLine: []string{"a1a8"}, Verdict: reconcile.VerdictLoss, Article: "6.9",
+		Reason: "Black's flag fell after 37 completed moves.", Clock: clockd.Times{White: 2 * time.Second}, At: 5388 * time.Second})
+	var b strings.Builder
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Board 12: Anand, V – Carlsen, M", "40/5400+30:1800+30 (standard)",
+		"White 38 of 40 (period 1), Black 37 of 40 (period 1)", "press-without-move [black] (7.5.3)",
+		"37 moves completed, 40 required; control reached: false", "VERDICT: LOSS (6.9)", "a1a8",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestReportQuietGame(t *testing.T) {
+	r := &Report{Board: "3"}
+	var b strings.Builder
+	r.Write(&b)
+	if !strings.Contains(b.String(), "nothing for the arbiter to check") || !strings.Contains(b.String(), "Time control     unknown") {
+		t.Errorf("report:\n%s", b.String())
+	}
+}
