@@ -75,7 +75,7 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 	if r.NoClock {
 		if !in.st.noClock {
 			in.st.noClock = true
-			evs = append(evs, ClockEvent{Kind: Disconnected, At: r.At, Clock: in.times(in.st.last),
+			evs = append(evs, ClockEvent{Kind: Disconnected, At: r.At, Clock: timesOf(&in.st, in.st.last),
 				Detail: "the device reports that no clock is connected"})
 		}
 		return evs
@@ -84,7 +84,7 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 		in.st.noClock = false
 		in.st.have = false // times may have changed while away: start afresh
 		in.suspect = nil
-		evs = append(evs, ClockEvent{Kind: Connected, At: r.At, Clock: in.times(r),
+		evs = append(evs, ClockEvent{Kind: Connected, At: r.At, Clock: timesOf(&in.st, r),
 			Detail: "a clock is connected again; its times are taken as they are"})
 	}
 	if !in.st.have {
@@ -100,7 +100,7 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 	if r.BatteryLow != in.battery {
 		in.battery = r.BatteryLow
 		if r.BatteryLow {
-			evs = append(evs, ClockEvent{Kind: BatteryLow, At: r.At, Clock: in.times(r),
+			evs = append(evs, ClockEvent{Kind: BatteryLow, At: r.At, Clock: timesOf(&in.st, r),
 				Detail: "the clock reports a low battery: replace it before it stops (6.11)"})
 		}
 	}
@@ -147,7 +147,7 @@ func (in *Interpreter) impossible(r Reading, why string) []ClockEvent {
 		return nil
 	}
 	in.inBad = true
-	return []ClockEvent{{Kind: Impossible, At: r.At, Clock: in.times(r), Detail: why + "; the reading is not trusted"}}
+	return []ClockEvent{{Kind: Impossible, At: r.At, Clock: timesOf(&in.st, r), Detail: why + "; the reading is not trusted"}}
 }
 
 // sideOf maps a face to a side (White's face before it is known: left).
@@ -158,13 +158,8 @@ func (in *Interpreter) sideOf(st *istate, f Face) Side {
 	return Black
 }
 
-func (in *Interpreter) times(r Reading) Times {
-	if in.st.white == Right {
-		return Times{White: r.Right.Time, Black: r.Left.Time}
-	}
-	return Times{White: r.Left.Time, Black: r.Right.Time}
-}
-
+// timesOf maps a reading's faces to White and Black (before White's face
+// is known, left is taken as White's).
 func timesOf(st *istate, r Reading) Times {
 	if st.white == Right {
 		return Times{White: r.Right.Time, Black: r.Left.Time}
