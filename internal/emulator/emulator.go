@@ -43,6 +43,10 @@ type Config struct {
 	// press) the player takes on ply (1-based). Otherwise a model spreads
 	// each player's remaining time over the moves to the control.
 	ThinkTime func(ply int) time.Duration
+	// MeanThink, when set (and ThinkTime is not), is the mean think time
+	// per ply; a player short of time for the moves left to the control
+	// plays fast (a time scramble) but never thinks past its flag.
+	MeanThink time.Duration
 
 	Script []Action   // scripted faults and special actions
 	End    EndRule    // what happens after the last move
@@ -87,6 +91,9 @@ func New(cfg Config) (*Emulator, error) {
 	}
 	if err := checkPeriods(cfg.Periods); err != nil {
 		return nil, err
+	}
+	if cfg.MeanThink < 0 {
+		return nil, fmt.Errorf("emulator: mean think time %s is negative", cfg.MeanThink)
 	}
 	if cfg.PeriodBy != AtFlag && cfg.PeriodBy != AfterPresses {
 		return nil, fmt.Errorf("emulator: unknown period rule %d", cfg.PeriodBy)

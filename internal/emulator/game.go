@@ -125,6 +125,9 @@ func pgnMoves(text string) (moves []string, fen string, err error) {
 			for j < len(text) && !strings.ContainsRune(" \t\r\n{}();[", rune(text[j])) {
 				j++
 			}
+			if j == i {
+				return nil, "", fmt.Errorf("emulator: PGN line %d: unexpected %q", line, c)
+			}
 			tok := text[i:j]
 			i = j
 			if depth > 0 {

@@ -347,6 +347,9 @@ func (s *sim) thinkTime(i int, p Player, at time.Duration) time.Duration {
 		}
 	}
 	budget := float64(rem+time.Duration(movesLeft)*pd.Increment) / float64(movesLeft+3)
+	if m := s.cfg.MeanThink; m > 0 && float64(m) < budget {
+		budget = float64(m) // plenty of time: the player's own pace
+	}
 	// Log-normal spread around the budget: most moves quick, some long.
 	f := math.Exp(s.rng.NormFloat64() * 0.7)
 	if f > 2.5 {
