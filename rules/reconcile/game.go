@@ -255,8 +255,13 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 	if !g.oriented || g.ended {
 		o, ok := rules.DetectOrientation(s, g.start)
 		if !ok {
+			if !g.oriented && !g.unexplained {
+				// pieces being set up; said once if it lasts (see advance)
+				g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+			}
 			return out
 		}
+		g.unexplained = false
 		if g.ended {
 			rec, err := rules.NewGame(g.cfg.StartFEN)
 			if err != nil { // New checked the FEN; keep the old record

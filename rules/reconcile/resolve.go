@@ -58,6 +58,12 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 			g.finish(out, stamp, st.Result, st.Reason, st.Article)
 		case dUnexplained:
 			g.unexplWarned = true
+			if !g.oriented {
+				g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
+					fmt.Sprintf("For %s the board has not shown the starting position (%s) either way round, so arbiterd cannot follow the game. Set the position up, or give the game's start position (meta start-fen).",
+						seconds(limitOf(stamp, g.unexplSince)), g.start.String()))
+				break
+			}
 			if side, san, ok := g.twoMoves(); ok {
 				g.anomaly(out, stamp, KindTwoMoves, side, false, "7.5",
 					fmt.Sprintf("The board shows a second move by %s (%s) although %s has not moved. If %s presses the clock it is an illegal move (7.5); otherwise restore the position (%s).",

@@ -511,3 +511,47 @@ func TestOrientationBlackBottom(t *testing.T) {
 		t.Fatalf("position = %+v", p)
 	}
 }
+
+func TestFivefoldEndsTheGame(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	at := 2.0
+	for i := 0; i < 4; i++ {
+		for j, san := range []string{"Nf3", "Nf6", "Ng1", "Ng8"} {
+			h.play(at, san)
+			if i < 3 || j < 3 {
+				h.press(at+0.3, clockd.Side(j%2))
+			}
+			at += 5
+		}
+	}
+	h.advance(at + 5)
+	h.wantAnomalies()
+	h.wantCompleted(8, 8)
+	e := h.of(TypeEnd)
+	if len(e) != 1 || e[0].Result != "1/2-1/2" || e[0].Reason != "fivefold-repetition" || e[0].Article != "9.6.1" {
+		t.Fatalf("end = %+v", e)
+	}
+	c := h.of(TypeComplete)
+	if last := c[len(c)-1]; last.By != ByGameEnd || last.Ply != 16 {
+		t.Errorf("last completion %+v", last)
+	}
+}
+
+func TestStartNotRecognised(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.setBoard(0, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+	h.advance(5)
+	h.wantAnomalies()
+	h.advance(12)
+	h.wantAnomalies(KindUnexplainedPosition)
+	h.setBoard(20, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	h.play(25, "e4")
+	h.press(25.2, W)
+	h.advance(30)
+	h.wantCompleted(1, 0)
+	if p := h.of(TypePosition); len(p) != 1 {
+		t.Fatalf("position events %+v", p)
+	}
+}
