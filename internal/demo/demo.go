@@ -51,6 +51,7 @@ type Result struct {
 	Dir, Capture, Events, PGN string
 	Flag                      *reconcile.Event // the flag verdict, if a flag fell
 	Completed                 reconcile.Moves
+	Stream                    []reconcile.Event // every event, in order
 }
 
 // Run plays the demo. It returns when the game has ended (or ctx is done).
@@ -84,15 +85,65 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		script = append(script, a)
 	}
-	emu, err := emulator.New(emulator.Config{
-		PGN: emulator.DefaultPGN, Periods: periods, Speed: o.Speed, Seed: o.Seed,
-		Script: script, Wait: true, Linger: true,
+	view := newView(out, tc)
+	return Live(ctx, Session{
+		Emulator: emulator.Config{PGN: emulator.DefaultPGN, Periods: periods, Seed: o.Seed, Script: script},
+		Meta: map[string]string{
+			"board": "1", "event": "arbiterd demo", "round": "1",
+			"white": "Anderssen, Adolf", "black": "Kieseritzky, Lionel",
+			"timecontrol": tc.String(), "clock-white": "auto",
+		},
+		Dir: o.Out, Speed: o.Speed, Oracle: o.Oracle,
+		OnStart: func(device, dir string) {
+			fmt.Fprintf(out, "arbiterd demo: emulated DGT board + DGT 3000 on %s, %s, the Immortal Game (London 1851)\n", device, tc)
+			fmt.Fprintf(out, "  played at %g× real time; the flag falls before move 40. Output in %s\n\n", o.Speed, dir)
+		},
+		OnEvent: view.show,
+		OnDone: func(res *Result) {
+			fmt.Fprintf(out, "\nLeft in %s:\n  %s   the capture (replay it: arbiterd replay %s)\n  %s    the event stream\n  %s        the game with clock times\n",
+				res.Dir, filepath.Base(res.Capture), res.Capture, filepath.Base(res.Events), filepath.Base(res.PGN))
+		},
 	})
+}
+
+// Session is one emulated game played live through a pseudo-terminal.
+type Session struct {
+	Emulator emulator.Config   // the game and the clock the emulator plays (Speed, Wait and Linger are set by Live)
+	Meta     map[string]string // capture meta: board, white, black, timecontrol, clock-white, …
+	Dir      string            // folder for the capture, events and PGN ("" = a new temporary folder)
+	Speed    float64           // emulated time per real second; the capture records emulated time
+	Oracle   reconcile.MateOracle
+	// StopWhen decides when the game is over for the session (default: an
+	// end event, or a flag whose verdict is not "none").
+	StopWhen func(reconcile.Event) bool
+	OnStart  func(device, dir string)
+	OnEvent  func(reconcile.Event)
+	OnDone   func(*Result)
+}
+
+// Live plays s: the emulator on a pty, arbiterd's live path on the other
+// end, the capture, events and PGN written into the folder.
+func Live(ctx context.Context, s Session) (*Result, error) {
+	if s.Speed <= 0 {
+		s.Speed = 1
+	}
+	if s.StopWhen == nil {
+		s.StopWhen = func(e reconcile.Event) bool {
+			return e.Type == reconcile.TypeEnd || (e.Type == reconcile.TypeFlag && e.Verdict != reconcile.VerdictNone)
+		}
+	}
+	tc, err := clockd.ParseTimeControl(s.Meta["timecontrol"])
+	if err != nil && s.Meta["timecontrol"] != "" {
+		return nil, fmt.Errorf("demo: time control: %w", err)
+	}
+	ecfg := s.Emulator
+	ecfg.Speed, ecfg.Wait, ecfg.Linger = s.Speed, true, true
+	emu, err := emulator.New(ecfg)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 
-	dir := o.Out
+	dir := s.Dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "arbiterd-demo-"); err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
@@ -124,9 +175,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The emulation runs faster than real time; the capture records the
-	// emulated (game) time so that it reads like a real game, and says so.
-	if err := cw.Comment(fmt.Sprintf(" demo: an emulated board; times are game time, played at %g× real time", o.Speed)); err != nil {
+	// The emulation may run faster than real time; the capture records
+	// the emulated (game) time so that it reads like a real game, and says so.
+	if err := cw.Comment(fmt.Sprintf(" emulated board; times are game time, played at %g× real time", s.Speed)); err != nil {
 		return nil, err
 	}
 	ef, err := os.Create(res.Events)
@@ -137,37 +188,34 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	ew := bufio.NewWriter(ef)
 	defer ew.Flush()
 
-	meta := map[string]string{
-		"board": "1", "event": "arbiterd demo", "round": "1",
-		"white": "Anderssen, Adolf", "black": "Kieseritzky, Lionel",
-		"timecontrol": tc.String(), "clock-white": "auto",
-	}
-	record := pgn.New(pgn.Tags{Event: meta["event"], Round: "1", Board: "1", White: meta["white"], Black: meta["black"],
-		TimeControl: tc, Date: time.Now().UTC().Format("2006.01.02")})
-	view := newView(out, tc)
+	record := pgn.New(pgn.Tags{Event: s.Meta["event"], Round: s.Meta["round"], Board: s.Meta["board"],
+		White: s.Meta["white"], Black: s.Meta["black"], TimeControl: tc, StartFEN: s.Meta["start-fen"],
+		Date: time.Now().UTC().Format("2006.01.02")})
 
 	t0 := time.Now()
-	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * o.Speed) }
-	fmt.Fprintf(out, "arbiterd demo: emulated DGT board + DGT 3000 on %s, %s, the Immortal Game (London 1851)\n", slave, tc)
-	fmt.Fprintf(out, "  played at %g× real time; the flag falls before move 40. Output in %s\n\n", o.Speed, dir)
+	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * s.Speed) }
+	if s.OnStart != nil {
+		s.OnStart(slave, dir)
+	}
 	over := false
 	err = live.Run(ctx, live.Config{
-		Path: slave, Meta: meta, Capture: cw, Now: now, Oracle: o.Oracle,
+		Path: slave, Meta: s.Meta, Capture: cw, Now: now, Oracle: s.Oracle,
 		OnEvent: func(e reconcile.Event) bool {
 			ew.Write(reconcile.Marshal(e))
 			ew.WriteByte('\n')
 			record.Add(e)
-			view.show(e)
+			res.Stream = append(res.Stream, e)
+			if s.OnEvent != nil {
+				s.OnEvent(e)
+			}
 			switch e.Type {
 			case reconcile.TypeComplete:
 				res.Completed = e.Moves
 			case reconcile.TypeFlag:
 				f := e
 				res.Flag = &f
-				if f.Verdict != reconcile.VerdictNone {
-					over = true
-				}
-			case reconcile.TypeEnd:
+			}
+			if s.StopWhen(e) {
 				over = true
 			}
 			return !over
@@ -186,8 +234,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := os.WriteFile(res.PGN, []byte(pb.String()), 0o644); err != nil {
 		return res, fmt.Errorf("demo: %w", err)
 	}
-	fmt.Fprintf(out, "\nLeft in %s:\n  %s   the capture (replay it: arbiterd replay %s)\n  %s    the event stream\n  %s        the game with clock times\n",
-		dir, filepath.Base(res.Capture), res.Capture, filepath.Base(res.Events), filepath.Base(res.PGN))
+	if s.OnDone != nil {
+		s.OnDone(res)
+	}
 	return res, nil
 }
 
@@ -210,6 +259,9 @@ func (v *view) count(s clockd.Side, m reconcile.Moves) string {
 }
 
 func (v *view) show(e reconcile.Event) {
+	if v == nil {
+		return
+	}
 	switch e.Type {
 	case reconcile.TypePosition:
 		fmt.Fprintf(v.w, "  board ready: start position, %s\n", e.Orientation)
