@@ -230,3 +230,40 @@ func TestKindNames(t *testing.T) {
 		t.Error("out-of-range kind")
 	}
 }
+
+// TestReconstructStopsAtGameEnd: a sequence cannot continue past a position
+// that ends the game (here the fifth occurrence, 9.6.1).
+func TestReconstructStopsAtGameEnd(t *testing.T) {
+	record := append(knightDance(3), "g1f3", "g8f6", "f3g1")
+	g := mustGame(t, "", record...)
+	s := snapAfter(t, "", "e2e4")
+	if r := Reconstruct(g, s, Options{}); r.Kind == Forward || r.Kind == Ambiguous {
+		t.Fatalf("got %v %v: ...Ng8 repeats the start a fifth time and ends the game", r.Kind, seqStrings(r))
+	}
+	// One repetition fewer and the same two plies explain it.
+	g = mustGame(t, "", append(knightDance(2), "g1f3", "g8f6", "f3g1")...)
+	if r := Reconstruct(g, s, Options{}); r.Kind != Forward || uciSeq(r.Moves) != "f6g8 e2e4" {
+		t.Fatalf("got %v %v, want forward f6g8 e2e4", r.Kind, seqStrings(r))
+	}
+	// The same for the seventy-five-move rule.
+	late := snapAfter(t, "4k1n1/8/8/8/8/8/4P3/4K3 b - - 0 100", "g8f6", "e1d1", "f6g8")
+	g = mustGame(t, "4k1n1/8/8/8/8/8/4P3/4K3 b - - 147 100", "g8f6")
+	if r := Reconstruct(g, late, Options{}); r.Kind != Forward {
+		t.Fatalf("Kd1 Ng8 at plies 149-150: got %v", r.Kind)
+	}
+	g = mustGame(t, "4k1n1/8/8/8/8/8/4P3/4K3 b - - 148 100", "g8f6")
+	if r := Reconstruct(g, late, Options{}); r.Kind == Forward {
+		t.Fatal("Kd1 is the 150th ply without pawn move or capture: the game is over before Ng8")
+	}
+}
+
+func TestClone(t *testing.T) {
+	g := mustGame(t, "", "e2e4", "e7e5")
+	c := g.Clone()
+	if err := c.MoveUCI("g1f3"); err != nil {
+		t.Fatal(err)
+	}
+	if g.Ply() != 2 || c.Ply() != 3 || g.FEN() == c.FEN() || g.Repetitions() != 1 {
+		t.Fatalf("clone shares state: %d %d", g.Ply(), c.Ply())
+	}
+}
