@@ -42,8 +42,8 @@ func JSON(m Message) ([]byte, error) {
 		h.Type = "board"
 		v = struct {
 			head
-			Board  string  `json:"board"`
-			Fields [64]int `json:"fields"`
+			Position string  `json:"position"`
+			Fields   [64]int `json:"fields"`
 		}{h, x.String(), ints(x.Fields)}
 	case dgt.FieldUpdate:
 		h.Type = "field"
