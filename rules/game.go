@@ -31,6 +31,8 @@ type Status struct {
 //
 // The record keeps its own compact positions; notnil/chess positions and
 // moves are built on demand (Position, PositionAt, Moves) and then cached.
+// A Game is not safe for concurrent use, not even for reading: those caches
+// are filled by the read methods and by Reconstruct.
 type Game struct {
 	positions []position // ply 0 … Ply()
 	moves     []move     // moves[i] leads from positions[i] to positions[i+1]

@@ -77,6 +77,7 @@ type searcher struct {
 	found    [][]move
 	keys     []repKey // keys along path, only when fivefold is within reach
 	checkRep bool
+	from     int // ply of the record the sequences start from
 }
 
 // search returns every legal sequence of exactly plies plies that leads from
@@ -85,7 +86,7 @@ func (g *Game) search(from int, t *target, plies int, exclude []move) [][]move {
 	if from == g.Ply() && g.status.Over {
 		return nil
 	}
-	s := &searcher{g: g, t: t, exclude: exclude, checkRep: g.maxCount >= 4}
+	s := &searcher{g: g, t: t, exclude: exclude, checkRep: g.maxCount >= 4, from: from}
 	start := g.positions[from]
 	s.dfs(&start, plies)
 	return s.found
@@ -209,6 +210,11 @@ func (s *searcher) ends(c *position, m move) bool {
 	}
 	k := keyOf(c, epMoves)
 	n := s.g.counts[k] + 1
+	for _, pk := range s.g.keys[s.from+1:] { // plies a correction replaces
+		if pk == k {
+			n--
+		}
+	}
 	for _, pk := range s.keys {
 		if pk == k {
 			n++

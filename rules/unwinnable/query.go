@@ -1,0 +1,59 @@
+package unwinnable
+
+import (
+	"fmt"
+	"strings"
+
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// Query is one question read from a query file: a position and the side
+// asked about.
+type Query struct {
+	FEN  string
+	Side bb.Color
+	// Label is the labelled format's expectation (which sides can mate),
+	// set only by ParseLabelled.
+	Label [2]bool
+}
+
+// ParseQuery reads a query line "FEN [white|black]". Without a side the
+// query is about the side NOT to move — after a flag fall, the player who
+// moved last and whose clock still runs. Anything after a complete
+// six-field FEN (such as a game id) is ignored.
+func ParseQuery(line string) (Query, error) {
+	f := strings.Fields(line)
+	var side string
+	if n := len(f); n > 0 && (f[n-1] == "white" || f[n-1] == "black") {
+		side, f = f[n-1], f[:n-1]
+	}
+	if len(f) > 6 {
+		f = f[:6]
+	}
+	fen := strings.Join(f, " ")
+	pos, err := bb.ParseFEN(fen)
+	if err != nil {
+		return Query{}, err
+	}
+	q := Query{FEN: fen, Side: pos.Side().Other()}
+	switch side {
+	case "white":
+		q.Side = bb.White
+	case "black":
+		q.Side = bb.Black
+	}
+	return q, nil
+}
+
+// ParseLabelled reads a line of the labelled format "XY FEN", where X is
+// W or '-' (White can mate or not) and Y is B or '-' (Black).
+func ParseLabelled(line string) (Query, error) {
+	if len(line) < 4 || line[2] != ' ' || (line[0] != 'W' && line[0] != '-') || (line[1] != 'B' && line[1] != '-') {
+		return Query{}, fmt.Errorf("want a label (WB, W-, -B or --), a space and a FEN, got %q", line)
+	}
+	fen := strings.TrimSpace(line[3:])
+	if _, err := bb.ParseFEN(fen); err != nil {
+		return Query{}, err
+	}
+	return Query{FEN: fen, Label: [2]bool{line[0] == 'W', line[1] == 'B'}}, nil
+}
