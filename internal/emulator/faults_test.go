@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"testing"
 	"time"
 )
@@ -471,5 +472,44 @@ func TestRunStopsOnContext(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Run took %s to stop", d)
+	}
+}
+
+// TestFaultUnplugForOverRun: after its return the board answers again; a
+// host that keeps asking (update-nice and a board dump) ends with the
+// final position.
+func TestFaultUnplugForOverRun(t *testing.T) {
+	cfg := faultConfig(Action{Kind: Unplug, Ply: 6, For: 30 * time.Second})
+	cfg.Speed = 2000
+	stopAsking := make(chan struct{})
+	b, err := run(t, cfg, 30*time.Second, func(h net.Conn) {
+		for {
+			select {
+			case <-stopAsking:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if _, err := h.Write([]byte{0x4b, 0x42}); err != nil {
+				return
+			}
+		}
+	})
+	close(stopAsking)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	frames, _ := splitFrames(b)
+	var dumps int
+	var last []byte
+	for _, f := range frames {
+		if f.id == 0x86 {
+			dumps++
+			last = f.data
+		}
+	}
+	fens := gameFENs(t, "", faultGame)
+	final := fenFields(t, fens[len(fens)-1])
+	if dumps < 2 || !bytes.Equal(last, final[:]) {
+		t.Errorf("%d dumps; the last is not the final position", dumps)
 	}
 }
