@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/notnil/chess"
 )
 
 // EndRule is what happens after the last move of the game.
@@ -65,6 +67,10 @@ type Emulator struct {
 	speed float64
 	plies int
 	lost  atomic.Int64
+	// The parsed game; positions are never modified, so every Run and Play
+	// shares them.
+	start *chess.Position
+	moves []ply
 }
 
 // overrunWait is how long a write to an *os.File (a pty or serial port) may
@@ -117,7 +123,7 @@ func New(cfg Config) (*Emulator, error) {
 			cfg.StartFEN = fen
 		}
 	}
-	_, plies, err := parseGame(cfg.StartFEN, cfg.Game)
+	start, plies, err := parseGame(cfg.StartFEN, cfg.Game)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +138,7 @@ func New(cfg Config) (*Emulator, error) {
 			return nil, fmt.Errorf("emulator: action %s needs a ply after it; the game has %d plies", a, len(plies))
 		}
 	}
-	return &Emulator{cfg: cfg, speed: cfg.Speed, plies: len(plies)}, nil
+	return &Emulator{cfg: cfg, speed: cfg.Speed, plies: len(plies), start: start, moves: plies}, nil
 }
 
 func checkPeriods(ps []Period) error {
@@ -176,12 +182,7 @@ type deadliner interface {
 // left; otherwise a Read pending when Run returns ends only when rw
 // delivers or fails, so close rw after Run.
 func (e *Emulator) Run(ctx context.Context, rw io.ReadWriter) error {
-	_, plies, err := parseGame(e.cfg.StartFEN, e.cfg.Game)
-	if err != nil {
-		return err
-	}
-	start, _, _ := parseGame(e.cfg.StartFEN, nil)
-	s := newSim(&e.cfg, start, plies)
+	s := newSim(&e.cfg, e.start, e.moves)
 
 	in := make(chan []byte)
 	readErr := make(chan error, 1)
@@ -384,12 +385,7 @@ type Chunk struct {
 // same bytes Run writes when no command arrives during the game. Wait and
 // Linger do not apply; an unplug without return ends the stream.
 func (e *Emulator) Play() []Chunk {
-	_, plies, err := parseGame(e.cfg.StartFEN, e.cfg.Game)
-	if err != nil {
-		return nil // New checked the game
-	}
-	start, _, _ := parseGame(e.cfg.StartFEN, nil)
-	s := newSim(&e.cfg, start, plies)
+	s := newSim(&e.cfg, e.start, e.moves)
 	s.begin(0)
 	var out []Chunk
 	collect := func(at time.Duration) {

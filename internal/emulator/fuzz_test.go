@@ -133,8 +133,7 @@ func FuzzCommands(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		start, plies, _ := parseGame("", em.cfg.Game)
-		s := newSim(&em.cfg, start, plies)
+		s := newSim(&em.cfg, em.start, em.moves)
 		s.begin(0)
 		s.command(data, time.Second)
 		for !s.finished() {
