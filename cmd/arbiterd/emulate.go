@@ -23,6 +23,7 @@ type emulateOptions struct {
 	wait       bool
 	end        string
 	exit       bool
+	verbose    bool
 }
 
 func newEmulateCmd() *cobra.Command {
@@ -71,6 +72,7 @@ several):
 	f.BoolVar(&o.wait, "wait", false, "start the clock only when the host sends its first command")
 	f.StringVar(&o.end, "end", "stop", "after the last move: stop (the players stop the clock) or flag (the side to move runs out of time)")
 	f.BoolVar(&o.exit, "exit", false, "exit when the game is over instead of answering until interrupted")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "print each move, press, period, flag and scripted action as it happens")
 	return cmd
 }
 
@@ -126,6 +128,16 @@ func (o *emulateOptions) config() (emulator.Config, error) {
 }
 
 func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config) error {
+	out := cmd.OutOrStdout()
+	if verbose, _ := cmd.Flags().GetBool("verbose"); verbose {
+		cfg.Observe = func(n emulator.Note) {
+			ply := ""
+			if n.Ply > 0 {
+				ply = fmt.Sprintf("ply %d: ", n.Ply)
+			}
+			fmt.Fprintf(out, "%10.1fs  %s%s\n", n.At.Seconds(), ply, n.Text)
+		}
+	}
 	em, err := emulator.New(cfg)
 	if err != nil {
 		return usageError{err}
@@ -135,7 +147,6 @@ func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config) er
 		return err
 	}
 	defer master.Close()
-	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "device %s\n", path)
 	fmt.Fprintf(out, "playing %d plies at speed %g, seed %d\n", em.Plies(), cfg.Speed, cfg.Seed)
 	err = em.Run(ctx, master)

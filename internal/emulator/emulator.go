@@ -50,6 +50,11 @@ type Config struct {
 	// plays fast (a time scramble) but never thinks past its flag.
 	MeanThink time.Duration
 
+	// Observe, when set, is told what the emulation does (moves made,
+	// presses, periods, flags, scripted actions) as it happens, on Run's
+	// goroutine; it must not block.
+	Observe func(Note)
+
 	Script []Action   // scripted faults and special actions
 	End    EndRule    // what happens after the last move
 	Mode   UpdateMode // what the board sends before any host command (default update-nice)

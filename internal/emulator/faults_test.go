@@ -513,3 +513,23 @@ func TestFaultUnplugForOverRun(t *testing.T) {
 		t.Errorf("%d dumps; the last is not the final position", dumps)
 	}
 }
+
+func TestObserve(t *testing.T) {
+	var notes []Note
+	cfg := faultConfig(Action{Kind: Flag, Ply: 8})
+	cfg.Observe = func(n Note) { notes = append(notes, n) }
+	stream(t, cfg)
+	count := map[string]int{}
+	for _, n := range notes {
+		count[n.Kind]++
+	}
+	// Seven plies made and pressed (ply 8 is Black's flag; its move may or
+	// may not have been begun), one action, one flag.
+	if count["press"] != 7 || count["action"] != 1 || count["flag"] != 1 || count["move"] < 7 || count["move"] > 8 {
+		t.Errorf("notes %v", count)
+	}
+	last := notes[len(notes)-1]
+	if last.Kind != "flag" && last.Kind != "move" {
+		t.Errorf("last note %+v", last)
+	}
+}

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"container/heap"
+	"fmt"
 	"math"
 	"math/rand"
 	"time"
@@ -49,6 +50,7 @@ type event struct {
 	side  Player
 	gen   int // clock generation for evTick/evZero
 	early bool
+	last  bool // the last physical op of a ply: the move is made
 	n     int
 }
 
@@ -173,6 +175,10 @@ func (s *sim) step() {
 		}
 		s.opsBegun[e.ply] = true
 		s.phys[e.op.sq] = e.op.piece
+		if e.last && e.ply >= 0 && e.ply < len(s.plies) {
+			pl := s.plies[e.ply]
+			s.note(e.at, e.ply+1, "move", "%s plays %s", title(colorPlayer(pl.before.Turn())), pl.san)
+		}
 		if !s.scanDue {
 			s.scanDue = true
 			next := (e.at/scanPeriod + 1) * scanPeriod
@@ -198,10 +204,14 @@ func (s *sim) step() {
 		if !res.periodAdded {
 			s.over = true
 			s.gameEnd = "flag"
+			s.note(e.at, 0, "flag", "%s's flag falls in the last period: blocked at zero, the clock stops", title(res.side))
+		} else {
+			s.note(e.at, 0, "flag", "%s's flag falls; the next period is added to both, the clock runs on (%s)", title(res.side), s.times(e.at))
 		}
 		s.clockGen++
 		s.clockChanged(e.at, true)
 	case evStop:
+		s.note(e.at, 0, "stop", "the clock is stopped (%s)", s.times(e.at))
 		s.clock.stop(e.at)
 		s.clockGen++
 		s.clockChanged(e.at, true)
@@ -305,6 +315,10 @@ func (s *sim) doPress(at time.Duration, p Player, plyIdx int, early bool) {
 	if !res.accepted {
 		return
 	}
+	s.note(at, plyIdx+1, "press", "%s presses (%s)", title(p), s.times(at))
+	if res.periodAdded {
+		s.note(at, plyIdx+1, "period", "%s's next period begins (%s)", title(p), s.times(at))
+	}
 	if s.holdClock && (plyIdx < 0 || s.mergeAt != plyIdx) {
 		s.holdClock = false
 	}
@@ -375,6 +389,7 @@ func (s *sim) doPly(t0 time.Duration, i int) {
 		return
 	}
 	for _, a := range s.script[i] {
+		s.note(t0, i+1, "action", "%s", a)
 		switch a.Kind {
 		case Garbage:
 			n := a.N
@@ -506,8 +521,8 @@ func (s *sim) planMove(t0 time.Duration, i int, mover Player, think time.Duratio
 		}
 		pressAt = opsStart + dur + pressGap
 	}
-	for _, op := range ops {
-		s.push(&event{at: opsStart + op.at, kind: evPhys, ply: i, op: op})
+	for k, op := range ops {
+		s.push(&event{at: opsStart + op.at, kind: evPhys, ply: i, op: op, last: k == len(ops)-1})
 	}
 	_, early := s.has(i, EarlyPeriod)
 	_, noPress := s.has(i, NoPress)
@@ -598,4 +613,40 @@ func (s *sim) kingsSignal(at time.Duration, result string) {
 	s.push(&event{at: end, kind: evStop, ply: -1})
 	s.over = true
 	s.gameEnd = "kings " + result
+}
+
+// Note is something the emulation did, for a log or a demo's commentary.
+type Note struct {
+	At   time.Duration // emulated time since play began
+	Ply  int           // the 1-based ply it belongs to (0: none)
+	Kind string        // "move", "press", "period", "flag", "stop", "action"
+	Text string        // in words
+}
+
+func (s *sim) note(at time.Duration, plyNo int, kind, format string, args ...any) {
+	if s.cfg.Observe == nil {
+		return
+	}
+	if plyNo < 0 {
+		plyNo = 0
+	}
+	s.cfg.Observe(Note{At: at, Ply: plyNo, Kind: kind, Text: fmt.Sprintf(format, args...)})
+}
+
+// times renders both clocks as displayed at at.
+func (s *sim) times(at time.Duration) string {
+	return fmt.Sprintf("white %s, black %s",
+		clockText(ceilSecond(s.clock.remaining(White, at))), clockText(ceilSecond(s.clock.remaining(Black, at))))
+}
+
+func clockText(d time.Duration) string {
+	secs := int(d / time.Second)
+	return fmt.Sprintf("%d:%02d:%02d", secs/3600, secs/60%60, secs%60)
+}
+
+func title(p Player) string {
+	if p == White {
+		return "White"
+	}
+	return "Black"
 }
