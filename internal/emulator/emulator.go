@@ -139,7 +139,7 @@ func New(cfg Config) (*Emulator, error) {
 		if a.Ply > len(plies)+1 || (a.Ply == len(plies)+1 && !a.Kind.afterLastAllowed()) {
 			return nil, fmt.Errorf("emulator: action %s: the game has %d plies", a, len(plies))
 		}
-		if (a.Kind == TwoPlies || a.Kind == MergedPress || a.Kind == NoPress) && a.Ply >= len(plies) {
+		if (a.Kind == TwoPlies || a.Kind == MergedPress) && a.Ply >= len(plies) {
 			return nil, fmt.Errorf("emulator: action %s needs a ply after it; the game has %d plies", a, len(plies))
 		}
 	}
@@ -183,9 +183,10 @@ type deadliner interface {
 // afresh, so the same Config gives the same bytes when driven the same way.
 //
 // When rw has SetReadDeadline (a pty master from OpenPTY, a net.Conn), Run
-// uses deadlines to stop its reader and returns with none of its goroutines
-// left; otherwise a Read pending when Run returns ends only when rw
-// delivers or fails, so close rw after Run.
+// uses deadlines to stop its reader (and a write to a host that does not
+// read) and returns with none of its goroutines left; otherwise a Read
+// pending when Run returns ends only when rw delivers or fails, so close rw
+// after Run.
 func (e *Emulator) Run(ctx context.Context, rw io.ReadWriter) error {
 	s := newSim(&e.cfg, e.start, e.moves)
 

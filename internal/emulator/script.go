@@ -26,7 +26,8 @@ const (
 	PressNoMove ActionKind = "press-nomove"
 	// NoPress: the ply is made but the player forgets to press; the
 	// opponent replies (its lever is already down, so it cannot press
-	// either) and the player's next move is pressed as usual (6.2.1).
+	// either) and the player's next move is pressed as usual (6.2.1). On
+	// the last ply the game simply ends with the move unpressed.
 	NoPress ActionKind = "no-press"
 	// MergedPress: the ply is pressed and the opponent moves and presses
 	// within one clock-report interval: no clock frame shows the state in
