@@ -1,17 +1,180 @@
 package main
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/arbiterd/arbiterd/rules/bitboard"
+	"github.com/arbiterd/arbiterd/rules/unwinnable"
 )
 
+type unwinnableOptions struct {
+	quick, full bool
+	nodes       int64
+	label       bool
+}
+
 func newUnwinnableCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "unwinnable",
+	var o unwinnableOptions
+	cmd := &cobra.Command{
+		Use:   "unwinnable [FILE]",
 		Short: "Answer FIDE 6.9 queries: can this side still checkmate?",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("unwinnable: not yet available in this build")
+		Long: `unwinnable reads queries, one per line, from FILE or standard input:
+
+  FEN [white|black]
+
+and asks whether that side can still checkmate by any series of legal
+moves (FIDE 6.9, 5.2.2, 7.5.5). Without a side the query is about the side
+NOT to move: after a flag fall, the player who moved last and is still on
+time. Anything after a complete six-field FEN (a game id, say) is ignored.
+Blank lines and lines starting with # are skipped. Each query prints
+
+  winnable <uci moves ending in mate> nodes N time US
+  unwinnable nodes N time US
+  undetermined nodes N time US
+
+where US is the analysis time in microseconds. "winnable" always comes
+with a legal line ending in mate by that side; "unwinnable" is proven.
+
+The default is --full (an arbiter's ruling; usually milliseconds, at most
+a few seconds); --quick uses the small budget of the live daemon and may
+answer "undetermined". With --label the input is the labelled format
+"XY FEN" (X = W or -, Y = B or -: which sides can mate) and both sides of
+each position are checked; disagreements and undetermined answers are
+printed, then a summary. A bad line is reported with its line number and
+the run continues; the exit status is then non-zero, as it is when a
+--label run disagrees with a label.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.quick && o.full {
+				return usageError{errors.New("--quick and --full exclude each other")}
+			}
+			in := cmd.InOrStdin()
+			name := "stdin"
+			if len(args) == 1 && args[0] != "-" {
+				f, err := os.Open(args[0])
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				in, name = f, args[0]
+			}
+			opt := unwinnable.Options{Mode: unwinnable.Full, NodeBudget: o.nodes}
+			if o.quick {
+				opt.Mode = unwinnable.Quick
+			}
+			w := bufio.NewWriter(cmd.OutOrStdout())
+			defer w.Flush()
+			if o.label {
+				return runLabelled(in, name, w, cmd.ErrOrStderr(), opt)
+			}
+			return runQueries(in, name, w, cmd.ErrOrStderr(), opt)
 		},
 	}
+	cmd.Flags().BoolVar(&o.quick, "quick", false, "small node budget, as the live daemon uses (may answer undetermined)")
+	cmd.Flags().BoolVar(&o.full, "full", false, "large node budget for a ruling (the default)")
+	cmd.Flags().Int64Var(&o.nodes, "nodes", 0, "node budget per query (0 = the mode's default)")
+	cmd.Flags().BoolVar(&o.label, "label", false, `read the labelled format "XY FEN" and print agreement with the labels`)
+	return cmd
+}
+
+// eachLine calls fn for every non-blank, non-comment line with its number.
+func eachLine(in io.Reader, fn func(n int, line string)) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		fn(n, line)
+	}
+	return sc.Err()
+}
+
+func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
+	a := unwinnable.NewAnalyzer(opt)
+	bad := 0
+	err := eachLine(in, func(n int, line string) {
+		q, err := unwinnable.ParseQuery(line)
+		if err != nil {
+			bad++
+			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
+			return
+		}
+		pos, _ := bitboard.ParseFEN(q.FEN) // ParseQuery validated it
+		start := time.Now()
+		r := a.Analyze(&pos, q.Side)
+		us := time.Since(start).Microseconds()
+		if r.Verdict == unwinnable.Winnable {
+			fmt.Fprintf(w, "winnable %s nodes %d time %d\n", strings.Join(r.Line, " "), r.Nodes, us)
+		} else {
+			fmt.Fprintf(w, "%s nodes %d time %d\n", r.Verdict, r.Nodes, us)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", name, err)
+	}
+	if bad > 0 {
+		return fmt.Errorf("%s: %d bad line(s)", name, bad)
+	}
+	return nil
+}
+
+func runLabelled(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
+	a := unwinnable.NewAnalyzer(opt)
+	var bad, queries, agree, undetermined, wrong int
+	var total, worst time.Duration
+	err := eachLine(in, func(n int, line string) {
+		q, err := unwinnable.ParseLabelled(line)
+		if err != nil {
+			bad++
+			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
+			return
+		}
+		pos, _ := bitboard.ParseFEN(q.FEN)
+		for _, side := range []bitboard.Color{bitboard.White, bitboard.Black} {
+			start := time.Now()
+			r := a.Analyze(&pos, side)
+			d := time.Since(start)
+			total += d
+			worst = max(worst, d)
+			queries++
+			switch {
+			case r.Verdict == unwinnable.Undetermined:
+				undetermined++
+				fmt.Fprintf(w, "%s:%d: %s undetermined for %s (%s)\n", name, n, line[:2], side, q.FEN)
+			case (r.Verdict == unwinnable.Winnable) == q.Label[side]:
+				agree++
+			default:
+				wrong++
+				fmt.Fprintf(w, "%s:%d: %s but %s for %s (%s)\n", name, n, line[:2], r.Verdict, side, q.FEN)
+			}
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", name, err)
+	}
+	avg := time.Duration(0)
+	if queries > 0 {
+		avg = total / time.Duration(queries)
+	}
+	fmt.Fprintf(w, "%d queries (%s): %d agree, %d undetermined, %d disagree; time %v total, %v avg, %v max\n",
+		queries, opt.Mode, agree, undetermined, wrong, total.Round(time.Millisecond), avg.Round(time.Microsecond), worst.Round(time.Microsecond))
+	switch {
+	case bad > 0:
+		return fmt.Errorf("%s: %d bad line(s)", name, bad)
+	case wrong > 0:
+		return fmt.Errorf("%s: %d answer(s) disagree with the labels", name, wrong)
+	}
+	return nil
 }

@@ -21,8 +21,7 @@ func (e *FENError) Error() string {
 // ParseFEN reads a position in Forsyth–Edwards Notation. The move counters
 // may be omitted (they default to 0 and 1). Besides syntax, it rejects
 // positions the move generator cannot handle soundly: not exactly one king
-// per side, pawns on the first or last rank, more than 16 pieces a side,
-// the side not to move in check, castling rights without king and rook on
+// per side, pawns on the first or last rank, the side not to move in check, castling rights without king and rook on
 // their home squares, and an en-passant square without the pawn that just
 // made the double step.
 func ParseFEN(fen string) (Position, error) {
@@ -135,12 +134,6 @@ func (p *Position) validate() *FENError {
 	for c := White; c <= Black; c++ {
 		if n := bits.OnesCount64(p.pieces[c][King]); n != 1 {
 			return &FENError{Field: "placement", Msg: fmt.Sprintf("%s has %d kings, want 1", c, n)}
-		}
-		if n := bits.OnesCount64(p.occ[c]); n > 16 {
-			return &FENError{Field: "placement", Msg: fmt.Sprintf("%s has %d pieces, at most 16 possible", c, n)}
-		}
-		if n := bits.OnesCount64(p.pieces[c][Pawn]); n > 8 {
-			return &FENError{Field: "placement", Msg: fmt.Sprintf("%s has %d pawns, at most 8 possible", c, n)}
 		}
 	}
 	const backRanks = 0xff000000000000ff

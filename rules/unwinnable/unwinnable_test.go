@@ -1,0 +1,95 @@
+package unwinnable
+
+import (
+	"errors"
+	"testing"
+
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+var verdictCases = []struct {
+	name  string
+	fen   string
+	side  bb.Color
+	want  Verdict
+	quick bool // also expected in quick mode (else Undetermined is allowed there)
+	full  bool // expected in full mode (else Undetermined is allowed there)
+}{
+	{"lone king", "8/8/8/4k3/8/8/8/4K2R w - - 0 1", bb.Black, Unwinnable, true, true},
+	{"rook mates", "8/8/8/4k3/8/8/8/4K2R w - - 0 1", bb.White, Winnable, false, true},
+	{"knight vs bare king", "8/8/8/4k3/8/8/8/4KN2 w - - 0 1", bb.White, Unwinnable, true, true},
+	{"bishop vs bare king", "8/8/8/4k3/8/8/8/4KB2 b - - 0 1", bb.White, Unwinnable, true, true},
+	{"knight mates king and rook", "8/8/8/8/3N4/8/r7/k1K5 w - - 0 1", bb.White, Winnable, true, true},
+	{"knight vs king and rook, already mate", "8/8/8/8/8/1N6/r7/k1K5 b - - 0 1", bb.White, Winnable, true, true},
+	{"knight vs king and queen", "8/8/8/8/3N4/8/q7/k1K5 w - - 0 1", bb.White, Unwinnable, true, true},
+	{"same-coloured bishops", "8/8/8/3bk3/8/8/2B1B3/4K3 w - - 0 1", bb.White, Unwinnable, true, true},
+	{"opposite bishop can self-block", "8/8/3b4/4k3/8/8/2B5/4K3 w - - 0 1", bb.White, Winnable, false, false},
+	{"locked pawn wall (white)", "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", bb.White, Unwinnable, true, true},
+	{"locked pawn wall (black)", "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", bb.Black, Unwinnable, true, true},
+	{"start position (white)", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", bb.White, Winnable, false, true},
+	{"start position (black)", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", bb.Black, Winnable, false, true},
+	{"pawn promotes", "8/8/8/4k3/8/8/4P3/4K3 b - - 0 1", bb.White, Winnable, false, true},
+	{"forced capture leaves a bare king", "k7/1Q6/8/8/8/8/8/7K b - - 0 1", bb.White, Unwinnable, true, true},
+	{"mated lone king", "8/8/8/8/8/6k1/5nq1/7K w - - 0 1", bb.White, Unwinnable, true, true},
+	{"stalemated", "k7/8/1Q6/8/8/8/8/7K b - - 0 1", bb.White, Unwinnable, true, true},
+	{"checkmated already", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", bb.Black, Winnable, true, true},
+	{"checkmated side cannot mate", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", bb.White, Unwinnable, true, true},
+}
+
+func TestVerdicts(t *testing.T) {
+	for _, mode := range []Mode{Quick, Full} {
+		for _, tc := range verdictCases {
+			t.Run(mode.String()+"/"+tc.name, func(t *testing.T) {
+				r, err := CanMate(tc.fen, tc.side, Options{Mode: mode})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := tc.want
+				if (mode == Quick && !tc.quick || mode == Full && !tc.full) && r.Verdict == Undetermined {
+					want = Undetermined
+				}
+				if r.Verdict != want {
+					t.Fatalf("%s for %s: got %s (%s, %d nodes), want %s", tc.fen, tc.side, r.Verdict, r.Reason, r.Nodes, want)
+				}
+				if r.Verdict == Winnable {
+					assertMateLine(t, tc.fen, tc.side, r.Line)
+				} else if len(r.Line) != 0 {
+					t.Fatalf("line %v with verdict %s", r.Line, r.Verdict)
+				}
+			})
+		}
+	}
+}
+
+func TestCanMateBadFEN(t *testing.T) {
+	for _, fen := range []string{"", "nonsense w", "8/8/8/8/8/8/8/8 w - - 0 1", "8/8/8/4k3/8/8/8/4K3 z - - 0 1"} {
+		_, err := CanMate(fen, bb.White, Options{})
+		var fe *bb.FENError
+		if !errors.As(err, &fe) {
+			t.Errorf("CanMate(%q) error = %v, want a *bitboard.FENError", fen, err)
+		}
+	}
+}
+
+func TestAnalyzeLeavesPositionUnchanged(t *testing.T) {
+	a := NewAnalyzer(Options{Mode: Quick})
+	for _, tc := range verdictCases {
+		pos, err := bb.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := pos
+		a.Analyze(&pos, tc.side)
+		if pos != before {
+			t.Fatalf("%s: Analyze changed the position", tc.fen)
+		}
+	}
+}
+
+func TestVerdictString(t *testing.T) {
+	for v, want := range map[Verdict]string{Winnable: "winnable", Unwinnable: "unwinnable", Undetermined: "undetermined"} {
+		if v.String() != want {
+			t.Errorf("%d.String() = %q, want %q", v, v.String(), want)
+		}
+	}
+}
