@@ -162,3 +162,35 @@ func BenchmarkMoveAtPly100(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkReconstructLifted explains a board with one piece in the air (its
+// square empty), the commonest unexplainable snapshot: every lift produces one.
+func BenchmarkReconstructLifted(b *testing.B) {
+	ucis := middlegame(b)
+	for _, occOnly := range []bool{false, true} {
+		var gs []*Game
+		var snaps []Snapshot
+		for _, start := range []int{20, 30, 40, 50, 60} {
+			g := mustGameB(b, ucis[:start])
+			s := SnapshotOf(g.Position())
+			for sq, pc := range s.Squares {
+				if pc != chess.NoPiece && pieceType(pc) != chess.King {
+					l := s
+					l.Squares[sq] = chess.NoPiece
+					l.OccupancyOnly = occOnly
+					gs = append(gs, g)
+					snaps = append(snaps, l)
+				}
+			}
+		}
+		name := "full"
+		if occOnly {
+			name = "occupancy"
+		}
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				Reconstruct(gs[i%len(gs)], snaps[i%len(gs)], Options{Retractable: 1})
+			}
+		})
+	}
+}

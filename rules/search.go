@@ -98,19 +98,30 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 	t := s.t
 	occ := p.occ()
 	own := p.color[p.turn]
+	castles := 0
+	if castleRightsOf(p, chess.White) {
+		castles++
+	}
+	if castleRightsOf(p, chess.Black) {
+		castles++
+	}
+	// Every ply empties one origin square; castling empties two (once per
+	// side), and en passant also the square of the pawn it takes, which among
+	// the squares occupied now can only be the pawn that just advanced two.
+	leave := occ &^ t.occ
+	if p.ep >= 0 {
+		victim := int(p.ep) + 8
+		if p.turn == chess.White {
+			victim = int(p.ep) - 8
+		}
+		leave &^= 1 << uint(victim)
+	}
+	if bits.OnesCount64(leave) > r+castles {
+		return 0, 0, false
+	}
 	if t.occOnly {
-		fill := bits.OnesCount64(t.occ &^ occ)
-		vacate := bits.OnesCount64(occ &^ t.occ)
-		castles := 0
-		if castleRightsOf(p, chess.White) {
-			castles++
-		}
-		if castleRightsOf(p, chess.Black) {
-			castles++
-		}
-		// A ply fills at most one empty square (castling two) and empties at
-		// most two (castling, en passant).
-		if fill > r+castles || vacate > 2*r {
+		// A ply fills at most one empty square (castling two).
+		if bits.OnesCount64(t.occ&^occ) > r+castles {
 			return 0, 0, false
 		}
 		if r == 1 {

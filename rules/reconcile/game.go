@@ -277,6 +277,13 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 		s = s.Rotated()
 	}
 	g.snap = s
+	g.process(&out, at)
+	return out
+}
+
+// process reconciles the latest snapshot with the record.
+func (g *Game) process(out *[]Event, at time.Duration) {
+	s := g.snap
 	// Between two scans of a connected board at most two plies are
 	// plausible (two quick moves in time trouble); longer sequences are
 	// searched only after the board was away (connect, resync), or they
@@ -289,8 +296,12 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 		depth, back = min(depth, 2), min(back, 1)
 	}
 	resync := g.resync
-	g.snapAt, g.multi = at, nil
 	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
+	if g.multi != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
+		// a transient (a piece in the hand) on top of the plies being held
+		return
+	}
+	g.snapAt, g.multi = at, nil
 	if res.Kind != rules.Unexplained && res.Kind != rules.UnknownPieces {
 		g.resync = false
 	}
@@ -307,40 +318,76 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 			// The board is back at an earlier position of the game: that
 			// is a take-back (7.1), not several new moves that happen to
 			// lead to the same placement.
-			g.retract(&out, at, j, nil, false)
+			g.retract(out, at, j, nil, false)
 			break
 		}
 		if len(moves) >= 2 && !resync {
-			g.hold(at, res.From, moves)
+			from := res.From
+			if res.From == g.rec.Ply() && back >= 1 {
+				if f, alt, ok := g.fewer(len(moves)); ok {
+					from, moves = f, alt
+				}
+			}
+			g.hold(at, from, moves)
 			break
 		}
 		if res.From < g.rec.Ply() {
-			g.retract(&out, at, res.From, moves, false)
+			g.retract(out, at, res.From, moves, false)
 		}
-		g.apply(&out, at, moves)
+		g.apply(out, at, moves)
 	case rules.Correction:
 		if len(res.Moves) >= 2 && !resync {
 			g.hold(at, res.From, res.Moves)
 			break
 		}
 		g.unexplained = false
-		g.retract(&out, at, res.From, res.Moves, false)
-		g.apply(&out, at, res.Moves)
+		g.retract(out, at, res.From, res.Moves, false)
+		g.apply(out, at, res.Moves)
 	case rules.TakeBack:
 		g.unexplained = false
-		g.retract(&out, at, res.From, nil, false)
+		g.retract(out, at, res.From, nil, false)
 	case rules.ResultSignal:
 		g.unexplained = false
-		g.advance(&out, at, time.Duration(1<<62))
+		g.advance(out, at, time.Duration(1<<62))
 		if !g.ended {
-			g.finish(&out, at, res.Signal, "result-signalled", "–")
+			g.finish(out, at, res.Signal, "result-signalled", "–")
 		}
 	default: // Unexplained, UnknownPieces
 		if !g.unexplained {
 			g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
 		}
 	}
-	return out
+}
+
+// fewer looks for an explanation of the board that replaces the last,
+// uncompleted ply and ends with fewer plies in the record than a forward
+// sequence of n plies: a piece seen on its way (Qc7-c6, recorded) and then,
+// in one scan, on its square and the opponent's reply is one move of the
+// queen (Qc7-c5) and the reply, not two queen moves around a reply.
+func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
+	ply := g.rec.Ply()
+	if ply == 0 || g.plies[ply-1].completed {
+		return 0, nil, false
+	}
+	last := g.rec.Moves()[ply-1]
+	if err := g.rec.TakeBack(ply - 1); err != nil {
+		return 0, nil, false
+	}
+	r := rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: n})
+	if err := g.rec.Move(last); err != nil {
+		panic("reconcile: cannot restore a move just taken back: " + err.Error()) // the record is inconsistent
+	}
+	seq := r.Moves
+	if r.Kind == rules.Ambiguous {
+		seq = shortest(r.Candidates)
+	}
+	if (r.Kind != rules.Forward && r.Kind != rules.Ambiguous) || len(seq) == 0 || len(seq) > n {
+		return 0, nil, false
+	}
+	if seq[0].S1() == last.S1() && seq[0].S2() == last.S2() && seq[0].Promo() == last.Promo() {
+		return 0, nil, false
+	}
+	return ply - 1, seq, true
 }
 
 // hold keeps several plies the board shows until the board has shown them

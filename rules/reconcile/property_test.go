@@ -18,7 +18,11 @@ import (
 // moving piece is lifted, a sliding piece is seen on the squares it
 // crosses, a capture may lose the captured piece first, and the press is
 // read from about 0.25 s before to 1 s after the board shows the move.
-func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
+//
+// hard adds two plies seen in one scan (a fast reply) and merged presses
+// (both read in one clock reading, reported as Inferred) now and then.
+func noisyGame(t testing.TB, seed uint64, plies int, hard ...bool) (*harness, []string) {
+	isHard := len(hard) > 0 && hard[0]
 	h := newHarness(t, Config{TimeControl: clockd.TimeControl{Periods: []clockd.Period{{Time: 90 * 60e9, Increment: 30e9}}}})
 	moves := randomGame(t, seed, plies)
 	r := rand.New(rand.NewPCG(seed, 99))
@@ -26,16 +30,18 @@ func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
 	h.start(0.5)
 	at := 1.0
 	type press struct {
-		at   float64
-		side clockd.Side
+		at       float64
+		side     clockd.Side
+		inferred bool
 	}
 	var pending []press
 	flush := func(upTo float64) {
 		for len(pending) > 0 && pending[0].at <= upTo {
-			h.press(pending[0].at, pending[0].side)
+			h.pressX(pending[0].at, pending[0].side, pending[0].inferred)
 			pending = pending[1:]
 		}
 	}
+	quiet := false // the previous ply was not shown: this one comes in the same scan
 	for i, u := range moves {
 		side := clockd.Side(i % 2)
 		pos := h.shadow.Position()
@@ -47,13 +53,17 @@ func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
 		piece := before.Squares[m.S1()]
 		var frames []rules.Snapshot
 		cur := before
-		if r.IntN(2) == 0 && cur.Squares[m.S2()] != chess.NoPiece {
+		if quiet {
+			// no frames of its own: it lands in the same scan as the previous ply
+		} else if r.IntN(2) == 0 && cur.Squares[m.S2()] != chess.NoPiece {
 			cur.Squares[m.S2()] = chess.NoPiece // the captured piece goes first
 			frames = append(frames, cur)
 		}
-		cur.Squares[m.S1()] = chess.NoPiece // lifted
-		frames = append(frames, cur)
-		if t := piece.Type(); (t == chess.Bishop || t == chess.Rook || t == chess.Queen) && r.IntN(3) > 0 {
+		if !quiet {
+			cur.Squares[m.S1()] = chess.NoPiece // lifted
+			frames = append(frames, cur)
+		}
+		if t := piece.Type(); !quiet && (t == chess.Bishop || t == chess.Rook || t == chess.Queen) && r.IntN(3) > 0 {
 			for _, sq := range between(m.S1(), m.S2()) {
 				s := cur
 				s.Squares[sq] = piece
@@ -77,7 +87,13 @@ func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
 		if n := len(pending); n > 0 && read <= pending[n-1].at {
 			read = pending[n-1].at + 0.01
 		}
-		pending = append(pending, press{at: read, side: side})
+		if n := len(pending); isHard && n > 0 && r.IntN(7) == 0 {
+			// merged: the previous press is read together with this one
+			pending[n-1].at, pending[n-1].inferred = read, true
+			pending = append(pending, press{at: read, side: side, inferred: true})
+		} else {
+			pending = append(pending, press{at: read, side: side})
+		}
 		for k, f := range frames {
 			flush(at)
 			h.board = f
@@ -85,8 +101,19 @@ func noisyGame(t testing.TB, seed uint64, plies int) (*harness, []string) {
 			at += steps[k]
 		}
 		flush(seen)
-		h.playUCI(seen, u)
-		at = max(seen, pressed+0.3+r.Float64()*3)
+		next := isHard && !quiet && i+2 < len(moves) && r.IntN(7) == 0
+		if next {
+			// the reply comes so fast that one scan shows both plies
+			if err := h.shadow.MoveUCI(u); err != nil {
+				t.Fatal(err)
+			}
+			h.board = rules.SnapshotOf(h.shadow.Position())
+			at = pressed + 0.05
+		} else {
+			h.playUCI(seen, u)
+			at = max(seen, pressed+0.3+r.Float64()*3)
+		}
+		quiet = next
 	}
 	flush(at + 10)
 	h.end(at + 20)
@@ -135,7 +162,7 @@ func TestPropertyNoisyGames(t *testing.T) {
 	}
 	for seed := uint64(100); seed < uint64(100+games); seed++ {
 		plies := 20 + int(seed%41)
-		h, moves := noisyGame(t, seed, plies)
+		h, moves := noisyGame(t, seed, plies, seed%2 == 1)
 		if a := h.anomalies(); len(a) > 0 {
 			t.Fatalf("seed %d: anomalies %v\n%s", seed, a, h.jsonl())
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/notnil/chess"
+
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/rules"
 )
@@ -170,10 +172,11 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		g.resolvePress(out, at, ev)
 		return
 	}
-	if g.unexplained && (len(cands) == 0 || g.unexplSince <= ev.At) {
-		// The board showed at the press, and still shows, a position
-		// nothing explains (a transient that began after the press, such as
-		// the opponent lifting a piece, does not count).
+	if g.unexplained && g.multi == nil && (len(cands) == 0 || g.placedBy(side)) {
+		// The board shows a position nothing explains, and the pressing
+		// side has put a piece where the record has none: its move is
+		// illegal. (A piece merely missing — in a hand, or captured while
+		// the opponent moves — is a transient, not the presser's move.)
 		g.illegalPress(out, at, side)
 		return
 	}
@@ -208,6 +211,22 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	g.ref.Press(side, ev.At, g.counts.Of(side))
 }
 
+// placedBy reports whether the board shows a piece of side's colour on a
+// square where the record's position does not have that piece.
+func (g *Game) placedBy(side clockd.Side) bool {
+	want := chess.White
+	if side == clockd.Black {
+		want = chess.Black
+	}
+	rec := g.boards[len(g.boards)-1]
+	for i, p := range g.snap.Squares {
+		if p != chess.NoPiece && p.Color() == want && rec.Squares[i] != p {
+			return true
+		}
+	}
+	return g.snap.Unknown != 0
+}
+
 // settle accepts the several plies the board has been showing.
 func (g *Game) settle(out *[]Event, at time.Duration) {
 	moves, from := g.multi, g.multiFrom
@@ -216,6 +235,9 @@ func (g *Game) settle(out *[]Event, at time.Duration) {
 		g.retract(out, at, from, moves, false)
 	}
 	g.apply(out, at, moves)
+	if n := len(g.boards); !sameBoard(g.boards[n-1], g.snap) {
+		g.process(out, at) // the board has moved on meanwhile
+	}
 }
 
 // complete marks ply index i completed (6.2.1).
