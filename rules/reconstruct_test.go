@@ -105,6 +105,16 @@ func TestReconstructTable(t *testing.T) {
 			kind: Correction, from: 2, want: []string{"f1b5"},
 		},
 		{
+			name: "correction of the last two plies", played: []string{"e2e4", "e7e5", "d2d3", "d7d6"}, opt: Options{Retractable: 2},
+			snap: func(t *testing.T) Snapshot { return snapAfter(t, "", "e2e4", "e7e5", "c2c3", "d7d6") },
+			kind: Correction, from: 2, want: []string{"c2c3 d7d6"},
+		},
+		{
+			name: "only Retractable plies may be replaced", played: []string{"e2e4", "e7e5", "d2d3", "d7d6"}, opt: Options{Retractable: 1},
+			snap: func(t *testing.T) Snapshot { return snapAfter(t, "", "e2e4", "e7e5", "c2c3", "d7d6") },
+			kind: Unexplained,
+		},
+		{
 			name: "without retractable plies the slide needs three plies", played: []string{"e2e4", "e7e5", "f1c4"},
 			snap: func(t *testing.T) Snapshot { return snapAfter(t, "", "e2e4", "e7e5", "f1b5") },
 			kind: Ambiguous, from: 3,

@@ -106,6 +106,7 @@ type Game struct {
 	now       time.Duration // the latest input time
 	snapAt    time.Duration // when the board last changed
 	multi     []*chess.Move // several plies the board shows, not yet accepted
+	backTo    int // ≥ 0: the held plies may instead be a take-back to this ply
 	multiFrom int           // the ply they start from
 }
 
@@ -314,11 +315,12 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		if res.Kind == rules.Ambiguous {
 			moves = shortest(res.Candidates)
 		}
-		if j, ok := g.earlier(s); ok && len(moves) >= 2 {
-			// The board is back at an earlier position of the game: that
-			// is a take-back (7.1), not several new moves that happen to
-			// lead to the same placement.
-			g.retract(out, at, j, nil, false)
+		if j, ok := g.earlier(s); ok && len(moves) >= 2 && !resync {
+			// The board is back at an earlier position of the game: a
+			// take-back (7.1), or several quick moves that happen to lead
+			// back to it. Held; presses around it mean play goes on.
+			g.hold(at, res.From, moves)
+			g.backTo = j
 			break
 		}
 		if len(moves) >= 2 && !resync {
@@ -375,7 +377,8 @@ func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 	}
 	r := rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: n})
 	if err := g.rec.Move(last); err != nil {
-		panic("reconcile: cannot restore a move just taken back: " + err.Error()) // the record is inconsistent
+		g.rebuild() // cannot happen: the move was legal a moment ago
+		return 0, nil, false
 	}
 	seq := r.Moves
 	if r.Kind == rules.Ambiguous {
@@ -384,17 +387,58 @@ func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 	if (r.Kind != rules.Forward && r.Kind != rules.Ambiguous) || len(seq) == 0 || len(seq) > n {
 		return 0, nil, false
 	}
-	if seq[0].S1() == last.S1() && seq[0].S2() == last.S2() && seq[0].Promo() == last.Promo() {
+	// only a slide that went on: the same piece from the same square, the
+	// recorded square strictly between it and the new one on a line
+	if seq[0].S1() != last.S1() || !strictlyBetween(last.S1(), last.S2(), seq[0].S2()) {
 		return 0, nil, false
 	}
 	return ply - 1, seq, true
+}
+
+// strictlyBetween reports whether mid lies on the line from a to b,
+// strictly between them.
+func strictlyBetween(a, mid, b chess.Square) bool {
+	af, ar := int(a)%8, int(a)/8
+	bf, br := int(b)%8, int(b)/8
+	df, dr := b2i(bf > af)-b2i(bf < af), b2i(br > ar)-b2i(br < ar)
+	if (df == 0 && dr == 0) || !(af == bf || ar == br || af-bf == ar-br || af-bf == br-ar) {
+		return false
+	}
+	for f, r := af+df, ar+dr; f != bf || r != br; f, r = f+df, r+dr {
+		if chess.Square(r*8+f) == mid {
+			return true
+		}
+	}
+	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rebuild makes the record again from the start and the plies' moves.
+func (g *Game) rebuild() {
+	moves := g.rec.Moves()
+	rec, err := rules.NewGame(g.cfg.StartFEN)
+	if err != nil {
+		return
+	}
+	for _, m := range moves {
+		if rec.Move(m) != nil {
+			break
+		}
+	}
+	g.rec = rec
 }
 
 // hold keeps several plies the board shows until the board has shown them
 // for ScanLag or a press needs them, because a piece in the hand can look
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
-	g.multi, g.multiFrom = moves, from
+	g.multi, g.multiFrom, g.backTo = moves, from, -1
 	if !g.unexplained {
 		g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
 	}

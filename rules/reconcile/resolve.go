@@ -37,7 +37,11 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 		}
 		switch kind {
 		case dSettle:
-			g.settle(out, stamp)
+			pressed := false
+			for _, p := range g.presses {
+				pressed = pressed || p.ev.At+g.cfg.ScanLag >= g.snapAt
+			}
+			g.settle(out, stamp, pressed)
 		case dPress:
 			ev := g.presses[0].ev
 			g.presses = g.presses[1:]
@@ -166,17 +170,18 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 			cands = append(cands, i)
 		}
 	}
-	if g.multi != nil && (len(cands) == 0 || g.snapAt <= ev.At) {
+	if g.multi != nil && (len(cands) == 0 || g.snapAt <= ev.At || g.multiFrom < g.rec.Ply()) {
 		// the plies the board showed around the press are accepted now
-		g.settle(out, at)
+		g.settle(out, at, true)
 		g.resolvePress(out, at, ev)
 		return
 	}
-	if g.unexplained && g.multi == nil && (len(cands) == 0 || g.placedBy(side)) {
-		// The board shows a position nothing explains, and the pressing
-		// side has put a piece where the record has none: its move is
-		// illegal. (A piece merely missing — in a hand, or captured while
-		// the opponent moves — is a transient, not the presser's move.)
+	if g.unexplained && g.multi == nil && (len(cands) == 0 || (g.unexplSince <= ev.At && g.placedBy(side))) {
+		// The board showed at the press, and still shows, a position
+		// nothing explains, in which the pressing side has put a piece
+		// where the record has none: its move is illegal. A piece merely
+		// missing (in a hand, or captured while the opponent moves), or a
+		// transient that began after the press, is not the presser's move.
 		g.illegalPress(out, at, side)
 		return
 	}
@@ -228,9 +233,13 @@ func (g *Game) placedBy(side clockd.Side) bool {
 }
 
 // settle accepts the several plies the board has been showing.
-func (g *Game) settle(out *[]Event, at time.Duration) {
+func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	moves, from := g.multi, g.multiFrom
 	g.multi, g.unexplained = nil, false
+	if g.backTo >= 0 && !pressed {
+		g.retract(out, at, g.backTo, nil, false) // no press: a take-back
+		return
+	}
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, moves, false)
 	}

@@ -15,6 +15,7 @@ type searcher struct {
 	limit  int64 // node count at which the current phase stops
 	abort  bool
 	tt     table
+	ldsT   ldsTable
 	path   [maxPly]bb.Move
 	lists  [maxPly]bb.MoveList
 	scores [maxPly][256]int32

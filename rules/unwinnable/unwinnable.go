@@ -112,6 +112,7 @@ func NewAnalyzer(opt Options) *Analyzer {
 		bitsTT = 20
 	}
 	a.s.tt = newTable(bitsTT)
+	a.s.ldsT = newLDSTable(bitsTT)
 	return a
 }
 
@@ -122,15 +123,25 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	}
 	s := &a.s
 	s.reset(pos, side, a.opt.budget())
-	// Spend part of the budget on the helpmate search, the rest on the
-	// exhaustive walk, then give any left to a deeper helpmate search.
-	if r, ok := s.helpmate(a.opt.budget() / 2); ok {
+	// Budget split: short full-width helpmates (which also prove dead
+	// positions whose every line ends), the heuristic deep helpmate
+	// search, the exhaustive walk, then whatever is left for both.
+	budget := a.opt.budget()
+	if r, ok := s.helpmate(budget / 10); ok {
 		return r
 	}
-	if r, ok := s.exhaust(a.opt.budget() - s.nodes); ok {
+	if r, ok := s.lds(budget*3/10, 3); ok {
 		return r
 	}
-	if rest := a.opt.budget() - s.nodes; rest > 0 {
+	if r, ok := s.exhaust(budget * 3 / 10); ok {
+		return r
+	}
+	if rest := budget - s.nodes; rest > 0 {
+		if r, ok := s.lds(rest/2, 8); ok {
+			return r
+		}
+	}
+	if rest := budget - s.nodes; rest > 0 {
 		if r, ok := s.helpmate(rest); ok {
 			return r
 		}
