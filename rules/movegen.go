@@ -124,12 +124,10 @@ func (p *position) legalMoves() []move {
 	return p.genLegal(make([]move, 0, 48), ^uint64(0), ^uint64(0))
 }
 
-// hasLegalMove reports whether the side to move has any legal move.
+// hasLegalMove reports whether the side to move has any legal move. It
+// generates them all; it is used only to tell "+" from "#" in SAN.
 func (p *position) hasLegalMove() bool {
 	var buf [64]move
-	// Most positions have a king move or some other move early; generating per
-	// piece and stopping at the first legal one would be faster, but this is
-	// called once per recorded move.
 	return len(p.genLegal(buf[:0], ^uint64(0), ^uint64(0))) > 0
 }
 
