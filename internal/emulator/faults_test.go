@@ -533,3 +533,10 @@ func TestObserve(t *testing.T) {
 		t.Errorf("last note %+v", last)
 	}
 }
+
+func TestFaultPressWithoutMoveAfterTheGame(t *testing.T) {
+	its, _ := items(t, stream(t, faultConfig(Action{Kind: PressNoMove, Ply: len(faultGame) + 1})))
+	if got := turns(its); len(got) != len(faultGame)+3 {
+		t.Errorf("turns %q: %d, want %d", got, len(got), len(faultGame)+3)
+	}
+}

@@ -99,7 +99,6 @@ type sim struct {
 
 	started bool // play began
 	over    bool // the game stopped being played
-	gameEnd string
 	// opsBegun marks plies whose physical ops have started (a ply begun
 	// before a flag is finished by the player's hand).
 	opsBegun map[int]bool
@@ -203,7 +202,6 @@ func (s *sim) step() {
 		res := s.clock.flag(e.at)
 		if !res.periodAdded {
 			s.over = true
-			s.gameEnd = "flag"
 			s.note(e.at, 0, "flag", "%s's flag falls in the last period: blocked at zero, the clock stops", title(res.side))
 		} else {
 			s.note(e.at, 0, "flag", "%s's flag falls; the next period is added to both, the clock runs on (%s)", title(res.side), s.times(e.at))
@@ -211,6 +209,7 @@ func (s *sim) step() {
 		s.clockGen++
 		s.clockChanged(e.at, true)
 	case evStop:
+		s.over = true
 		s.note(e.at, 0, "stop", "the clock is stopped (%s)", s.times(e.at))
 		s.clock.stop(e.at)
 		s.clockGen++
@@ -448,8 +447,6 @@ func (s *sim) doPly(t0 time.Duration, i int) {
 	if i >= len(s.plies) {
 		if s.cfg.End == EndStop {
 			s.push(&event{at: t0 + s.randDur(time.Second, 3*time.Second), kind: evStop, ply: -1})
-			s.over = true
-			s.gameEnd = "stopped"
 		}
 		// EndFlag: the side to move thinks until its flag falls.
 		return
@@ -612,7 +609,6 @@ func (s *sim) kingsSignal(at time.Duration, result string) {
 	end := at + ops[len(ops)-1].at + s.randDur(time.Second, 2*time.Second)
 	s.push(&event{at: end, kind: evStop, ply: -1})
 	s.over = true
-	s.gameEnd = "kings " + result
 }
 
 // Note is something the emulation did, for a log or a demo's commentary.
