@@ -44,13 +44,13 @@ from --tc in the time-control notation: periods separated by ':', each
 [MOVES/]SECONDS[MODE] with MODE +N (Fischer), dN (simple delay) or bN
 (Bronstein), e.g. 40/5400+30:1800+30, 300d5, 300b5.
 
---fault adds a scripted fault or special action (repeat the flag for
+--fault adds a scripted fault or special action (repeat --fault for
 several):
 
 ` + emulator.ActionSyntax,
-		Example: `  arbiterd emulate --speed 50 --tc 40/5400+30:1800+30 --fault flag@ply=60
+		Example: `  arbiterd emulate --speed 50 -v --tc 40/5400+30:1800+30 --fault flag@ply=30
   arbiterd emulate --pgn game.pgn --tc 300b5 --wait --fault garbage@ply=20,n=16
-  arbiterd emulate --period-by after-presses --fault early-period@ply=77`,
+  arbiterd emulate --pgn long.pgn --period-by after-presses --fault early-period@ply=77`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := o.config()
