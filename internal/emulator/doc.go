@@ -51,6 +51,15 @@
 // scan, an early period, an extra press, a flag, an unplug, the kings'
 // result signal, a take-back) are data: see Action and ParseAction.
 //
+// # Using it
+//
+// New checks a Config (the game as SAN/UCI moves or PGN, the clock's
+// periods and how it adds them, orientation, speed, seed, think times, the
+// script). Run plays on any io.ReadWriter, usually the master of OpenPTY,
+// whose slave path a host opens as its serial port; Play computes the whole
+// byte stream at once, with emulated times, for captures and fast tests.
+// Observe reports moves, presses, periods and flags as they happen.
+//
 // Everything random follows from Config.Seed and everything timed from
 // emulated time, so the same Config driven the same way gives the same
 // bytes. Only Run owns a timer.

@@ -34,7 +34,8 @@ const (
 	// between.
 	MergedPress ActionKind = "merged-press"
 	// SlideWrong: the piece is put on a wrong square, left there a moment
-	// and then moved to the right square before the press.
+	// and then moved to the right square before the press (not for
+	// castling or en passant, which are played normally).
 	SlideWrong ActionKind = "slide-wrong"
 	// TwoPlies: the ply and the next one land between two board scans, so
 	// one scan reports both.
