@@ -78,6 +78,7 @@ type searcher struct {
 	keys     []repKey // keys along path, only when fivefold is within reach
 	checkRep bool
 	from     int // ply of the record the sequences start from
+	stack    []position
 }
 
 // search returns every legal sequence of exactly plies plies that leads from
@@ -87,8 +88,10 @@ func (g *Game) search(from int, t *target, plies int, exclude []move) [][]move {
 		return nil
 	}
 	s := &searcher{g: g, t: t, exclude: exclude, checkRep: g.maxCount >= 4, from: from}
-	start := g.positions[from]
-	s.dfs(&start, plies)
+	// stack[r] holds the position with r plies left; one allocation per search.
+	s.stack = make([]position, plies+1)
+	s.stack[plies] = g.positions[from]
+	s.dfs(plies)
 	return s.found
 }
 
@@ -159,7 +162,8 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 	return ^uint64(0), to, true
 }
 
-func (s *searcher) dfs(p *position, r int) {
+func (s *searcher) dfs(r int) {
+	p := &s.stack[r]
 	if r == 0 {
 		if s.t.matches(p) && !s.excluded() {
 			s.found = append(s.found, append([]move(nil), s.path...))
@@ -172,16 +176,17 @@ func (s *searcher) dfs(p *position, r int) {
 	}
 	var buf [64]move
 	for _, m := range p.genLegal(buf[:0], from, to) {
-		c := *p
+		c := &s.stack[r-1]
+		*c = *p
 		c.apply(m)
 		if s.checkRep {
 			s.keys = s.keys[:len(s.path)]
 		}
-		if r > 1 && s.ends(&c, m) {
+		if r > 1 && s.ends(c, m) {
 			continue
 		}
 		s.path = append(s.path, m)
-		s.dfs(&c, r-1)
+		s.dfs(r - 1)
 		s.path = s.path[:len(s.path)-1]
 	}
 }
