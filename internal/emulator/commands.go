@@ -62,6 +62,10 @@ func (s *sim) simpleCommand(cmd byte, at time.Duration) {
 	case cmdReset:
 		s.mode = ModeIdle
 	case cmdSendClock:
+		if s.clockOff {
+			s.out = append(s.out, bwtime(Display{NoClock: true}))
+			return
+		}
 		s.out = append(s.out, bwtime(s.clock.display(at)))
 	case cmdSendBoard:
 		s.out = append(s.out, boardDump(&s.reported))
@@ -92,6 +96,9 @@ func (s *sim) simpleCommand(cmd byte, at time.Duration) {
 // clockCommand handles a clock frame (the bytes after SIZE: 03 CMD … 00)
 // and acknowledges it; malformed frames get no acknowledgement.
 func (s *sim) clockCommand(f []byte, at time.Duration) {
+	if s.clockOff {
+		return // no clock to forward it to
+	}
 	if len(f) < 3 || f[0] != clockStartMessage || f[len(f)-1] != clockEndMessage {
 		return
 	}

@@ -540,3 +540,46 @@ func TestFaultPressWithoutMoveAfterTheGame(t *testing.T) {
 		t.Errorf("turns %q: %d, want %d", got, len(got), len(faultGame)+3)
 	}
 }
+
+func TestFaultClockOff(t *testing.T) {
+	fens := gameFENs(t, "", faultGame)
+	for _, forever := range []bool{true, false} {
+		a := Action{Kind: ClockOff, Ply: 6}
+		if !forever {
+			a.For = time.Minute
+		}
+		its, _ := items(t, stream(t, faultConfig(a)))
+		noClock, after := -1, 0
+		for k, it := range its {
+			if it.frame.id != 0x8d {
+				continue
+			}
+			c := decodeClock(it.frame.data)
+			if c.status&0x20 != 0 {
+				if noClock >= 0 {
+					t.Errorf("two no-clock frames")
+				}
+				noClock = k
+				if c.leftSecs != 0 || c.rightSecs != 0 {
+					t.Errorf("no-clock frame shows times: %+v", c)
+				}
+				continue
+			}
+			if noClock >= 0 {
+				after++
+			}
+		}
+		if noClock < 0 {
+			t.Fatalf("forever %v: no frame says the clock is gone", forever)
+		}
+		if forever && after != 0 {
+			t.Errorf("clock frames after the clock was unplugged for good: %d", after)
+		}
+		if !forever && after == 0 {
+			t.Errorf("no clock frame after the clock came back")
+		}
+		if reached, _ := replayBoard(t, onlyFrames(its), fens, false); reached != len(faultGame) {
+			t.Errorf("forever %v: reached %d of %d positions (the board plays on)", forever, reached, len(faultGame))
+		}
+	}
+}

@@ -52,6 +52,11 @@ const (
 	// comes back after that much emulated time, reset to idle mode like a
 	// board that was powered again; without it Run returns ErrUnplugged.
 	Unplug ActionKind = "unplug"
+	// ClockOff: the clock's cable comes out as the ply begins: the board
+	// reports "no clock" once and then no clock frames; the clock itself
+	// runs on. With For > 0 it is plugged back after that much emulated time
+	// and reports its display again.
+	ClockOff ActionKind = "clock-off"
 	// Kings: instead of the ply the players put both kings on the centre
 	// squares to signal Result; the clock is stopped and the game ends.
 	Kings ActionKind = "kings"
@@ -61,7 +66,7 @@ const (
 )
 
 var actionKinds = []ActionKind{Garbage, DropField, DropClock, PressNoMove, NoPress, MergedPress,
-	SlideWrong, TwoPlies, EarlyPeriod, ExtraPress, Flag, Unplug, Kings, Takeback}
+	SlideWrong, TwoPlies, EarlyPeriod, ExtraPress, Flag, Unplug, ClockOff, Kings, Takeback}
 
 // Action is one scripted fault or special action: plain data, so tests and
 // the command line (ParseAction) express them the same way.
@@ -69,7 +74,7 @@ type Action struct {
 	Kind   ActionKind
 	Ply    int           // 1-based ply of the game; len(moves)+1 means after the last move
 	N      int           // count for garbage, drop-field, drop-clock (0: the default)
-	For    time.Duration // unplug: emulated time until the board answers again (0: never)
+	For    time.Duration // unplug, clock-off: emulated time until it is back (0: never)
 	Result string        // kings: "1-0", "0-1" or "1/2-1/2"
 }
 
@@ -103,6 +108,7 @@ const ActionSyntax = `KIND@ply=N[,n=COUNT][,for=DURATION][,result=RESULT]   (als
   extra-press    after ply N's press the opponent taps its lever and the player presses back
   flag           the player to move at ply N thinks longer than its clock has
   unplug         the board goes silent at ply N (for: comes back after that emulated time)
+  clock-off      the clock is disconnected from the board at ply N (for: plugged back after)
   kings          kings put on the centre squares at ply N (result: 1-0, 0-1 or 1/2-1/2)
   takeback       another move is made and taken back before ply N is played
 Ply N counts the moves of the game from 1; N = moves+1 means after the last move.`
@@ -199,8 +205,8 @@ func (a Action) check() error {
 	if a.N < 0 {
 		return fmt.Errorf("n %d is negative", a.N)
 	}
-	if a.For != 0 && a.Kind != Unplug {
-		return fmt.Errorf("for applies only to unplug")
+	if a.For != 0 && a.Kind != Unplug && a.Kind != ClockOff {
+		return fmt.Errorf("for applies only to unplug and clock-off")
 	}
 	if a.For < 0 {
 		return fmt.Errorf("for %s is negative", a.For)
@@ -219,7 +225,7 @@ func (a Action) check() error {
 // the last move of the game).
 func (k ActionKind) afterLastAllowed() bool {
 	switch k {
-	case Garbage, DropField, DropClock, PressNoMove, Flag, Unplug, Kings:
+	case Garbage, DropField, DropClock, PressNoMove, Flag, Unplug, ClockOff, Kings:
 		return true
 	}
 	return false

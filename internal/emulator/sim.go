@@ -29,16 +29,18 @@ const (
 type evKind int
 
 const (
-	evPly     evKind = iota // the player to move starts on ply i
-	evPhys                  // a physical square change
-	evScan                  // the board scans its sensors
-	evPress                 // a player pushes its lever
-	evTick                  // the running clock's display changes
-	evZero                  // the running clock reaches zero
-	evStop                  // the players stop the clock (game over)
-	evGarbage               // random bytes on the line
-	evUnplug                // the board goes silent
-	evReplug                // the board answers again
+	evPly      evKind = iota // the player to move starts on ply i
+	evPhys                   // a physical square change
+	evScan                   // the board scans its sensors
+	evPress                  // a player pushes its lever
+	evTick                   // the running clock's display changes
+	evZero                   // the running clock reaches zero
+	evStop                   // the players stop the clock (game over)
+	evGarbage                // random bytes on the line
+	evUnplug                 // the board goes silent
+	evReplug                 // the board answers again
+	evClockOff               // the clock's cable comes out
+	evClockOn                // the clock's cable goes back in
 )
 
 type event struct {
@@ -110,6 +112,7 @@ type sim struct {
 	holdClock   bool // merged press: no clock frame until the next accepted press
 	mergeAt     int  // ply whose press starts a merged pair (-1 none)
 	unplugged   bool
+	clockOff    bool // the clock is disconnected from the board
 	unplugDone  bool // unplugged for good
 	lastDisplay []byte
 	out         [][]byte
@@ -225,6 +228,15 @@ func (s *sim) step() {
 		if e.n == 0 {
 			s.unplugDone = true
 		}
+	case evClockOff:
+		s.clockOff = true
+		s.lastDisplay = nil
+		if s.mode != ModeIdle && s.mode != ModeUpdateBoard {
+			s.emit(bwtime(Display{NoClock: true}))
+		}
+	case evClockOn:
+		s.clockOff = false
+		s.clockChanged(e.at, true)
 	case evReplug:
 		s.unplugged = false
 		s.mode = ModeIdle
@@ -289,6 +301,9 @@ func (s *sim) clockChanged(at time.Duration, force bool) {
 	}
 	if t, ok := s.clock.zeroAt(); ok {
 		s.push(&event{at: t, kind: evZero, ply: -1, gen: gen})
+	}
+	if s.clockOff {
+		return
 	}
 	frame := bwtime(s.clock.display(at))
 	if !force && string(frame) == string(s.lastDisplay) {
@@ -408,6 +423,11 @@ func (s *sim) doPly(t0 time.Duration, i int) {
 				n = 1
 			}
 			s.dropArmed, s.dropArmedN = i, n
+		case ClockOff:
+			s.push(&event{at: t0, kind: evClockOff, ply: i})
+			if a.For > 0 {
+				s.push(&event{at: t0 + a.For, kind: evClockOn, ply: i})
+			}
 		case Unplug:
 			if a.For > 0 {
 				s.push(&event{at: t0, kind: evUnplug, ply: i, n: 1})
