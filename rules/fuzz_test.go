@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -86,6 +87,66 @@ func FuzzReconstruct(f *testing.F) {
 		case Unexplained:
 		default:
 			t.Fatalf("kind %v", r.Kind)
+		}
+	})
+}
+
+// FuzzNewGame feeds arbitrary text as a FEN: it is rejected with an error or
+// read into a position whose FEN reads back to itself, in the record and in
+// notnil/chess.
+func FuzzNewGame(f *testing.F) {
+	for _, tc := range specialMoves {
+		f.Add(tc.fen)
+	}
+	f.Add("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -")
+	f.Add("8/8/8/8/8/8/8/8 w - - 0 1")
+	f.Add("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2")
+	f.Fuzz(func(t *testing.T, fen string) {
+		g, err := NewGame(fen)
+		if err != nil {
+			if g != nil {
+				t.Fatal("a game and an error")
+			}
+			return
+		}
+		out := g.FEN()
+		h, err := NewGame(out)
+		if err != nil || h.FEN() != out {
+			t.Fatalf("%q read as %q, which reads back as %v / %v", fen, out, h, err)
+		}
+		if g.Position().String() != out {
+			t.Fatalf("%q: notnil reads %q as %q", fen, out, g.Position().String())
+		}
+		for _, m := range g.legal {
+			c := g.Clone()
+			if err := c.MoveUCI(m.uci()); err != nil && !c.status.Over {
+				t.Fatalf("%s in %s: %v", m.uci(), out, err)
+			}
+		}
+	})
+}
+
+// FuzzMoveSAN feeds arbitrary text as a SAN move in a few positions: it is
+// rejected with ErrIllegalMove or plays a legal move.
+func FuzzMoveSAN(f *testing.F) {
+	for _, tc := range specialMoves {
+		f.Add(uint8(0), tc.san)
+	}
+	for _, s := range []string{"O-O-O", "0-0", "exd6e.p.", "Nbd7", "e8=Q+", "Kxe2#", "", "x", "=Q", "a9", "Rh1h8"} {
+		f.Add(uint8(1), s)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, san string) {
+		tc := specialMoves[int(which)%len(specialMoves)]
+		g := mustGame(t, tc.fen)
+		err := g.MoveSAN(san)
+		if err != nil {
+			if !errors.Is(err, ErrIllegalMove) || g.Ply() != 0 {
+				t.Fatalf("MoveSAN(%q): %v, ply %d", san, err, g.Ply())
+			}
+			return
+		}
+		if g.Ply() != 1 {
+			t.Fatalf("MoveSAN(%q) played %d plies", san, g.Ply())
 		}
 	})
 }

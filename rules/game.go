@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/notnil/chess"
 )
@@ -180,8 +181,9 @@ func (g *Game) MoveUCI(s string) error {
 	if g.status.Over {
 		return fmt.Errorf("%w (%s, %s): cannot play %q", ErrGameOver, g.status.Reason, g.status.Article, s)
 	}
+	lower := strings.ToLower(s)
 	for _, im := range g.legal {
-		if im.uci() == s {
+		if im.uci() == lower {
 			g.push(im, nil)
 			return nil
 		}
