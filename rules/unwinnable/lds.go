@@ -41,7 +41,7 @@ func (s *searcher) lds(budget int64, maxDisc int) (Result, bool) {
 	s.abort = false
 	for disc := 0; disc <= maxDisc; disc++ {
 		s.ldsT.stamp++
-		depth := maxPly - 2
+		depth := 120
 		if found, n := s.ldsFind(0, depth, disc); found {
 			return Result{Verdict: Winnable, Line: s.line(n), Nodes: s.nodes, Reason: "helpmate found"}, true
 		}
@@ -67,6 +67,9 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	if e.key == key && e.stamp == s.ldsT.stamp && int(e.depth) >= depth && int(e.disc) >= disc {
 		return false, 0
 	}
+	// Mark the position before searching it, so that a line coming back
+	// to it (a cycle) is cut at once.
+	*e = ldsEntry{key: key, stamp: s.ldsT.stamp, depth: int16(depth), disc: int16(disc)}
 	ml := &s.lists[ply]
 	p.LegalMoves(ml)
 	sc := &s.scores[ply]
@@ -112,7 +115,6 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 			return false, 0
 		}
 	}
-	*e = ldsEntry{key: key, stamp: s.ldsT.stamp, depth: int16(depth), disc: int16(disc)}
 	return false, 0
 }
 

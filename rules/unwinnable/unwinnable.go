@@ -123,17 +123,22 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	}
 	s := &a.s
 	s.reset(pos, side, a.opt.budget())
-	// Budget split: short full-width helpmates (which also prove dead
-	// positions whose every line ends), the heuristic deep helpmate
-	// search, the exhaustive walk, then whatever is left for both.
+	// Budget split: the heuristic deep helpmate search (which finds most
+	// mates in a few dozen nodes), short full-width helpmates (which also
+	// prove dead positions whose every line ends), the exhaustive walk,
+	// then whatever is left for wider heuristic and full-width searches.
 	budget := a.opt.budget()
+	ldsShare, walkShare := budget*6/10, budget*15/100
+	if a.opt.Mode == Full {
+		ldsShare, walkShare = budget*3/10, budget*3/10
+	}
+	if r, ok := s.lds(ldsShare, 3); ok {
+		return r
+	}
 	if r, ok := s.helpmate(budget / 10); ok {
 		return r
 	}
-	if r, ok := s.lds(budget*3/10, 3); ok {
-		return r
-	}
-	if r, ok := s.exhaust(budget * 3 / 10); ok {
+	if r, ok := s.exhaust(walkShare); ok {
 		return r
 	}
 	if rest := budget - s.nodes; rest > 0 {
