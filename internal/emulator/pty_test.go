@@ -40,18 +40,25 @@ func TestGameOverPTY(t *testing.T) {
 	var got []byte
 	buf := make([]byte, 4096)
 	readDone := make(chan struct{})
+	ended := make(chan struct{})
 	go func() {
 		defer close(readDone)
 		for {
-			_ = slave.SetReadDeadline(time.Now().Add(2 * time.Second))
+			_ = slave.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
 			n, err := slave.Read(buf)
 			got = append(got, buf[:n]...)
 			if err != nil {
-				return
+				select {
+				case <-ended: // Run is over and the line is quiet
+					return
+				default:
+				}
 			}
 		}
 	}()
-	if err := <-done; err != nil {
+	err = <-done
+	close(ended)
+	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	<-readDone
