@@ -95,19 +95,20 @@ type Game struct {
 	unexplSince  time.Duration
 	unexplWarned bool
 
-	ended     bool
-	result    string
-	endReason string
-	stopped   bool
-	started   bool
-	resync    bool          // the board was away: search the full depth once
-	boardAway bool          // the board is disconnected: presses wait for it
-	ref       *clockd.Clock // reference clock driven by completed presses (expected times)
-	now       time.Duration // the latest input time
-	snapAt    time.Duration // when the board last changed
-	multi     []*chess.Move // several plies the board shows, not yet accepted
-	backTo    int // ≥ 0: the held plies may instead be a take-back to this ply
-	multiFrom int           // the ply they start from
+	ended      bool
+	result     string
+	endReason  string
+	stopped    bool
+	started    bool
+	resync     bool          // the board was away: search the full depth once
+	boardAway  bool          // the board is disconnected: presses wait for it
+	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
+	now        time.Duration // the latest input time
+	snapAt     time.Duration // when the board last changed
+	multi      []*chess.Move // several plies the board shows, not yet accepted
+	backTo     int           // ≥ 0: the held plies may instead be a take-back to this ply
+	multiSlide bool          // the held plies continue a recorded slide (see fewer)
+	multiFrom  int           // the ply they start from
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -150,6 +151,7 @@ func New(cfg Config) (*Game, error) {
 func (g *Game) reset(rec *rules.Game) {
 	g.rec = rec
 	g.plies = nil
+	g.multi, g.backTo = nil, -1
 	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
 	g.counts = g.base
 	g.snap = rules.SnapshotOf(g.start)
@@ -325,12 +327,14 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		}
 		if len(moves) >= 2 && !resync {
 			from := res.From
+			slide := false
 			if res.From == g.rec.Ply() && back >= 1 {
 				if f, alt, ok := g.fewer(len(moves)); ok {
-					from, moves = f, alt
+					from, moves, slide = f, alt, true
 				}
 			}
 			g.hold(at, from, moves)
+			g.multiSlide = slide
 			break
 		}
 		if res.From < g.rec.Ply() {
@@ -340,6 +344,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	case rules.Correction:
 		if len(res.Moves) >= 2 && !resync {
 			g.hold(at, res.From, res.Moves)
+			g.multiSlide = g.slidOn(res.From, res.Moves)
 			break
 		}
 		g.unexplained = false
@@ -395,6 +400,18 @@ func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 	return ply - 1, seq, true
 }
 
+// slidOn reports whether moves, replacing the plies after from, begin with
+// the last recorded ply's piece going on along its line (a slide seen on
+// its way).
+func (g *Game) slidOn(from int, moves []*chess.Move) bool {
+	ply := g.rec.Ply()
+	if from != ply-1 || len(moves) == 0 {
+		return false
+	}
+	last := g.rec.Moves()[ply-1]
+	return moves[0].S1() == last.S1() && strictlyBetween(last.S1(), last.S2(), moves[0].S2())
+}
+
 // strictlyBetween reports whether mid lies on the line from a to b,
 // strictly between them.
 func strictlyBetween(a, mid, b chess.Square) bool {
@@ -438,7 +455,7 @@ func (g *Game) rebuild() {
 // for ScanLag or a press needs them, because a piece in the hand can look
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
-	g.multi, g.multiFrom, g.backTo = moves, from, -1
+	g.multi, g.multiFrom, g.backTo, g.multiSlide = moves, from, -1, false
 	if !g.unexplained {
 		g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
 	}

@@ -170,7 +170,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 			cands = append(cands, i)
 		}
 	}
-	if g.multi != nil && (len(cands) == 0 || g.snapAt <= ev.At || g.multiFrom < g.rec.Ply()) {
+	if g.multi != nil && (len(cands) == 0 || g.snapAt <= ev.At || g.multiSlide) {
 		// the plies the board showed around the press are accepted now
 		g.settle(out, at, true)
 		g.resolvePress(out, at, ev)
@@ -239,6 +239,14 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	if g.backTo >= 0 && !pressed {
 		g.retract(out, at, g.backTo, nil, false) // no press: a take-back
 		return
+	}
+	for i := from; i < len(g.plies); i++ {
+		if g.plies[i].completed {
+			// a press has settled a ply the held explanation would
+			// replace: it no longer stands; look at the board afresh
+			g.process(out, at)
+			return
+		}
 	}
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, moves, false)

@@ -401,6 +401,7 @@ func TestTakeBack(t *testing.T) {
 	}
 	h.board = rules.SnapshotOf(h.shadow.Position())
 	h.show(40)
+	h.advance(42) // no press follows: a take-back, not two quick moves
 	h.wantCompleted(1, 1)
 	h.play(50, "Bc4")
 	h.press(50.3, W)
