@@ -27,9 +27,18 @@ func BenchmarkPlayLongGame(b *testing.B) {
 // over a pipe at speed 20000, as the end-to-end tests do.
 func BenchmarkRun80Plies(b *testing.B) {
 	cfg := Config{Game: randomGame(rand.New(rand.NewSource(1)), 80), Seed: 1, Speed: 20000, Periods: []Period{{Moves: 40, Time: 90 * time.Minute, Increment: 30 * time.Second}, {Time: 30 * time.Minute, Increment: 30 * time.Second}}}
+	em, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	chunks := em.Play()
+	game := chunks[len(chunks)-1].At
 	for b.Loop() {
 		if _, err := run(b, cfg, time.Minute, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
+	// The floor is the emulated length of the game divided by the speed.
+	b.ReportMetric(game.Seconds(), "emulated-s/game")
+	b.ReportMetric(game.Seconds()/cfg.Speed*1e3, "floor-ms/game")
 }

@@ -88,6 +88,10 @@ func (e *Emulator) Lost() int64 { return e.lost.Load() }
 
 // New checks cfg and prepares the emulation.
 func New(cfg Config) (*Emulator, error) {
+	// Own copies: the caller may reuse its slices.
+	cfg.Game = append([]string(nil), cfg.Game...)
+	cfg.Periods = append([]Period(nil), cfg.Periods...)
+	cfg.Script = append([]Action(nil), cfg.Script...)
 	if cfg.Speed == 0 {
 		cfg.Speed = 1
 	}
