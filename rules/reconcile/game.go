@@ -394,7 +394,7 @@ func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 	}
 	// only a slide that went on: the same piece from the same square, the
 	// recorded square strictly between it and the new one on a line
-	if seq[0].S1() != last.S1() || !strictlyBetween(last.S1(), last.S2(), seq[0].S2()) {
+	if !g.slidOn(ply-1, seq) {
 		return 0, nil, false
 	}
 	return ply - 1, seq, true
@@ -402,14 +402,15 @@ func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 
 // slidOn reports whether moves, replacing the plies after from, begin with
 // the last recorded ply's piece going on along its line (a slide seen on
-// its way).
+// its way), within ScanLag of the recorded square.
 func (g *Game) slidOn(from int, moves []*chess.Move) bool {
 	ply := g.rec.Ply()
 	if from != ply-1 || len(moves) == 0 {
 		return false
 	}
 	last := g.rec.Moves()[ply-1]
-	return moves[0].S1() == last.S1() && strictlyBetween(last.S1(), last.S2(), moves[0].S2())
+	return g.snapAt-g.plies[ply-1].madeAt <= g.cfg.ScanLag &&
+		moves[0].S1() == last.S1() && strictlyBetween(last.S1(), last.S2(), moves[0].S2())
 }
 
 // strictlyBetween reports whether mid lies on the line from a to b,
