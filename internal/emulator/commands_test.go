@@ -226,3 +226,38 @@ func TestBWTimeEncoding(t *testing.T) {
 		t.Errorf("decoded %+v", c)
 	}
 }
+
+// TestUpdateModes: what the board sends unasked depends on the last mode
+// command: nothing after a reset, field updates only after 0x44, both
+// after 0x43 or 0x4b.
+func TestUpdateModes(t *testing.T) {
+	tests := []struct {
+		cmd           byte
+		fields, clock bool
+	}{
+		{0x40, false, false},
+		{0x44, true, false},
+		{0x43, true, true},
+		{0x4b, true, true},
+	}
+	for _, tc := range tests {
+		cfg := Config{Game: immortal[:8], Seed: 4, Speed: 20000, Wait: true}
+		b, err := run(t, cfg, 20*time.Second, func(h net.Conn) { _, _ = h.Write([]byte{tc.cmd}) })
+		if err != nil {
+			t.Fatalf("%#x: Run: %v", tc.cmd, err)
+		}
+		frames, _ := splitFrames(b)
+		var fields, clock int
+		for _, f := range frames {
+			switch f.id {
+			case 0x8e:
+				fields++
+			case 0x8d:
+				clock++
+			}
+		}
+		if (fields > 0) != tc.fields || (clock > 0) != tc.clock {
+			t.Errorf("mode %#x: %d field updates, %d clock frames", tc.cmd, fields, clock)
+		}
+	}
+}
