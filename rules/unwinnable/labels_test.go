@@ -1,0 +1,70 @@
+package unwinnable
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+// sample keeps every step-th position, starting with the first, so the
+// subset is deterministic.
+func sample(set []labelled, step int) []labelled {
+	var out []labelled
+	for i := 0; i < len(set); i += step {
+		out = append(out, set[i])
+	}
+	return out
+}
+
+// TestPositionsLabels checks the analyzer against the labels of
+// positions.txt (hard, community-submitted positions) for both sides:
+// never a wrong answer, every mate line replayed with notnil/chess.
+// By default a deterministic subset runs with a modest budget (the race
+// detector makes search ~10× slower); ARBITERD_UNWINNABLE_FULL=1 runs
+// every position in full mode with the default full budget.
+func TestPositionsLabels(t *testing.T) {
+	set := readLabelled(t, "positions.txt")
+	opt := Options{Mode: Full, NodeBudget: 5_000}
+	switch {
+	case os.Getenv("ARBITERD_UNWINNABLE_FULL") != "":
+		opt.NodeBudget = 0
+	case testing.Short():
+		set = sample(set, 32)
+	default:
+		set = sample(set, 8)
+	}
+	start := time.Now()
+	agree, und, wrong := checkAgainstLabels(t, set, opt)
+	t.Logf("positions.txt %d positions, %s budget %d: %d agree, %d undetermined, %d wrong of %d queries in %v",
+		len(set), opt.Mode, opt.budget(), agree, und, wrong, 2*len(set), time.Since(start).Round(time.Millisecond))
+}
+
+// TestPositionsQuickSound runs quick mode over a subset of positions.txt:
+// it may give up, but never answers wrongly.
+func TestPositionsQuickSound(t *testing.T) {
+	set := sample(readLabelled(t, "positions.txt"), 8)
+	if testing.Short() {
+		set = sample(set, 4)
+	}
+	agree, und, wrong := checkAgainstLabels(t, set, Options{Mode: Quick})
+	t.Logf("positions.txt quick, %d positions: %d agree, %d undetermined, %d wrong", len(set), agree, und, wrong)
+}
+
+// TestLichessSample checks a deterministic sample of lichess-65k.txt in
+// quick mode (ARBITERD_UNWINNABLE_FULL=1: every position, full mode).
+func TestLichessSample(t *testing.T) {
+	set := readLabelled(t, "lichess-65k.txt")
+	opt := Options{Mode: Quick}
+	switch {
+	case os.Getenv("ARBITERD_UNWINNABLE_FULL") != "":
+		opt.Mode = Full
+	case testing.Short():
+		set = sample(set, 1024)
+	default:
+		set = sample(set, 256)
+	}
+	start := time.Now()
+	agree, und, wrong := checkAgainstLabels(t, set, opt)
+	t.Logf("lichess-65k %d positions, %s: %d agree, %d undetermined, %d wrong in %v",
+		len(set), opt.Mode, agree, und, wrong, time.Since(start).Round(time.Millisecond))
+}
