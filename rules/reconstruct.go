@@ -31,8 +31,13 @@ func (k Kind) String() string {
 
 // Options bound the search.
 type Options struct {
-	MaxPlies    int // longest sequence searched; 0 means 4
-	Retractable int // how many trailing plies of the record are not yet completed and may be replaced
+	// MaxPlies is the longest sequence searched; 0 means 4. Any value works;
+	// the cost grows with it (from middlegame positions 5 and 6 plies take
+	// about 0.1 ms, 1 ms on occupancy-only boards).
+	MaxPlies int
+	// Retractable is how many trailing plies of the record are not yet
+	// completed and may be replaced by a Correction.
+	Retractable int
 }
 
 // Result is the explanation of a snapshot.
