@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/internal/emulator"
 )
 
@@ -42,7 +43,8 @@ The game is the first one of --pgn FILE, or the Immortal Game
 (Anderssen–Kieseritzky, London 1851) when none is given. The clock is set
 from --tc in the time-control notation: periods separated by ':', each
 [MOVES/]SECONDS[MODE] with MODE +N (Fischer), dN (simple delay) or bN
-(Bronstein), e.g. 40/5400+30:1800+30, 300d5, 300b5.
+(Bronstein), e.g. 40/5400+30:1800+30, 300d5, 300b5; FIDE-style text such
+as "90/40+30+30s" is accepted too.
 
 --fault adds a scripted fault or special action (repeat --fault for
 several):
@@ -88,9 +90,15 @@ func (o *emulateOptions) config() (emulator.Config, error) {
 	if o.speed <= 0 {
 		return cfg, fmt.Errorf("--speed %v: must be a positive number", o.speed)
 	}
-	periods, err := emulator.ParseTimeControl(o.tc)
+	// clockd reads every form of the notation (FIDE-style text too);
+	// its normal form is what the emulator's clock is set from.
+	tc, err := clockd.ParseTimeControl(o.tc)
 	if err != nil {
 		return cfg, fmt.Errorf("--tc: %w", err)
+	}
+	periods, err := emulator.ParseTimeControl(tc.String())
+	if err != nil {
+		return cfg, fmt.Errorf("--tc %q: %w", o.tc, err)
 	}
 	cfg.Periods = periods
 	switch o.periodBy {

@@ -17,7 +17,7 @@ func TestEmulateBadFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--tc", "40/5400+"}, "--tc"},
-		{[]string{"--tc", "5400:40/1800"}, "last period"},
+		{[]string{"--tc", "5400:40/1800"}, "--tc"},
 		{[]string{"--speed", "0"}, "--speed"},
 		{[]string{"--speed", "-3"}, "--speed"},
 		{[]string{"--period-by", "sometimes"}, "--period-by"},
