@@ -34,6 +34,7 @@ func TestDifferentialNotnil(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	plies := 0
+	ends := map[string]int{}
 	for gi := 0; gi < games; gi++ {
 		g, err := NewGame("")
 		if err != nil {
@@ -83,8 +84,14 @@ func TestDifferentialNotnil(t *testing.T) {
 			if st.Reason != "stalemate" {
 				t.Errorf("game %d: notnil says stalemate, record says %+v", gi, st)
 			}
+		default:
+			if st.Reason == "checkmate" || st.Reason == "stalemate" {
+				t.Errorf("game %d: record says %s, notnil sees moves in %s", gi, st.Reason, np)
+			}
 		}
+		ends[st.Reason]++
 	}
+	t.Logf("game ends: %v", ends)
 	t.Logf("%d games, %d plies compared", games, plies)
 }
 
