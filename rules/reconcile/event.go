@@ -37,6 +37,7 @@ const (
 	KindClockDisconnected   = "clock-disconnected"
 	KindBoardDisconnected   = "board-disconnected"
 	KindClockReading        = "clock-reading"
+	KindBadInput            = "bad-input" // the caller fed something arbiterd cannot use
 	KindUnknownTimeControl  = "unknown-time-control"
 )
 

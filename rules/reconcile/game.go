@@ -223,8 +223,8 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 	switch state {
 	case "start", "connected", "disconnected", "resync", "end":
 	default:
-		g.anomaly(&out, at, KindBoardDisconnected, 0, true, "–",
-			fmt.Sprintf("arbiterd reported an unknown session state %q on port %q.", state, port))
+		g.anomaly(&out, at, KindBadInput, 0, true, "–",
+			fmt.Sprintf("An unknown session state %q was reported on port %q; arbiterd ignored it.", state, port))
 		return out
 	}
 	if state == "connected" || state == "resync" {
@@ -664,7 +664,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 	switch a.Kind {
 	case ActTakeBack:
 		if a.Ply < 0 || a.Ply > g.rec.Ply() {
-			g.anomaly(&out, at, KindUnexplainedPosition, 0, true, "7.1",
+			g.anomaly(&out, at, KindBadInput, 0, true, "7.1",
 				fmt.Sprintf("%v: take-back to ply %d, but the record has plies 0..%d.", ErrBadAction, a.Ply, g.rec.Ply()))
 			return out
 		}
@@ -674,7 +674,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 		}
 	case ActSetClock:
 		if a.Time < 0 {
-			g.anomaly(&out, at, KindClockReading, a.Side, false, "6.10",
+			g.anomaly(&out, at, KindBadInput, a.Side, false, "6.10",
 				fmt.Sprintf("%v: clock time %v is negative.", ErrBadAction, a.Time))
 			return out
 		}
@@ -684,7 +684,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 			g.clock.White = a.Time
 		}
 	default:
-		g.anomaly(&out, at, KindUnexplainedPosition, 0, true, "–", fmt.Sprintf("%v: unknown kind %d.", ErrBadAction, a.Kind))
+		g.anomaly(&out, at, KindBadInput, 0, true, "–", fmt.Sprintf("%v: unknown kind %d.", ErrBadAction, a.Kind))
 	}
 	return out
 }

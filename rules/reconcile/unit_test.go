@@ -282,9 +282,8 @@ func TestArbiterActions(t *testing.T) {
 	}
 	h.feed(h.g.Arbiter(sec(12), ArbiterAction{Kind: ActSetClock, Side: B, Time: -1}))
 	h.feed(h.g.Arbiter(sec(13), ArbiterAction{Kind: 99}))
-	if n := len(h.of(TypeAnomaly)); n != 3 {
-		t.Errorf("%d anomalies for 3 bad actions", n)
-	}
+	h.feed(h.g.Session(sec(14), "sleeping", "board"))
+	h.wantAnomalies(KindBadInput, KindBadInput, KindBadInput, KindBadInput)
 }
 
 // FuzzBoard feeds arbitrary snapshots and clock events: the Game never
