@@ -130,12 +130,12 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	budget := a.opt.budget()
 	ldsShare, walkShare := budget*6/10, budget*15/100
 	if a.opt.Mode == Full {
-		ldsShare, walkShare = budget*3/10, budget*3/10
+		ldsShare, walkShare = budget*2/10, budget*6/10
 	}
 	if r, ok := s.lds(ldsShare, 3); ok {
 		return r
 	}
-	if r, ok := s.helpmate(budget / 10); ok {
+	if r, ok := s.helpmate(budget / 20); ok {
 		return r
 	}
 	if r, ok := s.exhaust(walkShare); ok {
