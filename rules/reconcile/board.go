@@ -114,15 +114,11 @@ func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 	if ply == 0 || g.plies[ply-1].completed {
 		return 0, nil, false
 	}
-	last := g.rec.Moves()[ply-1]
-	if err := g.rec.TakeBack(ply - 1); err != nil {
+	alt := g.rec.Clone()
+	if err := alt.TakeBack(ply - 1); err != nil {
 		return 0, nil, false
 	}
-	r := rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: n})
-	if err := g.rec.Move(last); err != nil {
-		g.rebuild() // cannot happen: the move was legal a moment ago
-		return 0, nil, false
-	}
+	r := rules.Reconstruct(alt, g.snap, rules.Options{MaxPlies: n})
 	seq := r.Moves
 	if r.Kind == rules.Ambiguous {
 		seq = shortest(r.Candidates)
@@ -285,17 +281,3 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 	g.boards = g.boards[:from+1]
 }
 
-// rebuild makes the record again from the start and the plies' moves.
-func (g *Game) rebuild() {
-	moves := g.rec.Moves()
-	rec, err := rules.NewGame(g.cfg.StartFEN)
-	if err != nil {
-		return
-	}
-	for _, m := range moves {
-		if rec.Move(m) != nil {
-			break
-		}
-	}
-	g.rec = rec
-}
