@@ -280,4 +280,3 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 	g.plies = g.plies[:from]
 	g.boards = g.boards[:from+1]
 }
-
