@@ -74,22 +74,21 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	p.LegalMoves(ml)
 	sc := &s.scores[ply]
 	winnerToMove := p.Side() == s.winner
+	lk := p.KingSquare(s.winner.Other())
 	n := 0
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
-		u := p.Make(m)
-		if p.InCheck() && !p.HasLegalMove() {
-			if winnerToMove {
-				p.Unmake(m, u)
+		if winnerToMove {
+			// Look for a mate in one among the winner's moves.
+			u := p.Make(m)
+			mate := p.InCheck() && !p.HasLegalMove()
+			p.Unmake(m, u)
+			if mate {
 				s.path[ply] = m
 				return true, ply + 1
 			}
-			p.Unmake(m, u)
-			continue // mating the winner ends the game: useless
 		}
-		v := s.eval()
-		p.Unmake(m, u)
-		ml.Moves[n], sc[n] = m, v
+		ml.Moves[n], sc[n] = m, s.moveDelta(m, lk)
 		n++
 	}
 	// Selection of the best moves, one at a time: usually only the first
@@ -120,36 +119,56 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 
 var materialValue = [...]int32{1, 3, 3, 5, 9, 0}
 
-// eval scores a position for the helpmate heuristic (higher = closer to
-// mate by the winner): the loser's king near a corner and surrounded by
-// its own men, the winner's men (king included) near it, the winner's
-// pawns advanced, the winner's material kept and grown by promotion.
-func (s *searcher) eval() int32 {
+// The helpmate heuristic scores a position higher the closer it looks to
+// mate by the winner: the loser's king near a corner and hemmed in by its
+// own men, the winner's men (king included) near it, the winner's pawns
+// advancing and its material kept and grown by promotion. Moves are
+// ranked by the change they make to that score, estimated without
+// playing them.
+
+// moveDelta estimates how much m changes the heuristic score.
+func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	p := &s.pos
-	w, l := s.winner, s.winner.Other()
-	lk := p.KingSquare(l)
-	v := -12 * int32(cornerDist(lk))
-	v -= 3 * int32(dist(p.KingSquare(w), lk))
-	for pt := bb.Pawn; pt <= bb.Queen; pt++ {
-		for b := p.Pieces(w, pt); b != 0; b &= b - 1 {
-			sq := bb.Square(bits.TrailingZeros64(b))
-			v += 24 * materialValue[pt]
-			if pt == bb.Pawn {
-				r := sq.Rank()
-				if w == bb.Black {
-					r = 7 - r
-				}
-				v += 4 * int32(r)
-			} else {
-				v -= 2 * int32(dist(sq, lk))
-			}
-		}
-		for b := p.Pieces(l, pt); b != 0; b &= b - 1 {
-			sq := bb.Square(bits.TrailingZeros64(b))
-			v += 6 - int32(dist(sq, lk))
+	from, to := m.From(), m.To()
+	pc := p.PieceAt(from)
+	var v int32
+	if c := p.PieceAt(to); c != bb.NoPiece {
+		if c.Color() == s.winner {
+			v -= 24*materialValue[c.Type()] - 2*int32(dist(to, lk))
+		} else {
+			v -= 6 - int32(dist(to, lk))
 		}
 	}
-	// Fewer free squares around the loser's king.
-	v -= 2 * int32(bits.OnesCount64(bb.KingAttacks(lk)&^p.All()))
+	switch {
+	case pc.Color() != s.winner && pc.Type() == bb.King:
+		v += s.kingTerms(to, from) - s.kingTerms(from, from)
+	case pc.Color() != s.winner:
+		v += int32(dist(from, lk) - dist(to, lk))
+	case pc.Type() == bb.King:
+		v -= 3 * int32(dist(to, lk)-dist(from, lk))
+	case pc.Type() == bb.Pawn:
+		v += 4
+		if pr := m.Promotion(); pr != bb.NoPieceType {
+			v += 24*(materialValue[pr]-1) - 2*int32(dist(to, lk))
+		}
+	default:
+		v -= 2 * int32(dist(to, lk)-dist(from, lk))
+	}
+	return v
+}
+
+// kingTerms is the part of the score that depends on the loser's king standing
+// on k (ignoring a man on skip, the king's present square).
+func (s *searcher) kingTerms(k, skip bb.Square) int32 {
+	p := &s.pos
+	w, l := s.winner, s.winner.Other()
+	v := -12*int32(cornerDist(k)) - 3*int32(dist(p.KingSquare(w), k))
+	for b := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn); b != 0; b &= b - 1 {
+		v -= 2 * int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
+	}
+	for b := p.Occupied(l) &^ p.Pieces(l, bb.King); b != 0; b &= b - 1 {
+		v += 6 - int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
+	}
+	v -= 2 * int32(bits.OnesCount64(bb.KingAttacks(k)&^(p.All()&^(1<<uint(skip)))))
 	return v
 }
