@@ -82,3 +82,48 @@ func BenchmarkPerft(b *testing.B) {
 		})
 	}
 }
+
+// perftMakeAll is perft without bulk counting: every leaf move is made
+// and unmade, the measure comparable to engines that count made nodes.
+func perftMakeAll(p *Position, depth int) int64 {
+	if depth == 0 {
+		return 1
+	}
+	var ml MoveList
+	p.LegalMoves(&ml)
+	var n int64
+	for _, m := range ml.Slice() {
+		u := p.Make(m)
+		n += perftMakeAll(p, depth-1)
+		p.Unmake(m, u)
+	}
+	return n
+}
+
+func TestPerftMakeAllAgrees(t *testing.T) {
+	for _, tc := range perftCases {
+		p, err := ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := perftMakeAll(&p, 2); got != tc.nodes[1] {
+			t.Errorf("%s: perftMakeAll(2) = %d, want %d", tc.name, got, tc.nodes[1])
+		}
+	}
+}
+
+func BenchmarkPerftMakeAll(b *testing.B) {
+	for _, tc := range perftCases[:2] {
+		b.Run(tc.name, func(b *testing.B) {
+			p, err := ParseFEN(tc.fen)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var nodes int64
+			for b.Loop() {
+				nodes += perftMakeAll(&p, 4)
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+		})
+	}
+}
