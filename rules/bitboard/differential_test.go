@@ -73,6 +73,13 @@ func playRandomGame(t *testing.T, fen string, rng *rand.Rand, plies int) {
 		if pos.IsCheckmate() != mate || pos.IsStalemate() != stale {
 			t.Fatalf("%s: mate/stalemate = %v/%v, notnil says %v/%v", ref, pos.IsCheckmate(), pos.IsStalemate(), mate, stale)
 		}
+		for _, m := range ml.Slice() {
+			q := pos
+			q.Make(m)
+			if pos.GivesCheck(m) != q.InCheck() {
+				t.Fatalf("%s: GivesCheck(%s) = %v, but the move gives check: %v", ref, m, pos.GivesCheck(m), q.InCheck())
+			}
+		}
 		if len(valid) == 0 {
 			return
 		}

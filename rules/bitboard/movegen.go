@@ -269,3 +269,54 @@ func (p *Position) ParseMove(uci string) (Move, bool) {
 	}
 	return 0, false
 }
+
+// GivesCheck reports whether the legal move m would put the opponent in
+// check, without playing it: a direct check by the piece arriving on the
+// destination (or the promoted piece) or a discovered check by a slider
+// uncovered by leaving the origin. Castling and en passant are played on
+// a copy.
+func (p *Position) GivesCheck(m Move) bool {
+	if m&(FlagCastle|FlagEnPassant) != 0 {
+		q := *p
+		q.Make(m)
+		return q.InCheck()
+	}
+	us := p.side
+	k := p.KingSquare(us.Other())
+	from, to := m.From(), m.To()
+	occ := p.All()&^(1<<uint(from)) | 1<<uint(to)
+	pt := p.board[from].Type()
+	if pr := m.Promotion(); pr != NoPieceType {
+		pt = pr
+	}
+	switch pt {
+	case Pawn:
+		if tbl.pawn[us][to]&(1<<uint(k)) != 0 {
+			return true
+		}
+	case Knight:
+		if tbl.knight[to]&(1<<uint(k)) != 0 {
+			return true
+		}
+	case Bishop:
+		if BishopAttacks(to, occ)&(1<<uint(k)) != 0 {
+			return true
+		}
+	case Rook:
+		if RookAttacks(to, occ)&(1<<uint(k)) != 0 {
+			return true
+		}
+	case Queen:
+		if (BishopAttacks(to, occ)|RookAttacks(to, occ))&(1<<uint(k)) != 0 {
+			return true
+		}
+	}
+	// Discovered check: a slider of ours (not the moving piece) now sees the king.
+	if tbl.line[k][from] == 0 {
+		return false
+	}
+	pc := &p.pieces[us]
+	keep := ^(uint64(1) << uint(from))
+	return BishopAttacks(k, occ)&(pc[Bishop]|pc[Queen])&keep != 0 ||
+		RookAttacks(k, occ)&(pc[Rook]|pc[Queen])&keep != 0
+}

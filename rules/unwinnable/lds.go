@@ -78,8 +78,8 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	n := 0
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
-		if winnerToMove {
-			// Look for a mate in one among the winner's moves.
+		if winnerToMove && p.GivesCheck(m) {
+			// Look for a mate in one among the winner's checks.
 			u := p.Make(m)
 			mate := p.InCheck() && !p.HasLegalMove()
 			p.Unmake(m, u)

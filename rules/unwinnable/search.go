@@ -95,13 +95,11 @@ func (s *searcher) find(ply, depth, ext int) (found, complete bool, n int) {
 		m := ml.Moves[i]
 		if winnerToMove && depth == 1 {
 			// The last ply must give mate, so it must give check.
-			u := p.Make(m)
-			check := p.InCheck()
-			if !check {
-				p.Unmake(m, u)
+			if !p.GivesCheck(m) {
 				complete = false
 				continue
 			}
+			u := p.Make(m)
 			s.path[ply] = m
 			f, c, ln := s.find(ply+1, 0, ext)
 			p.Unmake(m, u)
