@@ -8,76 +8,145 @@ import (
 
 // frozenUnwinnable is the semi-static proof for locked pawn structures.
 //
-// It first checks that the pawn structure can never change: every pawn is
-// blocked by a pawn straight ahead, no pawn can capture now, no piece can
-// ever reach a square where an enemy pawn could take it, and no piece can
-// ever take a pawn (a king only an unprotected one, since a pawn's
-// protector is itself frozen). The squares each piece can ever reach are
-// over-approximated by flood fills in which only pawns are obstacles
-// (other pieces can always be moved away, the opponent cooperating).
+// Pawns are split into frozen ones (the square ahead holds a frozen pawn,
+// so they never move: the greatest such set) and mobile ones. The squares
+// each king and piece can ever reach are over-approximated by flood fills
+// in which only frozen pawns are obstacles (every other man can be moved
+// out of the way, the opponent cooperating); kings avoid only squares a
+// frozen enemy pawn attacks.
 //
-// With the structure frozen, no pawn moves, promotes or gives a new check.
-// A mate then needs a piece of side to attack a square the opposing king
-// can reach. If side's pieces, from every square they can reach and seeing
-// through everything but pawns, attack none of those squares, side can
-// never give check, let alone mate.
+// A mobile pawn that an enemy king or piece could ever attack may be
+// captured and vanish; one that none can attack stays on its file for
+// good. A mobile pawn's path is the stretch of its file it can ever stand
+// on: up to a frozen pawn, or up to an opposing mobile pawn that can never
+// vanish (their paths then cover every square either can reach). A path
+// that reaches the last rank means a promotion may come: no proof.
+//
+// No pawn may ever capture or be captured in a way that changes the
+// frozen structure: no pawn, from anywhere on its path, may attack an
+// enemy pawn's path; no piece may ever reach a square an enemy pawn could
+// attack; no king or piece may ever attack a frozen enemy pawn (for a
+// king: one not guarded by a frozen pawn).
+//
+// With that settled, a mate needs a piece of side, or one of its mobile
+// pawns, to attack a square the opposing king can reach. If nothing of
+// side can ever attack those squares, side can never give check, let
+// alone mate.
 func frozenUnwinnable(pos *bb.Position, side bb.Color) bool {
 	if pos.EnPassant() != bb.NoSquare {
 		return false
 	}
-	pawns := pos.Pieces(bb.White, bb.Pawn) | pos.Pieces(bb.Black, bb.Pawn)
+	var pawnsOf [2]uint64
+	pawnsOf[bb.White], pawnsOf[bb.Black] = pos.Pieces(bb.White, bb.Pawn), pos.Pieces(bb.Black, bb.Pawn)
+	pawns := pawnsOf[0] | pawnsOf[1]
 	if pawns == 0 {
 		return false
 	}
-	var pawnAtt [2]uint64 // squares attacked by each side's pawns
-	for c := bb.White; c <= bb.Black; c++ {
-		p := pos.Pieces(c, bb.Pawn)
-		if c == bb.White {
-			if (p<<8)&^pawns != 0 { // a pawn with no pawn ahead
-				return false
-			}
-			pawnAtt[c] = (p&^fileA)<<7 | (p&^fileH)<<9
-		} else {
-			if (p>>8)&^pawns != 0 {
-				return false
-			}
-			pawnAtt[c] = (p&^fileA)>>9 | (p&^fileH)>>7
+	// Greatest set of pawns whose square ahead holds a pawn of the set.
+	frozen := pawns
+	for {
+		next := frozen & pawnsOf[bb.White] & (frozen >> 8)
+		next |= frozen & pawnsOf[bb.Black] & (frozen << 8)
+		if next == frozen {
+			break
 		}
+		frozen = next
 	}
+	var attFrozen, frozenOf [2]uint64
 	for c := bb.White; c <= bb.Black; c++ {
-		if pawnAtt[c]&pos.Occupied(c.Other()) != 0 { // a capture is possible now
-			return false
-		}
+		frozenOf[c] = frozen & pawnsOf[c]
+		attFrozen[c] = pawnAttacks(c, frozenOf[c])
 	}
-	var attacks [2]uint64 // what each side's pieces can ever attack
-	var kingReach [2]uint64
+	// Reach of kings and pieces, and what they can ever attack.
+	var kingReach, pieceAtt, pieceReachAll [2]uint64
 	for c := bb.White; c <= bb.Black; c++ {
-		enemyPawns := pos.Pieces(c.Other(), bb.Pawn)
-		forbidden := pawnAtt[c.Other()]
-		// King: never onto a pawn or a square a frozen enemy pawn attacks.
-		k := pos.Pieces(c, bb.King)
-		kr := flood(k, pawns|forbidden, bb.KingAttacks)
-		// Taking an enemy pawn needs it unprotected by its own pawns.
-		if kingSteps(kr)&enemyPawns&^pawnAtt[c.Other()] != 0 {
-			return false
+		o := c.Other()
+		kingReach[c] = flood(pos.Pieces(c, bb.King), frozen|attFrozen[o], bb.KingAttacks)
+		if kingSteps(kingReach[c])&frozenOf[o]&^attFrozen[o] != 0 {
+			return false // the king may take an unguarded frozen pawn
 		}
-		kingReach[c] = kr
 		for pt := bb.Knight; pt <= bb.Queen; pt++ {
 			for b := pos.Pieces(c, pt); b != 0; b &= b - 1 {
 				from := uint64(1) << uint(bits.TrailingZeros64(b))
-				reach, att := pieceReach(pt, from, pawns)
-				if reach&forbidden != 0 || att&enemyPawns != 0 {
-					return false
-				}
-				attacks[c] |= att
+				reach, att := pieceReach(pt, from, frozen)
+				pieceReachAll[c] |= reach
+				pieceAtt[c] |= att
 			}
+		}
+		if pieceAtt[c]&frozenOf[o] != 0 {
+			return false // a piece may take a frozen pawn
+		}
+	}
+	// Which mobile pawns may vanish: those an enemy king or piece could
+	// ever attack somewhere on the longest stretch they could walk.
+	mobile := pawns &^ frozen
+	var permanent uint64
+	for b := mobile; b != 0; b &= b - 1 {
+		s := bits.TrailingZeros64(b)
+		c := pos.PieceAt(bb.Square(s)).Color()
+		o := c.Other()
+		long, _ := walk(c, s, frozen, 0)
+		if long&(kingSteps(kingReach[o])|pieceAtt[o]) == 0 {
+			permanent |= 1 << uint(s)
+		}
+	}
+	var path, attAny [2]uint64
+	for c := bb.White; c <= bb.Black; c++ {
+		path[c] = frozenOf[c]
+		attAny[c] = attFrozen[c]
+		for b := pawnsOf[c] & mobile; b != 0; b &= b - 1 {
+			stretch, ok := walk(c, bits.TrailingZeros64(b), frozen, permanent&pawnsOf[c.Other()])
+			if !ok {
+				return false // may promote
+			}
+			path[c] |= stretch
+			attAny[c] |= pawnAttacks(c, stretch)
+		}
+	}
+	for c := bb.White; c <= bb.Black; c++ {
+		o := c.Other()
+		if attAny[c]&path[o] != 0 { // a pawn capture may become possible
+			return false
+		}
+		if pieceReachAll[c]&attAny[o] != 0 { // a pawn may take a piece
+			return false
 		}
 	}
 	loser := side.Other()
-	if kingReach[loser]&pawnAtt[side] != 0 { // in check by a pawn now
+	if kingReach[loser]&attFrozen[side] != 0 { // in check by a frozen pawn now
 		return false
 	}
-	return attacks[side]&kingReach[loser] == 0
+	attacks := pieceAtt[side] | attAny[side]
+	return attacks&kingReach[loser] == 0
+}
+
+// walk returns the stretch of its file a pawn of colour c on s can ever
+// stand on: forward until the square before a pawn in stops (frozen pawns
+// and opposing pawns that never vanish). ok is false when the walk runs
+// to the last rank (a promotion).
+func walk(c bb.Color, s int, frozen, stops uint64) (stretch uint64, ok bool) {
+	step := 8
+	if c == bb.Black {
+		step = -8
+	}
+	stop := frozen | stops
+	for {
+		stretch |= 1 << uint(s)
+		s += step
+		if s < 8 || s > 55 {
+			return stretch, false
+		}
+		if stop&(1<<uint(s)) != 0 {
+			return stretch, true
+		}
+	}
+}
+
+func pawnAttacks(c bb.Color, p uint64) uint64 {
+	if c == bb.White {
+		return (p&^fileA)<<7 | (p&^fileH)<<9
+	}
+	return (p&^fileA)>>9 | (p&^fileH)>>7
 }
 
 const (
@@ -110,22 +179,22 @@ func flood(start, blocked uint64, step func(bb.Square) uint64) uint64 {
 }
 
 // pieceReach returns the squares a piece of type pt starting on from can
-// ever stand on when only pawns block, and every square it attacks from
-// them (including pawn squares it could capture).
-func pieceReach(pt bb.PieceType, from, pawns uint64) (reach, att uint64) {
+// ever stand on when only the blockers block, and every square it
+// attacks from them (including blocker squares it could capture on).
+func pieceReach(pt bb.PieceType, from, blockers uint64) (reach, att uint64) {
 	step := func(s bb.Square) uint64 {
 		switch pt {
 		case bb.Knight:
 			return bb.KnightAttacks(s)
 		case bb.Bishop:
-			return bb.BishopAttacks(s, pawns)
+			return bb.BishopAttacks(s, blockers)
 		case bb.Rook:
-			return bb.RookAttacks(s, pawns)
+			return bb.RookAttacks(s, blockers)
 		default:
-			return bb.BishopAttacks(s, pawns) | bb.RookAttacks(s, pawns)
+			return bb.BishopAttacks(s, blockers) | bb.RookAttacks(s, blockers)
 		}
 	}
-	reach = flood(from, pawns, step)
+	reach = flood(from, blockers, step)
 	for b := reach; b != 0; b &= b - 1 {
 		att |= step(bb.Square(bits.TrailingZeros64(b)))
 	}
