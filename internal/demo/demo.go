@@ -16,6 +16,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
@@ -106,6 +108,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	})
 }
 
+// SettleTime is how long (real time) a session goes on after the players
+// stopped the clock at the end of the game: long enough for two keep-alive
+// answers from the board, so the last press is settled.
+const SettleTime = 2500 * time.Millisecond
+
 // Session is one emulated game played live through a pseudo-terminal.
 type Session struct {
 	Emulator emulator.Config   // the game and the clock the emulator plays (Speed, Wait and Linger are set by Live)
@@ -138,6 +145,20 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 	}
 	ecfg := s.Emulator
 	ecfg.Speed, ecfg.Wait, ecfg.Linger = s.Speed, true, true
+	// When the players stop the clock after the last move, the game is
+	// over for the emulation; arbiterd still needs the next inputs (the
+	// board's answers to its keep-alive polls) to settle the last press.
+	stopped := make(chan struct{})
+	var stopOnce sync.Once
+	observe := ecfg.Observe
+	ecfg.Observe = func(n emulator.Note) {
+		if n.Kind == "stop" {
+			stopOnce.Do(func() { close(stopped) })
+		}
+		if observe != nil {
+			observe(n)
+		}
+	}
 	emu, err := emulator.New(ecfg)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
@@ -194,6 +215,20 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 
 	t0 := time.Now()
 	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * s.Speed) }
+	var settled atomic.Bool
+	go func() {
+		select {
+		case <-stopped:
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case <-time.After(SettleTime):
+			settled.Store(true)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	if s.OnStart != nil {
 		s.OnStart(slave, dir)
 	}
@@ -221,7 +256,7 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 			return !over
 		},
 	})
-	if err != nil && !errors.Is(err, live.ErrStopped) && !(errors.Is(err, context.Canceled) && over) {
+	if err != nil && !errors.Is(err, live.ErrStopped) && !(errors.Is(err, context.Canceled) && (over || settled.Load())) {
 		return res, fmt.Errorf("demo: %w", err)
 	}
 	if err := ew.Flush(); err != nil {

@@ -121,6 +121,10 @@ func Run(ctx context.Context, cfg Config) (err error) {
 		}
 	}()
 
+	// The port lives in the session's context: stopping (ours or the
+	// caller's) closes it, which is what ends the session's reader.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	sp, err := serialport.Open(ctx, cfg.Path, serialport.Options{})
 	if err != nil {
 		return err
@@ -133,8 +137,6 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	j := &journal{cw: cfg.Capture, port: cfg.Port, now: cfg.Now, signal: make(chan struct{}, 1)}
 	rw := &tappedPort{sp: sp, j: j}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	sopts := cfg.Session
 	sopts.Now = cfg.Now
 	sess := dgt.NewSession(rw, sopts)

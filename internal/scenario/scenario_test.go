@@ -1,0 +1,480 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/driver/drivertest"
+	"github.com/arbiterd/arbiterd/internal/capture"
+	"github.com/arbiterd/arbiterd/internal/demo"
+	"github.com/arbiterd/arbiterd/internal/emulator"
+	"github.com/arbiterd/arbiterd/internal/pipeline"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden event files in testdata/")
+
+// randomGame returns a legal game of exactly n plies that has not ended,
+// drawn from seed (the first seed from it that yields one). Random play
+// keeps material on the board long enough for the flag scenarios.
+func randomGame(t testing.TB, seed int64, n int) []string {
+	t.Helper()
+	for s := seed; s < seed+1000; s++ {
+		rng := rand.New(rand.NewSource(s))
+		g := chess.NewGame()
+		var moves []string
+		for len(moves) < n && g.Outcome() == chess.NoOutcome {
+			valid := g.ValidMoves()
+			// Prefer quiet moves two times in three: games stay long.
+			var quiet []*chess.Move
+			for _, m := range valid {
+				if !m.HasTag(chess.Capture) && m.Promo() == chess.NoPieceType {
+					quiet = append(quiet, m)
+				}
+			}
+			pick := valid
+			if len(quiet) > 0 && rng.Intn(3) > 0 {
+				pick = quiet
+			}
+			m := pick[rng.Intn(len(pick))]
+			moves = append(moves, m.String())
+			if err := g.Move(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(moves) == n && g.Outcome() == chess.NoOutcome {
+			return moves
+		}
+	}
+	t.Fatalf("no game of %d plies from seed %d", n, seed)
+	return nil
+}
+
+// think is a steady player: a few seconds a move, so that games are short
+// in emulated time and the flag comes only where a scenario puts it.
+func think(ply int) time.Duration { return time.Duration(8+ply%7) * time.Second }
+
+type scenario struct {
+	name  string
+	cfg   emulator.Config
+	meta  map[string]string
+	check func(t *testing.T, evs []reconcile.Event)
+}
+
+// facts gathered from a stream.
+type facts struct {
+	completed reconcile.Moves
+	by        map[string]int
+	anomalies map[string]int
+	periods   []reconcile.Event
+	flags     []reconcile.Event
+	ends      []reconcile.Event
+}
+
+func gather(evs []reconcile.Event) facts {
+	f := facts{by: map[string]int{}, anomalies: map[string]int{}}
+	for _, e := range evs {
+		switch e.Type {
+		case reconcile.TypeComplete:
+			f.completed = e.Moves
+			f.by[e.By]++
+		case reconcile.TypeAnomaly:
+			f.anomalies[e.Kind]++
+		case reconcile.TypePeriod:
+			f.periods = append(f.periods, e)
+		case reconcile.TypeFlag:
+			f.flags = append(f.flags, e)
+		case reconcile.TypeEnd:
+			f.ends = append(f.ends, e)
+		}
+	}
+	return f
+}
+
+func dump(evs []reconcile.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		b.Write(reconcile.Marshal(e))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func periods(t testing.TB, tc string) []emulator.Period {
+	p, err := emulator.ParseTimeControl(tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func onlyAnomalies(t *testing.T, f facts, allowed ...string) {
+	t.Helper()
+	ok := map[string]bool{reconcile.KindClockStopped: true}
+	for _, k := range allowed {
+		ok[k] = true
+	}
+	for k, n := range f.anomalies {
+		if !ok[k] {
+			t.Errorf("unexpected anomaly %s (%d)", k, n)
+		}
+	}
+}
+
+func scenarios(t testing.TB) []scenario {
+	std := "40/5400+30:1800+30"
+	// Flag scenarios use a short first period: the player who oversteps
+	// thinks the whole period away, and tests should not wait 90 minutes
+	// of emulated time for it.
+	short := "40/900+30:900+30"
+	game90 := randomGame(t, 1, 90)
+	meta := func(tc string) map[string]string {
+		return map[string]string{"board": "5", "white": "White, W", "black": "Black, B", "timecontrol": tc}
+	}
+	return []scenario{
+		{
+			name: "clean-to-move-45-period-added-at-40",
+			cfg:  emulator.Config{Game: game90, Periods: periods(t, std), PeriodBy: emulator.AfterPresses, ThinkTime: think},
+			meta: meta(std),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if f.completed.White != 45 || f.completed.Black != 45 {
+					t.Errorf("completed %+v, want 45 each", f.completed)
+				}
+				if len(f.periods) != 2 {
+					t.Fatalf("%d period events, want 2 (one per side at move 40)", len(f.periods))
+				}
+				onlyAnomalies(t, f)
+				if len(f.flags) != 0 {
+					t.Errorf("unexpected flag")
+				}
+			},
+		},
+		{
+			name: "flag-at-move-38-opponent-mates-loss",
+			cfg: emulator.Config{Game: game90, Periods: periods(t, short), ThinkTime: think,
+				Script: []emulator.Action{{Kind: emulator.Flag, Ply: 75}}},
+			meta: meta(short),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if len(f.flags) != 1 {
+					t.Fatalf("%d flags, want 1", len(f.flags))
+				}
+				fl := f.flags[0]
+				if fl.Side.String() != "white" || fl.MovesCompleted != 37 || fl.MovesRequired != 40 || fl.ControlReached ||
+					fl.Verdict != reconcile.VerdictLoss || fl.OpponentCanMate != "yes" || fl.Article != "6.9" {
+					t.Errorf("flag %s", reconcile.Marshal(fl))
+				}
+				onlyAnomalies(t, f)
+			},
+		},
+		{
+			name: "flag-opponent-bare-king-draw",
+			cfg: emulator.Config{StartFEN: "8/8/4k3/8/8/3K4/R4P2/8 w - - 0 1", Game: strings.Fields("Ra6+ Kd5 f4 Kc5 Ke3 Kb5 Ra1"),
+				Periods: periods(t, short), ThinkTime: think, Script: []emulator.Action{{Kind: emulator.Flag, Ply: 7}}},
+			meta: map[string]string{"board": "6", "timecontrol": short, "start-fen": "8/8/4k3/8/8/3K4/R4P2/8 w - - 0 1"},
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if len(f.flags) != 1 {
+					t.Fatalf("%d flags, want 1", len(f.flags))
+				}
+				fl := f.flags[0]
+				if fl.Side.String() != "white" || fl.Verdict != reconcile.VerdictDraw || fl.OpponentCanMate != "no" || fl.Article != "6.9" {
+					t.Errorf("flag %s", reconcile.Marshal(fl))
+				}
+			},
+		},
+		{
+			name: "flag-after-control-in-period-1-none",
+			cfg: emulator.Config{Game: game90, Periods: periods(t, short), PeriodBy: emulator.AtFlag, ThinkTime: think,
+				Script: []emulator.Action{{Kind: emulator.Flag, Ply: 85}}},
+			meta: meta(short),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if len(f.flags) == 0 {
+					t.Fatalf("no flag")
+				}
+				fl := f.flags[0]
+				if fl.Side.String() != "white" || fl.Period != 1 || fl.MovesCompleted != 42 || !fl.ControlReached || fl.Verdict != reconcile.VerdictNone {
+					t.Errorf("flag %s", reconcile.Marshal(fl))
+				}
+				for _, e := range f.ends {
+					t.Errorf("the game must go on after a flag with the control reached: %s", reconcile.Marshal(e))
+				}
+			},
+		},
+		{
+			name: "press-without-move",
+			cfg: emulator.Config{Game: game90[:30], Periods: periods(t, std), ThinkTime: think,
+				Script: []emulator.Action{{Kind: emulator.PressNoMove, Ply: 11}}},
+			meta: meta(std),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if f.anomalies[reconcile.KindPressWithoutMove] == 0 {
+					t.Errorf("no press-without-move anomaly")
+				}
+				if f.completed.White != 15 || f.completed.Black != 15 {
+					t.Errorf("completed %+v, want 15 each", f.completed)
+				}
+			},
+		},
+		{
+			name: "slide-corrected-before-press",
+			cfg: emulator.Config{Game: game90[:30], Periods: periods(t, std), ThinkTime: think,
+				Script: []emulator.Action{{Kind: emulator.SlideWrong, Ply: 12}, {Kind: emulator.SlideWrong, Ply: 19}}},
+			meta: meta(std),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				onlyAnomalies(t, f)
+				if f.completed.White != 15 || f.completed.Black != 15 || f.by[reconcile.ByPress] != 30 {
+					t.Errorf("completed %+v by %v, want 15 each, all by press", f.completed, f.by)
+				}
+			},
+		},
+		{
+			name: "two-plies-between-scans",
+			cfg: emulator.Config{Game: game90[:30], Periods: periods(t, std), ThinkTime: think,
+				Script: []emulator.Action{{Kind: emulator.TwoPlies, Ply: 14}}},
+			meta: meta(std),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				onlyAnomalies(t, f)
+				if f.completed.White != 15 || f.completed.Black != 15 {
+					t.Errorf("completed %+v, want 15 each", f.completed)
+				}
+			},
+		},
+		{
+			name: "merged-presses",
+			cfg: emulator.Config{Game: game90[:30], Periods: periods(t, std), ThinkTime: think,
+				Script: []emulator.Action{{Kind: emulator.MergedPress, Ply: 16}}},
+			meta: meta(std),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				onlyAnomalies(t, f)
+				if f.completed.White != 15 || f.completed.Black != 15 {
+					t.Errorf("completed %+v, want 15 each", f.completed)
+				}
+			},
+		},
+		{
+			name: "clock-adds-period-after-move-39",
+			cfg: emulator.Config{Game: game90[:84], Periods: periods(t, std), PeriodBy: emulator.AfterPresses, ThinkTime: think,
+				Script: []emulator.Action{{Kind: emulator.EarlyPeriod, Ply: 77}}},
+			meta: meta(std),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if f.anomalies[reconcile.KindClockCounter] == 0 {
+					t.Errorf("no clock-counter anomaly for a period added at White's 39th move")
+				}
+			},
+		},
+		{
+			name: "checkmate-completes-without-press",
+			cfg:  emulator.Config{PGN: emulator.DefaultPGN, Periods: periods(t, std), ThinkTime: think},
+			meta: meta(std),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if len(f.ends) != 1 || f.ends[0].Result != "1-0" || f.ends[0].Reason != "checkmate" || f.ends[0].Article != "5.1.1" {
+					t.Fatalf("ends %v", f.ends)
+				}
+				if f.by[reconcile.ByGameEnd] != 1 || f.completed.White != 23 || f.completed.Black != 22 {
+					t.Errorf("completed %+v by %v, want 23/22 with the mate by game-end", f.completed, f.by)
+				}
+			},
+		},
+		{
+			name: "fischer-blitz",
+			cfg:  emulator.Config{Game: game90[:40], Periods: periods(t, "300+2"), ThinkTime: func(int) time.Duration { return 6 * time.Second }},
+			meta: meta("300+2"),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				onlyAnomalies(t, f)
+				if f.completed.White != 20 || f.completed.Black != 20 {
+					t.Errorf("completed %+v, want 20 each", f.completed)
+				}
+			},
+		},
+		{
+			name: "bronstein",
+			cfg:  emulator.Config{Game: game90[:40], Periods: periods(t, "300b5"), ThinkTime: func(p int) time.Duration { return time.Duration(3+p%5) * time.Second }},
+			meta: meta("300b5"),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				onlyAnomalies(t, f)
+				if f.completed.White != 20 || f.completed.Black != 20 {
+					t.Errorf("completed %+v, want 20 each", f.completed)
+				}
+			},
+		},
+		{
+			name: "simple-delay-flag",
+			cfg: emulator.Config{Game: game90[:40], Periods: periods(t, "60d5"), ThinkTime: func(p int) time.Duration { return time.Duration(4+p%5) * time.Second },
+				Script: []emulator.Action{{Kind: emulator.Flag, Ply: 40}}},
+			meta: meta("60d5"),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if len(f.flags) != 1 {
+					t.Fatalf("%d flags, want 1", len(f.flags))
+				}
+				fl := f.flags[0]
+				if fl.Side.String() != "black" || fl.MovesRequired != 0 || fl.Verdict != reconcile.VerdictLoss {
+					t.Errorf("flag %s", reconcile.Marshal(fl))
+				}
+			},
+		},
+	}
+}
+
+// captureOf plays cfg with no host and records what the board sent, after
+// the board dump a host would have asked for.
+func captureOf(t testing.TB, cfg emulator.Config, meta map[string]string) []byte {
+	t.Helper()
+	e, err := emulator.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := capture.NewWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Port("board", "dgt"); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"board", "white", "black", "timecontrol", "start-fen"} {
+		if v, ok := meta[k]; ok {
+			if err := w.Meta(k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	fields, err := dgtFields(cfg.StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Data(0, "board", capture.Read, drivertest.DGTBoardDump(fields)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range e.Play() {
+		if err := w.Data(c.At, "board", capture.Read, c.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+// dgtFields is the DGT board dump of a position (field 0 = a8).
+func dgtFields(fen string) ([64]byte, error) {
+	var f [64]byte
+	if fen == "" {
+		return drivertest.DGTStartPosition(), nil
+	}
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		return f, err
+	}
+	codes := map[chess.Piece]byte{
+		chess.WhitePawn: 1, chess.WhiteRook: 2, chess.WhiteKnight: 3, chess.WhiteBishop: 4, chess.WhiteKing: 5, chess.WhiteQueen: 6,
+		chess.BlackPawn: 7, chess.BlackRook: 8, chess.BlackKnight: 9, chess.BlackBishop: 10, chess.BlackKing: 11, chess.BlackQueen: 12,
+	}
+	for sq, p := range chess.NewGame(opt).Position().Board().SquareMap() {
+		field := (7-int(sq)/8)*8 + int(sq)%8
+		f[field] = codes[p]
+	}
+	return f, nil
+}
+
+func replay(t testing.TB, capt []byte) []reconcile.Event {
+	t.Helper()
+	var evs []reconcile.Event
+	if _, err := pipeline.Replay(bytes.NewReader(capt), pipeline.Options{}, func(e reconcile.Event) error {
+		evs = append(evs, e)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// TestScenariosReplay runs every scenario through a capture and replay,
+// checks what the Laws say, and compares the stream with its golden file.
+func TestScenariosReplay(t *testing.T) {
+	for _, sc := range scenarios(t) {
+		t.Run(sc.name, func(t *testing.T) {
+			sc.cfg.Seed = 7
+			evs := replay(t, captureOf(t, sc.cfg, sc.meta))
+			sc.check(t, evs)
+			if t.Failed() {
+				t.Logf("events:\n%s", dump(evs))
+			}
+			got := dump(evs)
+			golden := filepath.Join("testdata", sc.name+".jsonl")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("events differ from %s (run with -update if the change is intended)\n%s", golden, firstDiff(string(want), got))
+			}
+		})
+	}
+}
+
+// TestScenariosLive runs every scenario through a real pseudo-terminal,
+// go.bug.st/serial and the live path: the Laws' answers must be the same,
+// and the capture the live run left must replay to exactly its events.
+func TestScenariosLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays games through a pty")
+	}
+	for _, sc := range scenarios(t) {
+		t.Run(sc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			sc.cfg.Seed = 7
+			res, err := demo.Live(ctx, demo.Session{Emulator: sc.cfg, Meta: sc.meta, Dir: t.TempDir(), Speed: 200})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc.check(t, res.Stream)
+			capt, err := os.ReadFile(res.Capture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			live, replayed := dump(res.Stream), dump(replay(t, capt))
+			if !strings.HasPrefix(replayed, live) {
+				t.Errorf("replay of the live capture differs from the live events\n%s", firstDiff(live, replayed))
+			}
+			if t.Failed() {
+				t.Logf("live events:\n%s", live)
+			}
+		})
+	}
+}
+
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) && i < len(g); i++ {
+		if w[i] != g[i] {
+			return fmt.Sprintf("line %d:\nwant %s\ngot  %s", i+1, w[i], g[i])
+		}
+	}
+	return fmt.Sprintf("lengths differ: want %d lines, got %d", len(w), len(g))
+}
