@@ -1,0 +1,415 @@
+// Package hub is the daemon's live view of every board: each board runner
+// publishes its event stream here, and the outputs (HTTP API, Server-Sent
+// Events, the dashboard, broadcast feeds, the LiveChess-compatible API)
+// read the boards' state and subscribe to updates. The state of a board is a
+// pure function of its events, so the hub holds nothing the journal does
+// not.
+//
+// Subscribers that do not keep up are dropped rather than allowed to block
+// the boards: a board's runner never waits for a slow client.
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// Alert levels: red for a flag before the control (or any flag verdict
+// that ends the game), amber for anomalies the arbiter should look at.
+const (
+	Red   = "red"
+	Amber = "amber"
+)
+
+// Alert is something the arbiter must see and acknowledge.
+type Alert struct {
+	ID      int     `json:"id"`  // unique within the board
+	Seq     int     `json:"seq"` // the event that raised it
+	Level   string  `json:"level"`
+	Kind    string  `json:"kind"` // anomaly kind, or "flag"
+	Side    string  `json:"side,omitempty"`
+	Article string  `json:"article"`
+	Text    string  `json:"text"`
+	T       float64 `json:"t"`
+	Acked   bool    `json:"acked"`
+}
+
+// Board is the state of one board as the arbiter sees it.
+type Board struct {
+	ID          string `json:"id"`
+	Round       string `json:"round,omitempty"`
+	White       string `json:"white,omitempty"`
+	Black       string `json:"black,omitempty"`
+	TimeControl string `json:"timecontrol,omitempty"`
+	Serial      string `json:"serial,omitempty"` // device serial number, when known
+
+	Connection  string   `json:"connection"` // "waiting", "connected", "disconnected", "ended"
+	FEN         string   `json:"fen"`        // the board as made (completed or not)
+	Orientation string   `json:"orientation,omitempty"`
+	LastMove    string   `json:"last_move,omitempty"` // UCI of the last move made
+	Ply         int      `json:"ply"`
+	SAN         []string `json:"san"` // completed moves
+
+	Moves struct {
+		White int `json:"white"`
+		Black int `json:"black"`
+	} `json:"moves"` // completed moves per side (6.2.1)
+	Required struct {
+		White int `json:"white"`
+		Black int `json:"black"`
+	} `json:"required"` // moves the current period requires by its end (0: none)
+
+	Clock struct {
+		White float64 `json:"white"`
+		Black float64 `json:"black"`
+	} `json:"clock"` // seconds, as displayed at ClockT
+	ClockT  float64 `json:"clock_t"` // capture time of the clock values
+	Running string  `json:"running"` // "white", "black" or "" (stopped / unknown)
+	// ClockAt is the wall-clock time the clock values were received, so a
+	// dashboard can run the clock on between readings.
+	ClockAt time.Time `json:"clock_at"`
+
+	Result    string           `json:"result,omitempty"`
+	EndReason string           `json:"end_reason,omitempty"`
+	Flag      *reconcile.Event `json:"flag,omitempty"`    // the last flag event, as the stream has it
+	Verdict   string           `json:"verdict,omitempty"` // the last flag verdict
+	Alerts    []Alert          `json:"alerts"`
+	Seq       int              `json:"seq"` // last event applied
+	T         float64          `json:"t"`   // time of that event
+}
+
+// Update is what subscribers receive: an event of a board, and the board's
+// state after it.
+type Update struct {
+	Board string
+	Event reconcile.Event
+	State Board
+}
+
+// ErrNoBoard is returned for a board the hub does not know.
+var ErrNoBoard = errors.New("hub: no such board")
+
+// Hub holds every board's state and recent events. It is safe for
+// concurrent use.
+type Hub struct {
+	now     func() time.Time
+	keep    int // events kept per board
+	mu      sync.Mutex
+	boards  map[string]*entry
+	subs    map[*sub]struct{}
+	dropped int
+}
+
+type entry struct {
+	state  Board
+	tc     clockd.TimeControl
+	events []reconcile.Event
+	nextID int
+}
+
+type sub struct {
+	ch     chan Update
+	board  string // "" = all
+	closed bool
+}
+
+// Options tune a Hub.
+type Options struct {
+	// Now gives the wall-clock time (default time.Now).
+	Now func() time.Time
+	// Keep bounds the events kept per board for the API (default 100000;
+	// a long game has a few thousand).
+	Keep int
+}
+
+// New returns an empty hub.
+func New(o Options) *Hub {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Keep <= 0 {
+		o.Keep = 100000
+	}
+	return &Hub{now: o.Now, keep: o.Keep, boards: map[string]*entry{}, subs: map[*sub]struct{}{}}
+}
+
+// Info describes a board before its game starts.
+type Info struct {
+	ID, Round, White, Black, TimeControl string
+}
+
+// AddBoard registers a board (or updates its description).
+func (h *Hub) AddBoard(in Info) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.boards[in.ID]
+	if e == nil {
+		e = &entry{state: Board{ID: in.ID, Connection: "waiting", SAN: []string{}, Alerts: []Alert{},
+			FEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}}
+		h.boards[in.ID] = e
+	}
+	e.state.Round, e.state.White, e.state.Black, e.state.TimeControl = in.Round, in.White, in.Black, in.TimeControl
+	if tc, err := clockd.ParseTimeControl(in.TimeControl); err == nil {
+		e.tc = tc
+		e.updateRequired()
+	}
+}
+
+// Reset forgets a board's game (a new game starts on it).
+func (h *Hub) Reset(id string) {
+	h.mu.Lock()
+	e := h.boards[id]
+	h.mu.Unlock()
+	if e == nil {
+		return
+	}
+	info := Info{ID: id, Round: e.state.Round, White: e.state.White, Black: e.state.Black, TimeControl: e.state.TimeControl}
+	h.mu.Lock()
+	delete(h.boards, id)
+	h.mu.Unlock()
+	h.AddBoard(info)
+}
+
+func (e *entry) updateRequired() {
+	if len(e.tc.Periods) == 0 {
+		return
+	}
+	req := func(n int) int { return e.tc.Required(e.tc.PeriodOf(n)) }
+	e.state.Required.White = req(e.state.Moves.White)
+	e.state.Required.Black = req(e.state.Moves.Black)
+}
+
+// Publish applies one event of a board's stream. Boards are created on
+// their first event if AddBoard was not called.
+func (h *Hub) Publish(id string, ev reconcile.Event) {
+	h.mu.Lock()
+	e := h.boards[id]
+	if e == nil {
+		h.mu.Unlock()
+		h.AddBoard(Info{ID: id})
+		h.mu.Lock()
+		e = h.boards[id]
+	}
+	e.apply(ev, h.now())
+	e.events = append(e.events, ev)
+	if len(e.events) > h.keep {
+		e.events = append(e.events[:0], e.events[len(e.events)-h.keep:]...)
+	}
+	u := Update{Board: id, Event: ev, State: e.snapshot()}
+	for s := range h.subs {
+		if s.board != "" && s.board != id {
+			continue
+		}
+		select {
+		case s.ch <- u:
+		default:
+			// A subscriber that does not keep up is dropped: the boards
+			// never wait for a client.
+			h.dropSub(s)
+		}
+	}
+	h.mu.Unlock()
+}
+
+func (h *Hub) dropSub(s *sub) {
+	if !s.closed {
+		s.closed = true
+		close(s.ch)
+		delete(h.subs, s)
+		h.dropped++
+	}
+}
+
+func secs(d time.Duration) float64 { return d.Seconds() }
+
+func (e *entry) setClock(t clockd.Times, at time.Duration, wall time.Time) {
+	e.state.Clock.White, e.state.Clock.Black = secs(t.White), secs(t.Black)
+	e.state.ClockT = secs(at)
+	e.state.ClockAt = wall
+}
+
+func (e *entry) apply(ev reconcile.Event, wall time.Time) {
+	s := &e.state
+	s.Seq, s.T = ev.Seq, secs(ev.At)
+	switch ev.Type {
+	case reconcile.TypeSession:
+		switch ev.State {
+		case "connected", "start":
+			if s.Connection != "ended" {
+				s.Connection = "connected"
+			}
+		case "disconnected":
+			s.Connection = "disconnected"
+			s.Running = ""
+		case "end":
+			s.Connection = "ended"
+			s.Running = ""
+		}
+	case reconcile.TypePosition:
+		s.FEN, s.Orientation = ev.FEN, ev.Orientation
+	case reconcile.TypeMove:
+		s.FEN, s.Ply, s.LastMove = ev.FEN, ev.Ply, ev.UCI
+	case reconcile.TypeRetract:
+		s.Ply = ev.Ply - 1
+		if ev.Reason == reconcile.ReasonTakeback && len(s.SAN) >= ev.Ply {
+			s.SAN = s.SAN[:ev.Ply-1]
+		}
+	case reconcile.TypePress:
+		e.setClock(ev.Clock, ev.At, wall)
+		s.Running = ev.Side.Other().String()
+	case reconcile.TypeComplete:
+		for len(s.SAN) >= ev.Ply && ev.Ply > 0 {
+			s.SAN = s.SAN[:ev.Ply-1]
+		}
+		s.SAN = append(s.SAN, ev.SAN)
+		s.Moves.White, s.Moves.Black = ev.Moves.White, ev.Moves.Black
+		e.setClock(ev.Clock, ev.At, wall)
+		e.updateRequired()
+	case reconcile.TypePeriod:
+		e.updateRequired()
+	case reconcile.TypeFlag:
+		f := ev
+		s.Flag = &f
+		s.Verdict = ev.Verdict
+		e.setClock(ev.Clock, ev.At, wall)
+		level := Red
+		if ev.Verdict == reconcile.VerdictNone {
+			level = Amber
+		}
+		e.alert(ev, level, "flag", ev.Side.String(), ev.Article, ev.Reason)
+	case reconcile.TypeEnd:
+		s.Result, s.EndReason = ev.Result, ev.Reason
+		s.Running = ""
+	case reconcile.TypeAnomaly:
+		side := ""
+		if !ev.NoSide {
+			side = ev.Side.String()
+		}
+		if ev.Kind == reconcile.KindClockStopped {
+			s.Running = ""
+		}
+		e.alert(ev, Amber, ev.Kind, side, ev.Article, ev.Detail)
+	}
+}
+
+func (e *entry) alert(ev reconcile.Event, level, kind, side, article, text string) {
+	e.nextID++
+	e.state.Alerts = append(e.state.Alerts, Alert{ID: e.nextID, Seq: ev.Seq, Level: level, Kind: kind, Side: side,
+		Article: article, Text: text, T: secs(ev.At)})
+}
+
+// snapshot copies the state (slices included) for a reader.
+func (e *entry) snapshot() Board {
+	b := e.state
+	b.SAN = append([]string(nil), e.state.SAN...)
+	b.Alerts = append([]Alert(nil), e.state.Alerts...)
+	if b.SAN == nil {
+		b.SAN = []string{}
+	}
+	if b.Alerts == nil {
+		b.Alerts = []Alert{}
+	}
+	return b
+}
+
+// Boards returns every board's state, ordered by id (numerically when the
+// ids are numbers).
+func (h *Hub) Boards() []Board {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]Board, 0, len(h.boards))
+	for _, e := range h.boards {
+		out = append(out, e.snapshot())
+	}
+	sort.Slice(out, func(i, j int) bool { return lessID(out[i].ID, out[j].ID) })
+	return out
+}
+
+func lessID(a, b string) bool {
+	var x, y int
+	_, ea := fmt.Sscanf(a, "%d", &x)
+	_, eb := fmt.Sscanf(b, "%d", &y)
+	if ea == nil && eb == nil && x != y {
+		return x < y
+	}
+	return a < b
+}
+
+// Board returns one board's state.
+func (h *Hub) Board(id string) (Board, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.boards[id]
+	if e == nil {
+		return Board{}, fmt.Errorf("%w %q", ErrNoBoard, id)
+	}
+	return e.snapshot(), nil
+}
+
+// Events returns a board's events with seq > since, in order.
+func (h *Hub) Events(id string, since int) ([]reconcile.Event, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.boards[id]
+	if e == nil {
+		return nil, fmt.Errorf("%w %q", ErrNoBoard, id)
+	}
+	i := sort.Search(len(e.events), func(i int) bool { return e.events[i].Seq > since })
+	return append([]reconcile.Event(nil), e.events[i:]...), nil
+}
+
+// Ack marks an alert as acknowledged by the arbiter.
+func (h *Hub) Ack(id string, alert int) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.boards[id]
+	if e == nil {
+		return fmt.Errorf("%w %q", ErrNoBoard, id)
+	}
+	for i := range e.state.Alerts {
+		if e.state.Alerts[i].ID == alert {
+			e.state.Alerts[i].Acked = true
+			return nil
+		}
+	}
+	return fmt.Errorf("hub: board %s has no alert %d", id, alert)
+}
+
+// Subscribe returns a channel of updates for one board ("" = all boards).
+// The channel is closed when ctx is done, or when the subscriber fell more
+// than buffer updates behind (it should then re-read the state and
+// subscribe again).
+func (h *Hub) Subscribe(ctx context.Context, board string, buffer int) <-chan Update {
+	if buffer <= 0 {
+		buffer = 256
+	}
+	s := &sub{ch: make(chan Update, buffer), board: board}
+	h.mu.Lock()
+	h.subs[s] = struct{}{}
+	h.mu.Unlock()
+	go func() {
+		<-ctx.Done()
+		h.mu.Lock()
+		if !s.closed {
+			s.closed = true
+			close(s.ch)
+			delete(h.subs, s)
+		}
+		h.mu.Unlock()
+	}()
+	return s.ch
+}
+
+// Dropped is the number of subscribers dropped for falling behind.
+func (h *Hub) Dropped() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.dropped
+}

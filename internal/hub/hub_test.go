@@ -1,0 +1,103 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+func sec(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func TestStateFollowsEvents(t *testing.T) {
+	wall := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	h := New(Options{Now: func() time.Time { return wall }})
+	h.AddBoard(Info{ID: "12", White: "A", Black: "B", TimeControl: "40/5400+30:1800+30"})
+	evs := []reconcile.Event{
+		{Type: reconcile.TypeSession, Seq: 1, State: "connected"},
+		{Type: reconcile.TypeMove, Seq: 2, Ply: 1, Side: clockd.White, SAN: "e4", UCI: "e2e4", FEN: "fen1"},
+		{Type: reconcile.TypePress, Seq: 3, Side: clockd.White, At: sec(10), Clock: clockd.Times{White: sec(5420), Black: sec(5430)}},
+		{Type: reconcile.TypeComplete, Seq: 4, Ply: 1, Side: clockd.White, SAN: "e4", At: sec(11), Moves: reconcile.Moves{White: 1}, Clock: clockd.Times{White: sec(5420), Black: sec(5430)}},
+		{Type: reconcile.TypeAnomaly, Seq: 5, Kind: reconcile.KindPressWithoutMove, Side: clockd.Black, Article: "7.5.3", Detail: "no move"},
+		{Type: reconcile.TypeFlag, Seq: 6, Side: clockd.Black, Verdict: reconcile.VerdictLoss, Article: "6.9", Reason: "Black's flag fell", MovesRequired: 40, Clock: clockd.Times{White: sec(5420)}},
+		{Type: reconcile.TypeEnd, Seq: 7, Result: "1-0", Reason: "flag", Article: "6.9"},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := h.Subscribe(ctx, "12", 16)
+	for _, e := range evs {
+		h.Publish("12", e)
+	}
+	b, err := h.Board("12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Moves.White != 1 || b.Required.White != 40 || b.SAN[0] != "e4" || b.Clock.White != 5420 || b.Running != "" ||
+		b.Result != "1-0" || b.Verdict != "loss" || len(b.Alerts) != 2 || b.Alerts[1].Level != Red || b.Alerts[0].Level != Amber {
+		t.Fatalf("state %+v", b)
+	}
+	if !b.ClockAt.Equal(wall) || b.Connection != "connected" {
+		t.Errorf("clock at %v, connection %s", b.ClockAt, b.Connection)
+	}
+	if err := h.Ack("12", b.Alerts[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := h.Board("12"); !b.Alerts[1].Acked {
+		t.Error("alert not acknowledged")
+	}
+	if err := h.Ack("12", 99); err == nil {
+		t.Error("acknowledging an unknown alert succeeded")
+	}
+	got, _ := h.Events("12", 4)
+	if len(got) != 3 || got[0].Seq != 5 {
+		t.Errorf("events since 4: %d", len(got))
+	}
+	for i := range evs {
+		u := <-ch
+		if u.Event.Seq != evs[i].Seq {
+			t.Fatalf("update %d has seq %d", i, u.Event.Seq)
+		}
+	}
+	js, _ := json.Marshal(b)
+	if !strings.Contains(string(js), `"flag":{"type":"flag"`) || !strings.Contains(string(js), `"moves":{"white":1,"black":0}`) {
+		t.Errorf("JSON %s", js)
+	}
+	if _, err := h.Board("nope"); err == nil {
+		t.Error("unknown board found")
+	}
+}
+
+func TestSlowSubscriberDropped(t *testing.T) {
+	h := New(Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := h.Subscribe(ctx, "", 2)
+	for i := 1; i <= 5; i++ {
+		h.Publish("1", reconcile.Event{Type: reconcile.TypeSession, Seq: i, State: "connected"})
+	}
+	n := 0
+	for range ch {
+		n++
+	}
+	if n != 2 || h.Dropped() != 1 {
+		t.Errorf("received %d, dropped %d; want 2 then the channel closed", n, h.Dropped())
+	}
+}
+
+func TestBoardsOrderedNumerically(t *testing.T) {
+	h := New(Options{})
+	for _, id := range []string{"10", "2", "1", "b"} {
+		h.AddBoard(Info{ID: id})
+	}
+	var ids []string
+	for _, b := range h.Boards() {
+		ids = append(ids, b.ID)
+	}
+	if strings.Join(ids, ",") != "1,2,10,b" {
+		t.Errorf("order %v", ids)
+	}
+}
