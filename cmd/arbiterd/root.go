@@ -40,6 +40,7 @@ whether the time control was reached and what the verdict is (6.3.1, 6.4, 6.9).`
 		newPortsCmd(),
 		newReplayCmd(),
 		newUnwinnableCmd(),
+		newServeCmd(),
 	)
 	return root
 }
