@@ -16,22 +16,34 @@
 //     minor piece never mates a bare king; bishops on one colour never
 //     mate a king whose own men all stand on that colour; a knight never
 //     mates a king and a lone queen);
-//  2. a semi-static proof for frozen pawn structures: when no pawn can
-//     ever move or capture, the squares every piece can ever reach are
-//     computed, and if no piece of the mating side can ever attack a
-//     square the other king can ever stand on, mate is impossible;
-//  3. an iterative-deepening helpmate search (both sides cooperate) with
-//     move ordering that drives the mating side's men toward the other
-//     king and the other king toward the edge, forced-move extensions and
-//     a transposition table; a line it finds is returned as proof;
-//  4. an exhaustive walk of every position reachable from the query
-//     (closing any node the rules above prove dead): if the walk ends
-//     with no mate, the side cannot mate.
+//  2. a semi-static proof for locked pawn structures: pawns that can never
+//     move again (blocked by pawns that can never move) and pawns that can
+//     only walk into that wall fix the structure, provided no capture can
+//     ever change it; the squares every king and piece can ever reach are
+//     then computed by flood fill, and if no man of the mating side can
+//     ever attack a square the other king can reach, mate is impossible;
+//  3. a heuristic helpmate search, a limited discrepancy search: it
+//     follows the best move of a mate-seeking score (the other king to a
+//     corner and hemmed in by its own men, the mating side's men close,
+//     promotions) and allows a few deviations along a line, probing every
+//     check of the mating side for mate in one; a line it finds is
+//     returned as proof;
+//  4. a full-width iterative-deepening helpmate search with forced-move
+//     extensions and a transposition table, which also proves a position
+//     dead when every line ends (mate of the other side, stalemate, or
+//     material that cannot mate) before the depth runs out;
+//  5. an exhaustive walk of every position reachable from the query,
+//     closing any node the rules above prove dead: if the walk ends with
+//     no mate, the side cannot mate.
 //
 // Every answer is sound: Unwinnable only with a proof, Winnable only with
 // a legal line ending in mate by the side asked about, Undetermined when
-// the node budget runs out first. Quick mode (a small budget) is meant
-// for the live daemon; Full mode for offline rulings.
+// the node budget runs out first. Quick mode (QuickBudget nodes, mostly
+// spent on the heuristic search) is meant for the live daemon; Full mode
+// (FullBudget nodes, mostly spent on the exhaustive walk) for rulings.
+// Proofs by the walk and the transposition table identify positions by a
+// 64-bit Zobrist hash, so they hold up to the (negligible) chance of a
+// hash collision.
 //
 // The analysis ignores the 50- and 75-move rules and repetition, as
 // Article 6.9 does ("any series of legal moves").
