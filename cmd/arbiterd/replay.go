@@ -4,15 +4,24 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiterd/arbiterd/internal/pgn"
+	"github.com/arbiterd/arbiterd/internal/pipeline"
 	"github.com/arbiterd/arbiterd/internal/replay"
+	"github.com/arbiterd/arbiterd/internal/report"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
 type replayOptions struct {
 	capture string
+	pgnFile string
+	report  bool
+	decoded bool
 	stats   bool
 }
 
@@ -21,12 +30,21 @@ func newReplayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay CAPTURE",
 		Short: "Replay a capture and print the event stream",
-		Long: `replay reads a capture v1 file (the journal the daemon writes) and feeds
-the bytes read from each port through the same decoders as the live
-daemon. For now it prints every decoded board and clock message as one
-JSON object per line: t (seconds since the capture started), port, type
-and the decoded fields. A malformed capture stops it with the line number
-and exit status 1.`,
+		Long: `replay reads a capture v1 file (the journal the daemon writes) and feeds the
+bytes read from each port through the same decoders and the same
+reconciliation as the live daemon, printing the event stream (one JSON
+object per line, shared/spec/events.md) exactly as it was produced live.
+The same capture always gives the same bytes.
+
+--pgn FILE also writes the game as PGN with [%clk] and [%emt] per move.
+--report prints the arbiter's incident report instead of the events: moves
+completed per side against the control, every anomaly and the flag verdict,
+with the articles of the Laws. --decoded prints the decoded device messages
+instead (for looking into a protocol problem).
+
+A malformed capture stops it with the line number and exit status 1.`,
+		Example: `  arbiterd replay game.capture
+  arbiterd replay --pgn game.pgn --report game.capture`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError{errors.New("replay: want exactly one argument, the capture file")}
@@ -35,14 +53,73 @@ and exit status 1.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.capture = args[0]
+			if o.decoded && (o.report || o.pgnFile != "") {
+				return usageError{errors.New("replay: --decoded prints device messages; it cannot be combined with --pgn or --report")}
+			}
+			if o.decoded {
+				return runReplayDecoded(cmd, o)
+			}
 			return runReplay(cmd, o)
 		},
 	}
-	cmd.Flags().BoolVar(&o.stats, "stats", false, "print decoder counters per port to stderr at the end")
+	f := cmd.Flags()
+	f.StringVar(&o.pgnFile, "pgn", "", "also write the game as PGN to `FILE`")
+	f.BoolVar(&o.report, "report", false, "print the incident report instead of the event stream")
+	f.BoolVar(&o.decoded, "decoded", false, "print the decoded device messages instead of the event stream")
+	f.BoolVar(&o.stats, "stats", false, "print decoder counters per port to stderr at the end (with --decoded)")
 	return cmd
 }
 
 func runReplay(cmd *cobra.Command, o replayOptions) error {
+	f, err := os.Open(o.capture)
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	defer f.Close()
+	out := bufio.NewWriter(cmd.OutOrStdout())
+	var events []reconcile.Event
+	p, err := pipeline.Replay(bufio.NewReader(f), pipeline.Options{}, func(e reconcile.Event) error {
+		if o.report || o.pgnFile != "" {
+			events = append(events, e)
+		}
+		if o.report {
+			return nil
+		}
+		out.Write(reconcile.Marshal(e))
+		return out.WriteByte('\n')
+	})
+	if ferr := out.Flush(); err == nil && ferr != nil {
+		err = ferr
+	}
+	if err != nil {
+		return fmt.Errorf("replay %s: %w", o.capture, err)
+	}
+	tags := p.Tags()
+	if o.pgnFile != "" {
+		g := pgn.New(pgn.Tags{Event: tags.Event, Round: tags.Round, Board: tags.Board, White: tags.White,
+			Black: tags.Black, TimeControl: tags.TimeControl, StartFEN: tags.StartFEN})
+		for _, e := range events {
+			g.Add(e)
+		}
+		var b strings.Builder
+		if err := g.Write(&b); err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.pgnFile, []byte(b.String()), 0o644); err != nil {
+			return fmt.Errorf("replay: %w", err)
+		}
+	}
+	if o.report {
+		r := &report.Report{Board: tags.Board, White: tags.White, Black: tags.Black, TimeControl: tags.TimeControl}
+		for _, e := range events {
+			r.Add(e)
+		}
+		return r.Write(cmd.OutOrStdout())
+	}
+	return nil
+}
+
+func runReplayDecoded(cmd *cobra.Command, o replayOptions) error {
 	f, err := os.Open(o.capture)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
@@ -64,12 +141,16 @@ func runReplay(cmd *cobra.Command, o replayOptions) error {
 		return fmt.Errorf("replay %s: %w", o.capture, err)
 	}
 	if o.stats {
-		w := cmd.ErrOrStderr()
-		fmt.Fprintf(w, "%d lines, %d reads, %d writes, %d messages\n", st.Lines, st.Reads, st.Writes, st.Messages)
-		for name, s := range st.Ports {
-			fmt.Fprintf(w, "port %s: %d bytes, %d frames, %d messages, %d unknown, %d corrupt, %d noise, %d bytes skipped\n",
-				name, s.Bytes, s.Frames, s.Messages, s.Unknown, s.Corrupt, s.Noise, s.Skipped)
-		}
+		printStats(cmd.ErrOrStderr(), st)
 	}
 	return nil
 }
+
+func printStats(w io.Writer, st replay.Stats) {
+	fmt.Fprintf(w, "%d lines, %d reads, %d writes, %d messages\n", st.Lines, st.Reads, st.Writes, st.Messages)
+	for name, s := range st.Ports {
+		fmt.Fprintf(w, "port %s: %d bytes, %d frames, %d messages, %d unknown, %d corrupt, %d noise, %d bytes skipped\n",
+			name, s.Bytes, s.Frames, s.Messages, s.Unknown, s.Corrupt, s.Noise, s.Skipped)
+	}
+}
+

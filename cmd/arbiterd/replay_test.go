@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arbiterd/arbiterd/driver/drivertest"
+	"github.com/arbiterd/arbiterd/internal/capture"
+	"github.com/arbiterd/arbiterd/internal/emulator"
 )
 
 func runArgs(t *testing.T, args ...string) (string, string, error) {
@@ -25,7 +30,7 @@ func TestReplayCommand(t *testing.T) {
 	good := filepath.Join(dir, "good.capture")
 	os.WriteFile(good, []byte("#capture v1\n#port board dgt\n0.000000 board w 4b\n0.012480 board r 8e00050c00\n"+
 		"0.013511 board r 8e\n0.013640 board r 00052401\n"), 0o644)
-	out, errOut, err := runArgs(t, "replay", "--stats", good)
+	out, errOut, err := runArgs(t, "replay", "--decoded", "--stats", good)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,5 +78,46 @@ func TestReplayCommandErrors(t *testing.T) {
 		if exitCode(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: %v (exit %d), want exit %d mentioning %q", tt.args, err, exitCode(err), tt.code, tt.want)
 		}
+	}
+}
+
+// The default output is the event stream; --pgn and --report are views of it.
+func TestReplayEventsPGNReport(t *testing.T) {
+	dir := t.TempDir()
+	capt := filepath.Join(dir, "game.capture")
+	e, err := emulator.New(emulator.Config{Game: strings.Fields("e4 e5 Nf3 Nc6"), Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("#capture v1\n#port board dgt\n#meta board=7\n#meta white=W\n#meta black=B\n#meta timecontrol=40/5400+30:1800+30\n")
+	fmt.Fprintf(&b, "0.000000 board r %x\n", drivertest.DGTBoardDump(drivertest.DGTStartPosition()))
+	for _, c := range e.Play() {
+		fmt.Fprintf(&b, "%s board r %x\n", capture.FormatSeconds(c.At), c.Data)
+	}
+	os.WriteFile(capt, []byte(b.String()), 0o644)
+	pgnFile := filepath.Join(dir, "game.pgn")
+	out, _, err := runArgs(t, "replay", "--pgn", pgnFile, capt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	completes := strings.Count(out, `"type":"complete"`)
+	if completes != 4 || !strings.HasPrefix(out, `{"type":"session","board":"7","t":0.000000,"seq":1,`) {
+		t.Errorf("%d complete events; output:\n%s", completes, out)
+	}
+	again, _, _ := runArgs(t, "replay", capt)
+	if again != out {
+		t.Error("two replays of one capture differ")
+	}
+	pgnText, err := os.ReadFile(pgnFile)
+	if err != nil || !strings.Contains(string(pgnText), "2. Nf3 {[%clk") || !strings.Contains(string(pgnText), `[Round "?"]`) {
+		t.Errorf("PGN %v:\n%s", err, pgnText)
+	}
+	rep, _, err := runArgs(t, "replay", "--report", capt)
+	if err != nil || !strings.Contains(rep, "White 2 of 40 (period 1), Black 2 of 40 (period 1)") {
+		t.Errorf("report %v:\n%s", err, rep)
+	}
+	if _, _, err := runArgs(t, "replay", "--decoded", "--report", capt); err == nil || exitCode(err) != 2 {
+		t.Errorf("--decoded with --report: %v", err)
 	}
 }
