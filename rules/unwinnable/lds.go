@@ -162,7 +162,7 @@ func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 func (s *searcher) kingTerms(k, skip bb.Square) int32 {
 	p := &s.pos
 	w, l := s.winner, s.winner.Other()
-	v := -12*int32(cornerDist(k)) - 3*int32(dist(p.KingSquare(w), k))
+	v := -12*int32(s.cornerDist(k)) - 3*int32(dist(p.KingSquare(w), k))
 	for b := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn); b != 0; b &= b - 1 {
 		v -= 2 * int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
 	}

@@ -16,6 +16,11 @@ type searcher struct {
 	abort  bool
 	tt     table
 	ldsT   ldsTable
+	// corners are the corners the loser's king is driven to: those of the
+	// winner's bishops' colour when the winner has only such bishops (and
+	// perhaps knights), since they can only check on that colour.
+	corners [4]bb.Square
+	nCorner int
 	path   [maxPly]bb.Move
 	lists  [maxPly]bb.MoveList
 	scores [maxPly][256]int32
@@ -24,6 +29,7 @@ type searcher struct {
 func (s *searcher) reset(pos *bb.Position, winner bb.Color, budget int64) {
 	s.pos = *pos
 	s.winner = winner
+	s.setCorners()
 	s.nodes = 0
 	s.abort = false
 	s.tt.newQuery()
@@ -161,7 +167,7 @@ func (s *searcher) order(ply int, winnerToMove bool) {
 			}
 		} else {
 			if pc.Type() == bb.King {
-				v = 8 * int32(cornerDist(from)-cornerDist(to))
+				v = 8 * int32(s.cornerDist(from)-s.cornerDist(to))
 			} else {
 				v = 6 * int32(dist(from, lk)-dist(to, lk))
 			}
@@ -197,8 +203,27 @@ func dist(a, b bb.Square) int {
 	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
 }
 
-// cornerDist is the king-step distance to the nearest corner.
-func cornerDist(s bb.Square) int {
-	f, r := s.File(), s.Rank()
-	return max(min(f, 7-f), min(r, 7-r))
+func (s *searcher) setCorners() {
+	p := &s.pos
+	w := s.winner
+	s.corners = [4]bb.Square{0, 7, 56, 63}
+	s.nCorner = 4
+	if p.Pieces(w, bb.Pawn)|p.Pieces(w, bb.Rook)|p.Pieces(w, bb.Queen) != 0 {
+		return
+	}
+	switch b := p.Pieces(w, bb.Bishop); {
+	case b != 0 && b&^lightSquares == 0:
+		s.corners, s.nCorner = [4]bb.Square{7, 56}, 2 // h1, a8
+	case b != 0 && b&^darkSquares == 0:
+		s.corners, s.nCorner = [4]bb.Square{0, 63}, 2 // a1, h8
+	}
+}
+
+// cornerDist is the king-step distance to the nearest target corner.
+func (s *searcher) cornerDist(sq bb.Square) int {
+	d := 8
+	for _, c := range s.corners[:s.nCorner] {
+		d = min(d, dist(sq, c))
+	}
+	return d
 }
