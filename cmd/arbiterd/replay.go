@@ -153,4 +153,3 @@ func printStats(w io.Writer, st replay.Stats) {
 			name, s.Bytes, s.Frames, s.Messages, s.Unknown, s.Corrupt, s.Noise, s.Skipped)
 	}
 }
-
