@@ -109,7 +109,8 @@ func Decode(frame []byte) (Message, error) {
 }
 
 // text decodes the data bytes of a frame as printable ASCII; a trailing NUL
-// padding is dropped.
+// padding is dropped. Line breaks and tabs are text too: a board's
+// trademark message spans several lines (CR LF between them).
 func text(frame []byte) (string, error) {
 	data := frame[HeaderLen:]
 	end := len(data)
@@ -117,7 +118,7 @@ func text(frame []byte) (string, error) {
 		end--
 	}
 	for i, c := range data[:end] {
-		if c < 0x20 || c > 0x7e {
+		if (c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c > 0x7e {
 			return "", frameErr(frame, HeaderLen+i, ErrCorrupt, "byte 0x%02x is not printable text", c)
 		}
 	}

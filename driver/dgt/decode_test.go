@@ -41,6 +41,7 @@ func TestDecodeMessages(t *testing.T) {
 		{"long serial", dt.DGTLongSerial("0123456789"), dgt.LongSerial{Number: "0123456789"}},
 		{"version", dt.DGTVersion(3, 14), dgt.Version{Major: 3, Minor: 14}},
 		{"trademark", dt.DGTTrademark("Digital Game Technology\x00"), dgt.Trademark{Text: "Digital Game Technology"}},
+		{"trademark on several lines", dt.DGTTrademark("Digital Game Technology\r\nCopyright (c) DGT\r\n"), dgt.Trademark{Text: "Digital Game Technology\r\nCopyright (c) DGT\r\n"}},
 		{"bus address", []byte{0x90, 0x00, 0x05, 0x01, 0x02}, dgt.BusAddress{Address: 130}},
 		{"battery", []byte{0xa0, 0x00, 0x06, 0x40, 0x01, 0x02}, dgt.Battery{Data: []byte{0x40, 0x01, 0x02}}},
 		{"eeprom", dt.DGTFrame(0x8f, make([]byte, 300)...), dgt.EEPROMMoves{Data: make([]byte, 300)}},

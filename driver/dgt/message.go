@@ -80,8 +80,9 @@ type ClockTime struct {
 	Left, Right FaceTime
 	// Running: the clock is running (not paused or stopped).
 	Running bool
-	// LeverRightHigh: the lever is up on the right side (the right
-	// player pressed last, so the left clock runs).
+	// LeverRightHigh: the lever is up on the right side. A press pushes
+	// the presser's side down, so the left player pressed last and the
+	// right clock runs.
 	LeverRightHigh bool
 	BatteryLow     bool
 	// RightTurn, LeftTurn: whose time is running.
