@@ -21,9 +21,9 @@ type searcher struct {
 	// perhaps knights), since they can only check on that colour.
 	corners [4]bb.Square
 	nCorner int
-	path   [maxPly]bb.Move
-	lists  [maxPly]bb.MoveList
-	scores [maxPly][256]int32
+	path    [maxPly]bb.Move
+	lists   [maxPly]bb.MoveList
+	scores  [maxPly][256]int32
 }
 
 func (s *searcher) reset(pos *bb.Position, winner bb.Color, budget int64) {
