@@ -77,8 +77,10 @@ var endgames = []string{
 // strictly shorter explanation was found; every reported sequence must be
 // legal and reach the snapshot.
 func TestReconstructRandomGames(t *testing.T) {
+	// 2,000 games in every full run, the race detector's included (CI
+	// runs the suite with -race); -short plays 300.
 	games := 2000
-	if testing.Short() || raceEnabled {
+	if testing.Short() {
 		games = 300
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
