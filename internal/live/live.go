@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -36,6 +37,21 @@ type Config struct {
 	// goroutine. Returning false stops Run (e.g. once the game has ended).
 	OnEvent func(reconcile.Event) bool
 	Session dgt.SessionOptions
+
+	// Pipeline, when set, is the game's pipeline, already fed with all the
+	// capture holds: the daemon declares the port and writes the meta itself
+	// (and after a restart replays the capture into it), so Run writes no
+	// declarations. A line that fails is marked in the capture with a
+	// "disconnected" session marker, and the session is never ended: the
+	// caller reopens the port and calls Run again with the same pipeline
+	// and capture (the same game goes on), or ends it with Pipeline.End.
+	Pipeline *pipeline.Pipeline
+	// OnJournalError, when set, is told of a capture write that failed (a
+	// full disk, a removed drive) — once, at the first failure after
+	// success. Run then keeps the game going in memory: the pipeline is
+	// still fed what was read, stamped as it would have been recorded.
+	// Without it a capture failure stops Run.
+	OnJournalError func(error)
 }
 
 // ErrStopped is returned by Run when OnEvent asked it to stop.
@@ -57,7 +73,11 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	if cfg.Capture == nil {
 		return errors.New("live: no capture writer")
 	}
-	p := pipeline.New(pipeline.Options{Oracle: cfg.Oracle})
+	p := cfg.Pipeline
+	resume := p != nil
+	if !resume {
+		p = pipeline.New(pipeline.Options{Oracle: cfg.Oracle})
+	}
 	// stopping is set when OnEvent asks to stop; the events of the record
 	// being handled are still delivered, so a verdict's batch (flag, end)
 	// is never cut in two.
@@ -87,32 +107,9 @@ func Run(ctx context.Context, cfg Config) (err error) {
 		return nil
 	}
 
-	if err := cfg.Capture.Port(cfg.Port, "dgt"); err != nil {
-		return err
-	}
-	if err := emit(p.Port(cfg.Port, "dgt")); err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	write := func(k, v string) error {
-		if err := cfg.Capture.Meta(k, v); err != nil {
+	if !resume {
+		if err := Declare(cfg.Capture, p, cfg.Port, cfg.Meta, emit); err != nil {
 			return err
-		}
-		return p.Meta(k, v)
-	}
-	for _, k := range metaOrder {
-		if v, ok := cfg.Meta[k]; ok {
-			seen[k] = true
-			if err := write(k, v); err != nil {
-				return err
-			}
-		}
-	}
-	for k, v := range cfg.Meta {
-		if !seen[k] {
-			if err := write(k, v); err != nil {
-				return err
-			}
 		}
 	}
 	defer func() {
@@ -123,6 +120,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 
 	// The port lives in the session's context: stopping (ours or the
 	// caller's) closes it, which is what ends the session's reader.
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sp, err := serialport.Open(ctx, cfg.Path, serialport.Options{})
@@ -134,7 +132,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	// Every byte goes through the journal: written to the capture first,
 	// then queued as the very record replay will read, so the pipeline
 	// sees live exactly what it sees in replay, in the same order.
-	j := &journal{cw: cfg.Capture, port: cfg.Port, now: cfg.Now, signal: make(chan struct{}, 1)}
+	j := &journal{cw: cfg.Capture, port: cfg.Port, now: cfg.Now, signal: make(chan struct{}, 1), onErr: cfg.OnJournalError}
 	rw := &tappedPort{sp: sp, j: j}
 
 	sopts := cfg.Session
@@ -189,6 +187,19 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	if stopErr != nil {
 		return stopErr
 	}
+	if resume {
+		// The daemon goes on with this game: a line that failed is a
+		// disconnection (the reopened port's start-up marks the return),
+		// a stop asked for by the caller leaves the game unfinished.
+		if parent.Err() == nil && state != dgt.StateUnresponsive {
+			j.marker(cfg.Now(), "disconnected")
+			feed()
+		}
+		if runErr == nil {
+			runErr = parent.Err()
+		}
+		return runErr
+	}
 	if err := p.End(func(e reconcile.Event) error {
 		if cfg.OnEvent != nil {
 			cfg.OnEvent(e)
@@ -200,6 +211,49 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	return runErr
 }
 
+// Declare writes a new game's port declaration and meta into the capture
+// and feeds the same records to the pipeline (events go to emit), in the
+// order Run writes them.
+func Declare(cw *capture.Writer, p *pipeline.Pipeline, port string, meta map[string]string, emit func([]reconcile.Event, error) error) error {
+	if port == "" {
+		port = "board"
+	}
+	if err := cw.Port(port, "dgt"); err != nil {
+		return err
+	}
+	if err := emit(p.Port(port, "dgt")); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	write := func(k, v string) error {
+		if err := cw.Meta(k, v); err != nil {
+			return err
+		}
+		return p.Meta(k, v)
+	}
+	for _, k := range metaOrder {
+		if v, ok := meta[k]; ok {
+			seen[k] = true
+			if err := write(k, v); err != nil {
+				return err
+			}
+		}
+	}
+	rest := make([]string, 0, len(meta))
+	for k := range meta {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		if err := write(k, meta[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // journal writes what crosses the port into the capture and queues the
 // same records, in the same order, for the pipeline.
 type journal struct {
@@ -207,10 +261,28 @@ type journal struct {
 	port   string
 	now    func() time.Duration
 	signal chan struct{} // a record is waiting
+	onErr  func(error)   // nil: a capture failure stops the run
 
-	mu    sync.Mutex
-	queue []capture.Record
-	err   error // the first capture failure
+	mu      sync.Mutex
+	queue   []capture.Record
+	err     error         // the first capture failure (when it stops the run)
+	failing bool          // the capture is failing; the game goes on in memory
+	last    time.Duration // the last time stamped
+}
+
+// fail handles a capture write failure: it stops the run, or, with onErr,
+// is reported once and the game goes on in memory.
+func (j *journal) fail(err error) {
+	if j.onErr == nil {
+		if j.err == nil {
+			j.err = err
+		}
+		return
+	}
+	if !j.failing {
+		j.failing = true
+		j.onErr(err)
+	}
 }
 
 func (j *journal) push(rec capture.Record) {
@@ -227,11 +299,16 @@ func (j *journal) data(dir capture.Dir, b []byte) (time.Duration, error) {
 	defer j.mu.Unlock()
 	at, err := j.cw.Record(j.now(), j.port, dir, b)
 	if err != nil {
-		if j.err == nil {
-			j.err = err
+		j.fail(err)
+		if j.onErr == nil {
+			return at, err
 		}
-		return at, err
+		// Stamp as the capture would have: microseconds, never earlier.
+		at = max(j.now().Truncate(time.Microsecond), j.last)
+	} else {
+		j.failing = false
 	}
+	j.last = at
 	j.push(capture.Record{Kind: capture.KindData, Port: j.port, At: at, Dir: dir, Data: append([]byte(nil), b...)})
 	return at, nil
 }
@@ -240,15 +317,13 @@ func (j *journal) data(dir capture.Dir, b []byte) (time.Duration, error) {
 func (j *journal) marker(at time.Duration, state string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if last := j.cw.Last(); at < last {
-		at = last
-	}
+	at = max(at, j.cw.Last(), j.last)
 	text := pipeline.FormatSessionMarker(at, j.port, state)
 	if err := j.cw.Comment(text); err != nil {
-		if j.err == nil {
-			j.err = err
+		j.fail(err)
+		if j.onErr == nil {
+			return
 		}
-		return
 	}
 	j.push(capture.Record{Kind: capture.KindComment, Text: text})
 }

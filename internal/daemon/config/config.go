@@ -1,0 +1,332 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
+)
+
+// Defaults of the settings that may be left out.
+const (
+	DefaultListen    = "127.0.0.1:8080"
+	DefaultData      = "arbiterd-data"
+	DefaultRound     = "1"
+	DefaultLogFormat = "text"
+	DefaultLogLevel  = "info"
+	DefaultDriver    = "dgt"
+	DefaultClockSide = "auto"
+)
+
+// Config is the daemon's configuration.
+type Config struct {
+	Data      string  `yaml:"data" toml:"data"`             // the data directory (the journal)
+	Listen    string  `yaml:"listen" toml:"listen"`         // HTTP address, host:port
+	Event     string  `yaml:"event" toml:"event"`           // the event's name (PGN Event)
+	Round     string  `yaml:"round" toml:"round"`           // the round (PGN Round "r.b", directory round-R)
+	LogFormat string  `yaml:"log_format" toml:"log_format"` // "text" or "json"
+	LogLevel  string  `yaml:"log_level" toml:"log_level"`   // "debug", "info", "warn", "error"
+	Boards    []Board `yaml:"boards" toml:"boards"`
+}
+
+// Board is one board the daemon serves.
+type Board struct {
+	Number      int    `yaml:"number" toml:"number"`           // the board number in the round (PGN Round "r.b")
+	Port        string `yaml:"port" toml:"port"`               // the board's serial port
+	Driver      string `yaml:"driver" toml:"driver"`           // the board's protocol: "dgt"
+	Clock       *Clock `yaml:"clock" toml:"clock"`             // a separate clock, when the clock is not read through the board
+	White       string `yaml:"white" toml:"white"`             // White's name
+	Black       string `yaml:"black" toml:"black"`             // Black's name
+	TimeControl string `yaml:"timecontrol" toml:"timecontrol"` // as clockd.ParseTimeControl reads it
+	ClockWhite  string `yaml:"clock_white" toml:"clock_white"` // White's face of the clock: "left", "right" or "auto"
+	StartFEN    string `yaml:"start_fen" toml:"start_fen"`     // the start position (default: the standard one)
+}
+
+// Clock is a clock on its own serial port.
+type Clock struct {
+	Port   string `yaml:"port" toml:"port"`
+	Driver string `yaml:"driver" toml:"driver"` // "lineclock"
+}
+
+// ID is the board's identifier in the daemon (its number, as text).
+func (b Board) ID() string { return strconv.Itoa(b.Number) }
+
+// Error is one invalid setting.
+type Error struct {
+	File  string // the configuration file ("" when not read from a file)
+	Line  int    // 1-based, 0 when the format does not say
+	Field string // the setting's path, e.g. boards[2].timecontrol
+	Err   error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Load reads and validates the configuration file at path; its format
+// follows the extension.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse reads and validates a configuration; name gives the format by its
+// extension (.yaml, .yml or .toml) and is named in errors.
+func Parse(name string, data []byte) (*Config, error) {
+	var (
+		c     Config
+		lines func(field string) int
+		err   error
+	)
+	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	case ".yaml", ".yml":
+		lines, err = parseYAML(name, data, &c)
+	case ".toml":
+		err = parseTOML(name, data, &c)
+	default:
+		return nil, &Error{File: name, Err: fmt.Errorf("unknown configuration format %q: use .yaml, .yml or .toml", ext)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.defaults()
+	if errs := c.validate(); len(errs) > 0 {
+		all := make([]error, len(errs))
+		for i, e := range errs {
+			e.File = name
+			if lines != nil {
+				e.Line = lines(e.Field)
+			}
+			all[i] = e
+		}
+		return nil, errors.Join(all...)
+	}
+	return &c, nil
+}
+
+func parseYAML(name string, data []byte, c *Config) (func(string) int, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, &Error{File: name, Err: fmt.Errorf("YAML: %w", err)}
+	}
+	if len(root.Content) == 0 {
+		return nil, &Error{File: name, Err: errors.New("the file is empty")}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true) // a typo is an error, never a silent default
+	if err := dec.Decode(c); err != nil {
+		return nil, &Error{File: name, Err: fmt.Errorf("YAML: %w", err)}
+	}
+	return func(field string) int { return yamlLine(&root, field) }, nil
+}
+
+var pathPart = regexp.MustCompile(`([a-z_]+)|\[(\d+)\]`)
+
+// yamlLine finds the line of a setting path in a YAML document: the line of
+// its value, or of its nearest enclosing setting.
+func yamlLine(root *yaml.Node, field string) int {
+	n := root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	line := n.Line
+	for _, m := range pathPart.FindAllStringSubmatch(field, -1) {
+		var next *yaml.Node
+		switch {
+		case m[1] != "" && n.Kind == yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == m[1] {
+					next = n.Content[i+1]
+				}
+			}
+		case m[2] != "" && n.Kind == yaml.SequenceNode:
+			if i, _ := strconv.Atoi(m[2]); i < len(n.Content) {
+				next = n.Content[i]
+			}
+		}
+		if next == nil {
+			break
+		}
+		n, line = next, next.Line
+	}
+	return line
+}
+
+func parseTOML(name string, data []byte, c *Config) error {
+	md, err := toml.Decode(string(data), c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return &Error{File: name, Line: pe.Position.Line, Err: fmt.Errorf("TOML: %s", pe.Message)}
+		}
+		return &Error{File: name, Err: fmt.Errorf("TOML: %w", err)}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		errs := make([]error, len(und))
+		for i, k := range und {
+			errs[i] = &Error{File: name, Field: k.String(), Err: errors.New("unknown setting")}
+		}
+		return errors.Join(errs...)
+	}
+	return nil
+}
+
+func (c *Config) defaults() {
+	if c.Listen == "" {
+		c.Listen = DefaultListen
+	}
+	if c.Data == "" {
+		c.Data = DefaultData
+	}
+	if c.Round == "" {
+		c.Round = DefaultRound
+	}
+	if c.LogFormat == "" {
+		c.LogFormat = DefaultLogFormat
+	}
+	if c.LogLevel == "" {
+		c.LogLevel = DefaultLogLevel
+	}
+	for i := range c.Boards {
+		b := &c.Boards[i]
+		if b.Driver == "" {
+			b.Driver = DefaultDriver
+		}
+		if b.ClockWhite == "" {
+			b.ClockWhite = DefaultClockSide
+		}
+	}
+}
+
+var roundName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Validate checks a configuration built in code (Load and Parse validate
+// what they read); defaults are filled in first.
+func (c *Config) Validate() error {
+	c.defaults()
+	errs := c.validate()
+	all := make([]error, len(errs))
+	for i, e := range errs {
+		all[i] = e
+	}
+	return errors.Join(all...)
+}
+
+func (c *Config) validate() []*Error {
+	var errs []*Error
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, &Error{Field: field, Err: fmt.Errorf(format, a...)})
+	}
+	if _, port, err := net.SplitHostPort(c.Listen); err != nil {
+		bad("listen", "%q is not host:port: %v", c.Listen, err)
+	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		bad("listen", "port %q is not a number from 0 to 65535", port)
+	}
+	if !roundName.MatchString(c.Round) {
+		bad("round", "%q: a round is letters, digits, '.', '_' or '-' (it names the round's directory)", c.Round)
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		bad("log_format", "%q is not text or json", c.LogFormat)
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log_level", "%q is not debug, info, warn or error", c.LogLevel)
+	}
+	if strings.ContainsAny(c.Event, "\n\r") {
+		bad("event", "a line break in the event's name")
+	}
+	if len(c.Boards) == 0 {
+		bad("boards", "no boards: the daemon needs at least one")
+	}
+	numbers := map[int]int{}
+	ports := map[string]string{}
+	usePort := func(field, port string) {
+		if port == "" {
+			return
+		}
+		if prev, ok := ports[port]; ok {
+			bad(field, "port %s is already %s", port, prev)
+			return
+		}
+		ports[port] = field
+	}
+	for i, b := range c.Boards {
+		f := fmt.Sprintf("boards[%d]", i)
+		if b.Number < 1 {
+			bad(f+".number", "%d: a board number is 1 or more", b.Number)
+		} else if j, dup := numbers[b.Number]; dup {
+			bad(f+".number", "board %d is already boards[%d]", b.Number, j)
+		} else {
+			numbers[b.Number] = i
+		}
+		if b.Port == "" {
+			bad(f+".port", "missing: the board's serial port (a path or /dev/serial/by-id/…)")
+		} else if strings.ContainsAny(b.Port, " \t\n") {
+			bad(f+".port", "%q: a port name has no spaces", b.Port)
+		}
+		usePort(f+".port", b.Port)
+		if b.Driver != "dgt" {
+			bad(f+".driver", "%q: the only board driver is dgt", b.Driver)
+		}
+		if b.Clock != nil {
+			if b.Clock.Port == "" {
+				bad(f+".clock.port", "missing: the clock's serial port")
+			}
+			usePort(f+".clock.port", b.Clock.Port)
+			if b.Clock.Driver != "lineclock" {
+				bad(f+".clock.driver", "%q: the only separate clock driver is lineclock", b.Clock.Driver)
+			}
+		}
+		for _, s := range []struct{ key, v string }{{"white", b.White}, {"black", b.Black}} {
+			if strings.ContainsAny(s.v, "\n\r") {
+				bad(f+"."+s.key, "a line break in a player's name")
+			}
+		}
+		if b.TimeControl == "" {
+			bad(f+".timecontrol", "missing: the time control decides every flag verdict (e.g. 40/5400+30:1800+30)")
+		} else if _, err := clockd.ParseTimeControl(b.TimeControl); err != nil {
+			bad(f+".timecontrol", "%v", err)
+		}
+		if _, err := clockd.ParseWhiteFace(b.ClockWhite); err != nil {
+			bad(f+".clock_white", "%v", err)
+		}
+		if b.StartFEN != "" {
+			if _, err := rules.NewGame(b.StartFEN); err != nil {
+				bad(f+".start_fen", "%v", err)
+			}
+		}
+	}
+	return errs
+}

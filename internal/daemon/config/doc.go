@@ -1,0 +1,15 @@
+// Package config reads and checks the configuration of `arbiterd serve`:
+// the data directory where every game is journalled, the address the HTTP
+// server listens on, the event and round, the log format, and the boards
+// the daemon serves — each a DGT board's serial port (a path or a stable
+// /dev/serial/by-id/… name), an optional separate clock port, the board
+// number, the players, the time control (FIDE Law 6.7 and the control of
+// Law 6.3: what a flag fall is judged against), which face of the clock is
+// White's, and the start position.
+//
+// A file is YAML (.yaml, .yml) or TOML (.toml), chosen by its extension.
+// Keys are checked strictly: an unknown key is an error, so a typo never
+// silently leaves a setting at its default. Every value is validated before
+// the daemon starts; each error names the setting as a path
+// (`boards[2].timecontrol`) and, for YAML, the file line it is on.
+package config
