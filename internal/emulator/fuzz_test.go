@@ -72,14 +72,14 @@ func TestParseTimeControl(t *testing.T) {
 	}
 	bad := map[string]string{
 		"":             "empty",
-		"40/5400+x":    "character 9",
+		"40/5400+x":    "offset 8",
 		"5400:40/1800": "last period",
 		"40/5400":      "last period",
-		"5400:1800":    "needs MOVES",
-		"300q5":        "character 4",
-		"0":            "0 seconds",
+		"5400:1800":    "move count",
+		"300q5":        "offset 3",
+		"0":            "positive time",
 		"36000":        "9:59:59",
-		"300+5x":       "character 6",
+		"300+5x":       "offset 5",
 	}
 	for s, frag := range bad {
 		_, err := ParseTimeControl(s)
