@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# fuzz.sh SECONDS [PACKAGE-PATTERN...]
+#
+# Runs every Fuzz* target of the repository (or of the given packages) for
+# SECONDS each, one after the other, and prints one summary line per target:
+#   PACKAGE TARGET executions=N new-corpus=N result=ok|FAIL
+# A failing input is left by `go test` in the package's testdata/fuzz/TARGET/
+# directory (commit it with the fix: it becomes a regression test).
+#
+# FUZZ_PARALLEL (default 1) is the number of fuzzing workers per target, so a
+# shared machine stays usable. FUZZ_LOG (default a temporary directory) keeps
+# each target's full output. Exit status: 1 if any target failed.
+set -u
+secs=${1:?usage: scripts/fuzz.sh SECONDS [PACKAGE-PATTERN...]}
+shift
+pkgs=("$@")
+[ ${#pkgs[@]} -eq 0 ] && pkgs=(./...)
+par=${FUZZ_PARALLEL:-1}
+log=${FUZZ_LOG:-$(mktemp -d -t arbiterd-fuzz.XXXXXX)}
+mkdir -p "$log"
+cd "$(dirname "$0")/.."
+
+# `go test -list` prints a package's matching names, then "ok PKG TIME".
+targets=()
+names=()
+while IFS= read -r line; do
+	case "$line" in
+	Fuzz*) names+=("$line") ;;
+	ok*)
+		pkg=$(awk '{print $2}' <<<"$line")
+		for n in "${names[@]}"; do targets+=("$pkg $n"); done
+		names=()
+		;;
+	*) names=() ;;
+	esac
+done < <(go test -list '^Fuzz' "${pkgs[@]}" 2>&1)
+
+if [ ${#targets[@]} -eq 0 ]; then
+	echo "fuzz.sh: no Fuzz targets found" >&2
+	exit 1
+fi
+echo "fuzz.sh: ${#targets[@]} targets, ${secs}s each, ${par} worker(s); logs in $log"
+fail=0
+for t in "${targets[@]}"; do
+	read -r pkg name <<<"$t"
+	out="$log/$(tr / _ <<<"$pkg").$name.log"
+	if go test -run '^$' -fuzz "^${name}\$" -fuzztime "${secs}s" -parallel "$par" "$pkg" >"$out" 2>&1; then
+		res=ok
+	else
+		res=FAIL
+		fail=1
+	fi
+	execs=$(grep -o 'execs: [0-9]*' "$out" | tail -1 | awk '{print $2}')
+	newc=$(grep -o 'new interesting: [0-9]*' "$out" | tail -1 | awk '{print $3}')
+	echo "$pkg $name executions=${execs:-0} new-corpus=${newc:-0} result=$res"
+	if [ $res = FAIL ]; then
+		grep -E -- '--- FAIL|Failing input|panic:|_test.go:[0-9]+' "$out" | head -8 | sed 's/^/    /'
+	fi
+done
+exit $fail
