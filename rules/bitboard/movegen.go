@@ -298,25 +298,22 @@ func (p *Position) GivesCheck(m Move) bool {
 		if tbl.knight[to]&(1<<uint(k)) != 0 {
 			return true
 		}
-	case Bishop:
-		if BishopAttacks(to, occ)&(1<<uint(k)) != 0 {
-			return true
-		}
-	case Rook:
-		if RookAttacks(to, occ)&(1<<uint(k)) != 0 {
-			return true
-		}
-	case Queen:
-		if (BishopAttacks(to, occ)|RookAttacks(to, occ))&(1<<uint(k)) != 0 {
-			return true
+	case Bishop, Rook, Queen:
+		// Only a slider on a line with the king, nothing between, checks.
+		if ln := tbl.line[to][k]; ln != 0 && tbl.between[to][k]&occ == 0 {
+			diagonal := to.File() != k.File() && to.Rank() != k.Rank()
+			if pt == Queen || (pt == Bishop) == diagonal {
+				return true
+			}
 		}
 	}
-	// Discovered check: a slider of ours (not the moving piece) now sees the king.
-	if tbl.line[k][from] == 0 {
-		return false
-	}
+	// Discovered check: a slider of ours (not the moving piece) beyond
+	// the origin, on the line from the king, now sees the king.
 	pc := &p.pieces[us]
 	keep := ^(uint64(1) << uint(from))
+	if tbl.line[k][from]&(pc[Bishop]|pc[Rook]|pc[Queen])&keep == 0 {
+		return false
+	}
 	return BishopAttacks(k, occ)&(pc[Bishop]|pc[Queen])&keep != 0 ||
 		RookAttacks(k, occ)&(pc[Rook]|pc[Queen])&keep != 0
 }
