@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/driver/drivertest"
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/emulator"
 	"github.com/arbiterd/arbiterd/internal/pipeline"
@@ -93,6 +94,13 @@ func emulatedSeed(tb testing.TB, script ...emulator.Action) []byte {
 		tb.Fatal(err)
 	}
 	seed := []byte{0, 0, 0, 1, 1, 1, 3}
+	// A host asks for a board dump when it connects; Play has no host.
+	for d := drivertest.DGTBoardDump(drivertest.DGTStartPosition()); len(d) > 0; {
+		n := min(len(d), 48)
+		seed = append(seed, 3, byte(n-1))
+		seed = append(seed, d[:n]...)
+		d = d[n:]
+	}
 	var last time.Duration
 	for _, c := range e.Play() {
 		seed = append(seed, 5, byte(min((c.At-last)/(50*time.Millisecond), 255)))
@@ -162,6 +170,7 @@ func FuzzReplay(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	w.Data(0, "board", capture.Read, drivertest.DGTBoardDump(drivertest.DGTStartPosition()))
 	for _, c := range e.Play() {
 		w.Data(c.At, "board", capture.Read, c.Data)
 	}
