@@ -26,7 +26,7 @@ type searcher struct {
 	scores  [maxPly][256]int32
 }
 
-func (s *searcher) reset(pos *bb.Position, winner bb.Color, budget int64) {
+func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.pos = *pos
 	s.winner = winner
 	s.setCorners()

@@ -122,7 +122,7 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 		return r
 	}
 	s := &a.s
-	s.reset(pos, side, a.opt.budget())
+	s.reset(pos, side)
 	// Budget split: the heuristic deep helpmate search (which finds most
 	// mates in a few dozen nodes), short full-width helpmates (which also
 	// prove dead positions whose every line ends), the exhaustive walk,
