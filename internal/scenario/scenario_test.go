@@ -229,6 +229,25 @@ func scenarios(t testing.TB) []scenario {
 			},
 		},
 		{
+			name: "move-without-press-at-flag",
+			cfg: emulator.Config{Game: game90[:31], Periods: periods(t, "300+0"), ThinkTime: think, End: emulator.EndFlag,
+				Script: []emulator.Action{{Kind: emulator.NoPress, Ply: 31}}},
+			meta: meta("300+0"),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if len(f.flags) != 1 {
+					t.Fatalf("%d flags, want 1", len(f.flags))
+				}
+				fl := f.flags[0]
+				if fl.Side.String() != "white" || fl.MovesCompleted != 15 || fl.Verdict != reconcile.VerdictLoss {
+					t.Errorf("flag %s", reconcile.Marshal(fl))
+				}
+				if f.anomalies[reconcile.KindMoveWithoutPress] == 0 {
+					t.Errorf("no move-without-press anomaly for White's 16th move, made but not completed at the flag")
+				}
+			},
+		},
+		{
 			name: "slide-corrected-before-press",
 			cfg: emulator.Config{Game: game90[:30], Periods: periods(t, std), ThinkTime: think,
 				Script: []emulator.Action{{Kind: emulator.SlideWrong, Ply: 12}, {Kind: emulator.SlideWrong, Ply: 19}}},
