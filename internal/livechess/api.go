@@ -1,0 +1,117 @@
+package livechess
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arbiterd/arbiterd/internal/hub"
+)
+
+// Prefix is where LiveChess serves its API, and where arbiterd mounts
+// Handler.
+const Prefix = "/api/v1.0"
+
+// API is the LiveChess-compatible API over a hub.
+type API struct {
+	h *hub.Hub
+
+	queue        int           // messages queued per WebSocket client before it is dropped
+	writeTimeout time.Duration // longest write to a WebSocket client
+	readLimit    int64         // largest request accepted
+
+	ctx     context.Context // ends every WebSocket session on Close
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	closed  bool
+	dropped int // WebSocket clients dropped for not keeping up
+}
+
+// Dropped is the number of WebSocket clients dropped for not keeping up.
+func (a *API) Dropped() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.dropped
+}
+
+// New returns the API over h.
+func New(h *hub.Hub) *API {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &API{h: h, queue: 256, writeTimeout: 5 * time.Second, readLimit: 64 << 10, ctx: ctx, cancel: cancel}
+}
+
+// Close ends every WebSocket session (an http.Server's Shutdown does not
+// reach hijacked connections) and waits for them. New connections are
+// refused afterwards.
+func (a *API) Close() error {
+	a.mu.Lock()
+	a.closed = true
+	a.mu.Unlock()
+	a.cancel()
+	a.wg.Wait()
+	return nil
+}
+
+// Handler serves the REST call and the WebSocket API. It takes request
+// paths with or without the /api/v1.0 prefix, so it works mounted at
+// "/api/v1.0/" (and "/api/v1.0", where WebSocket clients connect) or
+// behind http.StripPrefix.
+func (a *API) Handler() http.Handler {
+	return http.HandlerFunc(a.serve)
+}
+
+func (a *API) serve(w http.ResponseWriter, r *http.Request) {
+	p := strings.TrimPrefix(r.URL.Path, Prefix)
+	switch p {
+	case "", "/":
+		if !isUpgrade(r) {
+			httpError(w, http.StatusBadRequest, "the LiveChess API at "+Prefix+" is a WebSocket endpoint; GET "+Prefix+"/eboards lists the e-boards")
+			return
+		}
+		a.websocket(w, r)
+	case "/eboards", "/eboards/":
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			httpError(w, http.StatusMethodNotAllowed, "eboards: method "+r.Method+" not allowed, use GET")
+			return
+		}
+		writeJSON(w, a.eboards())
+	default:
+		httpError(w, http.StatusNotFound, "no LiveChess call at "+r.URL.Path+" (arbiterd serves "+Prefix+"/eboards and the WebSocket at "+Prefix+")")
+	}
+}
+
+func isUpgrade(r *http.Request) bool {
+	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
+}
+
+func (a *API) eboards() []EBoard {
+	boards := a.h.Boards()
+	out := make([]EBoard, 0, len(boards))
+	for _, b := range boards {
+		out = append(out, EBoardOf(b))
+	}
+	return out
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(append(b, '\n'))
+}
+
+func httpError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	b, _ := json.Marshal(map[string]string{"error": msg})
+	w.Write(append(b, '\n'))
+}
