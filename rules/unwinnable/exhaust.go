@@ -32,7 +32,11 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 	var ml bb.MoveList
 	// visit expands the current position; it returns false when the walk
 	// must stop (mate found, budget, depth).
-	visit := func() (mate, stop bool) {
+	// The static proofs depend on the pieces only through the regions
+	// they can reach, which a quiet move of a piece does not change: after
+	// such a move the proofs that failed for the parent fail again, so
+	// they are tried only after pawn moves and captures.
+	visit := func(static bool) (mate, stop bool) {
 		s.nodes++
 		if s.nodes >= limit || len(stack) >= maxWalk {
 			return false, true
@@ -41,7 +45,7 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 		if ml.N == 0 {
 			return p.Side() != s.winner && p.InCheck(), false
 		}
-		if insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner) {
+		if static && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner)) {
 			return false, false
 		}
 		start := len(moves)
@@ -50,7 +54,7 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 		return false, false
 	}
 	seen[p.Hash()] = struct{}{}
-	if mate, stop := visit(); mate || stop {
+	if mate, stop := visit(true); mate || stop {
 		return Result{}, false // the helpmate search handles the root
 	}
 	for len(stack) > 0 {
@@ -66,6 +70,8 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 		}
 		m := moves[f.next]
 		f.next++
+		static := p.PieceAt(m.From()).Type() == bb.Pawn || p.PieceAt(m.To()) != bb.NoPiece ||
+			p.EnPassant() != bb.NoSquare // the frozen-pawn proof refuses positions with a target
 		u := p.Make(m)
 		if _, dup := seen[p.Hash()]; dup {
 			p.Unmake(m, u)
@@ -74,7 +80,7 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 		seen[p.Hash()] = struct{}{}
 		f.move, f.undo = m, u
 		depth := len(stack)
-		mate, stop := visit()
+		mate, stop := visit(static)
 		if mate {
 			path := make([]bb.Move, len(stack))
 			for i := range stack {
