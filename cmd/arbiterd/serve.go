@@ -2,16 +2,86 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/arbiterd/arbiterd/internal/daemon"
+	"github.com/arbiterd/arbiterd/internal/daemon/config"
 )
 
 func newServeCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "serve",
+	var (
+		file                                            string
+		listen, data, round, event, logFormat, logLevel string
+		speed                                           float64
+	)
+	cmd := &cobra.Command{
+		Use:   "serve --config FILE",
 		Short: "Run the daemon: many boards, the journal, the dashboard and the feeds",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("serve: not yet available in this build")
+		Long: `serve runs every board of a round at once, as the configuration file
+(YAML or TOML, by its extension) lists them: each board's game is journalled
+in the data directory (round-R/board-B.capture, .events.jsonl and .pgn), an
+unplugged board is reopened with back-off and its game goes on, and after a
+restart unfinished games are replayed from their captures and continued.
+The HTTP server (localhost by default) serves the live view and /metrics
+(Prometheus). SIGINT or SIGTERM stops it after syncing every capture.
+Flags override the file. See docs/operations.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return usageError{errors.New("serve: --config FILE is required")}
+			}
+			c, err := config.Load(file)
+			if err != nil {
+				return err
+			}
+			f := cmd.Flags()
+			for name, dst := range map[string]*string{"listen": &c.Listen, "data": &c.Data, "round": &c.Round,
+				"event": &c.Event, "log-format": &c.LogFormat, "log-level": &c.LogLevel} {
+				if f.Changed(name) {
+					v, _ := f.GetString(name)
+					*dst = v
+				}
+			}
+			if err := c.Validate(); err != nil {
+				return usageError{fmt.Errorf("serve: after the flags: %w", err)}
+			}
+			log := newLogger(cmd.ErrOrStderr(), c.LogFormat, c.LogLevel)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			d, err := daemon.New(daemon.Options{Config: c, Logger: log, Speed: speed})
+			if err != nil {
+				return err
+			}
+			return d.Run(ctx)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&file, "config", "", "configuration file (.yaml, .yml or .toml)")
+	f.StringVar(&listen, "listen", "", "HTTP address, host:port (default from the file, else "+config.DefaultListen+")")
+	f.StringVar(&data, "data", "", "data directory: the journal (default from the file, else "+config.DefaultData+")")
+	f.StringVar(&round, "round", "", "round (names the journal directory round-R)")
+	f.StringVar(&event, "event", "", "the event's name")
+	f.StringVar(&logFormat, "log-format", "", "log format: text or json")
+	f.StringVar(&logLevel, "log-level", "", "log level: debug, info, warn or error")
+	f.Float64Var(&speed, "emulated-speed", 1, "capture time per real second, for emulated boards playing faster than real time")
+	f.MarkHidden("emulated-speed")
+	return cmd
 }
+
+func newLogger(w io.Writer, format, level string) *slog.Logger {
+	var lv slog.Level
+	lv.UnmarshalText([]byte(level)) // validated by config
+	o := &slog.HandlerOptions{Level: lv}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
+}
+

@@ -52,6 +52,9 @@ type Config struct {
 	// still fed what was read, stamped as it would have been recorded.
 	// Without it a capture failure stops Run.
 	OnJournalError func(error)
+	// OnSession, when set, is given the DGT session once it is made (for
+	// its decoder statistics); it must not drive the session.
+	OnSession func(*dgt.Session)
 }
 
 // ErrStopped is returned by Run when OnEvent asked it to stop.
@@ -138,6 +141,9 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	sopts := cfg.Session
 	sopts.Now = cfg.Now
 	sess := dgt.NewSession(rw, sopts)
+	if cfg.OnSession != nil {
+		cfg.OnSession(sess)
+	}
 	done := make(chan error, 1)
 	go func() { done <- sess.Run(ctx) }()
 
@@ -145,10 +151,15 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	var stopErr error
 	feed := func() {
 		for _, rec := range j.take() {
-			if stopErr != nil {
+			if stopErr != nil && (!resume || stopErr != ErrStopped) {
 				return
 			}
-			stopErr = p.Record(rec, onEvent)
+			// A resumed game's pipeline goes on after the stop: every
+			// record already in the capture is fed, so the stream is
+			// the capture's replay to the last record.
+			if err := p.Record(rec, onEvent); err != nil {
+				stopErr = err
+			}
 			if stopping && stopErr == nil {
 				stopErr = ErrStopped
 			}
