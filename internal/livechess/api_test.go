@@ -105,7 +105,7 @@ func publishUpTo(h *hub.Hub, id string, evs []reconcile.Event, ply int) []reconc
 	return nil
 }
 
-func setup(t *testing.T) (*hub.Hub, []reconcile.Event) {
+func setup(t testing.TB) (*hub.Hub, []reconcile.Event) {
 	h := hub.New(hub.Options{Now: func() time.Time { return wall }})
 	h.AddBoard(hub.Info{ID: "1", Round: "3", White: "Anand, V", Black: "Carlsen, M", TimeControl: tc})
 	h.AddBoard(hub.Info{ID: "2", Round: "3", TimeControl: tc})
