@@ -330,7 +330,16 @@ func (f *Folder) writeJSON(rel string, v any) error {
 // write replaces a file atomically, unless it already holds data.
 func (f *Folder) write(rel string, data []byte) error {
 	sum := sha256.Sum256(data)
-	if old, ok := f.sums[rel]; ok && old == sum {
+	old, ok := f.sums[rel]
+	if !ok {
+		// First write since start: a file left by an earlier run with the
+		// same content stays untouched.
+		if disk, err := os.ReadFile(filepath.Join(f.dir, rel)); err == nil {
+			old, ok = sha256.Sum256(disk), true
+		}
+	}
+	if ok && old == sum {
+		f.sums[rel] = sum
 		return nil
 	}
 	if err := writeAtomic(filepath.Join(f.dir, rel), data); err != nil {
