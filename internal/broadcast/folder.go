@@ -117,6 +117,34 @@ func (f *Folder) prime() {
 		}
 		if changed || f.wrote[b.ID].IsZero() {
 			f.mark(b.ID)
+			if f.wrote[b.ID].IsZero() {
+				f.keepUpdated(b.ID)
+			}
+		}
+	}
+}
+
+// keepUpdated takes a board's "updated" time from the index an earlier run
+// left, when the game file on disk is the game as it stands: a restart
+// does not make unchanged games look new.
+func (f *Folder) keepUpdated(id string) {
+	g, ok := f.games.Game(id)
+	if !ok {
+		return
+	}
+	dir := filepath.Join(f.dir, RoundDir(g.Round))
+	disk, err := os.ReadFile(filepath.Join(dir, GameFile(id)))
+	if err != nil || !bytes.Equal(disk, g.PGN) {
+		return
+	}
+	var old Index
+	b, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if err != nil || json.Unmarshal(b, &old) != nil {
+		return
+	}
+	for _, og := range old.Games {
+		if t, err := time.Parse(time.RFC3339, og.Updated); og.Board == id && err == nil {
+			f.changed[id] = t
 		}
 	}
 }

@@ -182,6 +182,11 @@ func TestTagsStableBetweenRewrites(t *testing.T) {
 	if info, err := os.Stat(path); err != nil || !info.ModTime().Equal(past) {
 		t.Errorf("file rewritten by a restart with nothing new")
 	}
+	var idx Index
+	readJSON(t, filepath.Join(dir, "round-3", "index.json"), &idx)
+	if len(idx.Games) != 2 || idx.Games[1].Updated != "2026-11-30T14:00:00Z" || idx.Games[0].Updated != "2026-11-30T14:00:00Z" {
+		t.Errorf("a restart an hour later changed the games' update times: %+v", idx.Games)
+	}
 	if f2.o.Date != f.o.Date {
 		t.Errorf("Date %q then %q", f.o.Date, f2.o.Date)
 	}
