@@ -175,6 +175,9 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 		b.game.Add(e)
 		d.hub.Publish(id, e)
 		b.count(e)
+		if d.o.OnEvent != nil {
+			d.o.OnEvent(id, e)
+		}
 	}
 	if err := b.writePGN(); err != nil {
 		b.close()

@@ -62,7 +62,8 @@ type Options struct {
 	// Oracle answers the 6.9 question (nil: the pipeline's default).
 	Oracle reconcile.MateOracle
 	// OnEvent, when set, sees every event published, after the journal
-	// and the hub (for tests and tools).
+	// and the hub (for tests and tools) — a recovered game's replayed
+	// events first, from New.
 	OnEvent func(board string, e reconcile.Event)
 }
 
