@@ -84,4 +84,3 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 	}
 	return slog.New(slog.NewTextHandler(w, o))
 }
-

@@ -75,4 +75,3 @@ func TestUnplugAndPlugBack(t *testing.T) {
 		t.Errorf("board 1 PGN lost moves:\n%s", p)
 	}
 }
-
