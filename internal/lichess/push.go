@@ -37,7 +37,8 @@ type Options struct {
 	// Round selects the hub's boards to push: those of this round ("":
 	// every board).
 	Round string
-	// Meta are the Event, Site and Date tags (as for the round folders).
+	// Meta are the Event, Site and Date tags (as for the round folders;
+	// Date defaults to the day the pusher was made).
 	Meta broadcast.Meta
 	// BaseURL is the lichess server (default DefaultBaseURL).
 	BaseURL string
@@ -114,6 +115,9 @@ func NewPusher(o Options, h *hub.Hub) *Pusher {
 	}
 	if o.OnPush == nil {
 		o.OnPush = func(Result) {}
+	}
+	if o.Meta.Date == "" {
+		o.Meta.Date = time.Now().UTC().Format("2006.01.02") // as the round folders do
 	}
 	return &Pusher{o: o, h: h, games: broadcast.NewGames(h, o.Meta), sent: map[int][32]byte{},
 		ua: "arbiterd/" + o.Version + " (chess arbiter daemon; broadcast push)"}
