@@ -43,11 +43,13 @@ type Options struct {
 	Hub *hub.Hub
 	// Listener, when set, is used instead of listening on Config.Listen.
 	Listener net.Listener
-	// Mounts are served on the daemon's listener next to /metrics.
+	// Mounts are served on the daemon's listener next to /metrics and
+	// /healthz (nil: DefaultMounts, the dashboard and the LiveChess API).
 	// Without a mount at "/", "/" lists the boards as JSON.
 	Mounts []Mount
 	// Runners run next to the boards; an error from one is logged, and
-	// does not stop the boards.
+	// does not stop the boards (nil: DefaultRunners, the feeds the
+	// configuration asks for).
 	Runners []Runner
 	// Speed is the emulated time per real second, for emulated boards
 	// that play faster than real time: capture times are scaled by it so
@@ -124,6 +126,12 @@ func New(o Options) (*Daemon, error) {
 		d.boards = append(d.boards, b)
 	}
 	d.m.boards.Set(float64(len(d.boards)))
+	if d.o.Mounts == nil {
+		d.o.Mounts = d.DefaultMounts()
+	}
+	if d.o.Runners == nil {
+		d.o.Runners = d.DefaultRunners()
+	}
 	return d, nil
 }
 

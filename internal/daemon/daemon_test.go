@@ -3,6 +3,8 @@ package daemon
 import (
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,13 +61,32 @@ func TestTwoBoards(t *testing.T) {
 	w.waitFor(t, "both games to end", 90*time.Second, func() bool {
 		return has(w.stream("1"), isOver) && has(w.stream("2"), isOver)
 	})
-	// The HTTP side: metrics and the board list.
-	resp, err := http.Get("http://" + d.Addr().String() + "/metrics")
-	if err != nil {
-		t.Fatal(err)
+	// The HTTP side: metrics, the dashboard, its API and the LiveChess API
+	// on one listener.
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get("http://" + d.Addr().String() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: %s\n%s", path, resp.Status, body)
+		}
+		return string(body)
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	if page := get("/"); !strings.Contains(strings.ToLower(page), "<html") {
+		t.Errorf("GET / is not the dashboard:\n%.300s", page)
+	}
+	if js := get("/api/boards"); !strings.Contains(js, `"Morphy, Paul"`) {
+		t.Errorf("GET /api/boards:\n%.500s", js)
+	}
+	if js := get("/api/v1.0/eboards"); !strings.Contains(js, `"serialnr"`) {
+		t.Errorf("GET /api/v1.0/eboards:\n%.500s", js)
+	}
+	get("/healthz")
+	body := get("/metrics")
 	for _, want := range []string{`arbiterd_boards 2`, `arbiterd_events_total{type="complete"}`, `arbiterd_events_total{type="flag"} 1`,
 		`arbiterd_press_complete_latency_seconds_count`, `arbiterd_board_connected{board="2"}`} {
 		if !strings.Contains(string(body), want) {
@@ -73,6 +94,9 @@ func TestTwoBoards(t *testing.T) {
 		}
 	}
 	stop()
+	if _, err := os.Stat(filepath.Join(data, "broadcast", "tournament.json")); err != nil {
+		t.Errorf("broadcast folder: %v", err)
+	}
 
 	checkFlagGame(t, w.stream("1"), sans)
 	b2 := w.stream("2")

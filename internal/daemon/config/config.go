@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,13 +32,27 @@ const (
 
 // Config is the daemon's configuration.
 type Config struct {
-	Data      string  `yaml:"data" toml:"data"`             // the data directory (the journal)
-	Listen    string  `yaml:"listen" toml:"listen"`         // HTTP address, host:port
-	Event     string  `yaml:"event" toml:"event"`           // the event's name (PGN Event)
-	Round     string  `yaml:"round" toml:"round"`           // the round (PGN Round "r.b", directory round-R)
-	LogFormat string  `yaml:"log_format" toml:"log_format"` // "text" or "json"
-	LogLevel  string  `yaml:"log_level" toml:"log_level"`   // "debug", "info", "warn", "error"
-	Boards    []Board `yaml:"boards" toml:"boards"`
+	Data      string `yaml:"data" toml:"data"`             // the data directory (the journal)
+	Listen    string `yaml:"listen" toml:"listen"`         // HTTP address, host:port
+	Event     string `yaml:"event" toml:"event"`           // the event's name (PGN Event)
+	Round     string `yaml:"round" toml:"round"`           // the round (PGN Round "r.b", directory round-R)
+	LogFormat string `yaml:"log_format" toml:"log_format"` // "text" or "json"
+	LogLevel  string `yaml:"log_level" toml:"log_level"`   // "debug", "info", "warn", "error"
+	Site      string `yaml:"site" toml:"site"`             // PGN Site of the broadcast feeds
+	// Broadcast is the directory of the broadcast round folders
+	// (default DATA/broadcast); "off" turns them off.
+	Broadcast string   `yaml:"broadcast" toml:"broadcast"`
+	Lichess   *Lichess `yaml:"lichess" toml:"lichess"` // push to a lichess broadcast round (optional)
+	Boards    []Board  `yaml:"boards" toml:"boards"`
+}
+
+// Lichess is the optional push of the round's games to a lichess
+// broadcast round. The token is read from the environment, never from the
+// file.
+type Lichess struct {
+	RoundID  string `yaml:"round_id" toml:"round_id"`   // the lichess broadcast round's id
+	TokenEnv string `yaml:"token_env" toml:"token_env"` // environment variable holding the token (default LICHESS_TOKEN)
+	BaseURL  string `yaml:"base_url" toml:"base_url"`   // default https://lichess.org
 }
 
 // Board is one board the daemon serves.
@@ -227,6 +242,8 @@ func (c *Config) defaults() {
 	}
 }
 
+var lichessID = regexp.MustCompile(`^[A-Za-z0-9]{1,32}$`)
+
 var roundName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // Validate checks a configuration built in code (Load and Parse validate
@@ -266,6 +283,16 @@ func (c *Config) validate() []*Error {
 	}
 	if strings.ContainsAny(c.Event, "\n\r") {
 		bad("event", "a line break in the event's name")
+	}
+	if l := c.Lichess; l != nil {
+		if !lichessID.MatchString(l.RoundID) {
+			bad("lichess.round_id", "%q: a lichess round id is letters and digits, as in the round's URL", l.RoundID)
+		}
+		if l.BaseURL != "" {
+			if u, err := url.Parse(l.BaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+				bad("lichess.base_url", "%q is not an http(s) URL", l.BaseURL)
+			}
+		}
 	}
 	if len(c.Boards) == 0 {
 		bad("boards", "no boards: the daemon needs at least one")
