@@ -147,8 +147,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	// Each board: the events the client missed (when it resumes), then its
 	// state now.
 	caught := map[string]int{} // board -> seq covered by the state sent
+	seen := sent
+	sent = cursor{} // only the boards of this stream
 	for _, b := range states {
-		if since, ok := sent[b.ID]; ok && since <= b.Seq {
+		if since, ok := seen[b.ID]; ok && since <= b.Seq {
 			evs, err := s.hub.Events(b.ID, since)
 			if err == nil {
 				for _, e := range evs {
