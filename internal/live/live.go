@@ -85,12 +85,21 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	// being handled are still delivered, so a verdict's batch (flag, end)
 	// is never cut in two.
 	stopping := false
+	// Every byte goes through the journal: written to the capture first,
+	// then queued as the very record replay will read, so the pipeline
+	// sees live exactly what it sees in replay, in the same order.
+	j := &journal{cw: cfg.Capture, port: cfg.Port, now: cfg.Now, signal: make(chan struct{}, 1), onErr: cfg.OnJournalError}
 	onEvent := func(e reconcile.Event) error {
 		if e.Type == reconcile.TypeComplete || e.Type == reconcile.TypeFlag || e.Type == reconcile.TypeEnd {
 			// The capture's sync rule: a completed move or a verdict is
-			// on disk before anyone is told about it.
+			// on disk before anyone is told about it. When the disk
+			// fails and the caller keeps the game in memory, the event
+			// still goes out (the failure was reported).
 			if err := cfg.Capture.Sync(); err != nil {
-				return fmt.Errorf("live: sync capture: %w", err)
+				if cfg.OnJournalError == nil {
+					return fmt.Errorf("live: sync capture: %w", err)
+				}
+				j.syncFailed(err)
 			}
 		}
 		if cfg.OnEvent != nil && !cfg.OnEvent(e) {
@@ -116,8 +125,12 @@ func Run(ctx context.Context, cfg Config) (err error) {
 		}
 	}
 	defer func() {
-		if serr := cfg.Capture.Sync(); err == nil && serr != nil {
-			err = serr
+		if serr := cfg.Capture.Sync(); serr != nil {
+			if cfg.OnJournalError != nil {
+				j.syncFailed(serr) // reported; the game was kept in memory
+			} else if err == nil {
+				err = serr
+			}
 		}
 	}()
 
@@ -132,10 +145,6 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	}
 	defer sp.Close()
 
-	// Every byte goes through the journal: written to the capture first,
-	// then queued as the very record replay will read, so the pipeline
-	// sees live exactly what it sees in replay, in the same order.
-	j := &journal{cw: cfg.Capture, port: cfg.Port, now: cfg.Now, signal: make(chan struct{}, 1), onErr: cfg.OnJournalError}
 	rw := &tappedPort{sp: sp, j: j}
 
 	sopts := cfg.Session
@@ -294,6 +303,14 @@ func (j *journal) fail(err error) {
 		j.failing = true
 		j.onErr(err)
 	}
+}
+
+// syncFailed handles a failed capture sync (the buffered lines could not
+// be written): like a failed write, reported once while the capture fails.
+func (j *journal) syncFailed(err error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.fail(err)
 }
 
 func (j *journal) push(rec capture.Record) {
