@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
 )
 
 // TestJournalFailureIsLoud: a capture that cannot be written raises an
