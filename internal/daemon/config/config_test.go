@@ -151,3 +151,16 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestExamples: the example configurations in docs/examples are valid.
+func TestExamples(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "docs", "examples", "*"))
+	if err != nil || len(files) == 0 {
+		t.Skip("docs/examples not found")
+	}
+	for _, f := range files {
+		if _, err := Load(f); err != nil {
+			t.Errorf("%v", err)
+		}
+	}
+}
