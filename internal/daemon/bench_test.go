@@ -51,8 +51,6 @@ func BenchmarkRecover(b *testing.B) {
 	if err := cw.Close(); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(len(chunks)), "records")
-	b.ReportMetric(float64(size), "bytes")
 	n := 0
 	for b.Loop() {
 		d, err := New(Options{Config: c, Mounts: []Mount{}, Runners: []Runner{}})
@@ -67,4 +65,6 @@ func BenchmarkRecover(b *testing.B) {
 		d.boards[0].close()
 	}
 	b.ReportMetric(float64(n), "events")
+	b.ReportMetric(float64(len(chunks)), "records")
+	b.ReportMetric(float64(size), "bytes")
 }
