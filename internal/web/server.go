@@ -36,6 +36,8 @@ type Server struct {
 	mux  *http.ServeMux
 	mu   sync.Mutex
 	acks map[chan string]struct{} // SSE streams told about acknowledgements
+	done chan struct{}            // closed by Close: streams end
+	once sync.Once
 }
 
 // New returns a server over h.
@@ -49,7 +51,7 @@ func New(h *hub.Hub, o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Server{hub: h, opt: o, mux: http.NewServeMux(), acks: map[chan string]struct{}{}}
+	s := &Server{hub: h, opt: o, mux: http.NewServeMux(), acks: map[chan string]struct{}{}, done: make(chan struct{})}
 	s.mux.HandleFunc("GET /api/boards", s.boards)
 	s.mux.HandleFunc("GET /api/boards/{id}", s.board)
 	s.mux.HandleFunc("GET /api/boards/{id}/events", s.events)
@@ -63,6 +65,14 @@ func New(h *hub.Hub, o Options) *Server {
 		http.ServeFileFS(w, r, staticFiles, "static/index.html")
 	})
 	return s
+}
+
+// Close ends every open event stream (browsers reconnect to whatever
+// serves next). http.Server.Shutdown waits for handlers to return and a
+// stream never does by itself, so the daemon calls Close first, e.g. with
+// (*http.Server).RegisterOnShutdown(s.Close). The API keeps answering.
+func (s *Server) Close() {
+	s.once.Do(func() { close(s.done) })
 }
 
 // Handler returns the HTTP handler: the API under /api/, the dashboard at /.

@@ -176,6 +176,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-s.done:
+			return
 		case u, ok := <-updates:
 			if !ok {
 				if ctx.Err() == nil {

@@ -253,3 +253,26 @@ func TestStreamResume(t *testing.T) {
 		t.Errorf("live update after resume: %+v", m)
 	}
 }
+
+// Close ends the open streams, so a server can shut down.
+func TestCloseEndsStreams(t *testing.T) {
+	w := New(newHub(t), Options{})
+	srv := httptest.NewServer(w.Handler())
+	t.Cleanup(srv.Close)
+	s := openStream(t, srv.URL+"/api/stream", "")
+	s.next()
+	s.next()
+	s.next()
+	w.Close()
+	select {
+	case _, ok := <-s.msgs:
+		if ok {
+			t.Error("a message after Close")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream is still open 5 s after Close")
+	}
+	if r := do(t, w.Handler(), "GET", "/api/boards/12"); r.status != 200 {
+		t.Errorf("the API after Close: %d", r.status)
+	}
+}

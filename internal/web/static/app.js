@@ -88,8 +88,11 @@
 
   // ---- clocks -----------------------------------------------------------
 
+  // running: the side's clock counts down in the page while arbiterd
+  // knows it runs and the game is on (no result, no final flag verdict).
   function running(b, side) {
     return b.running === side && b.connection === "connected" && !b.result &&
+      b.verdict !== "loss" && b.verdict !== "draw" &&
       Date.parse(b.clock_at) > 946684800000; // clock_at set (after 2000)
   }
 
