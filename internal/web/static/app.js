@@ -93,7 +93,7 @@
   function running(b, side) {
     return b.running === side && b.connection === "connected" && !b.result &&
       b.verdict !== "loss" && b.verdict !== "draw" &&
-      Date.parse(b.clock_at) > 946684800000; // clock_at set (after 2000)
+      known(b);
   }
 
   // secondsLeft is what the side's clock shows now: the last reading,
@@ -102,6 +102,11 @@
     let s = (b.clock && b.clock[side]) || 0;
     if (running(b, side)) s -= (Date.now() + skew - Date.parse(b.clock_at)) / 1000;
     return Math.max(0, s);
+  }
+
+  // known: the clocks have been read at least once.
+  function known(b) {
+    return Date.parse(b.clock_at) > 946684800000;
   }
 
   function fmtClock(s) {
@@ -115,7 +120,7 @@
     for (const { state, el } of boards.values()) {
       for (const side of ["white", "black"]) {
         const c = el.querySelector(".player." + side + " .clock");
-        if (!c) continue;
+        if (!c || !known(state)) continue;
         const s = secondsLeft(state, side);
         c.textContent = fmtClock(s);
         c.classList.toggle("low", s < 60);
@@ -150,7 +155,7 @@
       ? '<span class="done">acknowledged</span>'
       : '<button class="ack" data-board="' + esc(b.id) + '" data-alert="' + a.id + '">Acknowledge</button>';
     return '<li class="' + cls + '" data-alert="' + a.id + '"><span class="what"><span class="title">' +
-      esc(alertTitle(b, a)) + '</span> <span class="text">' + esc(a.text) + "</span></span>" + act + "</li>";
+      esc(alertTitle(b, a)) + '</span> <span class="text" title="' + esc(a.text) + '">' + esc(a.text) + "</span></span>" + act + "</li>";
   }
 
   // alertList: open alerts first (red before amber, newest first), then the
@@ -179,20 +184,21 @@
     const cls = "tile" + (open.some((a) => a.level === "red") ? " has-red" : open.length ? " has-amber" : "");
     const player = (side, name) =>
       '<div class="player ' + side + (running(b, side) ? " running" : "") + '"><span class="dot"></span><span class="name">' +
-      esc(name || (side === "white" ? "White" : "Black")) + '</span><span class="clock">' + fmtClock(secondsLeft(b, side)) + "</span></div>";
-    const result = b.result ? '<span class="result">' + esc(b.result) + (b.end_reason ? " · " + esc(b.end_reason) : "") + "</span>" : "";
-    const meta = [b.timecontrol, lastMove(b)].filter(Boolean).join(" · ");
+      esc(name || (side === "white" ? "White" : "Black")) + '</span>' +
+      (known(b) ? '<span class="clock">' + fmtClock(secondsLeft(b, side)) + "</span>" : '<span class="clock unknown">–:––</span>') + "</div>";
+    const status = b.result
+      ? '<span class="result" title="' + esc(b.connection) + '">' + esc(b.result) + (b.end_reason ? " " + esc(b.end_reason) : "") + "</span>"
+      : '<span class="state ' + esc(b.connection) + '">' + esc(b.connection) + "</span>";
     return {
       cls,
       html:
         '<div class="head"><span class="num">Board ' + esc(b.id) + "</span>" +
-        (b.round ? '<span class="round">round ' + esc(b.round) + "</span>" : "") + result +
-        '<span class="state ' + esc(b.connection) + '">' + esc(b.connection) + "</span></div>" +
+        (b.round ? '<span class="round">round ' + esc(b.round) + "</span>" : "") + status + "</div>" +
         '<div class="body">' + diagram(b.fen, b.last_move) +
         '<div class="side">' + player("black", b.black) + player("white", b.white) +
-        '<div class="counts"><span class="w">' + count("W", b.moves.white, b.required.white) +
+        '<div class="counts" title="' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + '"><span class="w">' + count("W", b.moves.white, b.required.white) +
         '</span><span class="b">' + count("B", b.moves.black, b.required.black) + "</span></div>" +
-        '<div class="meta">' + esc(meta) + "</div></div></div>" + alertList(b),
+        '<div class="meta">' + esc(lastMove(b)) + "</div></div></div>" + alertList(b),
     };
   }
 
