@@ -44,8 +44,9 @@ where US is the analysis time in microseconds. "winnable" always comes
 with a legal line ending in mate by that side; "unwinnable" is proven.
 
 The default is --full (an arbiter's ruling: about a millisecond on game
-positions, up to about ten seconds on the hardest composed ones); --quick uses the small budget of the live daemon and may
-answer "undetermined". With --label the input is the labelled format
+positions, up to about ten seconds on the hardest composed ones); --quick
+uses the small budget of the live daemon and may answer "undetermined".
+With --label the input is the labelled format
 "XY FEN" (X = W or -, Y = B or -: which sides can mate) and both sides of
 each position are checked; disagreements and undetermined answers are
 printed, then a summary. A bad line is reported with its line number and
