@@ -107,23 +107,49 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			cw.Close()
 			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
 		}
-		if err := replayInto(path, b.p, collect); err != nil {
+		ports, err := replayInto(path, b.p, collect)
+		if err != nil {
 			cw.Close()
 			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
 		}
 		for _, e := range hist {
 			b.finished = b.finished || gameOver(e)
 		}
-		if b.finished {
+		down := max(time.Since(fi.ModTime()), 0)
+		base = cw.Last() + d.scale(down)
+		switch {
+		case b.finished:
 			cw.Close()
 			if err := b.p.End(collect); err != nil {
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
-		} else {
+		case ports[PortName] == "":
+			// Cut short before its declarations: a new game.
+			emit := func(evs []reconcile.Event, err error) error {
+				hist = append(hist, evs...)
+				return err
+			}
+			if err := live.Declare(cw, b.p, PortName, d.meta(bc), emit); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
+			b.cw = cw
+		default:
+			// While the daemon was away nobody watched the board: to the
+			// game that is a disconnection, and the start-up dump on the
+			// reopened port resyncs it (moves made meanwhile are
+			// reconstructed, presses wait for the board).
+			text := pipeline.FormatSessionMarker(base, PortName, "disconnected")
+			if err := cw.Comment(text); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
+			if err := b.p.Record(capture.Record{Kind: capture.KindComment, Text: text}, collect); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
 			b.cw = cw
 		}
-		down := max(time.Since(fi.ModTime()), 0)
-		base = cw.Last() + d.scale(down)
 		b.log.Info("recovered game from the journal", "capture", path, "events", len(hist),
 			"finished", b.finished, "resume_at", capture.FormatSeconds(base))
 	case errors.Is(err, fs.ErrNotExist):
@@ -195,24 +221,25 @@ func (d *Daemon) scale(real time.Duration) time.Duration {
 	return time.Duration(float64(real) * d.o.Speed)
 }
 
-// replayInto feeds every record of the capture at path to p.
-func replayInto(path string, p *pipeline.Pipeline, fn func(reconcile.Event) error) error {
+// replayInto feeds every record of the capture at path to p, and returns
+// the ports the capture declares.
+func replayInto(path string, p *pipeline.Pipeline, fn func(reconcile.Event) error) (map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	cr := capture.NewReader(f)
 	for {
 		rec, err := cr.Next()
 		if err == io.EOF {
-			return nil
+			return cr.Ports(), nil
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := p.Record(rec, fn); err != nil {
-			return err
+			return nil, err
 		}
 	}
 }

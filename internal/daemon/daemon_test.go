@@ -36,10 +36,16 @@ func checkFlagGame(t *testing.T, evs []reconcile.Event, sans []string) {
 	if m := completed(evs); m.White != 19 || m.Black != 18 {
 		t.Errorf("board 1: completed %+v, want White 19, Black 18", m)
 	}
-	var got []string
+	// Every ply completed once, with the game's move (moves reconstructed
+	// after a gap may complete in another order than they were played).
+	got := make([]string, 37)
 	for _, e := range evs {
 		if e.Type == reconcile.TypeComplete {
-			got = append(got, e.SAN)
+			if e.Ply < 1 || e.Ply > len(got) || got[e.Ply-1] != "" {
+				t.Errorf("board 1: unexpected completion %s", reconcile.Marshal(e))
+				continue
+			}
+			got[e.Ply-1] = e.SAN
 		}
 	}
 	if strings.Join(got, " ") != strings.Join(sans[:37], " ") {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/internal/daemon/config"
 	"github.com/arbiterd/arbiterd/internal/emulator"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
 // childEnv names the configuration file when the test binary runs as the
@@ -142,6 +143,19 @@ func TestKillAndRestart(t *testing.T) {
 		t.Errorf("want the board connected twice (before and after the restart):\n%s", s)
 	}
 	checkFlagGame(t, w.stream("1"), sans)
+	// The daemon's absence is a disconnection to the game: presses made
+	// meanwhile wait for the board's resync, none is taken for a press
+	// without a move.
+	if has(w.stream("1"), func(e reconcile.Event) bool { return e.Kind == reconcile.KindPressWithoutMove }) {
+		t.Error("the restart produced a press-without-move anomaly")
+	}
+	if t.Failed() || testing.Verbose() {
+		for _, e := range w.stream("1") {
+			if e.Type == reconcile.TypeComplete || e.Type == reconcile.TypeSession || e.Type == reconcile.TypeAnomaly {
+				t.Logf("%.300s", reconcile.Marshal(e))
+			}
+		}
+	}
 	// The restarted daemon's own stream starts with the recovered events
 	// (the hub was rebuilt from the capture) and ends with the verdict.
 	b, err := d.Hub().Board("1")
