@@ -21,7 +21,8 @@
 // round: a finished game (an end event, or a flag verdict that ends it) is
 // shown as it ended, an unfinished one is continued — appended to, with
 // capture time going on from its last record plus the time the daemon was
-// down — so the event stream after a restart is the replay of the whole
+// down, the gap marked as a disconnection of the board (nobody watched it)
+// — so the event stream after a restart is the replay of the whole
 // capture.
 //
 // A capture that cannot be written (a full disk) is reported loudly — an
