@@ -146,7 +146,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	}
 	// Each board: the events the client missed (when it resumes), then its
 	// state now.
-	caught := map[string]int{} // board -> seq covered by the state sent
+	caught := covered{} // board -> seq covered by the state sent
 	seen := sent
 	sent = cursor{} // only the boards of this stream
 	for _, b := range states {
@@ -187,11 +187,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 				}
 				return
 			}
-			if c, ok := caught[u.Board]; ok {
-				if u.Event.Seq <= c {
-					continue // already in the state sent on connect
-				}
-				delete(caught, u.Board)
+			if !caught.fresh(u.Board, u.Event.Seq) {
+				continue // already in the state sent on connect
 			}
 			sent[u.Board] = u.Event.Seq
 			out.message(msgUpdate, sent.String(), s.updateData(u.Board, u.Event, u.State))
@@ -211,6 +208,26 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// covered holds, per board, the last seq the state sent on connect
+// covers. The subscription starts before the states are read, so its first
+// updates may repeat what a state already holds; once a board's updates
+// go past it, the board is forgotten (a board whose game restarts counts
+// from 1 again).
+type covered map[string]int
+
+// fresh reports whether an update of board with seq is news to the client.
+func (c covered) fresh(board string, seq int) bool {
+	last, ok := c[board]
+	if !ok {
+		return true
+	}
+	if seq <= last {
+		return false
+	}
+	delete(c, board)
+	return true
 }
 
 func (s *Server) stateData(b hub.Board) []byte {

@@ -276,3 +276,80 @@ func TestCloseEndsStreams(t *testing.T) {
 		t.Errorf("the API after Close: %d", r.status)
 	}
 }
+
+// A client that falls behind is disconnected with a comment saying so, and
+// resumes from its last id without losing an event.
+func TestStreamSlowClientResumes(t *testing.T) {
+	h := newHub(t)
+	srv := httptest.NewServer(New(h, Options{Buffer: 1}).Handler())
+	t.Cleanup(srv.Close)
+	s := openStream(t, srv.URL+"/api/stream?board=2", "")
+	s.next()
+	s.next()
+	// Publish far faster than the stream can frame and send.
+	const n = 20000
+	go func() {
+		for i := 1; i <= n; i++ {
+			h.Publish("2", reconcile.Event{Type: reconcile.TypePress, Board: "2", Seq: i, Side: clockd.Side(i % 2),
+				At: time.Duration(i) * time.Second, Clock: clockd.Times{White: time.Hour, Black: time.Hour}})
+		}
+	}()
+	last, dropped := "", false
+	for m := range s.msgs {
+		if m.id != "" {
+			last = m.id
+		}
+		if m.comment == "fell behind; reconnect to resume" {
+			dropped = true
+		}
+	}
+	if !dropped {
+		t.Fatalf("the stream ended without saying the client fell behind (last id %q)", last)
+	}
+	c := parseCursor(last)
+	if c["2"] <= 0 || c["2"] >= n {
+		t.Skipf("dropped after %d of %d updates: nothing left to resume", c["2"], n)
+	}
+	// Wait until everything is published, then resume.
+	deadline := time.Now().Add(20 * time.Second)
+	for b, _ := h.Board("2"); b.Seq < n; b, _ = h.Board("2") {
+		if time.Now().After(deadline) {
+			t.Fatal("publishing did not finish")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r := openStream(t, srv.URL+"/api/stream?board=2", last)
+	r.next() // retry
+	want := c["2"] + 1
+	for m := r.next(); ; m = r.next() {
+		if m.event == "state" {
+			break
+		}
+		var e struct{ Seq int }
+		if err := json.Unmarshal(decode(t, m).Event, &e); err != nil || e.Seq != want {
+			t.Fatalf("resumed update has seq %d, want %d (%v)", e.Seq, want, err)
+		}
+		want++
+	}
+	if want != n+1 {
+		t.Errorf("resume replayed up to seq %d, want %d", want-1, n)
+	}
+}
+
+func TestCoveredSkipsWhatTheStateHeld(t *testing.T) {
+	c := covered{"1": 5, "2": 0}
+	for _, tc := range []struct {
+		board string
+		seq   int
+		fresh bool
+	}{
+		{"1", 4, false}, {"1", 5, false}, {"3", 1, true}, {"2", 1, true},
+		{"1", 6, true}, // past the state: the board is forgotten
+		{"1", 1, true}, // so a restarted game's first events are news
+		{"2", 1, true},
+	} {
+		if got := c.fresh(tc.board, tc.seq); got != tc.fresh {
+			t.Errorf("board %s seq %d: fresh %v, want %v", tc.board, tc.seq, got, tc.fresh)
+		}
+	}
+}
