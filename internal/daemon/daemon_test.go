@@ -59,7 +59,8 @@ func checkFlagGame(t *testing.T, evs []reconcile.Event, sans []string) {
 func TestTwoBoards(t *testing.T) {
 	sans := immortal(t)
 	e1 := startEmu(t, emulator.Config{Game: sans, Seed: 1, Script: []emulator.Action{{Kind: emulator.Flag, Ply: 38}}})
-	e2 := startEmu(t, emulator.Config{Game: sans, Seed: 2})
+	// Board 2's line is noisy: garbage bytes the decoder must skip.
+	e2 := startEmu(t, emulator.Config{Game: sans, Seed: 2, Script: []emulator.Action{{Kind: emulator.Garbage, Ply: 10, N: 64}}})
 	data := t.TempDir()
 	w := newWatcher()
 	d, stop := runDaemon(t, testConfig(data, e1.path, e2.path), w)
@@ -92,6 +93,9 @@ func TestTwoBoards(t *testing.T) {
 		t.Errorf("GET /api/v1.0/eboards:\n%.500s", js)
 	}
 	get("/healthz")
+	if n := counter(t, d, "arbiterd_decode_errors_total"); n == 0 {
+		t.Error("the garbage on board 2's line counted no decode error")
+	}
 	body := get("/metrics")
 	for _, want := range []string{`arbiterd_boards 2`, `arbiterd_events_total{type="complete"}`, `arbiterd_events_total{type="flag"} 1`,
 		`arbiterd_press_complete_latency_seconds_count`, `arbiterd_board_connected{board="2"}`} {
