@@ -43,7 +43,7 @@ type room struct {
 
 // eventsOf plays a game on the emulator (no host, Play), writes the board's
 // bytes into a capture, and replays it: the board's event stream.
-func eventsOf(t *testing.T, r room) []reconcile.Event {
+func eventsOf(t testing.TB, r room) []reconcile.Event {
 	t.Helper()
 	periods, err := emulator.ParseTimeControl(r.info.TimeControl)
 	if err != nil {
