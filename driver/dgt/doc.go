@@ -32,7 +32,9 @@
 // Session runs the conversation with a board over an io.ReadWriter: it
 // starts the board (reset, update-nice mode, serial number, version, board
 // dump), polls the serial number about once a second to know the board is
-// still there, and serialises clock commands with acknowledgement and
+// still there — re-asserting update-nice mode and asking for a board dump
+// with each poll, so a board that lost power and came back idle is brought
+// back and its position put right (PollCommands) — and serialises clock commands with acknowledgement and
 // bounded resends. Session owns its timers; everything else in the package
 // is a pure function of bytes.
 //

@@ -89,6 +89,17 @@ func StartCommands() []byte {
 	return []byte{CmdReset, CmdUpdateNice, CmdSerialNr, CmdVersion, CmdSendBoard}
 }
 
+// PollCommands are the bytes of a keep-alive poll: update-nice mode again,
+// a board dump, and the serial number (whose answer shows the board is
+// there). A board that lost power between two polls comes back idle — it
+// no longer reports field changes or the clock — and answers the serial
+// number all the same; re-asserting the mode and asking for the whole board
+// every poll brings it back, and the dump puts the position right within a
+// poll, whatever changed while it was silent.
+func PollCommands() []byte {
+	return []byte{CmdUpdateNice, CmdSendBoard, CmdSerialNr}
+}
+
 type clockReq struct {
 	cmd   []byte
 	reply chan error
@@ -338,7 +349,7 @@ func (s *Session) Run(ctx context.Context) error {
 				}
 			}
 			heard, polled = false, true
-			if err := write([]byte{CmdSerialNr}); err != nil {
+			if err := write(PollCommands()); err != nil {
 				return err
 			}
 

@@ -70,7 +70,7 @@ func TestSessionStartsBoardAndAcksClock(t *testing.T) {
 		pb := &dt.Playback{ReadChunk: 5, Steps: []dt.Step{
 			{Write: dgt.StartCommands(), Read: startReply},
 			{Write: setRun, Read: dt.DGTClockAck([4]byte{0x10, dgt.ClockSetAndRun, 0, 0})},
-			{Write: []byte{dgt.CmdSerialNr}, Read: dt.DGTSerial("40123")},
+			{Write: dgt.PollCommands(), Read: dt.DGTSerial("40123")},
 		}}
 		s, stop := runSession(t, pb, dgt.SessionOptions{})
 		if err := s.SendClock(context.Background(), setRun); err != nil {
@@ -101,7 +101,7 @@ func TestSessionStartsBoardAndAcksClock(t *testing.T) {
 
 func TestSessionMarksSilentBoardUnresponsive(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		poll := []byte{dgt.CmdSerialNr}
+		poll := dgt.PollCommands()
 		pb := &dt.Playback{Steps: []dt.Step{
 			{Write: dgt.StartCommands(), Read: dt.DGTSerial("00001")},
 			{Write: poll}, // 1 s: no answer

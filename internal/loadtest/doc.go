@@ -1,0 +1,24 @@
+// Package loadtest runs many emulated boards against arbiterd's live path in
+// one process and measures what that costs: CPU, memory per board, and the
+// latency from a clock press reaching arbiterd to its completed move (FIDE
+// Law 6.2.1: a move is completed when the player presses the clock).
+//
+// Each board is a DGT board and clock emulator (internal/emulator) talking
+// over an in-process pipe (net.Pipe) to the same host side the daemon runs
+// on a serial port: a dgt.Session (start-up, keep-alive polls) reading
+// through a tap that journals every byte into the board's capture file
+// first, then feeds exactly those records to the board's pipeline, whose
+// events are published into one shared hub. Only the serial port itself is
+// replaced; the decoders, the journal, the reconciliation and the hub are
+// the real ones.
+//
+// Every completed move is checked against the game the emulator played
+// (the same ply, side and SAN), so a lost or misattributed move is counted,
+// not guessed.
+//
+// Latency is measured from the wall time of the read that carried the
+// press to the moment its "complete" event is emitted ("raw"). A press is
+// completed only once the board's next scan confirms the position, so most
+// of the raw latency is waiting for data; "processing" is the part after
+// the read that triggered the completion arrived.
+package loadtest
