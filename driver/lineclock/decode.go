@@ -150,11 +150,17 @@ func (p *parser) face() (clockd.Face, error) {
 	return 0, p.errf(col, ErrSyntax, "face must be L or R")
 }
 
-// word reads a name field: letters, digits, '-', '_', '.'.
+// word reads a name field: 1–32 letters, digits, '-', '_', '.'.
+// maxWord is the longest a model or serial may be (docs/lineclock.md).
+const maxWord = 32
+
 func (p *parser) word(what string) (string, error) {
 	f, col, err := p.field(what)
 	if err != nil {
 		return "", err
+	}
+	if len(f) > maxWord {
+		return "", p.errf(col+maxWord, ErrSyntax, "%s is %d characters long; at most %d are allowed", what, len(f), maxWord)
 	}
 	for i, c := range f {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {

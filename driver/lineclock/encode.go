@@ -81,7 +81,7 @@ func AppendLine(dst []byte, m Message) ([]byte, error) {
 func Encode(m Message) ([]byte, error) { return AppendLine(nil, m) }
 
 func isWord(s string) bool {
-	if s == "" || len(s) > 32 {
+	if s == "" || len(s) > maxWord {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
