@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"bytes"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/emulator"
@@ -51,8 +53,19 @@ func BenchmarkRecover(b *testing.B) {
 	if err := cw.Close(); err != nil {
 		b.Fatal(err)
 	}
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
 	n := 0
 	for b.Loop() {
+		// Each recovery marks the restart in the capture: start each
+		// round from the same file.
+		b.StopTimer()
+		if err := os.WriteFile(path, orig, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
 		d, err := New(Options{Config: c, Mounts: []Mount{}, Runners: []Runner{}})
 		if err != nil {
 			b.Fatal(err)
@@ -67,4 +80,54 @@ func BenchmarkRecover(b *testing.B) {
 	b.ReportMetric(float64(n), "events")
 	b.ReportMetric(float64(len(chunks)), "records")
 	b.ReportMetric(float64(size), "bytes")
+}
+
+// BenchmarkPublish measures the daemon's own work per event of a live
+// game — the events file append, the hub, the metrics and, for completed
+// moves, the PGN rewrite — replaying a whole game's event stream into a
+// board.
+func BenchmarkPublish(b *testing.B) {
+	periods, err := emulator.ParseTimeControl(testTC)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := emulator.New(emulator.Config{PGN: emulator.DefaultPGN, Periods: periods, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := testConfig(b.TempDir(), "/dev/nonexistent-board")
+	if err := c.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	meta := (&Daemon{cfg: c}).meta(c.Boards[0])
+	p := pipeline.New(pipeline.Options{})
+	var evs []reconcile.Event
+	collect := func(e reconcile.Event) error { evs = append(evs, e); return nil }
+	var buf bytes.Buffer
+	cw, err := capture.NewWriter(&buf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := live.Declare(cw, p, PortName, meta, func(es []reconcile.Event, err error) error { evs = append(evs, es...); return err }); err != nil {
+		b.Fatal(err)
+	}
+	for _, ch := range e.Play() {
+		if err := p.Record(capture.Record{Kind: capture.KindData, Port: PortName, At: ch.At, Dir: capture.Read, Data: ch.Data}, collect); err != nil {
+			b.Fatal(err)
+		}
+	}
+	d, err := New(Options{Config: c, Mounts: []Mount{}, Runners: []Runner{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bd := d.boards[0]
+	defer bd.close()
+	bd.now = func() time.Duration { return 0 }
+	b.ResetTimer()
+	for b.Loop() {
+		for _, e := range evs {
+			bd.publish(e)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
 }
