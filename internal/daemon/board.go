@@ -99,7 +99,7 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 	case err == nil:
 		// Recovery: cut a torn last line, replay all the capture holds,
 		// and go on from its last time plus the time the daemon was down.
-		cw, err := capture.Append(path)
+		cw, err := d.o.OpenCapture(path, true)
 		if err != nil {
 			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
 		}
@@ -153,7 +153,7 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 		b.log.Info("recovered game from the journal", "capture", path, "events", len(hist),
 			"finished", b.finished, "resume_at", capture.FormatSeconds(base))
 	case errors.Is(err, fs.ErrNotExist):
-		cw, err := capture.Create(path)
+		cw, err := d.o.OpenCapture(path, false)
 		if err != nil {
 			return nil, fmt.Errorf("board %s: %w", id, err)
 		}

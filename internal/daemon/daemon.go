@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/daemon/config"
 	"github.com/arbiterd/arbiterd/internal/hub"
 	"github.com/arbiterd/arbiterd/internal/serialport"
@@ -63,6 +64,11 @@ type Options struct {
 	SyncInterval time.Duration
 	// Oracle answers the 6.9 question (nil: the pipeline's default).
 	Oracle reconcile.MateOracle
+	// OpenCapture opens a board's capture: a new one (resume false, the
+	// file does not exist yet) or one to continue after a restart (default:
+	// capture.Create and capture.Append). Tests put a failing disk under
+	// the journal through it.
+	OpenCapture func(path string, resume bool) (*capture.Writer, error)
 	// OnEvent, when set, sees every event published, after the journal
 	// and the hub (for tests and tools) — a recovered game's replayed
 	// events first, from New.
@@ -106,6 +112,14 @@ func New(o Options) (*Daemon, error) {
 	}
 	if o.Backoff == (serialport.Backoff{}) {
 		o.Backoff = serialport.DefaultBackoff()
+	}
+	if o.OpenCapture == nil {
+		o.OpenCapture = func(path string, resume bool) (*capture.Writer, error) {
+			if resume {
+				return capture.Append(path)
+			}
+			return capture.Create(path)
+		}
 	}
 	if o.SyncInterval <= 0 {
 		o.SyncInterval = time.Second
