@@ -33,7 +33,7 @@ func newMetrics() *metrics {
 		decodeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arbiterd_decode_errors_total",
 			Help: "Broken or unknown frames the boards sent, skipped by the decoder."}, []string{"board"}),
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "arbiterd_press_complete_latency_seconds",
-			Help:    "Real time from recording the bytes that complete a move (the press) to the complete event being published, journal sync included.",
+			Help:    "Real time from recording the bytes whose reading completed a move by a press to the complete event being published, journal sync included (the reconciler's wait for the press to be confirmed is in capture time, not here).",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}),
 		journalErrs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arbiterd_journal_errors_total",
 			Help: "Capture writes that failed (e.g. a full disk); the game goes on in memory."}, []string{"board"}),
