@@ -97,6 +97,11 @@ func TestTwoBoards(t *testing.T) {
 		t.Error("the garbage on board 2's line counted no decode error")
 	}
 	body := get("/metrics")
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, "arbiterd_press_complete_latency_seconds_") && !strings.Contains(l, "bucket") {
+			t.Log(l) // the figure, for go test -v
+		}
+	}
 	for _, want := range []string{`arbiterd_boards 2`, `arbiterd_events_total{type="complete"}`, `arbiterd_events_total{type="flag"} 1`,
 		`arbiterd_press_complete_latency_seconds_count`, `arbiterd_board_connected{board="2"}`} {
 		if !strings.Contains(string(body), want) {
