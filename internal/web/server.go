@@ -55,7 +55,13 @@ func New(h *hub.Hub, o Options) *Server {
 	s.mux.HandleFunc("GET /api/boards", s.boards)
 	s.mux.HandleFunc("GET /api/boards/{id}", s.board)
 	s.mux.HandleFunc("GET /api/boards/{id}/events", s.events)
-	s.mux.HandleFunc("POST /api/boards/{id}/alerts/{alert}/ack", s.ack)
+	// Acknowledging changes state: a page of another site must not do it
+	// through the arbiter's browser (CSRF).
+	csrf := http.NewCrossOriginProtection()
+	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusForbidden, "cross-origin %s %s refused: acknowledge from the dashboard", r.Method, r.URL.Path)
+	}))
+	s.mux.Handle("POST /api/boards/{id}/alerts/{alert}/ack", csrf.Handler(http.HandlerFunc(s.ack)))
 	s.mux.HandleFunc("GET /api/stream", s.stream)
 	s.mux.HandleFunc("/api/", s.notFound)
 	// The page and its assets, embedded: /static/app.js is static/app.js.

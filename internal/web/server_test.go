@@ -209,6 +209,15 @@ func TestAck(t *testing.T) {
 	for _, bad := range []string{"x", "0", "-2", "1e3"} {
 		wantError(t, do(t, s.Handler(), "POST", "/api/boards/12/alerts/"+bad+"/ack"), 400, "alert id")
 	}
+	// Another site's page cannot acknowledge through the arbiter's browser.
+	req := httptest.NewRequest("POST", "/api/boards/12/alerts/1/ack", nil)
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	wantError(t, response{rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes()}, 403, "cross-origin")
+	if b, _ := h.Board("12"); b.Alerts[0].Acked {
+		t.Error("a cross-site request acknowledged an alert")
+	}
 	// Reading with GET is not acknowledging.
 	wantError(t, do(t, s.Handler(), "GET", "/api/boards/12/alerts/1/ack"), 404, "GET")
 }
