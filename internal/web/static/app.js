@@ -240,10 +240,11 @@
         if (a.level === "red") red++; else amber++;
       }
     }
+    const open = [];
+    if (red) open.push('<span class="n-red">' + red + " flag" + (red > 1 ? "s" : "") + "</span>");
+    if (amber) open.push('<span class="n-amber">' + amber + (amber > 1 ? " anomalies" : " anomaly") + "</span>");
     summary.innerHTML = boards.size + (boards.size === 1 ? " board" : " boards") +
-      (red ? ' · <span class="n-red">' + red + " flag" + (red > 1 ? "s" : "") + "</span>" : "") +
-      (amber ? ' · <span class="n-amber">' + amber + " to check</span>" : "") +
-      (red || amber ? " unacknowledged" : "");
+      (open.length ? " · to acknowledge: " + open.join(", ") : " · nothing to acknowledge");
   }
 
   // ---- acknowledging ----------------------------------------------------
