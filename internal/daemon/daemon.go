@@ -27,6 +27,9 @@ import (
 type Mount struct {
 	Pattern string
 	Handler http.Handler
+	// OnShutdown, when set, is called as the HTTP server shuts down (to
+	// end long-lived responses such as event streams).
+	OnShutdown func()
 }
 
 // Runner is a service that runs next to the boards until ctx is done
@@ -208,6 +211,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	defer cancel()
 	srv := &http.Server{Handler: d.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
+	for _, m := range d.o.Mounts {
+		if m.OnShutdown != nil {
+			srv.RegisterOnShutdown(m.OnShutdown)
+		}
+	}
 	var wg sync.WaitGroup
 	var srvErr error
 	wg.Go(func() {

@@ -108,7 +108,24 @@ func TestTwoBoards(t *testing.T) {
 			t.Errorf("/metrics lacks %q", want)
 		}
 	}
+	// A browser's event stream is open while the daemon shuts down: it is
+	// ended, and the shutdown does not wait for it.
+	stream, err := http.Get("http://" + d.Addr().String() + "/api/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamDone := make(chan struct{})
+	go func() { io.Copy(io.Discard, stream.Body); stream.Body.Close(); close(streamDone) }()
+	t0 := time.Now()
 	stop()
+	if took := time.Since(t0); took > 3*time.Second {
+		t.Errorf("shutdown with an open event stream took %v", took)
+	}
+	select {
+	case <-streamDone:
+	case <-time.After(5 * time.Second):
+		t.Error("the event stream was not ended by the shutdown")
+	}
 	if _, err := os.Stat(filepath.Join(data, "broadcast", "tournament.json")); err != nil {
 		t.Errorf("broadcast folder: %v", err)
 	}

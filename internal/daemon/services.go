@@ -16,8 +16,9 @@ import (
 // /api/v1.0.
 func (d *Daemon) DefaultMounts() []Mount {
 	lc := livechess.New(d.hub).Handler()
+	ws := web.New(d.hub, web.Options{})
 	return []Mount{
-		{Pattern: "/", Handler: web.New(d.hub, web.Options{}).Handler()},
+		{Pattern: "/", Handler: ws.Handler(), OnShutdown: ws.Close},
 		{Pattern: "/api/v1.0/", Handler: lc},
 		{Pattern: "/api/v1.0", Handler: lc},
 	}
