@@ -17,6 +17,7 @@ import (
 	"github.com/arbiterd/arbiterd/driver/dgt"
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/daemon/config"
+	"github.com/arbiterd/arbiterd/internal/hub"
 	"github.com/arbiterd/arbiterd/internal/live"
 	"github.com/arbiterd/arbiterd/internal/pgn"
 	"github.com/arbiterd/arbiterd/internal/pipeline"
@@ -420,12 +421,10 @@ func (b *board) journalFailed(err error) {
 	}
 	b.log.Error("JOURNAL WRITE FAILED: the game goes on in memory but is not being recorded", "err", err,
 		"capture", capturePath(b.d.dir, b.id))
-	var last reconcile.Event
-	if evs, _ := b.d.hub.Events(b.id, 0); len(evs) > 0 {
-		last = evs[len(evs)-1]
+	if err := b.d.hub.Raise(b.id, hub.Amber, KindJournal, "",
+		"the journal cannot be written ("+err.Error()+"); the game is kept in memory only"); err != nil {
+		b.log.Error("raising the journal alert", "err", err)
 	}
-	b.d.hub.Publish(b.id, reconcile.Event{Type: reconcile.TypeAnomaly, Board: b.id, At: last.At, Seq: last.Seq,
-		NoSide: true, Kind: KindJournal, Detail: "the journal cannot be written (" + err.Error() + "); the game is kept in memory only"})
 }
 
 // close syncs and closes the capture and the events file.

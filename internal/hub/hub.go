@@ -319,6 +319,34 @@ func (e *entry) snapshot() Board {
 	return b
 }
 
+// Raise adds an alert that no event of the stream carries — the daemon's
+// own trouble, such as a journal that cannot be written — to a board's
+// state. Subscribers get an Update with the board's state and a zero
+// Event; the event stream itself is left as the journal has it.
+func (h *Hub) Raise(id string, level, kind, article, text string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.boards[id]
+	if e == nil {
+		return fmt.Errorf("%w %q", ErrNoBoard, id)
+	}
+	e.nextID++
+	e.state.Alerts = append(e.state.Alerts, Alert{ID: e.nextID, Seq: e.state.Seq, Level: level, Kind: kind,
+		Article: article, Text: text, T: e.state.T})
+	u := Update{Board: id, State: e.snapshot()}
+	for s := range h.subs {
+		if s.board != "" && s.board != id {
+			continue
+		}
+		select {
+		case s.ch <- u:
+		default:
+			h.dropSub(s)
+		}
+	}
+	return nil
+}
+
 // Boards returns every board's state, ordered by id (numerically when the
 // ids are numbers).
 func (h *Hub) Boards() []Board {

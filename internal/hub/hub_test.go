@@ -101,3 +101,24 @@ func TestBoardsOrderedNumerically(t *testing.T) {
 		t.Errorf("order %v", ids)
 	}
 }
+
+func TestRaiseAlertWithoutEvent(t *testing.T) {
+	h := New(Options{})
+	if err := h.Raise("1", Amber, "journal-write-failed", "", "disk full"); err == nil {
+		t.Error("raising on an unknown board succeeded")
+	}
+	h.Publish("1", reconcile.Event{Type: reconcile.TypeSession, Seq: 1, State: "connected"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := h.Subscribe(ctx, "1", 4)
+	if err := h.Raise("1", Amber, "journal-write-failed", "", "disk full"); err != nil {
+		t.Fatal(err)
+	}
+	u := <-ch
+	if len(u.State.Alerts) != 1 || u.State.Alerts[0].Kind != "journal-write-failed" || u.Event.Type != "" {
+		t.Errorf("update %+v", u)
+	}
+	if evs, _ := h.Events("1", 0); len(evs) != 1 {
+		t.Errorf("the alert went into the event stream: %d events", len(evs))
+	}
+}
