@@ -36,6 +36,15 @@
 //     closing any node the rules above prove dead: if the walk ends with
 //     no mate, the side cannot mate.
 //
+// A mate line found by any of these is then shortened on a node budget of
+// its own (half the quick budget in quick mode, half the budget up to
+// 200,000 nodes otherwise): detours are cut, a full-width search looks for
+// a short mate, and the heuristic search is rerun with a depth cap below
+// the line's length, lowering the cap with every shorter line found, so
+// that the line shown to the arbiter is a dozen plies or so rather than a
+// hundred. Budgets are node counts, never wall time: a query always gets
+// the same answer and the same line.
+//
 // Every answer is sound: Unwinnable only with a proof, Winnable only with
 // a legal line ending in mate by the side asked about, Undetermined when
 // the node budget runs out first. Quick mode (QuickBudget nodes, mostly

@@ -49,7 +49,9 @@ func (s *searcher) line(n int) []string {
 func (s *searcher) helpmate(budget int64) (Result, bool) {
 	s.limit = s.nodes + budget
 	s.abort = false
-	for depth := 1; depth < maxPly-1; depth += 1 {
+	// A mate ends with the winner's move: without forced-move extensions
+	// only depths of one parity can end in it, so the other is skipped.
+	for depth := s.firstDepth(); depth < maxPly-1; depth += 2 {
 		found, complete, n := s.find(0, depth, 0)
 		if found {
 			return Result{Verdict: Winnable, Line: s.line(n), Nodes: s.nodes, Reason: "helpmate found"}, true
@@ -226,4 +228,13 @@ func (s *searcher) cornerDist(sq bb.Square) int {
 		d = min(d, dist(sq, c))
 	}
 	return d
+}
+
+// firstDepth is the smallest depth at which the full-width search can find
+// a mate: 1 when the winner is to move, 2 otherwise.
+func (s *searcher) firstDepth() int {
+	if s.pos.Side() == s.winner {
+		return 1
+	}
+	return 2
 }

@@ -123,6 +123,20 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	}
 	s := &a.s
 	s.reset(pos, side)
+	r := a.search()
+	if r.Verdict == Winnable {
+		r.Line = s.improveLine(r.Line, a.shortBudget())
+		r.Nodes = s.nodes
+	}
+	return r
+}
+
+// maxShortBudget bounds the nodes spent shortening a found mate line.
+const maxShortBudget = 200_000
+
+// search runs the phases of the analysis on the position set by reset.
+func (a *Analyzer) search() Result {
+	s := &a.s
 	// Budget split: the heuristic deep helpmate search (which finds most
 	// mates in a few dozen nodes), short full-width helpmates (which also
 	// prove dead positions whose every line ends), the exhaustive walk,
@@ -164,4 +178,14 @@ func staticVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
 		return Result{Verdict: Unwinnable, Reason: "the pawns are frozen and no piece can ever check the king's squares"}, true
 	}
 	return Result{}, false
+}
+
+// shortBudget is the node budget for shortening a found mate line: a
+// half of the quick budget in quick mode, half the budget (at most
+// maxShortBudget) otherwise.
+func (a *Analyzer) shortBudget() int64 {
+	if a.opt.Mode == Quick && a.opt.NodeBudget == 0 {
+		return QuickBudget / 2
+	}
+	return min(a.opt.budget()/2, maxShortBudget)
 }

@@ -1,0 +1,138 @@
+package unwinnable
+
+import (
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// The arbiter reads the mate line of a winnable answer as the proof that
+// a helpmate exists, so it should be short. The phases that find mates
+// care about finding one at all: the heuristic search follows its score
+// wherever it leads and the exhaustive walk wanders, so their lines can
+// run to a hundred plies while a helpmate of a dozen exists. improve
+// shortens a found line, on its own node budget (never wall time, so the
+// same query always gives the same line):
+//
+//  1. detours are cut: a position of the line that reaches a later one
+//     in a single move skips the moves in between (shorten);
+//  2. a full-width helpmate search of growing depth, from the query
+//     position, finds the shortest line if it is short (within a quarter
+//     of the budget);
+//  3. the heuristic search is run again from the query position with a
+//     depth cap two plies below the line's length (a mate by the same
+//     side always has the same parity of length), with a few
+//     discrepancies; every shorter line found lowers the cap;
+//  4. the same is tried from the positions along the line, replacing the
+//     suffix when a shorter mate is found from there.
+
+// maxShortDisc is the largest number of discrepancies the capped searches
+// allow.
+const maxShortDisc = 8
+
+// improve returns a line no longer than path (a mating line from s.pos),
+// spending at most budget nodes. s.pos is left unchanged.
+func (s *searcher) improve(path []bb.Move, budget int64) []bb.Move {
+	path = s.shorten(path)
+	if budget <= 0 || len(path) <= 3 {
+		return path
+	}
+	s.limit = s.nodes + budget
+	s.abort = false
+	if p, ok := s.shortestFullWidth(len(path)-2, budget/8); ok {
+		path = p
+	}
+	s.limit = s.nodes + budget - budget/8
+	path = s.cappedFrom(path, 0, budget)
+	// Suffixes: from each position of the line, look for a shorter mate
+	// than the rest of the line, with what is left shared equally.
+	var undo [maxPly]bb.Undo
+	made := 0
+	for i := 0; i+3 < len(path) && i < maxPly-4 && !s.abort; i++ {
+		undo[i] = s.pos.Make(path[i])
+		made = i + 1
+		left := s.limit - s.nodes
+		per := left / int64(len(path)-i)
+		if per < 50 {
+			break
+		}
+		rest := s.cappedFrom(path[i+1:], i+1, per)
+		path = append(path[:i+1:i+1], rest...)
+	}
+	for i := made - 1; i >= 0; i-- {
+		s.pos.Unmake(path[i], undo[i])
+	}
+	return s.shorten(path)
+}
+
+// cappedFrom looks for mating lines shorter than path from the current
+// position (at ply base of s.path) with at most budget nodes, and returns
+// the shortest line known. The overall limit s.limit still applies.
+func (s *searcher) cappedFrom(path []bb.Move, base int, budget int64) []bb.Move {
+	limit := s.limit
+	s.limit = min(limit, s.nodes+budget)
+	defer func() { s.limit = limit; s.abort = s.nodes >= limit }()
+	s.abort = false
+	for disc := 0; disc <= maxShortDisc; {
+		depth := min(len(path)-2, maxPly-2-base)
+		if depth <= 0 {
+			break
+		}
+		s.ldsT.stamp++
+		found, n := s.ldsFind(base, depth, disc)
+		if s.abort {
+			break
+		}
+		if !found {
+			disc++
+			continue
+		}
+		path = append([]bb.Move(nil), s.path[base:n]...)
+	}
+	return path
+}
+
+// improveLine shortens line, UCI moves from s.pos, with improve.
+func (s *searcher) improveLine(line []string, budget int64) []string {
+	if budget < 0 {
+		return line
+	}
+	path := make([]bb.Move, 0, len(line))
+	undo := make([]bb.Undo, 0, len(line))
+	for _, u := range line {
+		m, ok := s.pos.ParseMove(u)
+		if !ok {
+			break // cannot happen: the line was generated from s.pos
+		}
+		path = append(path, m)
+		undo = append(undo, s.pos.Make(m))
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		s.pos.Unmake(path[i], undo[i])
+	}
+	if len(path) != len(line) {
+		return line
+	}
+	path = s.improve(path, budget)
+	out := make([]string, len(path))
+	for i, m := range path {
+		out[i] = m.UCI()
+	}
+	return out
+}
+
+// shortestFullWidth runs the full-width helpmate search from s.pos with
+// depths 1 to maxDepth and returns the first (so the shortest) line it
+// finds within budget nodes.
+func (s *searcher) shortestFullWidth(maxDepth int, budget int64) ([]bb.Move, bool) {
+	s.limit = s.nodes + budget
+	s.abort = false
+	for depth := s.firstDepth(); depth <= min(maxDepth, maxPly-2); depth += 2 {
+		found, complete, n := s.find(0, depth, 0)
+		if found {
+			return append([]bb.Move(nil), s.path[:n]...), true
+		}
+		if s.abort || complete {
+			break
+		}
+	}
+	return nil, false
+}
