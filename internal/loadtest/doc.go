@@ -4,7 +4,7 @@
 // Law 6.2.1: a move is completed when the player presses the clock).
 //
 // Each board is a DGT board and clock emulator (internal/emulator) talking
-// over an in-process pipe (net.Pipe) to the same host side the daemon runs
+// over an in-process serial line (buffered both ways, like a UART) to the same host side the daemon runs
 // on a serial port: a dgt.Session (start-up, keep-alive polls) reading
 // through a tap that journals every byte into the board's capture file
 // first, then feeds exactly those records to the board's pipeline, whose

@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand"
-	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -244,7 +244,7 @@ func (b *board) run(ctx context.Context, i int) (res boardResult) {
 		res.err = err
 		return res
 	}
-	dev, host := net.Pipe()
+	dev, host := serialLine()
 	defer dev.Close()
 	defer host.Close()
 	// Stopping closes the line, as unplugging a serial port does: that is
@@ -294,7 +294,7 @@ func (b *board) run(ctx context.Context, i int) (res boardResult) {
 }
 
 // serve is the host side: the journal, the DGT session, the pipeline, the hub.
-func (b *board) serve(ctx context.Context, conn net.Conn, res *boardResult) error {
+func (b *board) serve(ctx context.Context, conn io.ReadWriter, res *boardResult) error {
 	f, err := os.Create(filepath.Join(b.o.Dir, "board-"+b.id+".capture"))
 	if err != nil {
 		return err
@@ -392,7 +392,7 @@ func (b *board) serve(ctx context.Context, conn net.Conn, res *boardResult) erro
 // journalled into the capture first, and reads are queued as the records
 // the pipeline is fed.
 type tap struct {
-	conn net.Conn
+	conn io.ReadWriter
 	cw   *capture.Writer
 	now  func() time.Duration
 	recs chan<- capture.Record

@@ -1,0 +1,167 @@
+package faults
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiterd/arbiterd/internal/emulator"
+	"github.com/arbiterd/arbiterd/internal/pipeline"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// killSpeed is the emulation's speed in the SIGKILL trials: the daemon's
+// capture clock runs at the same speed (its hidden --emulated-speed flag).
+const killSpeed = 20.0
+
+var binary struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// arbiterd builds the arbiterd binary once per test run.
+func arbiterd(t *testing.T) string {
+	t.Helper()
+	binary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "arbiterd-faults-")
+		if err != nil {
+			binary.err = err
+			return
+		}
+		binary.path = filepath.Join(dir, "arbiterd")
+		cmd := exec.Command("go", "build", "-o", binary.path, "github.com/arbiterd/arbiterd/cmd/arbiterd")
+		binary.out, binary.err = cmd.CombinedOutput()
+	})
+	if binary.err != nil {
+		t.Fatalf("building arbiterd: %v\n%s", binary.err, binary.out)
+	}
+	return binary.path
+}
+
+// replayCapture replays a capture file and returns what it ends with.
+func replayCapture(path string) outcome {
+	var o outcome
+	f, err := os.Open(path)
+	if err != nil {
+		o.RunErr = err
+		return o
+	}
+	defer f.Close()
+	_, o.RunErr = pipeline.Replay(f, pipeline.Options{}, func(e reconcile.Event) error {
+		o.Events = append(o.Events, e)
+		switch e.Type {
+		case reconcile.TypeComplete:
+			o.Completed = e.Moves
+		case reconcile.TypeEnd:
+			o.Result = "end " + e.Result
+		case reconcile.TypeFlag:
+			if e.Verdict != reconcile.VerdictNone {
+				o.Result = fmt.Sprintf("flag %s %s", e.Side, e.Verdict)
+			}
+		}
+		return nil
+	})
+	return o
+}
+
+// killTrial plays the game on a pty served by `arbiterd serve`, kills the
+// daemon with SIGKILL after killAfter (real time), starts it again, and
+// returns what the capture holds once the game is over.
+func killTrial(t *testing.T, bin string, killAfter time.Duration) (outcome, string) {
+	cfg := emuConfig(1)
+	cfg.Speed, cfg.Wait, cfg.Linger = killSpeed, true, true
+	emu, err := emulator.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	master, slave, err := emulator.OpenPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer master.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	emuDone := make(chan error, 1)
+	go func() { emuDone <- emu.Run(ctx, master) }()
+	defer func() { cancel(); <-emuDone }()
+
+	data := t.TempDir()
+	conf := filepath.Join(data, "arbiterd.yaml")
+	yaml := fmt.Sprintf("data: %s\nlisten: 127.0.0.1:0\nevent: faults\nround: \"1\"\nboards:\n  - number: 1\n    port: %s\n    white: W\n    black: B\n    timecontrol: %s\n    clock_white: left\n", data, slave, timeControl)
+	if err := os.WriteFile(conf, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	start := func() *exec.Cmd {
+		cmd := exec.Command(bin, "serve", "--config", conf, "--emulated-speed", fmt.Sprint(killSpeed))
+		cmd.Stdout, cmd.Stderr = &logs, &logs
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	capPath := filepath.Join(data, "round-1", "board-1.capture")
+	first := start()
+	time.Sleep(killAfter)
+	first.Process.Signal(syscall.SIGKILL)
+	first.Wait()
+	fmt.Fprintf(&logs, "--- killed after %v ---\n", killAfter)
+	second := start()
+	defer func() {
+		second.Process.Signal(syscall.SIGTERM)
+		second.Wait()
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		time.Sleep(300 * time.Millisecond)
+		if o := replayCapture(capPath); o.RunErr == nil && o.Result != "" {
+			second.Process.Signal(syscall.SIGTERM)
+			second.Wait()
+			return replayCapture(capPath), logs.String()
+		}
+	}
+	second.Process.Signal(syscall.SIGTERM)
+	second.Wait()
+	o := replayCapture(capPath)
+	if o.RunErr == nil {
+		o.RunErr = fmt.Errorf("the game did not end within 60 s after the restart")
+	}
+	return o, logs.String()
+}
+
+// TestKillDaemon kills `arbiterd serve` with SIGKILL at a random moment of
+// the game and starts it again: the capture, replayed, must give the
+// completed moves and the outcome of the undisturbed game, or report which
+// side's moves it could not verify.
+func TestKillDaemon(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds arbiterd and plays a game per trial")
+	}
+	base := baseline(t)
+	bin := arbiterd(t)
+	n, seed := trials(t), masterSeed(t)
+	count := map[string]int{}
+	for i := 0; i < n; i++ {
+		trialSeed := seed*1_000_003 + 700 + int64(i)
+		// The game lasts about 134 s of game time, under 7 s at 20×.
+		killAfter := 300*time.Millisecond + time.Duration(rand.New(rand.NewSource(trialSeed)).Int63n(int64(6*time.Second)))
+		got, logs := killTrial(t, bin, killAfter)
+		v, err := verdict(base, got)
+		if err != nil {
+			count["FAILED"]++
+			t.Errorf("trial %d (seed %d, SIGKILL after %v): %v\n%s\ndaemon log:\n%s", i, trialSeed, killAfter, err, summary(got), logs)
+			continue
+		}
+		count[v]++
+	}
+	t.Logf("sigkill: %d trials: %d equal, %d reported, %d failed (master seed %d)", n, count["equal"], count["reported"], count["FAILED"], seed)
+}
