@@ -41,7 +41,9 @@ Blank lines and lines starting with # are skipped. Each query prints
   undetermined nodes N time US
 
 where US is the analysis time in microseconds. "winnable" always comes
-with a legal line ending in mate by that side; "unwinnable" is proven.
+with a legal line ending in mate by that side, shortened on a node budget
+of its own (a dozen plies or so on game positions); "unwinnable" is
+proven. The same query always gets the same answer and line.
 
 The default is --full (an arbiter's ruling: about a millisecond on game
 positions, up to about ten seconds on the hardest composed ones); --quick
@@ -81,7 +83,7 @@ the run continues; the exit status is then non-zero, as it is when a
 	}
 	cmd.Flags().BoolVar(&o.quick, "quick", false, "small node budget, as the live daemon uses (may answer undetermined)")
 	cmd.Flags().BoolVar(&o.full, "full", false, "large node budget for a ruling (the default)")
-	cmd.Flags().Int64Var(&o.nodes, "nodes", 0, "node budget per query (0 = the mode's default)")
+	cmd.Flags().Int64Var(&o.nodes, "nodes", 0, "node budget per query (0 = the mode's default); a mate line found is then shortened with up to half as many again")
 	cmd.Flags().BoolVar(&o.label, "label", false, `read the labelled format "XY FEN" and print agreement with the labels`)
 	return cmd
 }
