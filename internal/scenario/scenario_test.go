@@ -24,6 +24,12 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden event files in testdata/")
 
+// liveSpeed is how much faster than real time the pty scenarios play. The
+// capture records emulated time, so a stall of the test process (a loaded
+// CI machine) is stretched by this factor: at 100×, a 15 ms stall looks
+// like a board scan lag of 1.5 s, the most the reconciliation allows.
+const liveSpeed = 100
+
 // randomGame returns a legal game of exactly n plies that has not ended,
 // drawn from seed (the first seed from it that yields one). Random play
 // keeps material on the board long enough for the flag scenarios.
@@ -136,7 +142,7 @@ func scenarios(t testing.TB) []scenario {
 	// Flag scenarios use a short first period: the player who oversteps
 	// thinks the whole period away, and tests should not wait 90 minutes
 	// of emulated time for it.
-	short := "40/900+30:900+30"
+	short := "40/600+30:600+30"
 	game90 := randomGame(t, 1, 90)
 	meta := func(tc string) map[string]string {
 		return map[string]string{"board": "5", "white": "White, W", "black": "Black, B", "timecontrol": tc}
@@ -468,7 +474,7 @@ func TestScenariosLive(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			sc.cfg.Seed = 7
-			res, err := demo.Live(ctx, demo.Session{Emulator: sc.cfg, Meta: sc.meta, Dir: t.TempDir(), Speed: 200})
+			res, err := demo.Live(ctx, demo.Session{Emulator: sc.cfg, Meta: sc.meta, Dir: t.TempDir(), Speed: liveSpeed})
 			if err != nil {
 				t.Fatal(err)
 			}
