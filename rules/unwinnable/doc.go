@@ -37,8 +37,9 @@
 //     no mate, the side cannot mate.
 //
 // A mate line found by any of these is then shortened on a node budget of
-// its own (half the quick budget in quick mode, half the budget up to
-// 200,000 nodes otherwise): detours are cut, a full-width search looks for
+// its own (half the quick budget in quick mode, up to 20,000 nodes
+// otherwise; a line still longer than 30 plies gets a second, larger
+// budget): detours are cut, a full-width search looks for
 // a short mate, and the heuristic search is rerun with a depth cap below
 // the line's length, lowering the cap with every shorter line found, so
 // that the line shown to the arbiter is a dozen plies or so rather than a

@@ -125,14 +125,24 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	s.reset(pos, side)
 	r := a.search()
 	if r.Verdict == Winnable {
-		r.Line = s.improveLine(r.Line, a.shortBudget())
+		first, more := a.shortBudgets()
+		r.Line = s.improveLine(r.Line, first)
+		if len(r.Line) > longLine {
+			r.Line = s.improveLine(r.Line, more)
+		}
 		r.Nodes = s.nodes
 	}
 	return r
 }
 
-// maxShortBudget bounds the nodes spent shortening a found mate line.
-const maxShortBudget = 200_000
+// Shortening budgets: a found mate line is shortened with a first budget
+// and, when it is still longer than longLine plies, with a second, larger
+// one; each is half the query's budget at most.
+const (
+	longLine       = 30
+	fullShortFirst = 20_000
+	fullShortMore  = 180_000
+)
 
 // search runs the phases of the analysis on the position set by reset.
 func (a *Analyzer) search() Result {
@@ -180,12 +190,13 @@ func staticVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
 	return Result{}, false
 }
 
-// shortBudget is the node budget for shortening a found mate line: a
-// half of the quick budget in quick mode, half the budget (at most
-// maxShortBudget) otherwise.
-func (a *Analyzer) shortBudget() int64 {
+// shortBudgets returns the two budgets for shortening a found mate line:
+// half and all of the quick budget in quick mode; otherwise at most
+// fullShortFirst and fullShortMore, and half the query's budget each.
+func (a *Analyzer) shortBudgets() (first, more int64) {
 	if a.opt.Mode == Quick && a.opt.NodeBudget == 0 {
-		return QuickBudget / 2
+		return QuickBudget / 2, QuickBudget
 	}
-	return min(a.opt.budget()/2, maxShortBudget)
+	half := a.opt.budget() / 2
+	return min(half, fullShortFirst), min(half, fullShortMore)
 }
