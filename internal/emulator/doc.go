@@ -60,6 +60,15 @@
 // byte stream at once, with emulated times, for captures and fast tests.
 // Observe reports moves, presses, periods and flags as they happen.
 //
+// # A clock on its own line
+//
+// With Config.NoClock the board has no clock attached (it answers a clock
+// request with "no clock" and sends no clock frames) and the game's clock
+// is a separate USB clock speaking the lineclock protocol
+// (driver/lineclock): LineClock, driven by the emulation's notes, on a
+// second pty. Its Take gives the lines with emulated times, like Play; its
+// Run writes them in real time beside the board's Run.
+//
 // Everything random follows from Config.Seed and everything timed from
 // emulated time, so the same Config driven the same way gives the same
 // bytes. Only Run owns a timer.

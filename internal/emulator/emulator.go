@@ -59,7 +59,13 @@ type Config struct {
 	End    EndRule    // what happens after the last move
 	Mode   UpdateMode // what the board sends before any host command (default update-nice)
 	Wait   bool       // do not start the clock until the host sends its first command
-	Linger bool       // keep answering after the game ended, until ctx is done
+	// NoClock: no clock is attached to the board — the game's clock is a
+	// separate USB clock on its own line (see LineClock). The board answers
+	// a clock request with "no clock", sends no clock frames and ignores
+	// clock commands; the emulated clock still keeps the game's time (the
+	// players' think times and flags follow it).
+	NoClock bool
+	Linger  bool // keep answering after the game ended, until ctx is done
 }
 
 // ErrUnplugged is returned by Run when a scripted unplug without a return
@@ -137,6 +143,9 @@ func New(cfg Config) (*Emulator, error) {
 		return nil, err
 	}
 	for _, a := range cfg.Script {
+		if cfg.NoClock && a.Kind == ClockOff {
+			return nil, fmt.Errorf("emulator: action %s: no clock is attached to the board (NoClock)", a)
+		}
 		if err := a.check(); err != nil {
 			return nil, fmt.Errorf("emulator: action %s: %w", a, err)
 		}

@@ -131,6 +131,7 @@ func newSim(cfg *Config, start *chess.Position, plies []ply) *sim {
 		opsBegun:  map[int]bool{},
 		dropArmed: -1,
 		mergeAt:   -1,
+		clockOff:  cfg.NoClock, // a clock on its own line: the board has none
 	}
 	for _, a := range cfg.Script {
 		s.script[a.Ply-1] = append(s.script[a.Ply-1], a)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/driver/dgt"
+	"github.com/arbiterd/arbiterd/driver/lineclock"
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -38,6 +39,11 @@ type Pipeline struct {
 	tags   Tags
 	events []reconcile.Event
 	last   time.Duration // time of the last data record
+	// clockPort names the game's separate clock (a lineclock port), ""
+	// when the clock is read through the board. One clock per game: once
+	// a separate clock is declared, the board's BWTIME messages are not
+	// clock readings any more.
+	clockPort string
 }
 
 // Tags are the game's descriptive settings, as the capture's meta gives
@@ -54,6 +60,8 @@ type port struct {
 	dgt          *dgt.Decoder
 	board        [64]byte // DGT field order
 	haveBoard    bool
+	lc           *lineclock.Decoder
+	tracker      lineclock.Tracker
 }
 
 // New returns an empty pipeline.
@@ -65,20 +73,36 @@ func New(opts Options) *Pipeline {
 }
 
 // Drivers lists the device drivers a pipeline can decode.
-var drivers = []string{"dgt"}
+var drivers = []string{"dgt", "lineclock"}
 
 // Port declares a port (the capture's "#port NAME DRIVER"). Its session
 // "start" event is emitted when the game starts (at the first data, once
 // the meta lines that follow the declarations are known), or at once for a
 // port declared later.
+//
+// A game has one clock. A "lineclock" port is a clock on its own line
+// (driver/lineclock); from its declaration on, its lines are the game's
+// clock readings and the clock messages a DGT board relays (BWTIME) are
+// ignored — a board with no clock attached reports "no clock", which
+// must not read as the game's clock being gone. A second lineclock port
+// is refused.
 func (p *Pipeline) Port(name, driver string) ([]reconcile.Event, error) {
-	if _, dup := p.ports[name]; dup {
+	if old, dup := p.ports[name]; dup {
+		if old.driver != driver {
+			return nil, fmt.Errorf("port %s: declared again with driver %q, was %q", name, driver, old.driver)
+		}
 		return nil, nil // a repeated declaration (a reconnect) keeps the decoder
 	}
 	pt := &port{name: name, driver: driver}
 	switch driver {
 	case "dgt":
 		pt.dgt = dgt.NewDecoder()
+	case "lineclock":
+		if p.clockPort != "" {
+			return nil, fmt.Errorf("port %s: a game has one clock, and port %s already is its lineclock", name, p.clockPort)
+		}
+		pt.lc = lineclock.NewDecoder()
+		p.clockPort = name
 	default:
 		return nil, fmt.Errorf("port %s: no decoder for driver %q (this build knows %s)", name, driver, strings.Join(drivers, ", "))
 	}
@@ -229,6 +253,10 @@ func (p *Pipeline) Data(at time.Duration, portName string, dir capture.Dir, data
 		// Each message is handled as Message handles it live, so a
 		// capture replays to exactly the live events.
 		pt.dgt.FeedFunc(data, func(m dgt.Message) { p.dgtMessage(at, pt, m) })
+	case pt.lc != nil:
+		for _, m := range pt.lc.Feed(data) {
+			p.clockMessage(at, pt, m)
+		}
 	}
 	return p.events, nil
 }
@@ -272,11 +300,36 @@ func (p *Pipeline) dgtMessage(at time.Duration, pt *port, m dgt.Message) {
 		pt.board[m.Field] = m.Piece
 		p.emit(p.game.Board(at, Snapshot(pt.board)))
 	case dgt.ClockTime:
+		if p.clockPort != "" {
+			return // the game's clock is on its own port
+		}
 		r := Reading(at, m)
 		for _, ev := range p.interp.Feed(r) {
 			p.emit(p.game.Clock(ev))
 		}
 	}
+}
+
+// clockMessage handles one line of a lineclock port: the tracker turns it
+// into a reading for the game's one clock interpreter.
+func (p *Pipeline) clockMessage(at time.Duration, pt *port, m lineclock.Message) {
+	p.emit(p.game.Advance(at))
+	r, ok := pt.tracker.Reading(m, at)
+	if !ok {
+		return // HELLO: no clock state
+	}
+	for _, ev := range p.interp.Feed(r) {
+		p.emit(p.game.Clock(ev))
+	}
+}
+
+// ClockStats returns the line counts of the game's lineclock port (ok
+// false when the game has none), for a decode-error metric.
+func (p *Pipeline) ClockStats() (s lineclock.Stats, ok bool) {
+	if p.clockPort == "" {
+		return lineclock.Stats{}, false
+	}
+	return p.ports[p.clockPort].lc.Stats(), true
 }
 
 // Snapshot converts a DGT board state (field 0 = a8 … 63 = h1, in the
