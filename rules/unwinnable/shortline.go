@@ -24,6 +24,10 @@ import (
 //  4. the same is tried from the positions along the line, replacing the
 //     suffix when a shorter mate is found from there.
 
+// shortEnough is the length of a line (in plies) not worth shortening: an
+// arbiter checks five moves each at a glance.
+const shortEnough = 10
+
 // maxShortDisc is the largest number of discrepancies the capped searches
 // allow.
 const maxShortDisc = 8
@@ -32,7 +36,7 @@ const maxShortDisc = 8
 // spending at most budget nodes. s.pos is left unchanged.
 func (s *searcher) improve(path []bb.Move, budget int64) []bb.Move {
 	path = s.shorten(path)
-	if budget <= 0 || len(path) <= 3 {
+	if budget <= 0 || len(path) <= shortEnough {
 		return path
 	}
 	s.limit = s.nodes + budget
@@ -46,7 +50,7 @@ func (s *searcher) improve(path []bb.Move, budget int64) []bb.Move {
 	// than the rest of the line, with what is left shared equally.
 	var undo [maxPly]bb.Undo
 	made := 0
-	for i := 0; i+3 < len(path) && i < maxPly-4 && !s.abort; i++ {
+	for i := 0; i+shortEnough < len(path) && i < maxPly-4 && !s.abort; i++ {
 		undo[i] = s.pos.Make(path[i])
 		made = i + 1
 		left := s.limit - s.nodes
@@ -71,7 +75,7 @@ func (s *searcher) cappedFrom(path []bb.Move, base int, budget int64) []bb.Move 
 	s.limit = min(limit, s.nodes+budget)
 	defer func() { s.limit = limit; s.abort = s.nodes >= limit }()
 	s.abort = false
-	for disc := 0; disc <= maxShortDisc; {
+	for disc := 0; disc <= maxShortDisc && len(path) > shortEnough; {
 		depth := min(len(path)-2, maxPly-2-base)
 		if depth <= 0 {
 			break
