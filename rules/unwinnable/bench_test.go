@@ -86,3 +86,15 @@ func BenchmarkLichessQuick(b *testing.B) {
 func BenchmarkPositionsFull(b *testing.B) {
 	runQueries(b, labelledQueries(b, "positions.txt"), Options{Mode: Full})
 }
+
+// BenchmarkCanMateRetry is one call as the daemon's pipeline makes it
+// when quick mode is undetermined: a fresh analysis with a 200,000-node
+// full-mode budget (its tables are allocated per call).
+func BenchmarkCanMateRetry(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CanMate("8/8/8/4k3/8/8/8/4K2R w - - 0 1", bb.White, Options{Mode: Full, NodeBudget: 200_000}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/arbiterd/arbiterd/rules/bitboard"
 )
@@ -107,10 +108,10 @@ type Analyzer struct {
 // NewAnalyzer returns an Analyzer for the options.
 func NewAnalyzer(opt Options) *Analyzer {
 	a := &Analyzer{opt: opt}
-	bitsTT := 12
-	if opt.Mode == Full {
-		bitsTT = 20
-	}
+	// Tables sized to the budget: a query never stores more positions
+	// than it visits (2^12 entries for the quick budget, 2^18 for the
+	// daemon's 200,000-node retry, 2^20 at most).
+	bitsTT := min(max(bits.Len64(uint64(opt.budget())), 12), 20)
 	a.s.tt = newTable(bitsTT)
 	a.s.ldsT = newLDSTable(bitsTT)
 	return a
