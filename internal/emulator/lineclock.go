@@ -43,6 +43,8 @@ type LineClock struct {
 	emitted   time.Duration // statuses generated up to here
 	out       []Chunk
 	signal    chan struct{}
+	t0        time.Time // when the first Run began: emulated time 0
+	runs      int
 }
 
 // NewLineClock returns a lineclock set for tc, White's time on the right
@@ -142,12 +144,29 @@ func (c *LineClock) Take(at time.Duration) []Chunk {
 // write fails. Start it with the board emulation's Run, so both count
 // emulated time from the same moment. A pty with no host yet (EIO) loses
 // the lines, as a USB clock's would be.
+//
+// Run may be called again after it returned: that is the clock plugged
+// back in (on a new line). Emulated time goes on from the first Run; what
+// the clock said while unplugged is lost, and it greets and reports its
+// status again.
 func (c *LineClock) Run(ctx context.Context, w io.Writer, speed float64) error {
 	if speed <= 0 {
 		speed = 1
 	}
-	t0 := time.Now()
+	c.mu.Lock()
+	if c.runs == 0 {
+		c.t0 = time.Now()
+	}
+	t0 := c.t0
 	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) }
+	if c.runs > 0 {
+		at := max(now(), c.emitted)
+		c.advance(at)
+		c.out = []Chunk{{At: at, Data: append(c.dev.Hello(), c.dev.Status(at)...)}}
+		c.emitted = at
+	}
+	c.runs++
+	c.mu.Unlock()
 	tick := time.NewTicker(max(time.Duration(float64(lineClockRunning)/speed)/2, time.Millisecond))
 	defer tick.Stop()
 	for {

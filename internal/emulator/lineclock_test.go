@@ -176,3 +176,38 @@ func TestLineClockRun(t *testing.T) {
 		t.Fatalf("Run returned %v, want context.Canceled", err)
 	}
 }
+
+// A clock plugged back in (Run again) greets again and reports its state;
+// what it said while unplugged is lost, and its time went on.
+func TestLineClockReplug(t *testing.T) {
+	tc, _ := clockd.ParseTimeControl("300+2")
+	lc := NewLineClock(tc, false)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- lc.Run(ctx, io.Discard, 100) }()
+	time.Sleep(50 * time.Millisecond) // 5 s of emulated time
+	cancel()
+	<-done
+	lc.Observe(Note{At: 6 * time.Second, Kind: "press"}) // while unplugged
+	time.Sleep(40 * time.Millisecond)                    // 4 s more
+	r, w := io.Pipe()
+	ctx, cancel = context.WithCancel(t.Context())
+	defer cancel()
+	go func() { done <- lc.Run(ctx, w, 100); w.Close() }()
+	rd := lineclock.NewReader(r)
+	m, err := rd.Next()
+	if _, ok := m.(lineclock.Hello); err != nil || !ok {
+		t.Fatalf("first line after replug %v (%v), want HELLO", m, err)
+	}
+	m, err = rd.Next()
+	st, ok := m.(lineclock.Status)
+	if err != nil || !ok {
+		t.Fatalf("second line %v (%v), want STATUS", m, err)
+	}
+	if st.Seq != 0 || st.Turn != lineclock.TurnRight || st.Right >= 302*time.Second {
+		t.Errorf("status after replug %+v, want sequence 0 and Black's (right) clock running since the press made while unplugged", st)
+	}
+	cancel()
+	go io.Copy(io.Discard, r)
+	<-done
+}

@@ -4,9 +4,16 @@
 // the pipeline, handing each event of the stream to the caller as it
 // happens.
 //
+// A board whose clock is a separate USB clock (driver/lineclock) has a
+// second port: Run opens it too and reads it on a goroutine of its own,
+// reopening it with back-off when it goes away. Both ports' bytes go
+// through one journal, in the order they are read, and a clock that stops
+// answering is recorded with session markers for its port, which the game
+// reports as clock-disconnected.
+//
 // The capture is written before the bytes are acted on, and the pipeline is
-// fed the very messages decoded from the captured reads, stamped with the
-// capture's times, so replaying the capture gives the same events.
+// fed the very records written to the capture, stamped with the capture's
+// times, so replaying the capture gives the same events.
 package live
 
 import (
@@ -55,7 +62,26 @@ type Config struct {
 	// OnSession, when set, is given the DGT session once it is made (for
 	// its decoder statistics); it must not drive the session.
 	OnSession func(*dgt.Session)
+
+	// ClockPath, when set, is the serial device of the game's separate
+	// clock, a lineclock (the board then has no clock attached). Run opens
+	// it beside the board's port and reads it until Run ends; when it goes
+	// away (or cannot be opened) Run marks the clock port disconnected and
+	// reopens it on ClockBackoff's schedule.
+	ClockPath string
+	// ClockPort is the clock port's name in the capture (default "clock";
+	// a name starting with "clock" makes its disconnection a
+	// clock-disconnected anomaly).
+	ClockPort string
+	// ClockBackoff is the clock's reopening schedule (zero: the default).
+	ClockBackoff serialport.Backoff
 }
+
+// DefaultClockPort is the separate clock's port name in a capture.
+const DefaultClockPort = "clock"
+
+// PortDecl is one port a game's capture declares.
+type PortDecl struct{ Name, Driver string }
 
 // ErrStopped is returned by Run when OnEvent asked it to stop.
 var ErrStopped = errors.New("live: stopped by the caller")
@@ -68,6 +94,15 @@ var metaOrder = []string{"board", "event", "round", "white", "black", "timecontr
 func Run(ctx context.Context, cfg Config) (err error) {
 	if cfg.Port == "" {
 		cfg.Port = "board"
+	}
+	if cfg.ClockPort == "" {
+		cfg.ClockPort = DefaultClockPort
+	}
+	if cfg.ClockPath != "" && cfg.ClockPort == cfg.Port {
+		return fmt.Errorf("live: the clock port and the board port are both named %q", cfg.Port)
+	}
+	if cfg.ClockBackoff == (serialport.Backoff{}) {
+		cfg.ClockBackoff = serialport.DefaultBackoff()
 	}
 	if cfg.Now == nil {
 		t0 := time.Now()
@@ -88,7 +123,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	// Every byte goes through the journal: written to the capture first,
 	// then queued as the very record replay will read, so the pipeline
 	// sees live exactly what it sees in replay, in the same order.
-	j := &journal{cw: cfg.Capture, port: cfg.Port, now: cfg.Now, signal: make(chan struct{}, 1), onErr: cfg.OnJournalError}
+	j := &journal{cw: cfg.Capture, now: cfg.Now, signal: make(chan struct{}, 1), onErr: cfg.OnJournalError}
 	onEvent := func(e reconcile.Event) error {
 		if e.Type == reconcile.TypeComplete || e.Type == reconcile.TypeFlag || e.Type == reconcile.TypeEnd {
 			// The capture's sync rule: a completed move or a verdict is
@@ -120,7 +155,11 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	}
 
 	if !resume {
-		if err := Declare(cfg.Capture, p, cfg.Port, cfg.Meta, emit); err != nil {
+		ports := []PortDecl{{cfg.Port, "dgt"}}
+		if cfg.ClockPath != "" {
+			ports = append(ports, PortDecl{cfg.ClockPort, lineclockDriver})
+		}
+		if err := DeclarePorts(cfg.Capture, p, ports, cfg.Meta, emit); err != nil {
 			return err
 		}
 	}
@@ -145,7 +184,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	}
 	defer sp.Close()
 
-	rw := &tappedPort{sp: sp, j: j}
+	rw := &tappedPort{sp: sp, j: j, port: cfg.Port}
 
 	sopts := cfg.Session
 	sopts.Now = cfg.Now
@@ -155,6 +194,10 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- sess.Run(ctx) }()
+	var clockDone sync.WaitGroup
+	if cfg.ClockPath != "" {
+		clockDone.Go(func() { readClock(ctx, cancel, cfg, j) })
+	}
 
 	state := dgt.StateStarting
 	var stopErr error
@@ -190,9 +233,9 @@ func Run(ctx context.Context, cfg Config) (err error) {
 			state = ev.State
 			switch state {
 			case dgt.StateReady:
-				j.marker(ev.At, "connected")
+				j.marker(ev.At, cfg.Port, "connected")
 			case dgt.StateUnresponsive:
-				j.marker(ev.At, "disconnected")
+				j.marker(ev.At, cfg.Port, "disconnected")
 			}
 		}
 		if stopErr != nil {
@@ -200,6 +243,8 @@ func Run(ctx context.Context, cfg Config) (err error) {
 		}
 	}
 	runErr := <-done
+	cancel() // the clock is read only while the board's line is up
+	clockDone.Wait()
 	feed()
 	if err := j.failure(); err != nil && stopErr == nil {
 		stopErr = err
@@ -212,7 +257,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 		// disconnection (the reopened port's start-up marks the return),
 		// a stop asked for by the caller leaves the game unfinished.
 		if parent.Err() == nil && state != dgt.StateUnresponsive {
-			j.marker(cfg.Now(), "disconnected")
+			j.marker(cfg.Now(), cfg.Port, "disconnected")
 			feed()
 		}
 		if runErr == nil {
@@ -231,18 +276,29 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	return runErr
 }
 
-// Declare writes a new game's port declaration and meta into the capture
-// and feeds the same records to the pipeline (events go to emit), in the
-// order Run writes them.
+// Declare writes a new game's port declaration (one DGT board whose clock
+// it reads) and meta into the capture and feeds the same records to the
+// pipeline (events go to emit), in the order Run writes them.
 func Declare(cw *capture.Writer, p *pipeline.Pipeline, port string, meta map[string]string, emit func([]reconcile.Event, error) error) error {
 	if port == "" {
 		port = "board"
 	}
-	if err := cw.Port(port, "dgt"); err != nil {
-		return err
-	}
-	if err := emit(p.Port(port, "dgt")); err != nil {
-		return err
+	return DeclarePorts(cw, p, []PortDecl{{port, "dgt"}}, meta, emit)
+}
+
+// lineclockDriver is the capture driver name of a separate lineclock.
+const lineclockDriver = "lineclock"
+
+// DeclarePorts is Declare for a game with several ports (a board and its
+// separate lineclock): every port is declared, then the meta.
+func DeclarePorts(cw *capture.Writer, p *pipeline.Pipeline, ports []PortDecl, meta map[string]string, emit func([]reconcile.Event, error) error) error {
+	for _, pd := range ports {
+		if err := cw.Port(pd.Name, pd.Driver); err != nil {
+			return err
+		}
+		if err := emit(p.Port(pd.Name, pd.Driver)); err != nil {
+			return err
+		}
 	}
 	seen := map[string]bool{}
 	write := func(k, v string) error {
@@ -278,7 +334,6 @@ func Declare(cw *capture.Writer, p *pipeline.Pipeline, port string, meta map[str
 // same records, in the same order, for the pipeline.
 type journal struct {
 	cw     *capture.Writer
-	port   string
 	now    func() time.Duration
 	signal chan struct{} // a record is waiting
 	onErr  func(error)   // nil: a capture failure stops the run
@@ -321,11 +376,11 @@ func (j *journal) push(rec capture.Record) {
 	}
 }
 
-// data records one read or write and returns its capture time.
-func (j *journal) data(dir capture.Dir, b []byte) (time.Duration, error) {
+// data records one read or write on port and returns its capture time.
+func (j *journal) data(port string, dir capture.Dir, b []byte) (time.Duration, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	at, err := j.cw.Record(j.now(), j.port, dir, b)
+	at, err := j.cw.Record(j.now(), port, dir, b)
 	if err != nil {
 		j.fail(err)
 		if j.onErr == nil {
@@ -337,16 +392,16 @@ func (j *journal) data(dir capture.Dir, b []byte) (time.Duration, error) {
 		j.failing = false
 	}
 	j.last = at
-	j.push(capture.Record{Kind: capture.KindData, Port: j.port, At: at, Dir: dir, Data: append([]byte(nil), b...)})
+	j.push(capture.Record{Kind: capture.KindData, Port: port, At: at, Dir: dir, Data: append([]byte(nil), b...)})
 	return at, nil
 }
 
-// marker records a change of the port's session state.
-func (j *journal) marker(at time.Duration, state string) {
+// marker records a change of a port's session state.
+func (j *journal) marker(at time.Duration, port, state string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	at = max(at, j.cw.Last(), j.last)
-	text := pipeline.FormatSessionMarker(at, j.port, state)
+	text := pipeline.FormatSessionMarker(at, port, state)
 	if err := j.cw.Comment(text); err != nil {
 		j.fail(err)
 		if j.onErr == nil {
@@ -373,8 +428,9 @@ func (j *journal) failure() error {
 // tappedPort is the serial port as the DGT session sees it: every read and
 // write passes through the journal, and reads carry their capture times.
 type tappedPort struct {
-	sp *serialport.Port
-	j  *journal
+	sp   *serialport.Port
+	j    *journal
+	port string
 }
 
 func (t *tappedPort) Read(b []byte) (int, error) {
@@ -387,7 +443,7 @@ func (t *tappedPort) ReadStamped(b []byte) (int, time.Duration, error) {
 	if n == 0 {
 		return 0, t.j.now(), err
 	}
-	at, jerr := t.j.data(capture.Read, b[:n])
+	at, jerr := t.j.data(t.port, capture.Read, b[:n])
 	if err == nil {
 		err = jerr
 	}
@@ -397,7 +453,7 @@ func (t *tappedPort) ReadStamped(b []byte) (int, time.Duration, error) {
 func (t *tappedPort) Write(b []byte) (int, error) {
 	n, err := t.sp.Write(b)
 	if n > 0 {
-		if _, jerr := t.j.data(capture.Write, b[:n]); err == nil {
+		if _, jerr := t.j.data(t.port, capture.Write, b[:n]); err == nil {
 			err = jerr
 		}
 	}
