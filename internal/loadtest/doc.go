@@ -4,8 +4,8 @@
 // Law 6.2.1: a move is completed when the player presses the clock).
 //
 // Each board is a DGT board and clock emulator (internal/emulator) talking
-// over an in-process serial line (buffered both ways, like a UART) to the same host side the daemon runs
-// on a serial port: a dgt.Session (start-up, keep-alive polls) reading
+// over an in-process serial line (buffered both ways, like a UART) to the
+// host side the daemon runs on a serial port: a dgt.Session (start-up, keep-alive polls) reading
 // through a tap that journals every byte into the board's capture file
 // first, then feeds exactly those records to the board's pipeline, whose
 // events are published into one shared hub. Only the serial port itself is
@@ -17,8 +17,10 @@
 // not guessed.
 //
 // Latency is measured from the wall time of the read that carried the
-// press to the moment its "complete" event is emitted ("raw"). A press is
-// completed only once the board's next scan confirms the position, so most
-// of the raw latency is waiting for data; "processing" is the part after
-// the read that triggered the completion arrived.
+// press to the moment its "complete" event is emitted ("raw"). The
+// reconciliation holds a press for its scan lag (rules/reconcile
+// DefaultScanLag, 1.5 s) in case the board is still catching up, and
+// checks that deadline when the next input arrives, so most of the raw
+// latency is that wait; "processing" is the time from the read that
+// triggered the completion to the event.
 package loadtest

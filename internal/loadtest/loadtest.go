@@ -89,6 +89,11 @@ func (r *Report) String() string {
 			Quantile(r.Raw, .5).Round(time.Microsecond), Quantile(r.Raw, .99).Round(time.Microsecond), Quantile(r.Raw, 1).Round(time.Microsecond),
 			Quantile(r.Processing, .5).Round(time.Microsecond), Quantile(r.Processing, .99).Round(time.Microsecond), Quantile(r.Processing, 1).Round(time.Microsecond), len(r.Raw))
 	}
+	if len(r.Raw) > 0 {
+		lag := reconcile.DefaultScanLag
+		fmt.Fprintf(&b, "raw beyond the %v scan lag the reconciliation waits: p50 %v p99 %v\n", lag,
+			(Quantile(r.Raw, .5) - lag).Round(time.Microsecond), (Quantile(r.Raw, .99) - lag).Round(time.Microsecond))
+	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(&b, "error: %s\n", e)
 	}
