@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
 )
 
 // sample keeps every step-th position, starting with the first, so the
@@ -67,4 +69,30 @@ func TestLichessSample(t *testing.T) {
 	agree, und, wrong := checkAgainstLabels(t, set, opt)
 	t.Logf("lichess-65k %d positions, %s: %d agree, %d undetermined, %d wrong in %v",
 		len(set), opt.Mode, agree, und, wrong, time.Since(start).Round(time.Millisecond))
+}
+
+// TestStaticProofsSound runs the static proofs alone (material rules,
+// frozen pawns, mating nets) on every labelled position of both files
+// and both sides: a proof must never contradict a label.
+func TestStaticProofsSound(t *testing.T) {
+	for _, name := range []string{"positions.txt", "lichess-65k.txt"} {
+		proved := 0
+		for _, q := range readLabelled(t, name) {
+			pos, err := bb.ParseFEN(q.fen)
+			if err != nil {
+				t.Fatalf("%s:%d: %v", name, q.line, err)
+			}
+			for _, side := range []bb.Color{bb.White, bb.Black} {
+				r, ok := staticVerdict(&pos, side)
+				if !ok {
+					continue
+				}
+				proved++
+				if q.canMate[side] {
+					t.Errorf("%s:%d %s %s: static proof %q for %s, but the label says it can mate", name, q.line, q.labelTxt, q.fen, r.Reason, side)
+				}
+			}
+		}
+		t.Logf("%s: %d static proofs", name, proved)
+	}
 }

@@ -31,7 +31,12 @@ import (
 // With that settled, a mate needs a piece of side, or one of its mobile
 // pawns, to attack a square the opposing king can reach. If nothing of
 // side can ever attack those squares, side can never give check, let
-// alone mate.
+// alone mate. Otherwise, for each square k where the king could be
+// checked: every neighbour of a mated king on k is attacked or occupied
+// by side, or occupied by one of the king's own men. The neighbours that
+// side can never attack nor stand on must each hold a different man of
+// the king's side that can ever stand there (a matching); if that is
+// impossible for every k, side can never mate.
 func frozenUnwinnable(pos *bb.Position, side bb.Color) bool {
 	if pos.EnPassant() != bb.NoSquare {
 		return false
@@ -117,7 +122,82 @@ func frozenUnwinnable(pos *bb.Position, side bb.Color) bool {
 		return false
 	}
 	attacks := pieceAtt[side] | attAny[side]
-	return attacks&kingReach[loser] == 0
+	checks := attacks & kingReach[loser]
+	if checks == 0 {
+		return true
+	}
+	// Mating nets. Every square next to a mated king is attacked or
+	// occupied by the mating side, or occupied by one of the king's own
+	// men. cover holds every square the mating side could ever attack or
+	// stand on; the rest of a king's neighbours need one loser's man each.
+	cover := pieceAtt[side] | pieceReachAll[side] | attAny[side] | path[side] |
+		kingReach[side] | kingSteps(kingReach[side])
+	var blockers []uint64 // the squares each loser's man can ever stand on
+	for pt := bb.Knight; pt <= bb.Queen; pt++ {
+		for b := pos.Pieces(loser, pt); b != 0; b &= b - 1 {
+			reach, _ := pieceReach(pt, uint64(1)<<uint(bits.TrailingZeros64(b)), frozen)
+			blockers = append(blockers, reach)
+		}
+	}
+	for b := pawnsOf[loser] & mobile; b != 0; b &= b - 1 {
+		stretch, _ := walk(loser, bits.TrailingZeros64(b), frozen, permanent&pawnsOf[side])
+		blockers = append(blockers, stretch)
+	}
+	for b := checks; b != 0; b &= b - 1 {
+		k := bb.Square(bits.TrailingZeros64(b))
+		if canBlock(bb.KingAttacks(k)&^cover&^frozenOf[loser], blockers) {
+			return false // a mate with the king on k is not ruled out
+		}
+	}
+	return true
+}
+
+// canBlock reports whether the men whose possible squares are blockers can
+// stand on every square of need at once, one man a square (a bipartite
+// matching that saturates need, found by augmenting paths).
+func canBlock(need uint64, blockers []uint64) bool {
+	n := bits.OnesCount64(need)
+	if n == 0 {
+		return true
+	}
+	if n > len(blockers) {
+		return false
+	}
+	var sq [8]int
+	i := 0
+	for b := need; b != 0; b &= b - 1 {
+		sq[i] = bits.TrailingZeros64(b)
+		i++
+	}
+	var owner [16]int // man standing on sq[j], -1 if none
+	for j := range owner {
+		owner[j] = -1
+	}
+	var try func(man int, seen *uint16) bool
+	try = func(man int, seen *uint16) bool {
+		for j := 0; j < n; j++ {
+			if blockers[man]&(1<<uint(sq[j])) == 0 || *seen&(1<<uint(j)) != 0 {
+				continue
+			}
+			*seen |= 1 << uint(j)
+			if owner[j] < 0 || try(owner[j], seen) {
+				owner[j] = man
+				return true
+			}
+		}
+		return false
+	}
+	matched := 0
+	for man := range blockers {
+		var seen uint16
+		if try(man, &seen) {
+			matched++
+			if matched == n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // walk returns the stretch of its file a pawn of colour c on s can ever

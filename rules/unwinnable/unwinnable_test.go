@@ -26,6 +26,11 @@ var verdictCases = []struct {
 	{"opposite bishop can self-block", "8/8/3b4/4k3/8/8/2B5/4K3 w - - 0 1", bb.White, Winnable, false, false},
 	{"locked pawn wall (white)", "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", bb.White, Unwinnable, true, true},
 	{"locked pawn wall (black)", "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1", bb.Black, Unwinnable, true, true},
+	// Locked wall; White's only bishop above it is dark-squared: a mate
+	// on a dark square needs two light flight squares blocked, and Black
+	// has one light bishop above the wall. Checks are possible, mate not.
+	{"mating net needs two blockers (white)", "8/2k5/4b3/1p1p1pBp/1P1P1P1P/8/2bK1B2/8 b - - 0 1", bb.White, Unwinnable, true, true},
+	{"mating net needs two blockers (black)", "8/2k5/4b3/1p1p1pBp/1P1P1P1P/8/2bK1B2/8 b - - 0 1", bb.Black, Unwinnable, true, true},
 	{"start position (white)", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", bb.White, Winnable, false, true},
 	{"start position (black)", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", bb.Black, Winnable, false, true},
 	{"pawn promotes", "8/8/8/4k3/8/8/4P3/4K3 b - - 0 1", bb.White, Winnable, false, true},
@@ -92,4 +97,29 @@ func TestVerdictString(t *testing.T) {
 			t.Errorf("%d.String() = %q, want %q", v, v.String(), want)
 		}
 	}
+}
+
+// TestMatingNetNotClaimed: with both black bishops above the wall, Kh8,
+// Bg8, Bh7 and a white bishop on f6 is mate, so the mating-net proof must
+// not claim the position unwinnable (the search may not find the mate).
+func TestMatingNetNotClaimed(t *testing.T) {
+	fen := "8/2k2b2/4b3/1p1p1pBp/1P1P1P1P/8/3K1B2/8 b - - 0 1"
+	r, err := CanMate(fen, bb.White, Options{Mode: Full, NodeBudget: 100_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict == Unwinnable {
+		t.Fatalf("%s: unwinnable (%s), but White can mate", fen, r.Reason)
+	}
+	if mate := "6bk/7b/5B2/1p1p1p1p/1P1P1P1P/8/3K1B2/8 b - - 0 1"; !frozenMate(t, mate) {
+		t.Fatalf("%s is not the mate the comment claims", mate)
+	}
+}
+
+func frozenMate(t *testing.T, fen string) bool {
+	pos, err := bb.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pos.IsCheckmate()
 }
