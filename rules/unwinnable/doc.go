@@ -22,6 +22,9 @@
 //     ever change it; the squares every king and piece can ever reach are
 //     then computed by flood fill, and if no man of the mating side can
 //     ever attack a square the other king can reach, mate is impossible;
+//     nor is it when, wherever the king could be checked, its neighbours
+//     that the mating side can never attack nor occupy outnumber the
+//     king's own men that could stand on them (a matching decides);
 //  3. a heuristic helpmate search, a limited discrepancy search: it
 //     follows the best move of a mate-seeking score (the other king to a
 //     corner and hemmed in by its own men, the mating side's men close,
