@@ -27,6 +27,10 @@ import (
 // PortName is the board port's name in every capture the daemon writes.
 const PortName = "board"
 
+// ClockPortName is the name of a board's separate clock port (a lineclock,
+// config `clock:`) in its capture.
+const ClockPortName = live.DefaultClockPort
+
 // KindJournal is the anomaly kind the daemon raises on a board whose
 // journal (capture, events or PGN file) cannot be written.
 const KindJournal = "journal-write-failed"
@@ -64,6 +68,16 @@ type board struct {
 	sess     *dgt.Session // the current line's session (decoder statistics)
 	decoded  int64        // decode errors of the sessions before it
 	reported int64        // decode errors already counted in the metric
+}
+
+// ports are the ports a board's capture declares: the board, and its
+// separate clock when it has one.
+func ports(bc config.Board) []live.PortDecl {
+	ps := []live.PortDecl{{Name: PortName, Driver: "dgt"}}
+	if bc.Clock != nil {
+		ps = append(ps, live.PortDecl{Name: ClockPortName, Driver: bc.Clock.Driver})
+	}
+	return ps
 }
 
 func (d *Daemon) meta(bc config.Board) map[string]string {
@@ -108,7 +122,7 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			cw.Close()
 			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
 		}
-		ports, err := replayInto(path, b.p, collect)
+		declared, err := replayInto(path, b.p, collect)
 		if err != nil {
 			cw.Close()
 			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
@@ -124,13 +138,13 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			if err := b.p.End(collect); err != nil {
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
-		case ports[PortName] == "":
+		case declared[PortName] == "":
 			// Cut short before its declarations: a new game.
 			emit := func(evs []reconcile.Event, err error) error {
 				hist = append(hist, evs...)
 				return err
 			}
-			if err := live.Declare(cw, b.p, PortName, d.meta(bc), emit); err != nil {
+			if err := live.DeclarePorts(cw, b.p, ports(bc), d.meta(bc), emit); err != nil {
 				cw.Close()
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
@@ -140,6 +154,13 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			// game that is a disconnection, and the start-up dump on the
 			// reopened port resyncs it (moves made meanwhile are
 			// reconstructed, presses wait for the board).
+			// A separate clock was not read either. A clock added to the
+			// configuration since is declared now (the game's clock from
+			// here on); one removed is reported.
+			if err := b.recoverClock(cw, declared, base, collect); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
 			text := pipeline.FormatSessionMarker(base, PortName, "disconnected")
 			if err := cw.Comment(text); err != nil {
 				cw.Close()
@@ -168,7 +189,7 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			hist = append(hist, evs...)
 			return err
 		}
-		if err := live.Declare(cw, b.p, PortName, d.meta(bc), emit); err != nil {
+		if err := live.DeclarePorts(cw, b.p, ports(bc), d.meta(bc), emit); err != nil {
 			cw.Close()
 			return nil, fmt.Errorf("board %s: %w", id, err)
 		}
@@ -213,6 +234,31 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 	t0 := time.Now()
 	b.now = func() time.Duration { return base + d.scale(time.Since(t0)) }
 	return b, nil
+}
+
+// recoverClock brings a recovered game's separate clock up to date: the
+// clock port is marked disconnected for the time the daemon was away, or
+// declared when the configuration added a clock since the capture began.
+func (b *board) recoverClock(cw *capture.Writer, declared map[string]string, at time.Duration, fn func(reconcile.Event) error) error {
+	had := declared[ClockPortName] != ""
+	switch {
+	case b.cfg.Clock == nil && had:
+		b.log.Warn("the capture has a separate clock the configuration no longer names; the game's clock is not read",
+			"clock_port", ClockPortName)
+		return nil
+	case b.cfg.Clock == nil:
+		return nil
+	case !had:
+		if err := cw.Port(ClockPortName, b.cfg.Clock.Driver); err != nil {
+			return err
+		}
+		return b.p.Record(capture.Record{Kind: capture.KindPort, Port: ClockPortName, Driver: b.cfg.Clock.Driver}, fn)
+	}
+	text := pipeline.FormatSessionMarker(at, ClockPortName, "disconnected")
+	if err := cw.Comment(text); err != nil {
+		return err
+	}
+	return b.p.Record(capture.Record{Kind: capture.KindComment, Text: text}, fn)
 }
 
 func (d *Daemon) scale(real time.Duration) time.Duration {
@@ -285,10 +331,14 @@ func (b *board) run(ctx context.Context) {
 	attempt := 0
 	for {
 		started := time.Now()
-		err := live.Run(ctx, live.Config{
+		lc := live.Config{
 			Path: b.cfg.Port, Port: PortName, Capture: b.cw, Now: b.now, Oracle: b.d.o.Oracle,
 			Pipeline: b.p, OnEvent: b.onEvent, OnJournalError: b.journalFailed, OnSession: b.setSession,
-		})
+		}
+		if b.cfg.Clock != nil {
+			lc.ClockPath, lc.ClockPort, lc.ClockBackoff = b.cfg.Clock.Port, ClockPortName, b.d.o.Backoff
+		}
+		err := live.Run(ctx, lc)
 		b.setSession(nil)
 		b.d.m.connected.WithLabelValues(b.id).Set(0)
 		if errors.Is(err, live.ErrStopped) {
@@ -383,8 +433,12 @@ func (b *board) count(e reconcile.Event) {
 			}
 		}
 	}
+	var clockBad int64
+	if st, ok := b.p.ClockStats(); ok {
+		clockBad = int64(st.Bad) // the pipeline's decoder lives as long as the game
+	}
 	b.mu.Lock()
-	n := b.decoded
+	n := b.decoded + clockBad
 	if b.sess != nil {
 		n += decodeErrors(b.sess.Stats())
 	}

@@ -9,7 +9,10 @@
 // port fails or is unplugged does not disturb the others: its runner marks
 // the disconnection in the capture and reopens the port with back-off; the
 // board's start-up dump on the new line resyncs the game, which goes on in
-// the same capture.
+// the same capture. A board configured with a separate clock (`clock:`, a
+// lineclock) has its clock read on a second port by the same runner, into
+// the same capture; an unplugged clock is a clock-disconnected anomaly and
+// is reopened with the same back-off.
 //
 // The journal is the data directory: DATA/round-R/board-B.capture is the
 // game's capture (shared/spec/capture.md), the only source of truth, next

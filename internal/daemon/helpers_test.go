@@ -192,9 +192,15 @@ func completed(evs []reconcile.Event) reconcile.Moves {
 // runDaemon starts a daemon on c; stop cancels it and waits.
 func runDaemon(t *testing.T, c *config.Config, w *watcher) (d *Daemon, stop func()) {
 	t.Helper()
+	return runDaemonAt(t, c, w, testSpeed)
+}
+
+// runDaemonAt is runDaemon for emulators playing at speed.
+func runDaemonAt(t *testing.T, c *config.Config, w *watcher, speed float64) (d *Daemon, stop func()) {
+	t.Helper()
 	var logs bytes.Buffer
 	var lmu sync.Mutex
-	d, err := New(Options{Config: c, Speed: testSpeed, OnEvent: w.onEvent,
+	d, err := New(Options{Config: c, Speed: speed, OnEvent: w.onEvent,
 		Logger:  slog.New(slog.NewTextHandler(lockedWriter{&lmu, &logs}, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Backoff: serialport.Backoff{Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, Factor: 2}})
 	if err != nil {

@@ -31,7 +31,7 @@ func newMetrics() *metrics {
 		anomalies: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arbiterd_anomalies_total",
 			Help: "Anomaly events, by kind."}, []string{"kind"}),
 		decodeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arbiterd_decode_errors_total",
-			Help: "Broken or unknown frames the boards sent, skipped by the decoder."}, []string{"board"}),
+			Help: "Broken or unknown frames the boards (and their separate clocks) sent, skipped by the decoders."}, []string{"board"}),
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "arbiterd_press_complete_latency_seconds",
 			Help:    "Real time from recording the bytes whose reading completed a move by a press to the complete event being published, journal sync included (the reconciler's wait for the press to be confirmed is in capture time, not here).",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}),

@@ -68,9 +68,13 @@ func NewLineClock(tc clockd.TimeControl, whiteOnRight bool) *LineClock {
 func (c *LineClock) Observe(n Note) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// Live, Run may have reported a status for a moment after the note's
+	// time (the two emulations count from nearly the same instant): the
+	// device's time never goes back, or it would show time given back.
+	at := max(n.At, c.emitted)
 	switch n.Kind {
 	case "press":
-		c.advance(n.At)
+		c.advance(at)
 		side, running := c.clock.Running()
 		if !running || c.stopped {
 			return
@@ -80,15 +84,15 @@ func (c *LineClock) Observe(n Note) {
 		if side == clockd.Black {
 			f = f.Other()
 		}
-		c.add(n.At, c.dev.Press(f, n.At, c.completed[side]))
+		c.add(at, c.dev.Press(f, at, c.completed[side]))
 	case "stop":
-		c.advance(n.At)
+		c.advance(at)
 		if c.stopped {
 			return
 		}
 		c.stopped = true
-		c.clock.Stop(n.At)
-		c.add(n.At, c.dev.Status(n.At))
+		c.clock.Stop(at)
+		c.add(at, c.dev.Status(at))
 	default:
 		return
 	}

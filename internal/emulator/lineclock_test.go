@@ -211,3 +211,42 @@ func TestLineClockReplug(t *testing.T) {
 	go io.Copy(io.Discard, r)
 	<-done
 }
+
+// A press noted for a moment before the last status the clock sent (live,
+// the board and the clock count from nearly the same instant) does not
+// turn its time back: no face's time rises but by the increment.
+func TestLineClockTimeNeverGoesBack(t *testing.T) {
+	tc, _ := clockd.ParseTimeControl("60+1")
+	lc := NewLineClock(tc, false)
+	dec := lineclock.NewDecoder()
+	var last [2]time.Duration // left, right
+	check := func(l, r time.Duration, press bool) {
+		t.Helper()
+		slack := time.Duration(0)
+		if press {
+			slack = time.Second
+		}
+		if (last != [2]time.Duration{}) && (l > last[0]+slack || r > last[1]) {
+			t.Errorf("times rose: %v %v after %v %v", l, r, last[0], last[1])
+		}
+		last = [2]time.Duration{l, r}
+	}
+	feed := func(cs []Chunk) {
+		for _, c := range cs {
+			for _, m := range dec.Feed(c.Data) {
+				switch m := m.(type) {
+				case lineclock.Status:
+					check(m.Left, m.Right, false)
+				case lineclock.Press:
+					check(m.Left, m.Right, true)
+				}
+			}
+		}
+	}
+	feed(lc.Take(10 * time.Second))
+	lc.Observe(Note{At: 9 * time.Second, Kind: "press"})
+	feed(lc.Take(10 * time.Second))
+	if last[1] != 60*time.Second+time.Second {
+		t.Errorf("Black's time %v after White's press, want its untouched 1:01", last[1])
+	}
+}

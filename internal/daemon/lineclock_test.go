@@ -1,0 +1,148 @@
+package daemon
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/daemon/config"
+	"github.com/arbiterd/arbiterd/internal/emulator"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// usbClock is an emulated lineclock on a pty behind a by-id-style symlink,
+// which can be unplugged and plugged back on a new pty.
+type usbClock struct {
+	mu     sync.Mutex
+	lc     *emulator.LineClock
+	link   string
+	speed  float64
+	master *os.File
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func (c *usbClock) plug(t *testing.T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	master, slave, err := emulator.OpenPTY()
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	link(t, c.link, slave)
+	ctx, cancel := context.WithCancel(context.Background())
+	c.master, c.cancel, c.done = master, cancel, make(chan error, 1)
+	go func() { c.done <- c.lc.Run(ctx, master, c.speed) }()
+}
+
+func (c *usbClock) unplug() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.master == nil {
+		return
+	}
+	c.cancel()
+	<-c.done
+	c.master.Close()
+	os.Remove(c.link)
+	c.master = nil
+}
+
+// TestSeparateClock serves a board whose clock is a separate USB lineclock:
+// the board (no clock attached) and the clock on two real ptys. Moves are
+// completed by the clock's presses; the clock's cable is pulled mid-game
+// (an amber clock-disconnected alert) and plugged back; the game ends at
+// Black's flag with a verdict; the capture declares both ports and the
+// journalled events equal its replay.
+func TestSeparateClock(t *testing.T) {
+	const (
+		speed = 50
+		tc    = "60+1"
+	)
+	moves := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4")
+	ctl, err := clockd.ParseTimeControl(tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	periods, err := emulator.ParseTimeControl(tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := &usbClock{lc: emulator.NewLineClock(ctl, false), link: filepath.Join(t.TempDir(), "usb-LineClock_EMU-LC1_0001-if00"), speed: speed}
+	e, err := emulator.New(emulator.Config{Game: moves, Periods: periods, Speed: speed, Seed: 6, NoClock: true, End: emulator.EndFlag,
+		Linger: true, ThinkTime: func(int) time.Duration { return 4 * time.Second }, Observe: clk.lc.Observe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	master, slave, err := emulator.OpenPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	emuDone := make(chan error, 1)
+	go func() { emuDone <- e.Run(ctx, master) }()
+	clk.plug(t)
+	defer func() { cancel(); <-emuDone; master.Close(); clk.unplug() }()
+
+	c := testConfig(t.TempDir(), slave)
+	c.Boards[0].TimeControl = tc
+	c.Boards[0].Clock = &config.Clock{Port: clk.link, Driver: "lineclock"}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	w := newWatcher()
+	d, stop := runDaemonAt(t, c, w, speed)
+
+	w.waitFor(t, "6 plies completed", 30*time.Second, func() bool {
+		m := completed(w.stream("1"))
+		return m.White+m.Black >= 6
+	})
+	clk.unplug()
+	w.waitFor(t, "the clock seen disconnected", 30*time.Second, func() bool {
+		return has(w.stream("1"), func(e reconcile.Event) bool {
+			return e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindClockDisconnected
+		})
+	})
+	clk.plug(t)
+	w.waitFor(t, "the game to end", 60*time.Second, func() bool { return has(w.stream("1"), isOver) })
+	stop()
+
+	evs := w.stream("1")
+	var flag *reconcile.Event
+	var clockStates []string
+	for i, e := range evs {
+		switch {
+		case e.Type == reconcile.TypeFlag:
+			flag = &evs[i]
+		case e.Type == reconcile.TypeSession && e.Port == ClockPortName:
+			clockStates = append(clockStates, e.State)
+		case e.Type == reconcile.TypeAnomaly && e.Kind != reconcile.KindClockDisconnected:
+			t.Errorf("anomaly: %s", reconcile.Marshal(e))
+		}
+	}
+	if t.Failed() {
+		for _, e := range evs {
+			t.Logf("%s", reconcile.Marshal(e))
+		}
+	}
+	if flag == nil || flag.Side != clockd.Black || flag.Verdict != reconcile.VerdictLoss {
+		t.Fatalf("flag %v, want Black's flag and a loss", flag)
+	}
+	if m := completed(evs); m.White != 11 || m.Black != 10 {
+		t.Errorf("completed %+v, want 11 and 10", m)
+	}
+	if got := strings.Join(clockStates, " "); got != "start connected disconnected connected end" {
+		t.Errorf("clock port sessions %q, want start connected disconnected connected end", got)
+	}
+	capt := readFile(t, capturePath(d.Dir(), "1"))
+	if !strings.Contains(capt, "#port board dgt\n#port clock lineclock\n") || !strings.Contains(capt, " clock r ") {
+		t.Errorf("the capture does not declare and record the clock port")
+	}
+	sameStream(t, d.Dir(), "1", true)
+}
