@@ -1,4 +1,6 @@
-package lineclock
+// An external test package: internal/emulator (for its pseudo-terminal)
+// itself imports lineclock for its emulated USB clock.
+package lineclock_test
 
 import (
 	"bytes"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/driver/lineclock"
 	"github.com/arbiterd/arbiterd/internal/emulator"
 	"github.com/arbiterd/arbiterd/internal/serialport"
 )
@@ -30,7 +33,8 @@ func TestOverSerialPort(t *testing.T) {
 	defer port.Close()
 
 	tc, _ := clockd.ParseTimeControl("300+2")
-	dev := NewDevice(clockd.NewClock(tc), clockd.Left, "LC-2", "pty1")
+	clk := clockd.NewClock(tc)
+	dev := lineclock.NewDevice(clk, clockd.Left, "LC-2", "pty1") // White's time on the left face
 	var wire bytes.Buffer
 	wire.Write(dev.Hello())
 	wire.Write(dev.Start(0))
@@ -38,11 +42,14 @@ func TestOverSerialPort(t *testing.T) {
 		at := time.Duration(i) * 700 * time.Millisecond
 		wire.Write(dev.Status(at))
 		if i%3 == 0 {
-			side, _ := dev.clock.Running()
-			wire.Write(dev.Press(dev.faceOf(side), at, i/6+1))
+			face := clockd.Left
+			if side, _ := clk.Running(); side == clockd.Black {
+				face = clockd.Right
+			}
+			wire.Write(dev.Press(face, at, i/6+1))
 		}
 	}
-	want := NewDecoder().Feed(wire.Bytes())
+	want := lineclock.NewDecoder().Feed(wire.Bytes())
 	go func() {
 		data := wire.Bytes()
 		for len(data) > 0 { // odd-sized writes, like a microcontroller's
@@ -53,8 +60,8 @@ func TestOverSerialPort(t *testing.T) {
 			data = data[n:]
 		}
 	}()
-	rd := NewReader(port)
-	var got []Message
+	rd := lineclock.NewReader(port)
+	var got []lineclock.Message
 	for len(got) < len(want) {
 		m, err := rd.Next()
 		if err != nil {
