@@ -65,6 +65,7 @@ const (
 // (the event stream must replay identically).
 func TestFlagLinesShort(t *testing.T) {
 	total, n := 0, 0
+	shared := NewAnalyzer(Options{Mode: Quick})
 	for _, fen := range flagPositions {
 		pos, err := bb.ParseFEN(fen)
 		if err != nil {
@@ -87,6 +88,11 @@ func TestFlagLinesShort(t *testing.T) {
 		again, _ := CanMate(fen, side, Options{Mode: Quick})
 		if !slices.Equal(again.Line, r.Line) || again.Nodes != r.Nodes {
 			t.Errorf("%s: second run gave %v (%d nodes), first %v (%d nodes)", fen, again.Line, again.Nodes, r.Line, r.Nodes)
+		}
+		// An Analyzer that answered other queries before answers the same.
+		reused := shared.Analyze(&pos, side)
+		if !slices.Equal(reused.Line, r.Line) || reused.Nodes != r.Nodes {
+			t.Errorf("%s: a reused Analyzer gave %v (%d nodes), a fresh one %v (%d nodes)", fen, reused.Line, reused.Nodes, r.Line, r.Nodes)
 		}
 		total += len(r.Line)
 		n++
