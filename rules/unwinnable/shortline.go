@@ -64,7 +64,17 @@ func (s *searcher) improve(path []bb.Move, budget int64) []bb.Move {
 	for i := made - 1; i >= 0; i-- {
 		s.pos.Unmake(path[i], undo[i])
 	}
-	return s.shorten(path)
+	path = s.shorten(path)
+	// A line still very long (the walk's) gets two-ply shortcuts, with a
+	// quarter of the budget more.
+	s.limit = s.nodes + budget/4
+	for len(path) > 2*longLine && s.nodes < s.limit {
+		n := len(path)
+		if path = s.shortcut2(path); len(path) == n {
+			break
+		}
+	}
+	return path
 }
 
 // cappedFrom looks for mating lines shorter than path from the current
@@ -139,4 +149,65 @@ func (s *searcher) shortestFullWidth(maxDepth int, budget int64) ([]bb.Move, boo
 		}
 	}
 	return nil, false
+}
+
+// shortcut2 cuts detours of a line that one or two plies can skip: from
+// each position of the line it tries every move and every reply, and
+// jumps to the latest position of the line so reached, when that saves
+// plies. It is meant for the long lines of the exhaustive walk, which
+// wanders; each position tried counts as a node, and when s.limit is
+// reached the rest of the line is kept as it is. s.pos is restored.
+func (s *searcher) shortcut2(path []bb.Move) []bb.Move {
+	p := &s.pos
+	at := make(map[uint64]int, len(path)+1)
+	undo := make([]bb.Undo, len(path))
+	for i, m := range path {
+		at[p.Hash()] = i
+		undo[i] = p.Make(m)
+	}
+	at[p.Hash()] = len(path)
+	for i := len(path) - 1; i >= 0; i-- {
+		p.Unmake(path[i], undo[i])
+	}
+	ml1, ml2 := &s.lists[maxPly-2], &s.lists[maxPly-1]
+	var out []bb.Move
+	var outUndo []bb.Undo
+	for i := 0; i < len(path); {
+		if s.nodes >= s.limit {
+			for _, m := range path[i:] {
+				outUndo = append(outUndo, p.Make(m))
+				out = append(out, m)
+			}
+			break
+		}
+		// Progress of a choice: the index reached minus the plies spent.
+		next, moves, gain := i+1, []bb.Move{path[i]}, i
+		p.LegalMoves(ml1)
+		for _, m1 := range ml1.Slice() {
+			u1 := p.Make(m1)
+			s.nodes++
+			if j, ok := at[p.Hash()]; ok && j-1 > gain {
+				next, moves, gain = j, []bb.Move{m1}, j-1
+			}
+			p.LegalMoves(ml2)
+			for _, m2 := range ml2.Slice() {
+				u2 := p.Make(m2)
+				s.nodes++
+				if j, ok := at[p.Hash()]; ok && j-2 > gain {
+					next, moves, gain = j, []bb.Move{m1, m2}, j-2
+				}
+				p.Unmake(m2, u2)
+			}
+			p.Unmake(m1, u1)
+		}
+		for _, m := range moves {
+			outUndo = append(outUndo, p.Make(m))
+			out = append(out, m)
+		}
+		i = next
+	}
+	for i := len(out) - 1; i >= 0; i-- {
+		p.Unmake(out[i], outUndo[i])
+	}
+	return out
 }
