@@ -45,8 +45,8 @@ with a legal line ending in mate by that side, shortened on a node budget
 of its own (a dozen plies or so on game positions); "unwinnable" is
 proven. The same query always gets the same answer and line.
 
-The default is --full (an arbiter's ruling: about a millisecond on game
-positions, up to about ten seconds on the hardest composed ones); --quick
+The default is --full (an arbiter's ruling: a few milliseconds on game
+positions, up to a few seconds on the hardest composed ones); --quick
 uses the small budget of the live daemon and may answer "undetermined".
 With --label the input is the labelled format
 "XY FEN" (X = W or -, Y = B or -: which sides can mate) and both sides of

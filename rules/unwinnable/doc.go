@@ -42,12 +42,13 @@
 // A mate line found by any of these is then shortened on a node budget of
 // its own (half the quick budget in quick mode, up to 20,000 nodes
 // otherwise; a line still longer than 30 plies gets a second, larger
-// budget): detours are cut, a full-width search looks for
-// a short mate, and the heuristic search is rerun with a depth cap below
-// the line's length, lowering the cap with every shorter line found, so
-// that the line shown to the arbiter is a dozen plies or so rather than a
-// hundred. Budgets are node counts, never wall time: a query always gets
-// the same answer and the same line.
+// budget): detours are cut, a full-width search looks for a short mate,
+// the heuristic search is rerun with a depth cap below the line's length,
+// lowering the cap with every shorter line found, and a line still over
+// 60 plies (the walk's) gets two-ply shortcuts. The line shown to the
+// arbiter is then a dozen plies or so rather than a hundred. Budgets are
+// node counts, never wall time: a query always gets the same answer and
+// the same line, whether the Analyzer is fresh or reused.
 //
 // Every answer is sound: Unwinnable only with a proof, Winnable only with
 // a legal line ending in mate by the side asked about, Undetermined when

@@ -38,8 +38,9 @@ type Mode int
 
 // The two modes.
 const (
-	// Quick is bounded for the live daemon: it answers in well under a
-	// millisecond on typical flag-fall positions and may say Undetermined.
+	// Quick is bounded for the live daemon: it answers in about a
+	// millisecond on typical flag-fall positions (most of it spent
+	// shortening the mate line) and may say Undetermined.
 	Quick Mode = iota
 	// Full spends a large budget for an arbiter's ruling.
 	Full
