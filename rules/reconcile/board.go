@@ -27,6 +27,11 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		depth, back = min(depth, 2), min(back, 1)
 	}
 	resync := g.resync
+	if g.gap {
+		// The record is stale; nothing the board shows can be checked
+		// against it.
+		return
+	}
 	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
 	if g.multi != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
@@ -34,7 +39,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	}
 	g.snapAt, g.multi = at, nil
 	if res.Kind != rules.Unexplained && res.Kind != rules.UnknownPieces {
-		g.resync = false
+		g.resync, g.wasAway = false, false
 	}
 	switch res.Kind {
 	case rules.NoChange:
@@ -88,10 +93,31 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 			g.finish(out, at, res.Signal, "result-signalled", "–")
 		}
 	default: // Unexplained, UnknownPieces
+		if resync && res.Kind == rules.Unexplained && !g.gap {
+			// Back from an absence, the board shows a position that no
+			// short sequence reaches: more moves were made than can be
+			// reconstructed. Searching every later transient that deep
+			// would only find moves nobody made.
+			g.gap, g.gapFrom, g.resync = true, g.rec.Ply(), false
+			g.gapNotice(out, at)
+		}
 		if !g.unexplained {
 			g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
 		}
 	}
+}
+
+// gapNotice tells the arbiter, once per gap, which moves cannot be
+// verified.
+func (g *Game) gapNotice(out *[]Event, at time.Duration) {
+	if g.gapWarned {
+		return
+	}
+	g.gapWarned = true
+	g.anomaly(out, at, KindUnverified, 0, true, "6.10",
+		fmt.Sprintf("The board came back in a position that no sequence of up to %d moves reaches from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves). "+
+			"The moves made while the board was not read cannot be verified, and arbiterd stops counting: establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10, 6.12.2).",
+			g.cfg.MaxPlies, g.gapFrom, g.counts.White, g.counts.Black, g.gapFrom+1))
 }
 
 // hold keeps several plies the board shows until the board has shown them

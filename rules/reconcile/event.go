@@ -39,6 +39,7 @@ const (
 	KindClockReading        = "clock-reading"
 	KindBadInput            = "bad-input" // the caller fed something arbiterd cannot use
 	KindUnknownTimeControl  = "unknown-time-control"
+	KindUnverified          = "unverified-moves"
 )
 
 // Completion causes (the `by` field of a complete event, Law 6.2.1).

@@ -78,6 +78,15 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 		}
 		return e
 	}
+	if g.gap {
+		e.Verdict, e.Article = VerdictUnknown, "6.4"
+		e.Reason = fmt.Sprintf("%s flag fell, but the moves made since ply %d could not be verified (the board was not read for a while), so arbiterd cannot tell whether the control was reached (6.3.1); its count when the record stopped was %d. Establish the move count before ruling. %s",
+			possessive(side), g.gapFrom, done, mateWords(opp, ans, "if the control was not reached"))
+		if len(tc.Periods) > 0 {
+			e.MovesRequired = tc.Required(hw)
+		}
+		return e
+	}
 	if len(tc.Periods) == 0 {
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but arbiterd does not know the time control, so it cannot tell whether the control was reached (6.3.1). %s",

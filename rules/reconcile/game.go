@@ -95,12 +95,22 @@ type Game struct {
 	unexplSince  time.Duration
 	unexplWarned bool
 
-	ended      bool
-	result     string
-	endReason  string
-	stopped    bool
-	started    bool
-	resync     bool          // the board was away: search the full depth once
+	ended     bool
+	result    string
+	endReason string
+	stopped   bool
+	started   bool
+	resync    bool // the board was away: search the full depth once
+	// gap is set when the board came back from an absence in a position
+	// no sequence of up to MaxPlies moves explains: the moves made while it
+	// was not read cannot be verified (gapFrom: the last verified ply).
+	// Presses are then not judged, flags get no verdict on stale counts,
+	// and the arbiter is told once.
+	gap        bool
+	gapFrom    int
+	gapWarned  bool
+	wasAway    bool          // the board has been away since awayAt and is not yet explained again
+	awayAt     time.Duration // when the board went away
 	boardAway  bool          // the board is disconnected: presses wait for it
 	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
 	now        time.Duration // the latest input time
@@ -242,6 +252,9 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 			kind, what = KindClockDisconnected, "clock"
 		} else {
 			g.boardAway = true // presses wait for the board to be back
+			if !g.wasAway {
+				g.wasAway, g.awayAt = true, at
+			}
 		}
 		g.anomaly(&out, at, kind, 0, true, "–",
 			fmt.Sprintf("The %s on port %q stopped answering; moves and presses made meanwhile are seen only when it is back. Check the connection.", what, port))

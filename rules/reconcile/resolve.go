@@ -131,7 +131,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		if n := len(g.plies); n > 0 && g.rec.Status().Over {
 			consider(g.plies[n-1].madeAt+lag, dGameEnd, n-1)
 		}
-		if g.unexplained && !g.unexplWarned {
+		if g.unexplained && !g.unexplWarned && !g.gap {
 			consider(g.unexplSince+g.cfg.UnexplainedAfter, dUnexplained, 0)
 		}
 	}
@@ -159,7 +159,11 @@ func (g *Game) pressPending(s clockd.Side) bool {
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if g.ended {
+	if g.ended || (g.gap && ev.At >= g.awayAt) {
+		// A press made once the board had gone away, in a gap arbiterd
+		// cannot reconstruct, completes nothing it can check, and it is no
+		// illegal move either. Presses from before the absence are judged
+		// on what the board showed then.
 		return
 	}
 	side := ev.Side

@@ -355,3 +355,42 @@ func BenchmarkMarshalComplete(b *testing.B) {
 		_ = Marshal(e)
 	}
 }
+
+func TestGapTooLongToReconstruct(t *testing.T) {
+	// The board was away for six plies, more than the search reaches:
+	// arbiterd says which moves it cannot verify, judges no press as an
+	// illegal move and gives no flag verdict on the stale count.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "d4")
+	h.press(2.2, W)
+	h.play(3, "d5")
+	h.press(3.2, B)
+	h.feed(h.g.Session(sec(4), "disconnected", "board"))
+	for i := 0; i < 6; i++ {
+		h.press(5+float64(i), clockd.Side(i%2))
+	}
+	h.feed(h.g.Session(sec(12), "connected", "board"))
+	h.play(12.5, "c4", "e6", "Nc3", "Nf6", "Bg5", "Be7")
+	h.play(15, "e3")
+	h.press(15.5, W)
+	h.play(17, "O-O")
+	h.press(17.5, B)
+	h.advance(20)
+	h.flag(30, W)
+	h.advance(40)
+	h.wantCompleted(1, 1)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	a := h.of(TypeAnomaly)[1]
+	if !strings.Contains(a.Detail, "after ply 2") || !strings.Contains(a.Detail, "from ply 3 on") {
+		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	f := h.of(TypeFlag)
+	if len(f) != 1 || f[0].Verdict != VerdictUnknown || !strings.Contains(f[0].Reason, "could not be verified") {
+		t.Fatalf("flag %+v", f)
+	}
+	if len(h.of(TypeEnd)) != 0 {
+		t.Error("the game was ended on an unverified count")
+	}
+}
