@@ -39,7 +39,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	}
 	g.snapAt, g.multi = at, nil
 	if res.Kind != rules.Unexplained && res.Kind != rules.UnknownPieces {
-		g.resync, g.wasAway = false, false
+		g.resync, g.wasAway, g.suspect = false, false, false
 	}
 	switch res.Kind {
 	case rules.NoChange:
@@ -93,13 +93,18 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 			g.finish(out, at, res.Signal, "result-signalled", "–")
 		}
 	default: // Unexplained, UnknownPieces
-		if resync && res.Kind == rules.Unexplained && !g.gap {
+		if resync && g.wasAway && res.Kind == rules.Unexplained && !g.gap {
 			// Back from an absence, the board shows a position that no
-			// short sequence reaches: more moves were made than can be
-			// reconstructed. Searching every later transient that deep
-			// would only find moves nobody made.
-			g.gap, g.gapFrom, g.resync = true, g.rec.Ply(), false
-			g.gapNotice(out, at)
+			// short sequence reaches. A piece in a hand looks like that
+			// too, for a moment; if it lasts a scan lag, more moves were
+			// made than can be reconstructed, and searching every later
+			// transient that deep would only find moves nobody made.
+			if !g.suspect {
+				g.suspect, g.suspectAt = true, at
+			}
+			if at-g.suspectAt >= g.cfg.ScanLag {
+				g.openGap(out, at)
+			}
 		}
 		if !g.unexplained {
 			g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
@@ -107,9 +112,13 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	}
 }
 
-// gapNotice tells the arbiter, once per gap, which moves cannot be
-// verified.
-func (g *Game) gapNotice(out *[]Event, at time.Duration) {
+// openGap stops the count at the last verified ply and tells the arbiter,
+// once, which moves cannot be verified.
+func (g *Game) openGap(out *[]Event, at time.Duration) {
+	if g.gap {
+		return
+	}
+	g.gap, g.gapFrom, g.resync, g.suspect = true, g.rec.Ply(), false, false
 	if g.gapWarned {
 		return
 	}

@@ -111,6 +111,8 @@ type Game struct {
 	gapWarned  bool
 	wasAway    bool          // the board has been away since awayAt and is not yet explained again
 	awayAt     time.Duration // when the board went away
+	suspect    bool          // since suspectAt, back from an absence, the board shows what nothing explains
+	suspectAt  time.Duration
 	boardAway  bool          // the board is disconnected: presses wait for it
 	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
 	now        time.Duration // the latest input time

@@ -159,6 +159,11 @@ func (g *Game) pressPending(s clockd.Side) bool {
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if !g.gap && g.suspect && g.unexplained && ev.At >= g.awayAt {
+		// A press after the absence while the board still shows what
+		// nothing explains: the moves made meanwhile are beyond the search.
+		g.openGap(out, at)
+	}
 	if g.ended || (g.gap && ev.At >= g.awayAt) {
 		// A press made once the board had gone away, in a gap arbiterd
 		// cannot reconstruct, completes nothing it can check, and it is no
