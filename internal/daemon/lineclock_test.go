@@ -137,8 +137,8 @@ func TestSeparateClock(t *testing.T) {
 	if m := completed(evs); m.White != 11 || m.Black != 10 {
 		t.Errorf("completed %+v, want 11 and 10", m)
 	}
-	if got := strings.Join(clockStates, " "); got != "start connected disconnected connected end" {
-		t.Errorf("clock port sessions %q, want start connected disconnected connected end", got)
+	if got := strings.Join(clockStates, " "); got != "start start disconnected start end" {
+		t.Errorf("clock port sessions %q, want start start disconnected start end", got)
 	}
 	capt := readFile(t, capturePath(d.Dir(), "1"))
 	if !strings.Contains(capt, "#port board dgt\n#port clock lineclock\n") || !strings.Contains(capt, " clock r ") {

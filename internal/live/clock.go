@@ -9,6 +9,12 @@ import (
 	"github.com/arbiterd/arbiterd/internal/serialport"
 )
 
+// clockUp is the session state a clock port is marked with when it opens:
+// "start", a port opened. Not "connected": to rules/reconcile a port that is
+// connected again means the board may have changed unseen, and it searches
+// the position afresh (resync) — which a clock coming back must not cause.
+const clockUp = "start"
+
 // readClock reads the separate clock's line into the journal until ctx is
 // done. The clock needs no session — it talks by itself — so its bytes are
 // only recorded; the pipeline decodes them from the journal's records like
@@ -24,7 +30,7 @@ func readClock(ctx context.Context, stopRun context.CancelFunc, cfg Config, j *j
 	for ctx.Err() == nil {
 		sp, err := serialport.Open(ctx, cfg.ClockPath, serialport.Options{})
 		if err == nil {
-			j.marker(cfg.Now(), name, "connected")
+			j.marker(cfg.Now(), name, clockUp)
 			down, attempt = false, 0
 			for {
 				n, rerr := sp.Read(buf)

@@ -91,6 +91,7 @@ type game struct {
 	clock *clockPTY
 	emu   *emulator.Emulator
 	board string // the board's pty
+	start func(withClock bool)
 	mu    sync.Mutex
 	evs   []reconcile.Event
 }
@@ -128,13 +129,18 @@ func newGame(t *testing.T, ctx context.Context, speed float64, tc string, moves 
 	}
 	t.Cleanup(func() { master.Close() })
 	g.board = slave
-	// The board and the clock start together: emulated time counts from
-	// the same moment on both.
+	// The board and the clock start together, when the host is about to
+	// open them (run): emulated time counts from the same moment on both,
+	// and the board's first move is not made before anyone listens.
 	emuDone := make(chan error, 1)
 	emuCtx, stopEmu := context.WithCancel(ctx)
-	go func() { emuDone <- g.emu.Run(emuCtx, master) }()
-	g.clock.plug(ctx)
-	t.Cleanup(func() { stopEmu(); <-emuDone; g.clock.unplug() })
+	g.start = func(withClock bool) {
+		go func() { emuDone <- g.emu.Run(emuCtx, master) }()
+		if withClock {
+			g.clock.plug(ctx)
+		}
+		t.Cleanup(func() { stopEmu(); <-emuDone; g.clock.unplug() })
+	}
 	return g
 }
 
@@ -145,6 +151,7 @@ func (g *game) events() []reconcile.Event {
 }
 
 func (g *game) run(ctx context.Context, speed float64, stop func([]reconcile.Event) bool) error {
+	g.start(true)
 	t0 := time.Now()
 	return Run(ctx, Config{
 		Path: g.board, ClockPath: g.clock.link, Capture: g.cw, Pipeline: g.p,
@@ -282,8 +289,8 @@ func TestLiveClockUnplugged(t *testing.T) {
 			states = append(states, e.State)
 		}
 	}
-	if got := strings.Join(states, " "); got != "start connected disconnected connected end" {
-		t.Errorf("clock port sessions %q, want start connected disconnected connected end", got)
+	if got := strings.Join(states, " "); got != "start start disconnected start end" {
+		t.Errorf("clock port sessions %q, want start start disconnected start end", got)
 	}
 	n := 0
 	for _, e := range ofType(evs, reconcile.TypeAnomaly) {
@@ -307,4 +314,92 @@ func completed(evs []reconcile.Event) reconcile.Moves {
 		}
 	}
 	return m
+}
+
+// Without a pipeline of the caller's, Run declares the clock port itself;
+// a clock that is not there when Run starts is marked disconnected once
+// however often reopening fails, and connected when it appears.
+func TestLiveClockAbsentAtStart(t *testing.T) {
+	const speed = 40
+	moves := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6")
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	g := newGame(t, ctx, speed, "300+2", moves, emulator.EndStop)
+	g.start(false) // the clock is not plugged in when Run starts
+	var cw bytes.Buffer
+	w, err := capture.NewWriter(&cw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var evs []reconcile.Event
+	plugged := false
+	t0 := time.Now()
+	err = Run(ctx, Config{
+		Path: g.board, ClockPath: g.clock.link, Capture: w, Meta: map[string]string{"board": "3", "timecontrol": "300+2"},
+		ClockBackoff: serialport.Backoff{Min: 10 * time.Millisecond, Max: 10 * time.Millisecond, Factor: 1},
+		Now:          func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) },
+		OnEvent: func(e reconcile.Event) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			evs = append(evs, e)
+			if !plugged && e.Type == reconcile.TypeComplete && e.Ply == 2 {
+				plugged = true
+				go func() {
+					time.Sleep(100 * time.Millisecond) // some ten failed reopenings
+					g.clock.plug(ctx)
+				}()
+			}
+			m := completed(evs)
+			return !plugged || m.White+m.Black < 6 || !has(evs, clockUp)
+		},
+	})
+	if !errors.Is(err, ErrStopped) {
+		t.Fatalf("Run: %v\n%s", err, jsonl(evs))
+	}
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	text := cw.String()
+	if !strings.Contains(text, "#port board dgt\n#port clock lineclock\n#meta board=3\n") {
+		t.Errorf("capture head:\n%.200s\nwant both ports declared before the meta", text)
+	}
+	if n := strings.Count(text, " clock disconnected"); n != 1 {
+		t.Errorf("%d clock disconnected markers, want 1", n)
+	}
+	var states []string
+	for _, e := range ofType(evs, reconcile.TypeSession) {
+		if e.Port == "clock" {
+			states = append(states, e.State)
+		}
+	}
+	if got := strings.Join(states, " "); got != "start disconnected start" {
+		t.Errorf("clock sessions %q, want start disconnected start", got)
+	}
+	// Presses are seen once the clock is there, and complete the moves.
+	presses, comps := 0, ofType(evs, reconcile.TypeComplete)
+	after := false
+	for _, e := range evs {
+		after = after || (e.Type == reconcile.TypeSession && e.Port == "clock" && e.State == clockUp && e.At > 0)
+		if after && e.Type == reconcile.TypePress {
+			presses++
+		}
+	}
+	if presses < 2 {
+		t.Errorf("%d presses after the clock came, want at least 2\n%s", presses, jsonl(evs))
+	}
+	for _, e := range comps[len(comps)-2:] {
+		if e.By != reconcile.ByPress {
+			t.Errorf("ply %d completed %s after the clock came: %s\n%s", e.Ply, e.By, reconcile.Marshal(e), jsonl(evs))
+		}
+	}
+}
+
+func has(evs []reconcile.Event, clockState string) bool {
+	for _, e := range evs {
+		if e.Type == reconcile.TypeSession && e.Port == "clock" && e.State == clockState {
+			return true
+		}
+	}
+	return false
 }
