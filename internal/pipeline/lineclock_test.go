@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"math/rand"
 	"sort"
 	"strings"
 	"testing"
@@ -209,5 +210,58 @@ func TestLineClockDisconnectedMarker(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("%d other anomalies, want one clock-disconnected:\n%s", n, jsonl(evs))
+	}
+}
+
+// Whatever arrives on the clock's line — random bytes spliced into its
+// lines at random places — the replay never fails: bad lines are counted
+// and skipped, the board's moves are still reconstructed, and the same
+// capture gives the same events.
+func TestLineClockGarbageProperty(t *testing.T) {
+	moves := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6")
+	base := separateClockCapture(t, emulator.Config{Game: moves, Seed: 8}, "300+2")
+	rng := rand.New(rand.NewSource(1))
+	bad := 0
+	for i := 0; i < 30; i++ {
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(string(base), "\n") {
+			f := strings.Fields(l)
+			if len(f) == 4 && f[1] == "clock" && rng.Intn(3) == 0 {
+				junk := make([]byte, 1+rng.Intn(40))
+				rng.Read(junk)
+				fmt.Fprintf(&b, "%s clock r %x\n", f[0], junk)
+			}
+			b.WriteString(l)
+		}
+		capt := []byte(b.String())
+		a, p := replayAll(t, capt)
+		again, _ := replayAll(t, capt)
+		if !bytes.Equal(jsonl(a), jsonl(again)) {
+			t.Fatalf("round %d: two replays differ", i)
+		}
+		if got := count(a, reconcile.TypeMove); got < len(moves) {
+			t.Errorf("round %d: %d move events, want at least %d", i, got, len(moves))
+		}
+		s, _ := p.ClockStats()
+		if s.Messages == 0 {
+			t.Errorf("round %d: no clock line decoded", i)
+		}
+		bad += s.Bad
+	}
+	if bad == 0 {
+		t.Error("no bad clock line in 30 rounds of garbage: the test does not test")
+	}
+}
+
+// BenchmarkReplaySeparateClock replays a 60-ply game with a board and a
+// separate lineclock (its STATUS lines every 500 ms included).
+func BenchmarkReplaySeparateClock(b *testing.B) {
+	capt := separateClockCapture(b, emulator.Config{Game: longGame(b, 60), Seed: 5}, "40/5400+30:1800+30")
+	b.SetBytes(int64(len(capt)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Replay(bytes.NewReader(capt), Options{}, func(reconcile.Event) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
