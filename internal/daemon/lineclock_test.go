@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/driver/drivertest"
 	"github.com/arbiterd/arbiterd/internal/daemon/config"
 	"github.com/arbiterd/arbiterd/internal/emulator"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -145,4 +147,57 @@ func TestSeparateClock(t *testing.T) {
 		t.Errorf("the capture does not declare and record the clock port")
 	}
 	sameStream(t, d.Dir(), "1", true)
+}
+
+// A restart recovers a game with a separate clock: the clock was not read
+// while the daemon was away, so its port is marked disconnected (a
+// clock-disconnected alert) like the board's. A clock added to the
+// configuration of a game in progress is declared in its capture.
+func TestRecoverSeparateClock(t *testing.T) {
+	for _, tc := range []struct {
+		name, ports, want string
+		anomaly           bool
+	}{
+		{"clock-in-capture", "#port board dgt\n#port clock lineclock\n", " clock disconnected\n", true},
+		{"clock-added", "#port board dgt\n", "#port clock lineclock\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := t.TempDir()
+			c := testConfig(data, "/dev/null-board")
+			c.Boards[0].Clock = &config.Clock{Port: "/dev/null-clock", Driver: "lineclock"}
+			dir := filepath.Join(data, "round-"+c.Round)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			capt := "#capture v1\n" + tc.ports + "#meta board=1\n#meta timecontrol=" + testTC + "\n" +
+				"0.000000 board r " + fmt.Sprintf("%x", drivertest.DGTBoardDump(drivertest.DGTStartPosition())) + "\n"
+			if err := os.WriteFile(capturePath(dir, "1"), []byte(capt), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			w := newWatcher()
+			d, err := New(Options{Config: c, OnEvent: w.onEvent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // Run on a done context just closes the journal
+			if err := d.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			got := readFile(t, capturePath(dir, "1"))
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("recovered capture:\n%s\nwant it to contain %q", got, tc.want)
+			}
+			if has(w.stream("1"), func(e reconcile.Event) bool {
+				return e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindClockDisconnected
+			}) != tc.anomaly {
+				t.Errorf("clock-disconnected alert %v, want %v", !tc.anomaly, tc.anomaly)
+			}
+			if !has(w.stream("1"), func(e reconcile.Event) bool {
+				return e.Type == reconcile.TypeSession && e.Port == ClockPortName
+			}) {
+				t.Error("no session event for the clock port")
+			}
+		})
+	}
 }
