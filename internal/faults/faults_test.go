@@ -82,6 +82,19 @@ func verdict(base, got outcome) (string, error) {
 	if got.Completed == base.Completed && got.Result == base.Result {
 		return "equal", nil
 	}
+	// A completed move the game does not have at that ply is a move
+	// invented or misattributed: never acceptable, reported or not.
+	played := map[int]string{}
+	for _, e := range base.Events {
+		if e.Type == reconcile.TypeComplete {
+			played[e.Ply] = e.SAN
+		}
+	}
+	for _, e := range got.Events {
+		if e.Type == reconcile.TypeComplete && played[e.Ply] != e.SAN {
+			return "", fmt.Errorf("ply %d completed as %s (by %s); the game's move is %s", e.Ply, e.SAN, e.By, played[e.Ply])
+		}
+	}
 	// More completed moves than the game has is a move invented or
 	// counted twice: never acceptable.
 	if got.Completed.White > base.Completed.White || got.Completed.Black > base.Completed.Black {
