@@ -239,7 +239,9 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 			fmt.Sprintf("An unknown session state %q was reported on port %q; arbiterd ignored it.", state, port))
 		return out
 	}
-	if state == "connected" || state == "resync" {
+	if (state == "connected" || state == "resync") && !strings.HasPrefix(port, "clock") {
+		// The board is back: what it shows may be several plies on. A
+		// clock coming back changes nothing on the board.
 		g.resync = true
 	}
 	if state == "end" {
