@@ -16,7 +16,7 @@ seed=${2:-1}
 log=${FAULTS_LOG:-$(mktemp -t arbiterd-faults.XXXXXX)}
 ARBITERD_TRIALS=$trials ARBITERD_FAULT_SEED=$seed \
 	go test -count=1 -v -timeout 4h \
-	-run 'TestFaults|TestDiskFull|TestBoardPowerBlip|TestHostStall|TestKillDaemon' \
+	-run 'TestFaults|TestDiskFull|TestBoardPowerBlip|TestHostStall|TestKillDaemon|TestRestartResync' \
 	./internal/faults/ >"$log" 2>&1
 status=$?
 grep -E '^(--- |\s+\S+_test\.go:[0-9]+: (trial|[a-z-]+: [0-9]+ trials)|ok|FAIL)' "$log" | cut -c1-240
