@@ -238,3 +238,12 @@ func TestRestartResync(t *testing.T) {
 		t.Logf("known failure R3 (fails with ARBITERD_STRICT_KILL=1): %v", err)
 	}
 }
+
+// TestMain removes the arbiterd binary the SIGKILL trials built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binary.path != "" {
+		os.RemoveAll(filepath.Dir(binary.path))
+	}
+	os.Exit(code)
+}
