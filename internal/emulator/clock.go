@@ -3,33 +3,21 @@ package emulator
 import (
 	"fmt"
 	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
 )
 
-// Mode is how a period gives time back per move.
-type Mode int
+// Mode is how a period gives time back per move: the modes of clockd
+// (Fischer, simple delay, Bronstein), which the emulated clock implements
+// the way the hardware does.
+type Mode = clockd.Mode
 
+// The clock modes.
 const (
-	// Fischer adds the increment before the first move and after every press.
-	Fischer Mode = iota
-	// Delay (simple, US delay): the main time does not run until the delay
-	// of the move has passed; unused delay is lost.
-	Delay
-	// Bronstein: the main time runs at once; at the press the time used is
-	// given back, at most the delay.
-	Bronstein
+	Fischer   = clockd.Fischer
+	Delay     = clockd.Delay
+	Bronstein = clockd.Bronstein
 )
-
-func (m Mode) String() string {
-	switch m {
-	case Fischer:
-		return "fischer"
-	case Delay:
-		return "delay"
-	case Bronstein:
-		return "bronstein"
-	}
-	return fmt.Sprintf("Mode(%d)", int(m))
-}
 
 // Period is one period of the hardware clock's setting.
 type Period struct {

@@ -27,15 +27,7 @@ func ParseTimeControl(text string) ([]Period, error) {
 func Periods(tc clockd.TimeControl) []Period {
 	out := make([]Period, len(tc.Periods))
 	for i, p := range tc.Periods {
-		out[i] = Period{Moves: p.Moves, Time: p.Time, Increment: p.Increment}
-		switch p.Mode {
-		case clockd.Delay:
-			out[i].Mode = Delay
-		case clockd.Bronstein:
-			out[i].Mode = Bronstein
-		default:
-			out[i].Mode = Fischer
-		}
+		out[i] = Period{Moves: p.Moves, Time: p.Time, Increment: p.Increment, Mode: p.Mode}
 	}
 	return out
 }
