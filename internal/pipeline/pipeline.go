@@ -17,8 +17,8 @@ import (
 
 // Options are the settings that do not come from the capture.
 type Options struct {
-	// Oracle answers the 6.9 question for flag verdicts (nil: Analyzer{},
-	// the rules/unwinnable analyzer).
+	// Oracle answers the 6.9 question for flag verdicts (nil:
+	// DefaultOracle, the rules/unwinnable analyzer).
 	Oracle reconcile.MateOracle
 	// MaxPlies is the reconstruction depth (0: the default).
 	MaxPlies int
@@ -67,7 +67,7 @@ type port struct {
 // New returns an empty pipeline.
 func New(opts Options) *Pipeline {
 	if opts.Oracle == nil {
-		opts.Oracle = Analyzer{}
+		opts.Oracle = DefaultOracle()
 	}
 	return &Pipeline{opts: opts, meta: map[string]string{}, ports: map[string]*port{}}
 }

@@ -10,8 +10,14 @@ import (
 // rules/unwinnable (sound: "no" only when proved, "yes" only with a line
 // ending in mate). The zero value uses its quick mode, fit for the live
 // daemon; set Options.Mode to unwinnable.Full for an arbiter's ruling.
+//
+// When the first analysis is undetermined and Retry is positive, it asks
+// once more with Retry nodes. Budgets count positions, not time, so the
+// answer — and the event stream — is the same on every machine and in
+// every replay.
 type UnwinnableOracle struct {
 	Options unwinnable.Options
+	Retry   int64
 }
 
 // CanMate implements MateOracle.
@@ -21,6 +27,9 @@ func (o UnwinnableOracle) CanMate(fen string, side clockd.Side) (string, []strin
 		c = bitboard.Black
 	}
 	r, err := unwinnable.CanMate(fen, c, o.Options)
+	if err == nil && r.Verdict == unwinnable.Undetermined && o.Retry > 0 {
+		r, err = unwinnable.CanMate(fen, c, unwinnable.Options{Mode: unwinnable.Full, NodeBudget: o.Retry})
+	}
 	if err != nil {
 		return "unknown", nil
 	}
