@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/notnil/chess"
@@ -72,8 +71,8 @@ func New(opts Options) *Pipeline {
 	return &Pipeline{opts: opts, meta: map[string]string{}, ports: map[string]*port{}}
 }
 
-// Drivers lists the device drivers a pipeline can decode.
-var drivers = []string{"dgt", "lineclock"}
+// knownDrivers names the device drivers a pipeline can decode.
+const knownDrivers = "dgt, lineclock"
 
 // Port declares a port (the capture's "#port NAME DRIVER"). Its session
 // "start" event is emitted when the game starts (at the first data, once
@@ -104,7 +103,7 @@ func (p *Pipeline) Port(name, driver string) ([]reconcile.Event, error) {
 		pt.lc = lineclock.NewDecoder()
 		p.clockPort = name
 	default:
-		return nil, fmt.Errorf("port %s: no decoder for driver %q (this build knows %s)", name, driver, strings.Join(drivers, ", "))
+		return nil, fmt.Errorf("port %s: no decoder for driver %q (this build knows %s)", name, driver, knownDrivers)
 	}
 	pt.declared = p.last
 	p.ports[name] = pt
