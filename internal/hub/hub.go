@@ -93,6 +93,8 @@ type Update struct {
 	State Board
 }
 
+const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
 // ErrNoBoard is returned for a board the hub does not know.
 var ErrNoBoard = errors.New("hub: no such board")
 
@@ -151,8 +153,7 @@ func (h *Hub) AddBoard(in Info) {
 	defer h.mu.Unlock()
 	e := h.boards[in.ID]
 	if e == nil {
-		e = &entry{state: Board{ID: in.ID, Connection: "waiting", SAN: []string{}, Alerts: []Alert{},
-			FEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}}
+		e = &entry{state: Board{ID: in.ID, Connection: "waiting", SAN: []string{}, Alerts: []Alert{}, FEN: startFEN}}
 		h.boards[in.ID] = e
 	}
 	e.state.Round, e.state.White, e.state.Black, e.state.TimeControl = in.Round, in.White, in.Black, in.TimeControl
@@ -162,19 +163,19 @@ func (h *Hub) AddBoard(in Info) {
 	}
 }
 
-// Reset forgets a board's game (a new game starts on it).
+// Reset forgets a board's game (a new game starts on it); its description
+// stays. It is one step under the lock, so no event lands in between.
 func (h *Hub) Reset(id string) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	e := h.boards[id]
-	h.mu.Unlock()
 	if e == nil {
 		return
 	}
-	info := Info{ID: id, Round: e.state.Round, White: e.state.White, Black: e.state.Black, TimeControl: e.state.TimeControl}
-	h.mu.Lock()
-	delete(h.boards, id)
-	h.mu.Unlock()
-	h.AddBoard(info)
+	fresh := &entry{tc: e.tc, state: Board{ID: id, Round: e.state.Round, White: e.state.White, Black: e.state.Black,
+		TimeControl: e.state.TimeControl, Connection: "waiting", SAN: []string{}, Alerts: []Alert{}, FEN: startFEN}}
+	fresh.updateRequired()
+	h.boards[id] = fresh
 }
 
 func (e *entry) updateRequired() {
