@@ -189,8 +189,6 @@ func termination(reason string) string {
 	switch reason {
 	case "flag":
 		return "time forfeit"
-	case "checkmate", "stalemate", "fivefold-repetition", "seventy-five-moves", "dead-position":
-		return "normal"
 	case "illegal-move":
 		return "rules infraction"
 	}
@@ -200,7 +198,8 @@ func termination(reason string) string {
 const standardFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 func isStandard(fen string) bool {
-	return strings.Fields(fen)[0] == strings.Fields(standardFEN)[0] && strings.Contains(fen, " w ")
+	f := strings.Fields(fen)
+	return len(f) >= 2 && f[0] == strings.Fields(standardFEN)[0] && f[1] == "w"
 }
 
 // Clock formats a clock value as PGN clock comments want it: H:MM:SS,
