@@ -52,21 +52,41 @@ if [ ${#targets[@]} -eq 0 ]; then
 	exit 1
 fi
 echo "fuzz.sh: ${#targets[@]} targets, ${secs}s each, ${par} worker(s); logs in $log"
+# A target fails when go reports a failing input: it writes the input to the
+# package's testdata/fuzz/TARGET/ and prints "Failing input written to".
+# The fuzzing engine can also fail without any input (a worker that the
+# machine was too busy to answer in time: "fuzzing process hung or terminated
+# unexpectedly", or the deadline falling during minimization); such a run
+# says nothing about the code, so the target is run once more and only a
+# second engine failure counts.
+run_target() { # pkg name out
+	go test -run '^$' -fuzz "^${2}\$" -fuzztime "${secs}s" "${minimize[@]}" -parallel "$par" "$1" >"$3" 2>&1
+}
 fail=0
 for t in "${targets[@]}"; do
 	read -r pkg name <<<"$t"
 	out="$log/$(tr / _ <<<"$pkg").$name.log"
-	if go test -run '^$' -fuzz "^${name}\$" -fuzztime "${secs}s" "${minimize[@]}" -parallel "$par" "$pkg" >"$out" 2>&1; then
-		res=ok
-	else
-		res=FAIL
-		fail=1
+	res=ok
+	note=""
+	if ! run_target "$pkg" "$name" "$out"; then
+		if grep -q 'Failing input written to' "$out"; then
+			res=FAIL
+		else
+			first=$(grep -v '^\(fuzz: elapsed\|=== \|--- FAIL\|FAIL\|exit status\)' "$out" | grep -m1 . | cut -c1-160)
+			mv "$out" "$out.engine-error"
+			if run_target "$pkg" "$name" "$out"; then
+				note=" (rerun after an engine error without a failing input: ${first})"
+			else
+				res=FAIL
+			fi
+		fi
 	fi
+	[ $res = FAIL ] && fail=1
 	execs=$(grep -o 'execs: [0-9]*' "$out" | tail -1 | awk '{print $2}')
 	newc=$(grep -o 'new interesting: [0-9]*' "$out" | tail -1 | awk '{print $3}')
-	echo "$pkg $name executions=${execs:-0} new-corpus=${newc:-0} result=$res"
+	echo "$pkg $name executions=${execs:-0} new-corpus=${newc:-0} result=$res$note"
 	if [ $res = FAIL ]; then
-		grep -E -- '--- FAIL|Failing input|panic:|_test.go:[0-9]+' "$out" | head -8 | sed 's/^/    /'
+		grep -v '^fuzz: elapsed' "$out" | head -12 | sed 's/^/    /'
 	fi
 done
 exit $fail
