@@ -50,12 +50,17 @@ type Board struct {
 	TimeControl string `json:"timecontrol,omitempty"`
 	Serial      string `json:"serial,omitempty"` // device serial number, when known
 
-	Connection  string   `json:"connection"` // "waiting", "connected", "disconnected", "ended"
-	FEN         string   `json:"fen"`        // the board as made (completed or not)
-	Orientation string   `json:"orientation,omitempty"`
-	LastMove    string   `json:"last_move,omitempty"` // UCI of the last move made
-	Ply         int      `json:"ply"`
-	SAN         []string `json:"san"` // completed moves
+	Connection string `json:"connection"` // the board port: "waiting", "connected", "disconnected", "ended"
+	// ClockConnection is the state of a separate clock port ("connected",
+	// "disconnected"); empty when the clock is relayed by the board or
+	// its port has reported nothing yet. A clock that stops answering
+	// leaves the board connected: only the clocks are unknown meanwhile.
+	ClockConnection string   `json:"clock_connection,omitempty"`
+	FEN             string   `json:"fen"` // the board as made (completed or not)
+	Orientation     string   `json:"orientation,omitempty"`
+	LastMove        string   `json:"last_move,omitempty"` // UCI of the last move made
+	Ply             int      `json:"ply"`
+	SAN             []string `json:"san"` // completed moves
 
 	Moves struct {
 		White int `json:"white"`
@@ -241,6 +246,16 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 	s.Seq, s.T = ev.Seq, secs(ev.At)
 	switch ev.Type {
 	case reconcile.TypeSession:
+		if reconcile.IsClockPort(ev.Port) {
+			switch ev.State {
+			case "connected", "start", "resync":
+				s.ClockConnection = "connected"
+			case "disconnected":
+				s.ClockConnection = "disconnected"
+				s.Running = ""
+			}
+			break
+		}
 		switch ev.State {
 		case "connected", "start":
 			if s.Connection != "ended" {

@@ -236,6 +236,26 @@ func TestDashboardFlagInBrowser(t *testing.T) {
 	if got := text(t, tab, "#conn"); got != "live" {
 		t.Errorf("connection shows %q", got)
 	}
+
+	// A separate clock that stops answering: the tile says so, the board
+	// stays connected, and no clock runs on in the page.
+	h.Publish("2", reconcile.Event{Type: reconcile.TypeSession, Seq: 3, State: "disconnected", Port: "clock"})
+	if err := chromedp.Do(tab, chromedp.WaitVisible(chromedp.CSS(`#board-2 .state.clockport`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, tab, "#board-2 .state.clockport"); got != "CLOCK DISCONNECTED" && got != "clock disconnected" {
+		t.Errorf("clock port state shows %q", got)
+	}
+	if got := text(t, tab, "#board-2 .state.connected"); got == "" {
+		t.Error("the board no longer shows connected after its clock went away")
+	}
+	runningNow, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("#board-2 .player.running").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runningNow != 0 {
+		t.Errorf("%d clocks still run in the page with the clock disconnected", runningNow)
+	}
 }
 
 // diagramGlyphs is how many glyphs the page draws for a FEN.

@@ -188,7 +188,8 @@
       (known(b) ? '<span class="clock">' + fmtClock(secondsLeft(b, side)) + "</span>" : '<span class="clock unknown">–:––</span>') + "</div>";
     const status = b.result
       ? '<span class="result" title="' + esc(b.connection) + '">' + esc(b.result) + (b.end_reason ? " " + esc(b.end_reason) : "") + "</span>"
-      : '<span class="state ' + esc(b.connection) + '">' + esc(b.connection) + "</span>";
+      : '<span class="state ' + esc(b.connection) + '">' + esc(b.connection) + "</span>" +
+        (b.clock_connection === "disconnected" ? '<span class="state disconnected clockport">clock disconnected</span>' : "");
     return {
       cls,
       html:
