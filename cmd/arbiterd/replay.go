@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -148,8 +150,14 @@ func runReplayDecoded(cmd *cobra.Command, o replayOptions) error {
 
 func printStats(w io.Writer, st replay.Stats) {
 	fmt.Fprintf(w, "%d lines, %d reads, %d writes, %d messages\n", st.Lines, st.Reads, st.Writes, st.Messages)
-	for name, s := range st.Ports {
+	for _, name := range slices.Sorted(maps.Keys(st.Ports)) {
+		s := st.Ports[name]
 		fmt.Fprintf(w, "port %s: %d bytes, %d frames, %d messages, %d unknown, %d corrupt, %d noise, %d bytes skipped\n",
 			name, s.Bytes, s.Frames, s.Messages, s.Unknown, s.Corrupt, s.Noise, s.Skipped)
+	}
+	for _, name := range slices.Sorted(maps.Keys(st.LinePorts)) {
+		s := st.LinePorts[name]
+		fmt.Fprintf(w, "port %s: %d lines, %d messages, %d bad lines, %d sequence gaps\n",
+			name, s.Lines, s.Messages, s.Bad, s.Gaps)
 	}
 }

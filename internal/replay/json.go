@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/driver/dgt"
+	"github.com/arbiterd/arbiterd/driver/lineclock"
 	"github.com/arbiterd/arbiterd/internal/capture"
 )
 
@@ -30,11 +31,6 @@ func faceOf(f dgt.FaceTime) faceJSON {
 // JSON renders m as one JSON object (no newline): t (seconds, six
 // decimals), port, type and the decoded fields.
 func JSON(m Message) ([]byte, error) {
-	type head struct {
-		T    rawT   `json:"t"`
-		Port string `json:"port"`
-		Type string `json:"type"`
-	}
 	h := head{T: rawT(m.At), Port: m.Port}
 	var v any
 	switch x := m.Msg.(type) {
@@ -118,10 +114,59 @@ func JSON(m Message) ([]byte, error) {
 			head
 			Length int `json:"length"`
 		}{h, len(x.Data)}
+	case lineclock.Hello:
+		h.Type = "hello"
+		v = struct {
+			head
+			Version int    `json:"version"`
+			Model   string `json:"model"`
+			Serial  string `json:"serial"`
+		}{h, x.Version, x.Model, x.Serial}
+	case lineclock.Status:
+		h.Type = "status"
+		turn := map[lineclock.Turn]string{lineclock.TurnLeft: "left", lineclock.TurnRight: "right"}[x.Turn]
+		v = struct {
+			head
+			Seq        int      `json:"seq"`
+			Left       faceJSON `json:"left"`
+			Right      faceJSON `json:"right"`
+			Turn       string   `json:"turn"` // "left", "right", "" before the start
+			Running    bool     `json:"running"`
+			BatteryLow bool     `json:"battery_low"`
+		}{h, x.Seq, lineFaceOf(x.Left, x.LeftFlags), lineFaceOf(x.Right, x.RightFlags), turn, x.Running, x.BatteryLow}
+	case lineclock.Press:
+		h.Type = "press"
+		v = lineEvent{h, x.Seq, x.Face.String(), x.Left.Seconds(), x.Right.Seconds()}
+	case lineclock.Flag:
+		h.Type = "flag"
+		v = lineEvent{h, x.Seq, x.Face.String(), x.Left.Seconds(), x.Right.Seconds()}
 	default:
 		return nil, fmt.Errorf("replay: no JSON form for %T", m.Msg)
 	}
 	return json.Marshal(v)
+}
+
+// head starts every message's JSON object.
+type head struct {
+	T    rawT   `json:"t"`
+	Port string `json:"port"`
+	Type string `json:"type"`
+}
+
+// lineFaceOf is one face of a lineclock STATUS line, in the form of a DGT
+// clock face.
+func lineFaceOf(t time.Duration, f lineclock.FaceFlags) faceJSON {
+	return faceJSON{Seconds: t.Seconds(), Flag: f.Fallen, FlagShown: f.Shown, PerMove: f.PerMove}
+}
+
+// lineEvent is a lineclock PRESS or FLAG: the face (the lever pressed, or
+// the face whose time ran out) and both displayed times.
+type lineEvent struct {
+	head
+	Seq   int     `json:"seq"`
+	Face  string  `json:"face"`
+	Left  float64 `json:"left"`
+	Right float64 `json:"right"`
 }
 
 func ints(f [64]byte) [64]int {

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -29,7 +30,11 @@ func TestSessionPlaysBackCapture(t *testing.T) {
 	}
 	var want []dgt.Message
 	if _, err := replay.Run(bytes.NewReader(raw), replay.Options{}, func(m replay.Message) error {
-		want = append(want, m.Msg)
+		d, ok := m.Msg.(dgt.Message)
+		if !ok {
+			return fmt.Errorf("port %s: %T is not a DGT message", m.Port, m.Msg)
+		}
+		want = append(want, d)
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/driver/dgt"
+	"github.com/arbiterd/arbiterd/driver/lineclock"
 	"github.com/arbiterd/arbiterd/internal/capture"
 )
 
@@ -14,18 +15,52 @@ type Message struct {
 	At   time.Duration // time of the read that completed the message
 	Line int           // capture line of that read
 	Port string
-	Msg  dgt.Message
+	// Msg is a dgt.Message for a "dgt" port, a lineclock.Message for a
+	// "lineclock" port.
+	Msg any
 }
 
 // Stats summarises a replay.
 type Stats struct {
-	Lines    int                  // lines read
-	Reads    int                  // data lines read from devices
-	Writes   int                  // data lines written to devices
-	Messages int                  // messages decoded
-	Ports    map[string]dgt.Stats // decoder counters per port
-	Meta     map[string]string    // meta values in force at the end
-	End      time.Duration        // time of the last data line
+	Lines     int                        // lines read
+	Reads     int                        // data lines read from devices
+	Writes    int                        // data lines written to devices
+	Messages  int                        // messages decoded
+	Ports     map[string]dgt.Stats       // decoder counters per dgt port
+	LinePorts map[string]lineclock.Stats // decoder counters per lineclock port
+	Meta      map[string]string          // meta values in force at the end
+	End       time.Duration              // time of the last data line
+}
+
+// knownDrivers names the drivers Run decodes.
+const knownDrivers = "dgt, lineclock"
+
+// decoder is one port's decoder, whatever its driver.
+type decoder interface {
+	// feed decodes the bytes of one read, calling emit per message.
+	feed(p []byte, emit func(any))
+	// flush decodes what is left at the end of the capture.
+	flush(emit func(any))
+}
+
+type dgtDecoder struct{ *dgt.Decoder }
+
+func (d dgtDecoder) feed(p []byte, emit func(any)) {
+	d.FeedFunc(p, func(m dgt.Message) { emit(m) })
+}
+func (dgtDecoder) flush(func(any)) {} // a DGT frame is complete or lost
+
+type lineDecoder struct{ *lineclock.Decoder }
+
+func (d lineDecoder) feed(p []byte, emit func(any)) {
+	for _, m := range d.Feed(p) {
+		emit(m)
+	}
+}
+func (d lineDecoder) flush(emit func(any)) {
+	for _, m := range d.Flush() {
+		emit(m)
+	}
 }
 
 // Handler receives each decoded message; a non-nil error stops the replay
@@ -43,15 +78,23 @@ type Options struct {
 }
 
 // Run reads the capture in r and calls fn for every message decoded from
-// the bytes read on its ports. A capture error (a *capture.LineError) or a
-// port whose driver has no decoder stops it with an error naming the line.
+// the bytes read on its ports ("dgt" and "lineclock" ports). A capture
+// error (a *capture.LineError) or a port whose driver has no decoder stops
+// it with an error naming the line. A lineclock port's unterminated last
+// line is decoded at the end of the capture, as the event stream does.
 func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 	cr := capture.NewReader(r)
-	st = Stats{Ports: map[string]dgt.Stats{}}
-	decs := map[string]*dgt.Decoder{}
+	st = Stats{Ports: map[string]dgt.Stats{}, LinePorts: map[string]lineclock.Stats{}}
+	decs := map[string]decoder{}
+	var order []string // ports in the order declared, for a deterministic flush
 	defer func() {
 		for name, d := range decs {
-			st.Ports[name] = d.Stats()
+			switch d := d.(type) {
+			case dgtDecoder:
+				st.Ports[name] = d.Stats()
+			case lineDecoder:
+				st.LinePorts[name] = d.Stats()
+			}
 		}
 		st.Meta = cr.Meta()
 		st.Lines = cr.Line()
@@ -59,7 +102,16 @@ func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 	for {
 		rec, err := cr.Next()
 		if err == io.EOF {
-			return st, nil
+			var herr error
+			for _, name := range order {
+				decs[name].flush(func(m any) {
+					if herr == nil {
+						st.Messages++
+						herr = fn(Message{At: st.End, Line: cr.Line(), Port: name, Msg: m})
+					}
+				})
+			}
+			return st, herr
 		}
 		if err != nil {
 			return st, err
@@ -71,12 +123,18 @@ func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 		}
 		switch rec.Kind {
 		case capture.KindPort:
-			if rec.Driver != "dgt" {
-				return st, &capture.LineError{Line: rec.Line, Err: fmt.Errorf("port %s: no decoder for driver %q (this build knows dgt)", rec.Port, rec.Driver)}
+			if decs[rec.Port] != nil {
+				continue
 			}
-			if decs[rec.Port] == nil {
-				decs[rec.Port] = dgt.NewDecoder()
+			switch rec.Driver {
+			case "dgt":
+				decs[rec.Port] = dgtDecoder{dgt.NewDecoder()}
+			case "lineclock":
+				decs[rec.Port] = lineDecoder{lineclock.NewDecoder()}
+			default:
+				return st, &capture.LineError{Line: rec.Line, Err: fmt.Errorf("port %s: no decoder for driver %q (this build knows %s)", rec.Port, rec.Driver, knownDrivers)}
 			}
+			order = append(order, rec.Port)
 		case capture.KindData:
 			st.End = rec.At
 			if rec.Dir == capture.Write {
@@ -85,7 +143,7 @@ func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 			}
 			st.Reads++
 			var herr error
-			decs[rec.Port].FeedFunc(rec.Data, func(m dgt.Message) {
+			decs[rec.Port].feed(rec.Data, func(m any) {
 				if herr != nil {
 					return
 				}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -75,7 +76,11 @@ func TestReplayMatchesLiveDecoding(t *testing.T) {
 	}
 	var got []dgt.Message
 	if _, err := replay.Run(bytes.NewReader(raw), replay.Options{}, func(m replay.Message) error {
-		got = append(got, m.Msg)
+		d, ok := m.Msg.(dgt.Message)
+		if !ok {
+			return fmt.Errorf("port %s: %T is not a DGT message", m.Port, m.Msg)
+		}
+		got = append(got, d)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
