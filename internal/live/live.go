@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 	"time"
@@ -75,6 +76,15 @@ type Config struct {
 	ClockPort string
 	// ClockBackoff is the clock's reopening schedule (zero: the default).
 	ClockBackoff serialport.Backoff
+
+	// Open, when set, opens the board's line instead of serialport.Open of
+	// Path: an in-process line that still carries the device's bytes (the
+	// load test's 500 boards). Run closes it when it stops.
+	Open func(ctx context.Context) (io.ReadWriteCloser, error)
+	// OnRecord, when set, sees every capture record just before the
+	// pipeline is fed it, from Run's goroutine (the load test times the
+	// events a read releases from it).
+	OnRecord func(capture.Record)
 }
 
 // DefaultClockPort is the separate clock's port name in a capture.
@@ -178,8 +188,15 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sp, err := serialport.Open(ctx, cfg.Path, serialport.Options{})
-	if err != nil {
+	var sp io.ReadWriteCloser
+	if cfg.Open != nil {
+		if sp, err = cfg.Open(ctx); err != nil {
+			return err
+		}
+		// As a serial port does, the line closes when Run stops: that
+		// is what ends the session's reader.
+		defer context.AfterFunc(ctx, func() { sp.Close() })()
+	} else if sp, err = serialport.Open(ctx, cfg.Path, serialport.Options{}); err != nil {
 		return err
 	}
 	defer sp.Close()
@@ -209,6 +226,9 @@ func Run(ctx context.Context, cfg Config) (err error) {
 			// A resumed game's pipeline goes on after the stop: every
 			// record already in the capture is fed, so the stream is
 			// the capture's replay to the last record.
+			if cfg.OnRecord != nil {
+				cfg.OnRecord(rec)
+			}
 			if err := p.Record(rec, onEvent); err != nil {
 				stopErr = err
 			}
@@ -428,7 +448,7 @@ func (j *journal) failure() error {
 // tappedPort is the serial port as the DGT session sees it: every read and
 // write passes through the journal, and reads carry their capture times.
 type tappedPort struct {
-	sp   *serialport.Port
+	sp   io.ReadWriter
 	j    *journal
 	port string
 }

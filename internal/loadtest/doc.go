@@ -5,12 +5,13 @@
 //
 // Each board is a DGT board and clock emulator (internal/emulator) talking
 // over an in-process serial line (buffered both ways, like a UART) to the
-// host side the daemon runs on a serial port: a dgt.Session (start-up, keep-alive polls) reading
-// through a tap that journals every byte into the board's capture file
-// first, then feeds exactly those records to the board's pipeline, whose
-// events are published into one shared hub. Only the serial port itself is
-// replaced; the decoders, the journal, the reconciliation and the hub are
-// the real ones.
+// host side the daemon runs on a serial port: live.Run, given the line
+// through its Open hook — the dgt.Session (start-up, keep-alive polls), the
+// journal writing every byte into the board's capture file first and then
+// feeding exactly those records to the board's pipeline, the sync before a
+// completed move is told — with its events published into one shared hub.
+// Only the serial port itself is replaced; the decoders, the journal, the
+// reconciliation and the hub are the daemon's own.
 //
 // Every completed move is checked against the game the emulator played
 // (the same ply, side and SAN), so a lost or misattributed move is counted,

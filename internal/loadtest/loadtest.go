@@ -18,12 +18,10 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
-	"github.com/arbiterd/arbiterd/driver/dgt"
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/emulator"
 	"github.com/arbiterd/arbiterd/internal/hub"
 	"github.com/arbiterd/arbiterd/internal/live"
-	"github.com/arbiterd/arbiterd/internal/pipeline"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -298,8 +296,10 @@ func (b *board) run(ctx context.Context, i int) (res boardResult) {
 	return res
 }
 
-// serve is the host side: the journal, the DGT session, the pipeline, the hub.
-func (b *board) serve(ctx context.Context, conn io.ReadWriter, res *boardResult) error {
+// serve is the host side, exactly as the daemon runs a board: live.Run
+// (the journal, the DGT session, the pipeline) over the in-process line,
+// its events published to the shared hub.
+func (b *board) serve(ctx context.Context, conn io.ReadWriteCloser, res *boardResult) error {
 	f, err := os.Create(filepath.Join(b.o.Dir, "board-"+b.id+".capture"))
 	if err != nil {
 		return err
@@ -311,137 +311,38 @@ func (b *board) serve(ctx context.Context, conn io.ReadWriter, res *boardResult)
 	}
 	defer cw.Close()
 
-	p := pipeline.New(pipeline.Options{})
 	lastPress := map[clockd.Side]time.Duration{}
 	var current capture.Record // the record being fed
-	onEvent := func(e reconcile.Event) error {
-		b.hub.Publish(b.id, e)
-		switch e.Type {
-		case reconcile.TypePress:
-			lastPress[e.Side] = e.At
-		case reconcile.TypeComplete:
-			// The capture's sync rule, as the live daemon keeps it.
-			if err := cw.Sync(); err != nil {
-				return err
-			}
-			res.completed++
-			if e.Ply < 1 || e.Ply > len(b.game) || e.SAN != b.game[e.Ply-1] || (e.Side == clockd.White) != (e.Ply%2 == 1) {
-				res.misattributed++
-			}
-			if e.By == "press" {
-				emitted := time.Now()
-				if at, ok := lastPress[e.Side]; ok {
-					res.raw = append(res.raw, emitted.Sub(b.wallOf(at)))
+	return live.Run(ctx, live.Config{
+		Port:     "board",
+		Meta:     map[string]string{"board": b.id, "timecontrol": b.o.TimeControl, "clock-white": "left"},
+		Capture:  cw,
+		Now:      b.now,
+		Open:     func(context.Context) (io.ReadWriteCloser, error) { return conn, nil },
+		OnRecord: func(rec capture.Record) { current = rec },
+		OnEvent: func(e reconcile.Event) bool {
+			// live.Run has synced the capture before a complete
+			// event reaches here (the capture's sync rule).
+			b.hub.Publish(b.id, e)
+			switch e.Type {
+			case reconcile.TypePress:
+				lastPress[e.Side] = e.At
+			case reconcile.TypeComplete:
+				res.completed++
+				if e.Ply < 1 || e.Ply > len(b.game) || e.SAN != b.game[e.Ply-1] || (e.Side == clockd.White) != (e.Ply%2 == 1) {
+					res.misattributed++
 				}
-				res.processing = append(res.processing, emitted.Sub(b.wallOf(current.At)))
-			}
-		}
-		return nil
-	}
-	emit := func(evs []reconcile.Event, err error) error {
-		if err != nil {
-			return err
-		}
-		for _, e := range evs {
-			if err := onEvent(e); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	meta := map[string]string{"board": b.id, "timecontrol": b.o.TimeControl, "clock-white": "left"}
-	if err := live.Declare(cw, p, "board", meta, emit); err != nil {
-		return err
-	}
-
-	recs := make(chan capture.Record, 64)
-	tap := &tap{conn: conn, cw: cw, now: b.now, recs: recs, done: ctx.Done()}
-	sess := dgt.NewSession(tap, dgt.SessionOptions{Now: b.now})
-	sessDone := make(chan error, 1)
-	go func() { sessDone <- sess.Run(ctx) }()
-	go func() {
-		for range sess.Events() {
-			// Messages reach the pipeline through the journal.
-		}
-	}()
-	var feedErr error
-	for feedErr == nil {
-		select {
-		case rec := <-recs:
-			current = rec
-			feedErr = p.Record(rec, onEvent)
-		case err := <-sessDone:
-			// Feed what was read before the session ended.
-			for {
-				select {
-				case rec := <-recs:
-					current = rec
-					if feedErr == nil {
-						feedErr = p.Record(rec, onEvent)
+				if e.By == "press" {
+					emitted := time.Now()
+					if at, ok := lastPress[e.Side]; ok {
+						res.raw = append(res.raw, emitted.Sub(b.wallOf(at)))
 					}
-					continue
-				default:
+					res.processing = append(res.processing, emitted.Sub(b.wallOf(current.At)))
 				}
-				break
 			}
-			if feedErr != nil {
-				return feedErr
-			}
-			return err
-		}
-	}
-	return feedErr
-}
-
-// tap is the board's line as the session sees it: every read and write is
-// journalled into the capture first, and reads are queued as the records
-// the pipeline is fed.
-type tap struct {
-	conn io.ReadWriter
-	cw   *capture.Writer
-	now  func() time.Duration
-	recs chan<- capture.Record
-	done <-chan struct{} // the board is stopping: nobody takes records
-	mu   sync.Mutex
-}
-
-func (t *tap) Read(b []byte) (int, error) {
-	n, _, err := t.ReadStamped(b)
-	return n, err
-}
-
-func (t *tap) ReadStamped(b []byte) (int, time.Duration, error) {
-	n, err := t.conn.Read(b)
-	if n == 0 {
-		return 0, t.now(), err
-	}
-	t.mu.Lock()
-	at, jerr := t.cw.Record(t.now(), "board", capture.Read, b[:n])
-	t.mu.Unlock()
-	if jerr != nil && err == nil {
-		err = jerr
-	}
-	select {
-	case t.recs <- capture.Record{Kind: capture.KindData, Port: "board", At: at, Dir: capture.Read, Data: append([]byte(nil), b[:n]...)}:
-	case <-t.done:
-		if err == nil {
-			err = context.Canceled
-		}
-	}
-	return n, at, err
-}
-
-func (t *tap) Write(b []byte) (int, error) {
-	n, err := t.conn.Write(b)
-	if n > 0 {
-		t.mu.Lock()
-		_, jerr := t.cw.Record(t.now(), "board", capture.Write, b[:n])
-		t.mu.Unlock()
-		if jerr != nil && err == nil {
-			err = jerr
-		}
-	}
-	return n, err
+			return true
+		},
+	})
 }
 
 func heapInUse() uint64 {
