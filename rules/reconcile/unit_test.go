@@ -227,9 +227,12 @@ func TestClockAndSessionAnomalies(t *testing.T) {
 	}
 }
 
-func TestResyncFindsSeveralPlies(t *testing.T) {
-	// The board was away for four plies; after it reconnects the full
-	// depth explains them.
+func TestResyncSeveralPliesAreReported(t *testing.T) {
+	// The board was away for four plies. After it reconnects the full
+	// depth finds them, but in several orders (1.e4 e5 2.Nf3 Nc6 or 1.Nf3
+	// Nc6 2.e4 e5 …): arbiterd cannot verify which moves were made, so it
+	// completes none of them, says so once, and follows the game on from
+	// the board's position: the next moves complete, numbered on.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
 	h.show(0)
 	h.start(1)
@@ -241,7 +244,46 @@ func TestResyncFindsSeveralPlies(t *testing.T) {
 	h.feed(h.g.Session(sec(6.5), "connected", "board"))
 	h.play(7, "e4", "e5", "Nf3", "Nc6")
 	h.advance(10)
-	h.wantCompleted(2, 2)
+	h.wantCompleted(0, 0)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	a := h.of(TypeAnomaly)[1]
+	if !strings.Contains(a.Detail, "4 plies on") || !strings.Contains(a.Detail, "plies 1 to 4") || !strings.Contains(a.Detail, "several sequences") {
+		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	if c := h.of(TypeComplete); len(c) != 0 {
+		t.Fatalf("moves nobody saw were completed: %+v", c)
+	}
+	h.play(12, "Bb5")
+	h.press(12.4, W)
+	h.play(15, "a6")
+	h.press(15.3, B)
+	h.advance(20)
+	h.wantCompleted(1, 1)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	c := h.of(TypeComplete)
+	if len(c) != 2 || c[0].Ply != 5 || c[0].SAN != "Bb5" || c[1].Ply != 6 || c[1].SAN != "a6" {
+		t.Errorf("completions after the resync: %+v", c)
+	}
+	// A flag now gets no verdict on the short count.
+	h.flag(30, W)
+	h.advance(35)
+	if f := h.of(TypeFlag); len(f) != 1 || f[0].Verdict != VerdictUnknown {
+		t.Errorf("flag %+v", f)
+	}
+}
+
+func TestResyncOnePlyIsAMove(t *testing.T) {
+	// One ply made while the board was away is one move, explained
+	// unambiguously: its press, seen meanwhile, completes it.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Session(sec(2), "disconnected", "board"))
+	h.press(3, W)
+	h.feed(h.g.Session(sec(3.5), "connected", "board"))
+	h.play(4, "e4")
+	h.advance(8)
+	h.wantCompleted(1, 0)
 	h.wantAnomalies(KindBoardDisconnected)
 }
 
@@ -357,9 +399,11 @@ func BenchmarkMarshalComplete(b *testing.B) {
 }
 
 func TestGapTooLongToReconstruct(t *testing.T) {
-	// The board was away for six plies, more than the search reaches:
-	// arbiterd says which moves it cannot verify, judges no press as an
-	// illegal move and gives no flag verdict on the stale count.
+	// The board was away for six plies, more than the search between
+	// scans reaches: a deeper search finds how many, arbiterd says which
+	// plies it cannot verify, judges no press as an illegal move, gives no
+	// flag verdict on the short count — and follows the game on: the moves
+	// after the absence complete again, numbered on.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
 	h.show(0)
 	h.start(1)
@@ -380,11 +424,15 @@ func TestGapTooLongToReconstruct(t *testing.T) {
 	h.advance(20)
 	h.flag(30, W)
 	h.advance(40)
-	h.wantCompleted(1, 1)
+	h.wantCompleted(2, 2)
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	a := h.of(TypeAnomaly)[1]
-	if !strings.Contains(a.Detail, "after ply 2") || !strings.Contains(a.Detail, "from ply 3 on") {
+	if !strings.Contains(a.Detail, "after ply 2") || !strings.Contains(a.Detail, "plies 3 to 8") {
 		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	c := h.of(TypeComplete)
+	if len(c) != 4 || c[2].Ply != 9 || c[2].SAN != "e3" || c[3].Ply != 10 || c[3].SAN != "O-O" {
+		t.Errorf("completions %+v", c)
 	}
 	f := h.of(TypeFlag)
 	if len(f) != 1 || f[0].Verdict != VerdictUnknown || !strings.Contains(f[0].Reason, "could not be verified") {
@@ -392,5 +440,48 @@ func TestGapTooLongToReconstruct(t *testing.T) {
 	}
 	if len(h.of(TypeEnd)) != 0 {
 		t.Error("the game was ended on an unverified count")
+	}
+}
+
+func TestGapBeyondTheDeepSearchRebuildsTheRecord(t *testing.T) {
+	// Ten plies while the board was away: no search reaches the position,
+	// so arbiterd rebuilds its record from the board (the side to move is
+	// the one the last press handed the move to) and follows the game on.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.2, W)
+	h.feed(h.g.Session(sec(3), "disconnected", "board"))
+	sans := []string{"c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Be3"}
+	for i, s := range sans {
+		if err := h.shadow.MoveSAN(s); err != nil {
+			t.Fatal(err)
+		}
+		h.press(4+float64(i), clockd.Side((i+1)%2))
+	}
+	h.feed(h.g.Session(sec(15), "connected", "board"))
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.show(15.5)
+	h.advance(18)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; !strings.Contains(a.Detail, "after ply 1") || !strings.Contains(a.Detail, "position the board shows") {
+		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	h.play(20, "e5")
+	h.press(20.4, B)
+	h.play(23, "f3")
+	h.press(23.3, W)
+	h.advance(30)
+	h.wantCompleted(2, 1)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	c := h.of(TypeComplete)
+	// The fewest plies that fit are numbered: at least 9, and an even
+	// number since Black is to move as after ply 1 — ply 12 for e5.
+	if len(c) != 3 || c[1].SAN != "e5" || c[2].SAN != "f3" || c[2].Ply != c[1].Ply+1 || c[1].Side != B {
+		t.Errorf("completions %+v", c)
+	}
+	if st := h.g.State(); st.FEN != h.shadow.FEN() && !strings.HasPrefix(h.shadow.FEN(), strings.Join(strings.Fields(st.FEN)[:3], " ")) {
+		t.Errorf("record %s, board %s", st.FEN, h.shadow.FEN())
 	}
 }
