@@ -485,3 +485,122 @@ func TestGapBeyondTheDeepSearchRebuildsTheRecord(t *testing.T) {
 		t.Errorf("record %s, board %s", st.FEN, h.shadow.FEN())
 	}
 }
+
+// immortal18 is the Immortal Game before 18.Bd6: lifting the bishop from
+// f4 leaves a board that four plies also explain (18.Bc1 Qa3 19.Bb2 Qxb2,
+// the bishop captured on b2).
+const immortal18 = "rnb1k1nr/p2p1ppp/8/1pbN1N1P/4PBP1/3P1Q2/PqP5/R4KR1 w kq - 0 18"
+
+func TestRestartLiftedPieceIsNoSequence(t *testing.T) {
+	// The daemon was restarted (the board away and back, its dump the
+	// same position); then White lifts the bishop and puts it on d6. The
+	// lifted bishop must not be taken for four plies in which it was
+	// captured (finding R3): 18.Bd6 is completed by White's press.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10"), StartFEN: immortal18})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Session(sec(2), "disconnected", "board"))
+	h.show(2.4) // the start-up dump, before the session says connected
+	h.feed(h.g.Session(sec(2.5), "connected", "board"))
+	h.put(3, "f4", chess.NoPiece)
+	h.advance(3.3)
+	h.put(3.5, "d6", chess.WhiteBishop)
+	if err := h.shadow.MoveSAN("Bd6"); err != nil {
+		t.Fatal(err)
+	}
+	h.press(3.8, W)
+	h.advance(6)
+	h.wantAnomalies(KindBoardDisconnected)
+	c := h.of(TypeComplete)
+	if len(c) != 1 || c[0].SAN != "Bd6" || c[0].Ply != 1 || c[0].By != ByPress {
+		t.Fatalf("completions %+v\n%s", c, h.jsonl())
+	}
+}
+
+func TestRestartHeldLongStillNoMoves(t *testing.T) {
+	// As above, but the bishop stays in the hand for longer than the scan
+	// lag: the four plies that explain the board are moves nobody saw, so
+	// they are reported, never completed; then the bishop lands, and the
+	// board (one move from the last verified position) is followed again.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10"), StartFEN: immortal18})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Session(sec(2), "disconnected", "board"))
+	h.feed(h.g.Session(sec(2.5), "connected", "board"))
+	h.put(3, "f4", chess.NoPiece)
+	h.advance(6)
+	for _, c := range h.of(TypeComplete) {
+		t.Errorf("completed %s, a move nobody made", c.SAN)
+	}
+	for _, m := range h.of(TypeMove) {
+		t.Errorf("announced %s, a move nobody made", m.SAN)
+	}
+	if h.g.State().Completed != (Moves{White: 17, Black: 17}) {
+		t.Errorf("counts %+v", h.g.State().Completed)
+	}
+}
+
+func TestDumpContradictingTheImageResyncs(t *testing.T) {
+	// Field updates were lost: arbiterd's image still shows 1.e4 e5 while
+	// three more plies were played. The board dump that shows them is no
+	// move: the plies are reported as unverified, no press is judged
+	// illegal, and the next moves complete again (finding R2).
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.3, W)
+	h.play(3, "e5")
+	h.press(3.3, B)
+	for i, s := range []string{"Nf3", "Nc6", "Bb5"} {
+		if err := h.shadow.MoveSAN(s); err != nil {
+			t.Fatal(err)
+		}
+		h.press(5+float64(i)/2, clockd.Side(i%2)) // the clock's presses are seen
+	}
+	// the keep-alive dump, within the scan lag of the first lost press
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.feed(h.g.Dump(sec(6.3), h.board))
+	h.advance(10)
+	h.wantCompleted(1, 1)
+	h.wantAnomalies(KindUnverified)
+	if a := h.of(TypeAnomaly); len(a) == 1 && !strings.Contains(a[0].Detail, "plies 3 to 5") {
+		t.Errorf("detail %s", a[0].Detail)
+	}
+	h.play(12, "a6")
+	h.press(12.3, B)
+	h.play(14, "Ba4")
+	h.press(14.3, W)
+	h.advance(20)
+	h.wantCompleted(2, 2)
+	h.wantAnomalies(KindUnverified)
+	c := h.of(TypeComplete)
+	if n := len(c); n != 4 || c[2].SAN != "a6" || c[2].Ply != 6 || c[3].SAN != "Ba4" || c[3].Ply != 7 {
+		t.Errorf("completions %+v", c)
+	}
+}
+
+func TestDumpOneLostUpdateIsAMove(t *testing.T) {
+	// The update that put the knight on f3 was lost: the image shows it
+	// lifted. The dump shows it on f3: one move, completed by the press.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.put(2, "g1", chess.NoPiece)
+	if err := h.shadow.MoveSAN("Nf3"); err != nil {
+		t.Fatal(err)
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.press(2.5, W)
+	h.feed(h.g.Dump(sec(2.8), h.board))
+	h.advance(5)
+	h.wantCompleted(1, 0)
+	h.wantAnomalies()
+	// a dump that agrees with the image changes nothing
+	h.feed(h.g.Dump(sec(6), h.board))
+	h.play(7, "Nf6")
+	h.press(7.2, B)
+	h.advance(9)
+	h.wantCompleted(1, 1)
+	h.wantAnomalies()
+}
