@@ -173,7 +173,7 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back showing a position arbiterd cannot follow from the last position it verified (after ply %d: White %d, Black %d completed moves): no sequence of up to %d moves reaches it, and it is not a legal position arbiterd can start from. "+
 			"The moves made while the board was not read cannot be verified and are not counted; presses are not judged until the board shows a position arbiterd can follow. Check the board, and establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
-			g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1))
+		g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1))
 }
 
 // unverify brings the record to the board's position by moves that
@@ -222,7 +222,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 		"The board came back from an absence showing a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
 			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts. "+
 			"Establish those moves (scoresheets, the players) before ruling on a flag or a move count (6.10). arbiterd follows the game again from the board's position.",
-			len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]))
+		len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]))
 }
 
 // rebase rebuilds the record from the position the board shows, when no
@@ -300,7 +300,7 @@ func (g *Game) rebase(out *[]Event, at time.Duration) bool {
 		"The board came back from an absence showing a position that no sequence of up to %d moves reaches from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves). "+
 			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
 			"arbiterd follows the game again from the position the board shows (%s), numbered as if the fewest plies had been made. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
-			resyncPlies, verified, g.counts.White, g.counts.Black, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1))
+		resyncPlies, verified, g.counts.White, g.counts.Black, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1))
 	return true
 }
 

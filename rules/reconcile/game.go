@@ -135,23 +135,23 @@ type Game struct {
 	// stale: back from an absence, the board shows a position arbiterd
 	// can neither reach nor start from; presses since the absence are not
 	// judged.
-	stale      bool
-	awayWarned bool // the unverified-moves anomaly of this absence was raised
+	stale       bool
+	awayWarned  bool // the unverified-moves anomaly of this absence was raised
 	pressSeen   bool
 	lastPress   clockd.Side // the side of the latest press
 	lastPressAt time.Duration
-	plyBase   int           // ply number of the record's start (non-zero once the record was rebuilt from the board)
-	before    Moves         // moves each side made before the record's start (for move numbers in words)
-	boardAway  bool          // the board is disconnected: presses wait for it
-	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
-	now        time.Duration // the latest input time
-	snapAt     time.Duration // when the board last changed
-	multi      []*chess.Move // several plies the board shows, not yet accepted
-	backTo     int           // ≥ 0: the held plies may instead be a take-back to this ply
-	multiSlide bool          // the held plies continue a recorded slide (see fewer)
-	multiFrom  int           // the ply they start from
-	multiAway  bool          // the held plies were found after an absence (a resync search)
-	multiAmbig bool          // several sequences explain the board equally well
+	plyBase     int           // ply number of the record's start (non-zero once the record was rebuilt from the board)
+	before      Moves         // moves each side made before the record's start (for move numbers in words)
+	boardAway   bool          // the board is disconnected: presses wait for it
+	ref         *clockd.Clock // reference clock driven by completed presses (expected times)
+	now         time.Duration // the latest input time
+	snapAt      time.Duration // when the board last changed
+	multi       []*chess.Move // several plies the board shows, not yet accepted
+	backTo      int           // ≥ 0: the held plies may instead be a take-back to this ply
+	multiSlide  bool          // the held plies continue a recorded slide (see fewer)
+	multiFrom   int           // the ply they start from
+	multiAway   bool          // the held plies were found after an absence (a resync search)
+	multiAmbig  bool          // several sequences explain the board equally well
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
