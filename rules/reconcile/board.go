@@ -35,7 +35,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		// a transient (a piece in the hand) on top of the plies being held
 		return
 	}
-	g.snapAt, g.multi = at, nil
+	g.snapAt, g.snapIn, g.multi = at, g.inputs, nil
 	g.multiAway, g.multiAmbig = false, false
 	switch res.Kind {
 	case rules.NoChange:
@@ -120,7 +120,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 			g.suspect, g.suspectAt = true, at
 		}
 		if !g.unexplained {
-			g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+			g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
 		}
 	}
 }
@@ -309,9 +309,9 @@ func (g *Game) rebase(out *[]Event, at time.Duration) bool {
 // board's position.
 func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 	for len(g.presses) > 0 && g.presses[0].ev.At < g.awayAt {
-		ev := g.presses[0].ev
+		pr := g.presses[0]
 		g.presses = g.presses[1:]
-		g.resolvePress(out, at, ev)
+		g.resolvePress(out, at, pr)
 	}
 }
 
@@ -412,7 +412,7 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 	g.multi, g.multiFrom, g.backTo, g.multiSlide = moves, from, -1, false
 	if !g.unexplained {
-		g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+		g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
 	}
 }
 
@@ -542,7 +542,7 @@ func (g *Game) trailing() int {
 func (g *Game) pressedFor(i int) bool {
 	p := g.plies[i]
 	for _, pr := range g.presses {
-		if pr.ev.Side == p.side && pr.ev.At >= p.madeAt {
+		if pr.ev.Side == p.side && !earlier(pr.ev.At, pr.in, p.madeAt, p.madeIn) {
 			return true
 		}
 	}
@@ -558,7 +558,7 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 				fmt.Sprintf("arbiterd could not add the move %s to its record: %v.", m, err))
 			return
 		}
-		g.plies = append(g.plies, plyInfo{side: side, madeAt: at})
+		g.plies = append(g.plies, plyInfo{side: side, madeAt: at, madeIn: g.inputs})
 		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
 		g.absorb[side] = false // a press of side is now for this move
 		p := g.rec.Ply()

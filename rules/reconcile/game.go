@@ -58,6 +58,7 @@ type Config struct {
 type plyInfo struct {
 	side      clockd.Side
 	madeAt    time.Duration
+	madeIn    int // the input that made it (see Game.inputs)
 	completed bool
 	warned    bool // move-without-press already reported
 	// unverified marks a ply made while the board was not read, which
@@ -70,7 +71,13 @@ type plyInfo struct {
 
 type pendingPress struct {
 	ev clockd.ClockEvent
+	in int // the input that reported it (see Game.inputs)
 }
+
+// Inputs that carry the same time (several messages decoded from one read
+// of a port) happened in the order they were fed: Game.inputs numbers every
+// board and clock input, so that a press is paired with the board states
+// that came before it in that order, not with the ones after it.
 
 type periodCheck struct {
 	ev clockd.ClockEvent
@@ -145,7 +152,10 @@ type Game struct {
 	boardAway   bool          // the board is disconnected: presses wait for it
 	ref         *clockd.Clock // reference clock driven by completed presses (expected times)
 	now         time.Duration // the latest input time
+	inputs      int           // board and clock inputs so far
 	snapAt      time.Duration // when the board last changed
+	snapIn      int           // and by which input
+	unexplIn    int           // the input since which the board is unexplained
 	multi       []*chess.Move // several plies the board shows, not yet accepted
 	backTo      int           // ≥ 0: the held plies may instead be a take-back to this ply
 	multiSlide  bool          // the held plies continue a recorded slide (see fewer)
@@ -303,6 +313,7 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 // or not), in the board's own frame.
 func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 	var out []Event
+	g.inputs++
 	g.advance(&out, at, at)
 	defer func() { g.boardAway = false }()
 	if !g.oriented || g.ended {
@@ -310,7 +321,7 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 		if !ok {
 			if !g.oriented && !g.unexplained {
 				// pieces being set up; said once if it lasts (see advance)
-				g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+				g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
 			}
 			return out
 		}
@@ -362,6 +373,7 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 // Clock reports an interpreted clock event.
 func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	var out []Event
+	g.inputs++
 	at := ev.At
 	g.advance(&out, at, at)
 	switch ev.Kind {
@@ -375,7 +387,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.pressSeen, g.lastPress, g.lastPressAt = true, ev.Side, at
 		g.emit(&out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 		if !g.ended {
-			g.presses = append(g.presses, pendingPress{ev: ev})
+			g.presses = append(g.presses, pendingPress{ev: ev, in: g.inputs})
 		}
 	case clockd.Flag:
 		g.clock = ev.Clock

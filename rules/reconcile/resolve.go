@@ -44,9 +44,9 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 			}
 			g.settle(out, stamp, pressed)
 		case dPress:
-			ev := g.presses[0].ev
+			pr := g.presses[0]
 			g.presses = g.presses[1:]
-			g.resolvePress(out, stamp, ev)
+			g.resolvePress(out, stamp, pr)
 		case dNextMove:
 			g.complete(out, stamp, idx, ByNextMove, g.clock)
 		case dWarn:
@@ -160,6 +160,12 @@ func (g *Game) settling() bool {
 	return (g.multi != nil && g.multiAway) || (g.suspect && g.unexplained)
 }
 
+// earlier reports whether the input n1 at a1 came before the input n2 at
+// a2: by time, and by the order of input when the times are equal.
+func earlier(a1 time.Duration, n1 int, a2 time.Duration, n2 int) bool {
+	return a1 < a2 || (a1 == a2 && n1 < n2)
+}
+
 func (g *Game) pressPending(s clockd.Side) bool {
 	for _, p := range g.presses {
 		if p.ev.Side == s {
@@ -171,7 +177,8 @@ func (g *Game) pressPending(s clockd.Side) bool {
 
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
-func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
+	ev := pr.ev
 	if g.ended || (g.stale && ev.At >= g.awayAt) {
 		// A press made once the board had gone away, while arbiterd cannot
 		// follow the position it came back with, completes nothing it can
@@ -187,13 +194,13 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 			cands = append(cands, i)
 		}
 	}
-	if g.multi != nil && (len(cands) == 0 || g.snapAt <= ev.At || g.multiSlide) {
+	if g.multi != nil && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || g.multiSlide) {
 		// the plies the board showed around the press are accepted now
 		g.settle(out, at, true)
-		g.resolvePress(out, at, ev)
+		g.resolvePress(out, at, pr)
 		return
 	}
-	if g.unexplained && g.multi == nil && (len(cands) == 0 || (g.unexplSince <= ev.At && g.placedBy(side))) {
+	if g.unexplained && g.multi == nil && (len(cands) == 0 || (earlier(g.unexplSince, g.unexplIn, ev.At, pr.in) && g.placedBy(side))) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely
@@ -217,7 +224,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		return
 	}
 	for _, i := range cands {
-		if g.plies[i].madeAt <= ev.At {
+		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) {
 			chosen = i
 		}
 	}

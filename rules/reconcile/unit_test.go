@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -603,4 +604,36 @@ func TestDumpOneLostUpdateIsAMove(t *testing.T) {
 	h.advance(9)
 	h.wantCompleted(1, 1)
 	h.wantAnomalies()
+}
+
+func TestOneReadSeveralPresses(t *testing.T) {
+	// The host read late: three plies and their three presses arrive in
+	// one read, all stamped with the same time, in the order they
+	// happened. Each press completes the ply before it in that order —
+	// plies in order, no press without a move (finding R1).
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.3, W)
+	const read = 9.0
+	h.put(read, "e7", chess.NoPiece)
+	h.play(read, "e5")
+	h.press(read, B)
+	h.put(read, "g1", chess.NoPiece)
+	h.play(read, "Nf3")
+	h.press(read, W)
+	h.put(read, "b8", chess.NoPiece)
+	h.play(read, "Nc6")
+	h.press(read, B)
+	h.advance(12)
+	h.wantAnomalies()
+	h.wantCompleted(2, 2)
+	var got []string
+	for _, c := range h.of(TypeComplete) {
+		got = append(got, fmt.Sprintf("%d:%s:%s:%d/%d", c.Ply, c.SAN, c.By, c.Moves.White, c.Moves.Black))
+	}
+	if want := "1:e4:press:1/0 2:e5:press:1/1 3:Nf3:press:2/1 4:Nc6:press:2/2"; strings.Join(got, " ") != want {
+		t.Errorf("completions %s, want %s", strings.Join(got, " "), want)
+	}
 }
