@@ -25,11 +25,14 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	// Likewise only the last ply may be replaced (a slide that goes on, a
 	// change of mind before the press): replacing more lets a lifted piece
 	// be explained as an alternative history in which it was captured.
-	depth, back := g.cfg.MaxPlies, g.trailing()
+	// After an absence the plies arbiterd could not verify stay
+	// replaceable until a verified move follows them: if they explained a
+	// piece in the hand, the board shows it when the piece lands.
+	depth, back := g.cfg.MaxPlies, g.retractable()
 	if !g.resync {
-		depth, back = min(depth, 2), min(back, 1)
+		depth, back = min(depth, 2), min(g.trailing(), 1)
 	}
-	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
+	res := g.explain(s, depth, back)
 	resync := g.resync
 	if g.multi != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
@@ -40,7 +43,9 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	switch res.Kind {
 	case rules.NoChange:
 		g.unexplained = false
-		g.backInStep()
+		if !g.unsure() {
+			g.backInStep()
+		}
 	case rules.Forward, rules.Ambiguous:
 		g.unexplained = false
 		moves := res.Moves
@@ -127,7 +132,86 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 
 // backInStep ends an absence: the board's position is explained again.
 func (g *Game) backInStep() {
-	g.resync, g.wasAway, g.suspect, g.stale = false, false, false, false
+	g.resync, g.wasAway, g.suspect, g.stale, g.rebased = false, false, false, false, false
+}
+
+// unsure reports whether the record ends in what arbiterd put there without
+// verifying it (unverified plies, or a record rebuilt from the board), with
+// no verified move after it yet: the absence is not over.
+func (g *Game) unsure() bool {
+	n := len(g.plies)
+	return (n > 0 && g.plies[n-1].unverified) || (n == 0 && g.rebased)
+}
+
+// explain reconstructs s from the record. When the record ends in plies
+// arbiterd could not verify, the explanation from the last verified
+// position is preferred if it needs fewer plies from there: those plies may
+// have explained a piece in the hand, and the record's own cost order
+// would rather replace one of them by a longer sequence than all of them
+// by the one move the board shows.
+func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
+	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
+	n := len(g.plies)
+	u := 0
+	for u < n && g.plies[n-1-u].unverified {
+		u++
+	}
+	if u == 0 || res.Kind == rules.ResultSignal || res.Kind == rules.UnknownPieces {
+		return res
+	}
+	base := n - u
+	cost := 1 << 30 // of res, in plies from the verified position
+	switch res.Kind {
+	case rules.NoChange:
+		cost = u
+	case rules.Forward, rules.Ambiguous, rules.Correction:
+		l := len(res.Moves)
+		if res.Kind == rules.Ambiguous {
+			l = len(shortest(res.Candidates))
+		}
+		if res.From >= base {
+			cost = res.From - base + l
+		}
+	case rules.TakeBack:
+		if res.From >= base {
+			cost = res.From - base
+		}
+	}
+	alt := g.rec.Clone()
+	if alt.TakeBack(base) != nil {
+		return res
+	}
+	r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: depth})
+	switch r.Kind {
+	case rules.NoChange:
+		if cost > 0 {
+			return rules.Result{Kind: rules.TakeBack, From: base}
+		}
+	case rules.Forward, rules.Ambiguous:
+		l := len(r.Moves)
+		if r.Kind == rules.Ambiguous {
+			l = len(shortest(r.Candidates))
+		}
+		if l < cost {
+			r.From = base
+			if r.Kind == rules.Forward {
+				r.Kind = rules.Correction
+			}
+			return r
+		}
+	}
+	return res
+}
+
+// retractable is how many plies at the end of the record a correction may
+// replace after an absence: the trailing uncompleted ones and the
+// unverified ones below them.
+func (g *Game) retractable() int {
+	n := g.trailing()
+	for i := len(g.plies) - 1 - n; i >= 0 && g.plies[i].unverified; i-- {
+		n++
+	}
+	return n
 }
 
 // resyncFar handles a board that, back from an absence, has shown for
@@ -138,7 +222,7 @@ func (g *Game) backInStep() {
 // the board's position itself.
 func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 	g.suspect = false
-	res := rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: resyncPlies, Retractable: g.trailing()})
+	res := g.explain(g.snap, resyncPlies, g.retractable())
 	switch res.Kind {
 	case rules.Forward, rules.Correction, rules.Ambiguous:
 		moves := res.Moves
@@ -155,7 +239,9 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 		return
 	case rules.NoChange:
 		g.unexplained = false
-		g.backInStep()
+		if !g.unsure() {
+			g.backInStep()
+		}
 		return
 	}
 	if g.rebase(out, at) {
@@ -217,7 +303,8 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if ambiguous {
 		how = "several sequences of that length reach it, for example " + strings.Join(words, " ")
 	}
-	g.backInStep()
+	// the absence ends with the first verified move after these plies
+	g.suspect, g.stale = false, false
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back from an absence showing a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
 			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts. "+
@@ -255,11 +342,17 @@ func (g *Game) rebase(out *[]Event, at time.Duration) bool {
 		return false
 	}
 	// At least resyncPlies+1 plies were made (no shorter sequence reaches
-	// the board), one more when the side to move says so.
+	// the board), one more when the side to move says so. A record rebuilt
+	// in this absence, with no verified move since, was rebuilt from a
+	// board in the middle of a change: it is replaced, numbered the same.
 	verified := g.plyBase + g.rec.Ply()
 	made := resyncPlies + 1
 	if (old.Turn() == turn) != (made%2 == 0) {
 		made++
+	}
+	again := g.rebased && len(g.plies) == 0
+	if again {
+		verified, made = g.plyBase, 0
 	}
 	var n [2]int
 	side := sideOf(old.Turn())
@@ -294,8 +387,10 @@ func (g *Game) rebase(out *[]Event, at time.Duration) bool {
 		g.unvFrom = verified + 1
 	}
 	last := sideOf(turn).Other()
-	g.absorbPresses(last, n[last])
-	g.backInStep()
+	if !again {
+		g.absorbPresses(last, n[last])
+	}
+	g.suspect, g.stale, g.rebased = false, false, true
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back from an absence showing a position that no sequence of up to %d moves reaches from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves). "+
 			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
@@ -580,6 +675,9 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 		case info.unverified:
 			// never announced as a move, never counted
 			g.unv[info.side]--
+			if g.unv == [2]int{} && !g.unvOpen {
+				g.unvFrom = 0 // the count is verified again
+			}
 			continue
 		case info.completed:
 			reason = ReasonTakeback

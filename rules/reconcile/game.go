@@ -144,6 +144,7 @@ type Game struct {
 	// judged.
 	stale       bool
 	awayWarned  bool // the unverified-moves anomaly of this absence was raised
+	rebased     bool // the record was rebuilt from the board in this absence
 	pressSeen   bool
 	lastPress   clockd.Side // the side of the latest press
 	lastPressAt time.Duration

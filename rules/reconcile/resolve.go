@@ -274,7 +274,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		return
 	}
 	for i := from; i < len(g.plies); i++ {
-		if g.plies[i].completed {
+		if g.plies[i].completed && !g.plies[i].unverified {
 			// a press has settled a ply the held explanation would
 			// replace: it no longer stands; look at the board afresh
 			g.process(out, at)

@@ -539,6 +539,30 @@ func TestRestartHeldLongStillNoMoves(t *testing.T) {
 	if h.g.State().Completed != (Moves{White: 17, Black: 17}) {
 		t.Errorf("counts %+v", h.g.State().Completed)
 	}
+	// The bishop lands: the plies that explained the hand are replaced by
+	// the one move the board now shows, and White's press completes it.
+	h.put(7, "d6", chess.WhiteBishop)
+	if err := h.shadow.MoveSAN("Bd6"); err != nil {
+		t.Fatal(err)
+	}
+	h.press(7.3, W)
+	h.play(9, "Bxg1")
+	h.press(9.4, B)
+	h.advance(12)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	c := h.of(TypeComplete)
+	if len(c) != 2 || c[0].SAN != "Bd6" || c[0].Ply != 1 || c[1].SAN != "Bxg1" || c[1].Ply != 2 {
+		t.Fatalf("completions %+v\n%s", c, h.jsonl())
+	}
+	if h.g.State().Completed != (Moves{White: 18, Black: 18}) {
+		t.Errorf("counts %+v", h.g.State().Completed)
+	}
+	// the count is verified again: a flag gets its verdict
+	h.flag(20, B)
+	h.advance(25)
+	if f := h.of(TypeFlag); len(f) != 1 || f[0].Verdict == VerdictUnknown {
+		t.Errorf("flag %+v", f)
+	}
 }
 
 func TestDumpContradictingTheImageResyncs(t *testing.T) {
