@@ -244,7 +244,7 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 		}
 		return
 	}
-	if g.rebase(out, at) {
+	if g.rebase(out, at, g.rec.Ply(), resyncPlies+1) {
 		g.unexplained = false
 		return
 	}
@@ -267,6 +267,19 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 // are recorded, not completed, not counted, and reported.
 func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) {
 	g.resolveBefore(out, at)
+	if turn, ok := g.clockTurn(); ok && len(moves) > 0 {
+		after := g.rec.PositionAt(from).Turn()
+		if len(moves)%2 == 1 {
+			after = after.Other()
+		}
+		if after != turn && g.rebase(out, at, from, len(moves)+1) {
+			// The clock says the other side is to move: more plies were
+			// made than the shortest sequence, by an odd number. The
+			// sequence cannot be the one played; the record is rebuilt
+			// from the board instead.
+			return
+		}
+	}
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, moves, false)
 	}
@@ -307,7 +320,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	g.suspect, g.stale = false, false
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back from an absence showing a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
-			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts. "+
+			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts; if more plies were made than that, the plies from here on are numbered too low. "+
 			"Establish those moves (scoresheets, the players) before ruling on a flag or a move count (6.10). arbiterd follows the game again from the board's position.",
 		len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]))
 }
@@ -316,43 +329,44 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 // sequence of moves from the record reaches it: the side to move is the
 // one the clock last handed the move to (a press after the absence), the
 // ply numbers go on from the fewest plies that can have been made.
-func (g *Game) rebase(out *[]Event, at time.Duration) bool {
+func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 	s := g.snap
 	if s.OccupancyOnly || s.Unknown != 0 {
 		return false
 	}
-	g.resolveBefore(out, at)
-	old := g.rec.Position()
+	old := g.rec.PositionAt(from)
 	turn := old.Turn()
-	if g.pressSeen && g.lastPressAt >= g.awayAt {
-		turn = chess.White
-		if g.lastPress == clockd.White {
-			turn = chess.Black
-		}
+	if t, ok := g.clockTurn(); ok {
+		turn = t
 	}
 	var rec *rules.Game
 	for _, t := range []chess.Color{turn, turn.Other()} {
-		var err error
-		if rec, err = rules.NewGame(placementFEN(s, old, t, 1)); err == nil {
-			turn = t
+		r, err := rules.NewGame(placementFEN(s, old, t, 1))
+		if err == nil {
+			rec, turn = r, t
 			break
 		}
 	}
 	if rec == nil {
 		return false
 	}
-	// At least resyncPlies+1 plies were made (no shorter sequence reaches
-	// the board), one more when the side to move says so. A record rebuilt
-	// in this absence, with no verified move since, was rebuilt from a
-	// board in the middle of a change: it is replaced, numbered the same.
-	verified := g.plyBase + g.rec.Ply()
-	made := resyncPlies + 1
-	if (old.Turn() == turn) != (made%2 == 0) {
+	g.resolveBefore(out, at)
+	again := g.rebased && len(g.plies) == 0
+	if from < g.rec.Ply() {
+		g.retract(out, at, from, nil, false) // superseded by the board's position
+	}
+	// At least least plies were made after ply from, and as many more as
+	// the side to move requires. A record rebuilt in this absence, with no
+	// verified move since, was rebuilt from a board in the middle of a
+	// change: it is replaced, numbered the same.
+	verified := g.plyBase + from
+	h := g.before.White + g.before.Black + from // half-moves before the position at from
+	made := least
+	if (h+made)%2 != b2i(turn == chess.Black) {
 		made++
 	}
-	again := g.rebased && len(g.plies) == 0
 	if again {
-		verified, made = g.plyBase, 0
+		made = 0
 	}
 	var n [2]int
 	side := sideOf(old.Turn())
@@ -361,18 +375,8 @@ func (g *Game) rebase(out *[]Event, at time.Duration) bool {
 		side = side.Other()
 	}
 	// the move number of the position, so that moves are named as on a scoresheet
-	moveNo := g.before.White + 1
-	if turn == chess.Black {
-		moveNo = g.before.Black + 1
-	}
-	for i := range g.plies {
-		if g.plies[i].side == sideOf(turn) {
-			moveNo++
-		}
-	}
-	moveNo += n[sideOf(turn)]
-	if rec2, err := rules.NewGame(placementFEN(s, old, turn, moveNo)); err == nil {
-		rec = rec2
+	if r, err := rules.NewGame(placementFEN(s, old, turn, (h+made)/2+1)); err == nil {
+		rec = r
 	}
 	g.rec = rec
 	g.plies = nil
@@ -392,10 +396,10 @@ func (g *Game) rebase(out *[]Event, at time.Duration) bool {
 	}
 	g.suspect, g.stale, g.rebased = false, false, true
 	g.reportUnverified(out, at, fmt.Sprintf(
-		"The board came back from an absence showing a position that no sequence of up to %d moves reaches from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves). "+
+		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), which no sequence of moves arbiterd can check reaches. "+
 			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
-			"arbiterd follows the game again from the position the board shows (%s), numbered as if the fewest plies had been made. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
-		resyncPlies, verified, g.counts.White, g.counts.Black, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1))
+			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
+		made, verified, g.counts.White, g.counts.Black, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1))
 	return true
 }
 
@@ -408,6 +412,18 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 		g.presses = g.presses[1:]
 		g.resolvePress(out, at, pr)
 	}
+}
+
+// clockTurn is the side to move by the clock: the opponent of the side
+// whose press was seen last, if that press came after the board went away.
+func (g *Game) clockTurn() (chess.Color, bool) {
+	if !g.pressSeen || g.lastPressAt < g.awayAt {
+		return chess.White, false
+	}
+	if g.lastPress == clockd.White {
+		return chess.Black, true
+	}
+	return chess.White, true
 }
 
 // absorbPresses drops the presses that wait for a move made while the board
