@@ -171,10 +171,13 @@ func TestFaults(t *testing.T) {
 						return
 					}
 					count[v]++
+					if v == "reported" && got.Result == base.Result {
+						count["in step"]++ // the game was followed to its end
+					}
 				}()
 			}
 			wg.Wait()
-			t.Logf("%s: %d trials: %d equal, %d reported, %d failed (master seed %d)", f.name, n, count["equal"], count["reported"], count["FAILED"], seed)
+			t.Logf("%s: %d trials: %d equal, %d reported (%d of them followed to the game's end), %d failed (master seed %d)", f.name, n, count["equal"], count["reported"], count["in step"], count["FAILED"], seed)
 		})
 	}
 }
