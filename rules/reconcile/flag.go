@@ -81,16 +81,8 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 	if g.unvFrom > 0 || g.stale {
 		// Moves were made that arbiterd could not verify: its count is
 		// short by at least g.unv[side] moves, perhaps more.
-		least := done + g.unv[side]
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
-		}
-		if r := tc.Required(hw); r > 0 && !g.stale && least >= r && !both {
-			e.Verdict, e.Article = VerdictNone, "6.3.1"
-			e.ControlReached = true
-			e.Reason = fmt.Sprintf("%s flag fell in the %s period; arbiterd counts %d completed moves and at least %d more that it could not verify (from ply %d on), so the %d moves the period requires were reached and play continues (6.3.1).",
-				possessive(side), periodName(hw), done, g.unv[side], g.unvFrom, r)
-			return e
 		}
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Reason = fmt.Sprintf("%s flag fell, but moves made from ply %d on could not be verified (the board was not read for a while), so arbiterd cannot tell whether the control was reached (6.3.1); it counts %d completed moves, and at least %d more were made that it could not verify. Establish the move count before ruling. %s",
