@@ -661,3 +661,34 @@ func TestOneReadSeveralPresses(t *testing.T) {
 		t.Errorf("completions %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+func TestResyncSideToMoveFromTheClock(t *testing.T) {
+	// While the board was away White played Ra2, Rb2 and Black Kd8, Ke7:
+	// four plies, White to move. The shortest sequence to the board's
+	// position has three (Ra2/Rb1, Ke7, Rb2) and leaves Black to move,
+	// but the clock's last press was Black's: the record is rebuilt from
+	// the board with White to move, numbered after four plies.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC), StartFEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Session(sec(2), "disconnected", "board"))
+	for i, s := range []string{"Ra2", "Kd8", "Rb2", "Ke7"} {
+		if err := h.shadow.MoveSAN(s); err != nil {
+			t.Fatal(err)
+		}
+		h.press(3+float64(i), clockd.Side(i%2))
+	}
+	h.feed(h.g.Session(sec(7.5), "connected", "board"))
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.show(8)
+	h.advance(11)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	h.play(12, "Rb7+")
+	h.press(12.3, W)
+	h.advance(15)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	c := h.of(TypeComplete)
+	if len(c) != 1 || c[0].SAN != "Rb7+" || c[0].Ply != 5 || c[0].Side != W {
+		t.Fatalf("completions %+v\n%s", c, h.jsonl())
+	}
+}
