@@ -5,10 +5,12 @@ package reconcile
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/notnil/chess"
 
+	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/rules"
 )
 
@@ -17,40 +19,53 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	s := g.snap
 	// Between two scans of a connected board at most two plies are
 	// plausible (two quick moves in time trouble); longer sequences are
-	// searched only after the board was away (connect, resync), or they
-	// would explain transient states by moves nobody made.
+	// searched only after the board was away (connect, resync, a dump that
+	// contradicted the image), or they would explain transient states by
+	// moves nobody made.
 	// Likewise only the last ply may be replaced (a slide that goes on, a
 	// change of mind before the press): replacing more lets a lifted piece
 	// be explained as an alternative history in which it was captured.
-	depth, back := g.cfg.MaxPlies, g.trailing()
+	// After an absence the plies arbiterd could not verify stay
+	// replaceable until a verified move follows them: if they explained a
+	// piece in the hand, the board shows it when the piece lands.
+	depth, back := g.cfg.MaxPlies, g.retractable()
 	if !g.resync {
-		depth, back = min(depth, 2), min(back, 1)
+		depth, back = min(depth, 2), min(g.trailing(), 1)
 	}
+	res := g.explain(s, depth, back)
 	resync := g.resync
-	if g.gap {
-		// The record is stale; nothing the board shows can be checked
-		// against it.
-		return
-	}
-	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
 	if g.multi != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
 		return
 	}
-	g.snapAt, g.multi = at, nil
-	if res.Kind != rules.Unexplained && res.Kind != rules.UnknownPieces {
-		g.resync, g.wasAway, g.suspect = false, false, false
-	}
+	g.snapAt, g.snapIn, g.multi = at, g.inputs, nil
+	g.multiAway, g.multiAmbig = false, false
 	switch res.Kind {
 	case rules.NoChange:
 		g.unexplained = false
+		if !g.unsure() {
+			g.backInStep()
+		}
 	case rules.Forward, rules.Ambiguous:
 		g.unexplained = false
 		moves := res.Moves
 		if res.Kind == rules.Ambiguous {
 			moves = shortest(res.Candidates)
 		}
-		if j, ok := g.earlier(s); ok && len(moves) >= 2 && !resync {
+		if resync && len(moves) >= 2 {
+			// Back from an absence, the board is several plies on. A
+			// piece in the hand can look like a sequence of exchanges,
+			// so the explanation is held until the board has shown it
+			// for ScanLag; then it is applied, or reported as moves that
+			// cannot be verified (see settle).
+			g.hold(at, res.From, moves)
+			g.multiAway, g.multiAmbig = true, res.Kind == rules.Ambiguous
+			break
+		}
+		if resync {
+			g.backInStep()
+		}
+		if j, ok := g.earlier(s); ok && len(moves) >= 2 {
 			// The board is back at an earlier position of the game: a
 			// take-back (7.1), or several quick moves that happen to lead
 			// back to it. Held; presses around it mean play goes on.
@@ -58,10 +73,10 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 			g.backTo = j
 			break
 		}
-		if len(moves) >= 2 && !resync {
+		if len(moves) >= 2 {
 			from := res.From
 			slide := false
-			if res.From == g.rec.Ply() && back >= 1 {
+			if res.From == g.rec.Ply() && g.trailing() >= 1 {
 				if f, alt, ok := g.fewer(len(moves)); ok {
 					from, moves, slide = f, alt, true
 				}
@@ -75,58 +90,431 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		}
 		g.apply(out, at, moves)
 	case rules.Correction:
-		if len(res.Moves) >= 2 && !resync {
+		if len(res.Moves) >= 2 {
 			g.hold(at, res.From, res.Moves)
-			g.multiSlide = g.slidOn(res.From, res.Moves)
+			if resync {
+				g.multiAway = true
+			} else {
+				g.multiSlide = g.slidOn(res.From, res.Moves)
+			}
 			break
 		}
 		g.unexplained = false
+		if resync {
+			g.backInStep()
+		}
 		g.retract(out, at, res.From, res.Moves, false)
 		g.apply(out, at, res.Moves)
 	case rules.TakeBack:
 		g.unexplained = false
+		g.backInStep()
 		g.retract(out, at, res.From, nil, false)
 	case rules.ResultSignal:
 		g.unexplained = false
+		g.backInStep()
 		g.advance(out, at, time.Duration(1<<62))
 		if !g.ended {
 			g.finish(out, at, res.Signal, "result-signalled", "–")
 		}
 	default: // Unexplained, UnknownPieces
-		if resync && g.wasAway && res.Kind == rules.Unexplained && !g.gap {
+		if resync && g.wasAway && res.Kind == rules.Unexplained && !g.suspect {
 			// Back from an absence, the board shows a position that no
 			// short sequence reaches. A piece in a hand looks like that
-			// too, for a moment; if it lasts a scan lag, more moves were
-			// made than can be reconstructed, and searching every later
-			// transient that deep would only find moves nobody made.
-			if !g.suspect {
-				g.suspect, g.suspectAt = true, at
-			}
-			if at-g.suspectAt >= g.cfg.ScanLag {
-				g.openGap(out, at)
-			}
+			// too, for a moment; once the board has shown it for ScanLag
+			// arbiterd resynchronises to it (see resyncFar).
+			g.suspect, g.suspectAt = true, at
 		}
 		if !g.unexplained {
-			g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+			g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
 		}
 	}
 }
 
-// openGap stops the count at the last verified ply and tells the arbiter,
-// once, which moves cannot be verified.
-func (g *Game) openGap(out *[]Event, at time.Duration) {
-	if g.gap {
+// backInStep ends an absence: the board's position is explained again.
+func (g *Game) backInStep() {
+	g.resync, g.wasAway, g.suspect, g.stale, g.rebased = false, false, false, false, false
+}
+
+// unsure reports whether the record ends in what arbiterd put there without
+// verifying it (unverified plies, or a record rebuilt from the board), with
+// no verified move after it yet: the absence is not over.
+func (g *Game) unsure() bool {
+	n := len(g.plies)
+	return (n > 0 && g.plies[n-1].unverified) || (n == 0 && g.rebased)
+}
+
+// explain reconstructs s from the record. When the record ends in plies
+// arbiterd could not verify, the explanation from the last verified
+// position is preferred if it needs fewer plies from there: those plies may
+// have explained a piece in the hand, and the record's own cost order
+// would rather replace one of them by a longer sequence than all of them
+// by the one move the board shows.
+func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
+	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
+	n := len(g.plies)
+	u := 0
+	for u < n && g.plies[n-1-u].unverified {
+		u++
+	}
+	if u == 0 || res.Kind == rules.ResultSignal || res.Kind == rules.UnknownPieces {
+		return res
+	}
+	base := n - u
+	cost := 1 << 30 // of res, in plies from the verified position
+	switch res.Kind {
+	case rules.NoChange:
+		cost = u
+	case rules.Forward, rules.Ambiguous, rules.Correction:
+		l := len(res.Moves)
+		if res.Kind == rules.Ambiguous {
+			l = len(shortest(res.Candidates))
+		}
+		if res.From >= base {
+			cost = res.From - base + l
+		}
+	case rules.TakeBack:
+		if res.From >= base {
+			cost = res.From - base
+		}
+	}
+	alt := g.rec.Clone()
+	if alt.TakeBack(base) != nil {
+		return res
+	}
+	r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: depth})
+	switch r.Kind {
+	case rules.NoChange:
+		if cost > 0 {
+			return rules.Result{Kind: rules.TakeBack, From: base}
+		}
+	case rules.Forward, rules.Ambiguous:
+		l := len(r.Moves)
+		if r.Kind == rules.Ambiguous {
+			l = len(shortest(r.Candidates))
+		}
+		if l < cost {
+			r.From = base
+			if r.Kind == rules.Forward {
+				r.Kind = rules.Correction
+			}
+			return r
+		}
+	}
+	return res
+}
+
+// retractable is how many plies at the end of the record a correction may
+// replace after an absence: the trailing uncompleted ones and the
+// unverified ones below them.
+func (g *Game) retractable() int {
+	n := g.trailing()
+	for i := len(g.plies) - 1 - n; i >= 0 && g.plies[i].unverified; i-- {
+		n++
+	}
+	return n
+}
+
+// resyncFar handles a board that, back from an absence, has shown for
+// ScanLag a position no sequence of up to MaxPlies moves reaches. A deeper
+// search finds how many plies at least were made; the record is brought to
+// the board's position by the shortest sequence, whose plies are reported
+// as not verified. When nothing reaches it, the record is rebuilt from
+// the board's position itself.
+func (g *Game) resyncFar(out *[]Event, at time.Duration) {
+	g.suspect = false
+	res := g.explain(g.snap, resyncPlies, g.retractable())
+	switch res.Kind {
+	case rules.Forward, rules.Correction, rules.Ambiguous:
+		moves := res.Moves
+		if res.Kind == rules.Ambiguous {
+			moves = shortest(res.Candidates)
+		}
+		g.unexplained = false
+		g.unverify(out, at, res.From, moves, res.Kind == rules.Ambiguous)
+		return
+	case rules.TakeBack:
+		g.unexplained = false
+		g.backInStep()
+		g.retract(out, at, res.From, nil, false)
+		return
+	case rules.NoChange:
+		g.unexplained = false
+		if !g.unsure() {
+			g.backInStep()
+		}
 		return
 	}
-	g.gap, g.gapFrom, g.resync, g.suspect = true, g.rec.Ply(), false, false
-	if g.gapWarned {
+	if g.rebase(out, at, g.rec.Ply(), resyncPlies+1) {
+		g.unexplained = false
 		return
 	}
-	g.gapWarned = true
-	g.anomaly(out, at, KindUnverified, 0, true, "6.10",
-		fmt.Sprintf("The board came back in a position that no sequence of up to %d moves reaches from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves). "+
-			"The moves made while the board was not read cannot be verified, and arbiterd stops counting: establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10, 6.12.2).",
-			g.cfg.MaxPlies, g.gapFrom, g.counts.White, g.counts.Black, g.gapFrom+1))
+	// Nothing can be built from what the board shows (unknown codes, an
+	// occupancy-only board, no legal position): presses made since the
+	// absence are not judged on the stale record, and arbiterd tries
+	// again when the board changes.
+	g.stale = true
+	if g.unvFrom == 0 {
+		g.unvFrom = g.plyBase + g.rec.Ply() + 1
+	}
+	g.reportUnverified(out, at, fmt.Sprintf(
+		"The board came back showing a position arbiterd cannot follow from the last position it verified (after ply %d: White %d, Black %d completed moves): no sequence of up to %d moves reaches it, and it is not a legal position arbiterd can start from. "+
+			"The moves made while the board was not read cannot be verified and are not counted; presses are not judged until the board shows a position arbiterd can follow. Check the board, and establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
+		g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1))
+}
+
+// unverify brings the record to the board's position by moves that
+// replace the plies after from, made while the board was not read: they
+// are recorded, not completed, not counted, and reported.
+func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) {
+	g.resolveBefore(out, at)
+	if turn, ok := g.clockTurn(); ok && len(moves) > 0 {
+		after := g.rec.PositionAt(from).Turn()
+		if len(moves)%2 == 1 {
+			after = after.Other()
+		}
+		if after != turn && g.rebase(out, at, from, len(moves)+1) {
+			// The clock says the other side is to move: more plies were
+			// made than the shortest sequence, by an odd number. The
+			// sequence cannot be the one played; the record is rebuilt
+			// from the board instead.
+			return
+		}
+	}
+	if from < g.rec.Ply() {
+		g.retract(out, at, from, moves, false)
+	}
+	verified := g.plyBase + g.rec.Ply()
+	first := verified + 1
+	var n [2]int
+	var words []string
+	last := clockd.White
+	for _, m := range moves {
+		side := sideOf(g.rec.Position().Turn())
+		if err := g.rec.Move(m); err != nil {
+			break // Reconstruct found it legal; a failure leaves a shorter record
+		}
+		g.plies = append(g.plies, plyInfo{side: side, madeAt: at, completed: true, unverified: true})
+		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
+		w := g.moveText(len(g.plies) - 1)
+		if len(words) > 0 && side == clockd.Black {
+			w = g.rec.SAN(g.rec.Ply()) // "5.e4 e5", not "5.e4 5...e5"
+		}
+		words = append(words, w)
+		n[side]++
+		last = side
+	}
+	if len(words) == 0 {
+		return
+	}
+	g.unv[clockd.White] += n[clockd.White]
+	g.unv[clockd.Black] += n[clockd.Black]
+	if g.unvFrom == 0 {
+		g.unvFrom = first
+	}
+	g.absorbPresses(last, n[last])
+	how := "the only sequence of that length that reaches it is " + strings.Join(words, " ")
+	if ambiguous {
+		how = "several sequences of that length reach it, for example " + strings.Join(words, " ")
+	}
+	// the absence ends with the first verified move after these plies
+	g.suspect, g.stale = false, false
+	g.reportUnverified(out, at, fmt.Sprintf(
+		"The board came back from an absence showing a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
+			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts; if more plies were made than that, the plies from here on are numbered too low. "+
+			"Establish those moves (scoresheets, the players) before ruling on a flag or a move count (6.10). arbiterd follows the game again from the board's position.",
+		len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]))
+}
+
+// rebase rebuilds the record from the position the board shows, when no
+// sequence of moves from the record reaches it: the side to move is the
+// one the clock last handed the move to (a press after the absence), the
+// ply numbers go on from the fewest plies that can have been made.
+func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
+	s := g.snap
+	if s.OccupancyOnly || s.Unknown != 0 {
+		return false
+	}
+	old := g.rec.PositionAt(from)
+	turn := old.Turn()
+	if t, ok := g.clockTurn(); ok {
+		turn = t
+	}
+	var rec *rules.Game
+	for _, t := range []chess.Color{turn, turn.Other()} {
+		r, err := rules.NewGame(placementFEN(s, old, t, 1))
+		if err == nil {
+			rec, turn = r, t
+			break
+		}
+	}
+	if rec == nil {
+		return false
+	}
+	g.resolveBefore(out, at)
+	again := g.rebased && len(g.plies) == 0
+	if from < g.rec.Ply() {
+		g.retract(out, at, from, nil, false) // superseded by the board's position
+	}
+	// At least least plies were made after ply from, and as many more as
+	// the side to move requires. A record rebuilt in this absence, with no
+	// verified move since, was rebuilt from a board in the middle of a
+	// change: it is replaced, numbered the same.
+	verified := g.plyBase + from
+	h := g.before.White + g.before.Black + from // half-moves before the position at from
+	made := least
+	if (h+made)%2 != b2i(turn == chess.Black) {
+		made++
+	}
+	if again {
+		made = 0
+	}
+	var n [2]int
+	side := sideOf(old.Turn())
+	for i := 0; i < made; i++ {
+		n[side]++
+		side = side.Other()
+	}
+	// the move number of the position, so that moves are named as on a scoresheet
+	if r, err := rules.NewGame(placementFEN(s, old, turn, (h+made)/2+1)); err == nil {
+		rec = r
+	}
+	g.rec = rec
+	g.plies = nil
+	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
+	g.multi, g.backTo = nil, -1
+	g.plyBase = verified + made
+	g.before = movesBefore(rec.Position())
+	g.unv[clockd.White] += n[clockd.White]
+	g.unv[clockd.Black] += n[clockd.Black]
+	g.unvOpen = true
+	if g.unvFrom == 0 {
+		g.unvFrom = verified + 1
+	}
+	last := sideOf(turn).Other()
+	if !again {
+		g.absorbPresses(last, n[last])
+	}
+	g.suspect, g.stale, g.rebased = false, false, true
+	g.reportUnverified(out, at, fmt.Sprintf(
+		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), which no sequence of moves arbiterd can check reaches. "+
+			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
+			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
+		made, verified, g.counts.White, g.counts.Black, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1))
+	return true
+}
+
+// resolveBefore resolves the presses made before the board went away: they
+// are judged on the record as it was then, before it is brought to the
+// board's position.
+func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
+	for len(g.presses) > 0 && g.presses[0].ev.At < g.awayAt {
+		pr := g.presses[0]
+		g.presses = g.presses[1:]
+		g.resolvePress(out, at, pr)
+	}
+}
+
+// clockTurn is the side to move by the clock: the opponent of the side
+// whose press was seen last, if that press came after the board went away.
+func (g *Game) clockTurn() (chess.Color, bool) {
+	if !g.pressSeen || g.lastPressAt < g.awayAt {
+		return chess.White, false
+	}
+	if g.lastPress == clockd.White {
+		return chess.Black, true
+	}
+	return chess.White, true
+}
+
+// absorbPresses drops the presses that wait for a move made while the board
+// was not read (they belong to the unverified plies), and lets the last
+// mover's press, if it has not come yet, complete nothing without penalty.
+func (g *Game) absorbPresses(last clockd.Side, lastMoves int) {
+	kept := g.presses[:0]
+	seen := 0
+	for _, p := range g.presses {
+		if p.ev.At >= g.awayAt {
+			if p.ev.Side == last {
+				seen++
+			}
+			continue
+		}
+		kept = append(kept, p)
+	}
+	g.presses = kept
+	g.absorb[last] = seen < lastMoves
+	g.absorb[last.Other()] = false
+}
+
+// reportUnverified raises the unverified-moves anomaly, once per absence.
+func (g *Game) reportUnverified(out *[]Event, at time.Duration, detail string) {
+	if g.awayWarned {
+		return
+	}
+	g.awayWarned = true
+	g.anomaly(out, at, KindUnverified, 0, true, "6.10", detail)
+}
+
+// placementFEN writes the FEN of the placement s with turn to move. Castling
+// rights are those of the record's position old whose king and rook still
+// stand on their squares; no en passant; move number moveNo.
+func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveNo int) string {
+	var b strings.Builder
+	for r := 7; r >= 0; r-- {
+		empty := 0
+		for f := 0; f < 8; f++ {
+			p := s.Squares[r*8+f]
+			if p == chess.NoPiece {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			c := p.Type().String() // "k", "q", …
+			if p.Color() == chess.White {
+				c = strings.ToUpper(c)
+			}
+			b.WriteString(c)
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if r > 0 {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteByte(' ')
+	if turn == chess.Black {
+		b.WriteByte('b')
+	} else {
+		b.WriteByte('w')
+	}
+	b.WriteByte(' ')
+	rights := old.CastleRights().String()
+	at := func(sq chess.Square, p chess.Piece) bool { return s.Squares[sq] == p }
+	var c strings.Builder
+	for _, r := range []struct {
+		ch         byte
+		king, rook chess.Square
+		k, rk      chess.Piece
+	}{
+		{'K', chess.E1, chess.H1, chess.WhiteKing, chess.WhiteRook},
+		{'Q', chess.E1, chess.A1, chess.WhiteKing, chess.WhiteRook},
+		{'k', chess.E8, chess.H8, chess.BlackKing, chess.BlackRook},
+		{'q', chess.E8, chess.A8, chess.BlackKing, chess.BlackRook},
+	} {
+		if strings.IndexByte(rights, r.ch) >= 0 && at(r.king, r.k) && at(r.rook, r.rk) {
+			c.WriteByte(r.ch)
+		}
+	}
+	if c.Len() == 0 {
+		c.WriteByte('-')
+	}
+	b.WriteString(c.String())
+	fmt.Fprintf(&b, " - 0 %d", max(moveNo, 1))
+	return b.String()
 }
 
 // hold keeps several plies the board shows until the board has shown them
@@ -135,7 +523,7 @@ func (g *Game) openGap(out *[]Event, at time.Duration) {
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 	g.multi, g.multiFrom, g.backTo, g.multiSlide = moves, from, -1, false
 	if !g.unexplained {
-		g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+		g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
 	}
 }
 
@@ -265,7 +653,7 @@ func (g *Game) trailing() int {
 func (g *Game) pressedFor(i int) bool {
 	p := g.plies[i]
 	for _, pr := range g.presses {
-		if pr.ev.Side == p.side && pr.ev.At >= p.madeAt {
+		if pr.ev.Side == p.side && !earlier(pr.ev.At, pr.in, p.madeAt, p.madeIn) {
 			return true
 		}
 	}
@@ -281,10 +669,11 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 				fmt.Sprintf("arbiterd could not add the move %s to its record: %v.", m, err))
 			return
 		}
-		g.plies = append(g.plies, plyInfo{side: side, madeAt: at})
+		g.plies = append(g.plies, plyInfo{side: side, madeAt: at, madeIn: g.inputs})
 		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
+		g.absorb[side] = false // a press of side is now for this move
 		p := g.rec.Ply()
-		g.emit(out, at, Event{Type: TypeMove, Ply: p, Side: side, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p), FEN: g.rec.FEN()})
+		g.emit(out, at, Event{Type: TypeMove, Ply: g.plyBase + p, Side: side, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p), FEN: g.rec.FEN()})
 	}
 }
 
@@ -299,6 +688,13 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 		info := g.plies[p-1]
 		reason := ReasonCorrection
 		switch {
+		case info.unverified:
+			// never announced as a move, never counted
+			g.unv[info.side]--
+			if g.unv == [2]int{} && !g.unvOpen {
+				g.unvFrom = 0 // the count is verified again
+			}
+			continue
 		case info.completed:
 			reason = ReasonTakeback
 			g.counts.add(info.side, -1)
@@ -307,7 +703,7 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 		case p == from+1 && len(replacement) > 0 && replacement[0].S1() == moves[p-1].S1():
 			reason = ReasonSlide
 		}
-		g.emit(out, at, Event{Type: TypeRetract, Ply: p, Reason: reason, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p)})
+		g.emit(out, at, Event{Type: TypeRetract, Ply: g.plyBase + p, Reason: reason, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p)})
 	}
 	if err := g.rec.TakeBack(from); err != nil {
 		return

@@ -78,13 +78,15 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 		}
 		return e
 	}
-	if g.gap {
-		e.Verdict, e.Article = VerdictUnknown, "6.4"
-		e.Reason = fmt.Sprintf("%s flag fell, but the moves made since ply %d could not be verified (the board was not read for a while), so arbiterd cannot tell whether the control was reached (6.3.1); its count when the record stopped was %d. Establish the move count before ruling. %s",
-			possessive(side), g.gapFrom, done, mateWords(opp, ans, "if the control was not reached"))
+	if g.unvFrom > 0 || g.stale {
+		// Moves were made that arbiterd could not verify: its count is
+		// short by at least g.unv[side] moves, perhaps more.
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
 		}
+		e.Verdict, e.Article = VerdictUnknown, "6.4"
+		e.Reason = fmt.Sprintf("%s flag fell, but moves made from ply %d on could not be verified (the board was not read for a while), so arbiterd cannot tell whether the control was reached (6.3.1); it counts %d completed moves, and at least %d more were made that it could not verify. Establish the move count before ruling. %s",
+			possessive(side), g.unvFrom, done, g.unv[side], mateWords(opp, ans, "if the control was not reached"))
 		return e
 	}
 	if len(tc.Periods) == 0 {

@@ -19,6 +19,10 @@ const (
 	DefaultMaxPlies         = 4
 	DefaultUnexplainedAfter = 10 * time.Second
 	maxMaxPlies             = 8
+	// resyncPlies is how deep arbiterd searches, once, for the moves made
+	// while the board was not read, when the board has come back showing
+	// a position MaxPlies do not reach.
+	resyncPlies = 8
 )
 
 // MateOracle answers the 6.9 question: can side still checkmate by any
@@ -54,13 +58,26 @@ type Config struct {
 type plyInfo struct {
 	side      clockd.Side
 	madeAt    time.Duration
+	madeIn    int // the input that made it (see Game.inputs)
 	completed bool
 	warned    bool // move-without-press already reported
+	// unverified marks a ply made while the board was not read, which
+	// arbiterd could not verify: it stands in the record so that the
+	// record reaches the board's position, but it is never completed,
+	// never counted and never announced as a move (completed is set so
+	// that nothing waits for it).
+	unverified bool
 }
 
 type pendingPress struct {
 	ev clockd.ClockEvent
+	in int // the input that reported it (see Game.inputs)
 }
+
+// Inputs that carry the same time (several messages decoded from one read
+// of a port) happened in the order they were fed: Game.inputs numbers every
+// board and clock input, so that a press is paired with the board states
+// that came before it in that order, not with the ones after it.
 
 type periodCheck struct {
 	ev clockd.ClockEvent
@@ -100,27 +117,52 @@ type Game struct {
 	endReason string
 	stopped   bool
 	started   bool
-	resync    bool // the board was away: search the full depth once
-	// gap is set when the board came back from an absence in a position
-	// no sequence of up to MaxPlies moves explains: the moves made while it
-	// was not read cannot be verified (gapFrom: the last verified ply).
-	// Presses are then not judged, flags get no verdict on stale counts,
-	// and the arbiter is told once.
-	gap        bool
-	gapFrom    int
-	gapWarned  bool
-	wasAway    bool          // the board has been away since awayAt and is not yet explained again
-	awayAt     time.Duration // when the board went away
-	suspect    bool          // since suspectAt, back from an absence, the board shows what nothing explains
-	suspectAt  time.Duration
-	boardAway  bool          // the board is disconnected: presses wait for it
-	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
-	now        time.Duration // the latest input time
-	snapAt     time.Duration // when the board last changed
-	multi      []*chess.Move // several plies the board shows, not yet accepted
-	backTo     int           // ≥ 0: the held plies may instead be a take-back to this ply
-	multiSlide bool          // the held plies continue a recorded slide (see fewer)
-	multiFrom  int           // the ply they start from
+	resync    bool // the board was away: search the full depth until its position is explained
+	// unv counts, by side, the plies made while the board was not read
+	// that arbiterd could not verify (at least that many: the shortest
+	// sequence that reaches the board's position, or more when none was
+	// found); unvFrom is the first of them (0: none). The counts of
+	// completed moves do not include them, so a flag gets no verdict on a
+	// count that may be short.
+	unv     [2]int
+	unvFrom int
+	// unvOpen is set when the count of unverified plies is only a lower
+	// bound because no sequence reached the board's position (the record
+	// was rebuilt from the board).
+	unvOpen bool
+	// absorb[side]: the side's last move is among the unverified plies and
+	// its press may still come; that one press completes nothing and is no
+	// press without a move.
+	absorb    [2]bool
+	wasAway   bool          // the board has been away since awayAt and is not yet explained again
+	awayAt    time.Duration // when the board went away (or was last believed)
+	suspect   bool          // back from an absence, the board shows what nothing explains
+	suspectAt time.Duration
+	boardAt   time.Duration // the time of the latest board input
+	// stale: back from an absence, the board shows a position arbiterd
+	// can neither reach nor start from; presses since the absence are not
+	// judged.
+	stale       bool
+	awayWarned  bool // the unverified-moves anomaly of this absence was raised
+	rebased     bool // the record was rebuilt from the board in this absence
+	pressSeen   bool
+	lastPress   clockd.Side // the side of the latest press
+	lastPressAt time.Duration
+	plyBase     int           // ply number of the record's start (non-zero once the record was rebuilt from the board)
+	before      Moves         // moves each side made before the record's start (for move numbers in words)
+	boardAway   bool          // the board is disconnected: presses wait for it
+	ref         *clockd.Clock // reference clock driven by completed presses (expected times)
+	now         time.Duration // the latest input time
+	inputs      int           // board and clock inputs so far
+	snapAt      time.Duration // when the board last changed
+	snapIn      int           // and by which input
+	unexplIn    int           // the input since which the board is unexplained
+	multi       []*chess.Move // several plies the board shows, not yet accepted
+	backTo      int           // ≥ 0: the held plies may instead be a take-back to this ply
+	multiSlide  bool          // the held plies continue a recorded slide (see fewer)
+	multiFrom   int           // the ply they start from
+	multiAway   bool          // the held plies were found after an absence (a resync search)
+	multiAmbig  bool          // several sequences explain the board equally well
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -166,6 +208,8 @@ func (g *Game) reset(rec *rules.Game) {
 	g.multi, g.backTo = nil, -1
 	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
 	g.counts = g.base
+	g.before, g.plyBase = g.base, 0
+	g.unv, g.unvFrom, g.unvOpen, g.absorb = [2]int{}, 0, false, [2]bool{}
 	g.snap = rules.SnapshotOf(g.start)
 	g.presses, g.flags, g.checks = nil, nil, nil
 	g.flagDown = [2]bool{}
@@ -257,7 +301,7 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 		} else {
 			g.boardAway = true // presses wait for the board to be back
 			if !g.wasAway {
-				g.wasAway, g.awayAt = true, at
+				g.wasAway, g.awayAt, g.awayWarned = true, at, false
 			}
 		}
 		g.anomaly(&out, at, kind, 0, true, "–",
@@ -270,6 +314,7 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 // or not), in the board's own frame.
 func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 	var out []Event
+	g.inputs++
 	g.advance(&out, at, at)
 	defer func() { g.boardAway = false }()
 	if !g.oriented || g.ended {
@@ -277,7 +322,7 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 		if !ok {
 			if !g.oriented && !g.unexplained {
 				// pieces being set up; said once if it lasts (see advance)
-				g.unexplained, g.unexplSince, g.unexplWarned = true, at, false
+				g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
 			}
 			return out
 		}
@@ -298,12 +343,38 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 	}
 	g.snap = s
 	g.process(&out, at)
+	g.boardAt = at
 	return out
+}
+
+// Dump reports the board's whole state as read afresh from the device (a
+// DGT board dump, answering a poll or a reconnection), where Board reports
+// a change. A dump that contradicts the last state reported means changes
+// were lost (dropped field updates, a board that lost power and came back):
+// the plies made meanwhile were not seen, so the board is treated as back
+// from an absence — searched to the full depth, several plies held until
+// they settle and reported as unverified rather than completed.
+func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
+	if g.oriented && !g.ended {
+		r := s
+		if g.orient == rules.BlackBottom {
+			r = r.Rotated()
+		}
+		if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
+			g.resync = true
+			if !g.wasAway {
+				// the image was last known right at the previous input
+				g.wasAway, g.awayAt, g.awayWarned = true, g.boardAt, false
+			}
+		}
+	}
+	return g.Board(at, s)
 }
 
 // Clock reports an interpreted clock event.
 func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	var out []Event
+	g.inputs++
 	at := ev.At
 	g.advance(&out, at, at)
 	switch ev.Kind {
@@ -314,9 +385,10 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Press:
 		g.clock = ev.Clock
 		g.flagSincePr = false
+		g.pressSeen, g.lastPress, g.lastPressAt = true, ev.Side, at
 		g.emit(&out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 		if !g.ended {
-			g.presses = append(g.presses, pendingPress{ev: ev})
+			g.presses = append(g.presses, pendingPress{ev: ev, in: g.inputs})
 		}
 	case clockd.Flag:
 		g.clock = ev.Clock
@@ -392,12 +464,12 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 	g.advance(&out, at, at)
 	switch a.Kind {
 	case ActTakeBack:
-		if a.Ply < 0 || a.Ply > g.rec.Ply() {
+		if a.Ply < g.plyBase || a.Ply > g.plyBase+g.rec.Ply() {
 			g.anomaly(&out, at, KindBadInput, 0, true, "7.1",
-				fmt.Sprintf("%v: take-back to ply %d, but the record has plies 0..%d.", ErrBadAction, a.Ply, g.rec.Ply()))
+				fmt.Sprintf("%v: take-back to ply %d, but the record has plies %d..%d.", ErrBadAction, a.Ply, g.plyBase, g.plyBase+g.rec.Ply()))
 			return out
 		}
-		g.retract(&out, at, a.Ply, nil, true)
+		g.retract(&out, at, a.Ply-g.plyBase, nil, true)
 		if g.ended {
 			g.ended, g.result, g.endReason = false, "", ""
 		}

@@ -19,6 +19,7 @@ const (
 	dWarn
 	dGameEnd
 	dUnexplained
+	dResync
 	dFlag
 	dCheck
 	dNone
@@ -43,9 +44,9 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 			}
 			g.settle(out, stamp, pressed)
 		case dPress:
-			ev := g.presses[0].ev
+			pr := g.presses[0]
 			g.presses = g.presses[1:]
-			g.resolvePress(out, stamp, ev)
+			g.resolvePress(out, stamp, pr)
 		case dNextMove:
 			g.complete(out, stamp, idx, ByNextMove, g.clock)
 		case dWarn:
@@ -79,6 +80,8 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 					fmt.Sprintf("For %s the board has shown a position that no legal sequence of up to %d plies from the game explains (the game is at %s). Pieces may have been knocked over or moved by hand; check the board.",
 						seconds(limitOf(stamp, g.unexplSince)), g.cfg.MaxPlies, g.rec.FEN()))
 			}
+		case dResync:
+			g.resyncFar(out, stamp)
 		case dFlag:
 			g.resolveFlags(out, stamp)
 		case dCheck:
@@ -103,8 +106,11 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 	if g.multi != nil {
 		consider(g.snapAt+lag, dSettle, 0)
 	}
-	if len(g.presses) > 0 && !g.boardAway {
+	if len(g.presses) > 0 && !g.boardAway && !g.settling() {
 		consider(g.presses[0].ev.At+lag, dPress, 0)
+	}
+	if g.suspect && g.unexplained && g.multi == nil {
+		consider(g.snapAt+lag, dResync, 0)
 	}
 	if !g.ended {
 		for i, p := range g.plies {
@@ -124,14 +130,14 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 			switch {
 			case own >= 0:
 				consider(g.plies[own].madeAt+lag, dNextMove, i)
-			case opp >= 0 && !p.warned && !g.pressPending(p.side):
+			case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified:
 				consider(g.plies[opp].madeAt+lag, dWarn, i)
 			}
 		}
 		if n := len(g.plies); n > 0 && g.rec.Status().Over {
 			consider(g.plies[n-1].madeAt+lag, dGameEnd, n-1)
 		}
-		if g.unexplained && !g.unexplWarned && !g.gap {
+		if g.unexplained && !g.unexplWarned && !g.suspect && !g.stale {
 			consider(g.unexplSince+g.cfg.UnexplainedAfter, dUnexplained, 0)
 		}
 	}
@@ -147,6 +153,19 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 	return due, kind, idx
 }
 
+// settling reports whether the board, back from an absence, shows a
+// position not yet settled: presses wait for it as they wait for the board
+// to be back, so that they are judged on what the board settles on.
+func (g *Game) settling() bool {
+	return (g.multi != nil && g.multiAway) || (g.suspect && g.unexplained)
+}
+
+// earlier reports whether the input n1 at a1 came before the input n2 at
+// a2: by time, and by the order of input when the times are equal.
+func earlier(a1 time.Duration, n1 int, a2 time.Duration, n2 int) bool {
+	return a1 < a2 || (a1 == a2 && n1 < n2)
+}
+
 func (g *Game) pressPending(s clockd.Side) bool {
 	for _, p := range g.presses {
 		if p.ev.Side == s {
@@ -158,17 +177,13 @@ func (g *Game) pressPending(s clockd.Side) bool {
 
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
-func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if !g.gap && g.suspect && g.unexplained && ev.At >= g.awayAt {
-		// A press after the absence while the board still shows what
-		// nothing explains: the moves made meanwhile are beyond the search.
-		g.openGap(out, at)
-	}
-	if g.ended || (g.gap && ev.At >= g.awayAt) {
-		// A press made once the board had gone away, in a gap arbiterd
-		// cannot reconstruct, completes nothing it can check, and it is no
-		// illegal move either. Presses from before the absence are judged
-		// on what the board showed then.
+func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
+	ev := pr.ev
+	if g.ended || (g.stale && ev.At >= g.awayAt) {
+		// A press made once the board had gone away, while arbiterd cannot
+		// follow the position it came back with, completes nothing it can
+		// check, and it is no illegal move either. Presses from before the
+		// absence are judged on what the board showed then.
 		return
 	}
 	side := ev.Side
@@ -179,19 +194,26 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 			cands = append(cands, i)
 		}
 	}
-	if g.multi != nil && (len(cands) == 0 || g.snapAt <= ev.At || g.multiSlide) {
+	if g.multi != nil && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || g.multiSlide) {
 		// the plies the board showed around the press are accepted now
 		g.settle(out, at, true)
-		g.resolvePress(out, at, ev)
+		g.resolvePress(out, at, pr)
 		return
 	}
-	if g.unexplained && g.multi == nil && (len(cands) == 0 || (g.unexplSince <= ev.At && g.placedBy(side))) {
+	if g.unexplained && g.multi == nil && (len(cands) == 0 || (earlier(g.unexplSince, g.unexplIn, ev.At, pr.in) && g.placedBy(side))) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely
 		// missing (in a hand, or captured while the opponent moves), or a
 		// transient that began after the press, is not the presser's move.
 		g.illegalPress(out, at, side)
+		return
+	}
+	if len(cands) == 0 && g.absorb[side] {
+		// the press of a move made while the board was not read: it
+		// completes nothing arbiterd verified, and it is not a press
+		// without a move
+		g.absorb[side] = false
 		return
 	}
 	if len(cands) == 0 {
@@ -202,7 +224,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		return
 	}
 	for _, i := range cands {
-		if g.plies[i].madeAt <= ev.At {
+		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) {
 			chosen = i
 		}
 	}
@@ -244,23 +266,36 @@ func (g *Game) placedBy(side clockd.Side) bool {
 // settle accepts the several plies the board has been showing.
 func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	moves, from := g.multi, g.multiFrom
+	away, ambig := g.multiAway, g.multiAmbig
 	g.multi, g.unexplained = nil, false
+	g.multiAway, g.multiAmbig = false, false
 	if g.backTo >= 0 && !pressed {
 		g.retract(out, at, g.backTo, nil, false) // no press: a take-back
 		return
 	}
 	for i := from; i < len(g.plies); i++ {
-		if g.plies[i].completed {
+		if g.plies[i].completed && !g.plies[i].unverified {
 			// a press has settled a ply the held explanation would
 			// replace: it no longer stands; look at the board afresh
 			g.process(out, at)
 			return
 		}
 	}
-	if from < g.rec.Ply() {
-		g.retract(out, at, from, moves, false)
+	switch {
+	case away && (len(moves) > 2 || ambig):
+		// Back from an absence the board settled several plies on: more
+		// than two plies, or several ways to get there, are moves nobody
+		// saw; they are reported, not completed.
+		g.unverify(out, at, from, moves, ambig)
+	default:
+		if away {
+			g.backInStep()
+		}
+		if from < g.rec.Ply() {
+			g.retract(out, at, from, moves, false)
+		}
+		g.apply(out, at, moves)
 	}
-	g.apply(out, at, moves)
 	if n := len(g.boards); !sameBoard(g.boards[n-1], g.snap) {
 		g.process(out, at) // the board has moved on meanwhile
 	}
@@ -274,7 +309,7 @@ func (g *Game) complete(out *[]Event, at time.Duration, i int, by string, clock 
 	}
 	p.completed = true
 	g.counts.add(p.side, 1)
-	g.emit(out, at, Event{Type: TypeComplete, Ply: i + 1, Side: p.side, By: by, Moves: g.counts, Clock: clock, SAN: g.rec.SAN(i + 1)})
+	g.emit(out, at, Event{Type: TypeComplete, Ply: g.plyBase + i + 1, Side: p.side, By: by, Moves: g.counts, Clock: clock, SAN: g.rec.SAN(i + 1)})
 }
 
 // finish ends the game.
@@ -401,7 +436,7 @@ func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent)
 // State summarises the game for dashboards and tests.
 func (g *Game) State() Summary {
 	s := Summary{
-		Ply:       g.rec.Ply(),
+		Ply:       g.plyBase + g.rec.Ply(),
 		FEN:       g.rec.FEN(),
 		Completed: g.counts,
 		Clock:     g.clock,
@@ -424,7 +459,7 @@ func (g *Game) State() Summary {
 	}
 	for i, p := range g.plies {
 		if !p.completed {
-			s.Uncompleted = append(s.Uncompleted, i+1)
+			s.Uncompleted = append(s.Uncompleted, g.plyBase+i+1)
 		}
 	}
 	for _, p := range g.presses {
@@ -459,9 +494,9 @@ type Summary struct {
 // moveText is "23.Nf3" or "23...Nf6" for ply index i.
 func (g *Game) moveText(i int) string {
 	p := g.plies[i]
-	n := g.base.White + 1
+	n := g.before.White + 1
 	if p.side == clockd.Black {
-		n = g.base.Black + 1
+		n = g.before.Black + 1
 	}
 	for j := 0; j < i; j++ {
 		if g.plies[j].side == p.side {

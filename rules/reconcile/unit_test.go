@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -227,9 +228,12 @@ func TestClockAndSessionAnomalies(t *testing.T) {
 	}
 }
 
-func TestResyncFindsSeveralPlies(t *testing.T) {
-	// The board was away for four plies; after it reconnects the full
-	// depth explains them.
+func TestResyncSeveralPliesAreReported(t *testing.T) {
+	// The board was away for four plies. After it reconnects the full
+	// depth finds them, but in several orders (1.e4 e5 2.Nf3 Nc6 or 1.Nf3
+	// Nc6 2.e4 e5 …): arbiterd cannot verify which moves were made, so it
+	// completes none of them, says so once, and follows the game on from
+	// the board's position: the next moves complete, numbered on.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
 	h.show(0)
 	h.start(1)
@@ -241,7 +245,46 @@ func TestResyncFindsSeveralPlies(t *testing.T) {
 	h.feed(h.g.Session(sec(6.5), "connected", "board"))
 	h.play(7, "e4", "e5", "Nf3", "Nc6")
 	h.advance(10)
-	h.wantCompleted(2, 2)
+	h.wantCompleted(0, 0)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	a := h.of(TypeAnomaly)[1]
+	if !strings.Contains(a.Detail, "4 plies on") || !strings.Contains(a.Detail, "plies 1 to 4") || !strings.Contains(a.Detail, "several sequences") {
+		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	if c := h.of(TypeComplete); len(c) != 0 {
+		t.Fatalf("moves nobody saw were completed: %+v", c)
+	}
+	h.play(12, "Bb5")
+	h.press(12.4, W)
+	h.play(15, "a6")
+	h.press(15.3, B)
+	h.advance(20)
+	h.wantCompleted(1, 1)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	c := h.of(TypeComplete)
+	if len(c) != 2 || c[0].Ply != 5 || c[0].SAN != "Bb5" || c[1].Ply != 6 || c[1].SAN != "a6" {
+		t.Errorf("completions after the resync: %+v", c)
+	}
+	// A flag now gets no verdict on the short count.
+	h.flag(30, W)
+	h.advance(35)
+	if f := h.of(TypeFlag); len(f) != 1 || f[0].Verdict != VerdictUnknown {
+		t.Errorf("flag %+v", f)
+	}
+}
+
+func TestResyncOnePlyIsAMove(t *testing.T) {
+	// One ply made while the board was away is one move, explained
+	// unambiguously: its press, seen meanwhile, completes it.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Session(sec(2), "disconnected", "board"))
+	h.press(3, W)
+	h.feed(h.g.Session(sec(3.5), "connected", "board"))
+	h.play(4, "e4")
+	h.advance(8)
+	h.wantCompleted(1, 0)
 	h.wantAnomalies(KindBoardDisconnected)
 }
 
@@ -357,9 +400,11 @@ func BenchmarkMarshalComplete(b *testing.B) {
 }
 
 func TestGapTooLongToReconstruct(t *testing.T) {
-	// The board was away for six plies, more than the search reaches:
-	// arbiterd says which moves it cannot verify, judges no press as an
-	// illegal move and gives no flag verdict on the stale count.
+	// The board was away for six plies, more than the search between
+	// scans reaches: a deeper search finds how many, arbiterd says which
+	// plies it cannot verify, judges no press as an illegal move, gives no
+	// flag verdict on the short count — and follows the game on: the moves
+	// after the absence complete again, numbered on.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
 	h.show(0)
 	h.start(1)
@@ -380,11 +425,15 @@ func TestGapTooLongToReconstruct(t *testing.T) {
 	h.advance(20)
 	h.flag(30, W)
 	h.advance(40)
-	h.wantCompleted(1, 1)
+	h.wantCompleted(2, 2)
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	a := h.of(TypeAnomaly)[1]
-	if !strings.Contains(a.Detail, "after ply 2") || !strings.Contains(a.Detail, "from ply 3 on") {
+	if !strings.Contains(a.Detail, "after ply 2") || !strings.Contains(a.Detail, "plies 3 to 8") {
 		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	c := h.of(TypeComplete)
+	if len(c) != 4 || c[2].Ply != 9 || c[2].SAN != "e3" || c[3].Ply != 10 || c[3].SAN != "O-O" {
+		t.Errorf("completions %+v", c)
 	}
 	f := h.of(TypeFlag)
 	if len(f) != 1 || f[0].Verdict != VerdictUnknown || !strings.Contains(f[0].Reason, "could not be verified") {
@@ -392,5 +441,254 @@ func TestGapTooLongToReconstruct(t *testing.T) {
 	}
 	if len(h.of(TypeEnd)) != 0 {
 		t.Error("the game was ended on an unverified count")
+	}
+}
+
+func TestGapBeyondTheDeepSearchRebuildsTheRecord(t *testing.T) {
+	// Ten plies while the board was away: no search reaches the position,
+	// so arbiterd rebuilds its record from the board (the side to move is
+	// the one the last press handed the move to) and follows the game on.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.2, W)
+	h.feed(h.g.Session(sec(3), "disconnected", "board"))
+	sans := []string{"c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Be3"}
+	for i, s := range sans {
+		if err := h.shadow.MoveSAN(s); err != nil {
+			t.Fatal(err)
+		}
+		h.press(4+float64(i), clockd.Side((i+1)%2))
+	}
+	h.feed(h.g.Session(sec(15), "connected", "board"))
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.show(15.5)
+	h.advance(18)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; !strings.Contains(a.Detail, "after ply 1") || !strings.Contains(a.Detail, "position the board shows") {
+		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	h.play(20, "e5")
+	h.press(20.4, B)
+	h.play(23, "f3")
+	h.press(23.3, W)
+	h.advance(30)
+	h.wantCompleted(2, 1)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	c := h.of(TypeComplete)
+	// The fewest plies that fit are numbered: at least 9, and an even
+	// number since Black is to move as after ply 1 — ply 12 for e5.
+	if len(c) != 3 || c[1].SAN != "e5" || c[2].SAN != "f3" || c[2].Ply != c[1].Ply+1 || c[1].Side != B {
+		t.Errorf("completions %+v", c)
+	}
+	if st := h.g.State(); st.FEN != h.shadow.FEN() && !strings.HasPrefix(h.shadow.FEN(), strings.Join(strings.Fields(st.FEN)[:3], " ")) {
+		t.Errorf("record %s, board %s", st.FEN, h.shadow.FEN())
+	}
+}
+
+// immortal18 is the Immortal Game before 18.Bd6: lifting the bishop from
+// f4 leaves a board that four plies also explain (18.Bc1 Qa3 19.Bb2 Qxb2,
+// the bishop captured on b2).
+const immortal18 = "rnb1k1nr/p2p1ppp/8/1pbN1N1P/4PBP1/3P1Q2/PqP5/R4KR1 w kq - 0 18"
+
+func TestRestartLiftedPieceIsNoSequence(t *testing.T) {
+	// The daemon was restarted (the board away and back, its dump the
+	// same position); then White lifts the bishop and puts it on d6. The
+	// lifted bishop must not be taken for four plies in which it was
+	// captured (finding R3): 18.Bd6 is completed by White's press.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10"), StartFEN: immortal18})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Session(sec(2), "disconnected", "board"))
+	h.show(2.4) // the start-up dump, before the session says connected
+	h.feed(h.g.Session(sec(2.5), "connected", "board"))
+	h.put(3, "f4", chess.NoPiece)
+	h.advance(3.3)
+	h.put(3.5, "d6", chess.WhiteBishop)
+	if err := h.shadow.MoveSAN("Bd6"); err != nil {
+		t.Fatal(err)
+	}
+	h.press(3.8, W)
+	h.advance(6)
+	h.wantAnomalies(KindBoardDisconnected)
+	c := h.of(TypeComplete)
+	if len(c) != 1 || c[0].SAN != "Bd6" || c[0].Ply != 1 || c[0].By != ByPress {
+		t.Fatalf("completions %+v\n%s", c, h.jsonl())
+	}
+}
+
+func TestRestartHeldLongStillNoMoves(t *testing.T) {
+	// As above, but the bishop stays in the hand for longer than the scan
+	// lag: the four plies that explain the board are moves nobody saw, so
+	// they are reported, never completed; then the bishop lands, and the
+	// board (one move from the last verified position) is followed again.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10"), StartFEN: immortal18})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Session(sec(2), "disconnected", "board"))
+	h.feed(h.g.Session(sec(2.5), "connected", "board"))
+	h.put(3, "f4", chess.NoPiece)
+	h.advance(6)
+	for _, c := range h.of(TypeComplete) {
+		t.Errorf("completed %s, a move nobody made", c.SAN)
+	}
+	for _, m := range h.of(TypeMove) {
+		t.Errorf("announced %s, a move nobody made", m.SAN)
+	}
+	if h.g.State().Completed != (Moves{White: 17, Black: 17}) {
+		t.Errorf("counts %+v", h.g.State().Completed)
+	}
+	// The bishop lands: the plies that explained the hand are replaced by
+	// the one move the board now shows, and White's press completes it.
+	h.put(7, "d6", chess.WhiteBishop)
+	if err := h.shadow.MoveSAN("Bd6"); err != nil {
+		t.Fatal(err)
+	}
+	h.press(7.3, W)
+	h.play(9, "Bxg1")
+	h.press(9.4, B)
+	h.advance(12)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	c := h.of(TypeComplete)
+	if len(c) != 2 || c[0].SAN != "Bd6" || c[0].Ply != 1 || c[1].SAN != "Bxg1" || c[1].Ply != 2 {
+		t.Fatalf("completions %+v\n%s", c, h.jsonl())
+	}
+	if h.g.State().Completed != (Moves{White: 18, Black: 18}) {
+		t.Errorf("counts %+v", h.g.State().Completed)
+	}
+	// the count is verified again: a flag gets its verdict
+	h.flag(20, B)
+	h.advance(25)
+	if f := h.of(TypeFlag); len(f) != 1 || f[0].Verdict == VerdictUnknown {
+		t.Errorf("flag %+v", f)
+	}
+}
+
+func TestDumpContradictingTheImageResyncs(t *testing.T) {
+	// Field updates were lost: arbiterd's image still shows 1.e4 e5 while
+	// three more plies were played. The board dump that shows them is no
+	// move: the plies are reported as unverified, no press is judged
+	// illegal, and the next moves complete again (finding R2).
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.3, W)
+	h.play(3, "e5")
+	h.press(3.3, B)
+	for i, s := range []string{"Nf3", "Nc6", "Bb5"} {
+		if err := h.shadow.MoveSAN(s); err != nil {
+			t.Fatal(err)
+		}
+		h.press(5+float64(i)/2, clockd.Side(i%2)) // the clock's presses are seen
+	}
+	// the keep-alive dump, within the scan lag of the first lost press
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.feed(h.g.Dump(sec(6.3), h.board))
+	h.advance(10)
+	h.wantCompleted(1, 1)
+	h.wantAnomalies(KindUnverified)
+	if a := h.of(TypeAnomaly); len(a) == 1 && !strings.Contains(a[0].Detail, "plies 3 to 5") {
+		t.Errorf("detail %s", a[0].Detail)
+	}
+	h.play(12, "a6")
+	h.press(12.3, B)
+	h.play(14, "Ba4")
+	h.press(14.3, W)
+	h.advance(20)
+	h.wantCompleted(2, 2)
+	h.wantAnomalies(KindUnverified)
+	c := h.of(TypeComplete)
+	if n := len(c); n != 4 || c[2].SAN != "a6" || c[2].Ply != 6 || c[3].SAN != "Ba4" || c[3].Ply != 7 {
+		t.Errorf("completions %+v", c)
+	}
+}
+
+func TestDumpOneLostUpdateIsAMove(t *testing.T) {
+	// The update that put the knight on f3 was lost: the image shows it
+	// lifted. The dump shows it on f3: one move, completed by the press.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.put(2, "g1", chess.NoPiece)
+	if err := h.shadow.MoveSAN("Nf3"); err != nil {
+		t.Fatal(err)
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.press(2.5, W)
+	h.feed(h.g.Dump(sec(2.8), h.board))
+	h.advance(5)
+	h.wantCompleted(1, 0)
+	h.wantAnomalies()
+	// a dump that agrees with the image changes nothing
+	h.feed(h.g.Dump(sec(6), h.board))
+	h.play(7, "Nf6")
+	h.press(7.2, B)
+	h.advance(9)
+	h.wantCompleted(1, 1)
+	h.wantAnomalies()
+}
+
+func TestOneReadSeveralPresses(t *testing.T) {
+	// The host read late: three plies and their three presses arrive in
+	// one read, all stamped with the same time, in the order they
+	// happened. Each press completes the ply before it in that order —
+	// plies in order, no press without a move (finding R1).
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.3, W)
+	const read = 9.0
+	h.put(read, "e7", chess.NoPiece)
+	h.play(read, "e5")
+	h.press(read, B)
+	h.put(read, "g1", chess.NoPiece)
+	h.play(read, "Nf3")
+	h.press(read, W)
+	h.put(read, "b8", chess.NoPiece)
+	h.play(read, "Nc6")
+	h.press(read, B)
+	h.advance(12)
+	h.wantAnomalies()
+	h.wantCompleted(2, 2)
+	var got []string
+	for _, c := range h.of(TypeComplete) {
+		got = append(got, fmt.Sprintf("%d:%s:%s:%d/%d", c.Ply, c.SAN, c.By, c.Moves.White, c.Moves.Black))
+	}
+	if want := "1:e4:press:1/0 2:e5:press:1/1 3:Nf3:press:2/1 4:Nc6:press:2/2"; strings.Join(got, " ") != want {
+		t.Errorf("completions %s, want %s", strings.Join(got, " "), want)
+	}
+}
+
+func TestResyncSideToMoveFromTheClock(t *testing.T) {
+	// While the board was away White played Ra2, Rb2 and Black Kd8, Ke7:
+	// four plies, White to move. The shortest sequence to the board's
+	// position has three (Ra2/Rb1, Ke7, Rb2) and leaves Black to move,
+	// but the clock's last press was Black's: the record is rebuilt from
+	// the board with White to move, numbered after four plies.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC), StartFEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Session(sec(2), "disconnected", "board"))
+	for i, s := range []string{"Ra2", "Kd8", "Rb2", "Ke7"} {
+		if err := h.shadow.MoveSAN(s); err != nil {
+			t.Fatal(err)
+		}
+		h.press(3+float64(i), clockd.Side(i%2))
+	}
+	h.feed(h.g.Session(sec(7.5), "connected", "board"))
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.show(8)
+	h.advance(11)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	h.play(12, "Rb7+")
+	h.press(12.3, W)
+	h.advance(15)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	c := h.of(TypeComplete)
+	if len(c) != 1 || c[0].SAN != "Rb7+" || c[0].Ply != 5 || c[0].Side != W {
+		t.Fatalf("completions %+v\n%s", c, h.jsonl())
 	}
 }
