@@ -41,6 +41,10 @@ type Alert struct {
 	Acked   bool    `json:"acked"`
 }
 
+// UnverifiedSAN stands in a board's SAN list for a ply that was made while
+// the board was not read and that arbiterd could not verify.
+const UnverifiedSAN = "?"
+
 // Board is the state of one board as the arbiter sees it.
 type Board struct {
 	ID          string `json:"id"`
@@ -60,7 +64,7 @@ type Board struct {
 	Orientation     string   `json:"orientation,omitempty"`
 	LastMove        string   `json:"last_move,omitempty"` // UCI of the last move made
 	Ply             int      `json:"ply"`
-	SAN             []string `json:"san"` // completed moves
+	SAN             []string `json:"san"` // completed moves: SAN[i] is ply i+1, UnverifiedSAN where a ply was not verified
 
 	Moves struct {
 		White int `json:"white"`
@@ -283,6 +287,12 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 	case reconcile.TypeComplete:
 		for len(s.SAN) >= ev.Ply && ev.Ply > 0 {
 			s.SAN = s.SAN[:ev.Ply-1]
+		}
+		for len(s.SAN) < ev.Ply-1 {
+			// Plies made while the board was not read, which arbiterd
+			// could not verify (an unverified-moves anomaly says so):
+			// they keep their places, so SAN[i] is always ply i+1.
+			s.SAN = append(s.SAN, UnverifiedSAN)
 		}
 		s.SAN = append(s.SAN, ev.SAN)
 		s.Moves.White, s.Moves.Black = ev.Moves.White, ev.Moves.Black

@@ -161,3 +161,31 @@ func TestClockPortStateIsSeparate(t *testing.T) {
 		t.Fatalf("after the board went away: %q / %q", b.Connection, b.ClockConnection)
 	}
 }
+
+// Plies that arbiterd could not verify (made while the board was not
+// read) keep their places in the SAN list, so that a later take-back
+// still cuts at the right ply.
+func TestUnverifiedPliesKeepTheirPlaces(t *testing.T) {
+	h := New(Options{})
+	h.AddBoard(Info{ID: "4"})
+	complete := func(seq, ply int, san string) {
+		side := clockd.White
+		if ply%2 == 0 {
+			side = clockd.Black
+		}
+		h.Publish("4", reconcile.Event{Type: reconcile.TypeComplete, Seq: seq, Ply: ply, Side: side, SAN: san})
+	}
+	complete(1, 1, "e4")
+	complete(2, 2, "e5")
+	h.Publish("4", reconcile.Event{Type: reconcile.TypeAnomaly, Seq: 3, Kind: reconcile.KindUnverified, NoSide: true, Article: "6.10"})
+	complete(4, 6, "Nf6") // plies 3 to 5 were made while the board was away
+	b, _ := h.Board("4")
+	if got := strings.Join(b.SAN, " "); got != "e4 e5 ? ? ? Nf6" {
+		t.Fatalf("SAN %q", got)
+	}
+	h.Publish("4", reconcile.Event{Type: reconcile.TypeRetract, Seq: 5, Ply: 6, Reason: reconcile.ReasonTakeback})
+	b, _ = h.Board("4")
+	if got := strings.Join(b.SAN, " "); got != "e4 e5 ? ? ?" || b.Ply != 5 {
+		t.Fatalf("after taking back ply 6: SAN %q, ply %d", got, b.Ply)
+	}
+}

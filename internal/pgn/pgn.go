@@ -263,9 +263,25 @@ func (g *Game) Write(w io.Writer) error {
 		}
 		blackFirst = len(f) >= 2 && f[1] == "b"
 	}
+	prev := 0 // the last move's ply
 	for i, m := range g.moves {
+		ply := m.Ply
+		if ply <= 0 {
+			ply = i + 1
+		}
+		if ply > prev+1 {
+			// Plies made while the board was not read: arbiterd could
+			// not verify them (its unverified-moves anomaly), so the
+			// movetext says where they belong instead of inventing them.
+			what := fmt.Sprintf("ply %d was", prev+1)
+			if ply-1 > prev+1 {
+				what = fmt.Sprintf("plies %d to %d were", prev+1, ply-1)
+			}
+			tokens = append(tokens, "{arbiterd: "+what+" made while the board was not read and could not be verified}")
+		}
+		prev = ply
 		// Move numbers from the ply: the record may start with Black.
-		plyIdx := i
+		plyIdx := ply - 1
 		if blackFirst {
 			plyIdx++
 		}

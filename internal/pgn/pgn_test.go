@@ -74,3 +74,35 @@ func TestClockFormat(t *testing.T) {
 		}
 	}
 }
+
+// Plies arbiterd could not verify (made while the board was not read) are
+// not invented: a comment says where they belong, and the moves after
+// them keep their own move numbers.
+func TestUnverifiedPliesLeaveAMarkedGap(t *testing.T) {
+	g := New(Tags{})
+	add := func(ply int, san string) {
+		side := clockd.White
+		if ply%2 == 0 {
+			side = clockd.Black
+		}
+		g.Add(reconcile.Event{Type: reconcile.TypeComplete, Ply: ply, Side: side, SAN: san, By: reconcile.ByPress})
+	}
+	add(1, "e4")
+	add(2, "e5")
+	add(6, "Nf6") // plies 3 to 5 unverified
+	add(7, "Bc4")
+	add(9, "O-O") // ply 8 unverified
+	var b strings.Builder
+	if err := g.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Join(strings.Fields(b.String()), " ")
+	for _, want := range []string{
+		"1... e5 {[%clk 0:00:00] [%emt 0:00:00]} {arbiterd: plies 3 to 5 were made while the board was not read and could not be verified} 3... Nf6",
+		"4. Bc4 {[%clk 0:00:00] [%emt 0:00:00]} {arbiterd: ply 8 was made while the board was not read and could not be verified} 5. O-O",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("PGN lacks %q:\n%s", want, out)
+		}
+	}
+}
