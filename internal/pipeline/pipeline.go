@@ -286,7 +286,11 @@ func (p *Pipeline) dgtMessage(at time.Duration, pt *port, m dgt.Message) {
 	case dgt.BoardDump:
 		pt.board = m.Fields
 		pt.haveBoard = true
-		p.emit(p.game.Board(at, Snapshot(pt.board)))
+		// A dump is the board read afresh: one that contradicts the
+		// image the field updates built means updates were lost, and
+		// the reconciliation treats it as the board back from an
+		// absence rather than as a move.
+		p.emit(p.game.Dump(at, Snapshot(pt.board)))
 	case dgt.FieldUpdate:
 		if int(m.Field) >= len(pt.board) || !pt.haveBoard {
 			// Without a dump the rest of the board is unknown; a field
@@ -297,7 +301,7 @@ func (p *Pipeline) dgtMessage(at time.Duration, pt *port, m dgt.Message) {
 			return
 		}
 		pt.board[m.Field] = m.Piece
-		p.emit(p.game.Board(at, Snapshot(pt.board)))
+		p.emit(p.game.Dump(at, Snapshot(pt.board)))
 	case dgt.ClockTime:
 		if p.clockPort != "" {
 			return // the game's clock is on its own port
