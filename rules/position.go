@@ -26,6 +26,7 @@ type move struct {
 	from, to int8
 	promo    chess.PieceType
 	flags    uint8
+	ord      uint32 // rank among the moves of its position in the record's order (see appendLegal)
 }
 
 const (

@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"cmp"
 	"math/bits"
+	"slices"
+	"sync"
 
 	"github.com/arbiterd/arbiterd/rules/bitboard"
 	"github.com/notnil/chess"
@@ -14,6 +17,19 @@ type target struct {
 	occ     uint64
 }
 
+// bbKindOf gives bitboard's colour and piece type of each notnil piece.
+var bbKindOf = func() (t [chess.BlackPawn + 1]struct {
+	c bitboard.Color
+	t bitboard.PieceType
+}) {
+	for pc := chess.WhiteKing; pc <= chess.BlackPawn; pc++ {
+		t[pc].c, t[pc].t = bbColor[pieceColor(pc)], bbType[pieceType(pc)]
+	}
+	return t
+}()
+
+// targetOf prepares s, which must hold only chess pieces and chess.NoPiece
+// unless it is occupancy-only.
 func targetOf(s Snapshot) target {
 	t := target{occOnly: s.OccupancyOnly}
 	for i, pc := range s.Squares {
@@ -23,7 +39,8 @@ func targetOf(s Snapshot) target {
 		b := uint64(1) << uint(i)
 		t.occ |= b
 		if !t.occOnly {
-			t.pieces[bbColor[pieceColor(pc)]][bbType[pieceType(pc)]] |= b
+			k := bbKindOf[pc]
+			t.pieces[k.c][k.t] |= b
 		}
 	}
 	return t
@@ -88,18 +105,43 @@ type searcher struct {
 	ml       bitboard.MoveList
 }
 
+// searchers keeps searchers' buffers between searches (Reconstruct runs
+// several, and only reads the record, so they are not kept in the Game).
+var searchers = sync.Pool{New: func() any { return new(searcher) }}
+
 // search returns every legal sequence of exactly plies plies that leads from
-// ply from of the record to the target and does not begin with exclude.
+// ply from of the record to the target and does not begin with exclude, in
+// the record's move order (the order of a depth-first enumeration with each
+// position's moves in the order of genLegal).
 func (g *Game) search(from int, t *target, plies int, exclude []move) [][]move {
 	if from == g.Ply() && g.status.Over {
 		return nil
 	}
-	s := &searcher{g: g, t: t, exclude: exclude, checkRep: g.maxCount >= 4, from: from}
-	s.stack = make([]position, plies+1)
-	s.moves = make([][]move, plies+1)
+	s := searchers.Get().(*searcher)
+	s.g, s.t, s.exclude, s.checkRep, s.from = g, t, exclude, g.maxCount >= 4, from
+	s.path, s.keys = s.path[:0], s.keys[:0]
+	if cap(s.stack) < plies+1 {
+		s.stack = make([]position, plies+1)
+		s.moves = append(s.moves, make([][]move, plies+1-len(s.moves))...)
+	}
+	s.stack = s.stack[:plies+1]
 	s.stack[plies] = g.positions[from]
 	s.dfs(plies)
-	return s.found
+	found := s.found
+	s.g, s.t, s.exclude, s.found = nil, nil, nil, nil
+	searchers.Put(s)
+	// The moves were tried in bitboard's order: sort the sequences into the
+	// record's (ord orders the moves of one position; sequences that differ
+	// first at ply i share the position before it).
+	slices.SortFunc(found, func(a, b []move) int {
+		for i := range a {
+			if c := cmp.Compare(a[i].ord, b[i].ord); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	return found
 }
 
 // masks decides, before generating p's moves with r plies left, whether the
