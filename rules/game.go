@@ -30,8 +30,8 @@ type Status struct {
 // Game is the game record: the positions from the start, the moves between
 // them, and the game state the Laws derive from them.
 //
-// The record keeps its own compact positions; notnil/chess positions and
-// moves are built on demand (Position, PositionAt, Moves) and then cached.
+// The record keeps its positions as rules/bitboard positions; notnil/chess
+// positions and moves are built on demand (Position, PositionAt, Moves) and then cached.
 // A Game is not safe for concurrent use, not even for reading: those caches
 // are filled by the read methods and by Reconstruct.
 type Game struct {
