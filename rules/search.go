@@ -205,7 +205,19 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 				diff |= t.pieces[c][pt] ^ p.Pieces(c, pt)
 			}
 		}
-		if bits.OnesCount64(diff) > 4 {
+		// One move changes two squares; en passant three (the pawn taken
+		// too), castling four (the rook too).
+		switch bits.OnesCount64(diff) {
+		case 2:
+		case 3:
+			if p.EnPassant() == bitboard.NoSquare {
+				return 0, 0, false
+			}
+		case 4:
+			if !castleRightsOf(p, p.Side()) {
+				return 0, 0, false
+			}
+		default:
 			return 0, 0, false
 		}
 		return own & diff, to & diff, true
