@@ -98,14 +98,6 @@ func (p *position) piece(sq int) chess.Piece {
 	return chessPieceOf[p.PieceAt(bitboard.Square(sq))]
 }
 
-// turn returns the side to move as a notnil colour.
-func (p *position) turn() chess.Color {
-	if p.Side() == bitboard.Black {
-		return chess.Black
-	}
-	return chess.White
-}
-
 // apply plays m, which must be legal, on p.
 func (p *position) apply(m move) { p.Make(m.bm) }
 
@@ -176,9 +168,11 @@ func parseFEN(fen string) (position, error) {
 	// Placement and side to move are sound so far; bitboard reads them and
 	// refuses a position whose side not to move is in check.
 	placed, err := bitboard.ParseFEN(f[0] + " " + f[1])
-	if fe := (*bitboard.FENError)(nil); errors.As(err, &fe) && fe.Field == "side to move" {
-		return position{}, fmt.Errorf("rules: FEN field 2 (side to move): %s is to move but %s is in check", names[us], names[us.Other()])
-	} else if err != nil {
+	if err != nil {
+		var fe *bitboard.FENError
+		if errors.As(err, &fe) && fe.Field == "side to move" {
+			return position{}, fmt.Errorf("rules: FEN field 2 (side to move): %s is to move but %s is in check", names[us], names[us.Other()])
+		}
 		return position{}, fmt.Errorf("rules: FEN %q: %w", fen, err)
 	}
 	if f[2] != "-" {
