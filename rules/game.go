@@ -31,9 +31,9 @@ type Status struct {
 // them, and the game state the Laws derive from them.
 //
 // The record keeps its positions as rules/bitboard positions; notnil/chess
-// positions and moves are built on demand (Position, PositionAt, Moves) and then cached.
-// A Game is not safe for concurrent use, not even for reading: those caches
-// are filled by the read methods and by Reconstruct.
+// positions and moves are built on demand (Position, PositionAt, Moves) and
+// then cached. A Game is not safe for concurrent use, not even for reading:
+// those caches are filled by the read methods and by Reconstruct.
 type Game struct {
 	positions []position // ply 0 … Ply()
 	moves     []move     // moves[i] leads from positions[i] to positions[i+1]
