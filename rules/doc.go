@@ -20,8 +20,9 @@
 //     an en-passant capture is possible in both or in neither. The square a
 //     pawn skipped counts only when a legal capture onto it exists.
 //
-// The record uses its own compact position (a mailbox plus bitboards) and
-// legal move generator, so that playing a move, detecting repetitions (a
+// The record's positions, legal moves, check, mate and stalemate come from
+// rules/bitboard, the perft-exact position and generator that the 6.9
+// analyzer uses too, so that playing a move, detecting repetitions (a
 // position-count map, not a scan of the history) and the game-end checks are
 // cheap. Positions and moves of github.com/notnil/chess are produced on demand
 // and agree with it exactly (a differential test plays random games through
@@ -43,10 +44,10 @@
 // still needs: the squares where each side must still put a piece can only be
 // filled by that side's own moves, so a branch whose side has fewer moves left
 // than squares to fill dies at once, and when a side has no move to spare
-// only moves onto those squares are generated. Squares that must be emptied
+// only moves onto those squares are tried. Squares that must be emptied
 // bound the plies the same way (one origin per ply, castling and en passant
 // aside). On the last ply only moves from and to the differing squares are
-// generated. A test compares the pruned search with plain enumeration.
+// tried. A test compares the pruned search with plain enumeration.
 //
 // The notnil moves the record and Reconstruct return carry the tags notnil's
 // own generator gives (Capture, EnPassant, KingSideCastle, QueenSideCastle,

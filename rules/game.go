@@ -30,10 +30,10 @@ type Status struct {
 // Game is the game record: the positions from the start, the moves between
 // them, and the game state the Laws derive from them.
 //
-// The record keeps its own compact positions; notnil/chess positions and
-// moves are built on demand (Position, PositionAt, Moves) and then cached.
-// A Game is not safe for concurrent use, not even for reading: those caches
-// are filled by the read methods and by Reconstruct.
+// The record keeps its positions as rules/bitboard positions; notnil/chess
+// positions and moves are built on demand (Position, PositionAt, Moves) and
+// then cached. A Game is not safe for concurrent use, not even for reading:
+// those caches are filled by the read methods and by Reconstruct.
 type Game struct {
 	positions []position // ply 0 … Ply()
 	moves     []move     // moves[i] leads from positions[i] to positions[i+1]

@@ -72,6 +72,13 @@ type Result struct {
 // going a1-a2-a3 instead of a1-a3, while the other side does the same, looks
 // identical on the board.
 //
+// Candidates come in a fixed order, so that a caller that has to pick one
+// picks the same one every time: by the first move where two sequences differ,
+// moves ordered by origin square, one piece's moves by destination, except
+// that a king's castlings follow its steps (kingside first) and a pawn's
+// single push, double push, captures and en-passant capture come in that
+// order, each promotion as queen, rook, bishop, knight.
+//
 // Positions are compared by piece placement only (a board cannot show the
 // side to move); an occupancy-only snapshot compares occupied squares, so
 // promotions to different pieces are all listed as candidates.

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/arbiterd/arbiterd/rules/bitboard"
 	"github.com/notnil/chess"
 )
 
 const sanLetters = " KQRBNP" // by chess.PieceType; pawns get no letter
+
+var promoTypes = [4]chess.PieceType{chess.Queen, chess.Rook, chess.Bishop, chess.Knight}
 
 // sanOf returns the Standard Algebraic Notation of m, legal in p.
 func sanOf(p *position, m move) string {
@@ -18,7 +21,7 @@ func sanOf(p *position, m move) string {
 	case m.flags&flagCastleQ != 0:
 		b.WriteString("O-O-O")
 	default:
-		pt := pieceType(p.sq[m.from])
+		pt := pieceType(p.piece(int(m.from)))
 		if pt == chess.Pawn {
 			if m.flags&flagCapture != 0 {
 				b.WriteByte(chess.Square(m.from).String()[0])
@@ -39,7 +42,7 @@ func sanOf(p *position, m move) string {
 	if m.flags&flagCheck != 0 {
 		c := *p
 		c.apply(m)
-		if c.hasLegalMove() {
+		if c.HasLegalMove() {
 			b.WriteByte('+')
 		} else {
 			b.WriteByte('#')
@@ -52,11 +55,12 @@ func sanOf(p *position, m move) string {
 // piece of the same kind could also legally go to m's destination.
 func disambiguation(p *position, m move, pt chess.PieceType) string {
 	sameFile, sameRank, other := false, false, false
-	mask := p.pieces[p.sq[m.from]] &^ (1 << uint(m.from))
+	mask := p.Pieces(p.Side(), bbType[pt]) &^ (1 << uint(m.from))
 	if mask == 0 {
 		return ""
 	}
-	for _, o := range p.genLegal(nil, mask, 1<<uint(m.to)) {
+	var ml bitboard.MoveList
+	for _, o := range p.appendLegal(nil, &ml, mask, 1<<uint(m.to)) {
 		other = true
 		sameFile = sameFile || o.from%8 == m.from%8
 		sameRank = sameRank || o.from/8 == m.from/8
@@ -118,8 +122,8 @@ func parseSAN(p *position, legal []move, s string) (move, error) {
 	if len(s) < 2 {
 		return bad("no destination square")
 	}
-	to, ok := squareByName(s[len(s)-2:])
-	if !ok {
+	to, err := bitboard.ParseSquare(s[len(s)-2:])
+	if err != nil {
 		return bad("no destination square")
 	}
 	fromFile, fromRank := -1, -1
@@ -136,7 +140,7 @@ func parseSAN(p *position, legal []move, s string) (move, error) {
 	}
 	var found []move
 	for _, m := range legal {
-		if int(m.to) != to || pieceType(p.sq[m.from]) != pt || m.promo != promo ||
+		if bitboard.Square(m.to) != to || pieceType(p.piece(int(m.from))) != pt || m.promo != promo ||
 			m.flags&(flagCastleK|flagCastleQ) != 0 ||
 			(fromFile >= 0 && int(m.from)%8 != fromFile) || (fromRank >= 0 && int(m.from)/8 != fromRank) {
 			continue

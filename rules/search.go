@@ -1,19 +1,35 @@
 package rules
 
 import (
+	"cmp"
 	"math/bits"
+	"slices"
+	"sync"
 
+	"github.com/arbiterd/arbiterd/rules/bitboard"
 	"github.com/notnil/chess"
 )
 
 // target is a snapshot prepared for comparison with positions.
 type target struct {
 	occOnly bool
-	pieces  [13]uint64 // by chess.Piece (full snapshots)
-	color   [3]uint64  // by chess.Color (full snapshots)
+	pieces  [2][6]uint64 // by bitboard colour and piece type (full snapshots)
 	occ     uint64
 }
 
+// bbKindOf gives bitboard's colour and piece type of each notnil piece.
+var bbKindOf = func() (t [chess.BlackPawn + 1]struct {
+	c bitboard.Color
+	t bitboard.PieceType
+}) {
+	for pc := chess.WhiteKing; pc <= chess.BlackPawn; pc++ {
+		t[pc].c, t[pc].t = bbColor[pieceColor(pc)], bbType[pieceType(pc)]
+	}
+	return t
+}()
+
+// targetOf prepares s, which must hold only chess pieces and chess.NoPiece
+// unless it is occupancy-only.
 func targetOf(s Snapshot) target {
 	t := target{occOnly: s.OccupancyOnly}
 	for i, pc := range s.Squares {
@@ -23,46 +39,52 @@ func targetOf(s Snapshot) target {
 		b := uint64(1) << uint(i)
 		t.occ |= b
 		if !t.occOnly {
-			t.pieces[pc] |= b
-			t.color[pieceColor(pc)] |= b
+			k := bbKindOf[pc]
+			t.pieces[k.c][k.t] |= b
 		}
 	}
 	return t
 }
 
 func (t *target) matches(p *position) bool {
-	if t.occOnly {
-		return p.occ() == t.occ
+	if p.All() != t.occ {
+		return false
 	}
-	return p.pieces == t.pieces
+	if t.occOnly {
+		return true
+	}
+	for c := bitboard.White; c <= bitboard.Black; c++ {
+		for pt := bitboard.Pawn; pt < bitboard.NoPieceType; pt++ {
+			if p.Pieces(c, pt) != t.pieces[c][pt] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // need returns, for colour c, the squares where the target has a piece of c
 // that p does not have there. Only c's own moves can fill them: a normal move
 // fills one, castling two (the king's and the rook's), so the count bounds how
 // many moves c still has to make.
-func (t *target) need(p *position, c chess.Color) uint64 {
+func (t *target) need(p *position, c bitboard.Color) uint64 {
 	var n uint64
-	base := chess.Piece(0)
-	if c == chess.Black {
-		base = 6
-	}
-	for pc := base + 1; pc <= base+6; pc++ {
-		n |= t.pieces[pc] &^ p.pieces[pc]
+	for pt := bitboard.Pawn; pt < bitboard.NoPieceType; pt++ {
+		n |= t.pieces[c][pt] &^ p.Pieces(c, pt)
 	}
 	return n
 }
 
-func castleRightsOf(p *position, c chess.Color) bool {
-	if c == chess.White {
-		return p.castle&(castleWK|castleWQ) != 0
+func castleRightsOf(p *position, c bitboard.Color) bool {
+	if c == bitboard.White {
+		return p.Castling()&(bitboard.WhiteKingside|bitboard.WhiteQueenside) != 0
 	}
-	return p.castle&(castleBK|castleBQ) != 0
+	return p.Castling()&(bitboard.BlackKingside|bitboard.BlackQueenside) != 0
 }
 
 // movesLeft is how many of the remaining r plies belong to colour c.
-func movesLeft(p *position, c chess.Color, r int) int {
-	if p.turn == c {
+func movesLeft(p *position, c bitboard.Color, r int) int {
+	if p.Side() == c {
 		return (r + 1) / 2
 	}
 	return r / 2
@@ -77,45 +99,72 @@ type searcher struct {
 	found    [][]move
 	keys     []repKey // keys along path, only when fivefold is within reach
 	checkRep bool
-	from     int // ply of the record the sequences start from
-	stack    []position
+	from     int        // ply of the record the sequences start from
+	stack    []position // stack[r]: the position with r plies left
+	moves    [][]move   // moves[r]: the moves tried from stack[r]
+	ml       bitboard.MoveList
 }
 
+// searchers keeps searchers' buffers between searches (Reconstruct runs
+// several, and only reads the record, so they are not kept in the Game).
+var searchers = sync.Pool{New: func() any { return new(searcher) }}
+
 // search returns every legal sequence of exactly plies plies that leads from
-// ply from of the record to the target and does not begin with exclude.
+// ply from of the record to the target and does not begin with exclude, in
+// the record's move order (the order of a depth-first enumeration with each
+// position's moves in the order of genLegal).
 func (g *Game) search(from int, t *target, plies int, exclude []move) [][]move {
 	if from == g.Ply() && g.status.Over {
 		return nil
 	}
-	s := &searcher{g: g, t: t, exclude: exclude, checkRep: g.maxCount >= 4, from: from}
-	// stack[r] holds the position with r plies left; one allocation per search.
-	s.stack = make([]position, plies+1)
+	s := searchers.Get().(*searcher)
+	s.g, s.t, s.exclude, s.checkRep, s.from = g, t, exclude, g.maxCount >= 4, from
+	s.path, s.keys = s.path[:0], s.keys[:0]
+	if cap(s.stack) < plies+1 {
+		s.stack = make([]position, plies+1)
+		s.moves = append(s.moves, make([][]move, plies+1-len(s.moves))...)
+	}
+	s.stack = s.stack[:plies+1]
 	s.stack[plies] = g.positions[from]
 	s.dfs(plies)
-	return s.found
+	found := s.found
+	s.g, s.t, s.exclude, s.found = nil, nil, nil, nil
+	searchers.Put(s)
+	// The moves were tried in bitboard's order: sort the sequences into the
+	// record's (ord orders the moves of one position; sequences that differ
+	// first at ply i share the position before it).
+	slices.SortFunc(found, func(a, b []move) int {
+		for i := range a {
+			if c := cmp.Compare(a[i].ord, b[i].ord); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	return found
 }
 
 // masks decides, before generating p's moves with r plies left, whether the
 // target is still reachable and which origins and destinations can help.
 func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 	t := s.t
-	occ := p.occ()
-	own := p.color[p.turn]
+	occ := p.All()
+	own := p.Occupied(p.Side())
 	castles := 0
-	if castleRightsOf(p, chess.White) {
+	if castleRightsOf(p, bitboard.White) {
 		castles++
 	}
-	if castleRightsOf(p, chess.Black) {
+	if castleRightsOf(p, bitboard.Black) {
 		castles++
 	}
 	// Every ply empties one origin square; castling empties two (once per
 	// side), and en passant also the square of the pawn it takes, which among
 	// the squares occupied now can only be the pawn that just advanced two.
 	leave := occ &^ t.occ
-	if p.ep >= 0 {
-		victim := int(p.ep) + 8
-		if p.turn == chess.White {
-			victim = int(p.ep) - 8
+	if ep := p.EnPassant(); ep != bitboard.NoSquare {
+		victim := ep + 8
+		if p.Side() == bitboard.White {
+			victim = ep - 8
 		}
 		leave &^= 1 << uint(victim)
 	}
@@ -134,7 +183,7 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 		return ^uint64(0), ^uint64(0), true
 	}
 	to = ^uint64(0)
-	for _, c := range [2]chess.Color{chess.White, chess.Black} {
+	for c := bitboard.White; c <= bitboard.Black; c++ {
 		need := t.need(p, c)
 		n := bits.OnesCount64(need)
 		if n >= 2 && castleRightsOf(p, c) {
@@ -144,17 +193,31 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 		if n > left {
 			return 0, 0, false
 		}
-		if c == p.turn && n == left {
+		if c == p.Side() && n == left {
 			// No move to spare: this one must put a piece where the target wants it.
 			to = need
 		}
 	}
 	if r == 1 {
 		var diff uint64
-		for pc := chess.WhiteKing; pc <= chess.BlackPawn; pc++ {
-			diff |= t.pieces[pc] ^ p.pieces[pc]
+		for c := bitboard.White; c <= bitboard.Black; c++ {
+			for pt := bitboard.Pawn; pt < bitboard.NoPieceType; pt++ {
+				diff |= t.pieces[c][pt] ^ p.Pieces(c, pt)
+			}
 		}
-		if bits.OnesCount64(diff) > 4 {
+		// One move changes two squares; en passant three (the pawn taken
+		// too), castling four (the rook too).
+		switch bits.OnesCount64(diff) {
+		case 2:
+		case 3:
+			if p.EnPassant() == bitboard.NoSquare {
+				return 0, 0, false
+			}
+		case 4:
+			if !castleRightsOf(p, p.Side()) {
+				return 0, 0, false
+			}
+		default:
 			return 0, 0, false
 		}
 		return own & diff, to & diff, true
@@ -166,7 +229,7 @@ func (s *searcher) dfs(r int) {
 	p := &s.stack[r]
 	if r == 0 {
 		if s.t.matches(p) && !s.excluded() {
-			s.found = append(s.found, append([]move(nil), s.path...))
+			s.record()
 		}
 		return
 	}
@@ -174,8 +237,8 @@ func (s *searcher) dfs(r int) {
 	if !ok || from == 0 || to == 0 {
 		return
 	}
-	var buf [64]move
-	for _, m := range p.genLegal(buf[:0], from, to) {
+	s.moves[r] = p.appendLegal(s.moves[r][:0], &s.ml, from, to)
+	for _, m := range s.moves[r] {
 		c := &s.stack[r-1]
 		*c = *p
 		c.apply(m)
@@ -191,6 +254,21 @@ func (s *searcher) dfs(r int) {
 	}
 }
 
+// record adds the current path to the sequences found, with flagCheck set
+// on the moves that give check (the generator leaves it out: most sequences
+// tried are never reported).
+func (s *searcher) record() {
+	seq := make([]move, len(s.path))
+	plies := len(s.stack) - 1
+	for i, m := range s.path {
+		if s.stack[plies-i].GivesCheck(m.bm) {
+			m.flags |= flagCheck
+		}
+		seq[i] = m
+	}
+	s.found = append(s.found, seq)
+}
+
 // excluded reports whether the current path begins with the excluded moves
 // (a forward continuation of the record, not a correction of it).
 func (s *searcher) excluded() bool {
@@ -199,7 +277,7 @@ func (s *searcher) excluded() bool {
 	}
 	n := min(len(s.exclude), len(s.path))
 	for i := 0; i < n; i++ {
-		if s.path[i] != s.exclude[i] {
+		if s.path[i].bm != s.exclude[i].bm {
 			return false
 		}
 	}
@@ -210,7 +288,7 @@ func (s *searcher) excluded() bool {
 // further move of the sequence could be played: mate and stalemate leave no
 // moves anyway; this catches 9.6.2, dead material (5.2.2) and 9.6.1.
 func (s *searcher) ends(c *position, m move) bool {
-	if c.half >= 150 {
+	if c.HalfmoveClock() >= 150 {
 		return true
 	}
 	if m.flags&flagCapture != 0 && deadByMaterial(c) {
@@ -219,10 +297,10 @@ func (s *searcher) ends(c *position, m move) bool {
 	if !s.checkRep {
 		return false
 	}
-	var buf [8]move
 	var epMoves []move
-	if c.ep >= 0 {
-		epMoves = c.genLegal(buf[:0], c.pieces[makePiece(chess.Pawn, c.turn)], uint64(1)<<uint(c.ep))
+	if ep := c.EnPassant(); ep != bitboard.NoSquare {
+		var buf [2]move
+		epMoves = c.appendLegal(buf[:0], &s.ml, c.Pieces(c.Side(), bitboard.Pawn), 1<<uint(ep))
 	}
 	k := keyOf(c, epMoves)
 	n := s.g.counts[k] + 1

@@ -3,6 +3,7 @@ package rules
 import (
 	"math/bits"
 
+	"github.com/arbiterd/arbiterd/rules/bitboard"
 	"github.com/notnil/chess"
 )
 
@@ -18,21 +19,22 @@ type repKey struct {
 	passant int8     // square of a legal en-passant capture, or -1
 }
 
-// keyOf builds the key of p; legal are p's legal moves.
+// keyOf builds the key of p; legal are p's legal moves, or at least its
+// legal en-passant captures.
 func keyOf(p *position, legal []move) repKey {
 	var k repKey
 	for i := 0; i < 32; i++ {
-		k.board[i] = byte(p.sq[2*i]) | byte(p.sq[2*i+1])<<4
+		k.board[i] = byte(p.piece(2*i)) | byte(p.piece(2*i+1))<<4
 	}
-	k.flags = p.castle
-	if p.turn == chess.Black {
+	k.flags = p.Castling()
+	if p.Side() == bitboard.Black {
 		k.flags |= 1 << 4
 	}
 	k.passant = -1
-	if p.ep >= 0 {
+	if ep := p.EnPassant(); ep != bitboard.NoSquare {
 		for _, m := range legal {
 			if m.flags&flagEnPassant != 0 {
-				k.passant = p.ep
+				k.passant = int8(ep)
 				break
 			}
 		}
@@ -43,9 +45,9 @@ func keyOf(p *position, legal []move) repKey {
 func (g *Game) deriveStatus() Status {
 	p := &g.positions[g.Ply()]
 	if len(g.legal) == 0 {
-		if p.inCheck() {
+		if p.InCheck() {
 			res := "1-0"
-			if p.turn == chess.White {
+			if p.Side() == bitboard.White {
 				res = "0-1"
 			}
 			return Status{Over: true, Result: res, Reason: "checkmate", Article: "5.1.1"}
@@ -56,7 +58,7 @@ func (g *Game) deriveStatus() Status {
 	switch {
 	case reps >= 5:
 		return Status{Over: true, Result: "1/2-1/2", Reason: "fivefold-repetition", Article: "9.6.1"}
-	case p.half >= 150:
+	case p.HalfmoveClock() >= 150:
 		// A mate on the 150th ply was caught above: it wins (9.6.2).
 		return Status{Over: true, Result: "1/2-1/2", Reason: "seventy-five-moves", Article: "9.6.2"}
 	case deadByMaterial(p):
@@ -66,7 +68,7 @@ func (g *Game) deriveStatus() Status {
 	if reps >= 3 {
 		st.Claimable = append(st.Claimable, "threefold-repetition")
 	}
-	if p.half >= 100 {
+	if p.HalfmoveClock() >= 100 {
 		st.Claimable = append(st.Claimable, "fifty-moves")
 	}
 	return st
@@ -82,14 +84,13 @@ const (
 // kings with bishops only, all standing on squares of one colour. Anything
 // subtler is left to the 6.9 / 5.2.2 analyzer (rules/unwinnable).
 func deadByMaterial(p *position) bool {
-	heavy := p.pieces[chess.WhiteQueen] | p.pieces[chess.BlackQueen] |
-		p.pieces[chess.WhiteRook] | p.pieces[chess.BlackRook] |
-		p.pieces[chess.WhitePawn] | p.pieces[chess.BlackPawn]
-	if heavy != 0 {
+	both := func(pt bitboard.PieceType) uint64 {
+		return p.Pieces(bitboard.White, pt) | p.Pieces(bitboard.Black, pt)
+	}
+	if both(bitboard.Queen)|both(bitboard.Rook)|both(bitboard.Pawn) != 0 {
 		return false
 	}
-	knights := p.pieces[chess.WhiteKnight] | p.pieces[chess.BlackKnight]
-	bishops := p.pieces[chess.WhiteBishop] | p.pieces[chess.BlackBishop]
+	knights, bishops := both(bitboard.Knight), both(bitboard.Bishop)
 	if knights != 0 {
 		return bits.OnesCount64(knights) == 1 && bishops == 0
 	}
@@ -99,9 +100,9 @@ func deadByMaterial(p *position) bool {
 // chessPosition builds the notnil position equal to p.
 func chessPosition(p *position) *chess.Position {
 	cp := &chess.Position{}
-	if err := cp.UnmarshalText([]byte(p.fen())); err != nil {
-		// p.fen() is produced from a position parseFEN accepted and legal
-		// moves kept legal; notnil reads every such FEN.
+	if err := cp.UnmarshalText([]byte(p.FEN())); err != nil {
+		// p is a position parseFEN accepted, or one legal moves reached from
+		// it; notnil reads the FEN of every such position.
 		panic("rules: notnil/chess rejected an internal FEN: " + err.Error())
 	}
 	return cp
