@@ -3,12 +3,14 @@
 // legal move generator following the FIDE Laws of Chess, Articles 3.1–3.10
 // (piece movement, castling, en passant, promotion) and 3.9 (check).
 //
-// It exists because the FIDE 6.9 analyzer in rules/unwinnable has to
-// visit millions of positions per query in its full mode, far more than
-// github.com/notnil/chess (the game-record library used by the rest of
-// arbiterd) can afford. The two are kept equal by perft counts on the
-// standard perft positions and by a differential test over seeded random
-// games that compares legal move sets, check, mate and stalemate.
+// It is arbiterd's one move generator: the game record and the
+// reconstruction of moves from board snapshots (package rules) play on it,
+// and the FIDE 6.9 analyzer in rules/unwinnable visits millions of its
+// positions per query in full mode, far more than github.com/notnil/chess
+// (which arbiterd keeps for the outside formats: SAN, FEN, notnil moves)
+// could afford. The two are kept equal by perft counts on the standard
+// perft positions and by a differential test over seeded random games
+// that compares legal move sets, check, mate and stalemate.
 //
 // Squares are numbered a1=0, b1=1, …, h8=63. Attack tables (knight, king,
 // pawn captures, sliding rays, between/line masks) and the Zobrist keys
