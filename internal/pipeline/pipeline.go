@@ -286,13 +286,11 @@ func (p *Pipeline) dgtMessage(at time.Duration, pt *port, m dgt.Message) {
 	case dgt.BoardDump:
 		pt.board = m.Fields
 		pt.haveBoard = true
-		// A dump goes to the reconciliation as a board state like any
-		// other. (Game.Dump, which treats a dump contradicting the image
-		// as the board back from an absence, is not used here yet: in the
-		// fault trials it turned single lost field updates and host
-		// stalls into resyncs that numbered plies wrongly; see
-		// docs/RELIABILITY.md, R2.)
-		p.emit(p.game.Board(at, Snapshot(pt.board)))
+		// A dump is the board read afresh: one that contradicts the
+		// image the field updates built means updates were lost, and
+		// the reconciliation treats it as the board back from an
+		// absence rather than as a move.
+		p.emit(p.game.Dump(at, Snapshot(pt.board)))
 	case dgt.FieldUpdate:
 		if int(m.Field) >= len(pt.board) || !pt.haveBoard {
 			// Without a dump the rest of the board is unknown; a field
@@ -303,7 +301,7 @@ func (p *Pipeline) dgtMessage(at time.Duration, pt *port, m dgt.Message) {
 			return
 		}
 		pt.board[m.Field] = m.Piece
-		p.emit(p.game.Dump(at, Snapshot(pt.board)))
+		p.emit(p.game.Board(at, Snapshot(pt.board)))
 	case dgt.ClockTime:
 		if p.clockPort != "" {
 			return // the game's clock is on its own port

@@ -132,7 +132,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 
 // backInStep ends an absence: the board's position is explained again.
 func (g *Game) backInStep() {
-	g.resync, g.wasAway, g.suspect, g.stale, g.rebased = false, false, false, false, false
+	g.resync, g.wasAway, g.suspect, g.stale, g.rebased, g.farWait = false, false, false, false, false, false
 }
 
 // unsure reports whether the record ends in what arbiterd put there without
@@ -218,8 +218,8 @@ func (g *Game) retractable() int {
 // ScanLag a position no sequence of up to MaxPlies moves reaches. A deeper
 // search finds how many plies at least were made; the record is brought to
 // the board's position by the shortest sequence, whose plies are reported
-// as not verified. When nothing reaches it, the record is rebuilt from
-// the board's position itself.
+// as not verified. When nothing reaches it and the board has shown it for
+// UnexplainedAfter, the record is rebuilt from the board's position itself.
 func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 	g.suspect = false
 	res := g.explain(g.snap, resyncPlies, g.retractable())
@@ -244,6 +244,13 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 		}
 		return
 	}
+	if d, ok := g.rebaseDue(); !ok || at < d {
+		// Wait: a piece in a hand, or one knocked over, is no position
+		// to rebuild the record from; one the board keeps showing is.
+		g.suspect, g.farWait = true, true
+		return
+	}
+	g.farWait = false
 	if g.rebase(out, at, g.rec.Ply(), resyncPlies+1) {
 		g.unexplained = false
 		return
@@ -260,6 +267,24 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 		"The board came back showing a position arbiterd cannot follow from the last position it verified (after ply %d: White %d, Black %d completed moves): no sequence of up to %d moves reaches it, and it is not a legal position arbiterd can start from. "+
 			"The moves made while the board was not read cannot be verified and are not counted; presses are not judged until the board shows a position arbiterd can follow. Check the board, and establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
 		g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1))
+}
+
+// rebaseDue returns when the record may be rebuilt from what the board
+// shows, back from an absence, when not even the deeper search reaches it.
+// That is final, and a piece held in a hand (or knocked over) shows the
+// same, so the board must have shown the position for UnexplainedAfter
+// and a press must have been made while it stood — a player pressing
+// has finished the move — and the board not changed for ScanLag after
+// that press. Without a press (a game without a clock) the position must
+// stand for six times UnexplainedAfter.
+func (g *Game) rebaseDue() (time.Duration, bool) {
+	stood := g.snapAt + g.cfg.UnexplainedAfter
+	for _, p := range g.presses {
+		if p.ev.At >= g.snapAt {
+			return max(stood, p.ev.At+g.cfg.ScanLag), true
+		}
+	}
+	return g.snapAt + 6*g.cfg.UnexplainedAfter, true
 }
 
 // unverify brings the record to the board's position by moves that

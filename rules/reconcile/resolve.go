@@ -110,7 +110,13 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		consider(g.presses[0].ev.At+lag, dPress, 0)
 	}
 	if g.suspect && g.unexplained && g.multi == nil {
-		consider(g.snapAt+lag, dResync, 0)
+		if g.farWait {
+			if d, ok := g.rebaseDue(); ok {
+				consider(d, dResync, 0)
+			}
+		} else {
+			consider(g.snapAt+lag, dResync, 0)
+		}
 	}
 	if !g.ended {
 		for i, p := range g.plies {
