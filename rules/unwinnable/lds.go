@@ -76,9 +76,13 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	winnerToMove := p.Side() == s.winner
 	lk := p.KingSquare(s.winner.Other())
 	n := 0
+	var ci bb.CheckInfo
+	if winnerToMove {
+		ci = p.CheckInfo()
+	}
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
-		if winnerToMove && p.GivesCheck(m) {
+		if winnerToMove && p.GivesCheckWith(m, &ci) {
 			// Look for a mate in one among the winner's checks.
 			u := p.Make(m)
 			mate := p.InCheck() && !p.HasLegalMove()
@@ -88,7 +92,12 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 				return true, ply + 1
 			}
 		}
-		ml.Moves[n], sc[n] = m, s.moveDelta(m, lk)
+		if s.goal != nil {
+			sc[n] = s.goalDelta(m, lk)
+		} else {
+			sc[n] = s.moveDelta(m, lk)
+		}
+		ml.Moves[n] = m
 		n++
 	}
 	// Selection of the best moves, one at a time: usually only the first
@@ -171,4 +180,34 @@ func (s *searcher) kingTerms(k, skip bb.Square) int32 {
 	}
 	v -= 2 * int32(bits.OnesCount64(bb.KingAttacks(k)&^(p.All()&^(1<<uint(skip)))))
 	return v
+}
+
+// probeShort looks for the shortest helpmates, those where the winner
+// moves at most twice, before anything else: most flag-fall positions
+// have one, and a line found here needs no shortening. The search is the
+// discrepancy search capped at that depth, with the loser's king's own
+// square as the target (a mate where it stands, its men around it), up
+// to maxDisc discrepancies and budget nodes.
+func (s *searcher) probeShort(budget int64, maxDisc int) (Result, bool) {
+	s.limit = s.nodes + budget
+	s.abort = false
+	s.setGoalHere(&s.here)
+	s.goal = &s.here
+	defer func() { s.goal = nil }()
+	// Four plies when the loser moves first, three when the winner does
+	// (a mate ends with the winner's move).
+	depth := 4
+	if s.pos.Side() == s.winner {
+		depth = 3
+	}
+	for disc := 0; disc <= maxDisc; disc++ {
+		s.ldsT.stamp++
+		if found, n := s.ldsFind(0, depth, disc); found {
+			return Result{Verdict: Winnable, Line: s.line(n), Nodes: s.nodes, Reason: "short helpmate found"}, true
+		}
+		if s.abort {
+			break
+		}
+	}
+	return Result{}, false
 }

@@ -26,7 +26,7 @@ import (
 
 // shortEnough is the length of a line (in plies) not worth shortening: an
 // arbiter checks five moves each at a glance.
-const shortEnough = 10
+const shortEnough = 12
 
 // maxShortDisc is the largest number of discrepancies the capped searches
 // allow.
