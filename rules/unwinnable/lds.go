@@ -59,7 +59,11 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 		return false, 0
 	}
 	p := &s.pos
-	if depth <= 0 || insufficient(p, s.winner) != "" {
+	winnerToMove := p.Side() == s.winner
+	// A mate needs a move of the winner within the depth: the loser needs
+	// two plies left, the winner one (and three for more than a mate in
+	// one, below).
+	if depth <= 0 || (!winnerToMove && depth < 2) || insufficient(p, s.winner) != "" {
 		return false, 0
 	}
 	key := p.Hash()
@@ -73,7 +77,7 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	ml := &s.lists[ply]
 	p.LegalMoves(ml)
 	sc := &s.scores[ply]
-	winnerToMove := p.Side() == s.winner
+	deeper := !winnerToMove || depth >= 3
 	lk := p.KingSquare(s.winner.Other())
 	n := 0
 	var ci bb.CheckInfo
@@ -91,6 +95,9 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 				s.path[ply] = m
 				return true, ply + 1
 			}
+		}
+		if !deeper {
+			continue
 		}
 		if s.goal != nil {
 			sc[n] = s.goalDelta(m, lk)

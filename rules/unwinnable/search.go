@@ -28,6 +28,8 @@ type searcher struct {
 	goals     []goal
 	goalRound int
 	here      goal // the target of the short probe
+	lineAt    lineIndex
+	undo      []bb.Undo
 	path      [maxPly]bb.Move
 	lists     [maxPly]bb.MoveList
 	scores    [maxPly][256]int32
