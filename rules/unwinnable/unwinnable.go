@@ -128,9 +128,6 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	r := a.search()
 	if r.Verdict == Winnable {
 		first, more := a.shortBudgets()
-		if a.opt.Mode == Quick && zzPer > 0 {
-			first = min(first, zzPer*int64(max(len(r.Line)-shortEnough, 0)))
-		}
 		r.Line = s.improveLine(r.Line, first)
 		if len(r.Line) > longLine {
 			r.Line = s.improveLine(r.Line, more)
@@ -234,5 +231,3 @@ func (a *Analyzer) shortBudgets() (first, more int64) {
 	half := a.opt.budget() / 2
 	return min(half, fullShortFirst), min(half, fullShortMore)
 }
-
-var zzPer int64
