@@ -89,7 +89,7 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 		if winnerToMove && p.GivesCheckWith(m, &ci) {
 			// Look for a mate in one among the winner's checks.
 			u := p.Make(m)
-			mate := p.InCheck() && !p.HasLegalMove()
+			mate := !p.HasLegalMove() // in check: the move gives check
 			p.Unmake(m, u)
 			if mate {
 				s.path[ply] = m

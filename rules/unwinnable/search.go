@@ -29,6 +29,7 @@ type searcher struct {
 	goalRound int
 	here      goal // the target of the short probe
 	lineAt    lineIndex
+	lineOcc   lineIndex
 	undo      []bb.Undo
 	path      [maxPly]bb.Move
 	lists     [maxPly]bb.MoveList

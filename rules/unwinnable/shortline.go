@@ -212,19 +212,20 @@ func (s *searcher) shortcut2(path []bb.Move) []bb.Move {
 	return out
 }
 
-// lineIndex finds the index of a position (by hash) among those of a
-// line: a small open-addressing table kept by the searcher, so that
+// lineIndex finds the index of a position (by hash, or by occupancy)
+// among those of a line: a small open-addressing table kept by the searcher, so that
 // shortening allocates nothing on the usual line lengths.
 type lineIndex struct {
-	keys []uint64
-	at   []int32 // index+1; 0 marks a free slot
-	mask uint64
+	keys  []uint64
+	at    []int32 // index+1; 0 marks a free slot
+	mask  uint64
+	shift uint
 }
 
 func (x *lineIndex) reset(n int) {
-	size := 64
+	size, shift := 64, uint(58)
 	for size < 2*n {
-		size *= 2
+		size, shift = size*2, shift-1
 	}
 	if len(x.keys) < size {
 		x.keys, x.at = make([]uint64, size), make([]int32, size)
@@ -232,13 +233,19 @@ func (x *lineIndex) reset(n int) {
 		x.keys, x.at = x.keys[:size], x.at[:size]
 		clear(x.at)
 	}
-	x.mask = uint64(size - 1)
+	x.mask, x.shift = uint64(size-1), shift
+}
+
+// slot is the first slot tried for key: its bits mixed (an occupancy's
+// low bits are much alike from one position to the next).
+func (x *lineIndex) slot(key uint64) uint64 {
+	return key * 0x9e3779b97f4a7c15 >> x.shift
 }
 
 // put records position i of the line; a repeated position keeps its
 // latest index.
 func (x *lineIndex) put(key uint64, i int) {
-	for h := key & x.mask; ; h = (h + 1) & x.mask {
+	for h := x.slot(key); ; h = (h + 1) & x.mask {
 		if x.at[h] == 0 || x.keys[h] == key {
 			x.keys[h], x.at[h] = key, int32(i+1)
 			return
@@ -247,7 +254,7 @@ func (x *lineIndex) put(key uint64, i int) {
 }
 
 func (x *lineIndex) get(key uint64) (int, bool) {
-	for h := key & x.mask; x.at[h] != 0; h = (h + 1) & x.mask {
+	for h := x.slot(key); x.at[h] != 0; h = (h + 1) & x.mask {
 		if x.keys[h] == key {
 			return int(x.at[h]) - 1, true
 		}
@@ -263,14 +270,20 @@ func (s *searcher) cutDetours(path []bb.Move) []bb.Move {
 		return path
 	}
 	p := &s.pos
-	x := &s.lineAt
+	// x finds a position of the line, y the last one with a given
+	// occupancy: a move is played (to look its position up) only if the
+	// squares it leaves and enters give the occupancy of a later one.
+	x, y := &s.lineAt, &s.lineOcc
 	x.reset(len(path) + 1)
+	y.reset(len(path) + 1)
 	undo := s.undoBuf(len(path))
 	for i, m := range path {
 		x.put(p.Hash(), i)
+		y.put(p.All(), i)
 		undo[i] = p.Make(m)
 	}
 	x.put(p.Hash(), len(path))
+	y.put(p.All(), len(path))
 	for i := len(path) - 1; i >= 0; i-- {
 		p.Unmake(path[i], undo[i])
 	}
@@ -279,7 +292,14 @@ func (s *searcher) cutDetours(path []bb.Move) []bb.Move {
 	for i := 0; i < len(path); {
 		p.LegalMoves(ml)
 		best, bestMove := i+1, path[i]
+		occ := p.All()
 		for _, m := range ml.Slice() {
+			if m&(bb.FlagCastle|bb.FlagEnPassant) == 0 {
+				after := occ&^(1<<uint(m.From())) | 1<<uint(m.To())
+				if j, ok := y.get(after); !ok || j <= best {
+					continue
+				}
+			}
 			u := p.Make(m)
 			if j, ok := x.get(p.Hash()); ok && j > best {
 				best, bestMove = j, m
