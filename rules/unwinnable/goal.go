@@ -35,6 +35,7 @@ import (
 type goal struct {
 	t    bb.Square
 	zone uint64   // the target's neighbours
+	near uint64   // the squares within two king steps of the target
 	kd   [64]int8 // loser's king steps from each square to t
 	nd   [64]int8 // knight moves from each square to the zone
 	// within[d] holds the squares at most d king steps from t.
@@ -184,6 +185,10 @@ func (s *searcher) makeGoals(n int) []goal {
 // fill computes the distance maps of g (g.t and g.zone set) with blocked
 // the squares the loser's king cannot walk through.
 func (g *goal) fill(blocked uint64) {
+	g.near = g.zone
+	for z := g.zone; z != 0; z &= z - 1 {
+		g.near |= bb.KingAttacks(bb.Square(bits.TrailingZeros64(z)))
+	}
 	kingDistances(&g.kd, g.t, blocked)
 	knightDistances(&g.nd, g.zone)
 	g.within = [unreachable + 1]uint64{}
@@ -322,6 +327,11 @@ func (s *searcher) goalDelta(m bb.Move, lk bb.Square) int32 {
 			v -= 4
 			if g.zone&(1<<uint(to)) != 0 {
 				v -= 8 // a blocker lost
+			}
+			// A man that guards the squares around the target is in
+			// the way of a mate there: taking it helps.
+			if c.Type() != bb.Pawn {
+				v += 2 * int32(bits.OnesCount64(attacks(c.Type(), to, occ)&g.near))
 			}
 		}
 	}
