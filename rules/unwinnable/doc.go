@@ -27,8 +27,8 @@
 //     king's own men that could stand on them (a matching decides);
 //  3. a probe for the shortest helpmates (the mating side moves at most
 //     twice), most flag-fall positions having one: the discrepancy search
-//     below, capped at three or four plies and aimed at a mate where the
-//     other king stands, on a hundred nodes;
+//     below, capped at three or four plies, once with its plain score and
+//     once aimed at a mate where the other king stands, on 120 nodes;
 //  4. a heuristic helpmate search, a limited discrepancy search: it
 //     follows the best move of a mate-seeking score (the other king to a
 //     corner and hemmed in by its own men, the mating side's men close,

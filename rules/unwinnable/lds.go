@@ -192,14 +192,11 @@ func (s *searcher) kingTerms(k, skip bb.Square) int32 {
 // probeShort looks for the shortest helpmates, those where the winner
 // moves at most twice, before anything else: most flag-fall positions
 // have one, and a line found here needs no shortening. The search is the
-// discrepancy search capped at that depth, with the loser's king's own
-// square as the target (a mate where it stands, its men around it), up
-// to maxDisc discrepancies and budget nodes.
+// discrepancy search capped at that depth, up to maxDisc discrepancies,
+// run twice on half the budget each: with the plain score (the king to a
+// corner) and with the loser's king's own square as the target (a mate
+// where it stands, its men around it).
 func (s *searcher) probeShort(budget int64, maxDisc int) (Result, bool) {
-	s.limit = s.nodes + budget
-	s.abort = false
-	s.setGoalHere(&s.here)
-	s.goal = &s.here
 	defer func() { s.goal = nil }()
 	// Four plies when the loser moves first, three when the winner does
 	// (a mate ends with the winner's move).
@@ -207,13 +204,21 @@ func (s *searcher) probeShort(budget int64, maxDisc int) (Result, bool) {
 	if s.pos.Side() == s.winner {
 		depth = 3
 	}
-	for disc := 0; disc <= maxDisc; disc++ {
-		s.ldsT.stamp++
-		if found, n := s.ldsFind(0, depth, disc); found {
-			return Result{Verdict: Winnable, Line: s.line(n), Nodes: s.nodes, Reason: "short helpmate found"}, true
+	for pass := 0; pass < 2; pass++ {
+		if pass == 1 {
+			s.setGoalHere(&s.here)
+			s.goal = &s.here
 		}
-		if s.abort {
-			break
+		s.limit = s.nodes + budget/2
+		s.abort = false
+		for disc := 0; disc <= maxDisc; disc++ {
+			s.ldsT.stamp++
+			if found, n := s.ldsFind(0, depth, disc); found {
+				return Result{Verdict: Winnable, Line: s.line(n), Nodes: s.nodes, Reason: "short helpmate found"}, true
+			}
+			if s.abort {
+				break
+			}
 		}
 	}
 	return Result{}, false

@@ -38,8 +38,8 @@ type Mode int
 
 // The two modes.
 const (
-	// Quick is bounded for the live daemon: it answers in about a
-	// millisecond on typical flag-fall positions (most of it spent
+	// Quick is bounded for the live daemon: it answers in a few hundred
+	// microseconds on typical flag-fall positions (most of it spent
 	// shortening the mate line) and may say Undetermined.
 	Quick Mode = iota
 	// Full spends a large budget for an arbiter's ruling.
@@ -141,7 +141,7 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 // discrepancies; the goal-directed search tries goalTargets targets, with
 // up to goalMaxDisc discrepancies.
 const (
-	probeBudget int64 = 100
+	probeBudget int64 = 120
 	probeDisc         = 4
 	goalTargets       = 12
 	goalMaxDisc       = 40
