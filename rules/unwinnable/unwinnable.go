@@ -188,8 +188,9 @@ func (a *Analyzer) search() Result {
 	if r, ok := s.exhaust(walkShare); ok {
 		return r
 	}
-	// What is left: two thirds to the goal-directed search, resumed, and
-	// the rest to deeper full-width helpmates.
+	// What is left: in full mode two thirds to the goal-directed search
+	// (resumed), in quick mode half to a wider heuristic search; the rest
+	// to deeper full-width helpmates.
 	if a.opt.Mode == Full {
 		if rest := budget - s.nodes; rest > 0 {
 			if r, ok := s.goalLDS(rest*2/3, goalTargets, goalMaxDisc); ok {
