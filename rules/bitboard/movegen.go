@@ -317,3 +317,54 @@ func (p *Position) GivesCheck(m Move) bool {
 	return BishopAttacks(k, occ)&(pc[Bishop]|pc[Queen])&keep != 0 ||
 		RookAttacks(k, occ)&(pc[Rook]|pc[Queen])&keep != 0
 }
+
+// CheckInfo holds what GivesCheckWith needs to tell a checking move of
+// the side to move by set operations: for each piece type the squares
+// from which it would attack the enemy king, and the side's men whose
+// departure would uncover a slider on that king. Build it with
+// CheckInfo; it is valid until the position changes.
+type CheckInfo struct {
+	squares [6]uint64
+	blocks  uint64 // our men between one of our sliders and the king
+	king    Square
+}
+
+// CheckInfo returns the check squares and discovered-check candidates
+// of the side to move.
+func (p *Position) CheckInfo() CheckInfo {
+	us, them := p.side, p.side.Other()
+	k := p.KingSquare(them)
+	occ := p.All()
+	var ci CheckInfo
+	ci.king = k
+	ci.squares[Pawn] = tbl.pawn[them][k]
+	ci.squares[Knight] = tbl.knight[k]
+	ci.squares[Bishop] = BishopAttacks(k, occ)
+	ci.squares[Rook] = RookAttacks(k, occ)
+	ci.squares[Queen] = ci.squares[Bishop] | ci.squares[Rook]
+	pc := &p.pieces[us]
+	snipers := RookAttacks(k, 0)&(pc[Rook]|pc[Queen]) | BishopAttacks(k, 0)&(pc[Bishop]|pc[Queen])
+	for snipers != 0 {
+		s := Square(bits.TrailingZeros64(snipers))
+		snipers &= snipers - 1
+		b := tbl.between[k][s] & occ
+		if b != 0 && b&(b-1) == 0 && b&p.occ[us] != 0 {
+			ci.blocks |= b
+		}
+	}
+	return ci
+}
+
+// GivesCheckWith is GivesCheck for a legal move m, with ci the position's
+// CheckInfo: the same answer, mostly without looking at the board.
+func (p *Position) GivesCheckWith(m Move, ci *CheckInfo) bool {
+	if m&(FlagCastle|FlagEnPassant) != 0 || m.Promotion() != NoPieceType {
+		return p.GivesCheck(m)
+	}
+	from, to := m.From(), m.To()
+	if ci.squares[p.board[from].Type()]&(1<<uint(to)) != 0 {
+		return true
+	}
+	// A blocker that leaves the line uncovers its slider.
+	return ci.blocks&(1<<uint(from)) != 0 && tbl.line[from][ci.king]&(1<<uint(to)) == 0
+}

@@ -127,3 +127,36 @@ func BenchmarkPerftMakeAll(b *testing.B) {
 		})
 	}
 }
+
+// TestGivesCheckWith compares GivesCheckWith with GivesCheck on every
+// move of every position of the perft trees to depth 3.
+func TestGivesCheckWith(t *testing.T) {
+	var walk func(p *Position, depth int) int
+	walk = func(p *Position, depth int) int {
+		var ml MoveList
+		p.LegalMoves(&ml)
+		ci := p.CheckInfo()
+		n := 0
+		for _, m := range ml.Slice() {
+			if got, want := p.GivesCheckWith(m, &ci), p.GivesCheck(m); got != want {
+				t.Fatalf("%s %s: GivesCheckWith %v, GivesCheck %v", p.FEN(), m, got, want)
+			}
+			n++
+			if depth > 1 {
+				u := p.Make(m)
+				n += walk(p, depth-1)
+				p.Unmake(m, u)
+			}
+		}
+		return n
+	}
+	for _, c := range perftCases {
+		p, err := ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := walk(&p, 3); n == 0 {
+			t.Fatalf("%s: no moves walked", c.fen)
+		}
+	}
+}

@@ -18,7 +18,7 @@ type benchQuery struct {
 
 // timeoutQueries reads timeouts-30k.txt: each line a FEN and a game id;
 // the query is about the side not to move (still on time).
-func timeoutQueries(b *testing.B) []benchQuery {
+func timeoutQueries(b testing.TB) []benchQuery {
 	f, err := os.Open(filepath.Join(dataDir(b), "timeouts-30k.txt"))
 	if err != nil {
 		b.Fatal(err)

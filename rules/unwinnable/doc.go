@@ -25,36 +25,56 @@
 //     nor is it when, wherever the king could be checked, its neighbours
 //     that the mating side can never attack nor occupy outnumber the
 //     king's own men that could stand on them (a matching decides);
-//  3. a heuristic helpmate search, a limited discrepancy search: it
+//  3. a probe for the shortest helpmates (the mating side moves at most
+//     twice), most flag-fall positions having one: the discrepancy search
+//     below, capped at three or four plies, once with its plain score and
+//     once aimed at a mate where the other king stands, on 120 nodes;
+//  4. a heuristic helpmate search, a limited discrepancy search: it
 //     follows the best move of a mate-seeking score (the other king to a
 //     corner and hemmed in by its own men, the mating side's men close,
 //     promotions) and allows a few deviations along a line, probing every
 //     check of the mating side for mate in one; a line it finds is
 //     returned as proof;
-//  4. a full-width iterative-deepening helpmate search with forced-move
+//  5. a full-width iterative-deepening helpmate search with forced-move
 //     extensions and a transposition table, which also proves a position
 //     dead when every line ends (mate of the other side, stalemate, or
 //     material that cannot mate) before the depth runs out;
-//  5. an exhaustive walk of every position reachable from the query,
+//  6. in full mode, a goal-directed helpmate search: the squares the
+//     other king can reach are ranked as targets (few flight squares, a
+//     short walk, a colour the mating side can check on: bishops of one
+//     colour mate only on it), and for each of the best dozen the
+//     discrepancy search follows a score built on distances computed
+//     around the actual pawns: the king walks to the target by the
+//     shortest route its pawns and the enemy's pawn attacks allow, its
+//     men walk to the target's flight squares (bishops to those of their
+//     colour, knights by knight moves, pawns forward to promote), the
+//     mating side's men keep off the king's way while it walks and then
+//     cover the flight squares left open, spare men of the mating side
+//     may be given up. The targets and the plain heuristic share the
+//     budget fairly, round by round with a doubling allowance, each
+//     going up one deviation at a time;
+//  7. an exhaustive walk of every position reachable from the query,
 //     closing any node the rules above prove dead: if the walk ends with
 //     no mate, the side cannot mate.
 //
-// A mate line found by any of these is then shortened on a node budget of
-// its own (half the quick budget in quick mode, up to 20,000 nodes
-// otherwise; a line still longer than 30 plies gets a second, larger
-// budget): detours are cut, a full-width search looks for a short mate,
-// the heuristic search is rerun with a depth cap below the line's length,
-// lowering the cap with every shorter line found, and a line still over
-// 60 plies (the walk's) gets two-ply shortcuts. The line shown to the
-// arbiter is then a dozen plies or so rather than a hundred. Budgets are
-// node counts, never wall time: a query always gets the same answer and
-// the same line, whether the Analyzer is fresh or reused.
+// A mate line found by any of these, if longer than twelve plies, is then
+// shortened on a node budget of its own (a quarter of the quick budget in
+// quick mode, up to 20,000 nodes otherwise, where a line still longer
+// than 30 plies gets a second, larger budget): detours are cut, a
+// full-width search looks for a short mate, the heuristic search is rerun
+// with a depth cap below the line's length, lowering the cap with every
+// shorter line found, and a line still over 60 plies (the walk's) gets
+// two-ply shortcuts. The line shown to the arbiter is then a dozen plies
+// or so rather than a hundred. Budgets are node counts, never wall time:
+// a query always gets the same answer and the same line, whether the
+// Analyzer is fresh or reused.
 //
 // Every answer is sound: Unwinnable only with a proof, Winnable only with
 // a legal line ending in mate by the side asked about, Undetermined when
 // the node budget runs out first. Quick mode (QuickBudget nodes, mostly
 // spent on the heuristic search) is meant for the live daemon; Full mode
-// (FullBudget nodes, mostly spent on the exhaustive walk) for rulings.
+// (FullBudget nodes, spent on the heuristic, goal-directed and exhaustive
+// searches) for rulings.
 // Proofs by the walk and the transposition table identify positions by a
 // 64-bit Zobrist hash, so they hold up to the (negligible) chance of a
 // hash collision.

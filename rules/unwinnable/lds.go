@@ -59,7 +59,11 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 		return false, 0
 	}
 	p := &s.pos
-	if depth <= 0 || insufficient(p, s.winner) != "" {
+	winnerToMove := p.Side() == s.winner
+	// A mate needs a move of the winner within the depth: the loser needs
+	// two plies left, the winner one (and three for more than a mate in
+	// one, below).
+	if depth <= 0 || (!winnerToMove && depth < 2) || insufficient(p, s.winner) != "" {
 		return false, 0
 	}
 	key := p.Hash()
@@ -73,22 +77,34 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	ml := &s.lists[ply]
 	p.LegalMoves(ml)
 	sc := &s.scores[ply]
-	winnerToMove := p.Side() == s.winner
+	deeper := !winnerToMove || depth >= 3
 	lk := p.KingSquare(s.winner.Other())
 	n := 0
+	var ci bb.CheckInfo
+	if winnerToMove {
+		ci = p.CheckInfo()
+	}
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
-		if winnerToMove && p.GivesCheck(m) {
+		if winnerToMove && p.GivesCheckWith(m, &ci) {
 			// Look for a mate in one among the winner's checks.
 			u := p.Make(m)
-			mate := p.InCheck() && !p.HasLegalMove()
+			mate := !p.HasLegalMove() // in check: the move gives check
 			p.Unmake(m, u)
 			if mate {
 				s.path[ply] = m
 				return true, ply + 1
 			}
 		}
-		ml.Moves[n], sc[n] = m, s.moveDelta(m, lk)
+		if !deeper {
+			continue
+		}
+		if s.goal != nil {
+			sc[n] = s.goalDelta(m, lk)
+		} else {
+			sc[n] = s.moveDelta(m, lk)
+		}
+		ml.Moves[n] = m
 		n++
 	}
 	// Selection of the best moves, one at a time: usually only the first
@@ -171,4 +187,39 @@ func (s *searcher) kingTerms(k, skip bb.Square) int32 {
 	}
 	v -= 2 * int32(bits.OnesCount64(bb.KingAttacks(k)&^(p.All()&^(1<<uint(skip)))))
 	return v
+}
+
+// probeShort looks for the shortest helpmates, those where the winner
+// moves at most twice, before anything else: most flag-fall positions
+// have one, and a line found here needs no shortening. The search is the
+// discrepancy search capped at that depth, up to maxDisc discrepancies,
+// run twice on half the budget each: with the plain score (the king to a
+// corner) and with the loser's king's own square as the target (a mate
+// where it stands, its men around it).
+func (s *searcher) probeShort(budget int64, maxDisc int) (Result, bool) {
+	defer func() { s.goal = nil }()
+	// Four plies when the loser moves first, three when the winner does
+	// (a mate ends with the winner's move).
+	depth := 4
+	if s.pos.Side() == s.winner {
+		depth = 3
+	}
+	for pass := 0; pass < 2; pass++ {
+		if pass == 1 {
+			s.setGoalHere(&s.here)
+			s.goal = &s.here
+		}
+		s.limit = s.nodes + budget/2
+		s.abort = false
+		for disc := 0; disc <= maxDisc; disc++ {
+			s.ldsT.stamp++
+			if found, n := s.ldsFind(0, depth, disc); found {
+				return Result{Verdict: Winnable, Line: s.line(n), Nodes: s.nodes, Reason: "short helpmate found"}, true
+			}
+			if s.abort {
+				break
+			}
+		}
+	}
+	return Result{}, false
 }

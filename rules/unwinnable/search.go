@@ -21,9 +21,19 @@ type searcher struct {
 	// perhaps knights), since they can only check on that colour.
 	corners [4]bb.Square
 	nCorner int
-	path    [maxPly]bb.Move
-	lists   [maxPly]bb.MoveList
-	scores  [maxPly][256]int32
+	// goal, when set, directs the discrepancy search to a target square.
+	goal *goal
+	// goals are the targets of the goal-directed search, made on its
+	// first call; goalRound says where it resumes.
+	goals     []goal
+	goalRound int
+	here      goal // the target of the short probe
+	lineAt    lineIndex
+	lineOcc   lineIndex
+	undo      []bb.Undo
+	path      [maxPly]bb.Move
+	lists     [maxPly]bb.MoveList
+	scores    [maxPly][256]int32
 }
 
 func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
@@ -33,6 +43,7 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.nodes = 0
 	s.abort = false
 	s.tt.newQuery()
+	s.goals, s.goalRound = nil, 0
 }
 
 func (s *searcher) line(n int) []string {
@@ -99,11 +110,15 @@ func (s *searcher) find(ply, depth, ext int) (found, complete bool, n int) {
 	winnerToMove := p.Side() == s.winner
 	complete = true
 	s.order(ply, winnerToMove)
+	var ci bb.CheckInfo
+	if winnerToMove && depth == 1 {
+		ci = p.CheckInfo()
+	}
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
 		if winnerToMove && depth == 1 {
 			// The last ply must give mate, so it must give check.
-			if !p.GivesCheck(m) {
+			if !p.GivesCheckWith(m, &ci) {
 				complete = false
 				continue
 			}
@@ -201,9 +216,16 @@ func abs(x int) int {
 }
 
 // dist is the king-step (Chebyshev) distance between two squares.
-func dist(a, b bb.Square) int {
-	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
-}
+func dist(a, b bb.Square) int { return int(distTable[a][b]) }
+
+var distTable = func() (t [64][64]uint8) {
+	for a := bb.Square(0); a < 64; a++ {
+		for b := bb.Square(0); b < 64; b++ {
+			t[a][b] = uint8(max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank())))
+		}
+	}
+	return t
+}()
 
 func (s *searcher) setCorners() {
 	p := &s.pos

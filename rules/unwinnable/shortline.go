@@ -13,9 +13,9 @@ import (
 // same query always gives the same line):
 //
 //  1. detours are cut: a position of the line that reaches a later one
-//     in a single move skips the moves in between (shorten);
+//     in a single move skips the moves in between (cutDetours);
 //  2. a full-width helpmate search of growing depth, from the query
-//     position, finds the shortest line if it is short (within a quarter
+//     position, finds the shortest line if it is short (within an eighth
 //     of the budget);
 //  3. the heuristic search is run again from the query position with a
 //     depth cap two plies below the line's length (a mate by the same
@@ -25,8 +25,8 @@ import (
 //     suffix when a shorter mate is found from there.
 
 // shortEnough is the length of a line (in plies) not worth shortening: an
-// arbiter checks five moves each at a glance.
-const shortEnough = 10
+// arbiter checks six moves each at a glance.
+const shortEnough = 12
 
 // maxShortDisc is the largest number of discrepancies the capped searches
 // allow.
@@ -35,7 +35,7 @@ const maxShortDisc = 8
 // improve returns a line no longer than path (a mating line from s.pos),
 // spending at most budget nodes. s.pos is left unchanged.
 func (s *searcher) improve(path []bb.Move, budget int64) []bb.Move {
-	path = s.shorten(path)
+	path = s.cutDetours(path)
 	if budget <= 0 || len(path) <= shortEnough {
 		return path
 	}
@@ -64,7 +64,7 @@ func (s *searcher) improve(path []bb.Move, budget int64) []bb.Move {
 	for i := made - 1; i >= 0; i-- {
 		s.pos.Unmake(path[i], undo[i])
 	}
-	path = s.shorten(path)
+	path = s.cutDetours(path)
 	// A line still very long (the walk's) gets two-ply shortcuts, with a
 	// quarter of the budget more.
 	s.limit = s.nodes + budget/4
@@ -210,4 +210,116 @@ func (s *searcher) shortcut2(path []bb.Move) []bb.Move {
 		p.Unmake(out[i], outUndo[i])
 	}
 	return out
+}
+
+// lineIndex finds the index of a position (by hash, or by occupancy)
+// among those of a line: a small open-addressing table kept by the searcher, so that
+// shortening allocates nothing on the usual line lengths.
+type lineIndex struct {
+	keys  []uint64
+	at    []int32 // index+1; 0 marks a free slot
+	mask  uint64
+	shift uint
+}
+
+func (x *lineIndex) reset(n int) {
+	size, shift := 64, uint(58)
+	for size < 2*n {
+		size, shift = size*2, shift-1
+	}
+	if len(x.keys) < size {
+		x.keys, x.at = make([]uint64, size), make([]int32, size)
+	} else {
+		x.keys, x.at = x.keys[:size], x.at[:size]
+		clear(x.at)
+	}
+	x.mask, x.shift = uint64(size-1), shift
+}
+
+// slot is the first slot tried for key: its bits mixed (an occupancy's
+// low bits are much alike from one position to the next).
+func (x *lineIndex) slot(key uint64) uint64 {
+	return key * 0x9e3779b97f4a7c15 >> x.shift
+}
+
+// put records position i of the line; a repeated position keeps its
+// latest index.
+func (x *lineIndex) put(key uint64, i int) {
+	for h := x.slot(key); ; h = (h + 1) & x.mask {
+		if x.at[h] == 0 || x.keys[h] == key {
+			x.keys[h], x.at[h] = key, int32(i+1)
+			return
+		}
+	}
+}
+
+func (x *lineIndex) get(key uint64) (int, bool) {
+	for h := x.slot(key); x.at[h] != 0; h = (h + 1) & x.mask {
+		if x.keys[h] == key {
+			return int(x.at[h]) - 1, true
+		}
+	}
+	return 0, false
+}
+
+// cutDetours removes detours from a mating path from s.pos: whenever a
+// position on the path can reach a later one in a single move, the moves
+// in between are cut. s.pos is restored.
+func (s *searcher) cutDetours(path []bb.Move) []bb.Move {
+	if len(path) < 3 {
+		return path
+	}
+	p := &s.pos
+	// x finds a position of the line, y the last one with a given
+	// occupancy: a move is played (to look its position up) only if the
+	// squares it leaves and enters give the occupancy of a later one.
+	x, y := &s.lineAt, &s.lineOcc
+	x.reset(len(path) + 1)
+	y.reset(len(path) + 1)
+	undo := s.undoBuf(len(path))
+	for i, m := range path {
+		x.put(p.Hash(), i)
+		y.put(p.All(), i)
+		undo[i] = p.Make(m)
+	}
+	x.put(p.Hash(), len(path))
+	y.put(p.All(), len(path))
+	for i := len(path) - 1; i >= 0; i-- {
+		p.Unmake(path[i], undo[i])
+	}
+	ml := &s.lists[maxPly-1]
+	out := make([]bb.Move, 0, len(path))
+	for i := 0; i < len(path); {
+		p.LegalMoves(ml)
+		best, bestMove := i+1, path[i]
+		occ := p.All()
+		for _, m := range ml.Slice() {
+			if m&(bb.FlagCastle|bb.FlagEnPassant) == 0 {
+				after := occ&^(1<<uint(m.From())) | 1<<uint(m.To())
+				if j, ok := y.get(after); !ok || j <= best {
+					continue
+				}
+			}
+			u := p.Make(m)
+			if j, ok := x.get(p.Hash()); ok && j > best {
+				best, bestMove = j, m
+			}
+			p.Unmake(m, u)
+		}
+		undo[len(out)] = p.Make(bestMove)
+		out = append(out, bestMove)
+		i = best
+	}
+	for i := len(out) - 1; i >= 0; i-- {
+		p.Unmake(out[i], undo[i])
+	}
+	return out
+}
+
+// undoBuf returns a scratch slice of n undo records.
+func (s *searcher) undoBuf(n int) []bb.Undo {
+	if cap(s.undo) < n {
+		s.undo = make([]bb.Undo, n)
+	}
+	return s.undo[:n]
 }

@@ -38,8 +38,8 @@ type Mode int
 
 // The two modes.
 const (
-	// Quick is bounded for the live daemon: it answers in about a
-	// millisecond on typical flag-fall positions (most of it spent
+	// Quick is bounded for the live daemon: it answers in a few hundred
+	// microseconds on typical flag-fall positions (most of it spent
 	// shortening the mate line) and may say Undetermined.
 	Quick Mode = iota
 	// Full spends a large budget for an arbiter's ruling.
@@ -137,6 +137,16 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	return r
 }
 
+// The probe for the shortest mates has probeBudget nodes and probeDisc
+// discrepancies; the goal-directed search tries goalTargets targets, with
+// up to goalMaxDisc discrepancies.
+const (
+	probeBudget int64 = 120
+	probeDisc         = 4
+	goalTargets       = 12
+	goalMaxDisc       = 40
+)
+
 // Shortening budgets: a found mate line is shortened with a first budget
 // and, when it is still longer than longLine plies, with a second, larger
 // one; each is half the query's budget at most.
@@ -149,25 +159,45 @@ const (
 // search runs the phases of the analysis on the position set by reset.
 func (a *Analyzer) search() Result {
 	s := &a.s
-	// Budget split: the heuristic deep helpmate search (which finds most
-	// mates in a few dozen nodes), short full-width helpmates (which also
-	// prove dead positions whose every line ends), the exhaustive walk,
-	// then whatever is left for wider heuristic and full-width searches.
+	// Budget split: a probe for the shortest mates, the heuristic deep
+	// helpmate search (which finds most mates in a few dozen nodes), short
+	// full-width helpmates (which also prove dead positions whose every
+	// line ends), in full mode the goal-directed search, the exhaustive
+	// walk, then whatever is left for wider heuristic (or goal-directed)
+	// and full-width searches.
 	budget := a.opt.budget()
 	ldsShare, walkShare := budget*6/10, budget*15/100
+	var goalShare int64
+	ldsDisc := 3
 	if a.opt.Mode == Full {
-		ldsShare, walkShare = budget*2/10, budget*6/10
+		ldsShare, goalShare, walkShare = budget*15/100, budget/5, budget*45/100
+		ldsDisc = 8
 	}
-	if r, ok := s.lds(ldsShare, 3); ok {
+	if r, ok := s.probeShort(min(probeBudget, budget/4), probeDisc); ok {
+		return r
+	}
+	if r, ok := s.lds(ldsShare, ldsDisc); ok {
 		return r
 	}
 	if r, ok := s.helpmate(budget / 20); ok {
 		return r
 	}
+	if r, ok := s.goalLDS(goalShare, goalTargets, goalMaxDisc); ok {
+		return r
+	}
 	if r, ok := s.exhaust(walkShare); ok {
 		return r
 	}
-	if rest := budget - s.nodes; rest > 0 {
+	// What is left: in full mode two thirds to the goal-directed search
+	// (resumed), in quick mode half to a wider heuristic search; the rest
+	// to deeper full-width helpmates.
+	if a.opt.Mode == Full {
+		if rest := budget - s.nodes; rest > 0 {
+			if r, ok := s.goalLDS(rest*2/3, goalTargets, goalMaxDisc); ok {
+				return r
+			}
+		}
+	} else if rest := budget - s.nodes; rest > 0 {
 		if r, ok := s.lds(rest/2, 8); ok {
 			return r
 		}
@@ -193,11 +223,11 @@ func staticVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
 }
 
 // shortBudgets returns the two budgets for shortening a found mate line:
-// half and all of the quick budget in quick mode; otherwise at most
+// a quarter of the quick budget, once, in quick mode; otherwise at most
 // fullShortFirst and fullShortMore, and half the query's budget each.
 func (a *Analyzer) shortBudgets() (first, more int64) {
 	if a.opt.Mode == Quick && a.opt.NodeBudget == 0 {
-		return QuickBudget / 2, QuickBudget
+		return QuickBudget / 4, 0
 	}
 	half := a.opt.budget() / 2
 	return min(half, fullShortFirst), min(half, fullShortMore)

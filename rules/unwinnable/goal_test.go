@@ -1,0 +1,138 @@
+package unwinnable
+
+import (
+	"testing"
+
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// Mates that can only happen on squares of one colour, far from the
+// nearest corner: the goal-directed search must find them, and the line
+// must replay as a mate.
+func TestGoalDirectedSearch(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		side bb.Color
+	}{
+		// White's light bishop mates only on a light square; its king
+		// and pawn are walled in. Black's king must walk to a8.
+		{"7k/8/8/3B4/8/6p1/1b4Pp/2b4K w - - 0 1", bb.White},
+		// White's dark bishop against light bishops: mate on h8.
+		{"k7/1b6/2b5/3b4/4b3/1pB2b2/pP4b1/K6b w - - 0 1", bb.White},
+	} {
+		pos, err := bb.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := NewAnalyzer(Options{Mode: Full})
+		s := &a.s
+		s.reset(&pos, tc.side)
+		r, ok := s.goalLDS(2_000_000, goalTargets, goalMaxDisc)
+		if !ok || r.Verdict != Winnable {
+			t.Fatalf("%s: goal-directed search found no mate in %d nodes", tc.fen, s.nodes)
+		}
+		assertMateLine(t, tc.fen, tc.side, r.Line)
+		if s.pos != pos {
+			t.Fatalf("%s: the search changed the position", tc.fen)
+		}
+	}
+}
+
+func TestKingDistances(t *testing.T) {
+	// A wall on the fourth rank with one gap on h4: from a1 to a8 the
+	// king must go round through h4 (14 steps instead of 7).
+	wall := uint64(0x7f) << 24
+	var d [64]int8
+	kingDistances(&d, 56, wall) // a8
+	for _, c := range []struct {
+		sq   bb.Square
+		want int8
+	}{{56, 0}, {48, 1}, {39, 7}, {31, 7}, {0, 14}, {24, unreachable}} {
+		if d[c.sq] != c.want {
+			t.Errorf("distance from %v to a8: %d, want %d", c.sq, d[c.sq], c.want)
+		}
+	}
+}
+
+func TestMakeGoalsColour(t *testing.T) {
+	// White mates with a light bishop only: every target it ranks first
+	// is a light square.
+	pos, err := bb.ParseFEN("7k/8/8/3B4/8/6p1/1b4Pp/2b4K w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAnalyzer(Options{Mode: Full})
+	a.s.reset(&pos, bb.White)
+	gs := a.s.makeGoals(4)
+	if len(gs) == 0 {
+		t.Fatal("no targets")
+	}
+	for _, g := range gs {
+		if lightSquares&(1<<uint(g.t)) == 0 {
+			t.Errorf("target %v is a dark square", g.t)
+		}
+	}
+}
+
+// cutDetours removes a detour inserted at the start of a mating line.
+func TestCutDetours(t *testing.T) {
+	fen := "8/8/8/4k3/8/8/8/4K2R w - - 0 1"
+	r, err := CanMate(fen, bb.White, Options{Mode: Full})
+	if err != nil || r.Verdict != Winnable {
+		t.Fatalf("CanMate: %v %v", r.Verdict, err)
+	}
+	line := append([]string{"h1h2", "e5e4", "h2h1", "e4e5"}, r.Line...)
+	assertMateLine(t, fen, bb.White, line)
+	pos, _ := bb.ParseFEN(fen)
+	a := NewAnalyzer(Options{Mode: Full})
+	a.s.reset(&pos, bb.White)
+	var path []bb.Move
+	var undo []bb.Undo
+	for _, u := range line {
+		m, ok := a.s.pos.ParseMove(u)
+		if !ok {
+			t.Fatalf("move %s not legal", u)
+		}
+		path = append(path, m)
+		undo = append(undo, a.s.pos.Make(m))
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		a.s.pos.Unmake(path[i], undo[i])
+	}
+	out := a.s.cutDetours(path)
+	if len(out) > len(r.Line) {
+		t.Fatalf("cutDetours kept %d plies of %d, want at most %d", len(out), len(path), len(r.Line))
+	}
+	uci := make([]string, len(out))
+	for i, m := range out {
+		uci[i] = m.UCI()
+	}
+	assertMateLine(t, fen, bb.White, uci)
+	if a.s.pos != pos {
+		t.Fatal("cutDetours changed the position")
+	}
+}
+
+// The probe for the shortest mates finds a back-rank mate at once.
+func TestProbeShort(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		side bb.Color
+	}{
+		{"6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", bb.White},
+		{"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", bb.White},
+		{"r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", bb.Black},
+	} {
+		pos, err := bb.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := NewAnalyzer(Options{Mode: Quick})
+		a.s.reset(&pos, tc.side)
+		r, ok := a.s.probeShort(probeBudget, probeDisc)
+		if !ok || len(r.Line) > 4 {
+			t.Fatalf("%s: probe gave %v %v", tc.fen, ok, r.Line)
+		}
+		assertMateLine(t, tc.fen, tc.side, r.Line)
+	}
+}
