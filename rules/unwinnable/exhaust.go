@@ -45,7 +45,7 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 		if ml.N == 0 {
 			return p.Side() != s.winner && p.InCheck(), false
 		}
-		if static && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner)) {
+		if static && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner) || confinedUnwinnable(p, s.winner)) {
 			return false, false
 		}
 		start := len(moves)

@@ -1,0 +1,335 @@
+package unwinnable
+
+import (
+	"math/bits"
+
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// confinedUnwinnable is the fixed-men proof: it finds men (pawns and
+// kings) that can never move nor be captured, bounds the squares every
+// other man can ever stand on and attack with those men as permanent
+// obstacles, and then shows side can never give a mating check.
+//
+// The set of fixed men is the greatest one that is consistent, found by
+// starting from every pawn and king and dropping men until none fails:
+//
+//   - a fixed pawn needs a fixed man on the square ahead, and no enemy
+//     man may ever stand on a square it attacks (it would capture);
+//   - a fixed king needs every neighbour to hold one of its own fixed men
+//     or to be attacked by an enemy fixed pawn or the enemy fixed king
+//     (it never castles: a king with castling rights is not fixed);
+//   - no enemy man may ever attack a fixed man, except an enemy king
+//     attacking one guarded by a fixed pawn or king of its own colour.
+//
+// Every other man's squares are over-approximated with fixed men as the
+// only obstacles (the others can always be moved away, the opponent
+// cooperating): pieces by flood fill of their moves, kings also avoiding
+// squares the enemy's fixed men attack, pawns by their pushes and by
+// captures onto squares some enemy man can ever stand on (a least fixed
+// point over both colours); a pawn that can reach the last rank may
+// become any piece, which then roams from there. By induction over any
+// series of legal moves, fixed men stay put and every other man stays
+// within its squares.
+//
+// Side can then mate only by checking the other king on a square that
+// king can reach, with a man that can attack it; if there is none, mate
+// is impossible. Otherwise the neighbours of each such square that side
+// can never attack nor occupy must each hold a different man of the
+// mated side able to stand there (the matching of canBlock); when that
+// fails for every such square, mate is impossible too.
+func confinedUnwinnable(pos *bb.Position, side bb.Color) bool {
+	c := confine(pos)
+	return c.ok && !c.canMate(side)
+}
+
+// confMan is one man of the fixed-men analysis that may move.
+type confMan struct {
+	c      bb.Color
+	pt     bb.PieceType
+	sq     int
+	reach  uint64 // squares it can ever stand on (a pawn: promotion squares too)
+	att    uint64 // squares it can ever attack
+	promo  uint64 // a pawn: squares the piece it promotes to can stand on
+	promoA uint64 // and attack
+}
+
+// confinement is the result of the fixed-men analysis.
+type confinement struct {
+	ok      bool   // false when the analysis does not apply (no fixed men)
+	fixed   uint64 // men that never move
+	fixedOf [2]uint64
+	path    [64]uint64 // a confined pawn's squares, by its square now
+	pathOf  [2]uint64  // all confined pawns' squares, by colour
+	permAtt [2]uint64  // squares attacked for good by each colour's fixed men
+	kings   uint64     // both kings' squares
+	men     []confMan
+	mem     [32]confMan
+}
+
+func lastRank(c bb.Color) uint64 {
+	if c == bb.White {
+		return 0xff00000000000000
+	}
+	return 0xff
+}
+
+func castleRights(c bb.Color) uint8 {
+	if c == bb.White {
+		return bb.WhiteKingside | bb.WhiteQueenside
+	}
+	return bb.BlackKingside | bb.BlackQueenside
+}
+
+func confine(pos *bb.Position) *confinement {
+	cf := &confinement{}
+	var pawnsOf, kingOf [2]uint64
+	for c := bb.White; c <= bb.Black; c++ {
+		pawnsOf[c] = pos.Pieces(c, bb.Pawn)
+		kingOf[c] = pos.Pieces(c, bb.King)
+	}
+	cf.kings = kingOf[0] | kingOf[1]
+	cand := pawnsOf[0] | pawnsOf[1] | cf.kings
+	for c := bb.White; c <= bb.Black; c++ {
+		if pos.Castling()&castleRights(c) != 0 {
+			cand &^= kingOf[c]
+		}
+	}
+	// A pawn that has just made a double step may be taken en passant on
+	// the square it passed: it is not confined, and that square counts as
+	// one it stands on.
+	epPawn, epSq := uint64(0), uint64(0)
+	if ep := pos.EnPassant(); ep != bb.NoSquare {
+		epSq = 1 << uint(ep)
+		if ep.Rank() == 2 {
+			epPawn = epSq << 8
+		} else {
+			epPawn = epSq >> 8
+		}
+		cand &^= epPawn
+	}
+	all := pos.All()
+	for {
+		cand = cf.stretches(pos, cand)
+		fixed := cf.fixed
+		if cand&(pawnsOf[0]|pawnsOf[1]) == 0 {
+			return cf // without confined pawns nothing is confined
+		}
+		for c := bb.White; c <= bb.Black; c++ {
+			cf.fixedOf[c] = fixed & pos.Occupied(c)
+			cf.permAtt[c] = pawnAttacks(c, fixed&pawnsOf[c]) | kingSteps(fixed&kingOf[c])
+		}
+		cf.men = cf.mem[:0]
+		var occ [2]uint64 // squares each colour's men but its king can ever stand on
+		for b := all &^ cand; b != 0; b &= b - 1 {
+			s := bits.TrailingZeros64(b)
+			pc := pos.PieceAt(bb.Square(s))
+			m := confMan{c: pc.Color(), pt: pc.Type(), sq: s, reach: 1 << uint(s)}
+			switch m.pt {
+			case bb.Pawn:
+				if m.reach == epPawn {
+					m.reach |= epSq
+				}
+			case bb.King:
+				m.reach = flood(m.reach, fixed|cf.permAtt[m.c.Other()], bb.KingAttacks)
+				m.att = kingSteps(m.reach)
+			default:
+				m.reach, m.att = pieceReach(m.pt, m.reach, fixed)
+			}
+			if m.pt != bb.King {
+				occ[m.c] |= m.reach
+			}
+			cf.men = append(cf.men, m)
+		}
+		for c := bb.White; c <= bb.Black; c++ {
+			occ[c] |= cf.pathOf[c] | cf.fixedOf[c]&^cf.kings
+		}
+		// Free pawns: pushes and captures, to a least fixed point.
+		for changed := true; changed; {
+			changed = false
+			for i := range cf.men {
+				m := &cf.men[i]
+				if m.pt != bb.Pawn {
+					continue
+				}
+				r := pawnFlood(m.c, m.reach, fixed|cand&pawnsOf[m.c.Other()], fixed, occ[m.c.Other()])
+				if r == m.reach {
+					continue
+				}
+				changed = true
+				m.reach = r
+				m.att = pawnAttacks(m.c, r&^lastRank(m.c))
+				if pr := r & lastRank(m.c); pr != 0 {
+					q, qa := pieceReach(bb.Queen, pr, fixed)
+					n, na := pieceReach(bb.Knight, pr, fixed)
+					m.promo, m.promoA = q|n, qa|na
+				}
+				occ[m.c] |= m.reach | m.promo
+			}
+		}
+		// Drop every confined man that could leave its squares or be taken.
+		var attBy, kingAttBy [2]uint64
+		for _, m := range cf.men {
+			if m.pt == bb.King {
+				kingAttBy[m.c] |= m.att
+			} else {
+				attBy[m.c] |= m.att | m.promoA
+			}
+		}
+		drop := uint64(0)
+		for b := cand; b != 0; b &= b - 1 {
+			s := bits.TrailingZeros64(b)
+			sb := uint64(1) << uint(s)
+			pc := pos.PieceAt(bb.Square(s))
+			c, o := pc.Color(), pc.Color().Other()
+			path := sb
+			if pc.Type() == bb.Pawn {
+				path = cf.path[s]
+			}
+			switch {
+			case pc.Type() == bb.Pawn && attBy[o]&path != 0:
+			case (kingAttBy[o]|kingSteps(cf.fixedOf[o]&kingOf[o]))&path&^cf.permAtt[c] != 0:
+			case pc.Type() == bb.Pawn && pawnAttacks(c, path)&occ[o] != 0:
+			case pc.Type() == bb.King && bb.KingAttacks(bb.Square(s))&^cf.fixedOf[c]&^cf.permAtt[o] != 0:
+			default:
+				continue
+			}
+			drop |= sb
+		}
+		if drop == 0 {
+			cf.ok = true
+			return cf
+		}
+		cand &^= drop
+	}
+}
+
+// stretches sets, for every confined pawn of cand, the stretch of its
+// file it can ever stand on: forward up to the square before an opposing
+// confined pawn or a confined king (neither ever leaves the way), or up
+// to one square short of the stretch of an own confined pawn ahead. A
+// pawn whose stretch reaches the last rank may promote: it is taken out
+// of cand, which is returned. cf.fixed gets the confined kings and the
+// pawns that can never move, cf.pathOf every confined pawn's squares.
+func (cf *confinement) stretches(pos *bb.Position, cand uint64) uint64 {
+	cf.fixed = cand & cf.kings
+	cf.pathOf = [2]uint64{}
+	for c := bb.White; c <= bb.Black; c++ {
+		step, s0, ds := 8, 63, -1 // front to back: the pawn ahead first
+		if c == bb.Black {
+			step, s0, ds = -8, 0, 1
+		}
+		for s := s0; s >= 0 && s < 64; s += ds {
+			sb := uint64(1) << uint(s)
+			if cand&sb == 0 || pos.PieceAt(bb.Square(s)) != bb.MakePiece(c, bb.Pawn) {
+				continue
+			}
+			path, t, promotes := sb, s+step, false
+			for {
+				if t < 0 || t > 63 {
+					promotes = true
+					break
+				}
+				tb := uint64(1) << uint(t)
+				if cand&tb != 0 {
+					if pos.PieceAt(bb.Square(t)) == bb.MakePiece(c, bb.Pawn) {
+						// Own confined pawn ahead: stop one short of its stretch.
+						path = ownFollow(c, sb, cf.path[t])
+					}
+					break
+				}
+				path |= tb
+				t += step
+			}
+			if promotes || path&lastRank(c) != 0 {
+				cand &^= sb
+				continue
+			}
+			cf.path[s] = path
+			cf.pathOf[c] |= path
+			if path == sb {
+				cf.fixed |= sb
+			}
+		}
+	}
+	return cand
+}
+
+// ownFollow returns the squares a pawn of colour c on from can stand on
+// behind an own pawn whose squares are ahead: from up to one square short
+// of the front of ahead.
+func ownFollow(c bb.Color, from, front0 uint64) uint64 {
+	var front uint64
+	if c == bb.White {
+		front = uint64(1) << uint(63-bits.LeadingZeros64(front0))
+	} else {
+		front = front0 & -front0
+	}
+	var path uint64
+	for b := from; b != front && b != 0; b = ahead(c, b) {
+		path |= b
+	}
+	return path
+}
+
+func ahead(c bb.Color, b uint64) uint64 {
+	if c == bb.White {
+		return b << 8
+	}
+	return b >> 8
+}
+
+// pawnFlood extends the squares a pawn of colour c can stand on by its
+// pushes (never onto a square of block) and its captures (onto squares
+// in prey, never onto a fixed man: taking one is ruled out separately),
+// until nothing changes. Squares on the last rank are kept (the pawn
+// promotes there) but not moved on from. block holds the fixed men and
+// the opposing confined pawns where they stand now: such a pawn only
+// ever walks towards this one and never leaves its file, so this one
+// can never get past it.
+func pawnFlood(c bb.Color, reach, block, fixed, prey uint64) uint64 {
+	for {
+		from := reach &^ lastRank(c)
+		next := reach | ahead(c, from)&^block | pawnAttacks(c, from)&prey&^fixed
+		if next == reach {
+			return reach
+		}
+		reach = next
+	}
+}
+
+// canMate reports whether the confinement leaves side any way to mate:
+// a square the other king can reach that side can attack, where the
+// king's remaining neighbours can all be blocked by its own men.
+func (cf *confinement) canMate(side bb.Color) bool {
+	loser := side.Other()
+	var kingReach, winKing uint64
+	attacks := pawnAttacks(side, cf.fixedOf[side]) // fixed pawns attack; a fixed king never checks
+	cover := cf.fixedOf[side] | kingSteps(cf.fixedOf[side]&cf.kings)
+	var blockers []uint64
+	for _, m := range cf.men {
+		switch {
+		case m.c == loser && m.pt == bb.King:
+			kingReach = m.reach
+		case m.c == loser:
+			blockers = append(blockers, m.reach|m.promo)
+		case m.pt == bb.King:
+			winKing = m.reach
+		default:
+			attacks |= m.att | m.promoA
+			cover |= m.reach | m.promo
+		}
+	}
+	if kingReach == 0 { // the loser's king is fixed
+		kingReach = cf.fixedOf[loser] & cf.kings
+	}
+	cover |= attacks | winKing | kingSteps(winKing)
+	checks := attacks & kingReach
+	for b := checks; b != 0; b &= b - 1 {
+		k := bb.Square(bits.TrailingZeros64(b))
+		if canBlock(bb.KingAttacks(k)&^cover&^cf.fixedOf[loser], blockers) {
+			return true
+		}
+	}
+	return false
+}
