@@ -63,6 +63,8 @@ type confinement struct {
 	pathOf  [2]uint64  // all confined pawns' squares, by colour
 	permAtt [2]uint64  // squares attacked for good by each colour's fixed men
 	kings   uint64     // both kings' squares
+	pawns   uint64     // all pawns' squares
+	pawnsOf [2]uint64  // the confined pawns, by colour
 	men     []confMan
 	mem     [32]confMan
 }
@@ -89,7 +91,9 @@ func confine(pos *bb.Position) *confinement {
 		kingOf[c] = pos.Pieces(c, bb.King)
 	}
 	cf.kings = kingOf[0] | kingOf[1]
-	cand := pawnsOf[0] | pawnsOf[1] | cf.kings
+	cf.pawns = pawnsOf[0] | pawnsOf[1]
+	all := pos.All()
+	cand := all // every man is a candidate, pieces too (a piece hemmed in by its own fixed men)
 	for c := bb.White; c <= bb.Black; c++ {
 		if pos.Castling()&castleRights(c) != 0 {
 			cand &^= kingOf[c]
@@ -108,7 +112,6 @@ func confine(pos *bb.Position) *confinement {
 		}
 		cand &^= epPawn
 	}
-	all := pos.All()
 	for {
 		cand = cf.stretches(pos, cand)
 		fixed := cf.fixed
@@ -118,6 +121,9 @@ func confine(pos *bb.Position) *confinement {
 		for c := bb.White; c <= bb.Black; c++ {
 			cf.fixedOf[c] = fixed & pos.Occupied(c)
 			cf.permAtt[c] = pawnAttacks(c, fixed&pawnsOf[c]) | kingSteps(fixed&kingOf[c])
+			for b := cf.fixedOf[c] &^ cf.pawns &^ cf.kings; b != 0; b &= b - 1 {
+				cf.permAtt[c] |= pieceAttacks(pos.PieceAt(bb.Square(bits.TrailingZeros64(b))).Type(), bb.Square(bits.TrailingZeros64(b)), fixed)
+			}
 		}
 		cf.men = cf.mem[:0]
 		var occ [2]uint64 // squares each colour's men but its king can ever stand on
@@ -187,10 +193,16 @@ func confine(pos *bb.Position) *confinement {
 				path = cf.path[s]
 			}
 			switch {
-			case pc.Type() == bb.Pawn && attBy[o]&path != 0:
+			case pc.Type() != bb.King && attBy[o]&path != 0:
+				debugDrop(s, "attacked")
 			case (kingAttBy[o]|kingSteps(cf.fixedOf[o]&kingOf[o]))&path&^cf.permAtt[c] != 0:
+				debugDrop(s, "king-attacked")
 			case pc.Type() == bb.Pawn && pawnAttacks(c, path)&occ[o] != 0:
+				debugDrop(s, "may-capture")
 			case pc.Type() == bb.King && bb.KingAttacks(bb.Square(s))&^cf.fixedOf[c]&^cf.permAtt[o] != 0:
+				debugDrop(s, "king-moves")
+			case pc.Type() != bb.King && pc.Type() != bb.Pawn && pieceAttacks(pc.Type(), bb.Square(s), fixed)&^cf.fixedOf[c] != 0:
+				debugDrop(s, "piece-moves")
 			default:
 				continue
 			}
@@ -212,8 +224,8 @@ func confine(pos *bb.Position) *confinement {
 // of cand, which is returned. cf.fixed gets the confined kings and the
 // pawns that can never move, cf.pathOf every confined pawn's squares.
 func (cf *confinement) stretches(pos *bb.Position, cand uint64) uint64 {
-	cf.fixed = cand & cf.kings
-	cf.pathOf = [2]uint64{}
+	cf.fixed = cand &^ cf.pawns
+	cf.pathOf, cf.pawnsOf = [2]uint64{}, [2]uint64{}
 	for c := bb.White; c <= bb.Black; c++ {
 		step, s0, ds := 8, 63, -1 // front to back: the pawn ahead first
 		if c == bb.Black {
@@ -242,11 +254,13 @@ func (cf *confinement) stretches(pos *bb.Position, cand uint64) uint64 {
 				t += step
 			}
 			if promotes || path&lastRank(c) != 0 {
+				debugDrop(s, "promotes")
 				cand &^= sb
 				continue
 			}
 			cf.path[s] = path
 			cf.pathOf[c] |= path
+			cf.pawnsOf[c] |= sb
 			if path == sb {
 				cf.fixed |= sb
 			}
@@ -299,37 +313,61 @@ func pawnFlood(c bb.Color, reach, block, fixed, prey uint64) uint64 {
 }
 
 // canMate reports whether the confinement leaves side any way to mate:
-// a square the other king can reach that side can attack, where the
-// king's remaining neighbours can all be blocked by its own men.
+// a square the other king can reach that side can attack, whose other
+// neighbours side can all attack or have occupied. A neighbour no man of
+// side can ever attack must hold a man, of either side, that can stand
+// there: one man a square (a matching).
 func (cf *confinement) canMate(side bb.Color) bool {
 	loser := side.Other()
-	var kingReach, winKing uint64
-	attacks := pawnAttacks(side, cf.fixedOf[side]) // fixed pawns attack; a fixed king never checks
-	cover := cf.fixedOf[side] | kingSteps(cf.fixedOf[side]&cf.kings)
-	var blockers []uint64
+	var kingReach uint64
+	// Confined pawns attack from their stretches; a fixed piece attacks
+	// only its own fixed men, so never checks.
+	attacks := pawnAttacks(side, cf.pathOf[side])
+	cover := kingSteps(cf.fixedOf[side] & cf.kings)
+	var men []uint64 // the squares each man that may fill a neighbour can stand on
+	for c := bb.White; c <= bb.Black; c++ {
+		for b := cf.pawnsOf[c] &^ cf.fixed; b != 0; b &= b - 1 {
+			men = append(men, cf.path[bits.TrailingZeros64(b)])
+		}
+	}
 	for _, m := range cf.men {
 		switch {
 		case m.c == loser && m.pt == bb.King:
 			kingReach = m.reach
-		case m.c == loser:
-			blockers = append(blockers, m.reach|m.promo)
 		case m.pt == bb.King:
-			winKing = m.reach
+			cover |= m.att
 		default:
-			attacks |= m.att | m.promoA
-			cover |= m.reach | m.promo
+			men = append(men, m.reach|m.promo)
+			if m.c == side {
+				attacks |= m.att | m.promoA
+			}
 		}
 	}
 	if kingReach == 0 { // the loser's king is fixed
 		kingReach = cf.fixedOf[loser] & cf.kings
 	}
-	cover |= attacks | winKing | kingSteps(winKing)
-	checks := attacks & kingReach
-	for b := checks; b != 0; b &= b - 1 {
+	cover |= attacks | cf.fixed
+	for b := attacks & kingReach; b != 0; b &= b - 1 {
 		k := bb.Square(bits.TrailingZeros64(b))
-		if canBlock(bb.KingAttacks(k)&^cover&^cf.fixedOf[loser], blockers) {
+		if canBlock(bb.KingAttacks(k)&^cover, men) {
 			return true
 		}
 	}
 	return false
+}
+
+var debugDrop = func(s int, why string) {}
+
+// pieceAttacks returns the squares a knight, bishop, rook or queen on s
+// attacks with occ blocking.
+func pieceAttacks(pt bb.PieceType, s bb.Square, occ uint64) uint64 {
+	switch pt {
+	case bb.Knight:
+		return bb.KnightAttacks(s)
+	case bb.Bishop:
+		return bb.BishopAttacks(s, occ)
+	case bb.Rook:
+		return bb.RookAttacks(s, occ)
+	}
+	return bb.BishopAttacks(s, occ) | bb.RookAttacks(s, occ)
 }
