@@ -39,8 +39,8 @@ import (
 // mated side able to stand there (the matching of canBlock); when that
 // fails for every such square, mate is impossible too.
 func confinedUnwinnable(pos *bb.Position, side bb.Color) bool {
-	c := confine(pos)
-	return c.ok && !c.canMate(side)
+	c := confine(pos, side)
+	return c.ok && !c.canMate(pos, side)
 }
 
 // confMan is one man of the fixed-men analysis that may move.
@@ -67,6 +67,67 @@ type confinement struct {
 	pawnsOf [2]uint64  // the confined pawns, by colour
 	men     []confMan
 	mem     [32]confMan
+	pos     *bb.Position
+	side    bb.Color // the side whose mate is in question
+}
+
+// kingReach returns the squares the king of colour c can ever stand on.
+func (cf *confinement) kingReach(c bb.Color) uint64 {
+	for _, m := range cf.men {
+		if m.c == c && m.pt == bb.King {
+			return m.reach
+		}
+	}
+	return cf.fixedOf[c] & cf.kings
+}
+
+// sliders reports whether colour c has, or may promote to, men moving
+// along ranks and files (rook) or diagonals (bishop).
+func (cf *confinement) sliders(c bb.Color) (rook, bishop bool) {
+	p := cf.pos
+	rook = p.Pieces(c, bb.Rook)|p.Pieces(c, bb.Queen) != 0
+	bishop = p.Pieces(c, bb.Bishop)|p.Pieces(c, bb.Queen) != 0
+	for _, m := range cf.men {
+		if m.c == c && m.promo != 0 {
+			rook, bishop = true, true
+		}
+	}
+	return rook, bishop
+}
+
+// kingTakingEndsGame reports whether the enemy king taking the fixed man
+// of colour c on s would end the game without a mate by cf.side, so that
+// no mate by cf.side ever follows such a capture. It holds when c has no
+// other man that can ever move and, wherever c's king stands when s is
+// left undefended, every square next to it holds one of c's other fixed
+// men or is attacked for good by the enemy, or by the capturing king on
+// s: c is then stalemated, or mated if the capture uncovered a check,
+// which only matters when c is the side that must not be mated (then no
+// enemy slider may line up through s or the king's square before it).
+// When c's king always defends s, the capture never happens at all.
+func (cf *confinement) kingTakingEndsGame(s int, c bb.Color) bool {
+	p, o := cf.pos, c.Other()
+	sb := uint64(1) << uint(s)
+	if p.Castling()&castleRights(c) != 0 || p.Occupied(c)&^cf.kings&^cf.fixed != 0 {
+		return false
+	}
+	rs := cf.kingReach(c) &^ bb.KingAttacks(bb.Square(s))
+	guard := (cf.fixedOf[c] &^ sb) | cf.permAtt[o] | bb.KingAttacks(bb.Square(s))
+	rook, bishop := cf.sliders(o)
+	from := kingSteps(sb) & cf.kingReach(o) // where the capturing king comes from
+	for b := rs; b != 0; b &= b - 1 {
+		r := bb.Square(bits.TrailingZeros64(b))
+		if bb.KingAttacks(r)&^guard != 0 {
+			return false
+		}
+		if c != cf.side {
+			lines := from | sb
+			if rook && bb.RookAttacks(r, cf.fixed)&lines != 0 || bishop && bb.BishopAttacks(r, cf.fixed)&lines != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func lastRank(c bb.Color) uint64 {
@@ -83,8 +144,8 @@ func castleRights(c bb.Color) uint8 {
 	return bb.BlackKingside | bb.BlackQueenside
 }
 
-func confine(pos *bb.Position) *confinement {
-	cf := &confinement{}
+func confine(pos *bb.Position, side bb.Color) *confinement {
+	cf := &confinement{pos: pos, side: side}
 	var pawnsOf, kingOf [2]uint64
 	for c := bb.White; c <= bb.Black; c++ {
 		pawnsOf[c] = pos.Pieces(c, bb.Pawn)
@@ -195,7 +256,8 @@ func confine(pos *bb.Position) *confinement {
 			switch {
 			case pc.Type() != bb.King && attBy[o]&path != 0:
 				debugDrop(s, "attacked")
-			case (kingAttBy[o]|kingSteps(cf.fixedOf[o]&kingOf[o]))&path&^cf.permAtt[c] != 0:
+			case (kingAttBy[o]|kingSteps(cf.fixedOf[o]&kingOf[o]))&path&^cf.permAtt[c] != 0 &&
+				(path != sb || !cf.kingTakingEndsGame(s, c)):
 				debugDrop(s, "king-attacked")
 			case pc.Type() == bb.Pawn && pawnAttacks(c, path)&occ[o] != 0:
 				debugDrop(s, "may-capture")
@@ -317,7 +379,7 @@ func pawnFlood(c bb.Color, reach, block, fixed, prey uint64) uint64 {
 // neighbours side can all attack or have occupied. A neighbour no man of
 // side can ever attack must hold a man, of either side, that can stand
 // there: one man a square (a matching).
-func (cf *confinement) canMate(side bb.Color) bool {
+func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 	loser := side.Other()
 	var kingReach uint64
 	// Confined pawns attack from their stretches; a fixed piece attacks
@@ -347,10 +409,89 @@ func (cf *confinement) canMate(side bb.Color) bool {
 		kingReach = cf.fixedOf[loser] & cf.kings
 	}
 	cover |= attacks | cf.fixed
+	if pos.Castling()&castleRights(loser) == 0 && pos.Occupied(loser)&^cf.fixed == 0 {
+		// The mated side can never move: the game ends at its next turn.
+		return mateNow(pos, side)
+	}
+	tempo := cf.onlyKingMoves(pos, loser)
+	if tempo && mateNow(pos, side) {
+		return true
+	}
 	for b := attacks & kingReach; b != 0; b &= b - 1 {
 		k := bb.Square(bits.TrailingZeros64(b))
-		if canBlock(bb.KingAttacks(k)&^cover, men) {
+		if canBlock(bb.KingAttacks(k)&^cover, men) && (!tempo || cf.lastKingMove(k, side, kingReach, attacks)) {
 			return true
+		}
+	}
+	return false
+}
+
+// onlyKingMoves reports whether the king is the only man of colour c
+// that can ever move (c has no castling rights and every other man of c
+// is fixed).
+func (cf *confinement) onlyKingMoves(pos *bb.Position, c bb.Color) bool {
+	return pos.Castling()&castleRights(c) == 0 && pos.Occupied(c)&^cf.kings&^cf.fixed == 0 && cf.fixedOf[c]&cf.kings == 0
+}
+
+// mateNow reports whether side has mated already, or mates with its
+// next move when it is to move.
+func mateNow(pos *bb.Position, side bb.Color) bool {
+	if pos.Side() != side {
+		return pos.IsCheckmate()
+	}
+	var ml bb.MoveList
+	pos.LegalMoves(&ml)
+	for _, m := range ml.Slice() {
+		q := *pos
+		q.Make(m)
+		if q.IsCheckmate() {
+			return true
+		}
+	}
+	return false
+}
+
+// lastKingMove is the last-move test of a mate on k when the mated side
+// can only ever move its king: its last move before the mate brought the
+// king to k from a neighbour r, which in the mate is empty (or holds the
+// mating man) and must be attacked. If some man of side other than its
+// king can ever attack or reach r, the test passes. Otherwise only the
+// mating king covers r: it cannot have stood next to r while the other
+// king was there, so its mating move went from a square a (not next to r
+// nor to k) to one next to r, and uncovered the check along a line
+// through a. lastKingMove reports whether any r allows that.
+func (cf *confinement) lastKingMove(k bb.Square, side bb.Color, loserReach, attacks uint64) bool {
+	var reach uint64 // squares side's men other than its king can stand on
+	for _, m := range cf.men {
+		if m.c == side && m.pt != bb.King {
+			reach |= m.reach | m.promo
+		}
+	}
+	reach |= cf.pathOf[side]
+	wk := cf.kingReach(side)
+	fixedKing := cf.fixedOf[side]&cf.kings != 0
+	rook, bishop := cf.sliders(side)
+	var lines uint64
+	if rook {
+		lines |= bb.RookAttacks(k, cf.fixed)
+	}
+	if bishop {
+		lines |= bb.BishopAttacks(k, cf.fixed)
+	}
+	near := bb.KingAttacks(k) | uint64(1)<<uint(k)
+	for rb := bb.KingAttacks(k) & loserReach; rb != 0; rb &= rb - 1 {
+		r := bb.Square(bits.TrailingZeros64(rb))
+		if (attacks|reach)&(uint64(1)<<uint(r)) != 0 {
+			return true
+		}
+		if fixedKing {
+			continue
+		}
+		for bs := bb.KingAttacks(r) & wk &^ near; bs != 0; bs &= bs - 1 {
+			b := bb.Square(bits.TrailingZeros64(bs))
+			if bb.KingAttacks(b)&wk&^near&^bb.KingAttacks(r)&lines != 0 {
+				return true
+			}
 		}
 	}
 	return false
