@@ -52,6 +52,7 @@ type confMan struct {
 	att    uint64 // squares it can ever attack
 	promo  uint64 // a pawn: squares the piece it promotes to can stand on
 	promoA uint64 // and attack
+	stuck  bool   // it never moves but may be taken: reach is its square
 }
 
 // confinement is the result of the fixed-men analysis.
@@ -65,6 +66,8 @@ type confinement struct {
 	kings   uint64     // both kings' squares
 	pawns   uint64     // all pawns' squares
 	pawnsOf [2]uint64  // the confined pawns, by colour
+	stuck   uint64     // men that never move but may be taken
+	jam     [64]uint64 // a stuck piece's jammed group (see jammed), by its square
 	men     []confMan
 	mem     [32]confMan
 	pos     *bb.Position
@@ -108,7 +111,7 @@ func (cf *confinement) sliders(c bb.Color) (rook, bishop bool) {
 func (cf *confinement) kingTakingEndsGame(s int, c bb.Color) bool {
 	p, o := cf.pos, c.Other()
 	sb := uint64(1) << uint(s)
-	if p.Castling()&castleRights(c) != 0 || p.Occupied(c)&^cf.kings&^cf.fixed != 0 {
+	if p.Castling()&castleRights(c) != 0 || p.Occupied(c)&^cf.kings&^cf.fixed&^cf.stuck != 0 {
 		return false
 	}
 	rs := cf.kingReach(c) &^ bb.KingAttacks(bb.Square(s))
@@ -128,6 +131,49 @@ func (cf *confinement) kingTakingEndsGame(s int, c bb.Color) bool {
 		}
 	}
 	return true
+}
+
+// jammed reports whether the piece of colour c on s can never move while
+// it stands there. That holds when it belongs to a group of its side's
+// pieces and king, each of which has all its moves (first squares of its
+// lines, with the group and the fixed men blocking; for the king, its
+// neighbours not attacked for good) onto its own fixed men or the
+// group's squares, and none of which but the piece itself can ever be
+// taken (attO and kingAttO are what the enemy can attack): no member can
+// move first, and none vacates its square otherwise. It also returns the
+// group's squares.
+func (cf *confinement) jammed(s int, c bb.Color, attO, kingAttO uint64) (bool, uint64) {
+	p, o := cf.pos, c.Other()
+	sb := uint64(1) << uint(s)
+	group := p.Occupied(c) &^ cf.pawns &^ cf.fixed
+	for {
+		next := group
+		for b := group; b != 0; b &= b - 1 {
+			q := bb.Square(bits.TrailingZeros64(b))
+			qb := uint64(1) << uint(q)
+			pt := p.PieceAt(q).Type()
+			if qb != sb && (pt != bb.King && (attO&qb != 0 || kingAttO&qb&^cf.permAtt[c] != 0)) {
+				next &^= qb // may be taken, vacating its square
+				continue
+			}
+			var moves uint64
+			if pt == bb.King {
+				moves = bb.KingAttacks(q) &^ cf.permAtt[o]
+			} else {
+				moves = pieceAttacks(pt, q, cf.fixed|group)
+			}
+			if moves&^(cf.fixedOf[c]|group) != 0 {
+				next &^= qb
+			}
+		}
+		if next&sb == 0 {
+			return false, 0
+		}
+		if next == group {
+			return true, group
+		}
+		group = next
+	}
 }
 
 func lastRank(c bb.Color) uint64 {
@@ -192,12 +238,20 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 			s := bits.TrailingZeros64(b)
 			pc := pos.PieceAt(bb.Square(s))
 			m := confMan{c: pc.Color(), pt: pc.Type(), sq: s, reach: 1 << uint(s)}
-			switch m.pt {
-			case bb.Pawn:
+			switch {
+			case cf.stuck&m.reach != 0:
+				m.stuck = true
+				if m.pt == bb.Pawn {
+					m.att = pawnAttacks(m.c, m.reach)
+				} else {
+					m.att = pieceAttacks(m.pt, bb.Square(s), fixed|cf.jam[s])
+				}
+			case m.pt == bb.Pawn:
 				if m.reach == epPawn {
 					m.reach |= epSq
 				}
-			case bb.King:
+				m.att = pawnAttacks(m.c, m.reach)
+			case m.pt == bb.King:
 				m.reach = flood(m.reach, fixed|cf.permAtt[m.c.Other()], bb.KingAttacks)
 				m.att = kingSteps(m.reach)
 			default:
@@ -216,7 +270,7 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 			changed = false
 			for i := range cf.men {
 				m := &cf.men[i]
-				if m.pt != bb.Pawn {
+				if m.pt != bb.Pawn || m.stuck {
 					continue
 				}
 				r := pawnFlood(m.c, m.reach, fixed|cand&pawnsOf[m.c.Other()], fixed, occ[m.c.Other()])
@@ -243,7 +297,7 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				attBy[m.c] |= m.att | m.promoA
 			}
 		}
-		drop := uint64(0)
+		drop, stuck := uint64(0), uint64(0)
 		for b := cand; b != 0; b &= b - 1 {
 			s := bits.TrailingZeros64(b)
 			sb := uint64(1) << uint(s)
@@ -254,27 +308,59 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				path = cf.path[s]
 			}
 			switch {
-			case pc.Type() != bb.King && attBy[o]&path != 0:
+			case pc.Type() != bb.King && attBy[o]&path != 0,
+				(kingAttBy[o]|kingSteps(cf.fixedOf[o]&kingOf[o]))&path&^cf.permAtt[c] != 0 &&
+					(path != sb || !cf.kingTakingEndsGame(s, c)):
 				debugDrop(s, "attacked")
-			case (kingAttBy[o]|kingSteps(cf.fixedOf[o]&kingOf[o]))&path&^cf.permAtt[c] != 0 &&
-				(path != sb || !cf.kingTakingEndsGame(s, c)):
-				debugDrop(s, "king-attacked")
+				if path == sb { // it never moves, but may be taken
+					stuck |= sb
+					continue
+				}
 			case pc.Type() == bb.Pawn && pawnAttacks(c, path)&occ[o] != 0:
 				debugDrop(s, "may-capture")
 			case pc.Type() == bb.King && bb.KingAttacks(bb.Square(s))&^cf.fixedOf[c]&^cf.permAtt[o] != 0:
 				debugDrop(s, "king-moves")
 			case pc.Type() != bb.King && pc.Type() != bb.Pawn && pieceAttacks(pc.Type(), bb.Square(s), fixed)&^cf.fixedOf[c] != 0:
 				debugDrop(s, "piece-moves")
+				if jammed, group := cf.jammed(s, c, attBy[o], kingAttBy[o]); jammed {
+					stuck |= sb
+					cf.jam[s] = group
+					continue
+				}
 			default:
 				continue
 			}
 			drop |= sb
 		}
-		if drop == 0 {
+		// A man that may be taken stays where it is as long as it has no
+		// move: the square ahead of a pawn holds a fixed man and nothing
+		// of the enemy can stand where it takes; every first square of a
+		// piece's lines holds one of its own fixed men.
+		for _, m := range cf.men {
+			if !m.stuck {
+				continue
+			}
+			sb := uint64(1) << uint(m.sq)
+			var moves bool
+			if m.pt == bb.Pawn {
+				moves = ahead(m.c, sb)&fixed == 0 || m.att&occ[m.c.Other()] != 0
+			} else {
+				var jammed bool
+				jammed, cf.jam[m.sq] = cf.jammed(m.sq, m.c, attBy[m.c.Other()], kingAttBy[m.c.Other()])
+				moves = !jammed
+			}
+			if moves {
+				debugDrop(m.sq, "stuck-moves")
+				cf.stuck &^= sb
+				drop |= sb
+			}
+		}
+		if drop == 0 && stuck == 0 {
 			cf.ok = true
 			return cf
 		}
-		cand &^= drop
+		cand &^= drop | stuck
+		cf.stuck |= stuck
 	}
 }
 
@@ -409,7 +495,7 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 		kingReach = cf.fixedOf[loser] & cf.kings
 	}
 	cover |= attacks | cf.fixed
-	if pos.Castling()&castleRights(loser) == 0 && pos.Occupied(loser)&^cf.fixed == 0 {
+	if pos.Castling()&castleRights(loser) == 0 && pos.Occupied(loser)&^cf.fixed&^cf.stuck == 0 {
 		// The mated side can never move: the game ends at its next turn.
 		return mateNow(pos, side)
 	}
@@ -430,7 +516,7 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 // that can ever move (c has no castling rights and every other man of c
 // is fixed).
 func (cf *confinement) onlyKingMoves(pos *bb.Position, c bb.Color) bool {
-	return pos.Castling()&castleRights(c) == 0 && pos.Occupied(c)&^cf.kings&^cf.fixed == 0 && cf.fixedOf[c]&cf.kings == 0
+	return pos.Castling()&castleRights(c) == 0 && pos.Occupied(c)&^cf.kings&^cf.fixed&^cf.stuck == 0 && cf.fixedOf[c]&cf.kings == 0
 }
 
 // mateNow reports whether side has mated already, or mates with its
