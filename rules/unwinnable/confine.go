@@ -6,38 +6,43 @@ import (
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
 )
 
-// confinedUnwinnable is the fixed-men proof: it finds men (pawns and
-// kings) that can never move nor be captured, bounds the squares every
-// other man can ever stand on and attack with those men as permanent
-// obstacles, and then shows side can never give a mating check.
+// confinedUnwinnable is the confinement proof. Every man is put in one
+// class, the greatest consistent classes being found by starting with
+// every man confined and demoting men until none fails:
 //
-// The set of fixed men is the greatest one that is consistent, found by
-// starting from every pawn and king and dropping men until none fails:
+//   - fixed: never moves nor is taken. A pawn needs a fixed man on the
+//     square ahead; a king needs every neighbour to hold one of its own
+//     fixed men or to be attacked for good by the enemy's fixed men (and
+//     no castling rights); a piece needs every first square of its lines
+//     to hold one of its own fixed men.
+//   - bounded: a pawn that walks its file up to an opposing confined pawn
+//     (which only walks towards it and never leaves the file) or up to a
+//     fixed man, and never reaches the last rank.
+//   - stuck: never moves but may be taken (its moves are blocked as for a
+//     fixed man, or it is jammed in a group of its own pieces and king
+//     that can only move onto each other's squares).
+//   - free: anything else. Its squares are over-approximated with fixed
+//     men as the only obstacles (the others can always be moved away,
+//     the opponent cooperating): pieces by flood fill of their moves,
+//     kings also avoiding squares attacked for good, pawns by pushes
+//     (never past an opposing confined pawn) and captures onto squares
+//     some enemy man other than the king can ever stand on (a least
+//     fixed point over both colours); a pawn that can reach the last
+//     rank may become any piece, which then roams from there.
 //
-//   - a fixed pawn needs a fixed man on the square ahead, and no enemy
-//     man may ever stand on a square it attacks (it would capture);
-//   - a fixed king needs every neighbour to hold one of its own fixed men
-//     or to be attacked by an enemy fixed pawn or the enemy fixed king
-//     (it never castles: a king with castling rights is not fixed);
-//   - no enemy man may ever attack a fixed man, except an enemy king
-//     attacking one guarded by a fixed pawn or king of its own colour.
-//
-// Every other man's squares are over-approximated with fixed men as the
-// only obstacles (the others can always be moved away, the opponent
-// cooperating): pieces by flood fill of their moves, kings also avoiding
-// squares the enemy's fixed men attack, pawns by their pushes and by
-// captures onto squares some enemy man can ever stand on (a least fixed
-// point over both colours); a pawn that can reach the last rank may
-// become any piece, which then roams from there. By induction over any
-// series of legal moves, fixed men stay put and every other man stays
-// within its squares.
+// A confined pawn may never capture (no enemy man but the king may ever
+// stand where it attacks) and neither it nor a fixed man may be taken
+// (no enemy man may ever attack it; an enemy king only when no fixed man
+// guards it, and not when taking it always stalemates the owner, see
+// kingTakingEndsGame). By induction over any series of legal moves every
+// man then stays within its class and squares.
 //
 // Side can then mate only by checking the other king on a square that
-// king can reach, with a man that can attack it; if there is none, mate
-// is impossible. Otherwise the neighbours of each such square that side
-// can never attack nor occupy must each hold a different man of the
-// mated side able to stand there (the matching of canBlock); when that
-// fails for every such square, mate is impossible too.
+// king can reach, with every neighbour attacked by side or filled by a
+// distinct man, of either colour, able to stand there (the matching of
+// canBlock); when the other side can only ever move its king, its last
+// move before the mate must also be possible (lastKingMove). When no
+// square passes, mate is impossible.
 func confinedUnwinnable(pos *bb.Position, side bb.Color) bool {
 	c := confine(pos, side)
 	return c.ok && !c.canMate(pos, side)
@@ -308,20 +313,19 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				path = cf.path[s]
 			}
 			switch {
-			case pc.Type() != bb.King && attBy[o]&path != 0,
+			case pc.Type() == bb.King: // never taken; fixed while it has no move
+				if bb.KingAttacks(bb.Square(s))&^cf.fixedOf[c]&^cf.permAtt[o] == 0 {
+					continue
+				}
+			case attBy[o]&path != 0,
 				(kingAttBy[o]|kingSteps(cf.fixedOf[o]&kingOf[o]))&path&^cf.permAtt[c] != 0 &&
 					(path != sb || !cf.kingTakingEndsGame(s, c)):
-				debugDrop(s, "attacked")
 				if path == sb { // it never moves, but may be taken
 					stuck |= sb
 					continue
 				}
 			case pc.Type() == bb.Pawn && pawnAttacks(c, path)&occ[o] != 0:
-				debugDrop(s, "may-capture")
-			case pc.Type() == bb.King && bb.KingAttacks(bb.Square(s))&^cf.fixedOf[c]&^cf.permAtt[o] != 0:
-				debugDrop(s, "king-moves")
 			case pc.Type() != bb.King && pc.Type() != bb.Pawn && pieceAttacks(pc.Type(), bb.Square(s), fixed)&^cf.fixedOf[c] != 0:
-				debugDrop(s, "piece-moves")
 				if jammed, group := cf.jammed(s, c, attBy[o], kingAttBy[o]); jammed {
 					stuck |= sb
 					cf.jam[s] = group
@@ -350,7 +354,6 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				moves = !jammed
 			}
 			if moves {
-				debugDrop(m.sq, "stuck-moves")
 				cf.stuck &^= sb
 				drop |= sb
 			}
@@ -402,7 +405,6 @@ func (cf *confinement) stretches(pos *bb.Position, cand uint64) uint64 {
 				t += step
 			}
 			if promotes || path&lastRank(c) != 0 {
-				debugDrop(s, "promotes")
 				cand &^= sb
 				continue
 			}
@@ -582,8 +584,6 @@ func (cf *confinement) lastKingMove(k bb.Square, side bb.Color, loserReach, atta
 	}
 	return false
 }
-
-var debugDrop = func(s int, why string) {}
 
 // pieceAttacks returns the squares a knight, bishop, rook or queen on s
 // attacks with occ blocking.
