@@ -227,8 +227,8 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 	for {
 		cand = cf.stretches(pos, cand)
 		fixed := cf.fixed
-		if cand&(pawnsOf[0]|pawnsOf[1]) == 0 {
-			return cf // without confined pawns nothing is confined
+		if (cand|cf.stuck)&cf.pawns == 0 {
+			return cf // without confined or stuck pawns nothing is confined
 		}
 		for c := bb.White; c <= bb.Black; c++ {
 			cf.fixedOf[c] = fixed & pos.Occupied(c)
