@@ -15,7 +15,11 @@
 //  1. material rules that are proofs (a lone king never mates; a lone
 //     minor piece never mates a bare king; bishops on one colour never
 //     mate a king whose own men all stand on that colour; a knight never
-//     mates a king and a lone queen);
+//     mates a king whose men are all queens, one of which can always take
+//     it; bishops on one colour never mate a king whose men are rooks,
+//     queens and bishops of that colour: without pawns two bishops never
+//     give double check, and against a single check a rook or queen on
+//     one of the two squares that must be blocked takes or blocks);
 //  2. a semi-static proof for locked pawn structures: pawns that can never
 //     move again (blocked by pawns that can never move) and pawns that can
 //     only walk into that wall fix the structure, provided no capture can
@@ -55,7 +59,27 @@
 //     going up one deviation at a time;
 //  7. an exhaustive walk of every position reachable from the query,
 //     closing any node the rules above prove dead: if the walk ends with
-//     no mate, the side cannot mate.
+//     no mate, the side cannot mate. Its frames are small (a node's moves
+//     are generated again when the walk returns to it), so it can go
+//     millions of plies deep;
+//  6. a confinement proof (confine.go) that classifies every man: fixed
+//     (never moves nor is taken: pawns blocked by fixed men, kings whose
+//     neighbours are their own fixed men or attacked for good, pieces
+//     whose every first square holds their own fixed men), bounded (a
+//     pawn walking its file towards an opposing bounded pawn it can never
+//     pass, never capturing nor taken), stuck (never moves but may be
+//     taken, also a piece jammed in a group of its own pieces and king
+//     that can only move onto each other's squares) or free (its squares
+//     found by flood fill around the fixed men; free pawns push, capture
+//     onto squares enemy men can reach, and promote into any piece). The
+//     classes are the greatest consistent ones, by iteration; a king
+//     taking a fixed man only when that stalemates its owner, who has no
+//     other man to move, is no threat to them. Mate then needs a check
+//     on a square the other king can reach, with every neighbour attacked
+//     or filled by a distinct man able to stand there (a matching); and
+//     when the mated side can only ever move its king, its last move came
+//     from a neighbour the mate must cover, which only a moving mating
+//     king could do with a discovered check.
 //
 // A mate line found by any of these, if longer than twelve plies, is then
 // shortened on a node budget of its own (a quarter of the quick budget in

@@ -5,13 +5,16 @@ import (
 )
 
 // maxWalk bounds the depth of the exhaustive walk; a walk that would go
-// deeper gives up (a proof needs every reachable position visited).
-const maxWalk = 100_000
+// deeper gives up (a proof needs every reachable position visited). A
+// depth-first walk of a large region goes deep, so frames are small: a
+// node's moves are generated again when the walk comes back to it, once
+// per child it descended into.
+const maxWalk = 1 << 23
 
 type walkFrame struct {
-	start, end, next int // this node's moves in walk.moves
-	move             bb.Move
-	undo             bb.Undo
+	move bb.Move // the move to the child being walked
+	next int32   // index of the next move to try in the node's legal moves
+	undo bb.Undo
 }
 
 // exhaust walks every position reachable from the query position, depth
@@ -27,9 +30,11 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 	limit := s.nodes + budget
 	p := &s.pos
 	seen := make(map[uint64]struct{})
-	var moves []bb.Move
 	var stack []walkFrame
-	var ml bb.MoveList
+	// cur holds the legal moves of the node on top of the stack; a child
+	// is generated into tmp, and the two are swapped when it is expanded.
+	var lists [2]bb.MoveList
+	cur, tmp := &lists[0], &lists[1]
 	// visit expands the current position; it returns false when the walk
 	// must stop (mate found, budget, depth).
 	// The static proofs depend on the pieces only through the regions
@@ -41,16 +46,15 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 		if s.nodes >= limit || len(stack) >= maxWalk {
 			return false, true
 		}
-		p.LegalMoves(&ml)
-		if ml.N == 0 {
+		p.LegalMoves(tmp)
+		if tmp.N == 0 {
 			return p.Side() != s.winner && p.InCheck(), false
 		}
-		if static && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner)) {
+		if static && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner) || confinedUnwinnable(p, s.winner)) {
 			return false, false
 		}
-		start := len(moves)
-		moves = append(moves, ml.Slice()...)
-		stack = append(stack, walkFrame{start: start, end: len(moves), next: start})
+		cur, tmp = tmp, cur
+		stack = append(stack, walkFrame{})
 		return false, false
 	}
 	seen[p.Hash()] = struct{}{}
@@ -59,16 +63,16 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 	}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if f.next == f.end {
-			moves = moves[:f.start]
+		if int(f.next) == cur.N {
 			stack = stack[:len(stack)-1]
 			if len(stack) > 0 {
 				top := &stack[len(stack)-1]
 				p.Unmake(top.move, top.undo)
+				p.LegalMoves(cur)
 			}
 			continue
 		}
-		m := moves[f.next]
+		m := cur.Moves[f.next]
 		f.next++
 		static := p.PieceAt(m.From()).Type() == bb.Pawn || p.PieceAt(m.To()) != bb.NoPiece ||
 			p.EnPassant() != bb.NoSquare // the frozen-pawn proof refuses positions with a target

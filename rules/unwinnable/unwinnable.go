@@ -219,6 +219,9 @@ func staticVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
 	if frozenUnwinnable(pos, side) {
 		return Result{Verdict: Unwinnable, Reason: "the pawns are frozen and no piece can ever check the king's squares"}, true
 	}
+	if confinedUnwinnable(pos, side) {
+		return Result{Verdict: Unwinnable, Reason: "men that can never move confine the others, and no mating net fits in what is left"}, true
+	}
 	return Result{}, false
 }
 

@@ -1,0 +1,152 @@
+package unwinnable
+
+import (
+	"testing"
+
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// confineCases exercise the fixed-men confinement proof: fire says
+// whether confinedUnwinnable must prove the side unable to mate. Where it
+// must not fire, a legal mate exists (the side can mate).
+var confineCases = []struct {
+	name string
+	fen  string
+	side bb.Color
+	fire bool
+}{
+	// Pawns facing each other on the a, c, e, g files never meet a
+	// capture; Black's king is held on the back rank. A pawn check on
+	// b3 needs a2, a3 and a4 filled, and only the two a-pawns can be
+	// there.
+	{"facing pawns, matching fails", "3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1", bb.Black, true},
+	// White's king is walled in on a1 for good: its neighbours hold a
+	// pawn guarded by a fixed pawn, its own fixed pawn, and a square a
+	// fixed pawn attacks; the a2 pawn is blocked by that king. Black's
+	// bishops are all light, a1 is dark.
+	{"king fixed in the corner", "k7/1b6/2b5/3b4/4b3/1pB2b2/pP4b1/K6b w - - 0 1", bb.Black, true},
+	// Pieces hemmed in by their own fixed men: rook h8 and bishop g8
+	// behind the pawns on f7 and h7.
+	{"rook and bishop hemmed in", "5kBR/4pPpP/1b2P1P1/8/1b6/1B5B/8/1B4K1 w - - 0 1", bb.White, true},
+	// Black's king could take g2 or h5 only when White's king leaves it
+	// no move: stalemate ends the game. White has only its king to move
+	// (h3-h4): Black's mate on h4 would need h3 covered by its king from
+	// h2, which it can only reach with White's king already on h4.
+	{"king capture stalemates (white)", "8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1", bb.White, true},
+	{"king capture stalemates, last move (black)", "8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1", bb.Black, true},
+	// White's rook on a1 may be taken but never moves: the king on a2
+	// and the bishop on b1 can only move onto each other's squares or
+	// the rook's while it stands.
+	{"jammed rook, king and bishop (white)", "B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 b - - 0 1", bb.White, true},
+	{"jammed rook, king and bishop (black)", "B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 b - - 0 1", bb.Black, true},
+
+	// Must not fire: the b7 pawn walks to b2 and mates the king that
+	// can never leave c1 (a pawn bounded on its file still attacks).
+	{"bounded pawn mates", "8/1p6/1k6/1b6/4p1p1/p2pP1P1/p1pP3B/rbK5 b - - 0 1", bb.Black, false},
+	{"pawn promotes behind the wall", "1b3kBR/4pP1P/1p1pP2P/1P1P4/8/1K1B2p1/1P4P1/8 b - - 0 1", bb.White, false},
+	// Black moves only its king; the rook mates at once (Ra8), or after
+	// the king's move to g8.
+	{"only king moves, mate in one", "7k/8/6K1/8/3p4/3P4/8/R7 w - - 0 1", bb.White, false},
+	{"only king moves, mate after its move", "7k/8/6K1/8/3p4/3P4/8/R7 b - - 0 1", bb.White, false},
+	// The king's capture of g2 is answered by the f-pawn: no stalemate.
+	{"capture does not stalemate", "8/8/8/8/3k4/5PpK/6P1/8 w - - 0 1", bb.Black, false},
+}
+
+func TestConfinement(t *testing.T) {
+	for _, tc := range confineCases {
+		t.Run(tc.name, func(t *testing.T) {
+			pos, err := bb.ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := pos
+			if got := confinedUnwinnable(&pos, tc.side); got != tc.fire {
+				t.Fatalf("confinedUnwinnable(%s, %s) = %v, want %v", tc.fen, tc.side, got, tc.fire)
+			}
+			if pos != before {
+				t.Fatal("the position was changed")
+			}
+			if tc.fire {
+				return
+			}
+			// Where a mate exists, the analyzer must find it or give up,
+			// never call it unwinnable.
+			r, err := CanMate(tc.fen, tc.side, Options{Mode: Full, NodeBudget: 200_000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict == Unwinnable {
+				t.Fatalf("%s for %s: unwinnable (%s), but a mate exists", tc.fen, tc.side, r.Reason)
+			}
+			if r.Verdict == Winnable {
+				assertMateLine(t, tc.fen, tc.side, r.Line)
+			}
+		})
+	}
+}
+
+// TestMaterialRules covers the material rules for a lone knight against
+// queens and one-coloured bishops against rooks, queens and bishops of
+// their colour, and the material just outside them, where a mate exists.
+func TestMaterialRules(t *testing.T) {
+	cases := []struct {
+		name string
+		fen  string
+		side bb.Color
+		fire bool
+	}{
+		{"bishop vs rook", "3kr3/8/8/8/8/3KB3/8/8 b - - 0 1", bb.White, true},
+		{"bishop vs queen and bishop of its colour", "3kqb2/8/8/8/8/3KB3/8/8 w - - 0 1", bb.White, true},
+		{"two bishops vs two rooks", "5b2/4bk2/8/8/8/8/3KR3/3R4 w - - 0 1", bb.Black, true},
+		{"four bishops vs queens and rooks", "4k3/qqqqqqqq/1rrrr3/8/8/8/B1B1B1B1/4K3 w - - 0 1", bb.White, true},
+		{"knight vs three queens", "1q1q1q2/1k6/8/8/8/2K5/2N5/8 b - - 0 1", bb.White, true},
+		{"knight vs queens", "4k3/qqqqqqqq/8/4N3/8/8/8/4K3 b - - 0 1", bb.White, true},
+		// Outside the rules: a knight or a bishop of the other colour can
+		// stand on a square no rook may, and a rook takes a knight sideways.
+		{"bishop vs rook and knight", "3kr3/3n4/8/8/8/3KB3/8/8 b - - 0 1", bb.White, false},
+		{"knight vs queen and rook", "k7/r7/q7/8/3N4/8/8/4K3 w - - 0 1", bb.White, false},
+		{"bishops of both colours", "3kr3/8/8/8/8/3KBB2/8/8 b - - 0 1", bb.White, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pos, err := bb.ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := insufficient(&pos, tc.side) != ""; got != tc.fire {
+				t.Fatalf("insufficient(%s, %s) fired = %v, want %v", tc.fen, tc.side, got, tc.fire)
+			}
+		})
+	}
+}
+
+// TestDeepWalk needs the exhaustive walk to go some 600,000 plies deep
+// before it has seen every reachable position (no static proof closes
+// the root: the knights and bishops roam behind the locked pawns).
+func TestDeepWalk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a full-budget walk")
+	}
+	const fen = "k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K7 w - - 0 1"
+	pos, err := bb.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAnalyzer(Options{Mode: Full})
+	a.s.reset(&pos, bb.White)
+	if staticVerdictOK(&pos, bb.White) {
+		t.Fatal("a static proof closes the root: the walk is not exercised")
+	}
+	r, ok := a.s.exhaust(2_000_000)
+	if !ok || r.Verdict != Unwinnable {
+		t.Fatalf("walk: %v %v after %d nodes, want a proof", ok, r.Verdict, a.s.nodes)
+	}
+	if a.s.pos != pos {
+		t.Fatal("the walk did not restore the position")
+	}
+}
+
+func staticVerdictOK(pos *bb.Position, side bb.Color) bool {
+	_, ok := staticVerdict(pos, side)
+	return ok
+}
