@@ -29,40 +29,7 @@
 //     nor is it when, wherever the king could be checked, its neighbours
 //     that the mating side can never attack nor occupy outnumber the
 //     king's own men that could stand on them (a matching decides);
-//  3. a probe for the shortest helpmates (the mating side moves at most
-//     twice), most flag-fall positions having one: the discrepancy search
-//     below, capped at three or four plies, once with its plain score and
-//     once aimed at a mate where the other king stands, on 120 nodes;
-//  4. a heuristic helpmate search, a limited discrepancy search: it
-//     follows the best move of a mate-seeking score (the other king to a
-//     corner and hemmed in by its own men, the mating side's men close,
-//     promotions) and allows a few deviations along a line, probing every
-//     check of the mating side for mate in one; a line it finds is
-//     returned as proof;
-//  5. a full-width iterative-deepening helpmate search with forced-move
-//     extensions and a transposition table, which also proves a position
-//     dead when every line ends (mate of the other side, stalemate, or
-//     material that cannot mate) before the depth runs out;
-//  6. in full mode, a goal-directed helpmate search: the squares the
-//     other king can reach are ranked as targets (few flight squares, a
-//     short walk, a colour the mating side can check on: bishops of one
-//     colour mate only on it), and for each of the best dozen the
-//     discrepancy search follows a score built on distances computed
-//     around the actual pawns: the king walks to the target by the
-//     shortest route its pawns and the enemy's pawn attacks allow, its
-//     men walk to the target's flight squares (bishops to those of their
-//     colour, knights by knight moves, pawns forward to promote), the
-//     mating side's men keep off the king's way while it walks and then
-//     cover the flight squares left open, spare men of the mating side
-//     may be given up. The targets and the plain heuristic share the
-//     budget fairly, round by round with a doubling allowance, each
-//     going up one deviation at a time;
-//  7. an exhaustive walk of every position reachable from the query,
-//     closing any node the rules above prove dead: if the walk ends with
-//     no mate, the side cannot mate. Its frames are small (a node's moves
-//     are generated again when the walk returns to it), so it can go
-//     millions of plies deep;
-//  6. a confinement proof (confine.go) that classifies every man: fixed
+//  3. a confinement proof (confine.go) that classifies every man: fixed
 //     (never moves nor is taken: pawns blocked by fixed men, kings whose
 //     neighbours are their own fixed men or attacked for good, pieces
 //     whose every first square holds their own fixed men), bounded (a
@@ -79,7 +46,40 @@
 //     or filled by a distinct man able to stand there (a matching); and
 //     when the mated side can only ever move its king, its last move came
 //     from a neighbour the mate must cover, which only a moving mating
-//     king could do with a discovered check.
+//     king could do with a discovered check;
+//  4. a probe for the shortest helpmates (the mating side moves at most
+//     twice), most flag-fall positions having one: the discrepancy search
+//     below, capped at three or four plies, once with its plain score and
+//     once aimed at a mate where the other king stands, on 120 nodes;
+//  5. a heuristic helpmate search, a limited discrepancy search: it
+//     follows the best move of a mate-seeking score (the other king to a
+//     corner and hemmed in by its own men, the mating side's men close,
+//     promotions) and allows a few deviations along a line, probing every
+//     check of the mating side for mate in one; a line it finds is
+//     returned as proof;
+//  6. a full-width iterative-deepening helpmate search with forced-move
+//     extensions and a transposition table, which also proves a position
+//     dead when every line ends (mate of the other side, stalemate, or
+//     material that cannot mate) before the depth runs out;
+//  7. in full mode, a goal-directed helpmate search: the squares the
+//     other king can reach are ranked as targets (few flight squares, a
+//     short walk, a colour the mating side can check on: bishops of one
+//     colour mate only on it), and for each of the best dozen the
+//     discrepancy search follows a score built on distances computed
+//     around the actual pawns: the king walks to the target by the
+//     shortest route its pawns and the enemy's pawn attacks allow, its
+//     men walk to the target's flight squares (bishops to those of their
+//     colour, knights by knight moves, pawns forward to promote), the
+//     mating side's men keep off the king's way while it walks and then
+//     cover the flight squares left open, spare men of the mating side
+//     may be given up. The targets and the plain heuristic share the
+//     budget fairly, round by round with a doubling allowance, each
+//     going up one deviation at a time;
+//  8. an exhaustive walk of every position reachable from the query,
+//     closing any node the rules above prove dead: if the walk ends with
+//     no mate, the side cannot mate. Its frames are small (a node's moves
+//     are generated again when the walk returns to it), so it can go
+//     millions of plies deep.
 //
 // A mate line found by any of these, if longer than twelve plies, is then
 // shortened on a node budget of its own (a quarter of the quick budget in
