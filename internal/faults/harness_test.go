@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/driver/dgt"
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/emulator"
 	"github.com/arbiterd/arbiterd/internal/live"
@@ -22,8 +23,10 @@ const settle = 2500 * time.Millisecond
 
 // game is the game every trial plays: the Immortal Game (45 plies, ending
 // in mate) on a rapid control, at 20× real time so a trial takes about 9 s.
-// The session's keep-alive poll stays at its real 1 s (20 s of game time),
-// so a board's silence is noticed later than it would be at real speed.
+// The session's keep-alive poll (with its board dump) is scaled with the
+// game: once per second of game time, as at real speed, so a lost field
+// update is put right by the next dump within the scan lag and a board's
+// silence is noticed after two seconds of game time, as it would be live.
 const (
 	speed       = 20.0
 	timeControl = "900+10"
@@ -118,7 +121,8 @@ func playLive(ctx context.Context, cfg emulator.Config, w io.Writer, journalErrO
 	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) }
 	lc := live.Config{
 		Path: slave, Capture: cw, Now: now,
-		Meta: map[string]string{"board": "1", "timecontrol": timeControl, "clock-white": "left"},
+		Session: dgt.SessionOptions{PollInterval: time.Duration(float64(time.Second) / speed)},
+		Meta:    map[string]string{"board": "1", "timecontrol": timeControl, "clock-white": "left"},
 		OnEvent: func(e reconcile.Event) bool {
 			o.Events = append(o.Events, e)
 			switch e.Type {
