@@ -2,6 +2,7 @@ package livechess
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/arbiterd/arbiterd/internal/hub"
@@ -93,10 +94,18 @@ func EBoardOf(b hub.Board) EBoard {
 
 // EventOf converts a hub board to an eboardevent's param.
 func EventOf(b hub.Board) EBoardEvent {
+	// A LiveChess client replays san from the start: it gets the moves up
+	// to the first ply arbiterd could not verify (made while the board
+	// was not read), and match false from there on; board still shows
+	// the position.
 	san := b.SAN
+	cut := slices.Index(san, hub.UnverifiedSAN)
+	if cut >= 0 {
+		san = san[:cut]
+	}
 	if san == nil {
 		san = []string{}
 	}
 	return EBoardEvent{SerialNr: SerialNr(b), Flipped: b.Orientation == "black-bottom", Board: placement(b.FEN),
-		Clock: clockOf(b), SAN: san, Match: b.Ply == len(b.SAN)}
+		Clock: clockOf(b), SAN: san, Match: cut < 0 && b.Ply == len(b.SAN)}
 }
