@@ -333,6 +333,15 @@ func (s *Session) Run(ctx context.Context) error {
 				}
 			}
 			if c.err != nil {
+				if ctx.Err() != nil {
+					// The line was closed because Run is stopping (the
+					// port closes with the context): that is the
+					// cancellation, whichever of the two select saw first.
+					if cur != nil {
+						cur.reply <- ctx.Err()
+					}
+					return ctx.Err()
+				}
 				if cur != nil {
 					cur.reply <- c.err
 				}
