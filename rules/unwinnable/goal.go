@@ -26,6 +26,11 @@ import (
 //   - the winner's men come within reach of the target, and the winner's
 //     pawns advance and promote.
 //
+// When the winner's pawns are all blocked, one more search aims at a
+// pawn break: a man of the winner walks to a square where a pawn of the
+// loser takes it and a pawn of the winner takes back, then stands free to
+// walk on and promote (see breakSquares).
+//
 // The same limited discrepancy search (lds.go) follows that score; the
 // targets share the budget round by round, each round allowing one more
 // discrepancy.
