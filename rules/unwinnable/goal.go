@@ -26,6 +26,11 @@ import (
 //   - the winner's men come within reach of the target, and the winner's
 //     pawns advance and promote.
 //
+// When the winner's pawns are all blocked, one more search aims at a
+// pawn break: a man of the winner walks to a square where a pawn of the
+// loser takes it and a pawn of the winner takes back, then stands free to
+// walk on and promote (see breakSquares).
+//
 // The same limited discrepancy search (lds.go) follows that score; the
 // targets share the budget round by round, each round allowing one more
 // discrepancy.
@@ -44,6 +49,10 @@ type goal struct {
 	// plain marks the plain heuristic of lds.go (nearest corner),
 	// searched in the rounds alongside the targets.
 	plain bool
+	// offers, when not empty, makes this a pawn-break search: the
+	// squares where a man of the winner offered to a pawn of the loser
+	// is retaken by a pawn of the winner that can then walk on.
+	offers uint64
 	// disc is the allowance of the next search, spent the nodes spent.
 	disc  int
 	spent int64
@@ -179,7 +188,56 @@ func (s *searcher) makeGoals(n int) []goal {
 	for i := range cand {
 		cand[i].fill(blocked &^ (1 << uint(k)))
 	}
+	if offers := breakSquares(p, w); offers != 0 && len(cand) > 0 {
+		b := cand[0]
+		b.offers = offers
+		cand = append(cand, b)
+	}
 	return cand
+}
+
+// breakSquares returns the squares where the winner, whose pawns are all
+// blocked, could break the pawn structure open: a square that a pawn of
+// the loser attacks (it takes a man offered there) and a pawn of the
+// winner attacks too (it takes back, and stands free in front: it may
+// walk on to promote). Empty when a pawn of the winner can still push.
+// It only adds a search, it proves nothing.
+func breakSquares(p *bb.Position, w bb.Color) uint64 {
+	l := w.Other()
+	pawns := p.Pieces(bb.White, bb.Pawn) | p.Pieces(bb.Black, bb.Pawn)
+	wp := p.Pieces(w, bb.Pawn)
+	ahead := func(b uint64) uint64 {
+		if w == bb.White {
+			return b << 8
+		}
+		return b >> 8
+	}
+	if wp == 0 || ahead(wp)&^pawns != 0 {
+		return 0
+	}
+	var offers uint64
+	cand := pawnAttacksOf(p, l) & pawnAttacksOf(p, w) &^ pawns
+	for b := cand; b != 0; b &= b - 1 {
+		sq := bb.Square(bits.TrailingZeros64(b))
+		if ahead(1<<uint(sq))&pawns == 0 {
+			offers |= 1 << uint(sq)
+		}
+	}
+	return offers
+}
+
+// offerReach estimates the moves a piece of the winner of type pt on sq
+// needs to stand on a square of set (occ the occupied squares).
+func offerReach(pt bb.PieceType, sq bb.Square, set, occ uint64) int32 {
+	switch {
+	case set&(1<<uint(sq)) != 0:
+		return 0
+	case pt == bb.Bishop && colourOf(sq)&set == 0:
+		return 3 // can never stand there
+	case attacks(pt, sq, occ)&set != 0:
+		return 1
+	}
+	return 2
 }
 
 // fill computes the distance maps of g (g.t and g.zone set) with blocked
@@ -323,8 +381,14 @@ func (s *searcher) goalDelta(m bb.Move, lk bb.Square) int32 {
 			} else {
 				v -= 24 * materialValue[c.Type()]
 			}
+			if g.offers&(1<<uint(to)) != 0 && pc.Type() == bb.Pawn {
+				v += 40 // the offer taken: the break opens
+			}
 		} else {
 			v -= 4
+			if g.offers&(1<<uint(to)) != 0 && pc.Type() == bb.Pawn && c.Type() == bb.Pawn {
+				v += 24 // taking back: the winner's pawn is free
+			}
 			if g.zone&(1<<uint(to)) != 0 {
 				v -= 8 // a blocker lost
 			}
@@ -371,6 +435,9 @@ func (s *searcher) goalDelta(m bb.Move, lk bb.Square) int32 {
 		}
 	default:
 		v -= 2 * int32(dist(to, g.t)-dist(from, g.t))
+		if g.offers != 0 {
+			v += 12 * (offerReach(pc.Type(), from, g.offers, occ) - offerReach(pc.Type(), to, g.offers, occ))
+		}
 		a0, a1 := attacks(pc.Type(), from, occ), attacks(pc.Type(), to, occ)
 		v -= 3 * int32(bits.OnesCount64(a1&avoid)-bits.OnesCount64(a0&avoid))
 		v += 3 * int32(bits.OnesCount64(a1&cover)-bits.OnesCount64(a0&cover))

@@ -19,6 +19,10 @@ func TestGoalDirectedSearch(t *testing.T) {
 		{"7k/8/8/3B4/8/6p1/1b4Pp/2b4K w - - 0 1", bb.White},
 		// White's dark bishop against light bishops: mate on h8.
 		{"k7/1b6/2b5/3b4/4b3/1pB2b2/pP4b1/K6b w - - 0 1", bb.White},
+		// Every pawn locked, Black's light bishop alone below the wall
+		// against a king on dark squares: Black must give it up on f3,
+		// where g2 takes and g4 takes back, free to promote.
+		{"k1b5/8/8/1pBp1p1p/1PbP1PpP/6P1/6P1/K3B3 b - - 0 1", bb.Black},
 	} {
 		pos, err := bb.ParseFEN(tc.fen)
 		if err != nil {
@@ -34,6 +38,30 @@ func TestGoalDirectedSearch(t *testing.T) {
 		assertMateLine(t, tc.fen, tc.side, r.Line)
 		if s.pos != pos {
 			t.Fatalf("%s: the search changed the position", tc.fen)
+		}
+	}
+}
+
+func TestBreakSquares(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		side bb.Color
+		want uint64
+	}{
+		// f3: g2 takes there, g4 takes back with f2 free. h3 too
+		// (h2 free); e3 and the rest are attacked by one side only.
+		{"k1b5/8/8/1pBp1p1p/1PbP1PpP/6P1/6P1/K3B3 b - - 0 1", bb.Black, 1<<21 | 1<<23},
+		// For White: a pawn retaking on f3 or h3 would stand blocked.
+		{"k1b5/8/8/1pBp1p1p/1PbP1PpP/6P1/6P1/K3B3 b - - 0 1", bb.White, 0},
+		// Black's pawns can push.
+		{"4k3/p7/8/8/8/8/P7/4K3 w - - 0 1", bb.Black, 0},
+	} {
+		pos, err := bb.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := breakSquares(&pos, tc.side); got != tc.want {
+			t.Errorf("%s for %v: %#x, want %#x", tc.fen, tc.side, got, tc.want)
 		}
 	}
 }
