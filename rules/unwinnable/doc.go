@@ -74,7 +74,10 @@
 //     cover the flight squares left open, spare men of the mating side
 //     may be given up. The targets and the plain heuristic share the
 //     budget fairly, round by round with a doubling allowance, each
-//     going up one deviation at a time;
+//     going up one deviation at a time. When the mating side's pawns
+//     are all blocked, one more search offers a man where a pawn of the
+//     other side takes it and a pawn of the mating side takes back, free
+//     to walk on and promote;
 //  8. an exhaustive walk of every position reachable from the query,
 //     closing any node the rules above prove dead: if the walk ends with
 //     no mate, the side cannot mate. Its frames are small (a node's moves
