@@ -40,7 +40,8 @@ import (
 // Side can then mate only by checking the other king on a square that
 // king can reach, with every neighbour attacked by side or filled by a
 // distinct man, of either colour, able to stand there (the matching of
-// canBlock); when the other side can only ever move its king, its last
+// canBlock), side's king covering only the neighbours next to one square
+// it can reach that is not next to the mated king; when the other side can only ever move its king, its last
 // move before the mate must also be possible (lastKingMove). When no
 // square passes, mate is impossible.
 func confinedUnwinnable(pos *bb.Position, side bb.Color) bool {
@@ -479,7 +480,8 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 	// only its own fixed men, so never checks.
 	attacks := pawnAttacks(side, cf.pathOf[side])
 	cover := kingSteps(cf.fixedOf[side] & cf.kings)
-	var men []uint64 // the squares each man that may fill a neighbour can stand on
+	var sideKing uint64 // the squares of side's king, when it may move
+	var men []uint64    // the squares each man that may fill a neighbour can stand on
 	for c := bb.White; c <= bb.Black; c++ {
 		for b := cf.pawnsOf[c] &^ cf.fixed; b != 0; b &= b - 1 {
 			men = append(men, cf.path[bits.TrailingZeros64(b)])
@@ -490,7 +492,7 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 		case m.c == loser && m.pt == bb.King:
 			kingReach = m.reach
 		case m.pt == bb.King:
-			cover |= m.att
+			sideKing = m.reach
 		default:
 			men = append(men, m.reach|m.promo)
 			if m.c == side {
@@ -512,8 +514,22 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 	}
 	for b := attacks & kingReach; b != 0; b &= b - 1 {
 		k := bb.Square(bits.TrailingZeros64(b))
-		if canBlock(bb.KingAttacks(k)&^cover, men) && (!tempo || cf.lastKingMove(k, side, kingReach, attacks)) {
-			return true
+		if tempo && !cf.lastKingMove(k, side, kingReach, attacks) {
+			continue
+		}
+		if sideKing == 0 {
+			if canBlock(bb.KingAttacks(k)&^cover, men) {
+				return true
+			}
+			continue
+		}
+		// side's king stands on one square, never next to k, and covers
+		// only the neighbours of k next to that square.
+		for q := sideKing &^ bb.KingAttacks(k) &^ (uint64(1) << uint(k)); q != 0; q &= q - 1 {
+			at := bb.KingAttacks(bb.Square(bits.TrailingZeros64(q)))
+			if canBlock(bb.KingAttacks(k)&^(cover|at), men) {
+				return true
+			}
 		}
 	}
 	return false

@@ -46,6 +46,10 @@ var confineCases = []struct {
 	// by c8 through an empty b7), so Black's king never takes one and
 	// never reaches a square White could check.
 	{"circulating bishops guard the pawns", "B1B1B1B1/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1", bb.White, true},
+	// Black's dark bishops check White's king only on a dark square,
+	// whose light neighbours no man can fill; Black's king, never next to
+	// White's, covers at most one of them.
+	{"one king covers few neighbours", "B1B1B1B1/pBpBpBp1/P1P1P1P1/8/8/4b3/3b4/k6K w - - 0 1", bb.Black, true},
 
 	// Must not fire: the b7 pawn walks to b2 and mates the king that
 	// can never leave c1 (a pawn bounded on its file still attacks).
