@@ -40,7 +40,8 @@ import (
 // Side can then mate only by checking the other king on a square that
 // king can reach, with every neighbour attacked by side or filled by a
 // distinct man, of either colour, able to stand there (the matching of
-// canBlock); when the other side can only ever move its king, its last
+// canBlock), side's king covering only the neighbours next to one square
+// it can reach that is not next to the mated king; when the other side can only ever move its king, its last
 // move before the mate must also be possible (lastKingMove). When no
 // square passes, mate is impossible.
 func confinedUnwinnable(pos *bb.Position, side bb.Color) bool {
@@ -293,6 +294,11 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				occ[m.c] |= m.reach | m.promo
 			}
 		}
+		// Squares a closed group of free pieces guards in every arrangement
+		// count as attacked for good.
+		for c := bb.White; c <= bb.Black; c++ {
+			cf.permAtt[c] |= cf.groupGuard(c, fixed)
+		}
 		// Drop every confined man that could leave its squares or be taken.
 		var attBy, kingAttBy [2]uint64
 		for _, m := range cf.men {
@@ -474,7 +480,8 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 	// only its own fixed men, so never checks.
 	attacks := pawnAttacks(side, cf.pathOf[side])
 	cover := kingSteps(cf.fixedOf[side] & cf.kings)
-	var men []uint64 // the squares each man that may fill a neighbour can stand on
+	var sideKing uint64 // the squares of side's king, when it may move
+	var men []uint64    // the squares each man that may fill a neighbour can stand on
 	for c := bb.White; c <= bb.Black; c++ {
 		for b := cf.pawnsOf[c] &^ cf.fixed; b != 0; b &= b - 1 {
 			men = append(men, cf.path[bits.TrailingZeros64(b)])
@@ -485,7 +492,7 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 		case m.c == loser && m.pt == bb.King:
 			kingReach = m.reach
 		case m.pt == bb.King:
-			cover |= m.att
+			sideKing = m.reach
 		default:
 			men = append(men, m.reach|m.promo)
 			if m.c == side {
@@ -507,8 +514,22 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 	}
 	for b := attacks & kingReach; b != 0; b &= b - 1 {
 		k := bb.Square(bits.TrailingZeros64(b))
-		if canBlock(bb.KingAttacks(k)&^cover, men) && (!tempo || cf.lastKingMove(k, side, kingReach, attacks)) {
-			return true
+		if tempo && !cf.lastKingMove(k, side, kingReach, attacks) {
+			continue
+		}
+		if sideKing == 0 {
+			if canBlock(bb.KingAttacks(k)&^cover, men) {
+				return true
+			}
+			continue
+		}
+		// side's king stands on one square, never next to k, and covers
+		// only the neighbours of k next to that square.
+		for q := sideKing &^ bb.KingAttacks(k) &^ (uint64(1) << uint(k)); q != 0; q &= q - 1 {
+			at := bb.KingAttacks(bb.Square(bits.TrailingZeros64(q)))
+			if canBlock(bb.KingAttacks(k)&^(cover|at), men) {
+				return true
+			}
 		}
 	}
 	return false
@@ -597,4 +618,91 @@ func pieceAttacks(pt bb.PieceType, s bb.Square, occ uint64) uint64 {
 		return bb.RookAttacks(s, occ)
 	}
 	return bb.BishopAttacks(s, occ) | bb.RookAttacks(s, occ)
+}
+
+// maxArrangements bounds the arrangements groupGuard enumerates.
+const maxArrangements = 1 << 12
+
+// groupGuard returns the squares that the free pieces of colour c guard
+// whatever the series of moves, when they form closed groups. A group is
+// every free piece of c of one type whose squares (flood fill around the
+// fixed men) form one region R that no other man of either colour, kings
+// included, can ever stand on. The group's members then never leave R and
+// are never taken, so at every moment they stand on some k of its n
+// squares; a square attacked from every such arrangement (lines blocked
+// by the arrangement itself and by every square outside R, where other
+// men may stand) is attacked for good. Its members being interchangeable,
+// the C(n, k) arrangements cover every position the group can take.
+func (cf *confinement) groupGuard(c bb.Color, fixed uint64) uint64 {
+	var guard uint64
+	for _, pt := range [...]bb.PieceType{bb.Knight, bb.Bishop, bb.Rook, bb.Queen} {
+		var done uint64 // regions already handled
+		for i := range cf.men {
+			g := &cf.men[i]
+			if g.c != c || g.pt != pt || g.stuck || g.reach&done != 0 || g.reach&fixed != 0 {
+				continue
+			}
+			r := g.reach
+			done |= r
+			var members, others uint64
+			for j := range cf.men {
+				m := &cf.men[j]
+				if m.c == c && m.pt == pt && !m.stuck && m.reach == r {
+					members |= 1 << uint(m.sq)
+					continue
+				}
+				others |= m.reach | m.promo
+			}
+			others |= cf.fixed | cf.pathOf[0] | cf.pathOf[1]
+			if others&r != 0 {
+				continue
+			}
+			guard |= arrangementGuard(pt, r, bits.OnesCount64(members))
+		}
+	}
+	return guard
+}
+
+// arrangementGuard returns the squares attacked by k pieces of type pt in
+// every arrangement on the squares of region, lines stopping at the
+// arrangement's own squares and at every square outside region; it
+// returns 0 when the arrangements are too many to enumerate.
+func arrangementGuard(pt bb.PieceType, region uint64, k int) uint64 {
+	n := bits.OnesCount64(region)
+	if k == 0 || k > n || n > 32 {
+		return 0
+	}
+	// C(n, k), stopping once past the bound.
+	count := 1
+	for i := 0; i < k && i < n-k; i++ {
+		count = count * (n - i) / (i + 1)
+		if count > maxArrangements {
+			return 0
+		}
+	}
+	var sqs [64]bb.Square
+	for b, i := region, 0; b != 0; b, i = b&(b-1), i+1 {
+		sqs[i] = bb.Square(bits.TrailingZeros64(b))
+	}
+	guard := ^uint64(0)
+	// Every k-subset of the n squares, as a bit pattern (Gosper's hack).
+	for pat := uint64(1)<<uint(k) - 1; pat < uint64(1)<<uint(n); {
+		var arr uint64
+		for b := pat; b != 0; b &= b - 1 {
+			arr |= 1 << uint(sqs[bits.TrailingZeros64(b)])
+		}
+		blockers := arr | ^region
+		var att uint64
+		for b := arr; b != 0; b &= b - 1 {
+			att |= pieceAttacks(pt, bb.Square(bits.TrailingZeros64(b)), blockers)
+		}
+		guard &= att
+		if guard == 0 {
+			return 0
+		}
+		low := pat & -pat
+		next := pat + low
+		pat = next | ((pat^next)>>2)/low
+	}
+	return guard
 }

@@ -40,6 +40,17 @@ var confineCases = []struct {
 	{"jammed rook, king and bishop (white)", "B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 b - - 0 1", bb.White, true},
 	{"jammed rook, king and bishop (black)", "B2b4/8/8/4k3/1p6/1Pp1p1pB/K1P1P1Pb/RB6 b - - 0 1", bb.Black, true},
 
+	// White's seven light bishops circulate on the eight light squares
+	// behind the pawns and can never leave them; whatever their
+	// arrangement, each pawn on the sixth rank is guarded (a6 by b7, or
+	// by c8 through an empty b7), so Black's king never takes one and
+	// never reaches a square White could check.
+	{"circulating bishops guard the pawns", "B1B1B1B1/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1", bb.White, true},
+	// Black's dark bishops check White's king only on a dark square,
+	// whose light neighbours no man can fill; Black's king, never next to
+	// White's, covers at most one of them.
+	{"one king covers few neighbours", "B1B1B1B1/pBpBpBp1/P1P1P1P1/8/8/4b3/3b4/k6K w - - 0 1", bb.Black, true},
+
 	// Must not fire: the b7 pawn walks to b2 and mates the king that
 	// can never leave c1 (a pawn bounded on its file still attacks).
 	{"bounded pawn mates", "8/1p6/1k6/1b6/4p1p1/p2pP1P1/p1pP3B/rbK5 b - - 0 1", bb.Black, false},
@@ -48,6 +59,9 @@ var confineCases = []struct {
 	// the king's move to g8.
 	{"only king moves, mate in one", "7k/8/6K1/8/3p4/3P4/8/R7 w - - 0 1", bb.White, false},
 	{"only king moves, mate after its move", "7k/8/6K1/8/3p4/3P4/8/R7 b - - 0 1", bb.White, false},
+	// With two of the eight squares empty, b7 and c8 may both be: a6 is
+	// then unguarded, Black's king takes it and the a-pawn promotes.
+	{"circulating bishops with two holes", "B1B1B1B1/pBp1pBp1/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1", bb.Black, false},
 	// The king's capture of g2 is answered by the f-pawn: no stalemate.
 	{"capture does not stalemate", "8/8/8/8/3k4/5PpK/6P1/8 w - - 0 1", bb.Black, false},
 }
@@ -121,8 +135,9 @@ func TestMaterialRules(t *testing.T) {
 }
 
 // TestDeepWalk needs the exhaustive walk to go some 600,000 plies deep
-// before it has seen every reachable position (no static proof closes
-// the root: the knights and bishops roam behind the locked pawns).
+// before it has seen every reachable position: the bishops and kings roam
+// behind the locked pawns, the knights are hemmed in. The walk runs with
+// the static proofs off (the confinement proof closes this position).
 func TestDeepWalk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full-budget walk")
@@ -134,10 +149,10 @@ func TestDeepWalk(t *testing.T) {
 	}
 	a := NewAnalyzer(Options{Mode: Full})
 	a.s.reset(&pos, bb.White)
-	if staticVerdictOK(&pos, bb.White) {
-		t.Fatal("a static proof closes the root: the walk is not exercised")
+	if !staticVerdictOK(&pos, bb.White) {
+		t.Error("the static proofs do not close a position the walk proves dead")
 	}
-	r, ok := a.s.exhaust(2_000_000)
+	r, ok := a.s.walk(2_000_000, false)
 	if !ok || r.Verdict != Unwinnable {
 		t.Fatalf("walk: %v %v after %d nodes, want a proof", ok, r.Verdict, a.s.nodes)
 	}
@@ -149,4 +164,23 @@ func TestDeepWalk(t *testing.T) {
 func staticVerdictOK(pos *bb.Position, side bb.Color) bool {
 	_, ok := staticVerdict(pos, side)
 	return ok
+}
+
+func TestArrangementGuard(t *testing.T) {
+	sq := func(s string) uint64 { return 1 << uint(int(s[0]-'a')+8*int(s[1]-'1')) }
+	region := sq("a8") | sq("b7") | sq("c8")
+	// Two bishops on a8, b7, c8: a6 and c6 are attacked in all three
+	// arrangements; d7 is not (a8 and b7 leave it alone).
+	g := arrangementGuard(bb.Bishop, region, 2)
+	if g&sq("a6") == 0 || g&sq("c6") == 0 || g&sq("d7") != 0 {
+		t.Errorf("two bishops: guard %#x", g)
+	}
+	// One bishop: from a8 it attacks only b7 (lines stop outside the
+	// region), so a6 is not attacked in every arrangement.
+	if g := arrangementGuard(bb.Bishop, region, 1); g&sq("a6") != 0 {
+		t.Errorf("one bishop: guard %#x holds a6", g)
+	}
+	if g := arrangementGuard(bb.Bishop, region, 4); g != 0 {
+		t.Errorf("more bishops than squares: guard %#x", g)
+	}
 }

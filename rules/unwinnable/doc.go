@@ -41,9 +41,14 @@
 //     onto squares enemy men can reach, and promote into any piece). The
 //     classes are the greatest consistent ones, by iteration; a king
 //     taking a fixed man only when that stalemates its owner, who has no
-//     other man to move, is no threat to them. Mate then needs a check
-//     on a square the other king can reach, with every neighbour attacked
-//     or filled by a distinct man able to stand there (a matching); and
+//     other man to move, is no threat to them. Pieces of one type that
+//     share a region no other man can ever enter (closed by fixed men)
+//     never leave it nor are taken: a square they attack in every
+//     arrangement of their number on its squares is attacked for good.
+//     Mate then needs a check on a square the other king can reach, with
+//     every neighbour attacked or filled by a distinct man able to stand
+//     there (a matching), the mating king covering only the neighbours
+//     next to one square it can reach, never next to the other king; and
 //     when the mated side can only ever move its king, its last move came
 //     from a neighbour the mate must cover, which only a moving mating
 //     king could do with a discovered check;

@@ -24,6 +24,12 @@ type walkFrame struct {
 // the line); finishing the walk proves Unwinnable. It gives up when the
 // budget runs out.
 func (s *searcher) exhaust(budget int64) (Result, bool) {
+	return s.walk(budget, true)
+}
+
+// walk is exhaust; with proofs false it closes only positions where the
+// game has ended, so that a test can make it visit every position.
+func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 	if budget <= 0 {
 		return Result{}, false
 	}
@@ -50,7 +56,7 @@ func (s *searcher) exhaust(budget int64) (Result, bool) {
 		if tmp.N == 0 {
 			return p.Side() != s.winner && p.InCheck(), false
 		}
-		if static && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner) || confinedUnwinnable(p, s.winner)) {
+		if static && proofs && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner) || confinedUnwinnable(p, s.winner)) {
 			return false, false
 		}
 		cur, tmp = tmp, cur
