@@ -166,7 +166,7 @@ func (cf *confinement) jammed(s int, c bb.Color, attO, kingAttO uint64) (bool, u
 			if pt == bb.King {
 				moves = bb.KingAttacks(q) &^ cf.permAtt[o]
 			} else {
-				moves = pieceAttacks(pt, q, cf.fixed|group)
+				moves = attacks(pt, q, cf.fixed|group)
 			}
 			if moves&^(cf.fixedOf[c]|group) != 0 {
 				next &^= qb
@@ -235,7 +235,7 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 			cf.fixedOf[c] = fixed & pos.Occupied(c)
 			cf.permAtt[c] = pawnAttacks(c, fixed&pawnsOf[c]) | kingSteps(fixed&kingOf[c])
 			for b := cf.fixedOf[c] &^ cf.pawns &^ cf.kings; b != 0; b &= b - 1 {
-				cf.permAtt[c] |= pieceAttacks(pos.PieceAt(bb.Square(bits.TrailingZeros64(b))).Type(), bb.Square(bits.TrailingZeros64(b)), fixed)
+				cf.permAtt[c] |= attacks(pos.PieceAt(bb.Square(bits.TrailingZeros64(b))).Type(), bb.Square(bits.TrailingZeros64(b)), fixed)
 			}
 		}
 		cf.men = cf.mem[:0]
@@ -250,7 +250,7 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				if m.pt == bb.Pawn {
 					m.att = pawnAttacks(m.c, m.reach)
 				} else {
-					m.att = pieceAttacks(m.pt, bb.Square(s), fixed|cf.jam[s])
+					m.att = attacks(m.pt, bb.Square(s), fixed|cf.jam[s])
 				}
 			case m.pt == bb.Pawn:
 				if m.reach == epPawn {
@@ -331,7 +331,7 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 					continue
 				}
 			case pc.Type() == bb.Pawn && pawnAttacks(c, path)&occ[o] != 0:
-			case pc.Type() != bb.King && pc.Type() != bb.Pawn && pieceAttacks(pc.Type(), bb.Square(s), fixed)&^cf.fixedOf[c] != 0:
+			case pc.Type() != bb.King && pc.Type() != bb.Pawn && attacks(pc.Type(), bb.Square(s), fixed)&^cf.fixedOf[c] != 0:
 				if jammed, group := cf.jammed(s, c, attBy[o], kingAttBy[o]); jammed {
 					stuck |= sb
 					cf.jam[s] = group
@@ -606,20 +606,6 @@ func (cf *confinement) lastKingMove(k bb.Square, side bb.Color, loserReach, atta
 	return false
 }
 
-// pieceAttacks returns the squares a knight, bishop, rook or queen on s
-// attacks with occ blocking.
-func pieceAttacks(pt bb.PieceType, s bb.Square, occ uint64) uint64 {
-	switch pt {
-	case bb.Knight:
-		return bb.KnightAttacks(s)
-	case bb.Bishop:
-		return bb.BishopAttacks(s, occ)
-	case bb.Rook:
-		return bb.RookAttacks(s, occ)
-	}
-	return bb.BishopAttacks(s, occ) | bb.RookAttacks(s, occ)
-}
-
 // maxArrangements bounds the arrangements groupGuard enumerates.
 const maxArrangements = 1 << 12
 
@@ -694,7 +680,7 @@ func arrangementGuard(pt bb.PieceType, region uint64, k int) uint64 {
 		blockers := arr | ^region
 		var att uint64
 		for b := arr; b != 0; b &= b - 1 {
-			att |= pieceAttacks(pt, bb.Square(bits.TrailingZeros64(b)), blockers)
+			att |= attacks(pt, bb.Square(bits.TrailingZeros64(b)), blockers)
 		}
 		guard &= att
 		if guard == 0 {

@@ -445,7 +445,8 @@ func (s *searcher) goalDelta(m bb.Move, lk bb.Square) int32 {
 	return v
 }
 
-// attacks returns the squares a piece of type pt (not a pawn) on sq attacks.
+// attacks returns the squares a piece of type pt on sq attacks with occ
+// blocking (none for a pawn, whose attacks depend on its colour).
 func attacks(pt bb.PieceType, sq bb.Square, occ uint64) uint64 {
 	switch pt {
 	case bb.Knight:
