@@ -97,7 +97,7 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 				path[i] = stack[i].move
 			}
 			s.unwind(stack)
-			path = s.shorten(path)
+			path = s.cutDetours(path) // the walk wanders
 			line := make([]string, len(path))
 			for i, m := range path {
 				line[i] = m.UCI()
@@ -122,43 +122,4 @@ func (s *searcher) unwind(stack []walkFrame) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		s.pos.Unmake(stack[i].move, stack[i].undo)
 	}
-}
-
-// shorten removes detours from a mating path found by the depth-first
-// walk (which wanders): whenever a position on the path can reach a later
-// one in a single move, the moves in between are cut. s.pos is the start
-// of the path and is restored.
-func (s *searcher) shorten(path []bb.Move) []bb.Move {
-	p := &s.pos
-	at := make(map[uint64]int, len(path)+1)
-	undo := make([]bb.Undo, len(path))
-	for i, m := range path {
-		at[p.Hash()] = i
-		undo[i] = p.Make(m)
-	}
-	at[p.Hash()] = len(path)
-	for i := len(path) - 1; i >= 0; i-- {
-		p.Unmake(path[i], undo[i])
-	}
-	var out []bb.Move
-	var ml bb.MoveList
-	var outUndo []bb.Undo
-	for i := 0; i < len(path); {
-		p.LegalMoves(&ml)
-		best, bestMove := i+1, path[i]
-		for _, m := range ml.Slice() {
-			u := p.Make(m)
-			if j, ok := at[p.Hash()]; ok && j > best {
-				best, bestMove = j, m
-			}
-			p.Unmake(m, u)
-		}
-		outUndo = append(outUndo, p.Make(bestMove))
-		out = append(out, bestMove)
-		i = best
-	}
-	for i := len(out) - 1; i >= 0; i-- {
-		p.Unmake(out[i], outUndo[i])
-	}
-	return out
 }
