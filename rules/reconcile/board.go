@@ -244,7 +244,7 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 		}
 		return
 	}
-	if d, ok := g.rebaseDue(); !ok || at < d {
+	if at < g.rebaseDue() {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.suspect, g.farWait = true, true
@@ -277,14 +277,14 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 // has finished the move — and the board not changed for ScanLag after
 // that press. Without a press (a game without a clock) the position must
 // stand for six times UnexplainedAfter.
-func (g *Game) rebaseDue() (time.Duration, bool) {
+func (g *Game) rebaseDue() time.Duration {
 	stood := g.snapAt + g.cfg.UnexplainedAfter
 	for _, p := range g.presses {
 		if p.ev.At >= g.snapAt {
-			return max(stood, p.ev.At+g.cfg.ScanLag), true
+			return max(stood, p.ev.At+g.cfg.ScanLag)
 		}
 	}
-	return g.snapAt + 6*g.cfg.UnexplainedAfter, true
+	return g.snapAt + 6*g.cfg.UnexplainedAfter
 }
 
 // unverify brings the record to the board's position by moves that

@@ -111,9 +111,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 	}
 	if g.suspect && g.unexplained && g.multi == nil {
 		if g.farWait {
-			if d, ok := g.rebaseDue(); ok {
-				consider(d, dResync, 0)
-			}
+			consider(g.rebaseDue(), dResync, 0)
 		} else {
 			consider(g.snapAt+lag, dResync, 0)
 		}
