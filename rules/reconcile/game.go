@@ -288,7 +288,7 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 			fmt.Sprintf("An unknown session state %q was reported on port %q; arbiterd ignored it.", state, port))
 		return out
 	}
-	if (state == "connected" || state == "resync") && !strings.HasPrefix(port, "clock") {
+	if (state == "connected" || state == "resync") && !IsClockPort(port) {
 		// The board is back: what it shows may be several plies on. A
 		// clock coming back changes nothing on the board.
 		g.resync = true
@@ -301,7 +301,7 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 	g.emit(&out, at, Event{Type: TypeSession, State: state, Port: port})
 	if state == "disconnected" {
 		kind, what := KindBoardDisconnected, "board"
-		if strings.HasPrefix(port, "clock") {
+		if IsClockPort(port) {
 			kind, what = KindClockDisconnected, "clock"
 		} else {
 			g.boardAway = true // presses wait for the board to be back
