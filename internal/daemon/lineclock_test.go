@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,43 +16,12 @@ import (
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
-// usbClock is an emulated lineclock on a pty behind a by-id-style symlink,
-// which can be unplugged and plugged back on a new pty.
-type usbClock struct {
-	mu     sync.Mutex
-	lc     *emulator.LineClock
-	link   string
-	speed  float64
-	master *os.File
-	cancel context.CancelFunc
-	done   chan error
-}
-
-func (c *usbClock) plug(t *testing.T) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	master, slave, err := emulator.OpenPTY()
-	if err != nil {
+// plugClock plugs the clock in; a failure fails the test (not Fatal: it
+// may run on another goroutine).
+func plugClock(t *testing.T, c *emulator.USBClock) {
+	if err := c.Plug(context.Background()); err != nil {
 		t.Error(err)
-		return
 	}
-	link(t, c.link, slave)
-	ctx, cancel := context.WithCancel(context.Background())
-	c.master, c.cancel, c.done = master, cancel, make(chan error, 1)
-	go func() { c.done <- c.lc.Run(ctx, master, c.speed) }()
-}
-
-func (c *usbClock) unplug() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.master == nil {
-		return
-	}
-	c.cancel()
-	<-c.done
-	c.master.Close()
-	os.Remove(c.link)
-	c.master = nil
 }
 
 // TestSeparateClock serves a board whose clock is a separate USB lineclock:
@@ -76,9 +44,9 @@ func TestSeparateClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := &usbClock{lc: emulator.NewLineClock(ctl, false), link: filepath.Join(t.TempDir(), "usb-LineClock_EMU-LC1_0001-if00"), speed: speed}
+	clk := &emulator.USBClock{LC: emulator.NewLineClock(ctl, false), Link: filepath.Join(t.TempDir(), "usb-LineClock_EMU-LC1_0001-if00"), Speed: speed}
 	e, err := emulator.New(emulator.Config{Game: moves, Periods: periods, Speed: speed, Seed: 6, NoClock: true, End: emulator.EndFlag,
-		Linger: true, ThinkTime: func(int) time.Duration { return 4 * time.Second }, Observe: clk.lc.Observe})
+		Linger: true, ThinkTime: func(int) time.Duration { return 4 * time.Second }, Observe: clk.LC.Observe})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,12 +57,12 @@ func TestSeparateClock(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	emuDone := make(chan error, 1)
 	go func() { emuDone <- e.Run(ctx, master) }()
-	clk.plug(t)
-	defer func() { cancel(); <-emuDone; master.Close(); clk.unplug() }()
+	plugClock(t, clk)
+	defer func() { cancel(); <-emuDone; master.Close(); clk.Unplug() }()
 
 	c := testConfig(t.TempDir(), slave)
 	c.Boards[0].TimeControl = tc
-	c.Boards[0].Clock = &config.Clock{Port: clk.link, Driver: "lineclock"}
+	c.Boards[0].Clock = &config.Clock{Port: clk.Link, Driver: "lineclock"}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -105,13 +73,13 @@ func TestSeparateClock(t *testing.T) {
 		m := completed(w.stream("1"))
 		return m.White+m.Black >= 6
 	})
-	clk.unplug()
+	clk.Unplug()
 	w.waitFor(t, "the clock seen disconnected", 30*time.Second, func() bool {
 		return has(w.stream("1"), func(e reconcile.Event) bool {
 			return e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindClockDisconnected
 		})
 	})
-	clk.plug(t)
+	plugClock(t, clk)
 	w.waitFor(t, "the game to end", 60*time.Second, func() bool { return has(w.stream("1"), isOver) })
 	stop()
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -37,58 +36,19 @@ func (b *syncBuffer) Bytes() []byte {
 	return append([]byte(nil), b.buf.Bytes()...)
 }
 
-// clockPTY is the emulated lineclock on a pty of its own, reached through
-// a symlink (as /dev/serial/by-id names are) so that it can be unplugged
-// and plugged back on a new pty.
-type clockPTY struct {
-	mu     sync.Mutex // plug and unplug happen on the test's goroutines
-	t      *testing.T
-	lc     *emulator.LineClock
-	link   string
-	speed  float64
-	master *os.File
-	cancel context.CancelFunc
-	done   chan error
-}
-
-func (c *clockPTY) plug(ctx context.Context) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	master, slave, err := emulator.OpenPTY()
-	if err != nil {
-		c.t.Error(err) // not Fatal: plug may run on another goroutine
-		return
+// plugClock plugs the emulated USB clock in; a failure fails the test
+// (not Fatal: it may run on another goroutine).
+func plugClock(t *testing.T, ctx context.Context, c *emulator.USBClock) {
+	if err := c.Plug(ctx); err != nil {
+		t.Error(err)
 	}
-	os.Remove(c.link)
-	if err := os.Symlink(slave, c.link); err != nil {
-		master.Close()
-		c.t.Error(err)
-		return
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	c.master, c.cancel, c.done = master, cancel, make(chan error, 1)
-	go func() { c.done <- c.lc.Run(ctx, master, c.speed) }()
-}
-
-// unplug stops the clock and pulls its cable: the pty goes away.
-func (c *clockPTY) unplug() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.master == nil {
-		return
-	}
-	c.cancel()
-	<-c.done
-	c.master.Close()
-	os.Remove(c.link)
-	c.master = nil
 }
 
 type game struct {
 	capt  *syncBuffer
 	cw    *capture.Writer
 	p     *pipeline.Pipeline
-	clock *clockPTY
+	clock *emulator.USBClock
 	emu   *emulator.Emulator
 	board string // the board's pty
 	start func(withClock bool)
@@ -108,9 +68,9 @@ func newGame(t *testing.T, ctx context.Context, speed float64, tc string, moves 
 		t.Fatal(err)
 	}
 	g := &game{capt: &syncBuffer{}}
-	g.clock = &clockPTY{t: t, lc: emulator.NewLineClock(ctl, false), link: filepath.Join(t.TempDir(), "usb-lineclock"), speed: speed}
+	g.clock = &emulator.USBClock{LC: emulator.NewLineClock(ctl, false), Link: filepath.Join(t.TempDir(), "usb-lineclock"), Speed: speed}
 	g.emu, err = emulator.New(emulator.Config{Game: moves, Periods: periods, Speed: speed, Seed: 3, NoClock: true, End: end,
-		ThinkTime: func(int) time.Duration { return 4 * time.Second }, Observe: g.clock.lc.Observe, Linger: true})
+		ThinkTime: func(int) time.Duration { return 4 * time.Second }, Observe: g.clock.LC.Observe, Linger: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,9 +97,9 @@ func newGame(t *testing.T, ctx context.Context, speed float64, tc string, moves 
 	g.start = func(withClock bool) {
 		go func() { emuDone <- g.emu.Run(emuCtx, master) }()
 		if withClock {
-			g.clock.plug(ctx)
+			plugClock(t, ctx, g.clock)
 		}
-		t.Cleanup(func() { stopEmu(); <-emuDone; g.clock.unplug() })
+		t.Cleanup(func() { stopEmu(); <-emuDone; g.clock.Unplug() })
 	}
 	return g
 }
@@ -154,7 +114,7 @@ func (g *game) run(ctx context.Context, speed float64, stop func([]reconcile.Eve
 	g.start(true)
 	t0 := time.Now()
 	return Run(ctx, Config{
-		Path: g.board, ClockPath: g.clock.link, Capture: g.cw, Pipeline: g.p,
+		Path: g.board, ClockPath: g.clock.Link, Capture: g.cw, Pipeline: g.p,
 		ClockBackoff: serialport.Backoff{Min: 20 * time.Millisecond, Max: 50 * time.Millisecond, Factor: 2},
 		Now:          func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) },
 		OnEvent: func(e reconcile.Event) bool {
@@ -268,13 +228,13 @@ func TestLiveClockUnplugged(t *testing.T) {
 		switch {
 		case !unplugged && e.Type == reconcile.TypeComplete && e.Ply == 4:
 			unplugged = true
-			go g.clock.unplug()
+			go g.clock.Unplug()
 		case unplugged && !replugged && e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindClockDisconnected:
 			replugged = true
 			at = completed(evs)
 			go func() {
 				time.Sleep(100 * time.Millisecond)
-				g.clock.plug(ctx)
+				plugClock(t, ctx, g.clock)
 			}()
 		}
 		return replugged && completed(evs).White+completed(evs).Black >= at.White+at.Black+4
@@ -336,7 +296,7 @@ func TestLiveClockAbsentAtStart(t *testing.T) {
 	plugged := false
 	t0 := time.Now()
 	err = Run(ctx, Config{
-		Path: g.board, ClockPath: g.clock.link, Capture: w, Meta: map[string]string{"board": "3", "timecontrol": "300+2"},
+		Path: g.board, ClockPath: g.clock.Link, Capture: w, Meta: map[string]string{"board": "3", "timecontrol": "300+2"},
 		ClockBackoff: serialport.Backoff{Min: 10 * time.Millisecond, Max: 10 * time.Millisecond, Factor: 1},
 		Now:          func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) },
 		OnEvent: func(e reconcile.Event) bool {
@@ -347,7 +307,7 @@ func TestLiveClockAbsentAtStart(t *testing.T) {
 				plugged = true
 				go func() {
 					time.Sleep(100 * time.Millisecond) // some ten failed reopenings
-					g.clock.plug(ctx)
+					plugClock(t, ctx, g.clock)
 				}()
 			}
 			m := completed(evs)
