@@ -235,7 +235,10 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 			cf.fixedOf[c] = fixed & pos.Occupied(c)
 			cf.permAtt[c] = pawnAttacks(c, fixed&pawnsOf[c]) | kingSteps(fixed&kingOf[c])
 			for b := cf.fixedOf[c] &^ cf.pawns &^ cf.kings; b != 0; b &= b - 1 {
-				cf.permAtt[c] |= attacks(pos.PieceAt(bb.Square(bits.TrailingZeros64(b))).Type(), bb.Square(bits.TrailingZeros64(b)), fixed)
+				// Only the squares next to it along its lines: a fixed
+				// piece whose moves all mate the other side (matesSide)
+				// has first squares that other men may enter.
+				cf.permAtt[c] |= attacks(pos.PieceAt(bb.Square(bits.TrailingZeros64(b))).Type(), bb.Square(bits.TrailingZeros64(b)), ^uint64(0))
 			}
 		}
 		cf.men = cf.mem[:0]
@@ -271,6 +274,16 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 		for c := bb.White; c <= bb.Black; c++ {
 			occ[c] |= cf.pathOf[c] | cf.fixedOf[c]&^cf.kings
 		}
+		// The squares where a pawn may capture a man of colour c. When
+		// side has one man besides its king, taking it leaves a bare king
+		// that can never mate: in a mating line it is never taken.
+		lone := cf.loneMan()
+		prey := func(c bb.Color) uint64 {
+			if c == side && lone != bb.NoPieceType {
+				return 0
+			}
+			return occ[c]
+		}
 		// Free pawns: pushes and captures, to a least fixed point.
 		for changed := true; changed; {
 			changed = false
@@ -279,7 +292,7 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				if m.pt != bb.Pawn || m.stuck {
 					continue
 				}
-				r := pawnFlood(m.c, m.reach, fixed|cand&pawnsOf[m.c.Other()], fixed, occ[m.c.Other()])
+				r := pawnFlood(m.c, m.reach, fixed|cand&pawnsOf[m.c.Other()], fixed, prey(m.c.Other()))
 				if r == m.reach {
 					continue
 				}
@@ -308,6 +321,19 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				attBy[m.c] |= m.att | m.promoA
 			}
 		}
+		// What side's men other than its king can ever attack, and the
+		// squares where its only man, if it has one, takes a fixed man
+		// only to be taken back.
+		sideAtt := attBy[side] | pawnAttacks(side, cf.pathOf[side])
+		var recapture uint64
+		if lone != bb.NoPieceType {
+			for b := attBy[side] & cf.fixedOf[side.Other()] &^ cf.kings; b != 0; b &= b - 1 {
+				x := bb.Square(bits.TrailingZeros64(b))
+				if cf.recaptured(lone, x) {
+					recapture |= 1 << uint(x)
+				}
+			}
+		}
 		drop, stuck := uint64(0), uint64(0)
 		for b := cand; b != 0; b &= b - 1 {
 			s := bits.TrailingZeros64(b)
@@ -323,15 +349,15 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				if bb.KingAttacks(bb.Square(s))&^cf.fixedOf[c]&^cf.permAtt[o] == 0 {
 					continue
 				}
-			case attBy[o]&path != 0,
+			case attBy[o]&path&^recapture != 0,
 				(kingAttBy[o]|kingSteps(cf.fixedOf[o]&kingOf[o]))&path&^cf.permAtt[c] != 0 &&
 					(path != sb || !cf.kingTakingEndsGame(s, c)):
 				if path == sb { // it never moves, but may be taken
 					stuck |= sb
 					continue
 				}
-			case pc.Type() == bb.Pawn && pawnAttacks(c, path)&occ[o] != 0:
-			case pc.Type() != bb.King && pc.Type() != bb.Pawn && attacks(pc.Type(), bb.Square(s), fixed)&^cf.fixedOf[c] != 0:
+			case pc.Type() == bb.Pawn && pawnAttacks(c, path)&prey(o) != 0:
+			case pc.Type() != bb.King && pc.Type() != bb.Pawn && cf.pieceMoves(pc.Type(), s, sideAtt) != 0:
 				if jammed, group := cf.jammed(s, c, attBy[o], kingAttBy[o]); jammed {
 					stuck |= sb
 					cf.jam[s] = group
@@ -353,7 +379,7 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 			sb := uint64(1) << uint(m.sq)
 			var moves bool
 			if m.pt == bb.Pawn {
-				moves = ahead(m.c, sb)&fixed == 0 || m.att&occ[m.c.Other()] != 0
+				moves = ahead(m.c, sb)&fixed == 0 || m.att&prey(m.c.Other()) != 0
 			} else {
 				var jammed bool
 				jammed, cf.jam[m.sq] = cf.jammed(m.sq, m.c, attBy[m.c.Other()], kingAttBy[m.c.Other()])

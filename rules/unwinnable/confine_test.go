@@ -50,6 +50,14 @@ var confineCases = []struct {
 	// whose light neighbours no man can fill; Black's king, never next to
 	// White's, covers at most one of them.
 	{"one king covers few neighbours", "B1B1B1B1/pBpBpBp1/P1P1P1P1/8/8/4b3/3b4/k6K w - - 0 1", bb.Black, true},
+	// White's only man is the queen; its king on c1 and Black's on b3
+	// are walled in by Black's pawns, queen, bishop and knight, and no
+	// line into b3 is open. Black's queen (to b1 or b2) and bishop (to
+	// b2) could move only to mate White; every pawn of the wall the queen
+	// can take stands next to Black's king, which must then take the
+	// queen back (or the knight must, on c2), leaving a bare king; no
+	// pawn of Black ever takes the queen for the same reason.
+	{"moves that end the chance", "8/6pp/8/4q3/ppp5/bkp4Q/qnp2p2/n1K5 b - - 0 1", bb.White, true},
 
 	// Must not fire: the b7 pawn walks to b2 and mates the king that
 	// can never leave c1 (a pawn bounded on its file still attacks).
@@ -62,6 +70,18 @@ var confineCases = []struct {
 	// With two of the eight squares empty, b7 and c8 may both be: a6 is
 	// then unguarded, Black's king takes it and the a-pawn promotes.
 	{"circulating bishops with two holes", "B1B1B1B1/pBp1pBp1/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1", bb.Black, false},
+	// Variants of "moves that end the chance" with a mate: without the
+	// knight on a1 nothing takes a queen on c2 back (Qd3, Qxc2 mate); a
+	// bishop on a1 does not guard c2 either; a rook taking on c2 gives no
+	// check, so nothing forces Black to take it (the walk finds a mate);
+	// a bishop on a2 gives no check from b1 and may move.
+	{"no knight to take back on c2", "8/6pp/8/4q3/ppp5/bkp4Q/qnp2p2/2K5 b - - 0 1", bb.White, false},
+	{"a bishop does not take back on c2", "8/6pp/8/4q3/ppp5/bkp4Q/qnp2p2/b1K5 b - - 0 1", bb.White, false},
+	{"a lone rook's captures", "8/6pp/8/4q3/ppp5/bkp4R/qnp2p2/n1K5 b - - 0 1", bb.White, false},
+	{"a bishop on a2 never checks from b1", "8/6pp/8/4q3/ppp5/bkp4Q/bnp2p2/n1K5 b - - 0 1", bb.White, false},
+	// Black's bishop is taken by a pawn, which a lone man's rule must not
+	// rule out when White has more than one man.
+	{"pawns take a piece of two", "8/7p/k4p1P/3b1p1K/5Pp1/6P1/6P1/8 w - - 0 1", bb.Black, false},
 	// The king's capture of g2 is answered by the f-pawn: no stalemate.
 	{"capture does not stalemate", "8/8/8/8/3k4/5PpK/6P1/8 w - - 0 1", bb.Black, false},
 }
@@ -183,4 +203,75 @@ func TestArrangementGuard(t *testing.T) {
 	if g := arrangementGuard(bb.Bishop, region, 4); g != 0 {
 		t.Errorf("more bishops than squares: guard %#x", g)
 	}
+}
+
+// TestEndingMoves checks the two judgements behind "moves that end the
+// chance" on the confinement of that case, and that each turns on what it
+// must: a White man able to take the checker, a neighbour of White's king
+// left open, a recapture nobody can make.
+func TestEndingMoves(t *testing.T) {
+	sq := func(s string) bb.Square { return bb.Square(int(s[0]-'a') + 8*int(s[1]-'1')) }
+	pos, err := bb.ParseFEN("8/6pp/8/4q3/ppp5/bkp4Q/qnp2p2/n1K5 b - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf := confine(&pos, bb.White)
+	if !cf.ok {
+		t.Fatal("no confinement")
+	}
+	// Black's queen to b1 or b2, its bishop to b2: mate.
+	for _, m := range []struct {
+		pt       bb.PieceType
+		from, to string
+	}{{bb.Queen, "a2", "b1"}, {bb.Queen, "a2", "b2"}, {bb.Bishop, "a3", "b2"}} {
+		if !cf.matesSide(m.pt, sq(m.from), sq(m.to), 0) {
+			t.Errorf("%s %s-%s: not judged mate", m.pt, m.from, m.to)
+		}
+		// Not when a White man other than the king could take it there.
+		if cf.matesSide(m.pt, sq(m.from), sq(m.to), 1<<uint(sq(m.to))) {
+			t.Errorf("%s %s-%s: judged mate though White can take on %s", m.pt, m.from, m.to, m.to)
+		}
+	}
+	// A knight on b1 gives no check to a king on c1.
+	if cf.matesSide(bb.Knight, sq("a3"), sq("b1"), 0) {
+		t.Error("a knight on b1 judged to mate a king on c1")
+	}
+	// Without the c3 pawn's guard of b2 and d2 a queen on b1 is no mate.
+	fixed := cf.fixedOf[bb.Black]
+	cf.fixedOf[bb.Black] &^= 1 << uint(sq("c3"))
+	if cf.matesSide(bb.Queen, sq("a2"), sq("b1"), 0) {
+		t.Error("Qb1 judged mate with d2 and b2 unguarded")
+	}
+	cf.fixedOf[bb.Black] = fixed
+	// Nor when nothing guards b1 (no c2 pawn), even were d1 filled by a
+	// White man: White's king takes the queen.
+	fixedW := cf.fixedOf[bb.White]
+	cf.fixedOf[bb.Black] &^= 1 << uint(sq("c2"))
+	cf.fixedOf[bb.White] |= 1 << uint(sq("d1"))
+	if cf.matesSide(bb.Queen, sq("a2"), sq("b1"), 0) {
+		t.Error("Qb1 judged mate with b1 unguarded")
+	}
+	cf.fixedOf[bb.Black], cf.fixedOf[bb.White] = fixed, fixedW
+	// The queen taking a pawn of the wall next to Black's king is taken
+	// back; c2 only thanks to the knight on a1.
+	for _, x := range []string{"a4", "b4", "c4", "c3", "c2"} {
+		if !cf.recaptured(bb.Queen, sq(x)) {
+			t.Errorf("Qx%s: not judged a forced recapture", x)
+		}
+	}
+	cf.fixedOf[bb.Black] &^= 1 << uint(sq("a1"))
+	if cf.recaptured(bb.Queen, sq("c2")) {
+		t.Error("Qxc2 judged recaptured without the knight on a1")
+	}
+	cf.fixedOf[bb.Black] = fixed
+	// A rook on c4 gives no check to b3; a bishop on b4 neither.
+	if cf.recaptured(bb.Rook, sq("c4")) || cf.recaptured(bb.Bishop, sq("b4")) {
+		t.Error("a capture without check judged a forced recapture")
+	}
+	// With a2 empty Black's king steps away from a check on c4.
+	cf.fixedOf[bb.Black] &^= 1 << uint(sq("a2"))
+	if cf.recaptured(bb.Queen, sq("c4")) {
+		t.Error("Qxc4 judged recaptured with a2 open to Black's king")
+	}
+	cf.fixedOf[bb.Black] = fixed
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package unwinnable
+
+const raceEnabled = false
