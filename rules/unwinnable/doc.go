@@ -51,7 +51,12 @@
 //     next to one square it can reach, never next to the other king; and
 //     when the mated side can only ever move its king, its last move came
 //     from a neighbour the mate must cover, which only a moving mating
-//     king could do with a discovered check;
+//     king could do with a discovered check. Moves after which the side
+//     can never mate are left out (confine_end.go): a move of the other
+//     side that mates the side's walled-in king, a capture of the side's
+//     only man (a bare king remains), and that man's capture of a wall
+//     man next to the other king with a check every reply to which takes
+//     it back;
 //  4. a probe for the shortest helpmates (the mating side moves at most
 //     twice), most flag-fall positions having one: the discrepancy search
 //     below, capped at three or four plies, once with its plain score and
