@@ -18,6 +18,7 @@ import (
 type unwinnableOptions struct {
 	quick, full bool
 	nodes       int64
+	lineNodes   int64
 	label       bool
 }
 
@@ -41,9 +42,11 @@ Blank lines and lines starting with # are skipped. Each query prints
   undetermined nodes N time US
 
 where US is the analysis time in microseconds. "winnable" always comes
-with a legal line ending in mate by that side, shortened on a node budget
-of its own (a dozen plies or so on game positions); "unwinnable" is
-proven. The same query always gets the same answer and line.
+with a legal line ending in mate by that side; "unwinnable" is proven.
+With --full the line is shortened on a node budget of its own (a dozen
+plies or so on game positions); --quick prints the line as found, unless
+--line-nodes gives it a budget (the live daemon uses 1,000). The same
+query always gets the same answer and line.
 
 The default is --full (an arbiter's ruling: a few milliseconds on game
 positions, up to a few seconds on the hardest composed ones); --quick
@@ -69,7 +72,10 @@ the run continues; the exit status is then non-zero, as it is when a
 				defer f.Close()
 				in, name = f, args[0]
 			}
-			opt := unwinnable.Options{Mode: unwinnable.Full, NodeBudget: o.nodes}
+			if o.nodes < 0 {
+				return usageError{fmt.Errorf("--nodes %d: want a count of positions, 0 for the mode's default", o.nodes)}
+			}
+			opt := unwinnable.Options{Mode: unwinnable.Full, NodeBudget: o.nodes, LineBudget: o.lineNodes}
 			if o.quick {
 				opt.Mode = unwinnable.Quick
 			}
@@ -83,7 +89,8 @@ the run continues; the exit status is then non-zero, as it is when a
 	}
 	cmd.Flags().BoolVar(&o.quick, "quick", false, "small node budget, as the live daemon uses (may answer undetermined)")
 	cmd.Flags().BoolVar(&o.full, "full", false, "large node budget for a ruling (the default)")
-	cmd.Flags().Int64Var(&o.nodes, "nodes", 0, "node budget per query (0 = the mode's default); a mate line found is then shortened with up to half as many again")
+	cmd.Flags().Int64Var(&o.nodes, "nodes", 0, "node budget per query (0 = the mode's default)")
+	cmd.Flags().Int64Var(&o.lineNodes, "line-nodes", 0, "node budget for shortening a mate line found (0 = the mode's default: none with --quick, up to 200,000 with --full; -1 = none)")
 	cmd.Flags().BoolVar(&o.label, "label", false, `read the labelled format "XY FEN" and print agreement with the labels`)
 	return cmd
 }

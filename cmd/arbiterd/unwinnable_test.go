@@ -118,13 +118,24 @@ func TestUnwinnableQuickAndFile(t *testing.T) {
 		t.Fatalf("output:\n%s", out)
 	}
 	for _, l := range lines {
-		// The budget, plus half as much again for shortening a mate line.
+		// Quick mode spends nothing on shortening the line.
 		f := strings.Fields(l)
-		if n, err := strconv.Atoi(f[len(f)-3]); err != nil || n > 750 {
+		if n, err := strconv.Atoi(f[len(f)-3]); err != nil || n > 500 {
 			t.Errorf("%q: more than --nodes 500 allows", l)
 		}
 	}
 	checkMateLine(t, "8/8/8/8/3N4/8/r7/k1K5 w - - 0 1", bitboard.White, strings.Fields(lines[1])[1:len(strings.Fields(lines[1]))-4])
+
+	// --line-nodes adds a budget for the line, never more.
+	out, _, err = runArgs(t, "unwinnable", "--quick", "--nodes", "500", "--line-nodes", "300", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(strings.Split(out, "\n")[1])
+	if n, err := strconv.Atoi(f[len(f)-3]); err != nil || n > 800 {
+		t.Errorf("%q: more than --nodes 500 --line-nodes 300 allow", out)
+	}
+	checkMateLine(t, "8/8/8/8/3N4/8/r7/k1K5 w - - 0 1", bitboard.White, f[1:len(f)-4])
 }
 
 // TestUnwinnableLabelled checks the --label mode: both sides of each
@@ -179,6 +190,7 @@ func TestUnwinnableBadLines(t *testing.T) {
 	}{
 		{[]string{"unwinnable", "--quick", "--full"}, 2, "exclude each other"},
 		{[]string{"unwinnable", "--nodes", "many"}, 2, "many"},
+		{[]string{"unwinnable", "--nodes", "-5"}, 2, "--nodes -5"},
 		{[]string{"unwinnable", "a", "b"}, 1, "accepts at most 1 arg"},
 		{[]string{"unwinnable", filepath.Join(dir, "missing")}, 1, "no such file"},
 	}

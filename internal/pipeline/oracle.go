@@ -13,5 +13,5 @@ const DefaultRetryBudget = 200_000
 // rules/unwinnable analyzer in quick mode, then once more with
 // DefaultRetryBudget nodes when that is not conclusive.
 func DefaultOracle() reconcile.MateOracle {
-	return reconcile.UnwinnableOracle{Options: unwinnable.Options{Mode: unwinnable.Quick}, Retry: DefaultRetryBudget}
+	return reconcile.UnwinnableOracle{Options: unwinnable.Options{Mode: unwinnable.Quick, LineBudget: unwinnable.QuickLineBudget}, Retry: DefaultRetryBudget}
 }

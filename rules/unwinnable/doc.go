@@ -95,9 +95,11 @@
 //     millions of plies deep.
 //
 // A mate line found by any of these, if longer than twelve plies, is then
-// shortened on a node budget of its own (a quarter of the quick budget in
-// quick mode, up to 20,000 nodes otherwise, where a line still longer
-// than 30 plies gets a second, larger budget): detours are cut, a
+// shortened on a node budget of its own (Options.LineBudget: by default
+// none in quick mode, whose answer is the verdict, and up to 20,000 nodes
+// in full mode, where a line still longer than 30 plies gets a second,
+// larger budget; the live daemon gives its quick answers
+// QuickLineBudget): detours are cut, a
 // full-width search looks for a short mate, the heuristic search is rerun
 // with a depth cap below the line's length, lowering the cap with every
 // shorter line found, and a line still over 60 plies (the walk's) gets

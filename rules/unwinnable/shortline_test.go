@@ -60,19 +60,24 @@ const (
 	maxFullLine     = 24
 )
 
+// flagOptions are the options of the live daemon's first analysis at a
+// flag fall (internal/pipeline.DefaultOracle): quick, with the line
+// shortened for the arbiter.
+var flagOptions = Options{Mode: Quick, LineBudget: QuickLineBudget}
+
 // TestFlagLinesShort checks that the mate line shown to the arbiter at a
 // flag fall is short, legal, ends in mate, and is the same on every run
 // (the event stream must replay identically).
 func TestFlagLinesShort(t *testing.T) {
 	total, n := 0, 0
-	shared := NewAnalyzer(Options{Mode: Quick})
+	shared := NewAnalyzer(flagOptions)
 	for _, fen := range flagPositions {
 		pos, err := bb.ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
 		side := pos.Side().Other()
-		r, err := CanMate(fen, side, Options{Mode: Quick})
+		r, err := CanMate(fen, side, flagOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +90,7 @@ func TestFlagLinesShort(t *testing.T) {
 		if len(r.Line) > maxQuickLine {
 			t.Errorf("%s for %s: quick line of %d plies, want at most %d: %v", fen, side, len(r.Line), maxQuickLine, r.Line)
 		}
-		again, _ := CanMate(fen, side, Options{Mode: Quick})
+		again, _ := CanMate(fen, side, flagOptions)
 		if !slices.Equal(again.Line, r.Line) || again.Nodes != r.Nodes {
 			t.Errorf("%s: second run gave %v (%d nodes), first %v (%d nodes)", fen, again.Line, again.Nodes, r.Line, r.Nodes)
 		}

@@ -38,9 +38,9 @@ type Mode int
 
 // The two modes.
 const (
-	// Quick is bounded for the live daemon: it answers in a few hundred
-	// microseconds on typical flag-fall positions (most of it spent
-	// shortening the mate line) and may say Undetermined.
+	// Quick is bounded for the live daemon: it answers in tens of
+	// microseconds on typical flag-fall positions, with the mate line as
+	// found, and may say Undetermined.
 	Quick Mode = iota
 	// Full spends a large budget for an arbiter's ruling.
 	Full
@@ -54,16 +54,23 @@ func (m Mode) String() string {
 	return "quick"
 }
 
-// Default node budgets.
+// Default node budgets. QuickLineBudget is what the live daemon spends
+// on shortening a quick mode's mate line for the arbiter to read.
 const (
-	QuickBudget int64 = 4_000
-	FullBudget  int64 = 4_000_000
+	QuickBudget     int64 = 4_000
+	FullBudget      int64 = 4_000_000
+	QuickLineBudget int64 = QuickBudget / 4
 )
 
 // Options tune an analysis.
 type Options struct {
 	Mode       Mode
 	NodeBudget int64 // 0 = the mode's default (QuickBudget or FullBudget)
+	// LineBudget is the node budget for shortening a mate line found,
+	// beyond NodeBudget: 0 = the mode's default (none in quick mode; in
+	// full mode up to 20,000 nodes, and 180,000 more for a line still
+	// over 30 plies, each at most half NodeBudget), negative = none.
+	LineBudget int64
 }
 
 func (o Options) budget() int64 {
@@ -126,8 +133,7 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	s := &a.s
 	s.reset(pos, side)
 	r := a.search()
-	if r.Verdict == Winnable {
-		first, more := a.shortBudgets()
+	if first, more := a.shortBudgets(); r.Verdict == Winnable && first > 0 {
 		r.Line = s.improveLine(r.Line, first)
 		if len(r.Line) > longLine {
 			r.Line = s.improveLine(r.Line, more)
@@ -225,12 +231,18 @@ func staticVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
 	return Result{}, false
 }
 
-// shortBudgets returns the two budgets for shortening a found mate line:
-// a quarter of the quick budget, once, in quick mode; otherwise at most
-// fullShortFirst and fullShortMore, and half the query's budget each.
+// shortBudgets returns the two budgets for shortening a found mate line
+// (see Options.LineBudget): a line still longer than longLine plies after
+// the first gets the second.
 func (a *Analyzer) shortBudgets() (first, more int64) {
-	if a.opt.Mode == Quick && a.opt.NodeBudget == 0 {
-		return QuickBudget / 4, 0
+	switch lb := a.opt.LineBudget; {
+	case lb < 0:
+		return 0, 0
+	case lb > 0:
+		first = min(lb, fullShortFirst)
+		return first, lb - first
+	case a.opt.Mode == Quick:
+		return 0, 0
 	}
 	half := a.opt.budget() / 2
 	return min(half, fullShortFirst), min(half, fullShortMore)
