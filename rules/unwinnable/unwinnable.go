@@ -127,11 +127,23 @@ func NewAnalyzer(opt Options) *Analyzer {
 
 // Analyze answers for side in pos. pos is left unchanged.
 func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
-	if r, ok := staticVerdict(pos, side); ok {
-		return r
+	if why := insufficient(pos, side); why != "" {
+		return Result{Verdict: Unwinnable, Reason: why}
 	}
 	s := &a.s
 	s.reset(pos, side)
+	if a.verdictOnly() {
+		// Most flag-fall positions have a mate the heuristic search
+		// finds in a few dozen nodes: look for it before the structure
+		// proofs, which cost as much and almost never apply.
+		if r, ok := s.lds(min(firstLook, a.opt.budget()/4), 1); ok {
+			return r
+		}
+	}
+	if r, ok := structureVerdict(pos, side); ok {
+		r.Nodes = s.nodes
+		return r
+	}
 	r := a.search()
 	if first, more := a.shortBudgets(); r.Verdict == Winnable && first > 0 {
 		r.Line = s.improveLine(r.Line, first)
@@ -152,6 +164,16 @@ const (
 	goalTargets       = 12
 	goalMaxDisc       = 40
 )
+
+// verdictOnly reports whether the query wants the verdict as fast as
+// possible, its mate line as found: quick mode with no line budget. The
+// probe for the shortest mates is then skipped, and the structure proofs
+// wait for a first look of firstLook nodes of the heuristic search.
+func (a *Analyzer) verdictOnly() bool {
+	return a.opt.Mode == Quick && a.opt.LineBudget <= 0
+}
+
+const firstLook int64 = 150
 
 // Shortening budgets: a found mate line is shortened with a first budget
 // and, when it is still longer than longLine plies, with a second, larger
@@ -179,8 +201,10 @@ func (a *Analyzer) search() Result {
 		ldsShare, goalShare, walkShare = budget*15/100, budget/5, budget*45/100
 		ldsDisc = 8
 	}
-	if r, ok := s.probeShort(min(probeBudget, budget/4), probeDisc); ok {
-		return r
+	if !a.verdictOnly() {
+		if r, ok := s.probeShort(min(probeBudget, budget/4), probeDisc); ok {
+			return r
+		}
 	}
 	if r, ok := s.lds(ldsShare, ldsDisc); ok {
 		return r
@@ -216,12 +240,17 @@ func (a *Analyzer) search() Result {
 	return Result{Verdict: Undetermined, Nodes: s.nodes, Reason: "node budget exhausted"}
 }
 
-// staticVerdict applies the material rules and the frozen-pawn proof to
-// the position itself.
+// staticVerdict applies the material rules, the frozen-pawn proof and
+// the confinement proof to the position itself.
 func staticVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
 	if why := insufficient(pos, side); why != "" {
 		return Result{Verdict: Unwinnable, Reason: why}, true
 	}
+	return structureVerdict(pos, side)
+}
+
+// structureVerdict applies the frozen-pawn and confinement proofs.
+func structureVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
 	if frozenUnwinnable(pos, side) {
 		return Result{Verdict: Unwinnable, Reason: "the pawns are frozen and no piece can ever check the king's squares"}, true
 	}
