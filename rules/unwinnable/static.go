@@ -262,18 +262,7 @@ func flood(start, blocked uint64, step func(bb.Square) uint64) uint64 {
 // ever stand on when only the blockers block, and every square it
 // attacks from them (including blocker squares it could capture on).
 func pieceReach(pt bb.PieceType, from, blockers uint64) (reach, att uint64) {
-	step := func(s bb.Square) uint64 {
-		switch pt {
-		case bb.Knight:
-			return bb.KnightAttacks(s)
-		case bb.Bishop:
-			return bb.BishopAttacks(s, blockers)
-		case bb.Rook:
-			return bb.RookAttacks(s, blockers)
-		default:
-			return bb.BishopAttacks(s, blockers) | bb.RookAttacks(s, blockers)
-		}
-	}
+	step := func(s bb.Square) uint64 { return attacks(pt, s, blockers) }
 	reach = flood(from, blockers, step)
 	for b := reach; b != 0; b &= b - 1 {
 		att |= step(bb.Square(bits.TrailingZeros64(b)))
