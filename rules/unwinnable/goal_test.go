@@ -1,6 +1,7 @@
 package unwinnable
 
 import (
+	"slices"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -102,7 +103,8 @@ func TestMakeGoalsColour(t *testing.T) {
 	}
 }
 
-// cutDetours removes a detour inserted at the start of a mating line.
+// cutDetours and shortcut2 remove a detour inserted at the start of a
+// mating line.
 func TestCutDetours(t *testing.T) {
 	fen := "8/8/8/4k3/8/8/8/4K2R w - - 0 1"
 	r, err := CanMate(fen, bb.White, Options{Mode: Full})
@@ -127,17 +129,25 @@ func TestCutDetours(t *testing.T) {
 	for i := len(path) - 1; i >= 0; i-- {
 		a.s.pos.Unmake(path[i], undo[i])
 	}
-	out := a.s.cutDetours(path)
-	if len(out) > len(r.Line) {
-		t.Fatalf("cutDetours kept %d plies of %d, want at most %d", len(out), len(path), len(r.Line))
-	}
-	uci := make([]string, len(out))
-	for i, m := range out {
-		uci[i] = m.UCI()
-	}
-	assertMateLine(t, fen, bb.White, uci)
-	if a.s.pos != pos {
-		t.Fatal("cutDetours changed the position")
+	for _, cut := range []struct {
+		name string
+		fn   func([]bb.Move) []bb.Move
+	}{{"cutDetours", a.s.cutDetours}, {"shortcut2", func(p []bb.Move) []bb.Move {
+		a.s.limit = a.s.nodes + 1_000_000
+		return a.s.shortcut2(p)
+	}}} {
+		out := cut.fn(slices.Clone(path))
+		if len(out) > len(r.Line) {
+			t.Fatalf("%s kept %d plies of %d, want at most %d", cut.name, len(out), len(path), len(r.Line))
+		}
+		uci := make([]string, len(out))
+		for i, m := range out {
+			uci[i] = m.UCI()
+		}
+		assertMateLine(t, fen, bb.White, uci)
+		if a.s.pos != pos {
+			t.Fatalf("%s changed the position", cut.name)
+		}
 	}
 }
 

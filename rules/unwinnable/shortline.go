@@ -159,16 +159,8 @@ func (s *searcher) shortestFullWidth(maxDepth int, budget int64) ([]bb.Move, boo
 // reached the rest of the line is kept as it is. s.pos is restored.
 func (s *searcher) shortcut2(path []bb.Move) []bb.Move {
 	p := &s.pos
-	at := make(map[uint64]int, len(path)+1)
-	undo := make([]bb.Undo, len(path))
-	for i, m := range path {
-		at[p.Hash()] = i
-		undo[i] = p.Make(m)
-	}
-	at[p.Hash()] = len(path)
-	for i := len(path) - 1; i >= 0; i-- {
-		p.Unmake(path[i], undo[i])
-	}
+	s.indexLine(path)
+	at := &s.lineAt
 	ml1, ml2 := &s.lists[maxPly-2], &s.lists[maxPly-1]
 	var out []bb.Move
 	var outUndo []bb.Undo
@@ -186,14 +178,14 @@ func (s *searcher) shortcut2(path []bb.Move) []bb.Move {
 		for _, m1 := range ml1.Slice() {
 			u1 := p.Make(m1)
 			s.nodes++
-			if j, ok := at[p.Hash()]; ok && j-1 > gain {
+			if j, ok := at.get(p.Hash()); ok && j-1 > gain {
 				next, moves, gain = j, []bb.Move{m1}, j-1
 			}
 			p.LegalMoves(ml2)
 			for _, m2 := range ml2.Slice() {
 				u2 := p.Make(m2)
 				s.nodes++
-				if j, ok := at[p.Hash()]; ok && j-2 > gain {
+				if j, ok := at.get(p.Hash()); ok && j-2 > gain {
 					next, moves, gain = j, []bb.Move{m1, m2}, j-2
 				}
 				p.Unmake(m2, u2)
@@ -273,20 +265,9 @@ func (s *searcher) cutDetours(path []bb.Move) []bb.Move {
 	// x finds a position of the line, y the last one with a given
 	// occupancy: a move is played (to look its position up) only if the
 	// squares it leaves and enters give the occupancy of a later one.
+	s.indexLine(path)
 	x, y := &s.lineAt, &s.lineOcc
-	x.reset(len(path) + 1)
-	y.reset(len(path) + 1)
 	undo := s.undoBuf(len(path))
-	for i, m := range path {
-		x.put(p.Hash(), i)
-		y.put(p.All(), i)
-		undo[i] = p.Make(m)
-	}
-	x.put(p.Hash(), len(path))
-	y.put(p.All(), len(path))
-	for i := len(path) - 1; i >= 0; i-- {
-		p.Unmake(path[i], undo[i])
-	}
 	ml := &s.lists[maxPly-1]
 	out := make([]bb.Move, 0, len(path))
 	for i := 0; i < len(path); {
@@ -314,6 +295,27 @@ func (s *searcher) cutDetours(path []bb.Move) []bb.Move {
 		p.Unmake(out[i], undo[i])
 	}
 	return out
+}
+
+// indexLine records the positions of a line from s.pos, the query's
+// position first: by hash in s.lineAt, by occupancy in s.lineOcc (a
+// repeated one under its latest index). s.pos is restored.
+func (s *searcher) indexLine(path []bb.Move) {
+	p := &s.pos
+	x, y := &s.lineAt, &s.lineOcc
+	x.reset(len(path) + 1)
+	y.reset(len(path) + 1)
+	undo := s.undoBuf(len(path))
+	for i, m := range path {
+		x.put(p.Hash(), i)
+		y.put(p.All(), i)
+		undo[i] = p.Make(m)
+	}
+	x.put(p.Hash(), len(path))
+	y.put(p.All(), len(path))
+	for i := len(path) - 1; i >= 0; i-- {
+		p.Unmake(path[i], undo[i])
+	}
 }
 
 // undoBuf returns a scratch slice of n undo records.
