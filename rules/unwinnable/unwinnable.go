@@ -191,12 +191,12 @@ func (a *Analyzer) search() Result {
 	// helpmate search (which finds most mates in a few dozen nodes), short
 	// full-width helpmates (which also prove dead positions whose every
 	// line ends), in full mode the goal-directed search, the exhaustive
-	// walk, then whatever is left for wider heuristic (or goal-directed)
-	// and full-width searches.
+	// walk, then whatever is left for the goal-directed search (full
+	// mode) and full-width searches.
 	budget := a.opt.budget()
-	ldsShare, walkShare := budget*6/10, budget*15/100
+	ldsShare, walkShare := budget*8/10, budget/10
 	var goalShare int64
-	ldsDisc := 3
+	ldsDisc := 8
 	if a.opt.Mode == Full {
 		ldsShare, goalShare, walkShare = budget*15/100, budget/5, budget*45/100
 		ldsDisc = 8
@@ -219,16 +219,9 @@ func (a *Analyzer) search() Result {
 		return r
 	}
 	// What is left: in full mode two thirds to the goal-directed search
-	// (resumed), in quick mode half to a wider heuristic search; the rest
-	// to deeper full-width helpmates.
-	if a.opt.Mode == Full {
-		if rest := budget - s.nodes; rest > 0 {
-			if r, ok := s.goalLDS(rest*2/3, goalTargets, goalMaxDisc); ok {
-				return r
-			}
-		}
-	} else if rest := budget - s.nodes; rest > 0 {
-		if r, ok := s.lds(rest/2, 8); ok {
+	// (resumed); the rest to deeper full-width helpmates.
+	if rest := budget - s.nodes; rest > 0 && a.opt.Mode == Full {
+		if r, ok := s.goalLDS(rest*2/3, goalTargets, goalMaxDisc); ok {
 			return r
 		}
 	}
