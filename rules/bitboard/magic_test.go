@@ -90,8 +90,9 @@ func TestMagicAttacksEqualRayScan(t *testing.T) {
 	}
 }
 
-// TestSlideAttacksReference pins the reference ray scan on a few hand
-// positions, so the comparison above cannot pass with both sides wrong.
+// TestSlideAttacksReference pins the reference ray scan and the magic
+// lookups on hand-made positions, so the comparison above cannot pass
+// with both sides wrong.
 func TestSlideAttacksReference(t *testing.T) {
 	sq := func(name string) Square { return Square(int(name[1]-'1')*8 + int(name[0]-'a')) }
 	set := func(names ...string) uint64 {
@@ -102,23 +103,34 @@ func TestSlideAttacksReference(t *testing.T) {
 		return b
 	}
 	cases := []struct {
-		name string
-		got  uint64
-		want uint64
+		name   string
+		rook   bool
+		from   string
+		occ    uint64
+		attack uint64
 	}{
-		{"rook a1 empty", RookAttacks(sq("a1"), 0),
+		{"rook a1 empty", true, "a1", 0,
 			set("a2", "a3", "a4", "a5", "a6", "a7", "a8", "b1", "c1", "d1", "e1", "f1", "g1", "h1")},
-		{"rook d4 blocked", RookAttacks(sq("d4"), set("d6", "b4", "d2", "h4", "a1")),
+		{"rook d4 blocked", true, "d4", set("d4", "d6", "b4", "d2", "h4", "a1"),
 			set("d5", "d6", "c4", "b4", "e4", "f4", "g4", "h4", "d3", "d2")},
-		{"bishop c1 start", BishopAttacks(sq("c1"), set("b2", "d2")), set("b2", "d2")},
-		{"bishop e5 blocked", BishopAttacks(sq("e5"), set("g7", "c3", "f4", "d6")),
+		{"rook h8 hemmed in", true, "h8", set("h7", "g8", "a1"), set("h7", "g8")},
+		{"bishop c1 start", false, "c1", set("b2", "d2"), set("b2", "d2")},
+		{"bishop e5 blocked", false, "e5", set("g7", "c3", "f4", "d6"),
 			set("f6", "g7", "d4", "c3", "f4", "d6")},
-		{"bishop h8 empty", BishopAttacks(sq("h8"), 0),
+		{"bishop h8 empty", false, "h8", 0,
 			set("g7", "f6", "e5", "d4", "c3", "b2", "a1")},
 	}
 	for _, c := range cases {
-		if c.got != c.want {
-			t.Errorf("%s: got %#x, want %#x", c.name, c.got, c.want)
+		s := sq(c.from)
+		ref, magic := slideAttacks(s, c.occ, bishopDirs), BishopAttacks(s, c.occ)
+		if c.rook {
+			ref, magic = slideAttacks(s, c.occ, rookDirs), RookAttacks(s, c.occ)
+		}
+		if ref != c.attack {
+			t.Errorf("%s: ray scan gives %#x, want %#x", c.name, ref, c.attack)
+		}
+		if magic != c.attack {
+			t.Errorf("%s: magic lookup gives %#x, want %#x", c.name, magic, c.attack)
 		}
 	}
 }
