@@ -15,8 +15,8 @@
 // Squares are numbered a1=0, b1=1, …, h8=63. Attack tables (knight, king,
 // pawn captures, sliding rays, between/line masks) and the Zobrist keys
 // used by Position.Hash are computed once at package initialisation into
-// immutable tables; sliding attacks use the classical ray method with the
-// first blocker found by a bit scan.
+// immutable tables; sliding attacks are looked up by magic bitboards whose
+// multipliers are searched for at initialisation from fixed seeds.
 //
 // The position ignores the move counters for legality; it keeps them only
 // to round-trip FEN. Threefold repetition and the 50/75-move rules are not

@@ -102,6 +102,8 @@ func newTables() *tables {
 	return t
 }
 
+// rayAttack is the ray from s in direction d up to and including its
+// first blocker in occ.
 func rayAttack(d int, s Square, occ uint64) uint64 {
 	a := tbl.rays[d][s]
 	if b := a & occ; b != 0 {
@@ -114,16 +116,6 @@ func rayAttack(d int, s Square, occ uint64) uint64 {
 		a ^= tbl.rays[d][first]
 	}
 	return a
-}
-
-// BishopAttacks returns the squares a bishop on s attacks given the occupancy.
-func BishopAttacks(s Square, occ uint64) uint64 {
-	return rayAttack(dirNE, s, occ) | rayAttack(dirNW, s, occ) | rayAttack(dirSW, s, occ) | rayAttack(dirSE, s, occ)
-}
-
-// RookAttacks returns the squares a rook on s attacks given the occupancy.
-func RookAttacks(s Square, occ uint64) uint64 {
-	return rayAttack(dirN, s, occ) | rayAttack(dirE, s, occ) | rayAttack(dirS, s, occ) | rayAttack(dirW, s, occ)
 }
 
 // KnightAttacks returns the squares a knight on s attacks.
