@@ -173,7 +173,7 @@ func (a *Analyzer) verdictOnly() bool {
 	return a.opt.Mode == Quick && a.opt.LineBudget <= 0
 }
 
-const firstLook int64 = 150
+const firstLook int64 = 300
 
 // Shortening budgets: a found mate line is shortened with a first budget
 // and, when it is still longer than longLine plies, with a second, larger
