@@ -84,6 +84,9 @@ func checkAgainstLabels(t *testing.T, set []labelled, opt Options) (agree, undet
 			switch {
 			case r.Verdict == Undetermined:
 				undetermined++
+				if opt.Mode == Full && opt.NodeBudget == 0 {
+					t.Logf("line %d %s %s: undetermined for %s", q.line, q.labelTxt, q.fen, side)
+				}
 			case (r.Verdict == Winnable) == q.canMate[side]:
 				agree++
 				if r.Verdict == Winnable {

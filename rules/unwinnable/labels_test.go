@@ -23,7 +23,8 @@ func sample(set []labelled, step int) []labelled {
 // never a wrong answer, every mate line replayed with notnil/chess.
 // By default a deterministic subset runs with a modest budget (the race
 // detector makes search ~10× slower); ARBITERD_UNWINNABLE_FULL=1 runs
-// every position in full mode with the default full budget.
+// every position in full mode with the default full budget, where an
+// undetermined answer is a failure too (CI runs it so).
 func TestPositionsLabels(t *testing.T) {
 	set := readLabelled(t, "positions.txt")
 	opt := Options{Mode: Full, NodeBudget: 5_000}
@@ -39,6 +40,9 @@ func TestPositionsLabels(t *testing.T) {
 	agree, und, wrong := checkAgainstLabels(t, set, opt)
 	t.Logf("positions.txt %d positions, %s budget %d: %d agree, %d undetermined, %d wrong of %d queries in %v",
 		len(set), opt.Mode, opt.budget(), agree, und, wrong, 2*len(set), time.Since(start).Round(time.Millisecond))
+	if opt.NodeBudget == 0 && und > 0 {
+		t.Errorf("%d undetermined answers in full mode, want none", und)
+	}
 }
 
 // TestPositionsQuickSound runs quick mode over a subset of positions.txt:
