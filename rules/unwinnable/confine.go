@@ -321,10 +321,11 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 				attBy[m.c] |= m.att | m.promoA
 			}
 		}
-		// What side's men other than its king can ever attack, and the
-		// squares where its only man, if it has one, takes a fixed man
-		// only to be taken back.
-		sideAtt := attBy[side] | pawnAttacks(side, cf.pathOf[side])
+		// What side's men other than its king can ever attack (its fixed
+		// pieces guard the own fixed men next to them, which a move of the
+		// other side may take), and the squares where its only man, if it
+		// has one, takes a fixed man only to be taken back.
+		sideAtt := attBy[side] | pawnAttacks(side, cf.pathOf[side]) | cf.fixedGuard(side, cf.kings)
 		var recapture uint64
 		if lone != bb.NoPieceType {
 			for b := attBy[side] & cf.fixedOf[side.Other()] &^ cf.kings; b != 0; b &= b - 1 {
