@@ -147,28 +147,27 @@ func BenchmarkSliderAttacks(b *testing.B) {
 	for i := range occs {
 		occs[i] = rng.Uint64() & rng.Uint64()
 	}
-	b.Run("magic", func(b *testing.B) {
-		var sink uint64
-		i := 0
-		for b.Loop() {
-			occ := occs[i&255]
-			s := Square(i & 63)
-			sink ^= RookAttacks(s, occ) ^ BishopAttacks(s, occ)
-			i++
-		}
-		_ = sink
-	})
-	b.Run("rayscan", func(b *testing.B) {
-		var sink uint64
-		i := 0
-		for b.Loop() {
-			occ := occs[i&255]
-			s := Square(i & 63)
-			sink ^= slideAttacks(s, occ, rookDirs) ^ slideAttacks(s, occ, bishopDirs)
-			i++
-		}
-		_ = sink
-	})
+	for _, m := range []struct {
+		name string
+		rook func(Square, uint64) uint64
+		bish func(Square, uint64) uint64
+	}{
+		{"magic", RookAttacks, BishopAttacks},
+		{"rayscan", func(s Square, occ uint64) uint64 { return slideAttacks(s, occ, rookDirs) },
+			func(s Square, occ uint64) uint64 { return slideAttacks(s, occ, bishopDirs) }},
+	} {
+		b.Run(m.name, func(b *testing.B) {
+			var sink uint64
+			i := 0
+			for b.Loop() {
+				occ := occs[i&255]
+				s := Square(i & 63)
+				sink ^= m.rook(s, occ) ^ m.bish(s, occ)
+				i++
+			}
+			_ = sink
+		})
+	}
 }
 
 // TestTuneMagicSeeds looks for the seeds of magicSeeds: for each slider
