@@ -155,10 +155,12 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	return r
 }
 
-// The probe for the shortest mates has probeBudget nodes and probeDisc
+// The heuristic search allows up to ldsMaxDisc discrepancies; the probe
+// for the shortest mates has probeBudget nodes and probeDisc
 // discrepancies; the goal-directed search tries goalTargets targets, with
 // up to goalMaxDisc discrepancies.
 const (
+	ldsMaxDisc        = 8
 	probeBudget int64 = 120
 	probeDisc         = 4
 	goalTargets       = 12
@@ -192,21 +194,21 @@ func (a *Analyzer) search() Result {
 	// full-width helpmates (which also prove dead positions whose every
 	// line ends), in full mode the goal-directed search, the exhaustive
 	// walk, then whatever is left for the goal-directed search (full
-	// mode) and full-width searches.
-	budget := a.opt.budget()
-	ldsShare, walkShare := budget*8/10, budget/10
-	var goalShare int64
-	ldsDisc := 8
-	if a.opt.Mode == Full {
-		ldsShare, goalShare, walkShare = budget*15/100, budget/5, budget*45/100
-		ldsDisc = 8
-	}
+	// mode) and full-width searches. The shares are of what the probe,
+	// or quick mode's first look, left.
+	total := a.opt.budget()
 	if !a.verdictOnly() {
-		if r, ok := s.probeShort(min(probeBudget, budget/4), probeDisc); ok {
+		if r, ok := s.probeShort(min(probeBudget, total/4), probeDisc); ok {
 			return r
 		}
 	}
-	if r, ok := s.lds(ldsShare, ldsDisc); ok {
+	budget := total - s.nodes
+	ldsShare, walkShare := budget*8/10, budget/10
+	var goalShare int64
+	if a.opt.Mode == Full {
+		ldsShare, goalShare, walkShare = budget*15/100, budget/5, budget*45/100
+	}
+	if r, ok := s.lds(ldsShare, ldsMaxDisc); ok {
 		return r
 	}
 	if r, ok := s.helpmate(budget / 20); ok {
@@ -220,12 +222,12 @@ func (a *Analyzer) search() Result {
 	}
 	// What is left: in full mode two thirds to the goal-directed search
 	// (resumed); the rest to deeper full-width helpmates.
-	if rest := budget - s.nodes; rest > 0 && a.opt.Mode == Full {
+	if rest := total - s.nodes; rest > 0 && a.opt.Mode == Full {
 		if r, ok := s.goalLDS(rest*2/3, goalTargets, goalMaxDisc); ok {
 			return r
 		}
 	}
-	if rest := budget - s.nodes; rest > 0 {
+	if rest := total - s.nodes; rest > 0 {
 		if r, ok := s.helpmate(rest); ok {
 			return r
 		}

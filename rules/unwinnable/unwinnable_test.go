@@ -123,3 +123,33 @@ func frozenMate(t *testing.T, fen string) bool {
 	}
 	return pos.IsCheckmate()
 }
+
+// TestNodeBudgetBounds checks that an analysis that gives up has spent
+// its node budget and no more, in both modes, quick mode's first look
+// included; a line budget comes on top only for a mate found.
+func TestNodeBudgetBounds(t *testing.T) {
+	// Positions the analysis does not settle on these budgets: a
+	// fortress variant and a middlegame whose helpmate is long.
+	fens := []string{
+		"8/6pp/8/4q3/ppp5/bkp4Q/rnp2p2/n1K5 b - - 0 1",
+		"6Q1/8/4n3/8/ppp5/qkp3b1/rnp5/n1K5 b - - 0 1",
+	}
+	for _, opt := range []Options{
+		{Mode: Quick, NodeBudget: 2_000},
+		{Mode: Quick, NodeBudget: 2_000, LineBudget: 500},
+		{Mode: Full, NodeBudget: 20_000},
+	} {
+		for _, fen := range fens {
+			r, err := CanMate(fen, bb.White, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != Undetermined {
+				t.Fatalf("%s with %+v: %s (%s), want a position left undetermined", fen, opt, r.Verdict, r.Reason)
+			}
+			if r.Nodes > opt.NodeBudget {
+				t.Errorf("%s with %+v: %d nodes, more than the budget", fen, opt, r.Nodes)
+			}
+		}
+	}
+}
