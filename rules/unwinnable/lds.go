@@ -37,6 +37,9 @@ func newLDSTable(bits int) ldsTable {
 // lds runs discrepancy-limited searches of growing allowance until a mate
 // is found or budget nodes are spent.
 func (s *searcher) lds(budget int64, maxDisc int) (Result, bool) {
+	if budget <= 0 {
+		return Result{}, false
+	}
 	s.limit = s.nodes + budget
 	s.abort = false
 	for disc := 0; disc <= maxDisc; disc++ {

@@ -58,6 +58,9 @@ func (s *searcher) line(n int) []string {
 // exhausted (every line ends in mate of the winner, stalemate or a
 // position the material rules prove dead), or budget nodes are spent.
 func (s *searcher) helpmate(budget int64) (Result, bool) {
+	if budget <= 0 {
+		return Result{}, false
+	}
 	s.limit = s.nodes + budget
 	s.abort = false
 	// A mate ends with the winner's move: without forced-move extensions
@@ -128,6 +131,9 @@ func (s *searcher) find(ply, depth, ext int) (found, complete bool, n int) {
 			p.Unmake(m, u)
 			if f {
 				return true, true, ln
+			}
+			if s.abort {
+				return false, false, 0
 			}
 			complete = complete && c
 			continue

@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -133,6 +134,13 @@ func TestNodeBudgetBounds(t *testing.T) {
 	fens := []string{
 		"8/6pp/8/4q3/ppp5/bkp4Q/rnp2p2/n1K5 b - - 0 1",
 		"6Q1/8/4n3/8/ppp5/qkp3b1/rnp5/n1K5 b - - 0 1",
+		"8/4B3/7k/8/b4K2/5b2/8/8 w - - 18 91", // ended two nodes over
+	}
+	side := func(fen string) bb.Color { // the side whose mate is long
+		if strings.Contains(fen, "B3/7k") {
+			return bb.Black
+		}
+		return bb.White
 	}
 	for _, opt := range []Options{
 		{Mode: Quick, NodeBudget: 2_000},
@@ -140,7 +148,7 @@ func TestNodeBudgetBounds(t *testing.T) {
 		{Mode: Full, NodeBudget: 20_000},
 	} {
 		for _, fen := range fens {
-			r, err := CanMate(fen, bb.White, opt)
+			r, err := CanMate(fen, side(fen), opt)
 			if err != nil {
 				t.Fatal(err)
 			}
