@@ -285,7 +285,7 @@ func (s *searcher) goalLDS(budget int64, targets, maxDisc int) (Result, bool) {
 	defer func() { s.goal = nil }()
 	limit := s.nodes + budget
 	for ; ; s.goalRound++ {
-		allowance := goalRound0 << min(s.goalRound, 40)
+		allowance := s.goalRound0 << min(s.goalRound, 40)
 		active := false
 		for i := range s.goals {
 			g := &s.goals[i]
@@ -323,8 +323,12 @@ func (s *searcher) goalLDS(budget int64, targets, maxDisc int) (Result, bool) {
 	}
 }
 
-// goalRound0 is each search's allowance in the first round.
-const goalRound0 int64 = 2_000
+// Each search's allowance in the first round: fullGoalRound0 nodes in
+// full mode, quickGoalRound0 in quick mode (see searcher.goalRound0).
+const (
+	fullGoalRound0  int64 = 2_000
+	quickGoalRound0 int64 = 300
+)
 
 // reach estimates the moves a man of the loser of type pt on sq needs to
 // stand on a square of set (occ the occupied squares).

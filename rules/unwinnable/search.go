@@ -25,15 +25,16 @@ type searcher struct {
 	goal *goal
 	// goals are the targets of the goal-directed search, made on its
 	// first call; goalRound says where it resumes.
-	goals     []goal
-	goalRound int
-	here      goal // the target of the short probe
-	lineAt    lineIndex
-	lineOcc   lineIndex
-	undo      []bb.Undo
-	path      [maxPly]bb.Move
-	lists     [maxPly]bb.MoveList
-	scores    [maxPly][256]int32
+	goals      []goal
+	goalRound  int
+	goalRound0 int64 // each goal's allowance in the first round
+	here       goal  // the target of the short probe
+	lineAt     lineIndex
+	lineOcc    lineIndex
+	undo       []bb.Undo
+	path       [maxPly]bb.Move
+	lists      [maxPly]bb.MoveList
+	scores     [maxPly][256]int32
 }
 
 func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
@@ -43,7 +44,7 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.nodes = 0
 	s.abort = false
 	s.tt.newQuery()
-	s.goals, s.goalRound = nil, 0
+	s.goals, s.goalRound, s.goalRound0 = nil, 0, fullGoalRound0
 }
 
 func (s *searcher) line(n int) []string {

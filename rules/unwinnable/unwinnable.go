@@ -192,10 +192,10 @@ func (a *Analyzer) search() Result {
 	// Budget split: a probe for the shortest mates, the heuristic deep
 	// helpmate search (which finds most mates in a few dozen nodes), short
 	// full-width helpmates (which also prove dead positions whose every
-	// line ends), in full mode the goal-directed search, the exhaustive
-	// walk, then whatever is left for the goal-directed search (full
-	// mode) and full-width searches. The shares are of what the probe,
-	// or quick mode's first look, left.
+	// line ends), the goal-directed search (half of quick mode's budget,
+	// in small rounds), the exhaustive walk, then whatever is left for
+	// the goal-directed search (full mode) and full-width searches. The
+	// shares are of what the probe, or quick mode's first look, left.
 	total := a.opt.budget()
 	if !a.verdictOnly() {
 		if r, ok := s.probeShort(min(probeBudget, total/4), probeDisc); ok {
@@ -203,10 +203,11 @@ func (a *Analyzer) search() Result {
 		}
 	}
 	budget := total - s.nodes
-	ldsShare, walkShare := budget*8/10, budget/10
-	var goalShare int64
+	ldsShare, goalShare, walkShare := budget*35/100, budget/2, budget/10
+	s.goalRound0 = quickGoalRound0
 	if a.opt.Mode == Full {
 		ldsShare, goalShare, walkShare = budget*15/100, budget/5, budget*45/100
+		s.goalRound0 = fullGoalRound0
 	}
 	if r, ok := s.lds(ldsShare, ldsMaxDisc); ok {
 		return r
