@@ -1,0 +1,123 @@
+package unwinnable
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// randomEndgame places both kings and one to four other men (any type,
+// either colour, pawns off the first and last ranks) on random squares,
+// with a random side to move. It reports false for an illegal position
+// (the side not to move in check, kings touching, ...) or one where the
+// game is over.
+func randomEndgame(rng *rand.Rand) (bb.Position, bool) {
+	var board [64]byte
+	for i := range board {
+		board[i] = '.'
+	}
+	place := func(c byte) {
+		for {
+			s := rng.IntN(64)
+			if (c == 'P' || c == 'p') && (s < 8 || s >= 56) {
+				continue
+			}
+			if board[s] == '.' {
+				board[s] = c
+				return
+			}
+		}
+	}
+	place('K')
+	place('k')
+	const men = "QRBNPqrbnp"
+	for n := 1 + rng.IntN(4); n > 0; n-- {
+		place(men[rng.IntN(len(men))])
+	}
+	var sb strings.Builder
+	for r := 7; r >= 0; r-- {
+		empty := 0
+		for f := 0; f < 8; f++ {
+			c := board[r*8+f]
+			if c == '.' {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				sb.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			sb.WriteByte(c)
+		}
+		if empty > 0 {
+			sb.WriteByte(byte('0' + empty))
+		}
+		if r > 0 {
+			sb.WriteByte('/')
+		}
+	}
+	sb.WriteString([]string{" w - - 0 1", " b - - 0 1"}[rng.IntN(2)])
+	pos, err := bb.ParseFEN(sb.String())
+	if err != nil {
+		return pos, false
+	}
+	var ml bb.MoveList
+	pos.LegalMoves(&ml)
+	return pos, ml.N > 0
+}
+
+// TestRandomEndgames asks both sides of random endgames of up to six men,
+// positions no data set holds, as the live daemon does (quick mode with
+// its line budget, then full mode with the retry budget when quick mode
+// is undetermined) and in full mode: the answers never contradict each
+// other, and every mate line replays to mate with notnil/chess. The counts
+// are logged. ARBITERD_ENDGAMES sets the number of positions (default
+// 300, 60 under the race detector).
+func TestRandomEndgames(t *testing.T) {
+	n := 300
+	if raceEnabled || testing.Short() {
+		n = 60
+	}
+	if v := os.Getenv("ARBITERD_ENDGAMES"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n < 0 {
+			t.Fatalf("ARBITERD_ENDGAMES=%q: want a count", v)
+		}
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	quick := NewAnalyzer(Options{Mode: Quick, LineBudget: QuickLineBudget})
+	retry := NewAnalyzer(Options{Mode: Full, NodeBudget: 1_000_000})
+	full := NewAnalyzer(Options{Mode: Full, NodeBudget: 100_000})
+	count := map[string]int{}
+	for done := 0; done < n; {
+		pos, ok := randomEndgame(rng)
+		if !ok {
+			continue
+		}
+		done++
+		fen := pos.FEN()
+		for _, side := range []bb.Color{bb.White, bb.Black} {
+			daemon := quick.Analyze(&pos, side)
+			count["quick "+daemon.Verdict.String()]++
+			if daemon.Verdict == Undetermined {
+				daemon = retry.Analyze(&pos, side)
+				count["after retry "+daemon.Verdict.String()]++
+			}
+			other := full.Analyze(&pos, side)
+			if daemon.Verdict != Undetermined && other.Verdict != Undetermined && daemon.Verdict != other.Verdict {
+				t.Errorf("%s for %s: the daemon's analysis says %s (%s), full mode %s (%s)",
+					fen, side, daemon.Verdict, daemon.Reason, other.Verdict, other.Reason)
+			}
+			for _, r := range []Result{daemon, other} {
+				if r.Verdict == Winnable {
+					assertMateLine(t, fen, side, r.Line)
+				}
+			}
+		}
+	}
+	t.Logf("%d random endgames, both sides: %v", n, count)
+}
