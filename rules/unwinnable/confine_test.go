@@ -181,6 +181,16 @@ func TestDeepWalk(t *testing.T) {
 	}
 }
 
+// staticVerdict applies the material rules, the frozen-pawn proof and
+// the confinement proof to the position itself, as Analyze does before
+// (or, in quick mode, soon after) any search.
+func staticVerdict(pos *bb.Position, side bb.Color) (Result, bool) {
+	if why := insufficient(pos, side); why != "" {
+		return Result{Verdict: Unwinnable, Reason: why}, true
+	}
+	return structureVerdict(pos, side)
+}
+
 func staticVerdictOK(pos *bb.Position, side bb.Color) bool {
 	_, ok := staticVerdict(pos, side)
 	return ok

@@ -236,15 +236,6 @@ func (a *Analyzer) search() Result {
 	return Result{Verdict: Undetermined, Nodes: s.nodes, Reason: "node budget exhausted"}
 }
 
-// staticVerdict applies the material rules, the frozen-pawn proof and
-// the confinement proof to the position itself.
-func staticVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
-	if why := insufficient(pos, side); why != "" {
-		return Result{Verdict: Unwinnable, Reason: why}, true
-	}
-	return structureVerdict(pos, side)
-}
-
 // structureVerdict applies the frozen-pawn and confinement proofs.
 func structureVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
 	if frozenUnwinnable(pos, side) {
