@@ -9,7 +9,9 @@ import (
 // UnwinnableOracle answers the 6.9 question with the analyzer of
 // rules/unwinnable (sound: "no" only when proved, "yes" only with a line
 // ending in mate). The zero value uses its quick mode, fit for the live
-// daemon; set Options.Mode to unwinnable.Full for an arbiter's ruling.
+// daemon, with the mate line as found (Options.LineBudget shortens it for
+// the arbiter, as internal/pipeline.DefaultOracle does); set Options.Mode
+// to unwinnable.Full for an arbiter's ruling.
 //
 // When the first analysis is undetermined and Retry is positive, it asks
 // once more with Retry nodes. Budgets count positions, not time, so the
