@@ -117,8 +117,8 @@ type Analyzer struct {
 func NewAnalyzer(opt Options) *Analyzer {
 	a := &Analyzer{opt: opt}
 	// Tables sized to the budget: a query never stores more positions
-	// than it visits (2^12 entries for the quick budget, 2^18 for the
-	// daemon's 200,000-node retry, 2^20 at most).
+	// than it visits (2^12 entries for the quick budget, 2^20, the most,
+	// for the daemon's 1,000,000-node retry: 32 MiB for both tables).
 	bitsTT := min(max(bits.Len64(uint64(opt.budget())), 12), 20)
 	a.s.tt = newTable(bitsTT)
 	a.s.ldsT = newLDSTable(bitsTT)
