@@ -2,6 +2,7 @@ package drivertest
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -35,6 +36,40 @@ func DGTStartPosition() [64]byte {
 		f[56+i] = back[i]
 	}
 	return f
+}
+
+// DGTFields returns the piece codes of a position given as a FEN (or only
+// its piece placement), field 0 being a8 and field 63 h1: the order of a
+// board dump with White at the h1 end, which is also the order FEN lists
+// the squares in.
+func DGTFields(fen string) ([64]byte, error) {
+	var f [64]byte
+	placement, _, _ := strings.Cut(strings.TrimSpace(fen), " ")
+	i := 0
+	for _, c := range placement {
+		switch {
+		case c == '/':
+			if i%8 != 0 {
+				return f, fmt.Errorf("placement %q: a rank ends after %d squares", placement, i%8)
+			}
+		case c >= '1' && c <= '8':
+			i += int(c - '0')
+		default:
+			code := strings.IndexRune("PRNBKQprnbkq", c)
+			if code < 0 {
+				return f, fmt.Errorf("placement %q: %q is no piece", placement, c)
+			}
+			if i >= 64 {
+				return f, fmt.Errorf("placement %q: more than 64 squares", placement)
+			}
+			f[i] = byte(code + 1)
+			i++
+		}
+	}
+	if i != 64 {
+		return f, fmt.Errorf("placement %q covers %d squares, want 64", placement, i)
+	}
+	return f, nil
 }
 
 // Face is one clock face for DGTClock.

@@ -93,3 +93,19 @@ func TestStepsFromCapture(t *testing.T) {
 		t.Error("a non-capture gave steps")
 	}
 }
+
+func TestDGTFields(t *testing.T) {
+	start, err := dt.DGTFields("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	if err != nil || start != dt.DGTStartPosition() {
+		t.Fatalf("initial position: %v, %v", start, err)
+	}
+	f, err := dt.DGTFields("8/8/8/8/8/8/8/K6q")
+	if err != nil || f[56] != 5 || f[63] != 12 {
+		t.Fatalf("a1 = %d, h1 = %d (%v), want white king 5 and black queen 12", f[56], f[63], err)
+	}
+	for _, bad := range []string{"8/8/8", "8/8/8/8/8/8/8/K6x", "9/8/8/8/8/8/8/8", "8/8/8/8/8/8/8/K7q", "ppppppppp/8/8/8/8/8/8/7"} {
+		if _, err := dt.DGTFields(bad); err == nil {
+			t.Errorf("DGTFields(%q) accepted a bad placement", bad)
+		}
+	}
+}

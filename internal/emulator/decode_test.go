@@ -3,9 +3,9 @@ package emulator
 import (
 	"context"
 	"errors"
+	"github.com/arbiterd/arbiterd/driver/drivertest"
 	"io"
 	"net"
-	"strings"
 	"testing"
 	"time"
 
@@ -80,27 +80,14 @@ func decodeClock(d []byte) tclock {
 	return c
 }
 
-// fenFields is the board of a FEN in field order (a8 … h1), which is the
-// order FEN lists squares in.
+// fenFields is the board of a FEN in field order (a8 … h1).
 func fenFields(t testing.TB, fen string) [64]byte {
 	t.Helper()
-	var out [64]byte
-	f := 0
-	for _, c := range strings.Fields(fen)[0] {
-		switch {
-		case c == '/':
-		case c >= '1' && c <= '8':
-			f += int(c - '0')
-		default:
-			i := strings.IndexRune("PRNBKQprnbkq", c)
-			if i < 0 {
-				t.Fatalf("bad FEN %q", fen)
-			}
-			out[f] = byte(i + 1)
-			f++
-		}
+	f, err := drivertest.DGTFields(fen)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return f
 }
 
 func reverseFields(b [64]byte) [64]byte {

@@ -11,29 +11,6 @@ import (
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
-// dgtFields is a FEN's piece placement as a DGT board dump reports it
-// (field 0 = a8, 63 = h1; 1–6 white P R N B K Q, 7–12 black).
-func dgtFields(t *testing.T, placement string) [64]byte {
-	t.Helper()
-	code := map[rune]byte{'P': 1, 'R': 2, 'N': 3, 'B': 4, 'K': 5, 'Q': 6, 'p': 7, 'r': 8, 'n': 9, 'b': 10, 'k': 11, 'q': 12}
-	var f [64]byte
-	i := 0
-	for _, c := range placement {
-		switch {
-		case c == '/':
-		case c >= '1' && c <= '8':
-			i += int(c - '0')
-		default:
-			f[i] = code[c]
-			i++
-		}
-	}
-	if i != 64 {
-		t.Fatalf("placement %q covers %d squares", placement, i)
-	}
-	return f
-}
-
 // A board dump that contradicts the image the field updates built means
 // updates were lost: plies arbiterd did not see. The pipeline hands a
 // dump to the reconciliation as such (Game.Dump), so four unseen plies
@@ -56,7 +33,8 @@ func TestDumpContradictingTheImageIsAnAbsence(t *testing.T) {
 	must(w.Data(0, "board", capture.Read, drivertest.DGTBoardDump(drivertest.DGTStartPosition())))
 	// The field updates of 1.e4 e5 2.Nf3 Nc6 were lost; the next poll's
 	// dump shows the position after them.
-	after := dgtFields(t, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R")
+	after, err := drivertest.DGTFields("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R")
+	must(err)
 	must(w.Data(20*time.Second, "board", capture.Read, drivertest.DGTBoardDump(after)))
 	must(w.Data(30*time.Second, "board", capture.Read, drivertest.DGTBoardDump(after)))
 	evs, _ := replayAll(t, buf.Bytes())

@@ -400,25 +400,13 @@ func captureOf(t testing.TB, cfg emulator.Config, meta map[string]string) []byte
 	return buf.Bytes()
 }
 
-// dgtFields is the DGT board dump of a position (field 0 = a8).
+// dgtFields is the DGT board dump of a position (field 0 = a8), the
+// initial position when fen is empty.
 func dgtFields(fen string) ([64]byte, error) {
-	var f [64]byte
 	if fen == "" {
 		return drivertest.DGTStartPosition(), nil
 	}
-	opt, err := chess.FEN(fen)
-	if err != nil {
-		return f, err
-	}
-	codes := map[chess.Piece]byte{
-		chess.WhitePawn: 1, chess.WhiteRook: 2, chess.WhiteKnight: 3, chess.WhiteBishop: 4, chess.WhiteKing: 5, chess.WhiteQueen: 6,
-		chess.BlackPawn: 7, chess.BlackRook: 8, chess.BlackKnight: 9, chess.BlackBishop: 10, chess.BlackKing: 11, chess.BlackQueen: 12,
-	}
-	for sq, p := range chess.NewGame(opt).Position().Board().SquareMap() {
-		field := (7-int(sq)/8)*8 + int(sq)%8
-		f[field] = codes[p]
-	}
-	return f, nil
+	return drivertest.DGTFields(fen)
 }
 
 func replay(t testing.TB, capt []byte) []reconcile.Event {
