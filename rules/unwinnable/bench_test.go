@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"bufio"
+	"sort"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,4 +98,83 @@ func BenchmarkCanMateRetry(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkTimeoutsQuickByClass answers timeouts-30k in quick mode once
+// per iteration and logs, for each way a query ended (the first look,
+// the heuristic search, the goal-directed search with its target, ...),
+// how many queries, their average nodes and time, and their share of the
+// time: where quick mode's time goes.
+func BenchmarkTimeoutsQuickByClass(b *testing.B) {
+	qs := timeoutQueries(b)
+	a := NewAnalyzer(Options{Mode: Quick})
+	byClass := map[string]*queryClass{}
+	var all time.Duration
+	for b.Loop() {
+		all += classifyQueries(a, qs, byClass)
+	}
+	keys := make([]string, 0, len(byClass))
+	for k := range byClass {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		c := byClass[k]
+		b.Logf("%-70s %7d queries %6d nodes %8.1f µs  %3.0f %% of the time", k, c.n/b.N,
+			c.nodes/int64(c.n), float64(c.time.Nanoseconds())/1e3/float64(c.n), 100*float64(c.time)/float64(all))
+	}
+}
+
+// classifyQueries answers every query and adds it to its class; it
+// returns the time spent.
+func classifyQueries(a *Analyzer, qs []benchQuery, byClass map[string]*queryClass) time.Duration {
+	var all time.Duration
+	for i := range qs {
+		start := time.Now()
+		r := a.Analyze(&qs[i].pos, qs[i].side)
+		d := time.Since(start)
+		all += d
+		k := r.Verdict.String() + ": " + r.Reason
+		switch {
+		case r.Verdict == Winnable && r.Nodes <= firstLook:
+			k = "winnable: first look"
+		case strings.HasPrefix(r.Reason, "helpmate found, the king driven"):
+			k = "winnable: goal-directed search"
+		}
+		c := byClass[k]
+		if c == nil {
+			c = &queryClass{}
+			byClass[k] = c
+		}
+		c.n++
+		c.nodes += r.Nodes
+		c.time += d
+	}
+	return all
+}
+
+// queryClass counts the queries that ended one way.
+type queryClass struct {
+	n     int
+	nodes int64
+	time  time.Duration
+}
+
+// BenchmarkStructureProofs times the frozen-pawn and confinement proofs
+// alone on every query of timeouts-30k (flag-fall positions, where they
+// almost never apply): what quick mode's first look saves when it finds
+// a mate.
+func BenchmarkStructureProofs(b *testing.B) {
+	qs := timeoutQueries(b)
+	proved := 0
+	start := time.Now()
+	for b.Loop() {
+		for i := range qs {
+			if _, ok := structureVerdict(&qs[i].pos, qs[i].side); ok {
+				proved++
+			}
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e3/float64(b.N*len(qs)), "µs/query")
+	b.ReportMetric(float64(proved)/float64(b.N), "proved")
 }
