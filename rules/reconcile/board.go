@@ -132,7 +132,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 
 // backInStep ends an absence: the board's position is explained again.
 func (g *Game) backInStep() {
-	g.resync, g.wasAway, g.suspect, g.stale, g.rebased, g.farWait = false, false, false, false, false, false
+	g.resync, g.wasAway, g.suspect, g.stale, g.rebased, g.farIn = false, false, false, false, false, 0
 }
 
 // unsure reports whether the record ends in what arbiterd put there without
@@ -247,10 +247,10 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 	if at < g.rebaseDue() {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
-		g.suspect, g.farWait = true, true
+		g.suspect, g.farIn = true, g.snapIn
 		return
 	}
-	g.farWait = false
+	g.farIn = 0
 	if g.rebase(out, at, g.rec.Ply(), resyncPlies+1) {
 		g.unexplained = false
 		return

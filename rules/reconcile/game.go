@@ -138,11 +138,12 @@ type Game struct {
 	awayAt    time.Duration // when the board went away (or was last believed)
 	suspect   bool          // back from an absence, the board shows what nothing explains
 	suspectAt time.Duration
-	// farWait: back from an absence, not even the deeper search reaches
-	// what the board shows. Rebuilding the record from it is final, and a
-	// piece held in the hand looks the same, so the board must show it
-	// for UnexplainedAfter first.
-	farWait bool
+	// farIn: back from an absence, not even the deeper search reaches
+	// the snapshot of this input (its snapIn; 0: none). Rebuilding the
+	// record from it is final, and a piece held in the hand looks the
+	// same, so the board must show it for UnexplainedAfter first. A new
+	// snapshot is searched again at once.
+	farIn int
 	boardAt time.Duration // the time of the latest board input
 	// stale: back from an absence, the board shows a position arbiterd
 	// can neither reach nor start from; presses since the absence are not

@@ -110,7 +110,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		consider(g.presses[0].ev.At+lag, dPress, 0)
 	}
 	if g.suspect && g.unexplained && g.multi == nil {
-		if g.farWait {
+		if g.farIn == g.snapIn {
 			consider(g.rebaseDue(), dResync, 0)
 		} else {
 			consider(g.snapAt+lag, dResync, 0)

@@ -702,3 +702,47 @@ func TestResyncSideToMoveFromTheClock(t *testing.T) {
 		t.Fatalf("completions %+v\n%s", c, h.jsonl())
 	}
 }
+
+func TestSecondAbsenceIsSearchedAtOnce(t *testing.T) {
+	// Back from a first absence, the board shows for a while a position
+	// nothing reaches (a white pawn put on g1), then the real one, three
+	// plies on: those are followed as unverified plies. The board goes
+	// away again before any verified move; six plies later it is back.
+	// The deep search reaches that position: arbiterd follows it a scan
+	// lag after the board shows it, not after waiting as if the first
+	// absence's unreachable position were still on the board.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.2, W)
+	away := func(from, back float64, sans ...string) {
+		h.feed(h.g.Session(sec(from), "disconnected", "board"))
+		for i, s := range sans {
+			side := W
+			if h.shadow.Position().Turn() == chess.Black {
+				side = B
+			}
+			if err := h.shadow.MoveSAN(s); err != nil {
+				t.Fatal(err)
+			}
+			h.press(from+0.5+float64(i)*0.5, side)
+		}
+		h.feed(h.g.Session(sec(back), "connected", "board"))
+		h.board = rules.SnapshotOf(h.shadow.Position())
+	}
+	away(3, 6, "c5", "Nf3", "d6")
+	h.put(6.5, "g1", chess.WhitePawn) // no legal position
+	h.advance(9)
+	h.put(9.5, "g1", chess.NoPiece)
+	h.advance(12)
+	if st := h.g.State(); !strings.HasPrefix(h.shadow.FEN(), strings.Join(strings.Fields(st.FEN)[:2], " ")) {
+		t.Fatalf("after the first absence: record %s, board %s\n%s", st.FEN, h.shadow.FEN(), h.jsonl())
+	}
+	away(13, 17, "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6")
+	h.show(17.5)
+	h.advance(21)
+	if st := h.g.State(); !strings.HasPrefix(h.shadow.FEN(), strings.Join(strings.Fields(st.FEN)[:2], " ")) {
+		t.Errorf("3.5 s after the second absence: record %s, board %s\n%s", st.FEN, h.shadow.FEN(), h.jsonl())
+	}
+}
