@@ -143,7 +143,7 @@ type Game struct {
 	// record from it is final, and a piece held in the hand looks the
 	// same, so the board must show it for UnexplainedAfter first. A new
 	// snapshot is searched again at once.
-	farIn int
+	farIn   int
 	boardAt time.Duration // the time of the latest board input
 	// stale: back from an absence, the board shows a position arbiterd
 	// can neither reach nor start from; presses since the absence are not

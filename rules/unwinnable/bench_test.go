@@ -2,9 +2,9 @@ package unwinnable
 
 import (
 	"bufio"
-	"sort"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
