@@ -14,8 +14,9 @@ import (
 )
 
 // A capture with a board and a separate lineclock clock: both ports are
-// decoded, each with its own decoder and counters, and a clock line cut
-// by the end of the capture is still decoded, as the event stream does.
+// decoded, each with its own decoder and counters; a clock line cut by the
+// end of the capture is not decoded, as the event stream never acts on it
+// (the clock never finished sending it).
 func TestReplayLineclockPort(t *testing.T) {
 	enc := func(m lineclock.Message) string {
 		b, err := lineclock.Encode(m)
@@ -28,7 +29,8 @@ func TestReplayLineclockPort(t *testing.T) {
 	status := enc(lineclock.Status{Seq: 0, Left: 5400 * time.Second, Right: 5400 * time.Second})
 	press := enc(lineclock.Press{Seq: 1, Face: clockd.Left, Left: 5421 * time.Second, Right: 5400 * time.Second})
 	flag := enc(lineclock.Flag{Seq: 3, Face: clockd.Right, Right: 0, Left: 5000 * time.Second}) // seq 2 lost
-	cut := flag[:len(flag)-2]                                                                   // no newline: the capture ends mid-line
+	late := enc(lineclock.Status{Seq: 4, Left: 5000 * time.Second})
+	cut := late[:len(late)-2] // no newline: the capture ends mid-line
 	capt := strings.Join([]string{
 		"#capture v1",
 		"#port board dgt",
@@ -39,7 +41,8 @@ func TestReplayLineclockPort(t *testing.T) {
 		"1.000000 board r 8e00051c01",
 		"1.500000 clock r " + press + "ff", // one garbage byte starts the next line
 		"2.000000 clock r 0a",              // ...which then ends as a bad line
-		"9.000000 clock r " + cut,
+		"9.000000 clock r " + flag,
+		"9.500000 clock r " + cut,
 		"",
 	}, "\n")
 	var types, lines []string
@@ -79,5 +82,24 @@ func TestReplayLineclockPort(t *testing.T) {
 	}
 	if _, ok := st.Ports["clock"]; ok {
 		t.Error("the lineclock port has DGT counters")
+	}
+}
+
+// A port's driver is its decoder: a port declared again with another
+// driver (a corrupt or hand-edited capture) is an error naming the line,
+// as it is for the event stream; an unknown driver too.
+func TestReplayPortDrivers(t *testing.T) {
+	for capt, want := range map[string]string{
+		"#capture v1\n#port board dgt\n#port board lineclock\n":                `line 3: #port board: declared again with driver lineclock (was dgt)`,
+		"#capture v1\n#port board dgt\n#port clock chessup\n":                  `line 3: port clock: no decoder for driver "chessup"`,
+		"#capture v1\n#port board dgt\n#port board dgt\n0.500000 board r 01\n": "",
+	} {
+		_, err := replay.Run(strings.NewReader(capt), replay.Options{}, func(replay.Message) error { return nil })
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v", capt, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%q: error %v, want one containing %s", capt, err, want)
+		}
 	}
 }

@@ -35,12 +35,10 @@ type Stats struct {
 // knownDrivers names the drivers Run decodes.
 const knownDrivers = "dgt, lineclock"
 
-// decoder is one port's decoder, whatever its driver.
+// decoder is one port's decoder, whatever its driver: feed decodes the
+// bytes of one read, calling emit per message.
 type decoder interface {
-	// feed decodes the bytes of one read, calling emit per message.
 	feed(p []byte, emit func(any))
-	// flush decodes what is left at the end of the capture.
-	flush(emit func(any))
 }
 
 type dgtDecoder struct{ *dgt.Decoder }
@@ -48,17 +46,11 @@ type dgtDecoder struct{ *dgt.Decoder }
 func (d dgtDecoder) feed(p []byte, emit func(any)) {
 	d.FeedFunc(p, func(m dgt.Message) { emit(m) })
 }
-func (dgtDecoder) flush(func(any)) {} // a DGT frame is complete or lost
 
 type lineDecoder struct{ *lineclock.Decoder }
 
 func (d lineDecoder) feed(p []byte, emit func(any)) {
 	for _, m := range d.Feed(p) {
-		emit(m)
-	}
-}
-func (d lineDecoder) flush(emit func(any)) {
-	for _, m := range d.Flush() {
 		emit(m)
 	}
 }
@@ -80,13 +72,14 @@ type Options struct {
 // Run reads the capture in r and calls fn for every message decoded from
 // the bytes read on its ports ("dgt" and "lineclock" ports). A capture
 // error (a *capture.LineError) or a port whose driver has no decoder stops
-// it with an error naming the line. A lineclock port's unterminated last
-// line is decoded at the end of the capture, as the event stream does.
+// it with an error naming the line (the capture reader refuses a port
+// declared again with another driver). Bytes left at the end of the
+// capture (an unfinished DGT frame or clock line) are not decoded: the
+// event stream never acts on them either.
 func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 	cr := capture.NewReader(r)
 	st = Stats{Ports: map[string]dgt.Stats{}, LinePorts: map[string]lineclock.Stats{}}
 	decs := map[string]decoder{}
-	var order []string // ports in the order declared, for a deterministic flush
 	defer func() {
 		for name, d := range decs {
 			switch d := d.(type) {
@@ -102,16 +95,7 @@ func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 	for {
 		rec, err := cr.Next()
 		if err == io.EOF {
-			var herr error
-			for _, name := range order {
-				decs[name].flush(func(m any) {
-					if herr == nil {
-						st.Messages++
-						herr = fn(Message{At: st.End, Line: cr.Line(), Port: name, Msg: m})
-					}
-				})
-			}
-			return st, herr
+			return st, nil
 		}
 		if err != nil {
 			return st, err
@@ -124,7 +108,7 @@ func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 		switch rec.Kind {
 		case capture.KindPort:
 			if decs[rec.Port] != nil {
-				continue
+				continue // a repeated declaration keeps the decoder
 			}
 			switch rec.Driver {
 			case "dgt":
@@ -134,7 +118,6 @@ func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 			default:
 				return st, &capture.LineError{Line: rec.Line, Err: fmt.Errorf("port %s: no decoder for driver %q (this build knows %s)", rec.Port, rec.Driver, knownDrivers)}
 			}
-			order = append(order, rec.Port)
 		case capture.KindData:
 			st.End = rec.At
 			if rec.Dir == capture.Write {
