@@ -285,9 +285,6 @@ func (s *Session) Run(ctx context.Context) error {
 		return nil
 	}
 
-	if err := write(StartCommands()); err != nil {
-		return err
-	}
 	poll := time.NewTicker(s.opts.PollInterval)
 	defer poll.Stop()
 	ackTimer := time.NewTimer(time.Hour)
@@ -300,14 +297,27 @@ func (s *Session) Run(ctx context.Context) error {
 	var cur *clockReq // the clock command waiting for its ack
 	sends := 0        // how often cur was sent
 	reqs := s.reqs    // nil while a command is in flight
+	// stop ends Run with err, answering the command in flight. Once the
+	// context is done, a failed read or write is the line closing because
+	// Run is stopping (the port closes with the context): that is the
+	// cancellation, whichever the select saw first.
+	stop := func(err error) error {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		if cur != nil {
+			cur.reply <- err
+		}
+		return err
+	}
 
+	if err := write(StartCommands()); err != nil {
+		return stop(err)
+	}
 	for {
 		select {
 		case <-ctx.Done():
-			if cur != nil {
-				cur.reply <- ctx.Err()
-			}
-			return ctx.Err()
+			return stop(ctx.Err())
 
 		case c := <-reads:
 			var msgs []Message
@@ -321,7 +331,7 @@ func (s *Session) Run(ctx context.Context) error {
 			for _, m := range msgs {
 				heard = true
 				if err := setState(StateReady); err != nil {
-					return err
+					return stop(err)
 				}
 				if a, ok := m.(ClockAck); ok && cur != nil && a.Acks(cur.cmd[3]) {
 					cur.reply <- nil
@@ -329,44 +339,31 @@ func (s *Session) Run(ctx context.Context) error {
 					ackTimer.Stop()
 				}
 				if err := emit(Event{At: at, Msg: m}); err != nil {
-					return err
+					return stop(err)
 				}
 			}
 			if c.err != nil {
-				if ctx.Err() != nil {
-					// The line was closed because Run is stopping (the
-					// port closes with the context): that is the
-					// cancellation, whichever of the two select saw first.
-					if cur != nil {
-						cur.reply <- ctx.Err()
-					}
-					return ctx.Err()
-				}
-				if cur != nil {
-					cur.reply <- c.err
-				}
 				if errors.Is(c.err, io.EOF) {
-					return fmt.Errorf("dgt: board connection ended: %w", c.err)
+					return stop(fmt.Errorf("dgt: board connection ended: %w", c.err))
 				}
-				return fmt.Errorf("dgt: reading from the board: %w", c.err)
+				return stop(fmt.Errorf("dgt: reading from the board: %w", c.err))
 			}
 
 		case <-poll.C:
 			if polled && !heard {
 				if err := setState(StateUnresponsive); err != nil {
-					return err
+					return stop(err)
 				}
 			}
 			heard, polled = false, true
 			if err := write(PollCommands()); err != nil {
-				return err
+				return stop(err)
 			}
 
 		case r := <-reqs:
 			cur, reqs, sends = &r, nil, 1
 			if err := write(r.cmd); err != nil {
-				r.reply <- err
-				return err
+				return stop(err)
 			}
 			ackTimer.Reset(s.opts.AckTimeout)
 
@@ -381,8 +378,7 @@ func (s *Session) Run(ctx context.Context) error {
 			}
 			sends++
 			if err := write(cur.cmd); err != nil {
-				cur.reply <- err
-				return err
+				return stop(err)
 			}
 			ackTimer.Reset(s.opts.AckTimeout)
 		}

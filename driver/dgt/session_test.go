@@ -220,3 +220,40 @@ func TestSessionRefusesEndlessEmptyReads(t *testing.T) {
 		t.Errorf("SendClock after Run: %v", err)
 	}
 }
+
+// closingLine is a board line that the context's end closes in the middle
+// of a write: writes after the start commands cancel the context and fail,
+// as a port closed by the cancellation does; reads wait for the close.
+type closingLine struct {
+	cancel context.CancelFunc
+	writes int
+	closed chan struct{}
+}
+
+func (l *closingLine) Read([]byte) (int, error) { <-l.closed; return 0, io.ErrClosedPipe }
+func (l *closingLine) Write(b []byte) (int, error) {
+	if l.writes++; l.writes == 1 {
+		return len(b), nil
+	}
+	l.cancel()
+	close(l.closed)
+	return 0, io.ErrClosedPipe
+}
+
+// A write that fails because the line closed with the context is the
+// cancellation, as a failed read is: Run returns the context's error, not
+// a write error.
+func TestSessionWriteOnCancelledLine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		line := &closingLine{cancel: cancel, closed: make(chan struct{})}
+		s := dgt.NewSession(line, dgt.SessionOptions{})
+		go func() {
+			for range s.Events() {
+			}
+		}()
+		if err := s.Run(ctx); !errors.Is(err, context.Canceled) {
+			t.Errorf("Run: %v, want the cancellation", err)
+		}
+	})
+}
