@@ -264,11 +264,8 @@ func (g *Game) Write(w io.Writer) error {
 		blackFirst = len(f) >= 2 && f[1] == "b"
 	}
 	prev := 0 // the last move's ply
-	for i, m := range g.moves {
+	for _, m := range g.moves {
 		ply := m.Ply
-		if ply <= 0 {
-			ply = i + 1
-		}
 		if ply > prev+1 {
 			// Plies made while the board was not read: arbiterd could
 			// not verify them (its unverified-moves anomaly), so the

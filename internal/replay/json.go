@@ -124,7 +124,13 @@ func JSON(m Message) ([]byte, error) {
 		}{h, x.Version, x.Model, x.Serial}
 	case lineclock.Status:
 		h.Type = "status"
-		turn := map[lineclock.Turn]string{lineclock.TurnLeft: "left", lineclock.TurnRight: "right"}[x.Turn]
+		turn := ""
+		switch x.Turn {
+		case lineclock.TurnLeft:
+			turn = "left"
+		case lineclock.TurnRight:
+			turn = "right"
+		}
 		v = struct {
 			head
 			Seq        int      `json:"seq"`

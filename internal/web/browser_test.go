@@ -246,7 +246,11 @@ func TestDashboardFlagInBrowser(t *testing.T) {
 	if got := text(t, tab, "#board-2 .state.clockport"); got != "CLOCK DISCONNECTED" && got != "clock disconnected" {
 		t.Errorf("clock port state shows %q", got)
 	}
-	if got := text(t, tab, "#board-2 .state.connected"); got == "" {
+	connected, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("#board-2 .state.connected").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if connected != 1 {
 		t.Error("the board no longer shows connected after its clock went away")
 	}
 	runningNow, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("#board-2 .player.running").length`))
