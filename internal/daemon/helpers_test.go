@@ -108,12 +108,7 @@ func (e *emu) stop() {
 // link points a /dev/serial/by-id-style symlink at target (atomically).
 func link(t *testing.T, name, target string) {
 	t.Helper()
-	tmp := name + ".new"
-	os.Remove(tmp)
-	if err := os.Symlink(target, tmp); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, name); err != nil {
+	if err := emulator.ReplaceLink(name, target); err != nil {
 		t.Fatal(err)
 	}
 }

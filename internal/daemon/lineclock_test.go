@@ -58,7 +58,14 @@ func TestSeparateClock(t *testing.T) {
 	emuDone := make(chan error, 1)
 	go func() { emuDone <- e.Run(ctx, master) }()
 	plugClock(t, clk)
-	defer func() { cancel(); <-emuDone; master.Close(); clk.Unplug() }()
+	defer func() {
+		cancel()
+		<-emuDone
+		master.Close()
+		if err := clk.Unplug(); err != nil {
+			t.Error(err)
+		}
+	}()
 
 	c := testConfig(t.TempDir(), slave)
 	c.Boards[0].TimeControl = tc
@@ -73,7 +80,9 @@ func TestSeparateClock(t *testing.T) {
 		m := completed(w.stream("1"))
 		return m.White+m.Black >= 6
 	})
-	clk.Unplug()
+	if err := clk.Unplug(); err != nil {
+		t.Error(err)
+	}
 	w.waitFor(t, "the clock seen disconnected", 30*time.Second, func() bool {
 		return has(w.stream("1"), func(e reconcile.Event) bool {
 			return e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindClockDisconnected

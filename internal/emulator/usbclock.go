@@ -34,14 +34,7 @@ func (c *USBClock) Plug(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// A new link replaces the old one in one step, as udev does.
-	tmp := c.Link + ".new"
-	os.Remove(tmp)
-	if err := os.Symlink(slave, tmp); err != nil {
-		master.Close()
-		return err
-	}
-	if err := os.Rename(tmp, c.Link); err != nil {
+	if err := ReplaceLink(c.Link, slave); err != nil {
 		master.Close()
 		return err
 	}
@@ -52,16 +45,38 @@ func (c *USBClock) Plug(ctx context.Context) error {
 }
 
 // Unplug stops the clock and pulls its cable: the pty and the link go
-// away. Unplugging a clock that is not plugged in does nothing.
-func (c *USBClock) Unplug() {
+// away. It returns the error the clock stopped with, if it stopped for
+// another reason than being unplugged. Unplugging a clock that is not
+// plugged in does nothing.
+func (c *USBClock) Unplug() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.master == nil {
-		return
+		return nil
 	}
 	c.cancel()
-	<-c.done
+	err := <-c.done
 	c.master.Close()
 	os.Remove(c.Link)
 	c.master = nil
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// ReplaceLink points the symlink name at target in one step, as udev
+// replaces a /dev/serial/by-id link: a link made beside it is renamed
+// over it, so that an opener never finds the name missing.
+func ReplaceLink(name, target string) error {
+	tmp := name + ".new"
+	os.Remove(tmp)
+	if err := os.Symlink(target, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

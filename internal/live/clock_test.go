@@ -99,7 +99,13 @@ func newGame(t *testing.T, ctx context.Context, speed float64, tc string, moves 
 		if withClock {
 			plugClock(t, ctx, g.clock)
 		}
-		t.Cleanup(func() { stopEmu(); <-emuDone; g.clock.Unplug() })
+		t.Cleanup(func() {
+			stopEmu()
+			<-emuDone
+			if err := g.clock.Unplug(); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 	return g
 }
@@ -228,7 +234,11 @@ func TestLiveClockUnplugged(t *testing.T) {
 		switch {
 		case !unplugged && e.Type == reconcile.TypeComplete && e.Ply == 4:
 			unplugged = true
-			go g.clock.Unplug()
+			go func() {
+				if err := g.clock.Unplug(); err != nil {
+					t.Error(err)
+				}
+			}()
 		case unplugged && !replugged && e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindClockDisconnected:
 			replugged = true
 			at = completed(evs)
