@@ -152,7 +152,7 @@ func TestNotnilMoveLayout(t *testing.T) {
 		for _, v := range cp.ValidMoves() {
 			valid[v.String()] = v
 		}
-		for _, im := range p.legalMoves() {
+		for _, im := range p.genLegal(nil) {
 			v := valid[im.uci()]
 			got := toChessMove(im)
 			if v == nil || !reflect.DeepEqual(*got, *v) || !sameTags(v, im) {

@@ -73,7 +73,7 @@ func (g *Game) reset(p position) {
 	g.keys = g.keys[:0]
 	clear(g.counts)
 	g.maxCount = 0
-	g.legal = p.legalMoves()
+	g.legal = p.genLegal(make([]move, 0, 48))
 	g.enter()
 }
 
@@ -215,7 +215,7 @@ func (g *Game) push(im move, cm *chess.Move) {
 	g.moves = append(g.moves, im)
 	g.chessMove = append(g.chessMove, cm)
 	g.chessPos = append(g.chessPos, nil)
-	g.legal = next.genLegal(g.legal[:0], ^uint64(0), ^uint64(0))
+	g.legal = next.genLegal(g.legal[:0])
 	g.enter()
 }
 
@@ -238,7 +238,7 @@ func (g *Game) TakeBack(ply int) error {
 	g.chessMove = g.chessMove[:ply]
 	// maxCount stays as it was: it is an upper bound, used only to decide
 	// whether the search must watch for a fivefold repetition.
-	g.legal = g.positions[ply].genLegal(g.legal[:0], ^uint64(0), ^uint64(0))
+	g.legal = g.positions[ply].genLegal(g.legal[:0])
 	g.status = g.deriveStatus()
 	return nil
 }

@@ -67,22 +67,18 @@ func sortMoves(ms []move) {
 	}
 }
 
-// genLegal is appendLegal with the moves in the record's order and flagCheck
-// set on the moves that give check.
-func (p *position) genLegal(out []move, fromMask, toMask uint64) []move {
+// genLegal appends every legal move of p to out, in the record's order,
+// with flagCheck set on the moves that give check.
+func (p *position) genLegal(out []move) []move {
 	var ml bitboard.MoveList
 	start := len(out)
-	out = p.appendLegal(out, &ml, fromMask, toMask)
+	out = p.appendLegal(out, &ml, ^uint64(0), ^uint64(0))
 	sortMoves(out[start:])
+	ci := p.CheckInfo()
 	for i := start; i < len(out); i++ {
-		if p.GivesCheck(out[i].bm) {
+		if p.GivesCheckWith(out[i].bm, &ci) {
 			out[i].flags |= flagCheck
 		}
 	}
 	return out
-}
-
-// legalMoves returns every legal move of p.
-func (p *position) legalMoves() []move {
-	return p.genLegal(make([]move, 0, 48), ^uint64(0), ^uint64(0))
 }

@@ -10,7 +10,7 @@ func (p *position) perft(d int) int {
 	if d == 0 {
 		return 1
 	}
-	ms := p.legalMoves()
+	ms := p.genLegal(nil)
 	if d == 1 {
 		return len(ms)
 	}

@@ -43,7 +43,7 @@ func uciSeq(ms []*chess.Move) string {
 func reachesFrom(p position, seq []*chess.Move, s Snapshot) bool {
 	for _, m := range seq {
 		found := false
-		for _, im := range p.legalMoves() {
+		for _, im := range p.genLegal(nil) {
 			if chess.Square(im.from) == m.S1() && chess.Square(im.to) == m.S2() && im.promo == m.Promo() {
 				p.apply(im)
 				found = true

@@ -20,7 +20,7 @@ func bruteForce(p position, t *target, d int, path []move, out *[]string) {
 		}
 		return
 	}
-	for _, m := range p.legalMoves() {
+	for _, m := range p.genLegal(nil) {
 		c := p
 		c.apply(m)
 		bruteForce(c, t, d-1, append(path, m), out)
