@@ -79,7 +79,7 @@ func (g *Game) reset(p position) {
 
 // enter records the current position's key and derives the status.
 func (g *Game) enter() {
-	k := keyOf(&g.positions[len(g.positions)-1], g.legal)
+	k := keyOf(&g.positions[len(g.positions)-1])
 	g.keys = append(g.keys, k)
 	g.counts[k]++
 	g.maxCount = max(g.maxCount, g.counts[k])

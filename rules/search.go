@@ -297,12 +297,7 @@ func (s *searcher) ends(c *position, m move) bool {
 	if !s.checkRep {
 		return false
 	}
-	var epMoves []move
-	if ep := c.EnPassant(); ep != bitboard.NoSquare {
-		var buf [2]move
-		epMoves = c.appendLegal(buf[:0], &s.ml, c.Pieces(c.Side(), bitboard.Pawn), 1<<uint(ep))
-	}
-	k := keyOf(c, epMoves)
+	k := keyOf(c)
 	n := s.g.counts[k] + 1
 	for _, pk := range s.g.keys[s.from+1:] { // plies a correction replaces
 		if pk == k {

@@ -19,9 +19,8 @@ type repKey struct {
 	passant int8     // square of a legal en-passant capture, or -1
 }
 
-// keyOf builds the key of p; legal are p's legal moves, or at least its
-// legal en-passant captures.
-func keyOf(p *position, legal []move) repKey {
+// keyOf builds the key of p.
+func keyOf(p *position) repKey {
 	var k repKey
 	for i := 0; i < 32; i++ {
 		k.board[i] = byte(p.piece(2*i)) | byte(p.piece(2*i+1))<<4
@@ -31,13 +30,8 @@ func keyOf(p *position, legal []move) repKey {
 		k.flags |= 1 << 4
 	}
 	k.passant = -1
-	if ep := p.EnPassant(); ep != bitboard.NoSquare {
-		for _, m := range legal {
-			if m.flags&flagEnPassant != 0 {
-				k.passant = int8(ep)
-				break
-			}
-		}
+	if p.EnPassantLegal() {
+		k.passant = int8(p.EnPassant())
 	}
 	return k
 }

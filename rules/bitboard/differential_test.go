@@ -62,6 +62,10 @@ func playRandomGame(t *testing.T, fen string, rng *rand.Rand, plies int) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s: legal moves differ\n got  %v\n want %v", ref, got, want)
 		}
+		ep := slices.ContainsFunc(ml.Slice(), Move.IsEnPassant)
+		if pos.EnPassantLegal() != ep {
+			t.Fatalf("%s: EnPassantLegal = %v, an en-passant capture among the legal moves: %v", ref, pos.EnPassantLegal(), ep)
+		}
 		if ply > 0 && pos.InCheck() != lastCheck {
 			t.Fatalf("%s: InCheck = %v, notnil says %v", ref, pos.InCheck(), lastCheck)
 		}

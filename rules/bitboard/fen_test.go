@@ -107,3 +107,22 @@ func FuzzParseFEN(f *testing.F) {
 		}
 	})
 }
+
+// An en-passant square counts only when the capture is legal: not when it
+// would leave the king on an open rank (both pawns leave it at once).
+func TestEnPassantLegal(t *testing.T) {
+	for fen, want := range map[string]bool{
+		"8/8/8/KPp4r/8/8/8/7k w - c6 0 1":  false, // the rook would see the king
+		"8/8/8/1Pp4r/K7/8/8/7k w - c6 0 1": true,
+		"8/8/8/2p4r/K7/8/8/7k w - c6 0 1":  false, // no pawn to take
+		"8/8/8/KPp4r/8/8/8/7k w - - 0 1":   false,
+	} {
+		pos, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pos.EnPassantLegal(); got != want {
+			t.Errorf("%s: EnPassantLegal = %v, want %v", fen, got, want)
+		}
+	}
+}

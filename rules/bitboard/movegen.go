@@ -202,6 +202,22 @@ func (p *Position) generate(ml *MoveList, stopAtFirst bool) bool {
 	return ml.N > start
 }
 
+// EnPassantLegal reports whether the side to move has a legal en-passant
+// capture: a position's en-passant square counts for repetition (9.2.3)
+// only then.
+func (p *Position) EnPassantLegal() bool {
+	if p.ep == NoSquare {
+		return false
+	}
+	k := p.KingSquare(p.side)
+	for b := tbl.pawn[p.side.Other()][p.ep] & p.pieces[p.side][Pawn]; b != 0; b &= b - 1 {
+		if p.epLegal(NewMove(Square(bits.TrailingZeros64(b)), p.ep)|FlagEnPassant, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // epLegal checks an en-passant capture by playing it on a copy of the
 // occupancy: two pieces leave the same rank at once, which the pin
 // logic above cannot see.
