@@ -117,7 +117,7 @@ func TestMovesTagsMatchNotnil(t *testing.T) {
 					t.Fatalf("game %d ply %d %s: tag %d is %v, notnil %v", gi, i+1, m, tag, m.HasTag(tag), want.HasTag(tag))
 				}
 			}
-			if got, want := g.PositionAt(i+1).String(), g.positions[i+1].fen(); got != want {
+			if got, want := g.PositionAt(i+1).String(), g.positions[i+1].FEN(); got != want {
 				t.Fatalf("game %d ply %d: PositionAt %s, record %s", gi, i+1, got, want)
 			}
 		}
@@ -156,7 +156,7 @@ func TestNotnilMoveLayout(t *testing.T) {
 			v := valid[im.uci()]
 			got := toChessMove(im)
 			if v == nil || !reflect.DeepEqual(*got, *v) || !sameTags(v, im) {
-				t.Fatalf("%s: move %s built as %+v, notnil has %+v", p.fen(), im.uci(), *got, v)
+				t.Fatalf("%s: move %s built as %+v, notnil has %+v", p.FEN(), im.uci(), *got, v)
 			}
 			checked++
 		}

@@ -153,7 +153,7 @@ func (g *Game) UCI(ply int) string {
 }
 
 // FEN returns the FEN of the current position.
-func (g *Game) FEN() string { return g.positions[g.Ply()].fen() }
+func (g *Game) FEN() string { return g.positions[g.Ply()].FEN() }
 
 // Move adds m to the record. It returns ErrGameOver once the game has ended and
 // ErrIllegalMove when m is not legal here (both wrapped with the move).

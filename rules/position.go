@@ -101,9 +101,6 @@ func (p *position) piece(sq int) chess.Piece {
 // apply plays m, which must be legal, on p.
 func (p *position) apply(m move) { p.Make(m.bm) }
 
-// fen encodes p as FEN; the en-passant square is written after every double
-// push, as notnil/chess does, so FEN() and Position().String() agree.
-func (p *position) fen() string { return p.FEN() }
 
 const fenPieceLetters = "KQRBNPkqrbnp"
 

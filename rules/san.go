@@ -87,7 +87,7 @@ func parseSAN(p *position, legal []move, s string) (move, error) {
 	s = strings.TrimSuffix(s, "e.p.")
 	s = strings.TrimRight(s, "+#!? ")
 	bad := func(why string) (move, error) {
-		return move{}, fmt.Errorf("%w: %q in %s: %s", ErrIllegalMove, orig, p.fen(), why)
+		return move{}, fmt.Errorf("%w: %q in %s: %s", ErrIllegalMove, orig, p.FEN(), why)
 	}
 	if s == "" {
 		return bad("empty move")

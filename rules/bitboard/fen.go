@@ -166,7 +166,9 @@ func (p *Position) validate() *FENError {
 	return nil
 }
 
-// FEN returns the position in Forsyth–Edwards Notation.
+// FEN returns the position in Forsyth–Edwards Notation. The en-passant
+// square is written after every double step, whether or not a capture
+// there is legal, as notnil/chess writes it.
 func (p *Position) FEN() string {
 	var b strings.Builder
 	for r := 7; r >= 0; r-- {
