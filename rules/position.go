@@ -101,7 +101,6 @@ func (p *position) piece(sq int) chess.Piece {
 // apply plays m, which must be legal, on p.
 func (p *position) apply(m move) { p.Make(m.bm) }
 
-
 const fenPieceLetters = "KQRBNPkqrbnp"
 
 // parseFEN reads a FEN record. Errors name the field and what is wrong with
