@@ -59,12 +59,19 @@ type Board struct {
 	// "disconnected"); empty when the clock is relayed by the board or
 	// its port has reported nothing yet. A clock that stops answering
 	// leaves the board connected: only the clocks are unknown meanwhile.
-	ClockConnection string   `json:"clock_connection,omitempty"`
-	FEN             string   `json:"fen"` // the board as made (completed or not)
-	Orientation     string   `json:"orientation,omitempty"`
-	LastMove        string   `json:"last_move,omitempty"` // UCI of the last move made
-	Ply             int      `json:"ply"`
-	SAN             []string `json:"san"` // completed moves: SAN[i] is ply i+1, UnverifiedSAN where a ply was not verified
+	ClockConnection string `json:"clock_connection,omitempty"`
+	FEN             string `json:"fen"` // the board as made (completed or not)
+	Orientation     string `json:"orientation,omitempty"`
+	LastMove        string `json:"last_move,omitempty"` // UCI of the last move made
+	Ply             int    `json:"ply"`
+	// SAN is the record up to the last completed ply, in the order the
+	// plies were played: SAN[i] is ply i+1. A ply between completed ones
+	// that its side has not completed yet (a forgotten press: the
+	// opponent's reply was pressed first; the ply is completed by its
+	// side's next move, 6.2.1) stands there as made, since the plies
+	// after it follow from it; UnverifiedSAN stands where a ply was not
+	// verified.
+	SAN []string `json:"san"`
 
 	Moves struct {
 		White int `json:"white"`
@@ -123,6 +130,7 @@ type entry struct {
 	tc     clockd.TimeControl
 	events []reconcile.Event
 	nextID int
+	made   []string // made[i]: the SAN of ply i+1 as made on the board ("" when not seen)
 }
 
 type sub struct {
@@ -276,25 +284,53 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 		s.FEN, s.Orientation = ev.FEN, ev.Orientation
 	case reconcile.TypeMove:
 		s.FEN, s.Ply, s.LastMove = ev.FEN, ev.Ply, ev.UCI
+		if ev.Ply >= 1 {
+			if len(e.made) >= ev.Ply {
+				e.made = e.made[:ev.Ply-1]
+			}
+			for len(e.made) < ev.Ply-1 {
+				e.made = append(e.made, "")
+			}
+			e.made = append(e.made, ev.SAN)
+		}
 	case reconcile.TypeRetract:
 		s.Ply = ev.Ply - 1
-		if ev.Reason == reconcile.ReasonTakeback && len(s.SAN) >= ev.Ply {
-			s.SAN = s.SAN[:ev.Ply-1]
+		if ev.Ply >= 1 {
+			// a take-back, or a made ply that stood in the record
+			// uncompleted before a completed reply
+			if len(s.SAN) >= ev.Ply {
+				s.SAN = s.SAN[:ev.Ply-1]
+			}
+			if len(e.made) >= ev.Ply {
+				e.made = e.made[:ev.Ply-1]
+			}
 		}
 	case reconcile.TypePress:
 		e.setClock(ev.Clock, ev.At, wall)
 		s.Running = ev.Side.Other().String()
 	case reconcile.TypeComplete:
-		for len(s.SAN) >= ev.Ply && ev.Ply > 0 {
-			s.SAN = s.SAN[:ev.Ply-1]
+		if ev.Ply < 1 {
+			break
 		}
 		for len(s.SAN) < ev.Ply-1 {
-			// Plies made while the board was not read, which arbiterd
-			// could not verify (an unverified-moves anomaly says so):
-			// they keep their places, so SAN[i] is always ply i+1.
-			s.SAN = append(s.SAN, UnverifiedSAN)
+			// A ply made and answered but not completed yet by its own
+			// side stands as made. Plies made while the board was not
+			// read, which arbiterd could not verify (an unverified-moves
+			// anomaly says so), keep their places: SAN[i] is always ply
+			// i+1.
+			san := UnverifiedSAN
+			if n := len(s.SAN); n < len(e.made) && e.made[n] != "" {
+				san = e.made[n]
+			}
+			s.SAN = append(s.SAN, san)
 		}
-		s.SAN = append(s.SAN, ev.SAN)
+		if len(s.SAN) >= ev.Ply {
+			// completed after its side's opponent's reply was: it keeps
+			// its place (the presses came out of the board's order)
+			s.SAN[ev.Ply-1] = ev.SAN
+		} else {
+			s.SAN = append(s.SAN, ev.SAN)
+		}
 		s.Moves.White, s.Moves.Black = ev.Moves.White, ev.Moves.Black
 		e.setClock(ev.Clock, ev.At, wall)
 		e.updateRequired()

@@ -189,3 +189,48 @@ func TestUnverifiedPliesKeepTheirPlaces(t *testing.T) {
 		t.Fatalf("after taking back ply 6: SAN %q, ply %d", got, b.Ply)
 	}
 }
+
+// A forgotten press: ply 4 is made but not pressed, the reply (ply 5)
+// cannot be pressed, ply 6 is pressed. Ply 6 is completed before ply 5;
+// the SAN list keeps the board's order, with ply 5 as made.
+func TestSANInBoardOrderWhenPressesAreNot(t *testing.T) {
+	h := New(Options{})
+	h.AddBoard(Info{ID: "5"})
+	game := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4")
+	seq := 0
+	side := func(ply int) clockd.Side { return clockd.Side(1 - ply%2) }
+	pub := func(tp reconcile.Type, ply int) {
+		seq++
+		h.Publish("5", reconcile.Event{Type: tp, Seq: seq, Ply: ply, Side: side(ply), SAN: game[ply-1]})
+	}
+	san := func() string {
+		b, _ := h.Board("5")
+		return strings.Join(b.SAN, " ")
+	}
+	for ply := 1; ply <= 3; ply++ {
+		pub(reconcile.TypeMove, ply)
+		pub(reconcile.TypeComplete, ply)
+	}
+	pub(reconcile.TypeMove, 4)
+	pub(reconcile.TypeMove, 5)
+	pub(reconcile.TypeMove, 6)
+	pub(reconcile.TypeComplete, 4) // by next-move
+	pub(reconcile.TypeComplete, 6) // by press
+	if got := san(); got != "e4 e5 Nf3 Nc6 Bb5 a6" {
+		t.Fatalf("after ply 6 was completed: SAN %q", got)
+	}
+	pub(reconcile.TypeMove, 7)
+	pub(reconcile.TypeComplete, 5) // by next-move
+	pub(reconcile.TypeComplete, 7)
+	if got := san(); got != strings.Join(game, " ") {
+		t.Fatalf("after ply 7 was completed: SAN %q", got)
+	}
+	// a take-back of plies 7 and 6 leaves ply 5
+	seq++
+	h.Publish("5", reconcile.Event{Type: reconcile.TypeRetract, Seq: seq, Ply: 7, Reason: reconcile.ReasonTakeback})
+	seq++
+	h.Publish("5", reconcile.Event{Type: reconcile.TypeRetract, Seq: seq, Ply: 6, Reason: reconcile.ReasonTakeback})
+	if got := san(); got != "e4 e5 Nf3 Nc6 Bb5" {
+		t.Fatalf("after the take-back: SAN %q", got)
+	}
+}

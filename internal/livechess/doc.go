@@ -21,10 +21,11 @@
 // White's clock runs, false while Black's runs and null while it stands.
 // Where arbiterd knows more than LiveChess says, the LiveChess field keeps
 // its meaning and arbiterd's view shows through it: "san" lists the moves
-// completed under FIDE Law 6.2.1 (made and pressed), and "match" is false
-// while a move has been made on the board but not yet completed by a press,
-// so the board field is one ply ahead of "san". docs/feeds.md lists exactly
-// what is implemented.
+// completed under FIDE Law 6.2.1 (made and pressed), in the order they were
+// played (a move answered by a completed reply before its own side completed
+// it stands in its place), and "match" is false while a move has been made
+// on the board but not yet completed by a press, so the board field is one
+// ply ahead of "san". docs/feeds.md lists exactly what is implemented.
 //
 // The API only reads the hub (internal/hub). A WebSocket client that does not
 // keep up is dropped: its messages queue up to a bound, and a client whose

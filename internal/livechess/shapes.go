@@ -34,7 +34,7 @@ type EBoardEvent struct {
 	Flipped  bool     `json:"flipped"`
 	Board    string   `json:"board"`
 	Clock    *Clock   `json:"clock"`
-	SAN      []string `json:"san"`   // completed moves (6.2.1), from the start
+	SAN      []string `json:"san"`   // the record from the start in the board's order: the completed moves (6.2.1), see hub.Board.SAN
 	Match    bool     `json:"match"` // the board shows the position after san
 }
 

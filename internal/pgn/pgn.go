@@ -33,7 +33,8 @@ type Move struct {
 // broadcasts, or the final record once the game ended).
 type Game struct {
 	tags    Tags
-	moves   []Move
+	moves   []Move       // completed moves, in the order of their plies
+	made    []string     // made[i]: the SAN of ply i+1 as made on the board ("" when not seen)
 	clock   clockd.Times // last displayed clocks
 	known   [2]bool      // whether clock[side] is known from an event
 	lastAt  [2]time.Duration
@@ -82,6 +83,17 @@ func (g *Game) Add(e reconcile.Event) {
 		g.lastAt[idx(e.Side.Other())] = e.At
 	case reconcile.TypePeriod:
 		g.added[idx(e.Side)] += e.Added
+	case reconcile.TypeMove:
+		if e.Ply < 1 {
+			break
+		}
+		if len(g.made) >= e.Ply {
+			g.made = g.made[:e.Ply-1]
+		}
+		for len(g.made) < e.Ply-1 {
+			g.made = append(g.made, "") // plies arbiterd could not verify
+		}
+		g.made = append(g.made, e.SAN)
 	case reconcile.TypeComplete:
 		g.complete(e)
 	case reconcile.TypeRetract:
@@ -95,6 +107,9 @@ func (g *Game) Add(e reconcile.Event) {
 			}
 		}
 		g.moves = g.moves[:n]
+		if e.Ply >= 1 && len(g.made) >= e.Ply {
+			g.made = g.made[:e.Ply-1]
+		}
 	case reconcile.TypeFlag:
 		g.clock = e.Clock
 		g.known = [2]bool{true, true}
@@ -149,7 +164,21 @@ func (g *Game) complete(e reconcile.Event) {
 	g.added[i] = 0
 	g.clock = e.Clock
 	g.known = [2]bool{true, true}
-	g.moves = append(g.moves, m)
+	// Presses may complete plies out of the board's order (a forgotten
+	// press: the opponent's reply is completed by its press before the
+	// move it answers is completed by its side's next move, 6.2.1); the
+	// record keeps the order in which the plies were played.
+	k := len(g.moves)
+	for k > 0 && g.moves[k-1].Ply >= m.Ply {
+		k--
+	}
+	if k < len(g.moves) && g.moves[k].Ply == m.Ply {
+		g.moves[k] = m
+		return
+	}
+	g.moves = append(g.moves, Move{})
+	copy(g.moves[k+1:], g.moves[k:])
+	g.moves[k] = m
 }
 
 // period returns the period in force for the move just completed.
@@ -172,7 +201,8 @@ func (g *Game) period(e reconcile.Event) (clockd.Period, bool) {
 	return tc.Periods[p], true
 }
 
-// Moves returns the completed moves of the record.
+// Moves returns the completed moves of the record, in the order of their
+// plies.
 func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
 
 // Result returns the result tag value ("*" while the game goes on).
@@ -263,39 +293,59 @@ func (g *Game) Write(w io.Writer) error {
 		}
 		blackFirst = len(f) >= 2 && f[1] == "b"
 	}
-	prev := 0 // the last move's ply
-	for _, m := range g.moves {
-		ply := m.Ply
-		if ply > prev+1 {
-			// Plies made while the board was not read: arbiterd could
-			// not verify them (its unverified-moves anomaly), so the
-			// movetext says where they belong instead of inventing them.
-			what := fmt.Sprintf("ply %d was", prev+1)
-			if ply-1 > prev+1 {
-				what = fmt.Sprintf("plies %d to %d were", prev+1, ply-1)
-			}
-			tokens = append(tokens, "{arbiterd: "+what+" made while the board was not read and could not be verified}")
-		}
-		prev = ply
+	prev := 0        // the last ply written
+	numbered := true // the next Black move needs its "N..." (at the start, after a comment)
+	move := func(ply int, side clockd.Side, san string) {
 		// Move numbers from the ply: the record may start with Black.
 		plyIdx := ply - 1
 		if blackFirst {
 			plyIdx++
 		}
 		num := startMove + plyIdx/2
-		// Every move carries a clock comment, so a Black move always
-		// follows a comment and is numbered "N...".
-		if m.Side == clockd.White {
+		switch {
+		case side == clockd.White:
 			tokens = append(tokens, fmt.Sprintf("%d.", num))
-		} else {
+		case numbered:
 			tokens = append(tokens, fmt.Sprintf("%d...", num))
 		}
-		tokens = append(tokens, m.SAN)
+		tokens = append(tokens, san)
+		numbered = false
+	}
+	for _, m := range g.moves {
+		ply := m.Ply
+		for p := prev + 1; p < ply; p++ {
+			if p <= len(g.made) && g.made[p-1] != "" {
+				// A ply made on the board and answered, whose own side
+				// has not completed it yet (a forgotten press: it is
+				// completed by that side's next move, 6.2.1). The plies
+				// after it follow from it, so it stands in the record,
+				// without a clock.
+				move(p, sideOfPly(p, blackFirst), g.made[p-1])
+				continue
+			}
+			// Plies made while the board was not read: arbiterd could
+			// not verify them (its unverified-moves anomaly), so the
+			// movetext says where they belong instead of inventing them.
+			q := p
+			for q+1 < ply && (q+1 > len(g.made) || g.made[q] == "") {
+				q++
+			}
+			what := fmt.Sprintf("ply %d was", p)
+			if q > p {
+				what = fmt.Sprintf("plies %d to %d were", p, q)
+			}
+			tokens = append(tokens, "{arbiterd: "+what+" made while the board was not read and could not be verified}")
+			numbered = true
+			p = q
+		}
+		prev = ply
+		move(ply, m.Side, m.SAN)
 		c := fmt.Sprintf("{[%%clk %s]", Clock(m.Clock))
 		if m.EMT >= 0 {
 			c += fmt.Sprintf(" [%%emt %s]", Clock(m.EMT))
 		}
 		tokens = append(tokens, c+"}")
+		numbered = true
 	}
 	if g.comment != "" {
 		tokens = append(tokens, "{"+strings.ReplaceAll(g.comment, "}", ")")+"}")
@@ -318,6 +368,15 @@ func (g *Game) Write(w io.Writer) error {
 	b.WriteString("\n\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sideOfPly is the side that made ply (1-based) of a record whose first
+// ply is White's, or Black's when blackFirst.
+func sideOfPly(ply int, blackFirst bool) clockd.Side {
+	if (ply%2 == 0) != blackFirst {
+		return clockd.Black
+	}
+	return clockd.White
 }
 
 func orQ(s string) string {

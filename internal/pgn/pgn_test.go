@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/notnil/chess"
+
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -105,4 +107,91 @@ func TestUnverifiedPliesLeaveAMarkedGap(t *testing.T) {
 			t.Errorf("PGN lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// A forgotten press (6.2.1): Black's 2...Nc6 is not pressed, White replies
+// 3.Bb5 (White's clock is not running, so White cannot press) and Black's
+// 3...a6 is pressed. The presses complete ply 6 before ply 5, which its
+// side's next move completes later; the record keeps the board's order
+// and a PGN reader accepts it at every step.
+func TestCompletionsOutOfBoardOrder(t *testing.T) {
+	g := New(Tags{})
+	game := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4")
+	side := func(ply int) clockd.Side {
+		if ply%2 == 0 {
+			return clockd.Black
+		}
+		return clockd.White
+	}
+	n := reconcile.Moves{}
+	move := func(ply int) {
+		g.Add(reconcile.Event{Type: reconcile.TypeMove, Ply: ply, Side: side(ply), SAN: game[ply-1]})
+	}
+	complete := func(ply int, by string) {
+		if side(ply) == clockd.White {
+			n.White++
+		} else {
+			n.Black++
+		}
+		g.Add(reconcile.Event{Type: reconcile.TypeComplete, Ply: ply, Side: side(ply), SAN: game[ply-1], By: by, Moves: n})
+	}
+	read := func(want string) {
+		t.Helper()
+		var b strings.Builder
+		if err := g.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(readPGN(t, b.String()), " "); got != want {
+			t.Fatalf("the PGN reads %q, want %q\n%s", got, want, b.String())
+		}
+	}
+	for ply := 1; ply <= 3; ply++ {
+		move(ply)
+		complete(ply, reconcile.ByPress)
+	}
+	move(4) // 2...Nc6, not pressed
+	move(5) // 3.Bb5
+	read("e4 e5 Nf3")
+	move(6)
+	complete(4, reconcile.ByNextMove)
+	complete(6, reconcile.ByPress)
+	read("e4 e5 Nf3 Nc6 Bb5 a6")
+	var b strings.Builder
+	g.Write(&b)
+	if out := strings.Join(strings.Fields(b.String()), " "); !strings.Contains(out, "3. Bb5 a6 {[%clk") {
+		t.Errorf("the uncompleted ply is not written as made, without a clock:\n%s", out)
+	}
+	if len(g.Moves()) != 5 {
+		t.Errorf("%d completed moves, want 5", len(g.Moves()))
+	}
+	move(7)
+	complete(5, reconcile.ByNextMove)
+	complete(7, reconcile.ByPress)
+	read("e4 e5 Nf3 Nc6 Bb5 a6 Ba4")
+	for i, m := range g.Moves() {
+		if m.Ply != i+1 {
+			t.Fatalf("Moves() out of the board's order: %+v", g.Moves())
+		}
+	}
+	// a take-back of the completed reply takes the uncompleted ply with it
+	g.Add(reconcile.Event{Type: reconcile.TypeRetract, Ply: 7, Reason: reconcile.ReasonTakeback})
+	g.Add(reconcile.Event{Type: reconcile.TypeRetract, Ply: 6, Reason: reconcile.ReasonTakeback})
+	read("e4 e5 Nf3 Nc6 Bb5")
+}
+
+// readPGN re-reads a PGN with notnil/chess's PGN reader, which refuses a
+// movetext that is not a legal game, and returns its moves in SAN.
+func readPGN(t *testing.T, text string) []string {
+	t.Helper()
+	opt, err := chess.PGN(strings.NewReader(text))
+	if err != nil {
+		t.Fatalf("a PGN reader refuses the PGN: %v\n%s", err, text)
+	}
+	g := chess.NewGame(opt)
+	pos := g.Positions()
+	var out []string
+	for i, m := range g.Moves() {
+		out = append(out, chess.AlgebraicNotation{}.Encode(pos[i], m))
+	}
+	return out
 }
