@@ -60,6 +60,7 @@ type plyInfo struct {
 	madeAt    time.Duration
 	madeIn    int // the input that made it (see Game.inputs)
 	completed bool
+	pressed   bool // completed by its side's press
 	warned    bool // move-without-press already reported
 	// unverified marks a ply made while the board was not read, which
 	// arbiterd could not verify: it stands in the record so that the

@@ -134,7 +134,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 			switch {
 			case own >= 0:
 				consider(g.plies[own].madeAt+lag, dNextMove, i)
-			case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified:
+			case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified && !g.couldNotPress(i):
 				consider(g.plies[opp].madeAt+lag, dWarn, i)
 			}
 		}
@@ -168,6 +168,20 @@ func (g *Game) settling() bool {
 // a2: by time, and by the order of input when the times are equal.
 func earlier(a1 time.Duration, n1 int, a2 time.Duration, n2 int) bool {
 	return a1 < a2 || (a1 == a2 && n1 < n2)
+}
+
+// couldNotPress reports whether ply i was made while its side could not
+// press: the opponent had made the ply before it without pressing (its
+// move-without-press was reported) and has not pressed since, so the
+// opponent's clock was still running. That the ply stays unpressed is the
+// consequence of the forgotten press already reported, not a second one;
+// the ply is completed by its side's next move all the same (6.2.1).
+func (g *Game) couldNotPress(i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := g.plies[i-1]
+	return prev.side != g.plies[i].side && prev.warned && !prev.pressed
 }
 
 func (g *Game) pressPending(s clockd.Side) bool {
@@ -311,7 +325,7 @@ func (g *Game) complete(out *[]Event, at time.Duration, i int, by string, clock 
 	if p.completed {
 		return
 	}
-	p.completed = true
+	p.completed, p.pressed = true, by == ByPress
 	g.counts.add(p.side, 1)
 	g.emit(out, at, Event{Type: TypeComplete, Ply: g.plyBase + i + 1, Side: p.side, By: by, Moves: g.counts, Clock: clock, SAN: g.rec.SAN(i + 1)})
 }

@@ -1,7 +1,9 @@
 package reconcile
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -554,5 +556,116 @@ func TestStartNotRecognised(t *testing.T) {
 	h.wantCompleted(1, 0)
 	if p := h.of(TypePosition); len(p) != 1 {
 		t.Fatalf("position events %+v", p)
+	}
+}
+
+// A forgotten press (6.2.1): Black makes 2...Nc6 and does not press; White
+// replies 3.Bb5 but cannot press (White's clock is not running); Black
+// plays 3...a6 and presses. One alert names the forgotten press — White's
+// unpressed reply is its consequence, not a second one. Nc6 is completed
+// by Black's next move, a6 by the press, Bb5 by White's next move: every
+// ply counts.
+func TestForgottenPressOneAlert(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(5, "e4")
+	h.press(5.3, W)
+	h.play(10, "e5")
+	h.press(10.3, B)
+	h.play(15, "Nf3")
+	h.press(15.3, W)
+	h.play(20, "Nc6") // not pressed
+	h.play(30, "Bb5") // White's clock is not running: no press
+	h.play(40, "a6")
+	h.press(40.3, B)
+	h.play(50, "Ba4")
+	h.press(50.3, W)
+	h.advance(55)
+	h.wantAnomalies(KindMoveWithoutPress)
+	if a := h.of(TypeAnomaly); len(a) == 1 && (a[0].Side != B || !strings.Contains(a[0].Detail, "Nc6")) {
+		t.Errorf("the alert is not about Black's Nc6: %s", Marshal(a[0]))
+	}
+	h.wantCompleted(4, 3)
+	var plies []int
+	for _, e := range h.of(TypeComplete) {
+		plies = append(plies, e.Ply)
+	}
+	if fmt.Sprint(plies) != "[1 2 3 4 6 5 7]" {
+		t.Errorf("completed plies %v, want [1 2 3 4 6 5 7] (6.2.1: a6 by its press before Bb5 by White's next move)", plies)
+	}
+}
+
+// After a flag verdict of "none" (the control reached in a period that is
+// not the last, 6.3.1) play goes on: later moves are completed and
+// counted, and a later flag is judged in the period it falls in — with a
+// clock that adds the next period to both sides at the flag, or only to
+// the flagged side.
+func TestPlayGoesOnAfterVerdictNone(t *testing.T) {
+	for _, c := range []struct {
+		name, tc string
+		both     bool // the clock adds the next period to both sides
+		// the second flag: White's in period 2
+		required int    // 0: the last period
+		verdict  string // with an opponent who can mate
+		end      string
+	}{
+		{"two periods, added to both", standardTC, true, 0, VerdictLoss, "0-1"},
+		{"two periods, added to the flagged side", standardTC, false, 0, VerdictLoss, "0-1"},
+		{"three periods, added to both", "40/5400+30:20/1800+30:900+30", true, 60, VerdictLoss, "0-1"},
+		{"three periods, added to the flagged side", "40/5400+30:20/1800+30:900+30", false, 60, VerdictLoss, "0-1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, Config{StartFEN: "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 40",
+				TimeControl: mustTC(t, c.tc), Oracle: fixedOracle{"yes", []string{"d8h4"}}})
+			h.show(0)
+			h.start(1)
+			h.play(10, "Bb5")
+			h.press(10.5, W)
+			h.play(20, "a6")
+			h.press(20.5, B)
+			h.flag(40, W) // White's 40th move was completed: control reached
+			h.addPeriod(40.2, W, 2, 1800*time.Second)
+			if c.both {
+				h.addPeriod(40.2, B, 2, 1800*time.Second)
+			}
+			h.advance(43)
+			if f := h.of(TypeFlag); len(f) != 1 || f[0].Verdict != VerdictNone || f[0].Period != 1 || !f[0].ControlReached {
+				t.Fatalf("first flag = %+v", f)
+			}
+			at := 50.0
+			for i, san := range []string{"Ba4", "Nf6", "O-O", "Be7", "Re1", "b5"} {
+				h.play(at, san)
+				h.press(at+0.5, clockd.Side(i%2))
+				at += 10
+			}
+			h.advance(at)
+			h.wantCompleted(43, 43)
+			n := 0
+			for _, e := range h.of(TypeComplete) {
+				if e.Ply > 2 {
+					n++
+					if e.By != ByPress {
+						t.Errorf("ply %d after the verdict completed by %s", e.Ply, e.By)
+					}
+				}
+			}
+			if n != 6 {
+				t.Errorf("%d moves completed after the verdict, want 6", n)
+			}
+			h.flag(at+100, W) // in period 2, short of its control (if any)
+			h.advance(at + 105)
+			h.wantAnomalies()
+			f := h.of(TypeFlag)
+			if len(f) != 2 {
+				t.Fatalf("flags = %+v", f)
+			}
+			if g := f[1]; g.Period != 2 || g.MovesCompleted != 43 || g.MovesRequired != c.required || g.ControlReached || g.Verdict != c.verdict {
+				t.Errorf("second flag = %s", Marshal(g))
+			}
+			if e := h.of(TypeEnd); len(e) != 1 || e[0].Result != c.end {
+				t.Errorf("end = %+v", e)
+			}
+		})
 	}
 }
