@@ -413,9 +413,13 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 			period = g.hwPeriod[ev.Side] + 1
 		}
 		g.hwPeriod[ev.Side] = period
+		// A clock may show the flag at 0:00 and add the next period only
+		// with the flagged side's next press: while that side's flag is
+		// down, an addition is the flag's, not a counter's.
+		flagged := g.flagDown[ev.Side]
 		g.flagDown[ev.Side] = false
 		g.emit(&out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
-		if !g.flagSincePr && len(g.tc().Periods) > 0 && !g.ended {
+		if !g.flagSincePr && !flagged && len(g.tc().Periods) > 0 && !g.ended {
 			ev.Period = period
 			g.checks = append(g.checks, periodCheck{ev: ev})
 		}

@@ -669,3 +669,30 @@ func TestPlayGoesOnAfterVerdictNone(t *testing.T) {
 		})
 	}
 }
+
+// A clock that shows the flag at 0:00 and adds the next period only with
+// the flagged side's next press: after the verdict "none" (the control was
+// reached), that addition is the flag's, not a counter one move late.
+func TestPeriodAddedAtThePressAfterAFlag(t *testing.T) {
+	h := newHarness(t, Config{StartFEN: "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 40",
+		TimeControl: mustTC(t, standardTC), Oracle: fixedOracle{"yes", []string{"d8h4"}}})
+	h.show(0)
+	h.start(1)
+	h.play(10, "Bb5")
+	h.press(10.5, W)
+	h.play(20, "a6")
+	h.press(20.5, B)
+	h.flag(40, W)
+	h.advance(43)
+	h.play(50, "Ba4")
+	h.press(50.5, W)
+	h.addPeriod(50.5, W, 2, 1800*time.Second)
+	h.play(60, "Nf6")
+	h.press(60.5, B)
+	h.advance(65)
+	h.wantAnomalies()
+	h.wantCompleted(41, 41)
+	if f := h.of(TypeFlag); len(f) != 1 || f[0].Verdict != VerdictNone {
+		t.Errorf("flag = %+v", f)
+	}
+}
