@@ -36,6 +36,10 @@ const (
 	// BatteryLow: the device reports a low battery (reported once until it
 	// clears).
 	BatteryLow
+	// Convention: what the clock's turn bits or lever bit say about whose
+	// time runs changed meaning, as the displays show (another clock, or a
+	// firmware quirk); the interpreter follows the displays.
+	Convention
 )
 
 // String returns a lower-case name such as "press" or "period-added".
@@ -63,6 +67,8 @@ func (k EventKind) String() string {
 		return "adjusted"
 	case BatteryLow:
 		return "battery-low"
+	case Convention:
+		return "convention"
 	}
 	return fmt.Sprintf("EventKind(%d)", int(k))
 }

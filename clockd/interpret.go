@@ -12,19 +12,23 @@ const granularity = time.Second
 // istate is the interpreter's state; a value, so a reading can be analysed
 // against a copy and committed only when it is trusted.
 type istate struct {
-	have     bool    // last holds a trusted reading
-	last     Reading // last trusted reading
-	started  bool
-	running  bool
-	turn     Face
-	resolved bool
-	white    Face
-	period   [2]int           // per face, 1-based: 1 + period additions seen
-	presses  [2]int           // per face
-	flagged  [2]bool          // per face: a flag was reported and its signs persist
-	flagPer  [2]int           // per face: period of the reported flag
-	allow    [2]time.Duration // per face: time the arbiter added beyond the control
-	noClock  bool
+	have      bool    // last holds a trusted reading
+	last      Reading // last trusted reading
+	started   bool
+	running   bool
+	turn      Face
+	turnKnown bool         // turn is known (from the displays or an indicator)
+	turnSure  bool         // and the displays vouch for it (turn.go)
+	whiteSure bool         // white was taken from a turn the displays vouched for
+	ind       [2]indicator // what the turn bits and the lever mean (turn.go)
+	resolved  bool
+	white     Face
+	period    [2]int           // per face, 1-based: 1 + period additions seen
+	presses   [2]int           // per face
+	flagged   [2]bool          // per face: a flag was reported and its signs persist
+	flagPer   [2]int           // per face: period of the reported flag
+	allow     [2]time.Duration // per face: time the arbiter added beyond the control
+	noClock   bool
 }
 
 // Interpreter turns clock readings into ClockEvents. It is a pure state
@@ -118,8 +122,8 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 			}
 		}
 		st2.last = sus
-		if t, ok := turnOf(sus, sus, st2.turn); ok {
-			st2.turn = t
+		if t, ok := absolute(&st2, sus, false); ok {
+			st2.turn, st2.turnKnown = t, true
 		}
 		st2.running = sus.Running && st2.started
 		out2, why2 := in.analyse(&st2, r)
@@ -189,35 +193,15 @@ func (in *Interpreter) absurd(st *istate, r Reading) string {
 	return ""
 }
 
-// turnOf finds whose clock runs: turn bits, else the lever, else the face
-// whose time fell since prev, else the previous turn.
-func turnOf(r, prev Reading, prevTurn Face) (Face, bool) {
-	switch {
-	case r.LeftTurn && !r.RightTurn:
-		return Left, true
-	case r.RightTurn && !r.LeftTurn:
-		return Right, true
-	case r.LeverKnown:
-		if r.LeverRightHigh {
-			return Right, true
-		}
-		return Left, true
-	}
-	dl, dr := r.Left.Time < prev.Left.Time, r.Right.Time < prev.Right.Time
-	switch {
-	case dl && !dr:
-		return Left, true
-	case dr && !dl:
-		return Right, true
-	}
-	return prevTurn, false
-}
-
 // begin handles a reading with no trusted predecessor.
 func (in *Interpreter) begin(st *istate, r Reading) []ClockEvent {
-	t, ok := turnOf(r, r, st.turn)
+	// The clock may have been swapped while it was away: what its
+	// indicators mean is a belief until the displays confirm it.
+	st.unconfirm()
+	st.turnKnown, st.turnSure = false, false
+	t, ok := absolute(st, r, false)
 	if ok {
-		st.turn = t
+		st.turn, st.turnKnown = t, true
 	}
 	if st.started {
 		st.running = r.Running
@@ -234,7 +218,7 @@ func (in *Interpreter) start(st *istate, r Reading, turnKnown bool) []ClockEvent
 	st.started, st.running = true, true
 	detail := "the clock started"
 	if !st.resolved {
-		st.white, st.resolved = st.turn, true
+		st.white, st.resolved, st.whiteSure = st.turn, true, st.turnSure
 		detail = fmt.Sprintf("the clock started; the %s face runs first, so it is White's (6.6)", st.turn)
 	} else if st.turn != st.white {
 		detail = fmt.Sprintf("the clock started with the %s face running, but White's face is set to %s: check the clock's orientation (6.6)", st.turn, st.white)
@@ -280,11 +264,11 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		if why := in.absurd(st, r); why != "" {
 			return nil, why
 		}
-		t, ok := turnOf(r, prev, st.turn)
+		t, ok, sure, evs := in.turnAt(st, prev, r)
 		if ok {
-			st.turn = t
+			st.turn, st.turnKnown, st.turnSure = t, true, sure
 		}
-		return in.start(st, r, ok), ""
+		return append(evs, in.start(st, r, ok)...), ""
 	}
 	var evs []ClockEvent
 	// Stop / resume.
@@ -298,10 +282,13 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 			Period: st.period[st.turn], Detail: "the clock runs again"})
 	}
 	st.running = r.Running
-	x := st.turn
-	y, known := turnOf(r, prev, x)
+	y, known, sure, conv := in.turnAt(st, prev, r)
+	x := st.turn // after turnAt, which may have corrected it
+	evs = append(evs, conv...)
 	if !known {
 		y = x
+	} else if !st.turnKnown {
+		x = y // the turn was not known before: no change of it is seen
 	}
 	rise := [2]time.Duration{r.Left.Time - prev.Left.Time, r.Right.Time - prev.Right.Time}
 	stoppedThroughout := x == y && !wasRunning && !r.Running
@@ -416,7 +403,9 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 				Detail: fmt.Sprintf("the clock added period %d's %v to %s without a press (at a flag)", st.period[f], added[f], s)})
 		}
 	}
-	st.turn = y
+	if known {
+		st.turn, st.turnKnown, st.turnSure = y, true, sure
+	}
 	return append(evs, in.flags(st, r)...), ""
 }
 

@@ -82,8 +82,46 @@ func TestInterpreterTable(t *testing.T) {
 			[]Reading{rd(0, 300, 300, "L", true), rd(5, 296, 300, "L", true), rd(6, 300, 300, "L", true)},
 			"started press:white~ press:black~", nil},
 		{"merged pair in delay mode when the second move outlasts the delay", "300d5", WhiteLeft,
-			[]Reading{rd(0, 300, 300, "L", true), rd(5, 300, 300, "L", true), rd(20, 300, 297, "L", true)},
+			// The displays confirm the turn bits first (at 7 s): only then
+			// can the idle face's fall be two merged presses rather than
+			// turn bits read the wrong way round.
+			[]Reading{rd(0, 300, 300, "L", true), rd(5, 300, 300, "L", true), rd(7, 298, 300, "L", true), rd(20, 298, 297, "L", true)},
 			"started press:white~ press:black~", nil},
+		{"turn bits that mean the other face are learned from the displays", "300", WhiteAuto,
+			// The clock sets the bit read as "right" while the left face
+			// counts down: White's face is the left one all the same.
+			[]Reading{rd(0, 300, 300, "R", true), rd(1, 299, 300, "R", true), rd(2, 298, 300, "R", true),
+				rd(3, 298, 300, "L", true), rd(4, 298, 299, "L", true), rd(5, 298, 298, "L", true), rd(6, 298, 298, "R", true), rd(7, 297, 298, "R", true)},
+			"started press:white press:black",
+			func(t *testing.T, evs []ClockEvent, in *Interpreter) {
+				if f, ok := in.WhiteFace(); !ok || f != Left {
+					t.Errorf("White's face %v (known %v), want left", f, ok)
+				}
+				if evs[1].Clock.White != sec(298) || evs[2].Clock.Black != sec(298) {
+					t.Errorf("times at the presses: %v / %v", evs[1], evs[2])
+				}
+			}},
+		{"a lever read the other way round is learned from the displays", "300", WhiteAuto,
+			[]Reading{
+				with(rd(0, 300, 300, "", true), func(r *Reading) { r.LeverKnown, r.LeverRightHigh = true, true }),
+				with(rd(1, 299, 300, "", true), func(r *Reading) { r.LeverKnown, r.LeverRightHigh = true, true }),
+				with(rd(2, 299, 300, "", true), func(r *Reading) { r.LeverKnown, r.LeverRightHigh = true, false }),
+				with(rd(3, 299, 299, "", true), func(r *Reading) { r.LeverKnown, r.LeverRightHigh = true, false }),
+			}, "started press:white",
+			func(t *testing.T, _ []ClockEvent, in *Interpreter) {
+				if f, _ := in.WhiteFace(); f != Left {
+					t.Errorf("White's face %v, want left", f)
+				}
+			}},
+		{"turn bits that change meaning mid-game are announced", "300", WhiteLeft,
+			[]Reading{rd(0, 300, 300, "L", true), rd(1, 299, 300, "L", true), rd(2, 299, 300, "R", true), rd(3, 299, 299, "R", true),
+				rd(4, 299, 299, "L", true), rd(5, 298, 299, "L", true), rd(6, 298, 299, "R", true), rd(7, 298, 298, "R", true),
+				// From 8 s the bits say "left" while the right face runs. The
+				// change itself reads as a press, and the first contradiction
+				// as two merged presses; the second makes the new meaning
+				// certain, and it is announced.
+				rd(8, 298, 297, "L", true), rd(9, 298, 296, "L", true), rd(10, 298, 295, "L", true), rd(11, 298, 295, "R", true), rd(12, 297, 295, "R", true)},
+			"started press:white press:black press:white press:black press:white~ press:black~ convention press:black", nil},
 		{"three presses in one interval", "300+10", WhiteLeft,
 			[]Reading{rd(0, 310, 310, "L", true), rd(5, 305, 310, "L", true), rd(6, 325, 319, "R", true)},
 			"started press:white~ press:black~ press:white~", nil},

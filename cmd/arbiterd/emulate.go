@@ -19,6 +19,7 @@ type emulateOptions struct {
 	speed      float64
 	seed       int64
 	whiteRight bool
+	bits2015   bool
 	reversed   bool
 	faults     []string
 	wait       bool
@@ -69,6 +70,7 @@ several):
 	f.Float64Var(&o.speed, "speed", 1, "emulated time per real time (50 plays fifty times faster)")
 	f.Int64Var(&o.seed, "seed", 1, "seed of all randomness (same seed, same game noise)")
 	f.BoolVar(&o.whiteRight, "white-right", false, "White's time is on the right clock face")
+	f.BoolVar(&o.bits2015, "turn-bits-2015", false, "set the clock's turn bits as the 2015 protocol revision reads them (D3 right) instead of as real boards do (D3 left)")
 	f.BoolVar(&o.reversed, "reversed", false, "the board stands with Black at the bottom")
 	f.StringArrayVar(&o.faults, "fault", nil, "scripted fault or action, KIND@ply=N[,key=value] (see above)")
 	f.BoolVar(&o.wait, "wait", false, "start the clock only when the host sends its first command")
@@ -83,6 +85,7 @@ func (o *emulateOptions) config() (emulator.Config, error) {
 		Speed:        o.speed,
 		Seed:         o.seed,
 		WhiteOnRight: o.whiteRight,
+		TurnBits2015: o.bits2015,
 		Reversed:     o.reversed,
 		Wait:         o.wait,
 		Linger:       !o.exit,

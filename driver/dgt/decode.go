@@ -161,8 +161,8 @@ func decodeBWTime(frame []byte) (Message, error) {
 		Running:        st&0x01 != 0,
 		LeverRightHigh: st&0x02 != 0,
 		BatteryLow:     st&0x04 != 0,
-		RightTurn:      st&0x08 != 0,
-		LeftTurn:       st&0x10 != 0,
+		TurnD3:         st&0x08 != 0,
+		TurnD4:         st&0x10 != 0,
 		NoClock:        st&0x20 != 0,
 	}, nil
 }

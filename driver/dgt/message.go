@@ -85,8 +85,13 @@ type ClockTime struct {
 	// right clock runs.
 	LeverRightHigh bool
 	BatteryLow     bool
-	// RightTurn, LeftTurn: whose time is running.
-	RightTurn, LeftTurn bool
+	// TurnD3, TurnD4: bits 3 and 4 of the status byte, the turn bits.
+	// Revisions of the protocol header disagree about them: before 2015
+	// D3 is the left player's turn and D4 the right's, and real boards
+	// send that; the 2015 revision swaps them. The driver reports the bits
+	// as they are; clockd learns what they mean from the displays
+	// (docs/dgt.md).
+	TurnD3, TurnD4 bool
 	// NoClock: no clock is connected to the board.
 	NoClock bool
 }

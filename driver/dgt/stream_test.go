@@ -37,7 +37,7 @@ func session(rng *rand.Rand, updates int) ([]byte, []dgt.Message) {
 		if i%2 == 1 {
 			left = 90*time.Minute - time.Duration(i/2%5000)*time.Second
 			add(dt.DGTClock(dt.Face{Time: left}, dt.Face{Time: right}, dt.ClockRunning|dt.ClockLeftTurn),
-				dgt.ClockTime{Left: dgt.FaceTime{Time: left}, Right: dgt.FaceTime{Time: right}, Running: true, LeftTurn: true})
+				dgt.ClockTime{Left: dgt.FaceTime{Time: left}, Right: dgt.FaceTime{Time: right}, Running: true, TurnD3: true})
 		}
 		if i%50 == 7 {
 			add(dt.DGTFrame(0x8d, 0, 0, 0, 0, 0, 0, 0), nil) // noise
@@ -175,7 +175,7 @@ func encode(t *testing.T, m dgt.Message) []byte {
 	case dgt.ClockTime:
 		var st byte
 		for bit, on := range map[byte]bool{dt.ClockRunning: m.Running, dt.ClockLeverHigh: m.LeverRightHigh, dt.ClockBattery: m.BatteryLow,
-			dt.ClockRightTurn: m.RightTurn, dt.ClockLeftTurn: m.LeftTurn, dt.ClockNone: m.NoClock} {
+			0x08: m.TurnD3, 0x10: m.TurnD4, dt.ClockNone: m.NoClock} {
 			if on {
 				st |= bit
 			}

@@ -101,8 +101,11 @@ const (
 	ClockRunning   byte = 0x01
 	ClockLeverHigh byte = 0x02 // lever up on the right
 	ClockBattery   byte = 0x04
-	ClockRightTurn byte = 0x08
-	ClockLeftTurn  byte = 0x10
+	// The turn bits D3 and D4 as real boards set them (and the protocol
+	// text before 2015): D3 while the left face runs, D4 while the right
+	// one does. The 2015 revision of the text swaps them.
+	ClockLeftTurn  byte = 0x08
+	ClockRightTurn byte = 0x10
 	ClockNone      byte = 0x20
 )
 

@@ -79,6 +79,7 @@ type hwClock struct {
 	periods    []Period
 	rule       PeriodRule
 	whiteRight bool
+	bits2015   bool // turn bits as the 2015 header revision reads them
 
 	base    [2]time.Duration // main time of a side that is not running
 	period  [2]int           // index into periods
@@ -96,8 +97,8 @@ type hwClock struct {
 	segDelay  time.Duration // delay still to elapse from segStart before main time runs
 }
 
-func newHWClock(periods []Period, rule PeriodRule, whiteRight bool) *hwClock {
-	c := &hwClock{periods: periods, rule: rule, whiteRight: whiteRight, running: noPlayer, lastPresser: Black}
+func newHWClock(periods []Period, rule PeriodRule, whiteRight, bits2015 bool) *hwClock {
+	c := &hwClock{periods: periods, rule: rule, whiteRight: whiteRight, bits2015: bits2015, running: noPlayer, lastPresser: Black}
 	c.base[White] = periods[0].Time
 	c.base[Black] = periods[0].Time
 	return c
@@ -285,7 +286,7 @@ func (c *hwClock) display(at time.Duration) Display {
 		}
 	}
 	r := c.rightPlayer()
-	d := Display{Right: face(r), Left: face(r.Other())}
+	d := Display{Right: face(r), Left: face(r.Other()), TurnBits2015: c.bits2015}
 	d.Running = c.started && !c.stopped && c.running != noPlayer
 	if d.Running {
 		d.RightTurn = c.running == r

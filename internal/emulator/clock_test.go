@@ -63,7 +63,7 @@ func TestClockModes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newHWClock(tc.periods, tc.rule, false)
+			c := newHWClock(tc.periods, tc.rule, false, false)
 			c.start(0)
 			for i, st := range tc.steps {
 				if st.press != noPlayer {
@@ -84,7 +84,7 @@ func TestClockModes(t *testing.T) {
 }
 
 func TestClockFlagAtFlagAddsToBoth(t *testing.T) {
-	c := newHWClock([]Period{{Moves: 40, Time: 60 * sec}, {Moves: 20, Time: 30 * sec}, {Time: 15 * sec}}, AtFlag, true)
+	c := newHWClock([]Period{{Moves: 40, Time: 60 * sec}, {Moves: 20, Time: 30 * sec}, {Time: 15 * sec}}, AtFlag, true, false)
 	c.start(0)
 	c.press(White, 20*sec, false) // white 40 left
 	c.press(Black, 50*sec, false) // black 30 left
@@ -132,7 +132,7 @@ func TestClockFlagAtFlagAddsToBoth(t *testing.T) {
 }
 
 func TestClockAfterPressesFlagBlocks(t *testing.T) {
-	c := newHWClock([]Period{{Moves: 40, Time: 60 * sec}, {Time: 30 * sec}}, AfterPresses, false)
+	c := newHWClock([]Period{{Moves: 40, Time: 60 * sec}, {Time: 30 * sec}}, AfterPresses, false, false)
 	c.start(0)
 	z, _ := c.zeroAt()
 	if res := c.flag(z); res.periodAdded {
@@ -144,7 +144,7 @@ func TestClockAfterPressesFlagBlocks(t *testing.T) {
 }
 
 func TestClockDisplayChanges(t *testing.T) {
-	c := newHWClock([]Period{{Time: 10 * sec, Increment: 3 * sec, Mode: Delay}}, AtFlag, false)
+	c := newHWClock([]Period{{Time: 10 * sec, Increment: 3 * sec, Mode: Delay}}, AtFlag, false, false)
 	c.start(0)
 	// Within the delay nothing changes: the first change is at 3 s + 1 s.
 	at, ok := c.nextChange(0)
@@ -179,7 +179,7 @@ func TestClockDisplayChanges(t *testing.T) {
 
 func TestClockLeverAndFaces(t *testing.T) {
 	for _, whiteRight := range []bool{false, true} {
-		c := newHWClock([]Period{{Time: 60 * sec}}, AtFlag, whiteRight)
+		c := newHWClock([]Period{{Time: 60 * sec}}, AtFlag, whiteRight, false)
 		c.start(0)
 		d := c.display(0)
 		// White runs; Black's lever is down (Black "pressed" to start).

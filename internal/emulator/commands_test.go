@@ -118,7 +118,7 @@ func checkCommands(t *testing.T, h *host, reversed bool) {
 			// plus the 30 s increment given before the first move.
 			c := decodeClock(d)
 			return !c.ack && c.leftSecs <= 5430 && c.leftSecs > 5400 && c.rightSecs == 5430 &&
-				c.status&0x1b == 0x11 && c.leftFl == 0x20 && c.rightFlags == 0x20
+				c.status&0x1b == 0x09 && c.leftFl == 0x20 && c.rightFlags == 0x20
 		}},
 		{"clock version", []byte{0x2b, 0x03, 0x03, 0x09, 0x00}, 0x8d, func(d []byte) bool {
 			c := decodeClock(d)
@@ -148,7 +148,7 @@ func checkCommands(t *testing.T, h *host, reversed bool) {
 	}
 	h.send(0x41)
 	c := decodeClock(h.next(0x8d, wait).data)
-	if c.ack || c.leftSecs > 307 || c.leftSecs < 300 || c.rightSecs != 3723 || c.status&0x11 != 0x11 {
+	if c.ack || c.leftSecs > 307 || c.leftSecs < 300 || c.rightSecs != 3723 || c.status&0x09 != 0x09 {
 		t.Errorf("after SetNRun the clock shows %+v", c)
 	}
 	// A malformed clock frame (no closing 00) gets no ack; the next valid
@@ -222,8 +222,13 @@ func TestBWTimeEncoding(t *testing.T) {
 	}
 	d = Display{Right: Face{Time: 9*time.Hour + 5*time.Minute + 7*time.Second, FlagShown: true}, Running: true, RightTurn: true}
 	c := decodeClock(bwtime(d)[3:])
-	if c.rightSecs != 9*3600+5*60+7 || c.rightFlags != 0x40 || c.status != 0x09 {
+	if c.rightSecs != 9*3600+5*60+7 || c.rightFlags != 0x40 || c.status != 0x11 {
 		t.Errorf("decoded %+v", c)
+	}
+	// The 2015 revision of the protocol header swaps the turn bits.
+	d.TurnBits2015 = true
+	if c := decodeClock(bwtime(d)[3:]); c.status != 0x09 {
+		t.Errorf("2015 turn bits: status %#02x, want 0x09", c.status)
 	}
 }
 

@@ -36,7 +36,12 @@ type Config struct {
 	Periods      []Period   // the hardware clock's setting; the last period has Moves 0
 	PeriodBy     PeriodRule // how the hardware adds the next period
 	WhiteOnRight bool       // White's time is on the right face
-	Reversed     bool       // the board stands with Black at the bottom (fields turned round)
+	// TurnBits2015 makes the clock set the turn bits as the 2015 revision
+	// of the protocol header describes them (D3 right, D4 left) instead of
+	// as real boards set them (D3 left, D4 right); a host must cope with
+	// either.
+	TurnBits2015 bool
+	Reversed     bool // the board stands with Black at the bottom (fields turned round)
 
 	Speed float64 // emulated time per real time (1 = real time; 0 means 1)
 	Seed  int64   // all randomness (noise, think times, garbage) follows from it

@@ -67,10 +67,10 @@ func turns(its []item) string {
 		}
 		var r byte
 		switch {
-		case c.status&0x08 != 0:
-			r = 'R'
-		case c.status&0x10 != 0:
+		case c.status&0x08 != 0: // D3: the left face runs (as real boards send it)
 			r = 'L'
+		case c.status&0x10 != 0: // D4: the right face runs
+			r = 'R'
 		default:
 			continue
 		}
@@ -158,7 +158,7 @@ func TestFaultDropClock(t *testing.T) {
 		t.Fatalf("dropped %v, want one clock frame", miss)
 	}
 	// It is the frame of White's third press (ply 5): the right clock now runs.
-	if c := decodeClock(miss[0].data); c.status&0x08 == 0 || c.status&0x02 == 0 {
+	if c := decodeClock(miss[0].data); c.status&0x10 == 0 || c.status&0x02 == 0 {
 		t.Errorf("the dropped frame is not a press by the left player: %+v", c)
 	}
 }

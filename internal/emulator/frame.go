@@ -102,8 +102,8 @@ const (
 	statusRunning     = 0x01
 	statusRightHigh   = 0x02
 	statusBatteryLow  = 0x04
-	statusRightTurn   = 0x08
-	statusLeftTurn    = 0x10
+	statusTurnD3      = 0x08 // the left face runs (the right one under TurnBits2015)
+	statusTurnD4      = 0x10 // the right face runs (the left one under TurnBits2015)
 	statusNoClockConn = 0x20
 )
 
@@ -123,8 +123,12 @@ type Display struct {
 	RightHigh   bool // the lever is up on the right side (the left player pressed last)
 	RightTurn   bool // the right clock runs
 	LeftTurn    bool // the left clock runs
-	BatteryLow  bool
-	NoClock     bool
+	// TurnBits2015 encodes the turn bits as the 2015 revision of the
+	// protocol header reads them (D3 right, D4 left) instead of as real
+	// boards send them (D3 left, D4 right).
+	TurnBits2015 bool
+	BatteryLow   bool
+	NoClock      bool
 }
 
 func bcd(v int) byte { return byte(v/10)<<4 | byte(v%10) }
@@ -161,11 +165,15 @@ func (d Display) status() byte {
 	if d.BatteryLow {
 		st |= statusBatteryLow
 	}
+	left, right := byte(statusTurnD3), byte(statusTurnD4)
+	if d.TurnBits2015 {
+		left, right = right, left
+	}
 	if d.RightTurn {
-		st |= statusRightTurn
+		st |= right
 	}
 	if d.LeftTurn {
-		st |= statusLeftTurn
+		st |= left
 	}
 	if d.NoClock {
 		st |= statusNoClockConn

@@ -126,7 +126,7 @@ func newSim(cfg *Config, start *chess.Position, plies []ply) *sim {
 		start:     start,
 		plies:     plies,
 		script:    map[int][]Action{},
-		clock:     newHWClock(cfg.Periods, cfg.PeriodBy, cfg.WhiteOnRight),
+		clock:     newHWClock(cfg.Periods, cfg.PeriodBy, cfg.WhiteOnRight, cfg.TurnBits2015),
 		mode:      cfg.Mode,
 		opsBegun:  map[int]bool{},
 		dropArmed: -1,

@@ -105,7 +105,7 @@ func TestThinkTimeIsTheClock(t *testing.T) {
 		{230, 200}, // ply 6: black used 60
 	}
 	k := 0
-	prevTurn := byte(0x10)
+	prevTurn := byte(0x08) // D3: the left face (White's) runs
 	for _, it := range its {
 		if it.frame.id != 0x8d {
 			continue

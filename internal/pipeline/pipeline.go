@@ -369,7 +369,10 @@ func Reading(at time.Duration, c dgt.ClockTime) clockd.Reading {
 	}
 	return clockd.Reading{
 		At: at, Left: face(c.Left), Right: face(c.Right),
-		Running: c.Running, LeftTurn: c.LeftTurn, RightTurn: c.RightTurn,
+		// The turn bits as real boards and the older protocol text read
+		// them (D3 left, D4 right): a belief the interpreter checks
+		// against the displays.
+		Running: c.Running, LeftTurn: c.TurnD3, RightTurn: c.TurnD4,
 		LeverRightHigh: c.LeverRightHigh, LeverKnown: true,
 		NoClock: c.NoClock, BatteryLow: c.BatteryLow,
 	}

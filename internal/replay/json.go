@@ -59,10 +59,10 @@ func JSON(m Message) ([]byte, error) {
 			Running        bool     `json:"running"`
 			LeverRightHigh bool     `json:"lever_right_high"`
 			BatteryLow     bool     `json:"battery_low"`
-			RightTurn      bool     `json:"right_turn"`
-			LeftTurn       bool     `json:"left_turn"`
+			TurnD3         bool     `json:"turn_d3"`
+			TurnD4         bool     `json:"turn_d4"`
 			NoClock        bool     `json:"no_clock"`
-		}{h, faceOf(x.Left), faceOf(x.Right), x.Running, x.LeverRightHigh, x.BatteryLow, x.RightTurn, x.LeftTurn, x.NoClock}
+		}{h, faceOf(x.Left), faceOf(x.Right), x.Running, x.LeverRightHigh, x.BatteryLow, x.TurnD3, x.TurnD4, x.NoClock}
 	case dgt.ClockAck:
 		h.Type = "clock-ack"
 		btn, _ := x.Button()

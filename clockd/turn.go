@@ -1,0 +1,213 @@
+package clockd
+
+import "fmt"
+
+// Whose clock runs.
+//
+// A clock says whose time runs in up to three ways: its turn bits, its
+// lever, and its displays (the running face counts down). Only the last
+// cannot be misread. Devices disagree with their own documentation about
+// the other two: the DGT 3000's turn bits name opposite faces in different
+// revisions of its protocol header (docs/dgt.md). So the interpreter takes
+// an indicator's claim as a name of a face only once the displays have
+// shown what it means: a reading in which exactly one face counted down
+// while the indicator stayed put tells which face the indicator names.
+// That is learned per session, checked again whenever the clock comes back,
+// and a change is announced (Convention).
+//
+// A change of an indicator between two readings is a press (an odd number
+// of them) whatever the indicator means, so presses are seen at once even
+// before anything is learned; which face pressed is the one that ran
+// before, which the displays tell.
+
+// meaning is what an indicator's claim is learned to mean.
+type meaning int8
+
+const (
+	unlearned meaning = iota
+	asClaimed         // the claim names the running face
+	swapped           // the claim names the idle face
+)
+
+// indicator is what the interpreter knows about one of the clock's signs
+// of whose time runs.
+type indicator struct {
+	m         meaning
+	confirmed bool // the displays agreed with m since the clock was last (re)connected
+	against   int  // consecutive clean readings that contradict a confirmed m
+}
+
+// face returns the face the indicator names when it claims c.
+func (ind indicator) face(c Face) Face {
+	if ind.m == swapped {
+		return c.Other()
+	}
+	return c
+}
+
+// The two indicators a Reading carries.
+const (
+	indBits  = 0 // LeftTurn / RightTurn
+	indLever = 1 // LeverRightHigh
+)
+
+// claim returns the face indicator k of r names, if it names one.
+func claim(r Reading, k int) (Face, bool) {
+	if k == indBits {
+		switch {
+		case r.LeftTurn && !r.RightTurn:
+			return Left, true
+		case r.RightTurn && !r.LeftTurn:
+			return Right, true
+		}
+		return Left, false
+	}
+	if !r.LeverKnown {
+		return Left, false
+	}
+	if r.LeverRightHigh {
+		return Right, true
+	}
+	return Left, true
+}
+
+// ranAlone returns the face that counted down from p to r while the other
+// face's time stayed put, the clock running throughout. It is the
+// displays' testimony of whose time ran.
+func ranAlone(p, r Reading) (Face, bool) {
+	if !p.Running || !r.Running {
+		return Left, false
+	}
+	dl, dr := r.Left.Time-p.Left.Time, r.Right.Time-p.Right.Time
+	switch {
+	case dl < 0 && dr == 0:
+		return Left, true
+	case dr < 0 && dl == 0:
+		return Right, true
+	}
+	return Left, false
+}
+
+// learn weighs a clean reading (face f ran while indicator k claimed c
+// throughout). It returns an event when a meaning the displays had
+// confirmed changed.
+func (in *Interpreter) learn(st *istate, k int, c, f Face, r Reading) []ClockEvent {
+	want := asClaimed
+	if c != f {
+		want = swapped
+	}
+	ind := &st.ind[k]
+	if ind.m == want || (ind.m == unlearned && want == asClaimed) {
+		ind.m, ind.confirmed, ind.against = want, true, 0
+		return nil
+	}
+	if !ind.confirmed {
+		// A belief (the protocol's text, or what an earlier clock did)
+		// the displays contradict: learn, and say nothing.
+		ind.m, ind.confirmed, ind.against = want, true, 0
+		return nil
+	}
+	// A confirmed meaning survives one contradiction: two presses merged
+	// into one interval can look the same.
+	ind.against++
+	if ind.against < 2 {
+		return nil
+	}
+	ind.m, ind.against = want, 0
+	return []ClockEvent{{Kind: Convention, At: r.At, Clock: timesOf(st, r),
+		Detail: fmt.Sprintf("the clock's %s changed meaning: the %s face runs while they say %s, the opposite of before (another clock, or its firmware); arbiterd follows the displays",
+			indicatorName(k), f, c)}}
+}
+
+func indicatorName(k int) string {
+	if k == indBits {
+		return "turn bits"
+	}
+	return "lever bit"
+}
+
+// absolute returns the face r's indicators name, the turn bits first: by
+// what the displays confirmed they mean, or, unless confirmedOnly, by
+// what they are believed to mean (what the device claims, until learned).
+func absolute(st *istate, r Reading, confirmedOnly bool) (Face, bool) {
+	for k := range st.ind {
+		ind := st.ind[k]
+		if confirmedOnly && !ind.confirmed {
+			continue
+		}
+		if c, ok := claim(r, k); ok {
+			return ind.face(c), true
+		}
+	}
+	return Left, false
+}
+
+// turnAt decides whose time runs at r, given the previous reading p and
+// the turn before it, after learning what r teaches about the indicators.
+// known is false when nothing tells it; sure is true when the displays
+// (now or through a confirmed indicator) tell it.
+//
+// When the displays show that the turn believed so far was the mirror of
+// the truth (it came from an indicator read the wrong way round), the turn
+// is corrected in st without a press; so is White's face when it was
+// taken from that belief at the start (6.6).
+func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure bool, evs []ClockEvent) {
+	flip, flipKnown := false, false
+	for k := range st.ind {
+		cp, okp := claim(p, k)
+		cr, okr := claim(r, k)
+		if okp && okr {
+			flip, flipKnown = cp != cr, true
+			break
+		}
+	}
+	// Across a change of the indicators the face that ran may have run
+	// before the press or after it: only a reading without one testifies.
+	f, alone := ranAlone(p, r)
+	alone = alone && !flip
+	if alone {
+		for k := range st.ind {
+			cp, okp := claim(p, k)
+			cr, okr := claim(r, k)
+			if okp && okr && cp == cr {
+				evs = append(evs, in.learn(st, k, cr, f, r)...)
+			}
+		}
+		if flipKnown && st.turnKnown && st.turn != f && !st.ind[indBits].contradicted() && !st.ind[indLever].contradicted() {
+			// The face that ran is not the one believed to run: the
+			// belief was mirrored (a press, if any, is the flip's).
+			st.turn = f
+			if !st.whiteSure && in.cfg == WhiteAuto && st.resolved {
+				st.white = st.white.Other()
+			}
+		}
+	}
+	if y, ok := absolute(st, r, true); ok {
+		return y, true, true, evs
+	}
+	if alone {
+		return f, true, true, evs
+	}
+	if st.turnKnown && flipKnown {
+		if flip {
+			return st.turn.Other(), true, st.turnSure, evs
+		}
+		return st.turn, true, st.turnSure, evs
+	}
+	if y, ok := absolute(st, r, false); ok {
+		return y, true, false, evs
+	}
+	return st.turn, st.turnKnown, st.turnSure, evs
+}
+
+// contradicted reports a confirmed meaning the latest clean reading went
+// against (it may be two merged presses).
+func (ind indicator) contradicted() bool { return ind.against > 0 }
+
+// unconfirm makes what the indicators mean a belief to check again, as
+// after the clock was away (it may be another clock now).
+func (st *istate) unconfirm() {
+	for k := range st.ind {
+		st.ind[k].confirmed, st.ind[k].against = false, 0
+	}
+}
