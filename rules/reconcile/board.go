@@ -112,6 +112,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	case rules.ResultSignal:
 		g.unexplained = false
 		g.backInStep()
+		g.stops = nil // the players stopped the clock to signal the result
 		g.advance(out, at, time.Duration(1<<62))
 		if !g.ended {
 			g.finish(out, at, res.Signal, "result-signalled", "–")

@@ -104,6 +104,7 @@ type Game struct {
 
 	presses      []pendingPress
 	flags        []clockd.ClockEvent
+	stops        []clockd.ClockEvent // clock stops not yet decided (6.11)
 	checks       []periodCheck
 	flagDown     [2]bool
 	flagSincePr  bool
@@ -218,7 +219,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.before, g.plyBase = g.base, 0
 	g.unv, g.unvFrom, g.unvOpen, g.absorb = [2]int{}, 0, false, [2]bool{}
 	g.snap = rules.SnapshotOf(g.start)
-	g.presses, g.flags, g.checks = nil, nil, nil
+	g.presses, g.flags, g.checks, g.stops = nil, nil, nil, nil
 	g.flagDown = [2]bool{}
 	g.flagSincePr = false
 	g.illegal = [2]int{}
@@ -426,9 +427,11 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Stopped:
 		g.stopped = true
 		g.ref.Stop(at)
-		g.anomaly(&out, at, KindClockStopped, 0, true, "6.11",
-			fmt.Sprintf("The clock was stopped (White %s, Black %s). If the arbiter did not stop it, find out why (6.11); check both times before it is restarted.",
-				hms(ev.Clock.White), hms(ev.Clock.Black)))
+		if !g.ended {
+			// decided once the board has shown what ended the game, if
+			// anything did (see clockStopped)
+			g.stops = append(g.stops, ev)
+		}
 	case clockd.Resumed:
 		g.stopped = false
 		g.ref.Resume(at)

@@ -21,6 +21,7 @@ const (
 	dUnexplained
 	dResync
 	dFlag
+	dStop
 	dCheck
 	dNone
 )
@@ -84,6 +85,10 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 			g.resyncFar(out, stamp)
 		case dFlag:
 			g.resolveFlags(out, stamp)
+		case dStop:
+			ev := g.stops[0]
+			g.stops = g.stops[1:]
+			g.clockStopped(out, stamp, ev)
 		case dCheck:
 			ev := g.checks[idx].ev
 			g.checks = append(g.checks[:idx:idx], g.checks[idx+1:]...)
@@ -147,6 +152,15 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 	}
 	if len(g.flags) > 0 {
 		consider(g.flags[0].At+lag, dFlag, 0)
+	}
+	if len(g.stops) > 0 {
+		due := g.stops[0].At + lag
+		if g.unexplained && g.multi == nil {
+			// pieces are being moved (the kings put on the centre
+			// squares to signal a result, after the clock was stopped)
+			due = max(due, g.stops[0].At+g.cfg.UnexplainedAfter)
+		}
+		consider(due, dStop, 0)
 	}
 	for i, c := range g.checks {
 		if !g.pressPending(c.ev.Side) {
@@ -265,6 +279,21 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	g.ref.Press(side, ev.At, g.counts.Of(side))
 }
 
+// clockStopped decides a clock stop (6.11) once the board has had ScanLag
+// to show the move that ended the game: after the game has ended
+// (checkmate, stalemate, a result signalled, a flag) a stopped clock is
+// what the players do, and nothing is raised; during the game the arbiter
+// is told.
+func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if g.ended || g.rec.Status().Over {
+		// the record's position ends the game: its game-end is due
+		return
+	}
+	g.anomaly(out, at, KindClockStopped, 0, true, "6.11",
+		fmt.Sprintf("The clock was stopped (White %s, Black %s). If the arbiter did not stop it, find out why (6.11); check both times before it is restarted.",
+			hms(ev.Clock.White), hms(ev.Clock.Black)))
+}
+
 // placedBy reports whether the board shows a piece of side's colour on a
 // square where the record's position does not have that piece.
 func (g *Game) placedBy(side clockd.Side) bool {
@@ -335,6 +364,7 @@ func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article st
 	g.ended, g.result, g.endReason = true, result, reason
 	g.presses = nil
 	g.checks = nil
+	g.stops = nil // a stopped clock is expected once the game has ended
 	g.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: reason, Article: article})
 }
 

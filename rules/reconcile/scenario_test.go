@@ -696,3 +696,73 @@ func TestPeriodAddedAtThePressAfterAFlag(t *testing.T) {
 		t.Errorf("flag = %+v", f)
 	}
 }
+
+// Once the game has ended (checkmate, a result signalled, a flag) the
+// players stop the clock: that is expected and raises nothing, even when
+// the stop is read before the move that ended the game has settled on
+// the board. During the game a stop is still a 6.11 matter.
+func TestNoClockStoppedOnceTheGameHasEnded(t *testing.T) {
+	stop := func(h *harness, at float64) { h.clock(clockd.ClockEvent{Kind: clockd.Stopped, At: sec(at)}) }
+	foolsMate := func(h *harness, press bool) {
+		h.play(5, "f3")
+		h.press(5.3, W)
+		h.play(9, "e5")
+		h.press(9.3, B)
+		h.play(12, "g4")
+		h.press(12.3, W)
+		h.play(15, "Qh4#")
+		if press {
+			h.press(15.3, B)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		tc     string
+		play   func(h *harness)
+		result string // "" : the game goes on
+		want   []string
+	}{
+		{"mate pressed, stopped before it settles", standardTC, func(h *harness) { foolsMate(h, true); stop(h, 16) }, "0-1", nil},
+		{"mate not pressed, stopped at once", standardTC, func(h *harness) { foolsMate(h, false); stop(h, 15.4) }, "0-1", nil},
+		{"mate, stopped later", standardTC, func(h *harness) { foolsMate(h, true); stop(h, 40) }, "0-1", nil},
+		{"stopped, then the kings put on the centre", standardTC, func(h *harness) {
+			h.play(5, "e4")
+			h.press(5.3, W)
+			h.play(9, "e5")
+			h.press(9.3, B)
+			stop(h, 29)
+			h.put(30, "e1", chess.NoPiece)
+			h.put(30.5, "e4", chess.WhiteKing)
+			h.put(31, "e8", chess.NoPiece)
+			h.put(32.5, "d5", chess.BlackKing)
+		}, "1-0", nil},
+		{"flag in the last period, the clock stops at zero", "5400+30", func(h *harness) {
+			h.play(5, "e4")
+			h.press(5.3, W)
+			h.flag(5406, B)
+			stop(h, 5406.1)
+		}, "1-0", nil},
+		{"stopped during the game", standardTC, func(h *harness) {
+			h.play(5, "e4")
+			h.press(5.3, W)
+			stop(h, 20)
+		}, "", []string{KindClockStopped}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, Config{TimeControl: mustTC(t, c.tc), Oracle: fixedOracle{"yes", []string{"d1h5"}}})
+			h.show(0)
+			h.start(1)
+			c.play(h)
+			h.advance(6000)
+			h.end(6001)
+			h.wantAnomalies(c.want...)
+			e := h.of(TypeEnd)
+			switch {
+			case c.result == "" && len(e) != 0:
+				t.Errorf("end = %+v", e)
+			case c.result != "" && (len(e) != 1 || e[0].Result != c.result):
+				t.Errorf("end = %+v, want %s", e, c.result)
+			}
+		})
+	}
+}
