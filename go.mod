@@ -4,6 +4,8 @@ go 1.26.0
 
 require github.com/spf13/cobra v1.10.2
 
+require github.com/klauspost/compress v1.20.4
+
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -1,0 +1,2 @@
+// Package audit checks the clock comments of finished games.
+package audit

@@ -1,0 +1,538 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Unknown marks a clock value a ply does not carry.
+const Unknown time.Duration = -1
+
+// Limits that keep the reader's memory bounded whatever the input.
+const (
+	maxLine    = 1 << 20 // bytes in one line
+	maxPlies   = 20000   // plies in one game (the 75-move rule ends any game far sooner)
+	maxTags    = 1000    // tags in one game
+	maxComment = 4096    // bytes of a comment kept to look for [%clk] and [%emt]
+)
+
+// Ply is one half-move of a game's main line, with the clock comments that
+// follow it.
+type Ply struct {
+	SAN  string
+	Clk  time.Duration // [%clk]: the mover's clock after the move; Unknown when absent
+	EMT  time.Duration // [%emt]: the time the move took; Unknown when absent
+	Line int           // the line the move is on
+}
+
+// Tag is one PGN tag pair.
+type Tag struct{ Name, Value string }
+
+// Game is one game as read from a PGN file: its tags and its main line.
+// Variations, NAGs and comments other than clock comments are skipped.
+type Game struct {
+	File   string
+	Line   int // the line the game starts on
+	Tags   []Tag
+	Plies  []Ply
+	Result string // the game termination marker ("1-0", "0-1", "1/2-1/2", "*"); "" when missing
+}
+
+// Tag returns the value of the named tag, or "".
+func (g *Game) Tag(name string) string {
+	for _, t := range g.Tags {
+		if t.Name == name {
+			return t.Value
+		}
+	}
+	return ""
+}
+
+// ParseError is a problem in the input, with the file and line it is on.
+type ParseError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Reader reads games one at a time from a PGN stream; memory stays bounded
+// by one game, whatever the size of the stream.
+//
+// Next returns each game in turn and io.EOF at the end. A *ParseError names
+// a problem in the input with its line: the reader then skips to the next
+// game's tags and carries on, so the caller simply calls Next again. A game
+// that ends without its termination marker (a truncated file) is returned
+// together with a *ParseError saying so. Any other error (a read or
+// decompression failure) ends the stream.
+type Reader struct {
+	name    string
+	br      *bufio.Reader
+	line    int
+	long    []byte // a line longer than the bufio buffer
+	pending []byte // a tag line read ahead, the start of the next game
+	pendAt  int
+	hasPend bool
+	skip    bool  // after an error: skip to the next tag line
+	fatal   error // sticky read error
+}
+
+// NewReader returns a Reader of r; name is used in errors.
+func NewReader(r io.Reader, name string) *Reader {
+	return &Reader{name: name, br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine returns the next line without its end of line, valid until the
+// next call. A line longer than maxLine is skipped and reported.
+func (r *Reader) readLine() ([]byte, error) {
+	if r.fatal != nil {
+		return nil, r.fatal
+	}
+	r.line++
+	b, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], b...)
+		for err == bufio.ErrBufferFull {
+			b, err = r.br.ReadSlice('\n')
+			if len(r.long) <= maxLine {
+				r.long = append(r.long, b...)
+			}
+		}
+		if len(r.long) > maxLine {
+			r.long = r.long[:0]
+			if err != nil && err != io.EOF {
+				r.fatal = err
+			}
+			return nil, errLineTooLong
+		}
+		b = r.long
+	}
+	if err != nil {
+		if err != io.EOF {
+			r.fatal = err
+			return nil, err
+		}
+		if len(b) == 0 {
+			r.line--
+			r.fatal = io.EOF
+			return nil, io.EOF
+		}
+	}
+	b = bytes.TrimSuffix(b, []byte{'\n'})
+	b = bytes.TrimSuffix(b, []byte{'\r'})
+	return b, nil
+}
+
+func (r *Reader) errAt(line int, format string, args ...any) *ParseError {
+	return &ParseError{File: r.name, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// isTagLine reports whether the line is a PGN tag pair: '[' then a name.
+func isTagLine(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t")
+	if len(b) < 2 || b[0] != '[' {
+		return false
+	}
+	c := b[1]
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'
+}
+
+// game is the parse state of the game being read.
+type game struct {
+	g         *Game
+	movetext  bool // movetext has started
+	inComment bool
+	comment   []byte
+	depth     int // variation depth
+	done      bool
+	number    int // the move number last written
+}
+
+// Next returns the next game.
+func (r *Reader) Next() (*Game, error) {
+	var st *game
+	for {
+		var line []byte
+		var err error
+		at := 0
+		if r.hasPend {
+			line, at, r.hasPend = r.pending, r.pendAt, false
+		} else {
+			line, err = r.readLine()
+			at = r.line
+		}
+		if err == errLineTooLong {
+			r.skip = true
+			return nil, r.errAt(at, "line longer than %d bytes: not PGN text; skipping to the next game", maxLine)
+		}
+		if err != nil {
+			if err == io.EOF && st != nil && !r.skip {
+				return r.finish(st, at)
+			}
+			return nil, err
+		}
+		if bytes.IndexByte(line, 0) >= 0 {
+			wasSkipping := r.skip
+			r.skip = true
+			if wasSkipping {
+				continue
+			}
+			return nil, r.errAt(at, "binary data (a NUL byte): not PGN text; skipping to the next game")
+		}
+		if r.skip {
+			if !isTagLine(line) {
+				continue
+			}
+			r.skip = false
+		}
+		if st != nil && !st.inComment && isTagLine(line) && (st.movetext || st.done) {
+			// The next game's tags: this one is over.
+			r.pending, r.pendAt, r.hasPend = append(r.pending[:0], line...), at, true
+			return r.finish(st, at-1)
+		}
+		if st == nil {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			st = &game{g: &Game{File: r.name, Line: at, Result: ""}}
+		}
+		if !st.movetext && !st.inComment && isTagLine(line) {
+			if err := r.tags(st, line, at); err != nil {
+				r.skip = true
+				return nil, err
+			}
+			continue
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			if st.done {
+				return st.g, nil
+			}
+			continue
+		}
+		if err := r.movetext(st, line, at); err != nil {
+			r.skip = true
+			return nil, err
+		}
+		if st.done && !st.inComment {
+			// Most files put a blank line after the result; do not wait
+			// for it.
+			return st.g, nil
+		}
+	}
+}
+
+// finish ends a game at the end of the input or at the next game's tags.
+func (r *Reader) finish(st *game, last int) (*Game, error) {
+	switch {
+	case st.inComment:
+		return nil, r.errAt(last, "comment opened and never closed (the game that starts at line %d is truncated)", st.g.Line)
+	case st.done:
+		return st.g, nil
+	case len(st.g.Plies) == 0 && !st.movetext:
+		return nil, r.errAt(st.g.Line, "tags without a game (the file may be truncated)")
+	}
+	return st.g, r.errAt(last, "the game that starts at line %d has no result at the end of its moves (the file may be truncated); audited as far as it goes", st.g.Line)
+}
+
+// tags reads one or more tag pairs from a line.
+func (r *Reader) tags(st *game, line []byte, at int) error {
+	s := bytes.TrimSpace(line)
+	for len(s) > 0 {
+		if s[0] != '[' {
+			return r.errAt(at, "unexpected %q after a tag", clip(s))
+		}
+		i := 1
+		for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '"' && s[i] != ']' {
+			i++
+		}
+		name := string(s[1:i])
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i >= len(s) || s[i] != '"' {
+			return r.errAt(at, "tag %q has no quoted value", name)
+		}
+		i++
+		var v []byte
+		closed := false
+		for i < len(s) {
+			c := s[i]
+			if c == '\\' && i+1 < len(s) {
+				v = append(v, s[i+1])
+				i += 2
+				continue
+			}
+			if c == '"' {
+				closed = true
+				i++
+				break
+			}
+			v = append(v, c)
+			i++
+		}
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if !closed || i >= len(s) || s[i] != ']' {
+			return r.errAt(at, "tag %q is not closed (want [Name \"value\"])", name)
+		}
+		if len(st.g.Tags) >= maxTags {
+			return r.errAt(at, "more than %d tags in one game", maxTags)
+		}
+		st.g.Tags = append(st.g.Tags, Tag{Name: name, Value: string(v)})
+		s = bytes.TrimLeft(s[i+1:], " \t")
+	}
+	return nil
+}
+
+func clip(b []byte) string {
+	if len(b) > 20 {
+		return string(b[:20]) + "…"
+	}
+	return string(b)
+}
+
+// movetext reads one line of movetext.
+func (r *Reader) movetext(st *game, line []byte, at int) error {
+	if !st.inComment && len(line) > 0 && line[0] == '%' {
+		return nil // escape line
+	}
+	st.movetext = true
+	i := 0
+	for i < len(line) {
+		if st.inComment {
+			j := bytes.IndexByte(line[i:], '}')
+			end := len(line)
+			if j >= 0 {
+				end = i + j
+			}
+			if st.depth == 0 && len(st.comment) < maxComment {
+				st.comment = append(st.comment, line[i:min(end, i+maxComment-len(st.comment))]...)
+				st.comment = append(st.comment, ' ')
+			}
+			if j < 0 {
+				return nil
+			}
+			st.inComment = false
+			if st.depth == 0 {
+				st.clockComment()
+			}
+			i = end + 1
+			continue
+		}
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '{':
+			st.inComment, st.comment = true, st.comment[:0]
+			i++
+			continue
+		case c == ';':
+			return nil
+		case c == '(':
+			st.depth++
+			i++
+			continue
+		case c == ')':
+			if st.depth == 0 {
+				return r.errAt(at, "')' closes no variation")
+			}
+			st.depth--
+			i++
+			continue
+		case c == '$':
+			i++
+			for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+				i++
+			}
+			continue
+		}
+		j := i
+		for j < len(line) && !isDelim(line[j]) {
+			j++
+		}
+		if j == i {
+			return r.errAt(at, "unexpected %q in the moves", string(line[i]))
+		}
+		tok := line[i:j]
+		i = j
+		if st.depth > 0 {
+			continue
+		}
+		if st.done {
+			return r.errAt(at, "%q after the game's result", clip(tok))
+		}
+		if err := st.token(r, tok, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isDelim(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\f', '\v', '{', '}', '(', ')', ';', '$':
+		return true
+	}
+	return false
+}
+
+// token takes one main-line token: a move number, a move or a result.
+func (st *game) token(r *Reader, tok []byte, at int) error {
+	switch string(tok) {
+	case "1-0", "0-1", "1/2-1/2", "*", "½-½":
+		st.g.Result = string(tok)
+		if st.g.Result == "½-½" {
+			st.g.Result = "1/2-1/2"
+		}
+		st.done = true
+		return nil
+	}
+	if tok[0] >= '0' && tok[0] <= '9' {
+		n, k := 0, 0
+		for k < len(tok) && tok[k] >= '0' && tok[k] <= '9' {
+			if n < 1e6 {
+				n = n*10 + int(tok[k]-'0')
+			}
+			k++
+		}
+		if k < len(tok) && tok[k] == '.' {
+			for k < len(tok) && tok[k] == '.' {
+				k++
+			}
+			st.number = n
+			if k == len(tok) {
+				return nil
+			}
+			tok = tok[k:] // "12.e4"
+		} else if k == len(tok) {
+			return nil // a bare number: old exports write move numbers without dots
+		} else if !bytes.HasPrefix(tok, []byte("0-0")) {
+			return r.errAt(at, "unexpected %q in the moves", clip(tok))
+		}
+	}
+	san := bytes.TrimRight(tok, "!?")
+	if len(san) == 0 || !isSANStart(san[0]) {
+		return r.errAt(at, "%q is not a move", clip(tok))
+	}
+	if len(st.g.Plies) >= maxPlies {
+		return r.errAt(at, "more than %d plies in one game", maxPlies)
+	}
+	st.g.Plies = append(st.g.Plies, Ply{SAN: string(san), Clk: Unknown, EMT: Unknown, Line: at})
+	return nil
+}
+
+func isSANStart(c byte) bool {
+	switch c {
+	case 'K', 'Q', 'R', 'B', 'N', 'P', 'O', '0', '-', 'Z', '@':
+		return true
+	}
+	return c >= 'a' && c <= 'h'
+}
+
+// clockComment takes [%clk] and [%emt] from the comment just closed and
+// gives them to the last ply (the first of each wins).
+func (st *game) clockComment() {
+	if len(st.g.Plies) == 0 || len(st.comment) == 0 {
+		return
+	}
+	p := &st.g.Plies[len(st.g.Plies)-1]
+	if p.Clk == Unknown {
+		if d, ok := command(st.comment, "%clk"); ok {
+			p.Clk = d
+		}
+	}
+	if p.EMT == Unknown {
+		if d, ok := command(st.comment, "%emt"); ok {
+			p.EMT = d
+		}
+	}
+}
+
+// command finds "[%name H:MM:SS]" in a comment and returns the duration.
+func command(c []byte, name string) (time.Duration, bool) {
+	for {
+		i := bytes.Index(c, []byte(name))
+		if i < 0 {
+			return 0, false
+		}
+		c = c[i+len(name):]
+		if len(c) == 0 || (c[0] != ' ' && c[0] != '\t') {
+			continue
+		}
+		v := bytes.TrimLeft(c, " \t")
+		end := bytes.IndexAny(v, "] \t")
+		if end < 0 {
+			end = len(v)
+		}
+		return parseClock(string(v[:end]))
+	}
+}
+
+// parseClock reads H:MM:SS, MM:SS or SS, with an optional decimal
+// fraction of a second.
+func parseClock(s string) (time.Duration, bool) {
+	if s == "" || len(s) > 20 {
+		return 0, false
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
+		return 0, false
+	}
+	var d time.Duration
+	for i, p := range parts {
+		last := i == len(parts)-1
+		if p == "" {
+			return 0, false
+		}
+		whole, frac, hasFrac := strings.Cut(p, ".")
+		if hasFrac && !last {
+			return 0, false
+		}
+		n := 0
+		for _, c := range []byte(whole) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+			if n > 1e6 {
+				return 0, false
+			}
+		}
+		if i > 0 && n >= 60 {
+			return 0, false
+		}
+		d = d*60 + time.Duration(n)*time.Second
+		if hasFrac {
+			if frac == "" || len(frac) > 9 {
+				return 0, false
+			}
+			f := time.Duration(0)
+			scale := time.Second
+			for _, c := range []byte(frac) {
+				if c < '0' || c > '9' {
+					return 0, false
+				}
+				scale /= 10
+				f += time.Duration(c-'0') * scale
+			}
+			d += f
+		}
+	}
+	return d, true
+}
