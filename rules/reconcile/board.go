@@ -131,6 +131,91 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	}
 }
 
+// boardReset handles a board that shows the starting position in the
+// middle of the game: it was reset, or another board was put in its place
+// (the same way round or turned). That is not a take-back of the whole
+// game — players take back one or two plies, and an arbiter reinstating an
+// earlier position (7.5.1) does not go back to the start beyond the first
+// moves — so the record is kept, its completed moves stay completed, and
+// the arbiter is told once. Until the board shows a position that follows
+// from the record again (the game's position set up again, perhaps with a
+// move on), what it shows is not judged and presses are not judged. It
+// reports whether the snapshot was taken care of (raw is in the board's
+// own frame).
+func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
+	o, start := rules.DetectOrientation(raw, g.start)
+	if start && (g.atStart || (!g.reaches() && g.farFromStart(o))) {
+		if g.atStart {
+			return true
+		}
+		g.atStart, g.resetAt = true, at
+		g.multi, g.backTo, g.multiAway, g.multiAmbig, g.multiSlide = nil, -1, false, false, false
+		g.unexplained, g.suspect, g.farIn = false, false, 0
+		turned := ""
+		if o != g.orient {
+			turned = " turned round"
+		}
+		n := g.plyBase + g.rec.Ply()
+		after := fmt.Sprintf("ply %d", n)
+		if k := len(g.plies); k > 0 && !g.plies[k-1].unverified {
+			after = fmt.Sprintf("ply %d, %s", n, g.moveText(k-1))
+		}
+		g.anomaly(out, at, KindBoardReset, 0, true, "–", fmt.Sprintf(
+			"The board shows the starting position%s, but the game is at %s (White %d, Black %d completed moves): the board was reset, or another board was put in its place. "+
+				"arbiterd keeps the game's record and takes no move back. If the game is over, establish and record its result; if it goes on, set up the position after ply %d on the board (%s) — arbiterd follows the game again as soon as the board shows it — and, if the clock was reset too, set it back (it last showed White %s, Black %s). Presses are not judged until then.",
+			turned, after, g.counts.White, g.counts.Black, n, g.rec.FEN(), hms(g.clock.White), hms(g.clock.Black)))
+		return true
+	}
+	if !g.atStart {
+		return false
+	}
+	if !g.reaches() {
+		// another board put in its place may stand the other way round
+		other, alt := rules.BlackBottom, raw.Rotated()
+		if g.orient == rules.BlackBottom {
+			other, alt = rules.WhiteBottom, raw
+		}
+		kept := g.snap
+		if g.snap = alt; g.reaches() {
+			g.orient = other
+		} else {
+			g.snap = kept
+		}
+	}
+	if g.reaches() || rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
+		// the game's position is on the board again (perhaps with a move
+		// on), or a result is signalled: the game goes on from the record
+		g.atStart = false
+		return false
+	}
+	return true // pieces being set up, or a game arbiterd does not follow
+}
+
+// reaches reports whether the board's position is the record's, or one
+// or two plies on from it (the starting placement recurs in a game whose
+// knights went out and back).
+func (g *Game) reaches() bool {
+	r := rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: 2})
+	return r.Kind == rules.NoChange || r.Kind == rules.Forward || (r.Kind == rules.Ambiguous && r.From == g.rec.Ply())
+}
+
+// farFromStart reports whether a board showing the starting position
+// (oriented o) is more than a take-back of one or two plies from the
+// record: turned round, or the record's last occurrence of the starting
+// placement more than two plies back.
+func (g *Game) farFromStart(o rules.Orientation) bool {
+	if o != g.orient {
+		return true
+	}
+	want := rules.SnapshotOf(g.start)
+	for j := len(g.boards) - 1; j >= 0; j-- {
+		if sameBoard(g.boards[j], want) {
+			return len(g.boards)-1-j > 2
+		}
+	}
+	return true
+}
+
 // backInStep ends an absence: the board's position is explained again.
 func (g *Game) backInStep() {
 	g.resync, g.wasAway, g.suspect, g.stale, g.rebased, g.farIn = false, false, false, false, false, 0

@@ -40,6 +40,10 @@ const (
 	KindBadInput            = "bad-input" // the caller fed something arbiterd cannot use
 	KindUnknownTimeControl  = "unknown-time-control"
 	KindUnverified          = "unverified-moves"
+	// KindBoardReset: the board shows the starting position in the middle
+	// of the game (reset, or another board put in its place); the record
+	// is kept.
+	KindBoardReset = "board-reset"
 )
 
 // Completion causes (the `by` field of a complete event, Law 6.2.1).

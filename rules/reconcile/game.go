@@ -114,6 +114,13 @@ type Game struct {
 	unexplSince  time.Duration
 	unexplWarned bool
 
+	// atStart: the board shows the starting position in the middle of
+	// the game (reset, or another board put in its place) since resetAt.
+	// The record is kept; presses are not judged until the board shows a
+	// position that follows from the record again.
+	atStart bool
+	resetAt time.Duration
+
 	ended     bool
 	result    string
 	endReason string
@@ -225,6 +232,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.illegal = [2]int{}
 	g.unexplained, g.unexplWarned = false, false
 	g.ended, g.result, g.endReason = false, "", ""
+	g.atStart = false
 	g.ref = clockd.NewClock(g.tc())
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
 		g.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
@@ -346,11 +354,14 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 		g.emit(&out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
 		return out
 	}
+	raw := s
 	if g.orient == rules.BlackBottom {
 		s = s.Rotated()
 	}
 	g.snap = s
-	g.process(&out, at)
+	if !g.boardReset(&out, at, raw) {
+		g.process(&out, at)
+	}
 	g.boardAt = at
 	return out
 }
@@ -420,7 +431,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		flagged := g.flagDown[ev.Side]
 		g.flagDown[ev.Side] = false
 		g.emit(&out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
-		if !g.flagSincePr && !flagged && len(g.tc().Periods) > 0 && !g.ended {
+		if !g.flagSincePr && !flagged && len(g.tc().Periods) > 0 && !g.ended && !g.atStart {
 			ev.Period = period
 			g.checks = append(g.checks, periodCheck{ev: ev})
 		}

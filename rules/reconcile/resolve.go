@@ -211,6 +211,12 @@ func (g *Game) pressPending(s clockd.Side) bool {
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	ev := pr.ev
+	if g.atStart && ev.At >= g.resetAt {
+		// The board shows the starting position, not the game: a press
+		// meanwhile (players trying the clock, or pressing a reset
+		// clock) has no move arbiterd can judge.
+		return
+	}
 	if g.ended || (g.stale && ev.At >= g.awayAt) {
 		// A press made once the board had gone away, while arbiterd cannot
 		// follow the position it came back with, completes nothing it can
@@ -457,7 +463,9 @@ func (g *Game) twoMoves() (clockd.Side, string, bool) {
 // checkPeriod compares a period addition made at a press with the side's
 // completed moves (6.10, 6.3.1).
 func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if g.ended || ev.Period < 2 {
+	// With the board showing the starting position mid-game, a clock
+	// whose times went up was most likely reset too: no counter to check.
+	if g.ended || g.atStart || ev.Period < 2 {
 		return
 	}
 	side, tc := ev.Side, g.tc()
@@ -518,6 +526,9 @@ func (g *Game) State() Summary {
 	}
 	if g.unexplained {
 		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.unexplSince)))
+	}
+	if g.atStart {
+		s.Pending = append(s.Pending, fmt.Sprintf("board shows the starting position since %s; the game's position is awaited", seconds(g.resetAt)))
 	}
 	return s
 }
