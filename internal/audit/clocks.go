@@ -74,6 +74,7 @@ func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl) sideRepl
 	pre := first.Time + credit(tc, 1) // before the first move (Fischer: one increment already)
 	kPrev, iPrev := 0, -1
 	trust := emtTrusted(ms, tc)
+	zeroSeen := false // a 0:00 reading with play going on was reported
 	for idx, m := range ms {
 		if m.clk == Unknown {
 			continue
@@ -84,11 +85,26 @@ func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl) sideRepl
 		g := m.k - kPrev
 		inc := credit(tc, p)
 		incs := time.Duration(g) * inc
-		e := m.clk - pre - incs
+		e := m.clk - pre - incs // time gained beyond the increments: ≤ 0 unless time was added
+		// With the %emt of every move since the last reading, the time
+		// added is known: a player who overstepped by more than the
+		// period's time shows no gain, only a clock above zero.
+		added, addedKnown := e, true
+		for j := iPrev + 1; j <= idx; j++ {
+			if ms[j].emt == Unknown {
+				addedKnown = false
+				break
+			}
+			added += ms[j].emt
+		}
 		wasZero := iPrev >= 0 && pre == 0
 		handled := false
+		next := time.Duration(-1)
+		if p < len(tc.Periods) {
+			next = tc.Periods[p].Time
+		}
 		switch {
-		case e > tolGain && p < len(tc.Periods) && e <= tc.Periods[p].Time+tolGain:
+		case next > 0 && (e > tolGain && e <= next+tolGain || addedKnown && e <= tolGain && absDur(added-next) <= max(tolEMT, next/20)):
 			if a, ok := out.period(ms, iPrev, idx, pre, e, inc, tc, p); ok {
 				out.adds = append(out.adds, a)
 				p++
@@ -109,7 +125,8 @@ func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl) sideRepl
 		}
 		if !handled && e > tolGain {
 			out.gain(m, e, pre, inc, g, wasZero, kPrev)
-		} else if !handled && wasZero && !last {
+		} else if !handled && wasZero && !last && !zeroSeen {
+			zeroSeen = true
 			out.add(ClockData, kPrev, "6.10", fmt.Sprintf("the clock read 0:00 after move %d and play went on (%s after move %d): a flag that nobody claimed (6.8), or a wrong reading", kPrev, hms(m.clk), m.k))
 		}
 		pre, kPrev, iPrev = m.clk, m.k, idx

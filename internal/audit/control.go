@@ -47,8 +47,10 @@ var commonIncrements = []time.Duration{0, 1, 2, 3, 5, 10, 15, 20, 30, 60}
 // from %clk differences plus %emt where moves carry both (exact up to the
 // display's rounding), else from the largest %clk gains between
 // consecutive moves (a fast move gains nearly the whole increment). It
-// returns the increment and the number of samples it rests on.
-func inferIncrement(s [2][]sideMove) (time.Duration, int) {
+// returns the increment, the number of samples it rests on, and whether
+// those came with %emt (else the value is a lower bound: no move gains
+// more than the increment).
+func inferIncrement(s [2][]sideMove) (time.Duration, int, bool) {
 	var withEMT []int64
 	var gains []time.Duration
 	for _, ms := range s {
@@ -72,7 +74,7 @@ func inferIncrement(s [2][]sideMove) (time.Duration, int) {
 		}
 	}
 	if len(withEMT) >= 3 {
-		return snapIncrement(time.Duration(mode(withEMT))*time.Second, time.Second), len(withEMT)
+		return snapIncrement(time.Duration(mode(withEMT))*time.Second, time.Second), len(withEMT), true
 	}
 	if len(gains) >= 3 {
 		slices.Sort(gains)
@@ -80,9 +82,9 @@ func inferIncrement(s [2][]sideMove) (time.Duration, int) {
 		if v < 0 {
 			v = 0
 		}
-		return snapIncrement(v.Round(time.Second), 2*time.Second), len(gains)
+		return snapIncrement(v.Round(time.Second), 2*time.Second), len(gains), false
 	}
-	return 0, 0
+	return 0, 0, false
 }
 
 func mode(v []int64) int64 {
@@ -161,7 +163,7 @@ func snapBase(b time.Duration) time.Duration {
 
 // fits reports whether a side's clocks agree with the control's first
 // period: the time at the start, and the increment.
-func fits(tc clockd.TimeControl, f clockFacts, inc time.Duration, incN int) bool {
+func fits(tc clockd.TimeControl, f clockFacts, inc time.Duration, incN int, incExact bool) bool {
 	if len(tc.Periods) == 0 {
 		return false
 	}
@@ -184,8 +186,8 @@ func fits(tc clockd.TimeControl, f clockFacts, inc time.Duration, incN int) bool
 		if p.Mode != clockd.Fischer {
 			want = 0 // delay modes never add time
 		}
-		if d := inc - want; d > 2*time.Second || d < -2*time.Second {
-			return false
+		if d := inc - want; d > 2*time.Second || incExact && d < -2*time.Second {
+			return false // without %emt a slow player's clock gains less than the increment
 		}
 	}
 	return true
@@ -203,14 +205,14 @@ type judged struct {
 // clocks agree with it, else what the clocks show.
 func chooseControl(g *Game, s [2][]sideMove, flag *clockd.TimeControl) judged {
 	j := judged{tagText: g.Tag("TimeControl")}
-	inc, incN := inferIncrement(s)
+	inc, incN, incExact := inferIncrement(s)
 	var facts [2]clockFacts
 	for i := range s {
 		facts[i] = inferBase(s[i], inc)
 	}
 	hasClocks := facts[0].clocks+facts[1].clocks > 0
 	agree := func(tc clockd.TimeControl) bool {
-		return fits(tc, facts[0], inc, incN) && fits(tc, facts[1], inc, incN)
+		return fits(tc, facts[0], inc, incN, incExact) && fits(tc, facts[1], inc, incN, incExact)
 	}
 	if flag != nil {
 		j.tc = [2]clockd.TimeControl{*flag, *flag}
@@ -245,7 +247,7 @@ func chooseControl(g *Game, s [2][]sideMove, flag *clockd.TimeControl) judged {
 		base = [2]time.Duration{hi, hi}
 	}
 	for i := range s {
-		if tagErr == nil && fits(tag, facts[i], inc, incN) {
+		if tagErr == nil && fits(tag, facts[i], inc, incN, incExact) {
 			j.tc[i] = tag
 			continue
 		}
