@@ -361,6 +361,17 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		return nil, fmt.Sprintf("the times rose by %v (%s) and %v (%s) between two readings: more than %d presses could give",
 			rise[x], in.sideOf(st, x), rise[x.Other()], in.sideOf(st, x.Other()), maxMerged)
 	}
+	// Which additions came at a flag: those are flags of the period whose
+	// time ran out, reported before the presses that followed them.
+	atFlag := in.flagsAtJumps(st, r, x, n, added)
+	for _, f := range [2]Face{Left, Right} {
+		if atFlag[f] && !(st.flagged[f] && st.flagPer[f] == st.period[f]) {
+			st.flagged[f], st.flagPer[f] = true, st.period[f]
+			s := in.sideOf(st, f)
+			evs = append(evs, ClockEvent{Kind: Flag, At: r.At, Side: s, Clock: timesOf(st, r), Period: st.period[f],
+				Detail: fmt.Sprintf("%s's flag fell in period %d; the clock added the next period's time at the flag", s, st.period[f])})
+		}
+	}
 	// Emit the presses, alternating from x.
 	f := x
 	for i := 0; i < n; i++ {
@@ -379,7 +390,8 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		} else {
 			clk.set(in.sideOf(st, f.Other()), max(0, r.Face(f.Other()).Time-time.Duration(laterO)*in.credit(st, f.Other())))
 		}
-		if added[f] > 0 && i < 2 {
+		atPress := added[f] > 0 && i < 2 && !atFlag[f]
+		if atPress {
 			st.period[f]++
 		}
 		ev := ClockEvent{Kind: Press, At: r.At, Side: s, Clock: clk, Period: st.period[f], Inferred: n > 1}
@@ -387,26 +399,65 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 			ev.Detail = fmt.Sprintf("one of %d presses merged into one reading, recovered from the displayed times", n)
 		}
 		evs = append(evs, ev)
-		if added[f] > 0 && i < 2 {
+		if atPress {
 			evs = append(evs, ClockEvent{Kind: PeriodAdded, At: r.At, Side: s, Clock: clk, Period: st.period[f], Added: added[f],
 				Detail: fmt.Sprintf("the clock added period %d's %v to %s at a press", st.period[f], added[f], s)})
 			added[f] = 0
 		}
 		f = f.Other()
 	}
-	// Period additions without a press by that face (hardware adding at a flag).
+	// Period additions at a flag: the flagged side's, or both sides' when
+	// the clock adds the next period to both at the first flag.
 	for _, f := range [2]Face{Left, Right} {
 		if added[f] > 0 {
 			st.period[f]++
 			s := in.sideOf(st, f)
+			why := "at its flag"
+			if !atFlag[f] {
+				why = "without a press or a flag of its own (the clock adds the next period to both sides at a flag)"
+			}
 			evs = append(evs, ClockEvent{Kind: PeriodAdded, At: r.At, Side: s, Clock: timesOf(st, r), Period: st.period[f], Added: added[f],
-				Detail: fmt.Sprintf("the clock added period %d's %v to %s without a press (at a flag)", st.period[f], added[f], s)})
+				Detail: fmt.Sprintf("the clock added period %d's %v to %s %s", st.period[f], added[f], s, why)})
 		}
 	}
 	if known {
 		st.turn, st.turnKnown, st.turnSure = y, true, sure
 	}
 	return append(evs, in.flags(st, r)...), ""
+}
+
+// flagsAtJumps decides, for each face whose time jumped by the next
+// period's time (added), whether the jump came at that face's flag. x is
+// the face that ran at the previous reading and n the presses in the
+// interval, alternating from x. A clock adds time without a press only at
+// a flag, so a jump of the face that ran, with no press of its own, is its
+// flag; so is a jump the face shows with a flag indicator; and so is a
+// jump at a press that leaves less than nothing of the old period (the
+// time had run out before the press). A jump of the idle face without a
+// flag indicator is the next period given to both sides at the other's
+// flag; a jump at a press that leaves the old time intact is a clock
+// counting moves (or presses) adding the period (6.3.2).
+func (in *Interpreter) flagsAtJumps(st *istate, r Reading, x Face, n int, added [2]time.Duration) (atFlag [2]bool) {
+	for _, f := range [2]Face{Left, Right} {
+		if added[f] == 0 {
+			continue
+		}
+		pressed := (n + 1) / 2
+		if f != x {
+			pressed = n / 2
+		}
+		fr := r.Face(f)
+		left := fr.Time - added[f] - time.Duration(pressed)*in.credit(st, f)
+		switch {
+		case fr.FlagShown || fr.Flag:
+			atFlag[f] = true
+		case pressed == 0:
+			atFlag[f] = f == x
+		default:
+			atFlag[f] = left < -granularity
+		}
+	}
+	return atFlag
 }
 
 // maxMerged is the most presses believed to fit between two readings.
@@ -439,7 +490,9 @@ func addedIfNotPressing(added [2]time.Duration, f Face, n int) time.Duration {
 }
 
 // flags reports each fall of a flag once: a flag bit, or a face showing
-// zero while its clock has run.
+// zero while its clock has run. A flag that came with a jump of the time
+// was reported by analyse; its indicator may stay on while the next
+// period runs.
 func (in *Interpreter) flags(st *istate, r Reading) []ClockEvent {
 	var evs []ClockEvent
 	for _, f := range [2]Face{Left, Right} {
@@ -449,23 +502,17 @@ func (in *Interpreter) flags(st *istate, r Reading) []ClockEvent {
 			st.flagged[f] = false
 			continue
 		}
-		if st.flagged[f] && st.flagPer[f] == st.period[f] {
-			continue
-		}
-		if st.flagged[f] && !(fr.Time <= 0 || fr.Flag) {
-			continue // the old flag of an earlier period is still shown
+		if st.flagged[f] && (st.flagPer[f] == st.period[f] || fr.Time > 0) {
+			continue // this flag was reported, or an earlier period's is still shown
 		}
 		st.flagged[f], st.flagPer[f] = true, st.period[f]
 		s := in.sideOf(st, f)
-		period, detail := st.period[f], ""
-		if fr.Time > 0 && !fr.Flag {
-			// Shown while the clock runs on: the clock already added the
-			// next period, so the flag fell in the one before.
-			period = max(1, period-1)
-			detail = "; the clock added the next period's time at the flag"
+		detail := ""
+		if fr.Time > 0 {
+			detail = "; the clock shows the flag while it runs on"
 		}
-		evs = append(evs, ClockEvent{Kind: Flag, At: r.At, Side: s, Clock: timesOf(st, r), Period: period,
-			Detail: fmt.Sprintf("%s's flag fell in period %d%s", s, period, detail)})
+		evs = append(evs, ClockEvent{Kind: Flag, At: r.At, Side: s, Clock: timesOf(st, r), Period: st.period[f],
+			Detail: fmt.Sprintf("%s's flag fell in period %d%s", s, st.period[f], detail)})
 	}
 	return evs
 }

@@ -147,10 +147,10 @@ func TestInterpreterTable(t *testing.T) {
 			[]Reading{rd(0, 10, 10, "L", true), rd(5, 1, 10, "L", true),
 				with(rd(6, 30, 40, "L", true), func(r *Reading) { r.Left.FlagShown = true }),
 				with(rd(7, 29, 40, "L", true), func(r *Reading) { r.Left.FlagShown = true })},
-			"started period-added:white period-added:black flag:white",
+			"started flag:white period-added:white period-added:black",
 			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
-				if evs[3].Period != 1 || evs[1].Period != 2 || evs[2].Period != 2 {
-					t.Errorf("flag %v should be in period 1, additions %v %v start period 2", evs[3], evs[1], evs[2])
+				if evs[1].Period != 1 || evs[2].Period != 2 || evs[3].Period != 2 {
+					t.Errorf("flag %v should be in period 1, additions %v %v start period 2", evs[1], evs[2], evs[3])
 				}
 			}},
 		{"flag bit reported once", "10", WhiteLeft,

@@ -169,3 +169,54 @@ func (tc TimeControl) Validate() error {
 	}
 	return nil
 }
+
+// Judgement is what the Laws make of a flag, given the period whose time
+// ran out and the moves the side had completed (6.3.1, 6.4).
+type Judgement struct {
+	// Period is the period judged: the first whose control the side had
+	// not reached, up to the one whose time ran out. Time a clock added
+	// before the side completed the moves does not move the control
+	// (6.3.1), so a flag in a later period of the clock can still be a
+	// flag before the first control.
+	Period int
+	// Required is the cumulative number of moves Period requires; 0 when
+	// Period is the last (all remaining moves).
+	Required int
+	// Last: Period is the last period; a flag in it ends the game (6.4).
+	Last bool
+	// Reached: the side completed Required moves, so the flag fell after
+	// the control and play goes on (6.3.1).
+	Reached bool
+	// Early: the period whose time ran out is later than Period: the
+	// clock had added time the side's moves had not earned.
+	Early bool
+}
+
+// Judge judges a flag that fell in period (1-based: the period whose time
+// ran out) after the side completed `completed` moves. A period beyond
+// the control's last is judged as the last. It is an error to judge a
+// control with no periods or a period below 1.
+func (tc TimeControl) Judge(period, completed int) (Judgement, error) {
+	if len(tc.Periods) == 0 {
+		return Judgement{}, fmt.Errorf("clockd: no time control to judge a flag by")
+	}
+	if period < 1 {
+		return Judgement{}, fmt.Errorf("clockd: flag in period %d: periods are numbered from 1", period)
+	}
+	period = min(period, len(tc.Periods))
+	j := Judgement{Period: period}
+	cum := 0
+	for p := 1; p <= period; p++ {
+		if p == len(tc.Periods) || tc.Periods[p-1].Moves <= 0 {
+			j.Period, j.Last = p, true
+			break
+		}
+		cum += tc.Periods[p-1].Moves
+		if completed < cum || p == period {
+			j.Period, j.Required, j.Reached = p, cum, completed >= cum
+			break
+		}
+	}
+	j.Early = j.Period < period
+	return j, nil
+}

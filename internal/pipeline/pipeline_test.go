@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/driver/drivertest"
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/emulator"
@@ -100,26 +102,79 @@ func TestCleanGameAllOrientations(t *testing.T) {
 		{"white-bottom-right", false, true, "auto"},
 		{"configured-right", true, true, "right"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			capt := captureOf(t, emulator.Config{Game: moves, Seed: 3, Reversed: tc.reversed, WhiteOnRight: tc.onRight},
-				"board=4", "timecontrol=40/5400+30:1800+30", "clock-white="+tc.clockWhite)
-			evs, p := replayAll(t, capt)
-			if got := count(evs, reconcile.TypeComplete); got != len(moves) {
-				t.Fatalf("%d complete events, want %d\n%s", got, len(moves), jsonl(evs))
-			}
-			for _, e := range evs {
-				if e.Type == reconcile.TypeAnomaly && e.Kind != reconcile.KindClockStopped {
-					t.Errorf("unexpected anomaly: %s", reconcile.Marshal(e))
+		for _, bits2015 := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/turn-bits-2015=%v", tc.name, bits2015), func(t *testing.T) {
+				capt := captureOf(t, emulator.Config{Game: moves, Seed: 3, Reversed: tc.reversed, WhiteOnRight: tc.onRight, TurnBits2015: bits2015},
+					"board=4", "timecontrol=40/5400+30:1800+30", "clock-white="+tc.clockWhite)
+				evs, p := replayAll(t, capt)
+				if got := count(evs, reconcile.TypeComplete); got != len(moves) {
+					t.Fatalf("%d complete events, want %d\n%s", got, len(moves), jsonl(evs))
 				}
-				if e.Type == reconcile.TypeComplete && e.By != reconcile.ByPress {
-					t.Errorf("completed by %s, want press: %s", e.By, reconcile.Marshal(e))
+				for _, e := range evs {
+					if e.Type == reconcile.TypeAnomaly && e.Kind != reconcile.KindClockStopped {
+						t.Errorf("unexpected anomaly: %s", reconcile.Marshal(e))
+					}
+					if e.Type == reconcile.TypeComplete && e.By != reconcile.ByPress {
+						t.Errorf("completed by %s, want press: %s", e.By, reconcile.Marshal(e))
+					}
 				}
-			}
-			last := p.Game().State()
-			if last.Completed.White != 10 || last.Completed.Black != 10 {
-				t.Errorf("completed moves %+v, want 10 each", last.Completed)
-			}
-		})
+				last := p.Game().State()
+				if last.Completed.White != 10 || last.Completed.Black != 10 {
+					t.Errorf("completed moves %+v, want 10 each", last.Completed)
+				}
+			})
+		}
+	}
+}
+
+// A clock that adds the next period when a flag falls (as FIDE events set
+// them) shows the flag with the new period's time. The flag belongs to
+// the period whose time ran out: after the control it is no loss, and the
+// game goes on, every later move completed and counted. Over both
+// turn-bit conventions and both faces for White.
+func TestFlagAfterControlOnAFlagAddClock(t *testing.T) {
+	moves := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7")
+	periods, err := emulator.ParseTimeControl("10/600+30:300+30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, onRight := range []bool{false, true} {
+		for _, bits2015 := range []bool{false, true} {
+			t.Run(fmt.Sprintf("white-right=%v/turn-bits-2015=%v", onRight, bits2015), func(t *testing.T) {
+				// Ply 23 is White's 12th move: White oversteps with 11
+				// moves completed, past the control of 10.
+				capt := captureOf(t, emulator.Config{Game: moves, Seed: 5, WhiteOnRight: onRight, TurnBits2015: bits2015,
+					Periods: periods, PeriodBy: emulator.AtFlag, Script: []emulator.Action{{Kind: emulator.Flag, Ply: 23}}},
+					"timecontrol=10/600+30:300+30")
+				evs, p := replayAll(t, capt)
+				var flags []reconcile.Event
+				for _, e := range evs {
+					switch e.Type {
+					case reconcile.TypeFlag:
+						flags = append(flags, e)
+					case reconcile.TypeAnomaly:
+						if e.Kind != reconcile.KindClockStopped {
+							t.Errorf("unexpected anomaly: %s", reconcile.Marshal(e))
+						}
+					case reconcile.TypeEnd:
+						t.Errorf("the game ended: %s", reconcile.Marshal(e))
+					}
+				}
+				if len(flags) != 1 {
+					t.Fatalf("%d flags, want 1\n%s", len(flags), jsonl(evs))
+				}
+				f := flags[0]
+				if f.Side != clockd.White || f.Period != 1 || f.Verdict != reconcile.VerdictNone || !f.ControlReached || f.MovesCompleted != 11 {
+					t.Errorf("flag %s: want White's in period 1 after 11 moves, control reached, verdict none", reconcile.Marshal(f))
+				}
+				if got := count(evs, reconcile.TypeComplete); got != len(moves) {
+					t.Errorf("%d plies completed, want %d", got, len(moves))
+				}
+				if c := p.Game().State().Completed; c.White != 13 || c.Black != 13 {
+					t.Errorf("completed %+v, want 13 each", c)
+				}
+			})
+		}
 	}
 }
 

@@ -95,27 +95,25 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 			possessive(side), done, mateWords(opp, ans, "if the control was not reached"))
 		return e
 	}
-	// The period for the verdict is the first whose control the side has
-	// not reached, up to the one the clock shows: time added too early
-	// does not move the control (6.3.1).
-	eff := hw
-	for p := 1; p < hw; p++ {
-		if r := tc.Required(p); r > 0 && done < r {
-			eff = p
-			break
-		}
+	// Which period the flag belongs to is the clock interpreter's to say
+	// (ev.Period: the period whose time ran out); what that means under
+	// the Laws is clockd's Judge.
+	j, err := tc.Judge(hw, done)
+	if err != nil {
+		e.Verdict, e.Article = VerdictUnknown, "6.4"
+		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but %v. %s", possessive(side), done, err, mateWords(opp, ans, "if the control was not reached"))
+		return e
 	}
-	required := tc.Required(eff)
-	last := required == 0
+	eff, required, last := j.Period, j.Required, j.Last
 	e.Period = eff
 	e.MovesRequired = required
-	e.ControlReached = !last && done >= required
+	e.ControlReached = j.Reached
 	where := fmt.Sprintf("%s flag fell in the %s period after %d completed moves", possessive(side), periodName(eff), done)
 	if last {
 		where = fmt.Sprintf("%s flag fell in the last period (all remaining moves) after %d completed moves", possessive(side), done)
 	}
 	early := ""
-	if eff < hw {
+	if j.Early {
 		early = fmt.Sprintf(" The clock had already added the %s period, but %s had not completed the %d moves the %s period requires (6.3.1).",
 			periodName(hw), name(side), required, periodName(eff))
 	}

@@ -416,7 +416,20 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		}
 		g.flagDown[ev.Side] = true
 		g.flagSincePr = true
-		ev.Period = g.hwPeriod[ev.Side] // the period the clock was in when it fell
+		// The period whose time ran out is the interpreter's to say: it
+		// alone sees whether the clock added the next one at the flag.
+		if ev.Period < 1 {
+			ev.Period = max(1, g.hwPeriod[ev.Side])
+		}
+		// A period the clock added in the same reading came with this
+		// flag: it is not a counter's addition to check against the moves.
+		kept := g.checks[:0]
+		for _, c := range g.checks {
+			if c.ev.Side != ev.Side || c.ev.At != ev.At {
+				kept = append(kept, c)
+			}
+		}
+		g.checks = kept
 		g.flags = append(g.flags, ev)
 	case clockd.PeriodAdded:
 		g.clock = ev.Clock
