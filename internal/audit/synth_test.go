@@ -239,21 +239,21 @@ func synthGames(t testing.TB) []synth {
 // and nothing else is.
 func TestSynthetic(t *testing.T) {
 	want := map[string][]string{
-		"clean-counting":               nil,
-		"clean-flag-after-control":     nil,
-		"flag-before-control":          {"flag-before-control black 35"},
+		"clean-counting":                  nil,
+		"clean-flag-after-control":        nil,
+		"flag-before-control":             {"flag-before-control black 35"},
 		"flag-before-control-clocks-only": {"flag-before-control black 26"},
-		"flag-before-control-gap":      {"flag-before-control black 27"},
-		"flag-at-move-40":              {"flag-before-control white 40"},
-		"period-at-move-39":            {"period-early black 39"},
-		"period-at-move-41":            {"period-late white 41"},
-		"increment-missing":            {"increment-missing white 20"},
-		"increment-extra":              {"increment-extra black 25"},
-		"time-appears":                 {"clock-data black 50"},
-		"tiebreak-under-classical-tag": nil,
-		"no-tag":                       nil,
-		"time-forfeit-bare-king":       {"time-forfeit white 3"},
-		"time-forfeit-right":           nil,
+		"flag-before-control-gap":         {"flag-before-control black 27"},
+		"flag-at-move-40":                 {"flag-before-control white 40"},
+		"period-at-move-39":               {"period-early black 39"},
+		"period-at-move-41":               {"period-late white 41"},
+		"increment-missing":               {"increment-missing white 20"},
+		"increment-extra":                 {"increment-extra black 25"},
+		"time-appears":                    {"clock-data black 50"},
+		"tiebreak-under-classical-tag":    nil,
+		"no-tag":                          nil,
+		"time-forfeit-bare-king":          {"time-forfeit white 3"},
+		"time-forfeit-right":              nil,
 	}
 	a := New(Options{})
 	for _, sy := range synthGames(t) {
