@@ -6,7 +6,8 @@
 # master seed SEED (default 1). Every trial plays a real game through a
 # pseudo-terminal; the SIGKILL trials build and run `arbiterd serve`.
 # A failing trial prints its seed; rerun one fault with, e.g.,
-#   ARBITERD_TRIALS=1 ARBITERD_FAULT_SEED=S go test -run 'TestFaults/unplug' -v ./internal/faults/
+#   ARBITERD_FAULT_TRIAL_SEED=S go test -count=1 -run '^TestFaults/unplug$' -v ./internal/faults/
+# (a failure prints that command with its S).
 # The last lines summarise each fault: trials equal to the undisturbed
 # game, trials that differ but were reported, failures.
 set -u

@@ -44,13 +44,14 @@ func (e *writeError) Unwrap() error { return e.errno }
 // the completed moves and the outcome are those of the undisturbed run.
 func TestDiskFull(t *testing.T) {
 	base := baseline(t)
-	n, seed := trials(t), masterSeed(t)
+	seed := masterSeed(t)
+	seeds := trialSeeds(t, trials(t), 500)
+	n := len(seeds)
 	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	count := map[string]int{}
-	for i := 0; i < n; i++ {
-		trialSeed := seed*1_000_003 + 500 + int64(i)
+	for i, trialSeed := range seeds {
 		// The whole capture of the game is about 40 KB; fill the disk
 		// anywhere from the header to near the end.
 		limit := 40 + rand.New(rand.NewSource(trialSeed)).Intn(30_000)
@@ -75,7 +76,7 @@ func TestDiskFull(t *testing.T) {
 			}
 			if err != nil {
 				count["FAILED"]++
-				t.Errorf("trial %d (seed %d, disk full after %d bytes): %v\n%s", i, trialSeed, limit, err, summary(got))
+				t.Errorf("trial %d (seed %d, disk full after %d bytes): %v\n%s\n%s", i, trialSeed, limit, err, rerun(t, trialSeed), summary(got))
 				return
 			}
 			count[v]++

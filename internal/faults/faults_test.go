@@ -48,6 +48,31 @@ func masterSeed(t *testing.T) int64 {
 	return 1
 }
 
+// trialSeeds returns the seeds of the n trials a test runs, derived from
+// the master seed and the test's offset; ARBITERD_FAULT_TRIAL_SEED instead
+// runs the one trial whose seed a failure printed, alone, exactly as it
+// ran among the others.
+func trialSeeds(t *testing.T, n int, offset int64) []int64 {
+	if s := os.Getenv("ARBITERD_FAULT_TRIAL_SEED"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("ARBITERD_FAULT_TRIAL_SEED=%q: want an integer", s)
+		}
+		return []int64{v}
+	}
+	seed := masterSeed(t)
+	seeds := make([]int64, n)
+	for i := range seeds {
+		seeds[i] = seed*1_000_003 + offset + int64(i)
+	}
+	return seeds
+}
+
+// rerun is the command that runs one failed trial again, alone.
+func rerun(t *testing.T, trialSeed int64) string {
+	return fmt.Sprintf("rerun alone: ARBITERD_FAULT_TRIAL_SEED=%d go test -count=1 -run '^%s$' -v ./internal/faults/", trialSeed, t.Name())
+}
+
 // A fault draws one scripted action from the trial's random generator.
 type fault struct {
 	name string
@@ -146,15 +171,16 @@ func TestFaults(t *testing.T) {
 	if base.Result != "end 1-0" || base.Completed != (reconcile.Moves{White: 23, Black: 22}) {
 		t.Fatalf("undisturbed run: completed %+v, outcome %q; want 23/22 and 1-0 by mate", base.Completed, base.Result)
 	}
-	n, seed := trials(t), masterSeed(t)
+	seed := masterSeed(t)
 	sem := make(chan struct{}, parallel)
 	for _, f := range faultKinds {
 		t.Run(f.name, func(t *testing.T) {
 			var mu sync.Mutex
 			count := map[string]int{}
 			var wg sync.WaitGroup
-			for i := 0; i < n; i++ {
-				trialSeed := seed*1_000_003 + int64(i)
+			seeds := trialSeeds(t, trials(t), 0)
+			n := len(seeds)
+			for i, trialSeed := range seeds {
 				a := f.draw(rand.New(rand.NewSource(trialSeed)))
 				wg.Add(1)
 				sem <- struct{}{}
@@ -167,7 +193,7 @@ func TestFaults(t *testing.T) {
 					defer mu.Unlock()
 					if err != nil {
 						count["FAILED"]++
-						t.Errorf("trial %d (seed %d, %s): %v\n%s", i, trialSeed, a, err, summary(got))
+						t.Errorf("trial %d (seed %d, %s): %v\n%s\n%s", i, trialSeed, a, err, rerun(t, trialSeed), summary(got))
 						return
 					}
 					count[v]++

@@ -172,13 +172,14 @@ func TestKillDaemon(t *testing.T) {
 	}
 	base := baseline(t)
 	bin := arbiterd(t)
-	n, seed := trials(t), masterSeed(t)
+	seed := masterSeed(t)
+	seeds := trialSeeds(t, trials(t), 700)
+	n := len(seeds)
 	count := map[string]int{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, parallel)
-	for i := 0; i < n; i++ {
-		trialSeed := seed*1_000_003 + 700 + int64(i)
+	for i, trialSeed := range seeds {
 		// The game lasts about 134 s of game time, under 7 s at 20×.
 		killAfter := 300*time.Millisecond + time.Duration(rand.New(rand.NewSource(trialSeed)).Int63n(int64(6*time.Second)))
 		wg.Add(1)
@@ -193,7 +194,7 @@ func TestKillDaemon(t *testing.T) {
 			if err != nil {
 				count["FAILED"]++
 				kept := keep(t, capPath, fmt.Sprintf("sigkill-seed-%d.capture", trialSeed))
-				t.Errorf("trial %d (seed %d, SIGKILL after %v): %v\ncapture kept in %s (arbiterd replay it)\n%s\ndaemon log:\n%s", i, trialSeed, killAfter, err, kept, summary(got), logs)
+				t.Errorf("trial %d (seed %d, SIGKILL after %v): %v\n%s\ncapture kept in %s (arbiterd replay it)\n%s\ndaemon log:\n%s", i, trialSeed, killAfter, err, rerun(t, trialSeed), kept, summary(got), logs)
 				return
 			}
 			count[v]++

@@ -116,15 +116,16 @@ func TestHostStall(t *testing.T) {
 		t.Fatalf("undisturbed replay: %v, outcome %q, penalties %d", base.RunErr, base.Result, len(penalties(base)))
 	}
 	end := chunks[len(chunks)-1].At
-	n, seed := 10*trials(t), masterSeed(t)
+	seed := masterSeed(t)
+	seeds := trialSeeds(t, 10*trials(t), 900)
+	n := len(seeds)
 	var failed, disordered, invented int
-	for i := 0; i < n; i++ {
-		trialSeed := seed*1_000_003 + 900 + int64(i)
+	for i, trialSeed := range seeds {
 		r := rand.New(rand.NewSource(trialSeed))
 		from := time.Duration(r.Int63n(int64(end)))
 		length := time.Second + time.Duration(r.Int63n(int64(7*time.Second)))
 		got := replayChunks(t, stall(chunks, from, length))
-		what := fmt.Sprintf("trial %d (seed %d): host stalled %v from %v", i, trialSeed, length.Round(time.Millisecond), from.Round(time.Millisecond))
+		what := fmt.Sprintf("trial %d (seed %d; %s): host stalled %v from %v", i, trialSeed, rerun(t, trialSeed), length.Round(time.Millisecond), from.Round(time.Millisecond))
 		switch {
 		case got.RunErr != nil:
 			failed++
