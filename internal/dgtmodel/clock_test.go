@@ -17,9 +17,9 @@ func faceName(f int) string { return [2]string{"left", "right"}[f] }
 type convention int
 
 const (
-	convOld convention = iota // D3 = left runs, D4 = right runs (pre-2015 text, real boards)
-	convNew                   // D3 = right runs, D4 = left runs (2015 header revision)
-	convNone                  // neither bit is ever set
+	convOld  convention = iota // D3 = left runs, D4 = right runs (pre-2015 text, real boards)
+	convNew                    // D3 = right runs, D4 = left runs (2015 header revision)
+	convNone                   // neither bit is ever set
 )
 
 func (c convention) String() string { return [3]string{"d3left", "d3right", "none"}[c] }

@@ -46,9 +46,45 @@ var dimensions = []dimension{
 	{"game", []string{"random", "pgn"}, "random legal game, or a prefix of a game in shared/data/games"},
 }
 
-// gated lists the dimension values that arbiterd fails today (see the
-// package's report); they are drawn only with ARBITERD_MODEL_ALL=1.
-var gated = map[string][]string{}
+// gated lists the combinations of dimension values that arbiterd fails at
+// the commit this was last measured on (see the failure classes in the
+// package's report and in TestModelScenarios' summary); a scenario drawing
+// one is drawn again unless ARBITERD_MODEL_ALL=1 (or ARBITERD_MODEL_FORCE
+// makes it unavoidable). Each entry matches when every named dimension has
+// one of the values listed.
+var gated = []map[string][]string{
+	// A flag on a clock that adds the next period when the time runs out
+	// is judged in the period just added (issue 12, item 2); unplanned
+	// flags happen in long games too, so the whole value is gated.
+	{"clock": {"flagadd"}},
+	// D3 = right runs, with a simple delay: no display counts down before
+	// the first press, and the turn bits are read the pre-2015 way.
+	{"conv": {"d3right"}, "mode": {"delay"}},
+	// The opponent's press back after a press without a move is an
+	// illegal move of the opponent's.
+	{"nomove": {"yes"}},
+	// A forgotten press: sometimes a second move-without-press, for the
+	// reply that could not be pressed.
+	{"forgot": {"yes"}},
+	// Merged presses near a counted control: a false clock-counter.
+	{"scramble": {"yes"}, "periods": {"2", "3"}},
+}
+
+func isGated(d map[string]string) bool {
+	for _, g := range gated {
+		match := true
+		for k, vs := range g {
+			if !slices.Contains(vs, d[k]) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
 
 // settings are the environment's restrictions on the draw.
 type settings struct {
@@ -79,19 +115,33 @@ func dimensionHelp() string {
 	return b.String()
 }
 
-// draw picks every dimension's value.
+// draw picks every dimension's value, avoiding gated combinations unless
+// s.all.
 func (s settings) draw(rng *rand.Rand) map[string]string {
-	out := map[string]string{}
-	for _, d := range dimensions {
-		if v, ok := s.force[d.name]; ok {
-			out[d.name] = v
-			continue
+	var out map[string]string
+	for range 100 {
+		out = map[string]string{}
+		for _, d := range dimensions {
+			if v, ok := s.force[d.name]; ok {
+				out[d.name] = v
+				continue
+			}
+			out[d.name] = d.values[rng.IntN(len(d.values))]
 		}
-		vals := d.values
-		if !s.all {
-			vals = slices.DeleteFunc(slices.Clone(vals), func(v string) bool { return slices.Contains(gated[d.name], v) })
+		// A clock reporting neither turn bits nor the lever shows a press
+		// only through its displays, which a simple delay or a move
+		// inside the display's second leaves unchanged: presses no reader
+		// could see. The model does not play that clock.
+		if out["conv"] == "none" && out["lever"] == "zero" {
+			if _, forced := s.force["lever"]; !forced {
+				out["lever"] = "real"
+			} else if _, forced := s.force["conv"]; !forced {
+				out["conv"] = "d3left"
+			}
 		}
-		out[d.name] = vals[rng.IntN(len(vals))]
+		if s.all || !isGated(out) {
+			break
+		}
 	}
 	return out
 }
@@ -121,7 +171,7 @@ type scenario struct {
 	endStop   bool
 	moves     []*chess.Move
 	pos       []*chess.Position // pos[i] before ply i; pos[len(moves)] after the last
-	uci       []string
+	uci, san  []string
 	plan      []plyPlan
 	gameFrom  string
 }
@@ -247,6 +297,7 @@ func generate(seed uint64, s settings) *scenario {
 	}
 	for i, m := range sc.moves {
 		sc.uci = append(sc.uci, chess.UCINotation{}.Encode(sc.pos[i], m))
+		sc.san = append(sc.san, chess.AlgebraicNotation{}.Encode(sc.pos[i], m))
 	}
 
 	// How each ply is played.
@@ -323,31 +374,33 @@ var pgnGames struct {
 }
 
 // game returns a legal game of at most n plies that has not ended, with the
-// position before each ply (and after the last).
+// position before each ply (and after the last). It steps positions
+// directly (chess.Game's automatic repetition check is quadratic).
 func game(rng *rand.Rand, fromPGN bool, n int) ([]*chess.Move, []*chess.Position) {
 	if fromPGN {
 		pgnGames.once.Do(loadPGN)
 		if len(pgnGames.games) > 0 {
 			src := pgnGames.games[rng.IntN(len(pgnGames.games))]
-			g := chess.NewGame()
-			pos := []*chess.Position{g.Position()}
 			var moves []*chess.Move
+			pos, seen := []*chess.Position{chess.NewGame().Position()}, map[[16]byte]int{}
 			for _, sm := range src {
 				if len(moves) == n {
 					break
 				}
-				i := slices.IndexFunc(g.ValidMoves(), func(v *chess.Move) bool {
+				cur := pos[len(pos)-1]
+				i := slices.IndexFunc(cur.ValidMoves(), func(v *chess.Move) bool {
 					return v.S1() == sm.S1() && v.S2() == sm.S2() && v.Promo() == sm.Promo()
 				})
 				if i < 0 {
 					break
 				}
-				m := g.ValidMoves()[i]
-				if err := g.Move(m); err != nil || g.Outcome() != chess.NoOutcome {
+				m := cur.ValidMoves()[i]
+				next := cur.Update(m)
+				if ended(next, seen) {
 					break
 				}
 				moves = append(moves, m)
-				pos = append(pos, g.Position())
+				pos = append(pos, next)
 			}
 			if len(moves) == n {
 				return moves, pos
@@ -357,11 +410,11 @@ func game(rng *rand.Rand, fromPGN bool, n int) ([]*chess.Move, []*chess.Position
 	var best []*chess.Move
 	var bestPos []*chess.Position
 	for range 50 {
-		g := chess.NewGame()
-		pos := []*chess.Position{g.Position()}
 		var moves []*chess.Move
+		pos, seen := []*chess.Position{chess.NewGame().Position()}, map[[16]byte]int{}
 		for len(moves) < n {
-			valid := g.ValidMoves()
+			cur := pos[len(pos)-1]
+			valid := cur.ValidMoves()
 			var quiet []*chess.Move
 			for _, m := range valid {
 				if !m.HasTag(chess.Capture) && m.Promo() == chess.NoPieceType {
@@ -373,14 +426,12 @@ func game(rng *rand.Rand, fromPGN bool, n int) ([]*chess.Move, []*chess.Position
 				choice = quiet
 			}
 			m := choice[rng.IntN(len(choice))]
-			if err := g.Move(m); err != nil {
-				panic(err)
-			}
-			if g.Outcome() != chess.NoOutcome {
+			next := cur.Update(m)
+			if ended(next, seen) {
 				break
 			}
 			moves = append(moves, m)
-			pos = append(pos, g.Position())
+			pos = append(pos, next)
 		}
 		if len(moves) == n {
 			return moves, pos
@@ -390,6 +441,30 @@ func game(rng *rand.Rand, fromPGN bool, n int) ([]*chess.Move, []*chess.Position
 		}
 	}
 	return best, bestPos
+}
+
+// ended reports whether the game would end (or come near an automatic
+// end) at pos: mate, stalemate, too little material to mate, or a
+// position seen a third time.
+func ended(pos *chess.Position, seen map[[16]byte]int) bool {
+	if pos.Status() != chess.NoMethod {
+		return true
+	}
+	seen[pos.Hash()]++
+	if seen[pos.Hash()] >= 3 {
+		return true
+	}
+	minors, others := 0, 0
+	for _, p := range pos.Board().SquareMap() {
+		switch p.Type() {
+		case chess.King:
+		case chess.Knight, chess.Bishop:
+			minors++
+		default:
+			others++
+		}
+	}
+	return others == 0 && minors <= 1
 }
 
 func loadPGN() {

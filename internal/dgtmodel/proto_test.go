@@ -189,7 +189,10 @@ func TestRealBytesTurnBits(t *testing.T) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
-	type reading struct{ left, right int; status byte }
+	type reading struct {
+		left, right int
+		status      byte
+	}
 	secs := func(b []byte) int {
 		d := func(x byte) int { return int(x>>4)*10 + int(x&0x0f) }
 		return int(b[0]&0x0f)*3600 + d(b[1])*60 + d(b[2])

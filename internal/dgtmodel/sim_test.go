@@ -160,23 +160,43 @@ func (s *sim) report() {
 	s.send(s.now+s.clockLat, m)
 }
 
-// completed is the number of plies completed now (6.2.1): every ply up to
-// the last one its player pressed for (a forgotten press is completed by
-// the player's next move, which that press follows).
-func (s *sim) completed() int {
-	for i := len(s.pressed) - 1; i >= 0; i-- {
-		if s.pressed[i] {
-			return i + 1
+// done reports whether ply i is completed now (6.2.1): its player pressed
+// the clock after making it, or has made its next move.
+func (s *sim) done(i int) bool {
+	if s.pressed[i] {
+		return true
+	}
+	for j := i + 2; j < len(s.made); j += 2 {
+		if s.made[j] {
+			return true
 		}
 	}
-	return 0
+	return false
 }
 
-func movesOf(plies int, white bool) int {
-	if white {
-		return (plies + 1) / 2
+// completed returns the plies completed now and the moves per side.
+func (s *sim) completed() (plies []bool, white, black int) {
+	plies = make([]bool, len(s.made))
+	for i := range plies {
+		if plies[i] = s.done(i); plies[i] {
+			if i%2 == 0 {
+				white++
+			} else {
+				black++
+			}
+		}
 	}
-	return plies / 2
+	return plies, white, black
+}
+
+// firstOpen is the first ply not completed.
+func firstOpen(plies []bool) int {
+	for i, d := range plies {
+		if !d {
+			return i
+		}
+	}
+	return len(plies)
 }
 
 func run(sc *scenario) *sim {
@@ -229,8 +249,12 @@ func (s *sim) onFlag(rec flagRec) {
 	}
 	white := rec.face == s.sc.whiteFace
 	side := sideName(white)
-	k := s.completed()
-	c := movesOf(k, white)
+	plies, cw, cb := s.completed()
+	k := firstOpen(plies)
+	c := cb
+	if white {
+		c = cw
+	}
 	opp := chess.Black
 	if !white {
 		opp = chess.White
@@ -327,7 +351,13 @@ func (s *sim) handle(e simEvent) bool {
 			return false
 		}
 		p := e.ply
-		first := p >= 0 && p+1 < len(s.sc.plan) && s.sc.plan[p].fast && s.sc.plan[p+1].fast && !s.suppress
+		// Two presses merged into one reading are visible only through
+		// the per-move credit (Fischer, Bronstein): with no increment or a
+		// simple delay they leave every displayed time as it was
+		// (clockd's documented limit), so there the clock's readings of
+		// the scramble are all relayed and only the board is fast.
+		merge := s.sc.cfg.tc.mode == modeFischer || s.sc.cfg.tc.mode == modeBronstein
+		first := merge && p >= 0 && p+1 < len(s.sc.plan) && s.sc.plan[p].fast && s.sc.plan[p+1].fast && !s.suppress
 		if first {
 			s.suppress = true
 		} else if p >= 0 && s.sc.plan[p].fast {
@@ -340,11 +370,15 @@ func (s *sim) handle(e simEvent) bool {
 			// A counter clock added a period at this press: right only if
 			// the press count equals the moves completed.
 			white := e.face == s.sc.whiteFace
-			done := s.completed()
-			if p >= 0 {
-				done = max(done, p+1)
+			_, cw, cb := s.completed()
+			done := cb
+			if white {
+				done = cw
 			}
-			if movesOf(done, white) != s.c.presses[e.face] {
+			if p >= 0 && !s.pressed[p] {
+				done++ // this press completes ply p
+			}
+			if done != s.c.presses[e.face] {
 				s.allowAnom("clock-counter", sideName(white), 0, 1, "the counter's presses differ from the completed moves")
 			}
 		}
@@ -434,7 +468,7 @@ func (s *sim) plyStart(p int) {
 		if pl.forgot || pl.noPress {
 			s.push(simEvent{at: last + ms(500, 1500, s.rng), kind: evPlyStart, ply: p + 1})
 			if pl.forgot {
-				s.allowAnom("move-without-press", side, 0, 1, fmt.Sprintf("ply %d: press forgotten", p+1))
+				s.allowAnom("move-without-press", side, 1, 1, fmt.Sprintf("ply %d: press forgotten", p+1))
 			}
 			return
 		}
