@@ -522,6 +522,7 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 		pr := g.presses[0]
 		g.presses = g.presses[1:]
 		g.resolvePress(out, at, pr)
+		g.snapChecks(pr.ev.Side)
 	}
 }
 

@@ -82,6 +82,23 @@ type pendingPress struct {
 
 type periodCheck struct {
 	ev clockd.ClockEvent
+	in int // the input that reported it: presses after it are not its
+	// done is the side's completed moves once every press up to the
+	// addition was resolved (known): the count the addition is checked
+	// against, whatever later presses completed before the check is due.
+	done  int
+	known bool
+}
+
+// snapChecks takes the count each period check of side s is judged by,
+// once the presses up to its addition are resolved.
+func (g *Game) snapChecks(s clockd.Side) {
+	for i := range g.checks {
+		c := &g.checks[i]
+		if c.ev.Side == s && !c.known && !g.pressPendingUpTo(s, c.in) {
+			c.done, c.known = g.counts.Of(s), true
+		}
+	}
 }
 
 // Game is the per-game reconciliation state machine. It is not safe for
@@ -446,7 +463,8 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.emit(&out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
 		if !g.flagSincePr && !flagged && len(g.tc().Periods) > 0 && !g.ended && !g.atStart {
 			ev.Period = period
-			g.checks = append(g.checks, periodCheck{ev: ev})
+			g.checks = append(g.checks, periodCheck{ev: ev, in: g.inputs})
+			g.snapChecks(ev.Side)
 		}
 	case clockd.Stopped:
 		g.stopped = true

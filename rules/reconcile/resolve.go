@@ -48,6 +48,7 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 			pr := g.presses[0]
 			g.presses = g.presses[1:]
 			g.resolvePress(out, stamp, pr)
+			g.snapChecks(pr.ev.Side)
 		case dNextMove:
 			g.complete(out, stamp, idx, ByNextMove, g.clock)
 		case dWarn:
@@ -90,9 +91,13 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 			g.stops = g.stops[1:]
 			g.clockStopped(out, stamp, ev)
 		case dCheck:
-			ev := g.checks[idx].ev
+			c := g.checks[idx]
 			g.checks = append(g.checks[:idx:idx], g.checks[idx+1:]...)
-			g.checkPeriod(out, stamp, ev)
+			done := g.counts.Of(c.ev.Side)
+			if c.known {
+				done = c.done
+			}
+			g.checkPeriod(out, stamp, c.ev, done)
 		}
 	}
 }
@@ -163,7 +168,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		consider(due, dStop, 0)
 	}
 	for i, c := range g.checks {
-		if !g.pressPending(c.ev.Side) {
+		if !g.pressPendingUpTo(c.ev.Side, c.in) {
 			consider(c.ev.At+lag, dCheck, i)
 			break
 		}
@@ -199,8 +204,17 @@ func (g *Game) couldNotPress(i int) bool {
 }
 
 func (g *Game) pressPending(s clockd.Side) bool {
+	return g.pressPendingUpTo(s, g.inputs)
+}
+
+// pressPendingUpTo reports whether a press of side s reported by input in
+// or before it is still waiting. A period check waits for the presses up
+// to the addition it checks, and no later ones: in a scramble the side's
+// next press may complete another move before the check is due, and that
+// move is not the one the clock added the period at.
+func (g *Game) pressPendingUpTo(s clockd.Side, in int) bool {
 	for _, p := range g.presses {
-		if p.ev.Side == s {
+		if p.ev.Side == s && p.in <= in {
 			return true
 		}
 	}
@@ -462,7 +476,7 @@ func (g *Game) twoMoves() (clockd.Side, string, bool) {
 
 // checkPeriod compares a period addition made at a press with the side's
 // completed moves (6.10, 6.3.1).
-func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent, done int) {
 	// With the board showing the starting position mid-game, a clock
 	// whose times went up was most likely reset too: no counter to check.
 	if g.ended || g.atStart || ev.Period < 2 {
@@ -471,7 +485,6 @@ func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent)
 	side, tc := ev.Side, g.tc()
 	prev := ev.Period - 1
 	required := tc.Required(prev)
-	done := g.counts.Of(side)
 	added := duration(ev.Added)
 	switch {
 	case required == 0:
