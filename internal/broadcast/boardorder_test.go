@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,14 +50,26 @@ func isPrefix(p, of []string) bool {
 // every moment, the hub's san and the LiveChess feed's san are the game
 // so far, and at the end they are the whole game.
 func TestForgottenPressEveryViewInBoardOrder(t *testing.T) {
-	evs := feedtest.Events(t, immortal, tc, map[string]string{"board": "1"}, emulator.Action{Kind: emulator.NoPress, Ply: 14})
+	// (every ply of the game passes; these are the first plies, the
+	// example of the issue, the middle, and the last two, the mate)
+	for _, ply := range []int{1, 2, 14, 21, 44, 45} {
+		t.Run(fmt.Sprintf("no press at ply %d", ply), func(t *testing.T) { forgottenPress(t, ply) })
+	}
+}
+
+func forgottenPress(t *testing.T, ply int) {
+	evs := feedtest.Events(t, immortal, tc, map[string]string{"board": "1"}, emulator.Action{Kind: emulator.NoPress, Ply: ply})
 	h := hub.New(hub.Options{})
 	h.AddBoard(hub.Info{ID: "1", Round: "1", White: "Anderssen, A", Black: "Kieseritzky, L", TimeControl: tc})
 	g := pgn.New(pgn.Tags{Round: "1", Board: "1"})
 	var completed []int
+	var anomalies []string
 	for _, e := range evs {
 		h.Publish("1", e)
 		g.Add(e)
+		if e.Type == reconcile.TypeAnomaly {
+			anomalies = append(anomalies, e.Kind)
+		}
 		if e.Type != reconcile.TypeComplete {
 			continue
 		}
@@ -75,6 +88,10 @@ func TestForgottenPressEveryViewInBoardOrder(t *testing.T) {
 		if lc := livechess.EventOf(st); !isPrefix(lc.SAN, immortal) || len(lc.SAN) < e.Ply {
 			t.Fatalf("after ply %d was completed the LiveChess san is %v (match %v)", e.Ply, lc.SAN, lc.Match)
 		}
+	}
+	// one forgotten press, one alert (none when the unpressed move mates)
+	if len(anomalies) > 1 || (len(anomalies) == 1 && anomalies[0] != reconcile.KindMoveWithoutPress) {
+		t.Errorf("anomalies %v, want one move-without-press at most", anomalies)
 	}
 	if len(completed) != len(immortal) {
 		t.Errorf("%d plies completed, want %d: %v", len(completed), len(immortal), completed)
