@@ -31,12 +31,13 @@ type Options struct {
 type Auditor struct {
 	opt Options
 	an  *unwinnable.Analyzer
+	tcs map[string]parsedTag
 	// Queries counts the 6.9 questions asked so far.
 	Queries int
 }
 
 // New returns an Auditor.
-func New(opt Options) *Auditor { return &Auditor{opt: opt} }
+func New(opt Options) *Auditor { return &Auditor{opt: opt, tcs: map[string]parsedTag{}} }
 
 // Game audits one game.
 func (a *Auditor) Game(g *Game) *Report {
@@ -55,7 +56,7 @@ func (a *Auditor) Game(g *Game) *Report {
 			r.MissingClocks++
 		}
 	}
-	j := chooseControl(g, s, a.opt.TimeControl)
+	j := chooseControl(g, s, a.opt.TimeControl, a.tcs)
 	r.TimeControlSource, r.ControlMismatch = j.source, j.mismatch
 	if j.source != SourceFlag {
 		r.TimeControlTag = j.tagText
@@ -300,9 +301,14 @@ func (a *Auditor) timeForfeit(g *Game, s [2][]sideMove, reps [2]sideReplay, pos 
 	if flagged < 0 {
 		return Finding{}, false
 	}
-	final := n
-	if fen, err := pos.fenAt(final); err == nil && isMate(fen) {
+	if a.opt.NoUnwinnable {
 		return Finding{}, false
+	}
+	final := n
+	if _, err := pos.fenAt(final); err == nil && pos.rg.Ply() == n {
+		if st := pos.rg.Status(); st.Over && st.Reason == "checkmate" {
+			return Finding{}, false
+		}
 	}
 	v, why := a.canMate(pos, final, flagged.Other())
 	opp := sideName(flagged.Other())
@@ -381,14 +387,4 @@ func (p *positions) fenAt(ply int) (string, error) {
 		}
 	}
 	return p.rg.FEN(), nil
-}
-
-// isMate reports whether the side to move in fen is checkmated.
-func isMate(fen string) bool {
-	g, err := rules.NewGame(fen)
-	if err != nil {
-		return false
-	}
-	st := g.Status()
-	return st.Over && st.Reason == "checkmate"
 }

@@ -193,6 +193,12 @@ func fits(tc clockd.TimeControl, f clockFacts, inc time.Duration, incN int, incE
 	return true
 }
 
+// parsedTag is a TimeControl tag as parsed (files repeat the same tag).
+type parsedTag struct {
+	tc  clockd.TimeControl
+	err error
+}
+
 // judged is the control a game is judged by.
 type judged struct {
 	tc       [2]clockd.TimeControl // per side (they differ only in an Armageddon game)
@@ -203,7 +209,7 @@ type judged struct {
 
 // chooseControl decides the control: the option, else the tag when the
 // clocks agree with it, else what the clocks show.
-func chooseControl(g *Game, s [2][]sideMove, flag *clockd.TimeControl) judged {
+func chooseControl(g *Game, s [2][]sideMove, flag *clockd.TimeControl, cache map[string]parsedTag) judged {
 	j := judged{tagText: g.Tag("TimeControl")}
 	inc, incN, incExact := inferIncrement(s)
 	var facts [2]clockFacts
@@ -220,7 +226,15 @@ func chooseControl(g *Game, s [2][]sideMove, flag *clockd.TimeControl) judged {
 		j.mismatch = hasClocks && !agree(*flag)
 		return j
 	}
-	tag, tagErr := ParseTimeControl(j.tagText)
+	pt, ok := cache[j.tagText]
+	if !ok {
+		pt.tc, pt.err = ParseTimeControl(j.tagText)
+		if len(cache) > 256 {
+			clear(cache)
+		}
+		cache[j.tagText] = pt
+	}
+	tag, tagErr := pt.tc, pt.err
 	if tagErr == nil && (!hasClocks || agree(tag)) {
 		j.tc = [2]clockd.TimeControl{tag, tag}
 		j.source = SourceTag

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 )
 
@@ -480,32 +479,50 @@ func command(c []byte, name string) (time.Duration, bool) {
 		if end < 0 {
 			end = len(v)
 		}
-		return parseClock(string(v[:end]))
+		return parseClockBytes(v[:end])
 	}
 }
 
 // parseClock reads H:MM:SS, MM:SS or SS, with an optional decimal
 // fraction of a second.
-func parseClock(s string) (time.Duration, bool) {
-	if s == "" || len(s) > 20 {
-		return 0, false
-	}
-	parts := strings.Split(s, ":")
-	if len(parts) > 3 {
+func parseClock(s string) (time.Duration, bool) { return parseClockBytes([]byte(s)) }
+
+func parseClockBytes(s []byte) (time.Duration, bool) {
+	if len(s) == 0 || len(s) > 20 {
 		return 0, false
 	}
 	var d time.Duration
-	for i, p := range parts {
-		last := i == len(parts)-1
-		if p == "" {
+	fields := 0
+	for len(s) > 0 {
+		fields++
+		if fields > 3 {
 			return 0, false
 		}
-		whole, frac, hasFrac := strings.Cut(p, ".")
-		if hasFrac && !last {
+		j := bytes.IndexByte(s, ':')
+		part := s
+		if j >= 0 {
+			part, s = s[:j], s[j+1:]
+			if len(s) == 0 {
+				return 0, false
+			}
+		} else {
+			s = nil
+		}
+		whole, frac := part, []byte(nil)
+		if k := bytes.IndexByte(part, '.'); k >= 0 {
+			if j >= 0 {
+				return 0, false // a fraction only on the seconds
+			}
+			whole, frac = part[:k], part[k+1:]
+			if len(frac) == 0 || len(frac) > 9 {
+				return 0, false
+			}
+		}
+		if len(whole) == 0 {
 			return 0, false
 		}
 		n := 0
-		for _, c := range []byte(whole) {
+		for _, c := range whole {
 			if c < '0' || c > '9' {
 				return 0, false
 			}
@@ -514,24 +531,17 @@ func parseClock(s string) (time.Duration, bool) {
 				return 0, false
 			}
 		}
-		if i > 0 && n >= 60 {
+		if fields > 1 && n >= 60 {
 			return 0, false
 		}
 		d = d*60 + time.Duration(n)*time.Second
-		if hasFrac {
-			if frac == "" || len(frac) > 9 {
+		scale := time.Second
+		for _, c := range frac {
+			if c < '0' || c > '9' {
 				return 0, false
 			}
-			f := time.Duration(0)
-			scale := time.Second
-			for _, c := range []byte(frac) {
-				if c < '0' || c > '9' {
-					return 0, false
-				}
-				scale /= 10
-				f += time.Duration(c-'0') * scale
-			}
-			d += f
+			scale /= 10
+			d += time.Duration(c-'0') * scale
 		}
 	}
 	return d, true
