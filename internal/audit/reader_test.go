@@ -91,8 +91,8 @@ func TestReaderBadInput(t *testing.T) {
 	good := "[Event \"after\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n"
 	for _, tc := range []struct {
 		name, text, err string
-		line           int
-		games          int // games read, the good one after included
+		line            int
+		games           int // games read, the good one after included
 	}{
 		{"garbage", "this is not PGN at all\n\n" + good, `"this" is not a move`, 1, 1},
 		{"bad tag", "[Event unquoted]\n1. e4 1-0\n\n" + good, `tag "Event" has no quoted value`, 1, 1},
