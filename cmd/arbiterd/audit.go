@@ -1,0 +1,172 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/audit"
+)
+
+type auditOptions struct {
+	json        bool
+	html        string
+	timeControl string
+	nodes       int64
+}
+
+func newAuditCmd() *cobra.Command {
+	var o auditOptions
+	cmd := &cobra.Command{
+		Use:   "audit [FILES|DIRS|-]",
+		Short: "Check finished games' clock comments for flags before the control and wrong results",
+		Long: `audit reads PGN files (plain, .gz or .zst; a directory stands for the
+*.pgn, *.pgn.gz and *.pgn.zst files under it; - or nothing is standard
+input) and checks every game's clock comments ([%clk], [%emt]) against its
+time control:
+
+  - the control it is judged by: --timecontrol, else the TimeControl tag
+    (the notation "40/5400+30:1800+30" or free text such as "90 minutes for
+    the first 40 moves, followed by 30 minutes ..."), else — when the tag is
+    missing or the first clocks contradict it — what the clocks show;
+  - each player's clock replayed move by move: increments, time used, and
+    where each period's time was added;
+  - findings, citing the Laws: flag-before-control (the next period's time
+    appeared before the player completed the period's moves, 6.3.1, with
+    the 6.9 verdict and whether the recorded result agrees), period-early
+    and period-late (a clock that counts presses added it at the wrong
+    move), increment-missing and increment-extra, time-forfeit (a result on
+    time that the 6.9 verdict contradicts), and clock-data (readings no
+    clock behaviour explains: data faults, never incidents).
+
+A period added when the player's time ran out after the control — at move
+41 or 45 on clocks that add it at the flag, as FIDE events set them — is
+normal and not a finding.
+
+The output is a table per round (one line per game, then each finding's
+sentence); --json prints one JSON object per game per line instead
+(docs/audit.md); --html FILE also writes a self-contained report with a
+clock chart per game. Input errors name the file and line and the audit
+goes on with the rest; the exit status is then 1.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAudit(cmd, args, o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "print one JSON object per game per line instead of the table")
+	f.StringVar(&o.html, "html", "", "also write a self-contained HTML report with a clock chart per game to `FILE`")
+	f.StringVar(&o.timeControl, "timecontrol", "", "judge every game by this `CONTROL` (e.g. 40/5400+30:1800+30) instead of its tag")
+	f.Int64Var(&o.nodes, "nodes", 0, "node budget of each 6.9 analysis (0: the full mode's default)")
+	return cmd
+}
+
+// multiSink hands each report to every sink.
+type multiSink []audit.Sink
+
+func (m multiSink) Report(r *audit.Report) error {
+	for _, s := range m {
+		if err := s.Report(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m multiSink) Error(err error) {
+	if len(m) > 0 {
+		m[0].Error(err)
+	}
+}
+
+// quietSink is an HTML report's sink when another prints the errors.
+type quietSink struct{ *audit.HTMLSink }
+
+func (q quietSink) Error(error) {}
+
+func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
+	opt := audit.Options{NodeBudget: o.nodes}
+	if o.nodes < 0 {
+		return usageError{fmt.Errorf("--nodes %d: want a count of positions, 0 for the default", o.nodes)}
+	}
+	if o.timeControl != "" {
+		tc, err := clockd.ParseTimeControl(o.timeControl)
+		if err != nil {
+			return usageError{fmt.Errorf("--timecontrol: %w", err)}
+		}
+		opt.TimeControl = &tc
+	}
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	files, err := audit.Expand(args)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	stderr := cmd.ErrOrStderr()
+	failed := 0
+	report := func(err error) {
+		failed++
+		fmt.Fprintln(stderr, "arbiterd audit:", err)
+	}
+	var sinks multiSink
+	var flush []func() error
+	if o.json {
+		s := audit.NewJSONSink(cmd.OutOrStdout(), report)
+		sinks, flush = append(sinks, s), append(flush, s.Flush)
+	} else {
+		s := audit.NewTableSink(cmd.OutOrStdout(), report)
+		sinks, flush = append(sinks, s), append(flush, s.Flush)
+	}
+	var htmlFile *os.File
+	if o.html != "" {
+		htmlFile, err = os.Create(o.html)
+		if err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+		defer htmlFile.Close()
+		title := "arbiterd audit"
+		if len(args) == 1 && args[0] != "-" {
+			title += " — " + filepath.Base(args[0])
+		}
+		h := audit.NewHTMLSink(htmlFile, title, func(error) {})
+		sinks = append(sinks, quietSink{h})
+		flush = append(flush, h.Close)
+	}
+	a := audit.New(opt)
+	st, runErr := a.Run(files, cmd.InOrStdin(), sinks)
+	for _, f := range flush {
+		if err := f(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	if htmlFile != nil {
+		if err := htmlFile.Close(); err != nil && runErr == nil && !errors.Is(err, os.ErrClosed) {
+			runErr = err
+		}
+	}
+	if runErr != nil {
+		return fmt.Errorf("audit: %w", runErr)
+	}
+	if !o.json {
+		summary(stderr, st)
+	}
+	if failed > 0 {
+		return fmt.Errorf("audit: %d input error(s); every game that could be read was audited", failed)
+	}
+	return nil
+}
+
+func summary(w io.Writer, st audit.Stats) {
+	fmt.Fprintf(w, "%d game(s) in %d file(s)", st.Games, st.Files)
+	for _, k := range []string{audit.FlagBeforeControl, audit.PeriodEarly, audit.PeriodLate, audit.IncrementMissing, audit.IncrementExtra, audit.TimeForfeit, audit.ClockData} {
+		if n := st.Findings[k]; n > 0 {
+			fmt.Fprintf(w, ", %d %s", n, k)
+		}
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,230 @@
+package audit
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// HTMLSink writes a self-contained HTML report: per game its line of the
+// table, its findings, and a clock chart drawn as inline SVG (each side's
+// time left after each move, the first period's control and every period
+// addition marked). No script, no external asset; a Content-Security-Policy
+// forbids loading any. Games are written as they come, so memory stays
+// bounded; Close writes the end of the page.
+type HTMLSink struct {
+	w     *bufio.Writer
+	errs  func(error)
+	n     int
+	round string
+	fail  []string
+}
+
+// NewHTMLSink starts the report on w; title heads the page.
+func NewHTMLSink(w io.Writer, title string, errs func(error)) *HTMLSink {
+	s := &HTMLSink{w: bufio.NewWriter(w), errs: errs, round: "\x00"}
+	fmt.Fprintf(s.w, `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>%s</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;max-width:980px}
+h1{font-size:1.4em} h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ccc}
+section.game{margin:1.2em 0;padding:.6em .8em;border:1px solid #ddd;border-radius:6px}
+section.game.flagged{border-color:#c33}
+.head{font-weight:600} .meta{color:#555;font-size:.92em}
+ul.findings{margin:.4em 0;padding-left:1.2em} li.finding{margin:.2em 0}
+.kind{font-family:monospace;font-weight:600} .clock-data .kind{color:#777} .incident .kind{color:#b00}
+svg.chart{width:100%%;height:auto;max-width:760px;display:block;margin-top:.4em}
+svg .white{stroke:#2a62b0} svg .black{stroke:#222} svg .grid{stroke:#e4e4e4}
+svg text{font:11px system-ui,sans-serif;fill:#555}
+.legend span{display:inline-block;width:1.4em;height:.25em;vertical-align:middle;margin:0 .3em 0 1em}
+.errors{color:#b00}
+</style></head><body>
+<h1>%s</h1>
+<p class="legend">Clock after each move:<span style="background:#2a62b0"></span>White<span style="background:#222"></span>Black<span style="background:#999;height:.1em"></span>the control &nbsp; ● a period's time added &nbsp; ▲ a finding</p>
+`, html.EscapeString(title), html.EscapeString(title))
+	return s
+}
+
+// Report writes one game.
+func (s *HTMLSink) Report(r *Report) error {
+	if r.Round != s.round {
+		s.round = r.Round
+		fmt.Fprintf(s.w, "<h2>Round %s</h2>\n", html.EscapeString(orQ(r.Round)))
+	}
+	s.n++
+	class := "game"
+	for _, f := range r.Findings {
+		if f.Kind != ClockData {
+			class += " flagged"
+			break
+		}
+	}
+	fmt.Fprintf(s.w, "<section class=\"%s\" id=\"g%d\">\n<div class=\"head\">Board %s: %s – %s &nbsp; %s</div>\n", class, s.n,
+		html.EscapeString(orQ(r.Board)), html.EscapeString(orQ(r.White)), html.EscapeString(orQ(r.Black)), html.EscapeString(r.Result))
+	fmt.Fprintf(s.w, "<div class=\"meta\">control %s · periods %s · %d plies, %d without a clock · %s line %d</div>\n",
+		html.EscapeString(controlCell(r)), html.EscapeString(periodsCell(r)), r.Plies, r.MissingClocks, html.EscapeString(r.File), r.Line)
+	if len(r.Findings) > 0 {
+		s.w.WriteString("<ul class=\"findings\">\n")
+		for _, f := range r.Findings {
+			cl := "incident"
+			if f.Kind == ClockData {
+				cl = "clock-data"
+			}
+			fmt.Fprintf(s.w, "<li class=\"finding %s\"><span class=\"kind\">%s</span> %s move %d (%s): %s</li>\n", cl,
+				html.EscapeString(f.Kind), html.EscapeString(f.Side), f.Move, html.EscapeString(f.Article), html.EscapeString(f.Detail))
+		}
+		s.w.WriteString("</ul>\n")
+	}
+	writeChart(s.w, r)
+	s.w.WriteString("</section>\n")
+	return nil
+}
+
+// Error records an error for the end of the page and passes it on.
+func (s *HTMLSink) Error(err error) {
+	if len(s.fail) < 1000 {
+		s.fail = append(s.fail, err.Error())
+	}
+	s.errs(err)
+}
+
+// Close ends the page and flushes it.
+func (s *HTMLSink) Close() error {
+	if s.n == 0 {
+		s.w.WriteString("<p>No games.</p>\n")
+	}
+	if len(s.fail) > 0 {
+		s.w.WriteString("<h2>Input errors</h2>\n<ul class=\"errors\">\n")
+		for _, e := range s.fail {
+			fmt.Fprintf(s.w, "<li>%s</li>\n", html.EscapeString(e))
+		}
+		s.w.WriteString("</ul>\n")
+	}
+	s.w.WriteString("</body></html>\n")
+	return s.w.Flush()
+}
+
+func orQ(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
+// Chart geometry.
+const (
+	chartW, chartH = 760, 240
+	padL, padR     = 52, 12
+	padT, padB     = 14, 28
+)
+
+// writeChart draws the clocks of one game.
+func writeChart(w *bufio.Writer, r *Report) {
+	maxMove, maxSec := 1, 60.0
+	for _, pts := range r.Chart {
+		for _, p := range pts {
+			maxMove = max(maxMove, p.Move)
+			maxSec = max(maxSec, p.Seconds)
+		}
+	}
+	if r.Control > 0 {
+		maxMove = max(maxMove, r.Control+2)
+	}
+	x := func(move float64) float64 { return padL + move/float64(maxMove)*(chartW-padL-padR) }
+	y := func(sec float64) float64 { return padT + (1-sec/maxSec)*(chartH-padT-padB) }
+	fmt.Fprintf(w, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"clock chart\">\n", chartW, chartH)
+	// Grid: time every step, moves every ten.
+	step := niceStep(maxSec)
+	for t := 0.0; t <= maxSec; t += step {
+		fmt.Fprintf(w, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			padL, chartW-padR, y(t), y(t), padL-4, y(t)+4, html.EscapeString(hmShort(t)))
+	}
+	for m := 0; m <= maxMove; m += moveStep(maxMove) {
+		fmt.Fprintf(w, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", x(float64(m)), chartH-8, m)
+	}
+	if r.Control > 0 {
+		fmt.Fprintf(w, "<line class=\"control\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"4 3\"><title>the control: move %d</title></line>\n",
+			x(float64(r.Control)), x(float64(r.Control)), padT, chartH-padB, r.Control)
+	}
+	for side, pts := range r.Chart {
+		if len(pts) == 0 {
+			continue
+		}
+		var b strings.Builder
+		for i, p := range pts {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.FormatFloat(x(float64(p.Move)), 'f', 1, 64))
+			b.WriteByte(',')
+			b.WriteString(strconv.FormatFloat(y(p.Seconds), 'f', 1, 64))
+		}
+		name := []string{"white", "black"}[side]
+		fmt.Fprintf(w, "<polyline class=\"%s\" fill=\"none\" stroke-width=\"1.6\" points=\"%s\"/>\n", name, b.String())
+	}
+	for _, p := range r.Periods {
+		side := 0
+		if p.Side == "black" {
+			side = 1
+		}
+		sec := 0.0
+		for _, q := range r.Chart[side] {
+			if q.Move == p.Move {
+				sec = q.Seconds
+			}
+		}
+		how := "with time left"
+		if p.AtFlag {
+			how = "when the time ran out"
+		}
+		fmt.Fprintf(w, "<circle class=\"period %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: period %d, +%s, first shown after move %d, %s</title></circle>\n",
+			p.Side, x(float64(p.Move)), y(sec), []string{"#2a62b0", "#222"}[side], p.Side, p.Period, hmShort(float64(p.Seconds)), p.Move, how)
+	}
+	for _, f := range r.Findings {
+		if f.Move <= 0 {
+			continue
+		}
+		cx := x(float64(f.Move))
+		color := "#c00"
+		if f.Kind == ClockData {
+			color = "#999"
+		}
+		fmt.Fprintf(w, "<path class=\"finding-mark\" d=\"M%.1f %d l-5 9 h10 z\" fill=\"%s\"><title>%s, %s move %d</title></path>\n",
+			cx, padT-10, color, html.EscapeString(f.Kind), html.EscapeString(f.Side), f.Move)
+	}
+	w.WriteString("</svg>\n")
+}
+
+func niceStep(maxSec float64) float64 {
+	for _, s := range []float64{30, 60, 120, 300, 600, 900, 1800, 3600} {
+		if maxSec/s <= 6 {
+			return s
+		}
+	}
+	return 7200
+}
+
+func moveStep(maxMove int) int {
+	switch {
+	case maxMove <= 30:
+		return 5
+	case maxMove <= 120:
+		return 10
+	}
+	return 20
+}
+
+// hmShort formats seconds as H:MM or M:SS for axis labels.
+func hmShort(sec float64) string {
+	s := int64(sec + 0.5)
+	if s >= 3600 {
+		return itoa(s/3600) + ":" + two(s/60%60)
+	}
+	return itoa(s/60) + ":" + two(s%60)
+}
