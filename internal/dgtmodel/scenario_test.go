@@ -20,7 +20,7 @@ import (
 
 // defaultScenarios is how many scenarios a plain `go test` runs (fewer
 // under -race, see race_test.go).
-const defaultScenarios = 3000
+const defaultScenarios = 2000
 
 // outcome is one scenario's result.
 type outcome struct {
