@@ -119,7 +119,11 @@ type Game struct {
 	snap   rules.Snapshot // the last snapshot, in White-bottom frame
 	clock  clockd.Times   // the last displayed clock values
 
-	presses      []pendingPress
+	presses []pendingPress
+	// backDue: the latest press was backSide's opponent's press without a
+	// move; backSide's press back, with no move of its own, is expected.
+	backDue      bool
+	backSide     clockd.Side
 	flags        []clockd.ClockEvent
 	stops        []clockd.ClockEvent // clock stops not yet decided (6.11)
 	checks       []periodCheck

@@ -246,18 +246,26 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 			cands = append(cands, i)
 		}
 	}
+	backOK := g.backDue && g.backSide == side
+	g.backDue = false
+	if len(cands) == 0 && backOK && !g.placedBy(side) {
+		// The opponent pressed without a move, which started this side's
+		// clock; pressing back gives the turn back and is no offence.
+		return
+	}
 	if g.multi != nil && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || g.multiSlide) {
 		// the plies the board showed around the press are accepted now
 		g.settle(out, at, true)
 		g.resolvePress(out, at, pr)
 		return
 	}
-	if g.unexplained && g.multi == nil && (len(cands) == 0 || (earlier(g.unexplSince, g.unexplIn, ev.At, pr.in) && g.placedBy(side))) {
+	if g.unexplained && g.multi == nil && g.placedBy(side) && (len(cands) == 0 || earlier(g.unexplSince, g.unexplIn, ev.At, pr.in)) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely
-		// missing (in a hand, or captured while the opponent moves), or a
-		// transient that began after the press, is not the presser's move.
+		// missing (in a hand, or captured while the opponent moves), the
+		// opponent's piece in the hand, or a transient that began after
+		// the press, is not the presser's move.
 		g.illegalPress(out, at, side)
 		return
 	}
@@ -269,6 +277,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		return
 	}
 	if len(cands) == 0 {
+		g.backDue, g.backSide = true, side.Other()
 		g.illegal[side]++
 		g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
 			fmt.Sprintf("%s pressed the clock at %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
