@@ -72,25 +72,42 @@ func (a *Auditor) Game(g *Game) *Report {
 	var reps [2]sideReplay
 	counting := false // the clocks show a clock that counts moves
 	for side := range reps {
-		reps[side] = replaySide(clockd.Side(side), s[side], j.tc[side])
+		reps[side] = replaySide(clockd.Side(side), s[side], j.tc[side], nil)
+	}
+	// A clock that gives both players the period at the first flag: replay
+	// again knowing where each side's time ran out.
+	var flags [2][]int
+	for side := range reps {
+		for _, ad := range reps[side].adds {
+			if ad.atFlag && ad.move >= 1 && ad.move <= len(s[side]) {
+				flags[side] = append(flags[side], s[side][ad.move-1].ply)
+			}
+		}
+	}
+	if len(flags[0])+len(flags[1]) > 0 {
+		for side := range reps {
+			reps[side] = replaySide(clockd.Side(side), s[side], j.tc[side], flags[1-side])
+		}
+	}
+	for side := range reps {
 		r.Chart[side] = reps[side].points
 		for _, ad := range reps[side].adds {
-			if !ad.atFlag && ad.completed == ad.required {
+			if !ad.atFlag && !ad.withFlag && ad.completed == ad.required {
 				counting = true
 			}
 		}
 	}
 	for side := range reps {
 		rep := &reps[side]
-		for _, f := range rep.findings {
-			if (f.Kind == IncrementMissing || f.Kind == IncrementExtra) && !opponentClean(g, s, j.tc, clockd.Side(side), f.Move) {
-				continue
+		r.Findings = append(r.Findings, rep.findings...)
+		for _, f := range rep.byEMT {
+			if opponentClean(s, j.tc, clockd.Side(side), f.Move) {
+				r.Findings = append(r.Findings, f)
 			}
-			r.Findings = append(r.Findings, f)
 		}
 		for _, ad := range rep.adds {
 			r.Periods = append(r.Periods, PeriodAddition{Side: ad.side.String(), Period: ad.period, Move: ad.move,
-				Seconds: int(ad.time / time.Second), AtFlag: ad.atFlag, After: ad.completed})
+				Seconds: int(ad.time / time.Second), AtFlag: ad.atFlag, WithFlag: ad.withFlag, After: ad.completed})
 			if f, ok := a.judgeAddition(ad, counting, s[side], pos, r.Result); ok {
 				r.Findings = append(r.Findings, f)
 			}
@@ -110,7 +127,7 @@ func (a *Auditor) Game(g *Game) *Report {
 // from the board and %clk from the clock, so a player who presses late
 // makes both sides' %emt disagree with their clocks, by the same amount
 // in turn: that is a late press, not an increment.
-func opponentClean(g *Game, s [2][]sideMove, tc [2]clockd.TimeControl, side clockd.Side, k int) bool {
+func opponentClean(s [2][]sideMove, tc [2]clockd.TimeControl, side clockd.Side, k int) bool {
 	ms := s[side]
 	if k < 1 || k > len(ms) {
 		return false
@@ -175,6 +192,8 @@ func (a *Auditor) judgeAddition(ad addition, counting bool, ms []sideMove, pos *
 		return f, true
 	}
 	switch {
+	case ad.withFlag:
+		return f, false // given with the opponent's flag, which is judged on its own
 	case ad.completed >= 0 && ad.completed < req || ad.completed < 0 && ad.move < req:
 		f.Kind, f.Article = PeriodEarly, "6.10"
 		f.Detail = fmt.Sprintf("%s was added after move %d with %s's time not run out, before the %d moves the period requires: a clock counting presses added it early (an extra press, or set wrong). The arbiter corrects the clock (6.10); the player still had to complete %d moves in the first period's time.", added, ad.move, who, req, req)

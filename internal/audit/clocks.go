@@ -28,7 +28,7 @@ type addition struct {
 	atFlag    bool          // the side's time had run out
 	completed int           // completed moves when it came; -1 when the clocks cannot tell
 	required  int           // moves the ending period required
-	late      bool          // came with time left after the control: late if the clock counts
+	withFlag  bool          // came with the opponent's flag (a clock that adds to both)
 }
 
 // sideReplay is the replay of one side's clocks against the control.
@@ -36,6 +36,7 @@ type sideReplay struct {
 	side     clockd.Side
 	adds     []addition
 	findings []Finding
+	byEMT    []Finding // increment findings resting on %emt: checked against the opponent's moves
 	points   []Point
 	flagEnd  bool          // the side's last reading is 0:00:00
 	last     time.Duration // the side's last reading (Unknown if none)
@@ -59,7 +60,11 @@ func credit(tc clockd.TimeControl, p int) time.Duration {
 // time used, plus any period added. Time used is never negative, so a
 // reading higher than that allows means time was added: a period, an
 // extra increment, or something no clock does.
-func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl) sideReplay {
+//
+// oppFlags holds the plies at which the opponent's time ran out and a
+// period was added: a clock that gives both players the period at the
+// first flag adds this side's at the same moment, with time left.
+func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl, oppFlags []int) sideReplay {
 	out := sideReplay{side: side, last: Unknown}
 	if len(tc.Periods) == 0 {
 		for _, m := range ms {
@@ -75,6 +80,7 @@ func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl) sideRepl
 	kPrev, iPrev := 0, -1
 	trust := emtTrusted(ms, tc)
 	zeroSeen := false // a 0:00 reading with play going on was reported
+	stale := false    // the last reading did not change (read before the press)
 	for idx, m := range ms {
 		if m.clk == Unknown {
 			continue
@@ -103,23 +109,26 @@ func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl) sideRepl
 		if p < len(tc.Periods) {
 			next = tc.Periods[p].Time
 		}
-		switch {
-		case next > 0 && (e > tolGain && e <= next+tolGain || addedKnown && e <= tolGain && absDur(added-next) <= max(tolEMT, next/20)):
-			if a, ok := out.period(ms, iPrev, idx, pre, e, inc, tc, p); ok {
+		if next > 0 && (e > tolGain && e <= next+tolGain || addedKnown && e <= tolGain && absDur(added-next) <= max(tolEMT, next/20)) {
+			if a, ok := out.period(ms, iPrev, idx, pre, e, inc, tc, p, oppFlags); ok {
 				out.adds = append(out.adds, a)
 				p++
 				handled = true
 			}
-		case e > tolGain && g == 1 && m.k >= 2 && inc >= minIncr && absDur(e-inc) <= tolIncr && (m.emt == Unknown || trust && absDur(e+m.emt-inc) <= tolIncr) && !wasZero:
-			out.add(IncrementExtra, m.k, "6.10", fmt.Sprintf("the clock after move %d is %s, one increment (%s) more than the move before allows: a second increment was credited", m.k, hms(m.clk), hms(inc)))
+		}
+		if !handled && e > tolGain && g == 1 && m.k >= 2 && !last && inc >= minIncr && e <= inc+tolIncr && !wasZero && !stale {
+			// At most one increment gained: the clock credited a second
+			// one, as it does for a press without a move.
+			out.add(IncrementExtra, m.k, "6.10, 7.5.3", fmt.Sprintf("the clock went from %s after move %d to %s after move %d, %s more than one increment (%s) allows: a second increment was credited — a press without a move (7.5.3), or a clock that credits twice", hms(pre), kPrev, hms(m.clk), m.k, hms(e), hms(inc)))
 			handled = true
-		case e <= tolGain && g == 1 && !last && m.k >= 2 && inc >= minIncr && m.emt != Unknown && trust:
+		}
+		if !handled && e <= tolGain && g == 1 && !last && m.k >= 2 && inc >= minIncr && m.emt != Unknown && trust {
 			r := e + m.emt // the clock's change less what the increment and the move's time explain
 			switch {
 			case absDur(r+inc) <= tolIncr && cleanAround(ms, idx, inc):
-				out.add(IncrementMissing, m.k, "6.10", fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: the %s increment was not credited", m.k, hms(m.emt), hms(pre), hms(m.clk), hms(inc)))
+				out.addEMT(IncrementMissing, m.k, "6.10", fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: the %s increment was not credited", m.k, hms(m.emt), hms(pre), hms(m.clk), hms(inc)))
 			case absDur(r-inc) <= tolIncr && cleanAround(ms, idx, inc):
-				out.add(IncrementExtra, m.k, "6.10", fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: one increment (%s) more than the control gives was credited", m.k, hms(m.emt), hms(pre), hms(m.clk), hms(inc)))
+				out.addEMT(IncrementExtra, m.k, "6.10", fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: one increment (%s) more than the control gives was credited", m.k, hms(m.emt), hms(pre), hms(m.clk), hms(inc)))
 			}
 			handled = true
 		}
@@ -129,6 +138,7 @@ func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl) sideRepl
 			zeroSeen = true
 			out.add(ClockData, kPrev, "6.10", fmt.Sprintf("the clock read 0:00 after move %d and play went on (%s after move %d): a flag that nobody claimed (6.8), or a wrong reading", kPrev, hms(m.clk), m.k))
 		}
+		stale = m.clk == pre && g == 1 || iPrev < 0 && m.clk == pre+credit(tc, 1)
 		pre, kPrev, iPrev = m.clk, m.k, idx
 	}
 	out.flagEnd = out.last == 0 && out.lastMove == len(ms) && len(ms) > 0
@@ -144,6 +154,10 @@ func absDur(d time.Duration) time.Duration {
 
 func (r *sideReplay) add(kind string, move int, article, detail string) {
 	r.findings = append(r.findings, Finding{Kind: kind, Side: r.side.String(), Move: move, Article: article, Detail: detail})
+}
+
+func (r *sideReplay) addEMT(kind string, move int, article, detail string) {
+	r.byEMT = append(r.byEMT, Finding{Kind: kind, Side: r.side.String(), Move: move, Article: article, Detail: detail})
 }
 
 // cleanAround reports whether the moves next to idx have clocks and %emt
@@ -214,7 +228,7 @@ func (r *sideReplay) gain(m sideMove, e, pre, inc time.Duration, g int, wasZero 
 // explain was: a period added at a flag, at a press, or something else.
 // idx is the reading's index, iPrev the previous reading's (-1: the
 // start).
-func (r *sideReplay) period(ms []sideMove, iPrev, idx int, pre, e, inc time.Duration, tc clockd.TimeControl, p int) (addition, bool) {
+func (r *sideReplay) period(ms []sideMove, iPrev, idx int, pre, e, inc time.Duration, tc clockd.TimeControl, p int, oppFlags []int) (addition, bool) {
 	m := ms[idx]
 	kPrev := 0
 	if iPrev >= 0 {
@@ -245,10 +259,17 @@ func (r *sideReplay) period(ms []sideMove, iPrev, idx int, pre, e, inc time.Dura
 		}
 		return a, true
 	}
-	// Time was left: the period came with a press.
+	// Time was left: the period came with the opponent's flag, or with a
+	// press.
+	for _, f := range oppFlags {
+		if d := m.ply - f; d >= -2 && d <= 2 {
+			a.withFlag, a.completed = true, m.k-1
+			return a, true
+		}
+	}
 	if g == 1 {
-		if m.emt != Unknown && absDur(e+m.emt-P) > tolEMT {
-			return a, false // the move's %emt says the gain was not the period
+		if m.emt != Unknown && absDur(e+m.emt-P) > tolEMT && m.k < a.required {
+			return a, false // the move's %emt says the early gain was not the period
 		}
 		a.completed = m.k
 	} else if kPrev < req && req <= m.k {

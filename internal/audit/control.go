@@ -38,6 +38,7 @@ type clockFacts struct {
 	base      time.Duration // first period's time (a lower bound unless exact)
 	baseExact bool          // every move up to the first %clk has its %emt
 	hasBase   bool
+	first     time.Duration // the first reading (within the first three moves)
 }
 
 // Common increments and delays, for snapping values read from rounded clocks.
@@ -144,7 +145,7 @@ func inferBase(ms []sideMove, inc time.Duration) clockFacts {
 			continue
 		}
 		low := m.clk - time.Duration(i+2)*inc
-		f.base, f.hasBase = low, true
+		f.base, f.hasBase, f.first = low, true, m.clk
 		if exact && used <= max(time.Minute, low/20) {
 			f.base, f.baseExact = low+used, true
 		}
@@ -169,25 +170,32 @@ func fits(tc clockd.TimeControl, f clockFacts, inc time.Duration, incN int, incE
 	}
 	p := tc.Periods[0]
 	if f.hasBase {
+		base, exact := f.base, f.baseExact
+		if p.Mode != clockd.Fischer {
+			// A delay-mode clock never gains time: the first reading is
+			// a lower bound of the period's time.
+			base, exact = f.first, false
+		}
 		tol := max(time.Minute, p.Time*3/100)
-		if f.base > p.Time+tol {
+		if base > p.Time+tol {
 			return false // more time than the control gives
 		}
 		low := tol
-		if !f.baseExact {
+		if !exact {
 			low = max(2*time.Minute, p.Time*15/100)
 		}
-		if f.base < p.Time-low {
+		if base < p.Time-low {
 			return false
 		}
 	}
 	if incN >= 3 {
-		want := p.Increment
-		if p.Mode != clockd.Fischer {
-			want = 0 // delay modes never add time
-		}
-		if d := inc - want; d > 2*time.Second || incExact && d < -2*time.Second {
-			return false // without %emt a slow player's clock gains less than the increment
+		// Without %emt a slow player's clock gains less than the
+		// increment. A delay-mode clock gains nothing; replaySide reports
+		// any gain.
+		d := inc - p.Increment
+		switch {
+		case p.Mode == clockd.Fischer && (d > 2*time.Second || incExact && d < -2*time.Second):
+			return false
 		}
 	}
 	return true

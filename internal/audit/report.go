@@ -53,8 +53,12 @@ type PeriodAddition struct {
 	Seconds int    `json:"seconds"` // the period's time
 	// AtFlag: the player's time had run out when it was added (a clock
 	// that adds the period at the flag); false: time was left (a clock
-	// that counts moves, or a hand-set clock).
+	// that counts moves, one that gives both players the period at the
+	// first flag, or a hand-set clock).
 	AtFlag bool `json:"at_flag"`
+	// WithFlag: it came with the opponent's flag (within a move of it): a
+	// clock that gives both players the period at the first flag.
+	WithFlag bool `json:"with_opponents_flag,omitempty"`
 	// After is the side's number of completed moves when the time was
 	// added, as far as the clocks tell.
 	After int `json:"completed"`

@@ -56,8 +56,9 @@ func randomGame(t testing.TB, seed uint64, n int) []string {
 type hardware int
 
 const (
-	atFlag   hardware = iota // the next period when the time runs out
-	counting                 // the next period after the period's moves, counted by presses
+	atFlag     hardware = iota // the next period when the time runs out
+	counting                   // the next period after the period's moves, counted by presses
+	atFlagBoth                 // the next period to both players at the first flag
 )
 
 // synth is one synthetic game.
@@ -122,9 +123,13 @@ func (sy synth) pgn(t testing.TB) string {
 		think := sy.think(side, k)
 		start := at
 		at += think
-		if sy.hw == atFlag && period[side] < len(full.Periods) {
+		if (sy.hw == atFlag || sy.hw == atFlagBoth) && period[side] < len(full.Periods) {
 			if rem := c.Remaining(side, start); think >= rem {
 				c.AddTime(side, full.Periods[period[side]].Time, start+rem)
+				if sy.hw == atFlagBoth && period[side.Other()] == period[side] {
+					c.AddTime(side.Other(), full.Periods[period[side]].Time, start+rem)
+					period[side.Other()]++
+				}
 				period[side]++
 			}
 		}
@@ -204,6 +209,8 @@ func synthGames(t testing.TB) []synth {
 			think: func(s clockd.Side, k int) time.Duration { return slow(s, clockd.Black, k, 20, 80*time.Minute) }},
 		{name: "flag-at-move-40", tc: std, hw: atFlag, sans: game, result: "1/2-1/2",
 			think: func(s clockd.Side, k int) time.Duration { return slow(s, clockd.White, k, 40, 80*time.Minute) }},
+		{name: "flag-before-control-both-clocks", tc: std, hw: atFlagBoth, sans: game, result: "1/2-1/2",
+			think: func(s clockd.Side, k int) time.Duration { return slow(s, clockd.Black, k, 35, 80*time.Minute) }},
 		{name: "period-at-move-39", tc: std, hw: counting, sans: game, think: steady, addAt: [2]int{0, 39}, result: "1/2-1/2"},
 		{name: "period-at-move-41", tc: std, hw: counting, sans: game, think: steady, addAt: [2]int{41, 0}, result: "1/2-1/2"},
 		{name: "increment-missing", tc: std, hw: counting, sans: game, think: steady, result: "1/2-1/2",
@@ -245,6 +252,7 @@ func TestSynthetic(t *testing.T) {
 		"flag-before-control-clocks-only": {"flag-before-control black 26"},
 		"flag-before-control-gap":         {"flag-before-control black 27"},
 		"flag-at-move-40":                 {"flag-before-control white 40"},
+		"flag-before-control-both-clocks": {"flag-before-control black 35"},
 		"period-at-move-39":               {"period-early black 39"},
 		"period-at-move-41":               {"period-late white 41"},
 		"increment-missing":               {"increment-missing white 20"},

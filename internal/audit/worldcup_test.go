@@ -59,8 +59,11 @@ func goldenLine(r *Report) string {
 	fmt.Fprintf(&b, ") | missing %d |", r.MissingClocks)
 	for _, p := range r.Periods {
 		at := "left"
-		if p.AtFlag {
+		switch {
+		case p.AtFlag:
 			at = "flag"
+		case p.WithFlag:
+			at = "opponent's flag"
 		}
 		fmt.Fprintf(&b, " %s+%d@%d(%s,%d)", p.Side[:1], p.Seconds, p.Move, at, p.After)
 	}
@@ -119,7 +122,7 @@ func TestWorldCup(t *testing.T) {
 	var lines []string
 	controls := map[string]int{}
 	kinds := map[string]int{}
-	adds, missing := 0, 0
+	adds, missing, atFlag, withFlag := 0, 0, 0, 0
 	for _, r := range c.reports {
 		lines = append(lines, goldenLine(r))
 		key := r.TimeControl + " " + r.TimeControlSource
@@ -132,6 +135,11 @@ func TestWorldCup(t *testing.T) {
 		}
 		for _, p := range r.Periods {
 			adds++
+			if p.AtFlag {
+				atFlag++
+			} else if p.WithFlag {
+				withFlag++
+			}
 			if p.Move < 41 || p.Move > 48 || p.After < 40 {
 				t.Errorf("%s.%s: %s's period added at move %d after %d completed moves", r.Round, r.Board, p.Side, p.Move, p.After)
 			}
@@ -159,7 +167,7 @@ func TestWorldCup(t *testing.T) {
 	if adds != 97 || missing != 105 {
 		t.Errorf("%d period additions, %d plies without %%clk; want 97 and 105", adds, missing)
 	}
-	t.Logf("6.9 queries: %d", a.Queries)
+	t.Logf("6.9 queries: %d; additions %d: %d at the player's flag, %d with the opponent's, %d with time left", a.Queries, adds, atFlag, withFlag, adds-atFlag-withFlag)
 }
 
 // TestWorldCupHandChecked checks, against the raw movetext, the findings
