@@ -1,9 +1,9 @@
 package faults
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math/rand"
 	"os"
 	"strconv"
@@ -187,13 +187,15 @@ func TestFaults(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					defer func() { <-sem }()
-					got := playLive(context.Background(), emuConfig(1, a), io.Discard, false)
+					var capBuf bytes.Buffer
+					got := playLive(context.Background(), emuConfig(1, a), &capBuf, false)
 					v, err := verdict(base, got)
 					mu.Lock()
 					defer mu.Unlock()
 					if err != nil {
 						count["FAILED"]++
-						t.Errorf("trial %d (seed %d, %s): %v\n%s\n%s", i, trialSeed, a, err, rerun(t, trialSeed), summary(got))
+						kept := keepBytes(capBuf.Bytes(), fmt.Sprintf("%s-seed-%d.capture", f.name, trialSeed))
+						t.Errorf("trial %d (seed %d, %s): %v\n%s\ncapture kept in %s (arbiterd replay it)\n%s", i, trialSeed, a, err, rerun(t, trialSeed), kept, summary(got))
 						return
 					}
 					count[v]++

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -57,7 +58,13 @@ func replayCapture(path string) outcome {
 		return o
 	}
 	defer f.Close()
-	_, o.RunErr = pipeline.Replay(f, pipeline.Options{}, func(e reconcile.Event) error {
+	return replayReader(f)
+}
+
+// replayReader replays a capture and returns what it saw.
+func replayReader(r io.Reader) outcome {
+	var o outcome
+	_, o.RunErr = pipeline.Replay(r, pipeline.Options{}, func(e reconcile.Event) error {
 		o.Events = append(o.Events, e)
 		switch e.Type {
 		case reconcile.TypeComplete:
@@ -142,14 +149,21 @@ func killTrial(t *testing.T, bin string, killAfter time.Duration) (outcome, stri
 // (ARBITERD_FAULTS_KEEP, default $TMPDIR/arbiterd-faults-failures) and
 // returns its path.
 func keep(t *testing.T, path, name string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Sprintf("(not kept: %v)", err)
+	}
+	return keepBytes(b, name)
+}
+
+// keepBytes writes a failed trial's capture where keep does and returns its
+// path.
+func keepBytes(b []byte, name string) string {
 	dir := os.Getenv("ARBITERD_FAULTS_KEEP")
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "arbiterd-faults-failures")
 	}
-	b, err := os.ReadFile(path)
-	if err == nil {
-		err = os.MkdirAll(dir, 0o755)
-	}
+	err := os.MkdirAll(dir, 0o755)
 	dst := filepath.Join(dir, name)
 	if err == nil {
 		err = os.WriteFile(dst, b, 0o644)

@@ -10,7 +10,6 @@ import (
 	"github.com/arbiterd/arbiterd/driver/drivertest"
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/emulator"
-	"github.com/arbiterd/arbiterd/internal/pipeline"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -34,22 +33,7 @@ func replayChunks(t *testing.T, chunks []emulator.Chunk) outcome {
 			t.Fatal(err)
 		}
 	}
-	var o outcome
-	_, o.RunErr = pipeline.Replay(&buf, pipeline.Options{}, func(e reconcile.Event) error {
-		o.Events = append(o.Events, e)
-		switch e.Type {
-		case reconcile.TypeComplete:
-			o.Completed = e.Moves
-		case reconcile.TypeEnd:
-			o.Result = "end " + e.Result
-		case reconcile.TypeFlag:
-			if e.Verdict != reconcile.VerdictNone {
-				o.Result = fmt.Sprintf("flag %s %s", e.Side, e.Verdict)
-			}
-		}
-		return nil
-	})
-	return o
+	return replayReader(&buf)
 }
 
 // stall is a host that stops reading for a while (a loaded machine, a

@@ -38,7 +38,16 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		// a transient (a piece in the hand) on top of the plies being held
 		return
 	}
-	g.snapAt, g.snapIn, g.multi = at, g.inputs, nil
+	if !g.shownSet || s != g.shown {
+		// The board shows something new. A snapshot that repeats the last
+		// one (a keep-alive dump, a field reported again) shows nothing
+		// new: the board has shown its position since it last changed, and
+		// the waits that count from that change (held plies, a position
+		// to resynchronise to, a slide) are not restarted by it — with a
+		// dump each second they would never end.
+		g.snapAt, g.snapIn, g.shown, g.shownSet = at, g.inputs, s, true
+	}
+	g.multi = nil
 	g.multiAway, g.multiAmbig = false, false
 	switch res.Kind {
 	case rules.NoChange:

@@ -199,6 +199,11 @@ type Game struct {
 	multiFrom   int           // the ply they start from
 	multiAway   bool          // the held plies were found after an absence (a resync search)
 	multiAmbig  bool          // several sequences explain the board equally well
+
+	// shown is the snapshot the board changed to at snapAt (shownSet:
+	// there is one); a snapshot equal to it changes nothing.
+	shown    rules.Snapshot
+	shownSet bool
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -247,6 +252,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.before, g.plyBase = g.base, 0
 	g.unv, g.unvFrom, g.unvOpen, g.absorb = [2]int{}, 0, false, [2]bool{}
 	g.snap = rules.SnapshotOf(g.start)
+	g.shownSet = false
 	g.presses, g.flags, g.checks, g.stops = nil, nil, nil, nil
 	g.flagDown = [2]bool{}
 	g.flagSincePr = false
