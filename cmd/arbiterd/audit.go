@@ -78,15 +78,10 @@ func (m multiSink) Report(r *audit.Report) error {
 }
 
 func (m multiSink) Error(err error) {
-	if len(m) > 0 {
-		m[0].Error(err)
+	for _, s := range m {
+		s.Error(err)
 	}
 }
-
-// quietSink is an HTML report's sink when another prints the errors.
-type quietSink struct{ *audit.HTMLSink }
-
-func (q quietSink) Error(error) {}
 
 func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 	opt := audit.Options{NodeBudget: o.nodes}
@@ -133,8 +128,8 @@ func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 		if len(args) == 1 && args[0] != "-" {
 			title += " — " + filepath.Base(args[0])
 		}
-		h := audit.NewHTMLSink(htmlFile, title, func(error) {})
-		sinks = append(sinks, quietSink{h})
+		h := audit.NewHTMLSink(htmlFile, title, func(error) {}) // the table or JSON sink prints errors
+		sinks = append(sinks, h)
 		flush = append(flush, h.Close)
 	}
 	a := audit.New(opt)

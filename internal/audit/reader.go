@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -426,7 +427,7 @@ func (st *game) token(r *Reader, tok []byte, at int) error {
 		}
 	}
 	san := bytes.TrimRight(tok, "!?")
-	if len(san) == 0 || !isSANStart(san[0]) {
+	if !isSAN(san) {
 		return r.errAt(at, "%q is not a move", clip(tok))
 	}
 	if len(st.g.Plies) >= maxPlies {
@@ -436,12 +437,64 @@ func (st *game) token(r *Reader, tok []byte, at int) error {
 	return nil
 }
 
-func isSANStart(c byte) bool {
-	switch c {
-	case 'K', 'Q', 'R', 'B', 'N', 'P', 'O', '0', '-', 'Z', '@':
+// isSAN reports whether a token has the shape of a move in Standard
+// Algebraic Notation (legality is not checked): a pawn move or capture
+// with an optional promotion, a piece move with optional disambiguation,
+// castling, or a null move; a check or mate sign may follow.
+func isSAN(b []byte) bool {
+	for len(b) > 0 && (b[len(b)-1] == '+' || b[len(b)-1] == '#') {
+		b = b[:len(b)-1]
+	}
+	switch string(b) {
+	case "O-O", "O-O-O", "0-0", "0-0-0", "--", "Z0":
+		return true
+	case "":
+		return false
+	}
+	file := func(c byte) bool { return c >= 'a' && c <= 'h' }
+	rank := func(c byte) bool { return c >= '1' && c <= '8' }
+	i := 0
+	switch b[0] {
+	case 'K', 'Q', 'R', 'B', 'N':
+		// Piece: [file][rank][x]square, the target square last.
+		if len(b) < 3 || len(b) > 6 || !file(b[len(b)-2]) || !rank(b[len(b)-1]) {
+			return false
+		}
+		for _, c := range b[1 : len(b)-2] {
+			if !file(c) && !rank(c) && c != 'x' && c != ':' {
+				return false
+			}
+		}
+		return true
+	case 'P':
+		i = 1
+	}
+	b = b[i:]
+	// Pawn: file [x file] rank [=piece].
+	if len(b) < 2 || !file(b[0]) {
+		return false
+	}
+	j := 1
+	if b[j] == 'x' || b[j] == ':' {
+		if len(b) < 4 || !file(b[2]) {
+			return false
+		}
+		j = 3
+	}
+	if j >= len(b) || !rank(b[j]) {
+		return false
+	}
+	j++
+	if j < len(b) && b[j] == '=' {
+		j++
+	}
+	if j < len(b) && strings.IndexByte("QRBN", b[j]) >= 0 {
+		j++
+	}
+	if j+4 == len(b) && string(b[j:]) == "e.p." {
 		return true
 	}
-	return c >= 'a' && c <= 'h'
+	return j == len(b)
 }
 
 // clockComment takes [%clk] and [%emt] from the comment just closed and
