@@ -363,7 +363,7 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 	}
 	// Which additions came at a flag: those are flags of the period whose
 	// time ran out, reported before the presses that followed them.
-	atFlag := in.flagsAtJumps(st, r, x, n, added)
+	atFlag := in.flagsAtJumps(st, prev, r, x, n, added)
 	for _, f := range [2]Face{Left, Right} {
 		if atFlag[f] && !(st.flagged[f] && st.flagPer[f] == st.period[f]) {
 			st.flagged[f], st.flagPer[f] = true, st.period[f]
@@ -431,13 +431,14 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 // the face that ran at the previous reading and n the presses in the
 // interval, alternating from x. A clock adds time without a press only at
 // a flag, so a jump of the face that ran, with no press of its own, is its
-// flag; so is a jump the face shows with a flag indicator; and so is a
+// flag; so is a jump the face shows with a newly lit flag indicator (one
+// still lit from an earlier flag says nothing of this jump); and so is a
 // jump at a press that leaves less than nothing of the old period (the
 // time had run out before the press). A jump of the idle face without a
 // flag indicator is the next period given to both sides at the other's
 // flag; a jump at a press that leaves the old time intact is a clock
 // counting moves (or presses) adding the period (6.3.2).
-func (in *Interpreter) flagsAtJumps(st *istate, r Reading, x Face, n int, added [2]time.Duration) (atFlag [2]bool) {
+func (in *Interpreter) flagsAtJumps(st *istate, prev, r Reading, x Face, n int, added [2]time.Duration) (atFlag [2]bool) {
 	for _, f := range [2]Face{Left, Right} {
 		if added[f] == 0 {
 			continue
@@ -446,10 +447,12 @@ func (in *Interpreter) flagsAtJumps(st *istate, r Reading, x Face, n int, added 
 		if f != x {
 			pressed = n / 2
 		}
-		fr := r.Face(f)
+		// An indicator still lit from an earlier flag says nothing of
+		// this jump: only a newly lit one does.
+		fr, pf := r.Face(f), prev.Face(f)
 		left := fr.Time - added[f] - time.Duration(pressed)*in.credit(st, f)
 		switch {
-		case fr.FlagShown || fr.Flag:
+		case (fr.FlagShown && !pf.FlagShown) || (fr.Flag && !pf.Flag):
 			atFlag[f] = true
 		case pressed == 0:
 			atFlag[f] = f == x

@@ -9,6 +9,10 @@ import (
 	"github.com/arbiterd/arbiterd/clockd"
 )
 
+// boardReportLag is how long after a move is made the board may report it:
+// two scans of about 250 ms.
+const boardReportLag = 500 * time.Millisecond
+
 // resolveFlags decides the flags that fell in the earliest pending reading.
 // Flags reported in the same reading fell in an unknown order
 // (Guidelines III.3.1).
@@ -27,7 +31,10 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 		if !g.ended {
 			for i := len(g.plies) - 1; i >= 0; i-- {
 				p := g.plies[i]
-				if p.side == side && !p.completed {
+				// a move made after the flag fell is no move the flag
+				// caught unpressed (the board reports a move up to a
+				// scan or two after it was made)
+				if p.side == side && !p.completed && p.madeAt <= ev.At+boardReportLag {
 					g.plies[i].warned = true
 					g.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
 						fmt.Sprintf("%s made %s but had not pressed the clock when the flag fell: the move is not completed and does not count (6.2.1).",
