@@ -40,6 +40,9 @@ const (
 	// time runs changed meaning, as the displays show (another clock, or a
 	// firmware quirk); the interpreter follows the displays.
 	Convention
+	// Reset: the clock was set back to the control's starting times
+	// mid-game; the interpreter counts afresh (periods, presses) from it.
+	Reset
 )
 
 // String returns a lower-case name such as "press" or "period-added".
@@ -69,6 +72,8 @@ func (k EventKind) String() string {
 		return "battery-low"
 	case Convention:
 		return "convention"
+	case Reset:
+		return "reset"
 	}
 	return fmt.Sprintf("EventKind(%d)", int(k))
 }

@@ -270,6 +270,14 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		}
 		return append(evs, in.start(st, r, ok)...), ""
 	}
+	if in.reset(st, prev, r) {
+		// Everything the clock counted is gone: start afresh (a Started
+		// follows when it runs again), White's face as it was.
+		*st = istate{have: true, last: r, white: st.white, resolved: st.resolved, whiteSure: st.whiteSure,
+			ind: st.ind, period: [2]int{1, 1}, noClock: st.noClock}
+		return []ClockEvent{{Kind: Reset, At: r.At, Clock: timesOf(st, r), Period: 1,
+			Detail: "the clock was reset: both faces show the control's starting times again"}}, ""
+	}
 	var evs []ClockEvent
 	// Stop / resume.
 	if st.running && !r.Running {
@@ -461,6 +469,24 @@ func (in *Interpreter) flagsAtJumps(st *istate, prev, r Reading, x Face, n int, 
 		}
 	}
 	return atFlag
+}
+
+// reset reports a clock set back to the start of the control mid-game:
+// both faces show the control's starting times (with the increment a
+// Fischer clock gives before the first move, or without it), at least one
+// of them having risen to it by more than a press can credit, after
+// presses were counted.
+func (in *Interpreter) reset(st *istate, prev, r Reading) bool {
+	if st.presses[Left]+st.presses[Right] == 0 || len(in.tc.Periods) == 0 {
+		return false
+	}
+	p := in.tc.Periods[0]
+	start := func(t time.Duration) bool {
+		return t == p.Time || (p.Mode == Fischer && t == p.Time+p.Increment)
+	}
+	credit := in.tc.maxIncrement() + granularity
+	rose := r.Left.Time-prev.Left.Time > credit || r.Right.Time-prev.Right.Time > credit
+	return rose && start(r.Left.Time) && start(r.Right.Time) && r.Left.Time == r.Right.Time
 }
 
 // maxMerged is the most presses believed to fit between two readings.

@@ -87,6 +87,15 @@ func TestInterpreterTable(t *testing.T) {
 			// turn bits read the wrong way round.
 			[]Reading{rd(0, 300, 300, "L", true), rd(5, 300, 300, "L", true), rd(7, 298, 300, "L", true), rd(20, 298, 297, "L", true)},
 			"started press:white~ press:black~", nil},
+		{"a clock reset mid-game starts afresh, no period added", "2/60+2:30+2", WhiteLeft,
+			[]Reading{rd(0, 62, 62, "L", true), rd(5, 57, 62, "L", true), rd(6, 59, 62, "R", true), rd(10, 59, 58, "R", true),
+				rd(11, 59, 58, "R", false), rd(20, 62, 62, "R", false), rd(21, 62, 62, "L", true), rd(22, 61, 62, "L", true)},
+			"started press:white stopped reset started",
+			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
+				if evs[4].Period != 1 {
+					t.Errorf("reset %v: want period 1", evs[4])
+				}
+			}},
 		{"turn bits that mean the other face are learned from the displays", "300", WhiteAuto,
 			// The clock sets the bit read as "right" while the left face
 			// counts down: White's face is the left one all the same.

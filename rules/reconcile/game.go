@@ -498,6 +498,17 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 			"The board reports that no clock is connected; presses and flags are not seen until it is back. Check the clock cable.")
 	case clockd.Connected:
 		g.clock = ev.Clock
+	case clockd.Reset:
+		// The clock counts afresh; the record and the move counts stand.
+		before := g.clock
+		g.clock = ev.Clock
+		g.hwPeriod = [2]int{1, 1}
+		g.flagDown = [2]bool{}
+		if !g.ended {
+			g.anomaly(&out, at, KindClockReading, 0, true, "6.10",
+				fmt.Sprintf("The clock was reset to the control's starting times (White %s, Black %s) in the middle of the game; it last showed White %s, Black %s. Set it back to the times before the reset, with the periods each player is in, before play goes on (6.10).",
+					hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
+		}
 	}
 	return out
 }
