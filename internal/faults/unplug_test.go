@@ -130,8 +130,13 @@ func TestUnplugReplay(t *testing.T) {
 		ply := 1 + r.Intn(len(begins))
 		length := time.Duration(1+r.Intn(30)) * time.Second
 		phase := time.Duration(r.Int63n(int64(pollInterval)))
-		what := fmt.Sprintf("trial %d (seed %d; %s): unplugged at ply %d for %v, polls at %v", i, trialSeed, rerun(t, trialSeed), ply, length, phase.Round(time.Millisecond))
-		if err := judgeUnplug(t, base, unpluggedCapture(t, chunks, begins[ply-1], length, phase)); err != nil {
+		from, how := begins[ply-1], ""
+		if r.Intn(2) == 0 {
+			// unplugged as the press was made: its clock reading is lost
+			from, how = from-time.Nanosecond, ", the press that began it lost"
+		}
+		what := fmt.Sprintf("trial %d (seed %d; %s): unplugged at ply %d%s for %v, polls at %v", i, trialSeed, rerun(t, trialSeed), ply, how, length, phase.Round(time.Millisecond))
+		if err := judgeUnplug(t, base, unpluggedCapture(t, chunks, from, length, phase)); err != nil {
 			failed++
 			t.Errorf("%s: %v", what, err)
 		}
@@ -164,6 +169,22 @@ func TestUnplugPolledBack(t *testing.T) {
 	for _, phase := range []time.Duration{0, 130 * time.Millisecond, 500 * time.Millisecond, 870 * time.Millisecond} {
 		if err := judgeUnplug(t, base, unpluggedCapture(t, chunks, begins[25], 4*time.Second, phase)); err != nil {
 			t.Errorf("unplugged at ply 26 for 4 s, polls at %v: %v", phase, err)
+		}
+	}
+}
+
+// TestUnplugPressLost unplugs the board as White presses after 13.h5:
+// the board showed h5, the clock reading of the press is lost with the
+// board, and the first reading after the board is back shows three presses
+// at once — White's for h5, Black's for 13...Qg5 and White's for 14.Qf3,
+// made meanwhile. White's two presses are in the order made: the first
+// completes h5, the second Qf3, and neither is a press without a move.
+func TestUnplugPressLost(t *testing.T) {
+	chunks, begins := pliesBegin(t)
+	base := replayChunks(t, chunks)
+	for _, phase := range []time.Duration{0, 130 * time.Millisecond, 500 * time.Millisecond, 870 * time.Millisecond} {
+		if err := judgeUnplug(t, base, unpluggedCapture(t, chunks, begins[25]-time.Nanosecond, 4*time.Second, phase)); err != nil {
+			t.Errorf("unplugged at ply 26 for 4 s, the press of ply 25 lost, polls at %v: %v", phase, err)
 		}
 	}
 }

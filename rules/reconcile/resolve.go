@@ -142,6 +142,9 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 				}
 			}
 			switch {
+			case own >= 0 && g.pressesRead(p.side):
+				// several presses of the side wait: they complete its
+				// moves in order (see resolvePress)
 			case own >= 0:
 				consider(g.plies[own].madeAt+lag, dNextMove, i)
 			case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified && !g.couldNotPress(i):
@@ -284,10 +287,21 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 				name(side), seconds(ev.At), possessive(side), g.penalty(side)))
 		return
 	}
+	// The press completes the latest of side's moves made before it. When
+	// more presses of side wait after it (the clock was read late because
+	// the board that relays it was away, or one reading showed several
+	// presses), they were made in that order: each later one is for a later
+	// move, so this one leaves the latest moves to them.
+	var before []int
 	for _, i := range cands {
 		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) {
-			chosen = i
+			before = append(before, i)
 		}
+	}
+	if k := len(before) - 1 - g.laterPresses(pr); k >= 0 {
+		chosen = before[k]
+	} else if len(before) > 0 {
+		chosen = before[0]
 	}
 	if chosen < 0 {
 		chosen = cands[0]
@@ -306,6 +320,31 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	g.complete(out, at, chosen, ByPress, ev.Clock)
 	// keep the reference clock in step: a completed move, at the press
 	g.ref.Press(side, ev.At, g.counts.Of(side))
+}
+
+// laterPresses counts the presses of pr's side that wait after pr: the
+// clock was read late (the board, which relays it, was away), or one
+// reading showed several presses, and the side pressed again before pr was
+// resolved.
+func (g *Game) laterPresses(pr pendingPress) int {
+	n := 0
+	for _, p := range g.presses {
+		if p.ev.Side == pr.ev.Side && p.in > pr.in {
+			n++
+		}
+	}
+	return n
+}
+
+// pressesRead reports whether several presses of side wait: they complete
+// its moves in the order made (see resolvePress), not by next move.
+func (g *Game) pressesRead(side clockd.Side) bool {
+	for _, p := range g.presses {
+		if p.ev.Side == side && g.laterPresses(p) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // clockStopped decides a clock stop (6.11) once the board has had ScanLag
