@@ -216,6 +216,17 @@ func (in *Interpreter) start(st *istate, r Reading, turnKnown bool) []ClockEvent
 		return nil
 	}
 	st.started, st.running = true, true
+	if st.resolved && st.turn != st.white && !st.turnSure {
+		// White's clock runs at the start (6.6). White's face is set, and
+		// only a belief about the indicators, not the displays, says the
+		// other face runs: the belief is the mirror of the truth.
+		for k := range st.ind {
+			if !st.ind[k].confirmed {
+				st.ind[k].m = mirror(st.ind[k].m)
+			}
+		}
+		st.turn = st.white
+	}
 	detail := "the clock started"
 	if !st.resolved {
 		st.white, st.resolved, st.whiteSure = st.turn, true, st.turnSure

@@ -53,10 +53,11 @@ func TestInterpreterTable(t *testing.T) {
 				}
 			}},
 		{"fixed face: a wrong first runner is pointed out", "300", WhiteLeft,
-			[]Reading{rd(0, 300, 300, "R", true)}, "started",
+			// The displays, not the turn bits, show the right face running.
+			[]Reading{rd(0, 300, 300, "R", true), rd(1, 300, 299, "R", true)}, "started convention",
 			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
-				if !strings.Contains(evs[0].Detail, "orientation") {
-					t.Errorf("detail %q", evs[0].Detail)
+				if !strings.Contains(evs[1].Detail, "orientation") {
+					t.Errorf("detail %q", evs[1].Detail)
 				}
 			}},
 		{"lever position when there are no turn bits", "300", WhiteAuto,
@@ -82,11 +83,14 @@ func TestInterpreterTable(t *testing.T) {
 			[]Reading{rd(0, 300, 300, "L", true), rd(5, 296, 300, "L", true), rd(6, 300, 300, "L", true)},
 			"started press:white~ press:black~", nil},
 		{"merged pair in delay mode when the second move outlasts the delay", "300d5", WhiteLeft,
-			// The displays confirm the turn bits first (at 7 s): only then
-			// can the idle face's fall be two merged presses rather than
-			// turn bits read the wrong way round.
-			[]Reading{rd(0, 300, 300, "L", true), rd(5, 300, 300, "L", true), rd(7, 298, 300, "L", true), rd(20, 298, 297, "L", true)},
-			"started press:white~ press:black~", nil},
+			// The turn bits have changed and the displays have confirmed
+			// what they mean (at 12 s): only then can the idle face's fall
+			// be two merged presses rather than turn bits read the wrong
+			// way round.
+			[]Reading{rd(0, 300, 300, "L", true), rd(5, 300, 300, "L", true), rd(7, 298, 300, "L", true),
+				rd(8, 298, 300, "R", true), rd(12, 298, 297, "R", true), rd(13, 298, 297, "L", true), rd(20, 298, 297, "L", true),
+				rd(30, 298, 293, "L", true)},
+			"started press:white press:black press:white~ press:black~", nil},
 		{"a clock reset mid-game starts afresh, no period added", "2/60+2:30+2", WhiteLeft,
 			[]Reading{rd(0, 62, 62, "L", true), rd(5, 57, 62, "L", true), rd(6, 59, 62, "R", true), rd(10, 59, 58, "R", true),
 				rd(11, 59, 58, "R", false), rd(20, 62, 62, "R", false), rd(21, 62, 62, "L", true), rd(22, 61, 62, "L", true)},

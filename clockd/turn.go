@@ -33,9 +33,13 @@ const (
 // of whose time runs.
 type indicator struct {
 	m         meaning
-	confirmed bool // the displays agreed with m since the clock was last (re)connected
-	against   int  // consecutive clean readings that contradict a confirmed m
+	confirmed bool    // the displays agreed with m since the clock was last (re)connected
+	against   int     // consecutive clean readings that contradict a confirmed m
+	seen      [2]bool // the faces it has claimed: one never changing tells nothing
 }
+
+// live reports an indicator seen to claim both faces.
+func (ind indicator) live() bool { return ind.seen[Left] && ind.seen[Right] }
 
 // face returns the face the indicator names when it claims c.
 func (ind indicator) face(c Face) Face {
@@ -97,6 +101,13 @@ func (in *Interpreter) learn(st *istate, k int, c, f Face, r Reading) []ClockEve
 		want = swapped
 	}
 	ind := &st.ind[k]
+	if !ind.live() {
+		// Before it has been seen to change, an indicator may be stuck:
+		// what the displays show makes a belief, never a confirmed
+		// meaning.
+		ind.m, ind.confirmed, ind.against = want, false, 0
+		return nil
+	}
 	if ind.m == want || (ind.m == unlearned && want == asClaimed) {
 		ind.m, ind.confirmed, ind.against = want, true, 0
 		return nil
@@ -126,18 +137,30 @@ func indicatorName(k int) string {
 	return "lever bit"
 }
 
-// absolute returns the face r's indicators name, the turn bits first: by
-// what the displays confirmed they mean, or, unless confirmedOnly, by
-// what they are believed to mean (what the device claims, until learned).
+// absolute returns the face r's indicators name: by what the displays
+// confirmed one of them means (the turn bits first), or, unless
+// confirmedOnly, by what they are believed to mean (what the device
+// claims, until learned). When the beliefs disagree, the lever is
+// believed: where it stands is physical, while the turn bits are what the
+// protocol's revisions read differently.
 func absolute(st *istate, r Reading, confirmedOnly bool) (Face, bool) {
 	for k := range st.ind {
-		ind := st.ind[k]
-		if confirmedOnly && !ind.confirmed {
-			continue
+		if ind := st.ind[k]; ind.confirmed {
+			if c, ok := claim(r, k); ok {
+				return ind.face(c), true
+			}
 		}
-		if c, ok := claim(r, k); ok {
-			return ind.face(c), true
-		}
+	}
+	if confirmedOnly {
+		return Left, false
+	}
+	bc, bok := claim(r, indBits)
+	lc, lok := claim(r, indLever)
+	switch {
+	case lok:
+		return st.ind[indLever].face(lc), true
+	case bok:
+		return st.ind[indBits].face(bc), true
 	}
 	return Left, false
 }
@@ -152,13 +175,26 @@ func absolute(st *istate, r Reading, confirmedOnly bool) (Face, bool) {
 // is corrected in st without a press; so is White's face when it was
 // taken from that belief at the start (6.6).
 func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure bool, evs []ClockEvent) {
-	flip, flipKnown := false, false
+	// A change of an indicator is a press. No change means no press only
+	// from an indicator seen to change (a stuck one tells nothing); steady
+	// says that no indicator changed.
+	flip, flipKnown, steady := false, false, false
 	for k := range st.ind {
 		cp, okp := claim(p, k)
 		cr, okr := claim(r, k)
-		if okp && okr {
-			flip, flipKnown = cp != cr, true
+		if okr {
+			st.ind[k].seen[cr] = true
+		}
+		if !okp || !okr {
+			continue
+		}
+		if cp != cr {
+			flip, flipKnown, steady = true, true, false
 			break
+		}
+		steady = true
+		if st.ind[k].live() {
+			flipKnown = true
 		}
 	}
 	// Across a change of the indicators the face that ran may have run
@@ -173,12 +209,18 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 				evs = append(evs, in.learn(st, k, cr, f, r)...)
 			}
 		}
-		if flipKnown && st.turnKnown && st.turn != f && !st.ind[indBits].contradicted() && !st.ind[indLever].contradicted() {
-			// The face that ran is not the one believed to run: the
-			// belief was mirrored (a press, if any, is the flip's).
+		if steady && st.turnKnown && st.turn != f && !st.ind[indBits].contradicted() && !st.ind[indLever].contradicted() {
+			// The face that ran is not the one believed to run, and no
+			// indicator changed: the belief was mirrored.
 			st.turn = f
 			if !st.whiteSure && in.cfg == WhiteAuto && st.resolved {
 				st.white = st.white.Other()
+			}
+			if in.cfg != WhiteAuto && st.started && st.presses == [2]int{} && f != st.white {
+				// White's clock runs at the start (6.6), and White's face
+				// is set: the displays say the setting is wrong.
+				evs = append(evs, ClockEvent{Kind: Convention, At: r.At, Clock: timesOf(st, r),
+					Detail: fmt.Sprintf("the clock started with the %s face running, but White's face is set to %s: check the clock's orientation and the board's clock-white setting (6.6)", f, st.white)})
 			}
 		}
 	}
@@ -198,6 +240,14 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 		return y, true, false, evs
 	}
 	return st.turn, st.turnKnown, st.turnSure, evs
+}
+
+// mirror is the opposite meaning (an unlearned claim is taken as claimed).
+func mirror(m meaning) meaning {
+	if m == swapped {
+		return asClaimed
+	}
+	return swapped
 }
 
 // contradicted reports a confirmed meaning the latest clean reading went

@@ -60,9 +60,6 @@ var gated = []map[string][]string{
 	// 3,000 scenarios with every other gate off) the press-without-move
 	// alert is missing.
 	{"scramble": {"yes"}, "nomove": {"yes"}},
-	// D3 = right runs, with a simple delay: no display counts down before
-	// the first press, and the turn bits are read the pre-2015 way.
-	{"conv": {"d3right"}, "mode": {"delay"}},
 }
 
 func isGated(d map[string]string) bool {

@@ -498,6 +498,11 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 			"The board reports that no clock is connected; presses and flags are not seen until it is back. Check the clock cable.")
 	case clockd.Connected:
 		g.clock = ev.Clock
+	case clockd.Convention:
+		// What the clock's signs of whose time runs mean changed, or the
+		// displays contradict White's face as set: rare, and the arbiter
+		// should know.
+		g.anomaly(&out, at, KindClockReading, 0, true, "6.10", "The clock's readings need a look: "+ev.Detail+".")
 	case clockd.Reset:
 		// The clock counts afresh; the record and the move counts stand.
 		before := g.clock
