@@ -17,9 +17,11 @@ func FuzzReader(f *testing.F) {
 	for _, sy := range synthGames(f)[:3] {
 		f.Add(sy.pgn(f))
 	}
+	// One auditor for the whole run: its 6.9 analyzer allocates its table
+	// once (the fuzz function is not run in parallel within a worker).
+	a := New(Options{NodeBudget: 2000})
 	f.Fuzz(func(t *testing.T, text string) {
 		rd := NewReader(strings.NewReader(text), "fuzz.pgn")
-		a := New(Options{NodeBudget: 2000})
 		for range 10000 {
 			g, err := rd.Next()
 			if err == io.EOF {
