@@ -53,9 +53,6 @@ var dimensions = []dimension{
 // makes it unavoidable). Each entry matches when every named dimension has
 // one of the values listed.
 var gated = []map[string][]string{
-	// A forgotten press: the reply's and later presses' completions, the
-	// move-without-press alerts and, after the game, clock-stopped.
-	{"forgot": {"yes"}},
 	// A press without a move in a game with a scramble: rarely (1 in
 	// 3,000 scenarios with every other gate off) the press-without-move
 	// alert is missing.

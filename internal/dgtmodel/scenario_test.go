@@ -79,6 +79,17 @@ func check(o *outcome, m *sim) {
 	lastPly := 0
 	var moves reconcile.Moves
 	for _, e := range o.events {
+		if e.Type == reconcile.TypeRetract && e.Reason == reconcile.ReasonCorrection {
+			if c, ok := got[e.Ply]; ok {
+				// A completed move the board then showed was another
+				// (the press was read while the piece was on its way):
+				// arbiterd corrects it with one move-corrected alert. The
+				// final record is checked below like any other.
+				delete(got, e.Ply)
+				m.allowAnom("move-corrected", c.Side.String(), 1, 1, fmt.Sprintf("ply %d corrected", e.Ply))
+			}
+			continue
+		}
 		if e.Type != reconcile.TypeComplete {
 			continue
 		}

@@ -281,7 +281,13 @@ func (s *sim) onFlag(rec flagRec) {
 		}
 	}
 	if pending >= 0 {
-		s.allowAnom("move-without-press", side, 1, 1, fmt.Sprintf("ply %d made, not pressed, at the flag", pending+1))
+		// One alert for one unpressed move: when it is a forgotten press
+		// already expected to be reported, the flag may report it instead.
+		lo := 1
+		if s.sc.plan[pending].forgot {
+			lo = 0
+		}
+		s.allowAnom("move-without-press", side, lo, 1, fmt.Sprintf("ply %d made, not pressed, at the flag", pending+1))
 	}
 	planned := s.waiting >= 0 && s.faceOf(s.waiting) == rec.face
 	if !planned || inHand {

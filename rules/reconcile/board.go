@@ -127,6 +127,15 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 			g.finish(out, at, res.Signal, "result-signalled", "–")
 		}
 	default: // Unexplained, UnknownPieces
+		if res.Kind == rules.Unexplained && !resync {
+			if k, moves, ok := g.miscommitted(s); ok {
+				// Held until the board has shown it for ScanLag: a piece
+				// in the hand must not rewrite a completed move.
+				g.hold(at, k, moves)
+				g.multiFix = true
+				break
+			}
+		}
 		if resync && g.wasAway && res.Kind == rules.Unexplained && !g.suspect {
 			// Back from an absence, the board shows a position that no
 			// short sequence reaches. A piece in a hand looks like that
@@ -642,7 +651,7 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // for ScanLag or a press needs them, because a piece in the hand can look
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
-	g.multi, g.multiFrom, g.backTo, g.multiSlide = moves, from, -1, false
+	g.multi, g.multiFrom, g.backTo, g.multiSlide, g.multiFix = moves, from, -1, false, false
 	if !g.unexplained {
 		g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
 	}
@@ -798,6 +807,80 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 	}
 }
 
+// miscommitted looks for a completed move that the board shows was
+// another: the press was read while the piece was on its way (a pawn
+// that went on a square further, a castling pressed while only the rook
+// had moved). The last completed ply, with only uncompleted plies after
+// it, is replaced by another move that vacates the same square, and the
+// one legal sequence from the position before it (that move and up to
+// two more plies) reaches the board. It returns the ply's index and the
+// sequence.
+func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
+	n := len(g.plies)
+	k := n - 1 - countTrailing(g.plies)
+	if k < 0 || !g.plies[k].completed || g.plies[k].unverified {
+		return 0, nil, false
+	}
+	old := g.rec.Moves()[k]
+	alt := g.rec.Clone()
+	if alt.TakeBack(k) != nil {
+		return 0, nil, false
+	}
+	r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: min(n-k+1, 3)})
+	if r.Kind != rules.Forward || r.From != k || len(r.Moves) == 0 {
+		return 0, nil, false
+	}
+	m := r.Moves[0]
+	if m.String() == old.String() || !vacates(m, old.S1()) {
+		return 0, nil, false
+	}
+	return k, r.Moves, true
+}
+
+// countTrailing counts the uncompleted plies at the end of the record.
+func countTrailing(plies []plyInfo) int {
+	n := 0
+	for i := len(plies) - 1; i >= 0 && !plies[i].completed; i-- {
+		n++
+	}
+	return n
+}
+
+// vacates reports whether move m leaves square sq empty: its piece's
+// square, or a castling rook's.
+func vacates(m *chess.Move, sq chess.Square) bool {
+	if m.S1() == sq {
+		return true
+	}
+	switch {
+	case m.HasTag(chess.KingSideCastle):
+		return sq == chess.H1 || sq == chess.H8
+	case m.HasTag(chess.QueenSideCastle):
+		return sq == chess.A1 || sq == chess.A8
+	}
+	return false
+}
+
+// recommit replaces the completed ply k by the held sequence, completes
+// its first ply as the old one was completed, and tells the arbiter once.
+func (g *Game) recommit(out *[]Event, at time.Duration, k int, moves []*chess.Move) {
+	old := g.plies[k]
+	was := g.moveText(k)
+	g.correcting = true
+	g.retract(out, at, k, moves, false)
+	g.correcting = false
+	g.apply(out, at, moves)
+	by := ByNextMove
+	if old.pressed {
+		by = ByPress
+	}
+	g.plies[k].madeAt, g.plies[k].madeIn = old.madeAt, old.madeIn
+	g.complete(out, at, k, by, g.clock)
+	g.anomaly(out, at, KindMoveCorrected, old.side, false, "6.2.1",
+		fmt.Sprintf("arbiterd had completed %s, but the board shows that %s played %s: the clock was read while the piece was still on its way. The record is corrected; %s move count is unchanged.",
+			was, name(old.side), g.moveText(k), possessive(old.side)))
+}
+
 // retract takes the record back to ply from. replacement, when given, is
 // the sequence that replaces the retracted plies (a slide or correction).
 func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*chess.Move, byArbiter bool) {
@@ -818,6 +901,9 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 			continue
 		case info.completed:
 			reason = ReasonTakeback
+			if g.correcting {
+				reason = ReasonCorrection
+			}
 			g.counts.add(info.side, -1)
 		case byArbiter:
 			reason = ReasonTakeback

@@ -44,6 +44,10 @@ const (
 	// of the game (reset, or another board put in its place); the record
 	// is kept.
 	KindBoardReset = "board-reset"
+	// KindMoveCorrected: the board showed that a move arbiterd had
+	// completed was another (the piece went on after the press was read);
+	// the record is corrected, the counts are unchanged.
+	KindMoveCorrected = "move-corrected"
 )
 
 // Completion causes (the `by` field of a complete event, Law 6.2.1).

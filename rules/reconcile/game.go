@@ -196,6 +196,8 @@ type Game struct {
 	multi       []*chess.Move // several plies the board shows, not yet accepted
 	backTo      int           // ≥ 0: the held plies may instead be a take-back to this ply
 	multiSlide  bool          // the held plies continue a recorded slide (see fewer)
+	multiFix    bool          // the held plies replace a completed move the board shows was another (see miscommitted)
+	correcting  bool          // retract: completed plies go as a correction, not a take-back
 	multiFrom   int           // the ply they start from
 	multiAway   bool          // the held plies were found after an absence (a resync search)
 	multiAmbig  bool          // several sequences explain the board equally well

@@ -294,7 +294,11 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	// move, so this one leaves the latest moves to them.
 	var before []int
 	for _, i := range cands {
-		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) {
+		// The board reports a move a scan or two after it is made, so a
+		// press can be read before the move it completes: a move of the
+		// presser's reported that soon after the press was made before it
+		// (once the turn has passed the presser does not move again).
+		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) || g.plies[i].madeAt <= ev.At+boardReportLag {
 			before = append(before, i)
 		}
 	}
@@ -357,6 +361,11 @@ func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// the record's position ends the game: its game-end is due
 		return
 	}
+	if g.flagDown[clockd.White] || g.flagDown[clockd.Black] || ev.Clock.White <= 0 || ev.Clock.Black <= 0 {
+		// a clock stops by itself when a flag falls and its time is
+		// blocked at zero: the flag is the news, not the stop
+		return
+	}
 	g.anomaly(out, at, KindClockStopped, 0, true, "6.11",
 		fmt.Sprintf("The clock was stopped (White %s, Black %s). If the arbiter did not stop it, find out why (6.11); check both times before it is restarted.",
 			hms(ev.Clock.White), hms(ev.Clock.Black)))
@@ -382,8 +391,16 @@ func (g *Game) placedBy(side clockd.Side) bool {
 func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	moves, from := g.multi, g.multiFrom
 	away, ambig := g.multiAway, g.multiAmbig
-	g.multi, g.unexplained = nil, false
+	fix := g.multiFix
+	g.multi, g.unexplained, g.multiFix = nil, false, false
 	g.multiAway, g.multiAmbig = false, false
+	if fix {
+		g.recommit(out, at, from, moves)
+		if n := len(g.boards); !sameBoard(g.boards[n-1], g.snap) {
+			g.process(out, at) // the board has moved on meanwhile
+		}
+		return
+	}
 	if g.backTo >= 0 && !pressed {
 		g.retract(out, at, g.backTo, nil, false) // no press: a take-back
 		return
