@@ -56,8 +56,11 @@
 // New checks a Config (the game as SAN/UCI moves or PGN, the clock's
 // periods and how it adds them, orientation, speed, seed, think times, the
 // script). Run plays on any io.ReadWriter, usually the master of OpenPTY,
-// whose slave path a host opens as its serial port; Play computes the whole
-// byte stream at once, with emulated times, for captures and fast tests.
+// whose slave path a host opens as its serial port (Linux and macOS), or the
+// device end of OpenLine, an in-process line whose other end the host reads
+// and writes like a port (Windows, which has no pseudo-terminals, and many
+// boards in one process); Play computes the whole byte stream at once, with
+// emulated times, for captures and fast tests.
 // Observe reports moves, presses, periods and flags as they happen.
 //
 // # A clock on its own line

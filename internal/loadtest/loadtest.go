@@ -247,7 +247,7 @@ func (b *board) run(ctx context.Context, i int) (res boardResult) {
 		res.err = err
 		return res
 	}
-	dev, host := serialLine()
+	dev, host := emulator.OpenLine()
 	defer dev.Close()
 	defer host.Close()
 	// Stopping closes the line, as unplugging a serial port does: that is
