@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -23,21 +25,32 @@ func newPortsCmd() *cobra.Command {
 		Long: `ports lists the serial ports of this machine with their USB vendor and
 product ids and serial numbers, and marks the ones that are likely chess
 boards (the FTDI FT232R bridge, 0403:6001, that USB DGT boards use, or a
-product string naming DGT). A USB bridge is generic: "likely" is a hint.`,
+product string or port name saying DGT). A USB bridge is generic: "likely"
+is a hint. On Windows ports are COM ports (COM3; a Bluetooth board's too);
+a macOS build without cgo lists the ports by name only.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ports, err := serialport.List()
-			if err != nil && ports == nil {
-				return fmt.Errorf("ports: %w", err)
-			}
-			if err != nil { // the ports were found, their USB details not
-				fmt.Fprintf(cmd.ErrOrStderr(), "arbiterd ports: warning: %v\n", err)
-			}
-			return printPorts(cmd.OutOrStdout(), ports, o)
+			return runPorts(cmd.OutOrStdout(), cmd.ErrOrStderr(), serialport.List, o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
 	return cmd
+}
+
+// runPorts prints what list finds; ports found without their USB details
+// are printed, with a note on stderr saying why.
+func runPorts(w, errw io.Writer, list func() ([]serialport.Info, error), o portsOptions) error {
+	ports, err := list()
+	if err != nil && ports == nil {
+		return fmt.Errorf("ports: %w", err)
+	}
+	switch {
+	case errors.Is(err, serialport.ErrNoDetails): // by design in this build
+		fmt.Fprintf(errw, "arbiterd ports: %v\n", serialport.ErrNoDetails)
+	case err != nil: // the ports were found, their USB details not
+		fmt.Fprintf(errw, "arbiterd ports: warning: %v\n", err)
+	}
+	return printPorts(w, ports, o)
 }
 
 func printPorts(w io.Writer, ports []serialport.Info, o portsOptions) error {
@@ -50,7 +63,7 @@ func printPorts(w io.Writer, ports []serialport.Info, o portsOptions) error {
 		return enc.Encode(ports)
 	}
 	if len(ports) == 0 {
-		_, err := fmt.Fprintln(w, "no serial ports found (is the board plugged in? USB boards appear as /dev/ttyUSB* or /dev/ttyACM*)")
+		_, err := fmt.Fprintf(w, "no serial ports found (is the board plugged in? %s)\n", portsHint(runtime.GOOS))
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -63,6 +76,17 @@ func printPorts(w io.Writer, ports []serialport.Info, o portsOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Path, id, dash(p.SerialNumber), dash(p.Product), dash(p.Likely), dash(p.ByID))
 	}
 	return tw.Flush()
+}
+
+// portsHint says how boards show up on goos.
+func portsHint(goos string) string {
+	switch goos {
+	case "windows":
+		return "USB and Bluetooth boards appear as COM ports, such as COM3"
+	case "darwin":
+		return "USB boards appear as /dev/cu.usbserial-* or /dev/cu.usbmodem*, Bluetooth boards as /dev/cu.<name>"
+	}
+	return "USB boards appear as /dev/ttyUSB* or /dev/ttyACM*, Bluetooth boards as /dev/rfcomm*"
 }
 
 func dash(s string) string {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -75,5 +77,40 @@ func TestPortsCommandRuns(t *testing.T) {
 	var list []serialport.Info
 	if err := json.Unmarshal(out.Bytes(), &list); err != nil {
 		t.Fatalf("ports --json printed %q: %v", out.String(), err)
+	}
+}
+
+// A macOS build without cgo lists ports by name only: the table is
+// printed, a port named DGT still marked, and a note says why the USB
+// columns are empty.
+func TestPortsWithoutDetails(t *testing.T) {
+	list := func() ([]serialport.Info, error) {
+		return []serialport.Info{
+			{Path: "/dev/cu.DGT_BT_22A7-SPPDev", Likely: serialport.LikelyByName("/dev/cu.DGT_BT_22A7-SPPDev")},
+			{Path: "/dev/cu.usbserial-A9XYZ"},
+		}, fmt.Errorf("serialport: %w", serialport.ErrNoDetails)
+	}
+	var out, errOut bytes.Buffer
+	if err := runPorts(&out, &errOut, list, portsOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "/dev/cu.usbserial-A9XYZ") || !strings.Contains(out.String(), "DGT board?") {
+		t.Errorf("table:\n%s", out.String())
+	}
+	if note := errOut.String(); !strings.Contains(note, "not available") || !strings.Contains(note, "cgo") || strings.Contains(note, "warning") {
+		t.Errorf("note: %q", note)
+	}
+	// Listing failed altogether: an error, no table.
+	failing := func() ([]serialport.Info, error) { return nil, errors.New("no access") }
+	if err := runPorts(&out, &errOut, failing, portsOptions{}); err == nil {
+		t.Error("a failed listing gave no error")
+	}
+}
+
+func TestPortsHint(t *testing.T) {
+	for goos, want := range map[string]string{"windows": "COM3", "darwin": "/dev/cu.", "linux": "/dev/ttyUSB"} {
+		if got := portsHint(goos); !strings.Contains(got, want) {
+			t.Errorf("portsHint(%s) = %q, want %q in it", goos, got, want)
+		}
 	}
 }

@@ -49,8 +49,9 @@ type Port struct {
 }
 
 // Open opens the serial port at path (a device node or a symlink to one,
-// such as /dev/serial/by-id/usb-…) at 9600 baud 8N1, no flow control. The
-// port closes itself when ctx is done.
+// such as /dev/serial/by-id/usb-…; on Windows a COM name such as COM3 or
+// \\.\COM12) at 9600 baud 8N1, no flow control. The port closes itself
+// when ctx is done.
 func Open(ctx context.Context, path string, opts Options) (*Port, error) {
 	if opts.Capture != nil && (opts.Now == nil || opts.CapturePort == "") {
 		return nil, &Error{Port: path, Op: "open", Err: ErrCapture, Cause: errors.New("a capture needs Options.Now and Options.CapturePort")}
@@ -61,16 +62,8 @@ func Open(ctx context.Context, path string, opts Options) (*Port, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{Port: path, Op: "open", Err: ErrClosed, Cause: err}
 	}
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, &Error{Port: path, Op: "open", Err: ErrNotFound}
-	case errors.Is(err, fs.ErrPermission):
-		return nil, &Error{Port: path, Op: "open", Err: ErrPermission, Cause: err}
-	case err != nil:
-		return nil, &Error{Port: path, Op: "open", Err: ErrNotFound, Cause: err}
-	case fi.Mode()&fs.ModeCharDevice == 0:
-		return nil, &Error{Port: path, Op: "open", Err: ErrNotSerial, Cause: errors.New("not a character device")}
+	if err := checkDevice(path); err != nil {
+		return nil, err
 	}
 	lock, err := lockPort(path)
 	if err != nil {
@@ -124,7 +117,7 @@ func openError(path string, err error) *Error {
 	case errors.Is(err, syscall.EBUSY):
 		e.Err = ErrBusy
 	default:
-		e.Err = ErrNotSerial
+		e.Err = systemOpenError(err)
 	}
 	return e
 }
