@@ -8,6 +8,7 @@ import (
 
 func newDemoCmd() *cobra.Command {
 	var o demo.Options
+	var line string
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run an emulated game to a flag fall and show the verdict live",
@@ -18,11 +19,21 @@ flag falls before move 40. arbiterd reads the board through a real serial
 port, records the capture, reconciles moves with clock presses into
 completed moves (6.2.1), and gives the flag verdict citing the Laws (6.3.1,
 6.4, 6.9). It leaves the capture, the event stream and the PGN in a folder
-it names (--out, or a new temporary folder).`,
+it names (--out, or a new temporary folder).
+
+Where the system has no pseudo-terminals (Windows) the emulated board talks
+to arbiterd over an in-process line instead, and the demo says so: the bytes
+take the same live path, only the serial port is left out. --line
+in-process asks for that line anywhere.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := demo.ParseLine(line)
+			if err != nil {
+				return usageError{err}
+			}
+			o.Line = l
 			o.Progress = cmd.OutOrStdout()
-			_, err := demo.Run(cmd.Context(), o)
+			_, err = demo.Run(cmd.Context(), o)
 			return err
 		},
 	}
@@ -33,5 +44,6 @@ it names (--out, or a new temporary folder).`,
 	f.StringVar(&o.TimeControl, "tc", demo.DefaultTimeControl, "time control (shared notation, e.g. 40/5400+30:1800+30)")
 	f.IntVar(&o.FlagPly, "flag-ply", demo.DefaultFlagPly, "ply at which the player to move oversteps its time (0: none)")
 	f.StringArrayVar(&o.Faults, "fault", nil, "extra emulated fault, as for arbiterd emulate --fault")
+	f.StringVar(&line, "line", "auto", "how the emulated board reaches arbiterd: auto (a pseudo-terminal where the system has them), pty or in-process")
 	return cmd
 }

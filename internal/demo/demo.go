@@ -5,6 +5,11 @@
 // reconciles moves and presses, and gives the flag verdict, printing what
 // happens as it happens. It leaves the capture, the event stream and the
 // PGN in a folder.
+//
+// Where the system has no pseudo-terminals (Windows), the emulator talks to
+// arbiterd over an in-process line (emulator.OpenLine) instead, and the demo
+// says so: the bytes take the same live path (the capture, the DGT session,
+// the pipeline), only the serial port itself is left out.
 package demo
 
 import (
@@ -15,6 +20,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,6 +44,37 @@ type Options struct {
 	Faults      []string
 	Oracle      reconcile.MateOracle
 	Progress    io.Writer // where the live view goes (nil: nowhere)
+	Line        Line      // how the emulated board reaches arbiterd (default: a pty where there are ptys)
+}
+
+// Line is how the emulated board is connected to arbiterd.
+type Line string
+
+const (
+	// LineAuto is a pseudo-terminal where the system has them (Linux,
+	// macOS), the in-process line elsewhere (Windows).
+	LineAuto Line = ""
+	// LinePTY is a pseudo-terminal, a real serial port arbiterd opens
+	// through go.bug.st/serial.
+	LinePTY Line = "pty"
+	// LineInProcess is an in-process line (emulator.OpenLine) that
+	// arbiterd reads and writes as it would a port.
+	LineInProcess Line = "in-process"
+)
+
+// InProcessDevice is the device Session.OnStart is given when the board is
+// on the in-process line.
+const InProcessDevice = "an in-process line"
+
+// ParseLine reads a line's name: auto, pty or in-process.
+func ParseLine(s string) (Line, error) {
+	switch l := Line(s); l {
+	case "auto":
+		return LineAuto, nil
+	case LineAuto, LinePTY, LineInProcess:
+		return l, nil
+	}
+	return "", fmt.Errorf("demo: line %q: want auto, pty or in-process", s)
 }
 
 // Defaults for the demo: the FIDE standard control, a flag in the 19th
@@ -95,9 +132,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			"white": "Anderssen, Adolf", "black": "Kieseritzky, Lionel",
 			"timecontrol": tc.String(), "clock-white": "auto",
 		},
-		Dir: o.Out, Speed: o.Speed, Oracle: o.Oracle,
+		Dir: o.Out, Speed: o.Speed, Oracle: o.Oracle, Line: o.Line,
 		OnStart: func(device, dir string) {
 			fmt.Fprintf(out, "arbiterd demo: emulated DGT board + DGT 3000 on %s, %s, the Immortal Game (London 1851)\n", device, tc)
+			if device == InProcessDevice {
+				why := "as asked"
+				if o.Line != LineInProcess {
+					why = "this system (" + runtime.GOOS + ") has no pseudo-terminals"
+				}
+				fmt.Fprintf(out, "  in-process line (%s): the board's bytes take arbiterd's whole live path (capture,\n", why)
+				fmt.Fprintf(out, "  DGT session, reconciliation) but no serial port; a real board is read from its port (COM3, /dev/ttyUSB0)\n")
+			}
 			fmt.Fprintf(out, "  played at %g× real time; the flag falls before move 40. Output in %s\n\n", o.Speed, dir)
 		},
 		OnEvent: view.show,
@@ -120,6 +165,10 @@ type Session struct {
 	Dir      string            // folder for the capture, events and PGN ("" = a new temporary folder)
 	Speed    float64           // emulated time per real second; the capture records emulated time
 	Oracle   reconcile.MateOracle
+	// Line is how the emulator reaches arbiterd (default: a pty, or the
+	// in-process line where the system has no ptys); OnStart is given the
+	// pty's path, or InProcessDevice.
+	Line Line
 	// StopWhen decides when the game is over for the session (default: an
 	// end event, or a flag whose verdict is not "none").
 	StopWhen func(reconcile.Event) bool
@@ -128,9 +177,13 @@ type Session struct {
 	OnDone   func(*Result)
 }
 
-// Live plays s: the emulator on a pty, arbiterd's live path on the other
-// end, the capture, events and PGN written into the folder.
+// Live plays s: the emulator on a pty (or the in-process line), arbiterd's
+// live path on the other end, the capture, events and PGN written into the
+// folder.
 func Live(ctx context.Context, s Session) (*Result, error) {
+	if _, err := ParseLine(string(s.Line)); err != nil {
+		return nil, err
+	}
 	if s.Speed <= 0 {
 		s.Speed = 1
 	}
@@ -175,16 +228,16 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 	res := &Result{Dir: dir, Capture: filepath.Join(dir, "game.capture"),
 		Events: filepath.Join(dir, "events.jsonl"), PGN: filepath.Join(dir, "game.pgn")}
 
-	master, slave, err := emulator.OpenPTY()
+	line, err := openLine(s.Line)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	defer master.Close()
+	defer line.device.Close()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	emuDone := make(chan error, 1)
-	go func() { emuDone <- emu.Run(ctx, master) }()
+	go func() { emuDone <- emu.Run(ctx, line.device) }()
 	defer func() { cancel(); <-emuDone }()
 
 	cf, err := os.Create(res.Capture)
@@ -230,11 +283,11 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 		}
 	}()
 	if s.OnStart != nil {
-		s.OnStart(slave, dir)
+		s.OnStart(line.name, dir)
 	}
 	over := false
 	err = live.Run(ctx, live.Config{
-		Path: slave, Meta: s.Meta, Capture: cw, Now: now, Oracle: s.Oracle,
+		Path: line.path, Open: line.open, Meta: s.Meta, Capture: cw, Now: now, Oracle: s.Oracle,
 		OnEvent: func(e reconcile.Event) bool {
 			ew.Write(reconcile.Marshal(e))
 			ew.WriteByte('\n')
@@ -273,6 +326,35 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 		s.OnDone(res)
 	}
 	return res, nil
+}
+
+// boardLine is the emulator's end of the line and how arbiterd opens the
+// other end.
+type boardLine struct {
+	device io.ReadWriteCloser // the emulator's end; closing it ends the line
+	path   string             // the port arbiterd opens (a pty's slave)
+	name   string             // what OnStart is told
+	// open, when set, opens arbiterd's end instead of the port at path.
+	open func(context.Context) (io.ReadWriteCloser, error)
+}
+
+// openLine opens the line the session asks for: a pty, whose slave
+// arbiterd opens as a serial port, or the in-process line, whose host end
+// arbiterd is given as its port. The default is a pty, and the in-process
+// line where the system has none.
+func openLine(l Line) (*boardLine, error) {
+	if l != LineInProcess {
+		master, slave, err := emulator.OpenPTY()
+		if err == nil {
+			return &boardLine{device: master, path: slave, name: slave}, nil
+		}
+		if l == LinePTY || !errors.Is(err, emulator.ErrNoPTY) {
+			return nil, err
+		}
+	}
+	dev, host := emulator.OpenLine()
+	return &boardLine{device: dev, path: "in-process", name: InProcessDevice,
+		open: func(context.Context) (io.ReadWriteCloser, error) { return host, nil }}, nil
 }
 
 // view prints the game as it happens: one line per completed move, the

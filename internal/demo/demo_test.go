@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,10 +19,44 @@ func TestDemoLiveEqualsReplay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a game through a pty")
 	}
+	playDemo(t, LineAuto)
+}
+
+// The demo as it runs on Windows, on every system: the emulator on the
+// in-process line, arbiterd's live path on its other end, the same verdict
+// and a capture that replays to the same events; the output says so.
+func TestDemoInProcessLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game")
+	}
+	progress := playDemo(t, LineInProcess)
+	if !strings.Contains(progress, "on an in-process line") || !strings.Contains(progress, "in-process line (as asked)") {
+		t.Errorf("the demo does not say it runs on the in-process line:\n%s", progress)
+	}
+}
+
+func TestParseLine(t *testing.T) {
+	for in, want := range map[string]Line{"": LineAuto, "auto": LineAuto, "pty": LinePTY, "in-process": LineInProcess} {
+		if got, err := ParseLine(in); got != want || err != nil {
+			t.Errorf("ParseLine(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParseLine("com3"); err == nil {
+		t.Error("ParseLine accepted com3")
+	}
+	if _, err := Live(context.Background(), Session{Line: "serial"}); err == nil || !strings.Contains(err.Error(), "serial") {
+		t.Errorf("Live with an unknown line: %v", err)
+	}
+}
+
+// playDemo plays the demo on line and checks the verdict and the replay;
+// it returns what the demo printed.
+func playDemo(t *testing.T, line Line) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var progress bytes.Buffer
-	res, err := Run(ctx, Options{Out: t.TempDir(), Speed: 1000, Seed: 1, FlagPly: DefaultFlagPly, Progress: &progress})
+	res, err := Run(ctx, Options{Out: t.TempDir(), Speed: 1000, Seed: 1, FlagPly: DefaultFlagPly, Progress: &progress, Line: line})
 	if err != nil {
 		t.Fatalf("demo: %v\n%s", err, progress.String())
 	}
@@ -64,4 +99,5 @@ func TestDemoLiveEqualsReplay(t *testing.T) {
 	if err != nil || !bytes.Contains(pgnText, []byte(`[Result "1-0"]`)) || !bytes.Contains(pgnText, []byte("19. e5")) {
 		t.Errorf("PGN: %v\n%s", err, pgnText)
 	}
+	return progress.String()
 }
