@@ -155,13 +155,14 @@ func check(o *outcome, m *sim) {
 		if e.Period != w.period {
 			diffs = append(diffs, fmt.Sprintf("period %d, want %d", e.Period, w.period))
 		}
-		if e.MovesCompleted != w.completed {
+		closeCall := w.close && e.MovesCompleted == w.completed-1
+		if e.MovesCompleted != w.completed && !closeCall {
 			diffs = append(diffs, fmt.Sprintf("moves_completed %d, want %d", e.MovesCompleted, w.completed))
 		}
 		if e.MovesRequired != w.required {
 			diffs = append(diffs, fmt.Sprintf("moves_required %d, want %d", e.MovesRequired, w.required))
 		}
-		okVerdict := e.Verdict == w.verdict
+		okVerdict := e.Verdict == w.verdict || (closeCall && e.Verdict == "unknown")
 		if w.mate == "" && w.verdict != "none" {
 			okVerdict = e.Verdict == "loss" || e.Verdict == "draw"
 		}

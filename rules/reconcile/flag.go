@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/notnil/chess"
@@ -27,6 +28,9 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 	endResult, endReason, endArticle := "", "", ""
 	for _, ev := range batch {
 		side := ev.Side
+		if !g.ended {
+			g.completedByNextMove(out, at, side, ev.At)
+		}
 		e := g.verdict(side, ev, both)
 		if !g.ended {
 			for i := len(g.plies) - 1; i >= 0; i-- {
@@ -61,6 +65,24 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 	}
 	if endResult != "" && !g.ended {
 		g.finish(out, at, endResult, endReason, endArticle)
+	}
+}
+
+// completedByNextMove completes, before a flag of side at flagAt is
+// judged, each of side's unpressed moves that side's next move, made
+// before the flag fell, completed (6.2.1): they count for the control.
+func (g *Game) completedByNextMove(out *[]Event, at time.Duration, side clockd.Side, flagAt time.Duration) {
+	for i := range g.plies {
+		p := g.plies[i]
+		if p.side != side || p.completed || p.unverified {
+			continue
+		}
+		for j := i + 1; j < len(g.plies); j++ {
+			if g.plies[j].side == side && g.plies[j].madeAt <= flagAt {
+				g.complete(out, at, i, ByNextMove, g.clock)
+				break
+			}
+		}
 	}
 }
 
@@ -147,8 +169,41 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 			e.Verdict = VerdictLoss
 		}
 		e.Reason = fmt.Sprintf("%s%s.%s %s", where, req, early, mateWords(opp, ans, ""))
+		if k, i, next, ok := g.completedAtTheFlag(side, ev.At); ok && !both {
+			// A move reported right after the flag may have been made
+			// before it: then it completed an earlier one (6.2.1), and
+			// with it the control. The board cannot tell which.
+			if j2, err := tc.Judge(hw, done+k); err == nil && j2.Reached {
+				e.Verdict, e.Article = VerdictUnknown, "6.2.1"
+				e.Reason = fmt.Sprintf("%s%s. But %s reached the board within half a second of the flag: if it was made before the flag fell, it completed %s (6.2.1) and with it the control (%d moves), and play continues; if it was made after, %s. Establish which before ruling.",
+					where, req, g.moveText(next), g.moveText(i), j2.Required, strings.TrimSuffix(mateWords(opp, ans, ""), "."))
+			}
+		}
 	}
 	return e
+}
+
+// completedAtTheFlag counts side's unpressed moves that a next move of
+// side, reported within boardReportLag after the flag at flagAt, would
+// complete if it was made before the flag; i is the first of them and
+// next the move that would complete it.
+func (g *Game) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k, i, next int, ok bool) {
+	for a := range g.plies {
+		p := g.plies[a]
+		if p.side != side || p.completed || p.unverified {
+			continue
+		}
+		for b := a + 1; b < len(g.plies); b++ {
+			if q := g.plies[b]; q.side == side && q.madeAt > flagAt && q.madeAt <= flagAt+boardReportLag {
+				if k == 0 {
+					i, next = a, b
+				}
+				k++
+				break
+			}
+		}
+	}
+	return k, i, next, k > 0
 }
 
 // mateWords is the 6.9 sentence for the opponent's answer.
