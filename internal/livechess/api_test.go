@@ -294,7 +294,7 @@ func TestWebSocketErrorsAndUnsubscribe(t *testing.T) {
 func smallBuffer() *websocket.DialOptions {
 	d := &net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
 		var err error
-		rc.Control(func(fd uintptr) { err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		rc.Control(func(fd uintptr) { err = setReceiveBuffer(fd, 4096) })
 		return err
 	}}
 	return &websocket.DialOptions{HTTPClient: &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}}

@@ -9,6 +9,12 @@ import (
 	"github.com/arbiterd/arbiterd/internal/emulator"
 )
 
+// immortal is the Immortal Game (Anderssen–Kieseritzky, London 1851).
+var immortal = []string{"e4", "e5", "f4", "exf4", "Bc4", "Qh4+", "Kf1", "b5", "Bxb5", "Nf6", "Nf3", "Qh6",
+	"d3", "Nh5", "Nh4", "Qg5", "Nf5", "c6", "g4", "Nf6", "Rg1", "cxb5", "h4", "Qg6", "h5", "Qg5", "Qf3",
+	"Ng8", "Bxf4", "Qf6", "Nc3", "Bc5", "Nd5", "Qxb2", "Bd6", "Bxg1", "e5", "Qxa1+", "Ke2", "Na6",
+	"Nxg7+", "Kd8", "Qf6+", "Nxf6", "Be7#"}
+
 // TestDecoderAgainstEmulator cross-checks driver/dgt's decoder with the
 // emulator, an independent implementation of the device side: whole games
 // over many seeds, both board orientations, decode without a skipped byte
