@@ -38,7 +38,8 @@ func newEmulateCmd() *cobra.Command {
 clock: it answers the host's commands and plays a game with the noise of
 real hands (slides, captures either way round, castling either piece
 first) and presses the clock after each move. Point arbiterd (or any DGT
-host) at the printed device.
+host) at the printed device. It needs pseudo-terminals (Linux, macOS); on
+Windows, arbiterd demo runs the emulator over an in-process line.
 
 The game is the first one of --pgn FILE, or the Immortal Game
 (Anderssen–Kieseritzky, London 1851) when none is given. The clock is set
@@ -154,6 +155,9 @@ func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config) er
 		return usageError{err}
 	}
 	master, path, err := emulator.OpenPTY()
+	if errors.Is(err, emulator.ErrNoPTY) {
+		return fmt.Errorf("%w: arbiterd emulate needs one to offer a host a serial port (Linux, macOS); arbiterd demo plays the emulated board over an in-process line instead", err)
+	}
 	if err != nil {
 		return err
 	}
