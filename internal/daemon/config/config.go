@@ -303,11 +303,12 @@ func (c *Config) validate() []*Error {
 		if port == "" {
 			return
 		}
-		if prev, ok := ports[port]; ok {
+		key := portKey(port)
+		if prev, ok := ports[key]; ok {
 			bad(field, "port %s is already %s", port, prev)
 			return
 		}
-		ports[port] = field
+		ports[key] = field
 	}
 	for i, b := range c.Boards {
 		f := fmt.Sprintf("boards[%d]", i)
@@ -319,7 +320,7 @@ func (c *Config) validate() []*Error {
 			numbers[b.Number] = i
 		}
 		if b.Port == "" {
-			bad(f+".port", "missing: the board's serial port (a path or /dev/serial/by-id/…)")
+			bad(f+".port", "missing: the board's serial port (a path or /dev/serial/by-id/…; COM3 on Windows)")
 		} else if strings.ContainsAny(b.Port, " \t\n") {
 			bad(f+".port", "%q: a port name has no spaces", b.Port)
 		}
@@ -356,4 +357,17 @@ func (c *Config) validate() []*Error {
 		}
 	}
 	return errs
+}
+
+// comPort is a Windows serial port name, with or without the device
+// namespace prefix: COM3, \\.\COM12.
+var comPort = regexp.MustCompile(`(?i)^(?:\\\\\.\\)?(COM[0-9]+)$`)
+
+// portKey is what makes two port names the same port: Windows COM names
+// are the same whatever their case and with or without \\.\.
+func portKey(port string) string {
+	if m := comPort.FindStringSubmatch(port); m != nil {
+		return strings.ToUpper(m[1])
+	}
+	return port
 }

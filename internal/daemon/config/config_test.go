@@ -164,3 +164,32 @@ func TestExamples(t *testing.T) {
 		}
 	}
 }
+
+// On Windows serial ports are COM ports (a Bluetooth board's too): COM
+// names are accepted, and the same port written another way (com3, or
+// with the \\.\ prefix) is refused as a duplicate.
+func TestCOMPorts(t *testing.T) {
+	win := strings.NewReplacer("/dev/serial/by-id/usb-DGT_board_1", "COM3", "/dev/ttyUSB1", `\\.\COM12`, "/dev/ttyACM0", "COM4").Replace(goodYAML)
+	c, err := Parse("c.yaml", []byte(win))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Boards[0].Port != "COM3" || c.Boards[1].Port != `\\.\COM12` || c.Boards[1].Clock.Port != "COM4" {
+		t.Errorf("ports %q %q %q", c.Boards[0].Port, c.Boards[1].Port, c.Boards[1].Clock.Port)
+	}
+	toml := strings.NewReplacer(`"/dev/ttyUSB0"`, `'COM3'`, `"/dev/ttyUSB1"`, `'\\.\COM12'`).Replace(goodTOML)
+	if c, err := Parse("c.toml", []byte(toml)); err != nil || c.Boards[1].Port != `\\.\COM12` {
+		t.Errorf("TOML: %v", err)
+	}
+	for _, dup := range []string{"com3", `\\.\COM3`, "COM3"} {
+		_, err := Parse("c.yaml", []byte(strings.Replace(win, `\\.\COM12`, dup, 1)))
+		if err == nil || !strings.Contains(err.Error(), "boards[1].port: port "+dup+" is already boards[0].port") {
+			t.Errorf("%s beside COM3: %v", dup, err)
+		}
+	}
+	for port, key := range map[string]string{"COM3": "COM3", "com10": "COM10", `\\.\com12`: "COM12", "/dev/ttyUSB0": "/dev/ttyUSB0", "COM": "COM", "COM3x": "COM3x"} {
+		if got := portKey(port); got != key {
+			t.Errorf("portKey(%q) = %q, want %q", port, got, key)
+		}
+	}
+}

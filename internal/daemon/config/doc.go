@@ -2,7 +2,8 @@
 // the data directory where every game is journalled, the address the HTTP
 // server listens on, the event and round, the log format, and the boards
 // the daemon serves — each a DGT board's serial port (a path or a stable
-// /dev/serial/by-id/… name), an optional separate clock port, the board
+// /dev/serial/by-id/… name; a COM name such as COM3 on Windows, the same
+// port whatever its case), an optional separate clock port, the board
 // number, the players, the time control (FIDE Law 6.7 and the control of
 // Law 6.3: what a flag fall is judged against), which face of the clock is
 // White's, and the start position.
