@@ -810,31 +810,40 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 // miscommitted looks for a completed move that the board shows was
 // another: the press was read while the piece was on its way (a pawn
 // that went on a square further, a castling pressed while only the rook
-// had moved). The last completed ply, with only uncompleted plies after
-// it, is replaced by another move that vacates the same square, and the
-// one legal sequence from the position before it (that move and up to
-// two more plies) reaches the board. It returns the ply's index and the
-// sequence.
+// had moved). One of the last two completed plies (the opponent may have
+// replied and pressed meanwhile) is replaced by another move that vacates
+// the same square, the plies after it stay as they were, and the one
+// legal sequence from the position before it (with up to one more ply)
+// reaches the board. It returns the ply's index and the sequence.
 func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 	n := len(g.plies)
-	k := n - 1 - countTrailing(g.plies)
-	if k < 0 || !g.plies[k].completed || g.plies[k].unverified {
-		return 0, nil, false
+	last := n - 1 - countTrailing(g.plies)
+	recorded := g.rec.Moves()
+	for k := last; k >= 0 && k >= last-1; k-- {
+		if !g.plies[k].completed || g.plies[k].unverified {
+			return 0, nil, false
+		}
+		alt := g.rec.Clone()
+		if alt.TakeBack(k) != nil {
+			return 0, nil, false
+		}
+		r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: min(n-k+1, 4)})
+		if r.Kind != rules.Forward || r.From != k || len(r.Moves) < n-k {
+			continue
+		}
+		m := r.Moves[0]
+		if m.String() == recorded[k].String() || !vacates(m, recorded[k].S1()) {
+			continue
+		}
+		same := true
+		for i := k + 1; i < n; i++ {
+			same = same && r.Moves[i-k].String() == recorded[i].String()
+		}
+		if same {
+			return k, r.Moves, true
+		}
 	}
-	old := g.rec.Moves()[k]
-	alt := g.rec.Clone()
-	if alt.TakeBack(k) != nil {
-		return 0, nil, false
-	}
-	r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: min(n-k+1, 3)})
-	if r.Kind != rules.Forward || r.From != k || len(r.Moves) == 0 {
-		return 0, nil, false
-	}
-	m := r.Moves[0]
-	if m.String() == old.String() || !vacates(m, old.S1()) {
-		return 0, nil, false
-	}
-	return k, r.Moves, true
+	return 0, nil, false
 }
 
 // countTrailing counts the uncompleted plies at the end of the record.
@@ -861,24 +870,32 @@ func vacates(m *chess.Move, sq chess.Square) bool {
 	return false
 }
 
-// recommit replaces the completed ply k by the held sequence, completes
-// its first ply as the old one was completed, and tells the arbiter once.
+// recommit replaces the completed ply k by the held sequence (the plies
+// after it are the same moves), completes again what was completed, as it
+// was, and tells the arbiter once.
 func (g *Game) recommit(out *[]Event, at time.Duration, k int, moves []*chess.Move) {
-	old := g.plies[k]
+	olds := append([]plyInfo(nil), g.plies[k:]...)
 	was := g.moveText(k)
 	g.correcting = true
 	g.retract(out, at, k, moves, false)
 	g.correcting = false
 	g.apply(out, at, moves)
-	by := ByNextMove
-	if old.pressed {
-		by = ByPress
+	for i, o := range olds {
+		if k+i >= len(g.plies) {
+			break
+		}
+		g.plies[k+i].madeAt, g.plies[k+i].madeIn, g.plies[k+i].warned = o.madeAt, o.madeIn, o.warned
+		if o.completed {
+			by := ByNextMove
+			if o.pressed {
+				by = ByPress
+			}
+			g.complete(out, at, k+i, by, g.clock)
+		}
 	}
-	g.plies[k].madeAt, g.plies[k].madeIn = old.madeAt, old.madeIn
-	g.complete(out, at, k, by, g.clock)
-	g.anomaly(out, at, KindMoveCorrected, old.side, false, "6.2.1",
+	g.anomaly(out, at, KindMoveCorrected, olds[0].side, false, "6.2.1",
 		fmt.Sprintf("arbiterd had completed %s, but the board shows that %s played %s: the clock was read while the piece was still on its way. The record is corrected; %s move count is unchanged.",
-			was, name(old.side), g.moveText(k), possessive(old.side)))
+			was, name(olds[0].side), g.moveText(k), possessive(olds[0].side)))
 }
 
 // retract takes the record back to ply from. replacement, when given, is

@@ -256,8 +256,9 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		// clock; pressing back gives the turn back and is no offence.
 		return
 	}
-	if g.multi != nil && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || g.multiSlide) {
-		// the plies the board showed around the press are accepted now
+	if g.multi != nil && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || g.snapAt <= ev.At+boardReportLag || g.multiSlide) {
+		// the plies the board showed around the press (or reported up to
+		// two scans after it) are accepted now
 		g.settle(out, at, true)
 		g.resolvePress(out, at, pr)
 		return
