@@ -497,6 +497,15 @@ func (in *Interpreter) reset(st *istate, prev, r Reading) bool {
 	}
 	credit := in.tc.maxIncrement() + granularity
 	rose := r.Left.Time-prev.Left.Time > credit || r.Right.Time-prev.Right.Time > credit
+	for _, f := range [2]Face{Left, Right} {
+		fr := r.Face(f)
+		if fr.Flag || fr.FlagShown {
+			return false // a reset clears the flags; this is a flag's addition
+		}
+		if d := fr.Time - prev.Face(f).Time; d > credit && in.periodJump(st, f, d, 1) > 0 {
+			return false // the next period's time, which may equal the start's
+		}
+	}
 	return rose && start(r.Left.Time) && start(r.Right.Time) && r.Left.Time == r.Right.Time
 }
 

@@ -100,6 +100,11 @@ func TestInterpreterTable(t *testing.T) {
 					t.Errorf("reset %v: want period 1", evs[4])
 				}
 			}},
+		{"the next period's time equal to the start's is no reset", "2/50+2:52+2", WhiteLeft,
+			[]Reading{rd(0, 52, 52, "L", true), rd(2, 50, 52, "L", true), rd(3, 52, 52, "R", true), rd(5, 52, 50, "R", true),
+				rd(6, 52, 52, "L", true), rd(40, 18, 52, "L", true),
+				with(rd(59, 52, 52, "L", true), func(r *Reading) { r.Left.FlagShown = true })},
+			"started press:white press:black flag:white period-added:white", nil},
 		{"turn bits that mean the other face are learned from the displays", "300", WhiteAuto,
 			// The clock sets the bit read as "right" while the left face
 			// counts down: White's face is the left one all the same.
