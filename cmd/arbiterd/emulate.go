@@ -156,7 +156,7 @@ func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config) er
 	}
 	master, path, err := emulator.OpenPTY()
 	if errors.Is(err, emulator.ErrNoPTY) {
-		return fmt.Errorf("%w: arbiterd emulate needs one to offer a host a serial port (Linux, macOS); arbiterd demo plays the emulated board over an in-process line instead", err)
+		return fmt.Errorf("%w: arbiterd emulate offers its board on a pseudo-terminal (Linux, macOS); here arbiterd demo plays the emulated board over an in-process line", err)
 	}
 	if err != nil {
 		return err

@@ -136,12 +136,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		OnStart: func(device, dir string) {
 			fmt.Fprintf(out, "arbiterd demo: emulated DGT board + DGT 3000 on %s, %s, the Immortal Game (London 1851)\n", device, tc)
 			if device == InProcessDevice {
-				why := "as asked"
-				if o.Line != LineInProcess {
-					why = "this system (" + runtime.GOOS + ") has no pseudo-terminals"
+				if o.Line == LineInProcess {
+					fmt.Fprintf(out, "  the emulated board talks to arbiterd over an in-process line, as asked.\n")
+				} else {
+					fmt.Fprintf(out, "  %s has no pseudo-terminals: the emulated board talks to arbiterd over an in-process line.\n", runtime.GOOS)
 				}
-				fmt.Fprintf(out, "  in-process line (%s): the board's bytes take arbiterd's whole live path (capture,\n", why)
-				fmt.Fprintf(out, "  DGT session, reconciliation) but no serial port; a real board is read from its port (COM3, /dev/ttyUSB0)\n")
+				fmt.Fprintf(out, "  Its bytes take arbiterd's whole live path (capture, DGT session, reconciliation); only\n")
+				fmt.Fprintf(out, "  the serial port is left out (a real board is read from its port: COM3, /dev/ttyUSB0).\n")
 			}
 			fmt.Fprintf(out, "  played at %g× real time; the flag falls before move 40. Output in %s\n\n", o.Speed, dir)
 		},

@@ -30,7 +30,7 @@ func TestDemoInProcessLine(t *testing.T) {
 		t.Skip("plays a game")
 	}
 	progress := playDemo(t, LineInProcess)
-	if !strings.Contains(progress, "on an in-process line") || !strings.Contains(progress, "in-process line (as asked)") {
+	if !strings.Contains(progress, "on an in-process line") || !strings.Contains(progress, "in-process line, as asked") {
 		t.Errorf("the demo does not say it runs on the in-process line:\n%s", progress)
 	}
 }
