@@ -211,3 +211,24 @@ func TestUnplugCapture(t *testing.T) {
 	}
 	t.Logf("unplug capture: %s (completed %+v, outcome %q)", v, got.Completed, got.Result)
 }
+
+// TestUnplugAbsencePresses replays a live trial whose board went away
+// twice in quick succession while play went on: the first clock reading
+// after its return showed the five presses made meanwhile, merged. They
+// belong to the plies arbiterd could not verify and complete nothing;
+// before, two were charged to White as presses without a move (7.5.3) and
+// a third after the record was corrected.
+func TestUnplugAbsencePresses(t *testing.T) {
+	chunks, _ := pliesBegin(t)
+	base := replayChunks(t, chunks)
+	got := replayCapture(filepath.Join("testdata", "unplug-12000037-midslide.capture"))
+	if got.RunErr != nil {
+		t.Fatal(got.RunErr)
+	}
+	if _, err := verdict(base, got); err != nil {
+		t.Fatalf("%v\n%s", err, summary(got))
+	}
+	if p := penalties(got); len(p) > 0 {
+		t.Fatalf("%d invented penalties\n%s", len(p), summary(got))
+	}
+}

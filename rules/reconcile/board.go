@@ -416,7 +416,6 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	first := verified + 1
 	var n [2]int
 	var words []string
-	last := clockd.White
 	for _, m := range moves {
 		side := sideOf(g.rec.Position().Turn())
 		if err := g.rec.Move(m); err != nil {
@@ -430,7 +429,6 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 		}
 		words = append(words, w)
 		n[side]++
-		last = side
 	}
 	if len(words) == 0 {
 		return
@@ -440,7 +438,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if g.unvFrom == 0 {
 		g.unvFrom = first
 	}
-	g.absorbPresses(last, n[last])
+	g.absorbPresses(n)
 	how := "the only sequence of that length that reaches it is " + strings.Join(words, " ")
 	if ambiguous {
 		how = "several sequences of that length reach it, for example " + strings.Join(words, " ")
@@ -519,9 +517,8 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 	if g.unvFrom == 0 {
 		g.unvFrom = verified + 1
 	}
-	last := sideOf(turn).Other()
 	if !again {
-		g.absorbPresses(last, n[last])
+		g.absorbPresses(n)
 	}
 	g.suspect, g.stale, g.rebased = false, false, true
 	g.reportUnverified(out, at, fmt.Sprintf(
@@ -557,23 +554,24 @@ func (g *Game) clockTurn() (chess.Color, bool) {
 }
 
 // absorbPresses drops the presses that wait for a move made while the board
-// was not read (they belong to the unverified plies), and lets the last
-// mover's press, if it has not come yet, complete nothing without penalty.
-func (g *Game) absorbPresses(last clockd.Side, lastMoves int) {
+// was not read (they belong to the unverified plies, n of each side), and
+// lets as many more of each side as its unverified plies still lack
+// complete nothing without penalty: the clock is relayed by the board, so
+// the presses made meanwhile may be read only after it is back.
+func (g *Game) absorbPresses(n [2]int) {
 	kept := g.presses[:0]
-	seen := 0
+	var seen [2]int
 	for _, p := range g.presses {
 		if p.ev.At >= g.awayAt {
-			if p.ev.Side == last {
-				seen++
-			}
+			seen[p.ev.Side]++
 			continue
 		}
 		kept = append(kept, p)
 	}
 	g.presses = kept
-	g.absorb[last] = seen < lastMoves
-	g.absorb[last.Other()] = false
+	for s := range g.absorb {
+		g.absorb[s] = max(0, n[s]-seen[s])
+	}
 }
 
 // reportUnverified raises the unverified-moves anomaly, once per absence.
@@ -801,7 +799,6 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 		}
 		g.plies = append(g.plies, plyInfo{side: side, madeAt: at, madeIn: g.inputs})
 		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
-		g.absorb[side] = false // a press of side is now for this move
 		p := g.rec.Ply()
 		g.emit(out, at, Event{Type: TypeMove, Ply: g.plyBase + p, Side: side, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p), FEN: g.rec.FEN()})
 	}

@@ -160,10 +160,11 @@ type Game struct {
 	// bound because no sequence reached the board's position (the record
 	// was rebuilt from the board).
 	unvOpen bool
-	// absorb[side]: the side's last move is among the unverified plies and
-	// its press may still come; that one press completes nothing and is no
-	// press without a move.
-	absorb    [2]bool
+	// absorb[side]: presses of side that belong to its unverified plies
+	// and may still be read (the clock, relayed by the board, is read
+	// after the board is back): they complete nothing and are no presses
+	// without a move.
+	absorb    [2]int
 	wasAway   bool          // the board has been away since awayAt and is not yet explained again
 	awayAt    time.Duration // when the board went away (or was last believed)
 	suspect   bool          // back from an absence, the board shows what nothing explains
@@ -252,7 +253,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
 	g.counts = g.base
 	g.before, g.plyBase = g.base, 0
-	g.unv, g.unvFrom, g.unvOpen, g.absorb = [2]int{}, 0, false, [2]bool{}
+	g.unv, g.unvFrom, g.unvOpen, g.absorb = [2]int{}, 0, false, [2]int{}
 	g.snap = rules.SnapshotOf(g.start)
 	g.shownSet = false
 	g.presses, g.flags, g.checks, g.stops = nil, nil, nil, nil

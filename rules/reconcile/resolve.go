@@ -273,12 +273,16 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		g.illegalPress(out, at, side)
 		return
 	}
-	if len(cands) == 0 && g.absorb[side] {
-		// the press of a move made while the board was not read: it
-		// completes nothing arbiterd verified, and it is not a press
-		// without a move
-		g.absorb[side] = false
+	if g.absorb[side] > 0 && (len(cands) == 0 || (ev.Inferred && ev.At >= g.awayAt)) {
+		// the press of a move made while the board was not read (read in
+		// the merged reading after the board came back, or with no move to
+		// complete): it completes nothing arbiterd verified, and it is not
+		// a press without a move
+		g.absorb[side]--
 		return
+	}
+	if !ev.Inferred {
+		g.absorb[side] = 0 // read live: the presses of the absence are all in
 	}
 	if len(cands) == 0 {
 		g.backDue, g.backSide = true, side.Other()
