@@ -369,6 +369,13 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		if rise[x.Other()] != 0 {
 			ky = max(ky, 1) // the idle face's time moved: it ran, so it pressed
 		}
+		if xf := r.Face(x); added[x.Other()] > 0 && added[x] == 0 && !xf.Flag && !xf.FlagShown && xf.Time > 0 {
+			// The idle face got the next period while the running face did
+			// not flag: no clock adds time to both sides without a flag,
+			// so the idle side pressed (a counter's addition) in two
+			// presses merged into the interval.
+			ky = max(ky, 1)
+		}
 		n = 2 * max(kx, ky)
 	} else {
 		n = max(1, 2*kx-1)

@@ -100,6 +100,10 @@ func TestInterpreterTable(t *testing.T) {
 					t.Errorf("reset %v: want period 1", evs[4])
 				}
 			}},
+		{"a counter's period at the second of two merged presses", "2/60:30", WhiteLeft,
+			[]Reading{rd(0, 60, 60, "L", true), rd(2, 58, 60, "L", true), rd(3, 58, 60, "R", true), rd(5, 58, 58, "R", true),
+				rd(6, 58, 58, "L", true), rd(8, 56, 58, "L", true), rd(9, 56, 88, "L", true)},
+			"started press:white press:black press:white~ press:black~ period-added:black", nil},
 		{"the next period's time equal to the start's is no reset", "2/50+2:52+2", WhiteLeft,
 			[]Reading{rd(0, 52, 52, "L", true), rd(2, 50, 52, "L", true), rd(3, 52, 52, "R", true), rd(5, 52, 50, "R", true),
 				rd(6, 52, 52, "L", true), rd(40, 18, 52, "L", true),
