@@ -100,6 +100,20 @@ func TestInterpreterTable(t *testing.T) {
 					t.Errorf("reset %v: want period 1", evs[4])
 				}
 			}},
+		{"a lever bit that never changes is stuck, and the turn bits decide", "300d5", WhiteAuto,
+			// White on the right; the clock leaves the lever bit at 0
+			// ("left high") whatever happens; a delay keeps the displays
+			// still, so only the indicators tell.
+			[]Reading{
+				with(rd(0, 300, 300, "R", true), func(r *Reading) { r.LeverKnown = true }),
+				with(rd(1, 300, 300, "L", true), func(r *Reading) { r.LeverKnown = true }),
+				with(rd(2, 300, 300, "R", true), func(r *Reading) { r.LeverKnown = true }),
+			}, "started press:white press:black",
+			func(t *testing.T, _ []ClockEvent, in *Interpreter) {
+				if f, _ := in.WhiteFace(); f != Right {
+					t.Errorf("White's face %v, want right", f)
+				}
+			}},
 		{"a counter's period at the second of two merged presses", "2/60:30", WhiteLeft,
 			[]Reading{rd(0, 60, 60, "L", true), rd(2, 58, 60, "L", true), rd(3, 58, 60, "R", true), rd(5, 58, 58, "R", true),
 				rd(6, 58, 58, "L", true), rd(8, 56, 58, "L", true), rd(9, 56, 88, "L", true)},

@@ -36,6 +36,7 @@ type indicator struct {
 	confirmed bool    // the displays agreed with m since the clock was last (re)connected
 	against   int     // consecutive clean readings that contradict a confirmed m
 	seen      [2]bool // the faces it has claimed: one never changing tells nothing
+	stuck     bool    // it stood still while another indicator changed: it tells nothing
 }
 
 // live reports an indicator seen to claim both faces.
@@ -156,6 +157,8 @@ func absolute(st *istate, r Reading, confirmedOnly bool) (Face, bool) {
 	}
 	bc, bok := claim(r, indBits)
 	lc, lok := claim(r, indLever)
+	bok = bok && !st.ind[indBits].stuck
+	lok = lok && !st.ind[indLever].stuck
 	switch {
 	case lok:
 		return st.ind[indLever].face(lc), true
@@ -179,22 +182,49 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 	// from an indicator seen to change (a stuck one tells nothing); steady
 	// says that no indicator changed.
 	flip, flipKnown, steady := false, false, false
+	var valid, changed [2]bool
 	for k := range st.ind {
 		cp, okp := claim(p, k)
 		cr, okr := claim(r, k)
 		if okr {
 			st.ind[k].seen[cr] = true
 		}
-		if !okp || !okr {
+		valid[k], changed[k] = okp && okr, okp && okr && cp != cr
+		if changed[k] {
+			st.ind[k].stuck = false
+		}
+	}
+	for k := range st.ind {
+		if !valid[k] {
 			continue
 		}
-		if cp != cr {
+		if changed[k] {
 			flip, flipKnown, steady = true, true, false
 			break
 		}
 		steady = true
 		if st.ind[k].live() {
 			flipKnown = true
+		}
+	}
+	if flip {
+		// An indicator that stands still while another changes is stuck
+		// (a clock that does not report it): it tells nothing.
+		for o := range st.ind {
+			if !valid[o] || changed[o] || st.ind[o].stuck {
+				continue
+			}
+			st.ind[o].stuck = true
+			if st.turnKnown && !st.turnSure {
+				// The turn believed so far may have come from it: what the
+				// others believe decides now.
+				if b, ok := absolute(st, r, false); ok && b != st.turn.Other() {
+					st.turn = st.turn.Other()
+					if !st.whiteSure && in.cfg == WhiteAuto && st.resolved {
+						st.white = st.white.Other()
+					}
+				}
+			}
 		}
 	}
 	// Across a change of the indicators the face that ran may have run
