@@ -216,13 +216,16 @@ func (in *Interpreter) start(st *istate, r Reading, turnKnown bool) []ClockEvent
 		return nil
 	}
 	st.started, st.running = true, true
-	if st.resolved && st.turn != st.white && !st.turnSure {
-		// White's clock runs at the start (6.6). White's face is set, and
-		// only a belief about the indicators, not the displays, says the
-		// other face runs: the belief is the mirror of the truth.
+	if st.resolved && in.cfg != WhiteAuto && !st.turnSure {
+		// White's clock runs at the start (6.6) and White's face is set:
+		// what each indicator shows now names White's face, whatever was
+		// believed (the displays have not spoken yet).
 		for k := range st.ind {
-			if !st.ind[k].confirmed {
-				st.ind[k].m = mirror(st.ind[k].m)
+			if c, ok := claim(r, k); ok && !st.ind[k].confirmed {
+				st.ind[k].m = asClaimed
+				if c != st.white {
+					st.ind[k].m = swapped
+				}
 			}
 		}
 		st.turn = st.white

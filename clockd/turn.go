@@ -272,14 +272,6 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 	return st.turn, st.turnKnown, st.turnSure, evs
 }
 
-// mirror is the opposite meaning (an unlearned claim is taken as claimed).
-func mirror(m meaning) meaning {
-	if m == swapped {
-		return asClaimed
-	}
-	return swapped
-}
-
 // contradicted reports a confirmed meaning the latest clean reading went
 // against (it may be two merged presses).
 func (ind indicator) contradicted() bool { return ind.against > 0 }
