@@ -809,9 +809,10 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 // that went on a square further, a castling pressed while only the rook
 // had moved). One of the last two completed plies (the opponent may have
 // replied and pressed meanwhile) is replaced by another move that vacates
-// the same square, the plies after it stay as they were, and the one
-// legal sequence from the position before it (with up to one more ply)
-// reaches the board. It returns the ply's index and the sequence.
+// the same square and is not taken afterwards, the plies after it stay as
+// they were, and the one legal sequence from the position before it (with
+// up to one more ply) reaches the board. It returns the ply's index and
+// the sequence.
 func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 	n := len(g.plies)
 	last := n - 1 - countTrailing(g.plies)
@@ -830,6 +831,15 @@ func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 		}
 		m := r.Moves[0]
 		if m.String() == recorded[k].String() || !vacates(m, recorded[k].S1()) {
+			continue
+		}
+		taken := false
+		for _, later := range r.Moves[1:] {
+			taken = taken || later.S2() == m.S2()
+		}
+		if taken {
+			// The piece would be taken where it went: that is how a piece
+			// in the hand looks, not a move that went on.
 			continue
 		}
 		same := true

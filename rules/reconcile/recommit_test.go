@@ -48,3 +48,29 @@ func TestCompletedMoveCorrectedByTheBoard(t *testing.T) {
 		t.Errorf("record %s, board %s", h.g.rec.FEN(), h.shadow.Position().String())
 	}
 }
+
+// A piece held in the hand is no move that went on: White's queen, lifted
+// from f5 and held past ScanLag (its flag falling meanwhile) while Black's
+// queen stands on h4, must not be read as 15.Qh4 Qxh4 (the DGT model's
+// seed 15438). Nothing is corrected.
+func TestPieceInTheHandIsNoCorrection(t *testing.T) {
+	h := newHarness(t, Config{StartFEN: "2r1kb1r/ppp1npp1/n7/4p2Q/3p2b1/NPP1PPq1/P2P3P/RBBK2NR w k - 6 15",
+		TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(5, "Qf5")
+	h.press(5.3, W)
+	h.play(8, "Qh4")
+	h.press(8.3, B)
+	h.advance(11)
+	h.put(12, "f5", chess.NoPiece) // White lifts the queen and holds it
+	h.advance(16)
+	for _, k := range h.anomalies() {
+		if k == KindMoveCorrected {
+			t.Fatalf("anomalies %v: a piece in the hand rewrote the record\n%s", h.anomalies(), h.jsonl())
+		}
+	}
+	if got := h.g.rec.SAN(h.g.rec.Ply() - 1); got != "Qf5" {
+		t.Errorf("ply before last %s, want Qf5", got)
+	}
+}
