@@ -111,8 +111,14 @@ func (g *Game) Add(e reconcile.Event) {
 			g.made = g.made[:e.Ply-1]
 		}
 	case reconcile.TypeFlag:
-		g.clock = e.Clock
-		g.known = [2]bool{true, true}
+		if e.Verdict != reconcile.VerdictNone {
+			// The game ends: the clocks as the flag fell are the last.
+			// After a flag that ends nothing, the clock before the next
+			// move is still the one its last press left (the time to the
+			// flag is part of that move's time, %emt).
+			g.clock = e.Clock
+			g.known = [2]bool{true, true}
+		}
 		switch e.Verdict {
 		case reconcile.VerdictLoss:
 			g.result = winner(e.Side.Other())

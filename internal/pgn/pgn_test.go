@@ -195,3 +195,30 @@ func readPGN(t *testing.T, text string) []string {
 	}
 	return out
 }
+
+// A flag that ends nothing (the control was reached; the clock added the
+// next period at the flag): the move the flagging player then completes
+// took the time to the flag and the time after it, so its %emt is the
+// old clock plus the period added, minus the clock after, plus the
+// increment — not the time since the flag alone.
+func TestEMTAcrossAFlagThatEndsNothing(t *testing.T) {
+	tc, err := clockd.ParseTimeControl("10/600+30:300+30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(Tags{TimeControl: tc})
+	times := func(w, b float64) clockd.Times { return clockd.Times{White: sec(w), Black: sec(b)} }
+	for _, e := range []reconcile.Event{
+		{Type: reconcile.TypeComplete, Ply: 23, Side: clockd.White, SAN: "h4", By: reconcile.ByPress, At: sec(1610), Clock: times(214, 133), Moves: reconcile.Moves{White: 12, Black: 11}},
+		{Type: reconcile.TypeComplete, Ply: 24, Side: clockd.Black, SAN: "Qg6", By: reconcile.ByPress, At: sec(1643), Clock: times(214, 130), Moves: reconcile.Moves{White: 12, Black: 12}},
+		{Type: reconcile.TypePeriod, Side: clockd.White, Period: 2, Added: sec(300)},
+		{Type: reconcile.TypeFlag, Side: clockd.White, Clock: times(0, 130), Period: 1, Verdict: reconcile.VerdictNone},
+		{Type: reconcile.TypeComplete, Ply: 25, Side: clockd.White, SAN: "h5", By: reconcile.ByPress, At: sec(1907), Clock: times(280, 130), Moves: reconcile.Moves{White: 13, Black: 12}},
+	} {
+		g.Add(e)
+	}
+	ms := g.Moves()
+	if got, want := ms[len(ms)-1].EMT, sec(214+300+30-280); got != want {
+		t.Errorf("%%emt of the move after the flag %v, want %v", got, want)
+	}
+}
