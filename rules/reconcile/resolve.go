@@ -256,7 +256,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		// clock; pressing back gives the turn back and is no offence.
 		return
 	}
-	if g.multi != nil && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || g.snapAt <= ev.At+boardReportLag || g.multiSlide) {
+	if g.multi != nil && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || (!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.multiSlide) {
 		// the plies the board showed around the press (or reported up to
 		// two scans after it) are accepted now
 		g.settle(out, at, true)
@@ -303,7 +303,9 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		// press can be read before the move it completes: a move of the
 		// presser's reported that soon after the press was made before it
 		// (once the turn has passed the presser does not move again).
-		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) || g.plies[i].madeAt <= ev.At+boardReportLag {
+		// (Not for a press recovered from a merged reading: its time is
+		// the reading's, later than the press.)
+		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) || (!ev.Inferred && g.plies[i].madeAt <= ev.At+boardReportLag) {
 			before = append(before, i)
 		}
 	}
