@@ -810,8 +810,8 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 // had moved). One of the last two completed plies (the opponent may have
 // replied and pressed meanwhile) is replaced by another move that vacates
 // the same square and is not taken afterwards, the plies after it stay as
-// they were, and the one legal sequence from the position before it (with
-// up to one more ply) reaches the board. It returns the ply's index and
+// they were, and one legal sequence from the position before it (with up
+// to one more ply) reaches the board. It returns the ply's index and
 // the sequence.
 func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 	n := len(g.plies)
@@ -825,32 +825,53 @@ func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 		if alt.TakeBack(k) != nil {
 			return 0, nil, false
 		}
-		r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: min(n-k+1, 4)})
-		if r.Kind != rules.Forward || r.From != k || len(r.Moves) < n-k {
+		r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: min(n-k+1, 3)})
+		if r.From != k {
 			continue
 		}
-		m := r.Moves[0]
-		if m.String() == recorded[k].String() || !vacates(m, recorded[k].S1()) {
+		seqs := r.Candidates // several orders may reach it: only one may fit
+		if r.Kind == rules.Forward {
+			seqs = [][]*chess.Move{r.Moves}
+		} else if r.Kind != rules.Ambiguous {
 			continue
 		}
-		taken := false
-		for _, later := range r.Moves[1:] {
-			taken = taken || later.S2() == m.S2()
+		var fit [][]*chess.Move
+		for _, q := range seqs {
+			if fitsCorrection(q, recorded[k:n]) {
+				fit = append(fit, q)
+			}
 		}
-		if taken {
-			// The piece would be taken where it went: that is how a piece
-			// in the hand looks, not a move that went on.
-			continue
-		}
-		same := true
-		for i := k + 1; i < n; i++ {
-			same = same && r.Moves[i-k].String() == recorded[i].String()
-		}
-		if same {
-			return k, r.Moves, true
+		if len(fit) == 1 {
+			return k, fit[0], true
 		}
 	}
 	return 0, nil, false
+}
+
+// fitsCorrection reports whether sequence q can replace the recorded plies
+// old: its first move is another move that vacates the square the first
+// recorded one left (the piece went on) and whose piece is not taken
+// afterwards (that is how a piece in the hand looks), and the plies after
+// it are the recorded ones.
+func fitsCorrection(q, old []*chess.Move) bool {
+	if len(q) < len(old) || len(old) == 0 {
+		return false
+	}
+	m := q[0]
+	if m.String() == old[0].String() || !vacates(m, old[0].S1()) {
+		return false
+	}
+	for _, later := range q[1:] {
+		if later.S2() == m.S2() {
+			return false
+		}
+	}
+	for i := 1; i < len(old); i++ {
+		if q[i].String() != old[i].String() {
+			return false
+		}
+	}
+	return true
 }
 
 // countTrailing counts the uncompleted plies at the end of the record.

@@ -123,6 +123,7 @@ type Game struct {
 	// backDue: the latest press was backSide's opponent's press without a
 	// move; backSide's press back, with no move of its own, is expected.
 	backDue      bool
+	pressWait    bool // the first pending press waits for the board to stand still (see resolvePress)
 	backSide     clockd.Side
 	flags        []clockd.ClockEvent
 	stops        []clockd.ClockEvent // clock stops not yet decided (6.11)

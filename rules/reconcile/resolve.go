@@ -47,6 +47,7 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 		case dPress:
 			pr := g.presses[0]
 			g.presses = g.presses[1:]
+			g.pressWait = false
 			g.resolvePress(out, stamp, pr)
 			g.snapChecks(pr.ev.Side)
 		case dNextMove:
@@ -117,7 +118,15 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		consider(g.snapAt+lag, dSettle, 0)
 	}
 	if len(g.presses) > 0 && !g.boardAway && !g.settling() {
-		consider(g.presses[0].ev.At+lag, dPress, 0)
+		due := g.presses[0].ev.At + lag
+		if g.pressWait {
+			// The press would be an illegal move, but the board is still
+			// changing (a piece in the hand, a move going on): it is judged
+			// once the board has stood still for ScanLag, or
+			// UnexplainedAfter after the press.
+			due = max(due, min(g.snapAt+lag, g.presses[0].ev.At+g.cfg.UnexplainedAfter))
+		}
+		consider(due, dPress, 0)
 	}
 	if g.suspect && g.unexplained && g.multi == nil {
 		if g.farIn == g.snapIn {
@@ -210,6 +219,17 @@ func (g *Game) pressPending(s clockd.Side) bool {
 	return g.pressPendingUpTo(s, g.inputs)
 }
 
+// takenLater reports whether a later move of seq lands where its first
+// move's piece went.
+func takenLater(seq []*chess.Move) bool {
+	for _, m := range seq[1:] {
+		if m.S2() == seq[0].S2() {
+			return true
+		}
+	}
+	return false
+}
+
 // pressPendingUpTo reports whether a press of side s reported by input in
 // or before it is still waiting. A period check waits for the presses up
 // to the addition it checks, and no later ones: in a scramble the side's
@@ -256,9 +276,14 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		// clock; pressing back gives the turn back and is no offence.
 		return
 	}
-	if g.multi != nil && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || (!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.multiSlide) {
+	// The held plies replace the move the press would complete, with one
+	// whose piece is not then taken (a piece in the hand looks like that).
+	replaces := len(cands) > 0 && g.multi != nil && g.multiFrom <= cands[len(cands)-1] && !takenLater(g.multi)
+	if g.multi != nil && !g.multiFix && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || (!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.multiSlide || replaces) {
 		// the plies the board showed around the press (or reported up to
-		// two scans after it) are accepted now
+		// two scans after it, or that replace the move the press would
+		// complete: the board's latest word on it) are accepted now; a
+		// correction of a completed move waits for its own deadline
 		g.settle(out, at, true)
 		g.resolvePress(out, at, pr)
 		return
@@ -270,6 +295,14 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		// missing (in a hand, or captured while the opponent moves), the
 		// opponent's piece in the hand, or a transient that began after
 		// the press, is not the presser's move.
+		if !g.pressWait && at < g.snapAt+g.cfg.ScanLag && at < ev.At+g.cfg.UnexplainedAfter {
+			// The board is still changing: the same press is judged once
+			// it stands still (the piece may be going on to where a
+			// correction of the record explains it).
+			g.presses = append([]pendingPress{pr}, g.presses...)
+			g.pressWait = true
+			return
+		}
 		g.illegalPress(out, at, side)
 		return
 	}
