@@ -372,6 +372,13 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		if rise[x.Other()] != 0 {
 			ky = max(ky, 1) // the idle face's time moved: it ran, so it pressed
 		}
+		if xf, pf := r.Face(x), prev.Face(x); added[x] > 0 && xf.Time-added[x] > in.credit(st, x)+granularity && !(xf.Flag && !pf.Flag) && !(xf.FlagShown && !pf.FlagShown) {
+			// The running face got the next period and kept its old time:
+			// no flag (that would have taken the old time first), so it
+			// pressed and got it from a counter, and the other pressed
+			// back, both in the interval.
+			kx = max(kx, 1)
+		}
 		if xf := r.Face(x); added[x.Other()] > 0 && added[x] == 0 && !xf.Flag && !xf.FlagShown && xf.Time > 0 {
 			// The idle face got the next period while the running face did
 			// not flag: no clock adds time to both sides without a flag,

@@ -114,6 +114,12 @@ func TestInterpreterTable(t *testing.T) {
 					t.Errorf("White's face %v, want right", f)
 				}
 			}},
+		{"a counter's period at the first of two merged presses is no flag", "2/30:41", WhiteLeft,
+			// White's second press earns the next period (its old time is
+			// kept: no flag took it), and Black presses back at once.
+			[]Reading{rd(0, 30, 30, "L", true), rd(2, 28, 30, "L", true), rd(3, 28, 30, "R", true), rd(5, 28, 28, "R", true),
+				rd(6, 28, 28, "L", true), rd(8, 26, 28, "L", true), rd(9, 67, 28, "L", true), rd(11, 65, 28, "L", true)},
+			"started press:white press:black press:white~ period-added:white press:black~", nil},
 		{"a counter's period at the second of two merged presses", "2/60:30", WhiteLeft,
 			[]Reading{rd(0, 60, 60, "L", true), rd(2, 58, 60, "L", true), rd(3, 58, 60, "R", true), rd(5, 58, 58, "R", true),
 				rd(6, 58, 58, "L", true), rd(8, 56, 58, "L", true), rd(9, 56, 88, "L", true)},
