@@ -183,12 +183,14 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 	// says that no indicator changed.
 	flip, flipKnown, steady := false, false, false
 	var valid, changed [2]bool
+	var now [2]Face // what each valid indicator claims at r
 	for k := range st.ind {
 		cp, okp := claim(p, k)
 		cr, okr := claim(r, k)
 		if okr {
 			st.ind[k].seen[cr] = true
 		}
+		now[k] = cr
 		valid[k], changed[k] = okp && okr, okp && okr && cp != cr
 		if changed[k] {
 			st.ind[k].stuck = false
@@ -219,10 +221,7 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 				// The turn believed so far may have come from it: what the
 				// others believe decides now.
 				if b, ok := absolute(st, r, false); ok && b != st.turn.Other() {
-					st.turn = st.turn.Other()
-					if !st.whiteSure && in.cfg == WhiteAuto && st.resolved {
-						st.white = st.white.Other()
-					}
+					in.mirrored(st)
 				}
 			}
 		}
@@ -233,19 +232,14 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 	alone = alone && !flip
 	if alone {
 		for k := range st.ind {
-			cp, okp := claim(p, k)
-			cr, okr := claim(r, k)
-			if okp && okr && cp == cr {
-				evs = append(evs, in.learn(st, k, cr, f, r)...)
+			if valid[k] && !changed[k] {
+				evs = append(evs, in.learn(st, k, now[k], f, r)...)
 			}
 		}
 		if steady && st.turnKnown && st.turn != f && !st.ind[indBits].contradicted() && !st.ind[indLever].contradicted() {
 			// The face that ran is not the one believed to run, and no
 			// indicator changed: the belief was mirrored.
-			st.turn = f
-			if !st.whiteSure && in.cfg == WhiteAuto && st.resolved {
-				st.white = st.white.Other()
-			}
+			in.mirrored(st)
 			if in.cfg != WhiteAuto && st.started && st.presses == [2]int{} && f != st.white {
 				// White's clock runs at the start (6.6), and White's face
 				// is set: the displays say the setting is wrong.
@@ -270,6 +264,15 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 		return y, true, false, evs
 	}
 	return st.turn, st.turnKnown, st.turnSure, evs
+}
+
+// mirrored turns the believed turn round, and White's face with it when
+// it was taken from that belief at the start (6.6).
+func (in *Interpreter) mirrored(st *istate) {
+	st.turn = st.turn.Other()
+	if !st.whiteSure && in.cfg == WhiteAuto && st.resolved {
+		st.white = st.white.Other()
+	}
 }
 
 // contradicted reports a confirmed meaning the latest clean reading went
