@@ -72,18 +72,25 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 // judged, each of side's unpressed moves that side's next move, made
 // before the flag fell, completed (6.2.1): they count for the control.
 func (g *Game) completedByNextMove(out *[]Event, at time.Duration, side clockd.Side, flagAt time.Duration) {
-	for i := range g.plies {
-		p := g.plies[i]
+	for i, p := range g.plies {
 		if p.side != side || p.completed || p.unverified {
 			continue
 		}
-		for j := i + 1; j < len(g.plies); j++ {
-			if g.plies[j].side == side && g.plies[j].madeAt <= flagAt {
-				g.complete(out, at, i, ByNextMove, g.clock)
-				break
-			}
+		if j := g.nextOwn(i); j >= 0 && g.plies[j].madeAt <= flagAt {
+			g.complete(out, at, i, ByNextMove, g.clock)
 		}
 	}
+}
+
+// nextOwn returns the index of the next ply after ply i made by the same
+// side, or -1.
+func (g *Game) nextOwn(i int) int {
+	for j := i + 1; j < len(g.plies); j++ {
+		if g.plies[j].side == g.plies[i].side {
+			return j
+		}
+	}
+	return -1
 }
 
 // verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
@@ -188,19 +195,15 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 // complete if it was made before the flag; i is the first of them and
 // next the move that would complete it.
 func (g *Game) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k, i, next int, ok bool) {
-	for a := range g.plies {
-		p := g.plies[a]
+	for a, p := range g.plies {
 		if p.side != side || p.completed || p.unverified {
 			continue
 		}
-		for b := a + 1; b < len(g.plies); b++ {
-			if q := g.plies[b]; q.side == side && q.madeAt > flagAt && q.madeAt <= flagAt+boardReportLag {
-				if k == 0 {
-					i, next = a, b
-				}
-				k++
-				break
+		if b := g.nextOwn(a); b >= 0 && g.plies[b].madeAt > flagAt && g.plies[b].madeAt <= flagAt+boardReportLag {
+			if k == 0 {
+				i, next = a, b
 			}
+			k++
 		}
 	}
 	return k, i, next, k > 0
