@@ -815,6 +815,11 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 // the sequence.
 func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 	n := len(g.plies)
+	if g.fixTried && s == g.fixSnap && g.rec.FEN() == g.fixFEN && g.counts == g.fixCounts {
+		// Searched already for this board and this record: a piece held in
+		// the hand is reported (and dumped) again and again.
+		return 0, nil, false
+	}
 	last := n - 1 - countTrailing(g.plies)
 	recorded := g.rec.Moves()
 	for k := last; k >= 0 && k >= last-1; k-- {
@@ -845,6 +850,7 @@ func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 			return k, fit[0], true
 		}
 	}
+	g.fixTried, g.fixSnap, g.fixFEN, g.fixCounts = true, s, g.rec.FEN(), g.counts
 	return 0, nil, false
 }
 
@@ -861,10 +867,8 @@ func fitsCorrection(q, old []*chess.Move) bool {
 	if m.String() == old[0].String() || !vacates(m, old[0].S1()) {
 		return false
 	}
-	for _, later := range q[1:] {
-		if later.S2() == m.S2() {
-			return false
-		}
+	if takenLater(q) {
+		return false
 	}
 	for i := 1; i < len(old); i++ {
 		if q[i].String() != old[i].String() {

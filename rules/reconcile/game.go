@@ -200,9 +200,15 @@ type Game struct {
 	multiSlide  bool          // the held plies continue a recorded slide (see fewer)
 	multiFix    bool          // the held plies replace a completed move the board shows was another (see miscommitted)
 	correcting  bool          // retract: completed plies go as a correction, not a take-back
-	multiFrom   int           // the ply they start from
-	multiAway   bool          // the held plies were found after an absence (a resync search)
-	multiAmbig  bool          // several sequences explain the board equally well
+	// The board and record miscommitted last searched in vain (fixTried):
+	// the same board against the same record is not searched again.
+	fixTried   bool
+	fixSnap    rules.Snapshot
+	fixFEN     string
+	fixCounts  Moves
+	multiFrom  int  // the ply they start from
+	multiAway  bool // the held plies were found after an absence (a resync search)
+	multiAmbig bool // several sequences explain the board equally well
 
 	// shown is the snapshot the board changed to at snapAt (shownSet:
 	// there is one); a snapshot equal to it changes nothing.
