@@ -52,7 +52,7 @@ func FuzzInterpreter(f *testing.F) {
 					if e.Side != White && e.Side != Black || e.Period < 1 || e.Period > len(tc.Periods) {
 						t.Fatalf("bad event %v", e)
 					}
-				case Impossible, Stopped, Resumed, Disconnected, Connected, Adjusted, BatteryLow:
+				case Impossible, Stopped, Resumed, Disconnected, Connected, Adjusted, BatteryLow, Convention, Reset:
 				default:
 					t.Fatalf("unknown kind %v", e)
 				}
