@@ -131,7 +131,14 @@ type entry struct {
 	events []reconcile.Event
 	nextID int
 	made   []string // made[i]: the SAN of ply i+1 as made on the board ("" when not seen)
+	// after[i]: the board after ply i as made (after[0] the start), so a
+	// retract puts the board back where the ply left it; a zero after[i]
+	// is a position the stream did not show (a ply not verified).
+	after []madeAt
 }
+
+// madeAt is the board after a ply as made: its FEN and the ply's UCI.
+type madeAt struct{ fen, uci string }
 
 type sub struct {
 	ch     chan Update
@@ -282,6 +289,7 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 		}
 	case reconcile.TypePosition:
 		s.FEN, s.Orientation = ev.FEN, ev.Orientation
+		e.after = append(e.after[:0], madeAt{fen: ev.FEN})
 	case reconcile.TypeMove:
 		s.FEN, s.Ply, s.LastMove = ev.FEN, ev.Ply, ev.UCI
 		if ev.Ply >= 1 {
@@ -292,10 +300,17 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 				e.made = append(e.made, "")
 			}
 			e.made = append(e.made, ev.SAN)
+			e.after = append(e.after[:min(len(e.after), ev.Ply)], make([]madeAt, max(0, ev.Ply-len(e.after)))...)
+			e.after = append(e.after, madeAt{fen: ev.FEN, uci: ev.UCI})
 		}
 	case reconcile.TypeRetract:
 		s.Ply = ev.Ply - 1
 		if ev.Ply >= 1 {
+			// the board is back where the ply before left it
+			if n := ev.Ply - 1; n < len(e.after) && e.after[n].fen != "" {
+				s.FEN, s.LastMove = e.after[n].fen, e.after[n].uci
+			}
+			e.after = e.after[:min(len(e.after), ev.Ply)]
 			// a take-back, or a made ply that stood in the record
 			// uncompleted before a completed reply
 			if len(s.SAN) >= ev.Ply {

@@ -234,3 +234,44 @@ func TestSANInBoardOrderWhenPressesAreNot(t *testing.T) {
 		t.Fatalf("after the take-back: SAN %q", got)
 	}
 }
+
+// TestRetractPutsTheBoardBack: a made move taken back or replaced (a
+// slide) lowers the ply and puts the board back where the ply before left
+// it, so the board is always the position after ply moves.
+func TestRetractPutsTheBoardBack(t *testing.T) {
+	const (
+		start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+		e4    = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+		e5    = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+		e6    = "rnbqkbnr/pppp1ppp/4p3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+	)
+	h := New(Options{})
+	seq := 0
+	pub := func(e reconcile.Event) Board {
+		seq++
+		e.Seq = seq
+		h.Publish("1", e)
+		b, err := h.Board("1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	pub(reconcile.Event{Type: reconcile.TypePosition, FEN: start, Orientation: "white-bottom"})
+	pub(reconcile.Event{Type: reconcile.TypeMove, Ply: 1, Side: clockd.White, SAN: "e4", UCI: "e2e4", FEN: e4})
+	pub(reconcile.Event{Type: reconcile.TypeMove, Ply: 2, Side: clockd.Black, SAN: "e6", UCI: "e7e6", FEN: e6})
+	// the black pawn slides on to e5: e6 is retracted, e5 made
+	b := pub(reconcile.Event{Type: reconcile.TypeRetract, Ply: 2, Reason: reconcile.ReasonSlide, SAN: "e6", UCI: "e7e6"})
+	if b.Ply != 1 || b.FEN != e4 || b.LastMove != "e2e4" {
+		t.Fatalf("after the retract of ply 2: ply %d, fen %q, last move %q; want 1, %q, e2e4", b.Ply, b.FEN, b.LastMove, e4)
+	}
+	b = pub(reconcile.Event{Type: reconcile.TypeMove, Ply: 2, Side: clockd.Black, SAN: "e5", UCI: "e7e5", FEN: e5})
+	if b.Ply != 2 || b.FEN != e5 {
+		t.Fatalf("after e5: ply %d, fen %q", b.Ply, b.FEN)
+	}
+	pub(reconcile.Event{Type: reconcile.TypeRetract, Ply: 2, Reason: reconcile.ReasonTakeback, SAN: "e5", UCI: "e7e5"})
+	b = pub(reconcile.Event{Type: reconcile.TypeRetract, Ply: 1, Reason: reconcile.ReasonTakeback, SAN: "e4", UCI: "e2e4"})
+	if b.Ply != 0 || b.FEN != start || b.LastMove != "" {
+		t.Fatalf("both plies taken back: ply %d, fen %q, last move %q", b.Ply, b.FEN, b.LastMove)
+	}
+}
