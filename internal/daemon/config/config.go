@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ type Config struct {
 	// (default DATA/broadcast); "off" turns them off.
 	Broadcast string   `yaml:"broadcast" toml:"broadcast"`
 	Lichess   *Lichess `yaml:"lichess" toml:"lichess"` // push to a lichess broadcast round (optional)
+	NATS      *NATS    `yaml:"nats" toml:"nats"`       // publish to NATS JetStream for a hall (optional; docs/scale-out.md)
 	Boards    []Board  `yaml:"boards" toml:"boards"`
 }
 
@@ -57,20 +59,20 @@ type Lichess struct {
 
 // Board is one board the daemon serves.
 type Board struct {
-	Number      int    `yaml:"number" toml:"number"`           // the board number in the round (PGN Round "r.b")
-	Port        string `yaml:"port" toml:"port"`               // the board's serial port
-	Driver      string `yaml:"driver" toml:"driver"`           // the board's protocol: "dgt"
-	Clock       *Clock `yaml:"clock" toml:"clock"`             // a separate clock, when the clock is not read through the board
-	White       string `yaml:"white" toml:"white"`             // White's name
-	Black       string `yaml:"black" toml:"black"`             // Black's name
-	TimeControl string `yaml:"timecontrol" toml:"timecontrol"` // as clockd.ParseTimeControl reads it
-	ClockWhite  string `yaml:"clock_white" toml:"clock_white"` // White's face of the clock: "left", "right" or "auto"
-	StartFEN    string `yaml:"start_fen" toml:"start_fen"`     // the start position (default: the standard one)
+	Number      int    `yaml:"number" toml:"number"`               // the board number in the round (PGN Round "r.b")
+	Port        string `yaml:"port" toml:"port" arbiterd:"device"` // the board's serial port
+	Driver      string `yaml:"driver" toml:"driver"`               // the board's protocol: "dgt"
+	Clock       *Clock `yaml:"clock" toml:"clock"`                 // a separate clock, when the clock is not read through the board
+	White       string `yaml:"white" toml:"white"`                 // White's name
+	Black       string `yaml:"black" toml:"black"`                 // Black's name
+	TimeControl string `yaml:"timecontrol" toml:"timecontrol"`     // as clockd.ParseTimeControl reads it
+	ClockWhite  string `yaml:"clock_white" toml:"clock_white"`     // White's face of the clock: "left", "right" or "auto"
+	StartFEN    string `yaml:"start_fen" toml:"start_fen"`         // the start position (default: the standard one)
 }
 
 // Clock is a clock on its own serial port.
 type Clock struct {
-	Port   string `yaml:"port" toml:"port"`
+	Port   string `yaml:"port" toml:"port" arbiterd:"device"`
 	Driver string `yaml:"driver" toml:"driver"` // "lineclock"
 }
 
@@ -126,7 +128,7 @@ func Parse(name string, data []byte) (*Config, error) {
 	case ".yaml", ".yml":
 		lines, err = parseYAML(name, data, &c)
 	case ".toml":
-		err = parseTOML(name, data, &c)
+		lines, err = parseTOML(name, data, &c)
 	default:
 		return nil, &Error{File: name, Err: fmt.Errorf("unknown configuration format %q: use .yaml, .yml or .toml", ext)}
 	}
@@ -151,17 +153,67 @@ func Parse(name string, data []byte) (*Config, error) {
 func parseYAML(name string, data []byte, c *Config) (func(string) int, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, &Error{File: name, Err: fmt.Errorf("YAML: %w", err)}
+		return nil, yamlError(name, err)
 	}
 	if len(root.Content) == 0 {
 		return nil, &Error{File: name, Err: errors.New("the file is empty")}
 	}
+	// Keys and the kinds of values are checked first, so each mistake is
+	// named by its setting and line (the decoder's own messages name Go
+	// types).
+	if err := checkTree(name, fromYAML(&root), nil); err != nil {
+		return nil, err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true) // a typo is an error, never a silent default
 	if err := dec.Decode(c); err != nil {
-		return nil, &Error{File: name, Err: fmt.Errorf("YAML: %w", err)}
+		return nil, yamlError(name, err)
 	}
 	return func(field string) int { return yamlLine(&root, field) }, nil
+}
+
+// yamlLinePrefix is how the YAML decoder starts a message about one line.
+var yamlLinePrefix = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+
+// yamlError turns a YAML decoder error into Errors with the file and line.
+func yamlError(name string, err error) error {
+	var msgs []string
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	} else {
+		msgs = []string{err.Error()}
+	}
+	errs := make([]error, len(msgs))
+	for i, m := range msgs {
+		e := &Error{File: name}
+		if sm := yamlLinePrefix.FindStringSubmatch(m); sm != nil {
+			e.Line, _ = strconv.Atoi(sm[1])
+			m = m[len(sm[0]):]
+		}
+		e.Err = errors.New("YAML: " + strings.TrimPrefix(m, "yaml: "))
+		errs[i] = e
+	}
+	return errors.Join(errs...)
+}
+
+// checkTree checks a file's tree against Config: unknown keys and values
+// of the wrong kind, all at once.
+func checkTree(name string, root *node, lines func(string) int) error {
+	var s schema
+	s.check("", reflect.TypeFor[Config](), root, false)
+	if len(s.errs) == 0 {
+		return nil
+	}
+	all := make([]error, len(s.errs))
+	for i, e := range s.errs {
+		e.File = name
+		if e.Line == 0 && lines != nil {
+			e.Line = lines(e.Field)
+		}
+		all[i] = e
+	}
+	return errors.Join(all...)
 }
 
 var pathPart = regexp.MustCompile(`([a-z_]+)|\[(\d+)\]`)
@@ -196,23 +248,37 @@ func yamlLine(root *yaml.Node, field string) int {
 	return line
 }
 
-func parseTOML(name string, data []byte, c *Config) error {
+func parseTOML(name string, data []byte, c *Config) (func(string) int, error) {
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		return nil, tomlError(name, err)
+	}
+	pos := tomlLines(string(data))
+	lines := func(field string) int { return tomlLine(pos, field) }
+	if err := checkTree(name, fromTOML(raw, "", pos), lines); err != nil {
+		return nil, err
+	}
 	md, err := toml.Decode(string(data), c)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return &Error{File: name, Line: pe.Position.Line, Err: fmt.Errorf("TOML: %s", pe.Message)}
-		}
-		return &Error{File: name, Err: fmt.Errorf("TOML: %w", err)}
+		return nil, tomlError(name, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		errs := make([]error, len(und))
 		for i, k := range und {
-			errs[i] = &Error{File: name, Field: k.String(), Err: errors.New("unknown setting")}
+			errs[i] = &Error{File: name, Line: lines(k.String()), Field: k.String(), Err: errors.New("unknown setting")}
 		}
-		return errors.Join(errs...)
+		return nil, errors.Join(errs...)
 	}
-	return nil
+	return lines, nil
+}
+
+// tomlError gives a TOML decoder error its file and line.
+func tomlError(name string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return &Error{File: name, Line: pe.Position.Line, Err: fmt.Errorf("TOML: %s", pe.Message)}
+	}
+	return &Error{File: name, Err: fmt.Errorf("TOML: %w", err)}
 }
 
 func (c *Config) defaults() {
@@ -356,6 +422,7 @@ func (c *Config) validate() []*Error {
 			}
 		}
 	}
+	errs = append(errs, c.NATS.validate()...)
 	return errs
 }
 

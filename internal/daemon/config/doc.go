@@ -12,5 +12,12 @@
 // Keys are checked strictly: an unknown key is an error, so a typo never
 // silently leaves a setting at its default. Every value is validated before
 // the daemon starts; each error names the setting as a path
-// (`boards[2].timecontrol`) and, for YAML, the file line it is on.
+// (`boards[2].timecontrol`) and the file line it is on, in either format.
+// Before decoding, the file is checked against the settings it may hold
+// (check.go): an unknown key is named with its place and the setting it
+// probably meant, a value of the wrong kind with what belongs there (a
+// board number is a whole number, a port is a device's name, never a
+// bare number). TimeControlWords says what a control gives the players,
+// and MinutesMeant catches one written in minutes where the notation
+// counts seconds.
 package config
