@@ -38,6 +38,53 @@ type Server struct {
 	acks map[chan string]struct{} // SSE streams told about acknowledgements
 	done chan struct{}            // closed by Close: streams end
 	once sync.Once
+
+	wmu   sync.Mutex
+	words map[wordsKey]Alert // each alert worded once (the wording of an alert never changes)
+}
+
+// wordsKey names an alert: by id and seq within a board, and its text (a
+// new game on the board numbers its alerts from 1 again).
+type wordsKey struct {
+	board   string
+	id, seq int
+	text    string
+}
+
+// view is a board's state as the API and the dashboard give it: each
+// alert in the arbiter's words (words.go).
+func (s *Server) view(b hub.Board) View {
+	v := View{Board: b, Alerts: make([]Alert, len(b.Alerts))}
+	key := func(a hub.Alert) wordsKey { return wordsKey{b.ID, a.ID, a.Seq, a.Text} }
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	missing := false
+	for i, a := range b.Alerts {
+		w, ok := s.words[key(a)]
+		if !ok {
+			missing = true
+			break
+		}
+		w.Alert = a // acknowledged or not, now
+		v.Alerts[i] = w
+	}
+	if !missing {
+		return v
+	}
+	evs, _ := s.hub.Events(b.ID, 0) // an unknown board has no events: the texts stay
+	for i, w := range Words(b, evs) {
+		s.words[key(b.Alerts[i])] = w
+		v.Alerts[i] = w
+	}
+	return v
+}
+
+func (s *Server) views(bs []hub.Board) []View {
+	out := make([]View, len(bs))
+	for i, b := range bs {
+		out[i] = s.view(b)
+	}
+	return out
 }
 
 // New returns a server over h.
@@ -51,7 +98,8 @@ func New(h *hub.Hub, o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Server{hub: h, opt: o, mux: http.NewServeMux(), acks: map[chan string]struct{}{}, done: make(chan struct{})}
+	s := &Server{hub: h, opt: o, mux: http.NewServeMux(), acks: map[chan string]struct{}{}, done: make(chan struct{}),
+		words: map[wordsKey]Alert{}}
 	s.mux.HandleFunc("GET /api/boards", s.boards)
 	s.mux.HandleFunc("GET /api/boards/{id}", s.board)
 	s.mux.HandleFunc("GET /api/boards/{id}/events", s.events)
@@ -108,7 +156,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) boards(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.hub.Boards())
+	writeJSON(w, http.StatusOK, s.views(s.hub.Boards()))
 }
 
 // lookup returns the board named in the path, or writes a 404.
@@ -124,7 +172,7 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (hub.Board, bool
 
 func (s *Server) board(w http.ResponseWriter, r *http.Request) {
 	if b, ok := s.lookup(w, r); ok {
-		writeJSON(w, http.StatusOK, b)
+		writeJSON(w, http.StatusOK, s.view(b))
 	}
 }
 
@@ -205,7 +253,7 @@ func (s *Server) ack(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.notifyAck(id)
-	writeJSON(w, http.StatusOK, b)
+	writeJSON(w, http.StatusOK, s.view(b))
 }
 
 // watchAcks registers an SSE stream for acknowledgement notices.

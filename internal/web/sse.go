@@ -28,7 +28,7 @@ const (
 // stateMsg is the data of a "state" message.
 type stateMsg struct {
 	Board string    `json:"board"`
-	State hub.Board `json:"state"`
+	State View      `json:"state"`
 	Now   time.Time `json:"now"` // the server's wall clock when sent
 }
 
@@ -36,7 +36,7 @@ type stateMsg struct {
 type updateMsg struct {
 	Board string          `json:"board"`
 	Event json.RawMessage `json:"event"` // the spec's JSON of the event
-	State hub.Board       `json:"state"`
+	State View            `json:"state"`
 	Now   time.Time       `json:"now"`
 }
 
@@ -231,11 +231,11 @@ func (c covered) fresh(board string, seq int) bool {
 }
 
 func (s *Server) stateData(b hub.Board) []byte {
-	data, _ := json.Marshal(stateMsg{Board: b.ID, State: b, Now: s.opt.Now()})
+	data, _ := json.Marshal(stateMsg{Board: b.ID, State: s.view(b), Now: s.opt.Now()})
 	return data
 }
 
 func (s *Server) updateData(board string, e reconcile.Event, b hub.Board) []byte {
-	data, _ := json.Marshal(updateMsg{Board: board, Event: reconcile.Marshal(e), State: b, Now: s.opt.Now()})
+	data, _ := json.Marshal(updateMsg{Board: board, Event: reconcile.Marshal(e), State: s.view(b), Now: s.opt.Now()})
 	return data
 }
