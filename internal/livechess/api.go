@@ -15,13 +15,45 @@ import (
 // Handler.
 const Prefix = "/api/v1.0"
 
+// Moves is what a feed's san lists.
+type Moves int
+
+const (
+	// Completed: the moves completed under FIDE Law 6.2.1 (made and the
+	// clock pressed), arbiterd's own meaning, as its other feeds and API
+	// have them. The default.
+	Completed Moves = iota
+	// Made: every move the board shows, completed or not, as DGT LiveChess
+	// lists them; a move taken back or replaced leaves san again. Clients
+	// that play from the board (lichess's DGT board page) need this.
+	Made
+)
+
+// Options tune an API.
+type Options struct {
+	// Moves chooses what san lists; with Made the feed is LiveChess's in
+	// every respect: its first message carries no san.
+	Moves Moves
+	// Origins are the browser origins ("https://lichess.org") whose pages
+	// may use the API besides its own; every other page a browser loads is
+	// refused (403). Clients that are not browsers send no Origin.
+	Origins []string
+	// Hosts, when not nil, are the only names besides IP addresses and
+	// localhost a request may address the API by (its Host header), so a
+	// page whose own name was made to point at this machine (DNS
+	// rebinding) is refused. nil: any name.
+	Hosts []string
+}
+
 // API is the LiveChess-compatible API over a hub.
 type API struct {
 	h *hub.Hub
+	o Options
 
 	queue        int           // messages queued per WebSocket client before it is dropped
 	writeTimeout time.Duration // longest write to a WebSocket client
 	readLimit    int64         // largest request accepted
+	hold         time.Duration // longest wait, after a press, for the move it completes
 
 	ctx     context.Context // ends every WebSocket session on Close
 	cancel  context.CancelFunc
@@ -38,10 +70,16 @@ func (a *API) Dropped() int {
 	return a.dropped
 }
 
-// New returns the API over h.
-func New(h *hub.Hub) *API {
+// New returns the API over h with arbiterd's meaning of san (completed
+// moves) and no browser origin but its own.
+func New(h *hub.Hub) *API { return NewWithOptions(h, Options{}) }
+
+// NewWithOptions returns the API over h as o says.
+func NewWithOptions(h *hub.Hub, o Options) *API {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &API{h: h, queue: 256, writeTimeout: 5 * time.Second, readLimit: 64 << 10, ctx: ctx, cancel: cancel}
+	o.Origins = normalOrigins(o.Origins)
+	return &API{h: h, o: o, queue: 256, writeTimeout: 5 * time.Second, readLimit: 64 << 10, hold: 100 * time.Millisecond,
+		ctx: ctx, cancel: cancel}
 }
 
 // Close ends every WebSocket session (an http.Server's Shutdown does not
@@ -65,6 +103,9 @@ func (a *API) Handler() http.Handler {
 }
 
 func (a *API) serve(w http.ResponseWriter, r *http.Request) {
+	if !a.admit(w, r) {
+		return
+	}
 	p := strings.TrimPrefix(r.URL.Path, Prefix)
 	switch p {
 	case "", "/":
@@ -74,8 +115,12 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		a.websocket(w, r)
 	case "/eboards", "/eboards/":
+		if r.Method == http.MethodOptions {
+			preflight(w, r)
+			return
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
+			w.Header().Set("Allow", "GET, HEAD, OPTIONS")
 			httpError(w, http.StatusMethodNotAllowed, "eboards: method "+r.Method+" not allowed, use GET")
 			return
 		}
@@ -94,6 +139,15 @@ func (a *API) eboards() []EBoard {
 	out := make([]EBoard, 0, len(boards))
 	for _, b := range boards {
 		out = append(out, EBoardOf(b))
+	}
+	return out
+}
+
+func (a *API) sources() []Source {
+	boards := a.h.Boards()
+	out := make([]Source, 0, len(boards))
+	for _, b := range boards {
+		out = append(out, sourceOf(b))
 	}
 	return out
 }

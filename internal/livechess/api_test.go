@@ -253,7 +253,7 @@ func TestWebSocketErrorsAndUnsubscribe(t *testing.T) {
 	for _, tt := range []struct{ req, id, want string }{
 		{`not json`, "null", "not a JSON object"},
 		{`{"id":3}`, "3", `no "call"`},
-		{`{"id":4,"call":"sources","param":null}`, "4", `unknown call "sources"`},
+		{`{"id":4,"call":"eboardsetup","param":null}`, "4", `unknown call "eboardsetup"`},
 		{`{"id":5,"call":"subscribe","param":{"feed":"tournaments","id":1,"param":{}}}`, "5", `unknown feed "tournaments"`},
 		{`{"id":6,"call":"subscribe","param":{"feed":"eboardevent","id":1,"param":{"serialnr":"99"}}}`, "6", `no e-board with serialnr "99"`},
 		{`{"id":7,"call":"subscribe","param":{"feed":"eboardevent","param":{"serialnr":"1"}}}`, "7", "no id"},
@@ -261,9 +261,11 @@ func TestWebSocketErrorsAndUnsubscribe(t *testing.T) {
 		{`{"id":9,"call":"unsubscribe","param":{"id":42}}`, "9", "no feed with id 42"},
 	} {
 		m := call(t, c, tt.req)
-		var text string
-		json.Unmarshal(m.Param, &text)
-		if m.Response != "error" || string(m.ID) != tt.id || !strings.Contains(text, tt.want) {
+		var p struct {
+			Message string `json:"message"`
+		}
+		json.Unmarshal(m.Param, &p)
+		if m.Response != "error" || string(m.ID) != tt.id || !strings.Contains(p.Message, tt.want) {
 			t.Errorf("%s: %+v, want an error %q for id %s", tt.req, m, tt.want, tt.id)
 		}
 	}

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/arbiterd/arbiterd/internal/hub"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
 // request is a WebSocket request: {"id":1,"call":"eboards","param":null}.
@@ -42,8 +44,16 @@ type subscribeParam struct {
 type feed struct {
 	id    json.RawMessage // the client's feed id, echoed in every message
 	board string          // hub board id
-	seq   int             // the event of the state last looked at
-	last  []byte          // the last param sent, to send only changes
+	seq   int             // the last event folded into line
+	line  line            // the board's game as made, folded from its events
+	// setup is the position of the client's setup call ("" none): san
+	// counts from where the line reaches it, anchor plies into the line
+	// (-1 until it does).
+	setup  string
+	anchor int
+	sent   bool       // the first message has gone
+	last   []byte     // the last param sent, to send only changes
+	held   *hub.Board // the state after a press, held for the move it completes
 }
 
 // session is one WebSocket client. Its loop owns the feeds; a reader
@@ -53,6 +63,7 @@ type session struct {
 	c     *websocket.Conn
 	out   chan []byte
 	feeds map[string]*feed // by the feed id's JSON text
+	hold  *time.Timer      // runs while a feed holds a state after a press
 	wg    sync.WaitGroup   // the reader and the writer
 }
 
@@ -68,7 +79,9 @@ func (a *API) websocket(w http.ResponseWriter, r *http.Request) {
 	a.wg.Add(1)
 	a.mu.Unlock()
 	defer a.wg.Done()
-	c, err := websocket.Accept(w, r, nil)
+	// admit (serve) has applied the origin policy: the library's own check,
+	// which knows only the page's host, is not wanted on top of it.
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		return // Accept has answered the client
 	}
@@ -131,10 +144,24 @@ func (s *session) run(parent context.Context) error {
 		}
 	}()
 
+	defer func() {
+		if s.hold != nil {
+			s.hold.Stop()
+		}
+	}()
 	for {
+		var held <-chan time.Time
+		if s.hold != nil {
+			held = s.hold.C
+		}
 		select {
 		case <-ctx.Done():
 			return context.Cause(ctx)
+		case <-held:
+			s.hold = nil
+			if err := s.release(); err != nil {
+				cancel(err)
+			}
 		case msg := <-reqs:
 			if err := s.handle(msg); err != nil {
 				cancel(err)
@@ -167,9 +194,18 @@ func (s *session) send(r response) error {
 	}
 }
 
+// fail answers a request with LiveChess's error: param {"message": …}.
 func (s *session) fail(id json.RawMessage, format string, args ...any) error {
-	return s.send(response{Response: "error", ID: id, Param: fmt.Sprintf(format, args...)})
+	return s.send(response{Response: "error", ID: id, Param: errorParam{Message: fmt.Sprintf(format, args...)}})
 }
+
+// errorParam is the param of an error answer.
+type errorParam struct {
+	Message string `json:"message"`
+}
+
+// calls lists the calls the API answers, for the unknown-call error.
+const calls = "eboards, sources, tournaments, subscribe, unsubscribe, call (setup)"
 
 func (s *session) handle(msg []byte) error {
 	var req request
@@ -183,6 +219,11 @@ func (s *session) handle(msg []byte) error {
 	switch req.Call {
 	case "eboards":
 		return s.send(response{Response: "call", ID: id, Param: s.a.eboards()})
+	case "sources":
+		return s.send(response{Response: "call", ID: id, Param: s.a.sources()})
+	case "tournaments":
+		// arbiterd keeps no LiveChess tournaments: an empty list
+		return s.send(response{Response: "call", ID: id, Param: []any{}})
 	case "subscribe":
 		return s.subscribe(id, req.Param)
 	case "unsubscribe":
@@ -198,10 +239,62 @@ func (s *session) handle(msg []byte) error {
 		}
 		delete(s.feeds, key)
 		return s.send(response{Response: "call", ID: id, Param: nil})
+	case "call":
+		return s.method(id, req.Param)
 	case "":
 		return s.fail(id, "request has no \"call\"")
 	default:
-		return s.fail(id, "unknown call %q (arbiterd serves eboards, subscribe, unsubscribe)", req.Call)
+		return s.fail(id, "unknown call %q (arbiterd serves %s)", req.Call, calls)
+	}
+}
+
+// method serves the call "call": a method of a subscribed feed,
+// {"id": FEED, "method": "setup", "param": {"fen": FEN}}.
+func (s *session) method(id, raw json.RawMessage) error {
+	var p struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Param  json.RawMessage `json:"param"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil || len(p.ID) == 0 {
+		return s.fail(id, "call: param must be {\"id\": feed id, \"method\": \"setup\", \"param\": {\"fen\": …}}")
+	}
+	key := compact(p.ID)
+	f := s.feeds[key]
+	if f == nil {
+		return s.fail(id, "call: no feed with id %s (subscribe to the e-board's eboardevent feed first)", key)
+	}
+	switch p.Method {
+	case "setup":
+		var sp struct {
+			FEN *string `json:"fen"`
+		}
+		if err := json.Unmarshal(p.Param, &sp); err != nil || sp.FEN == nil {
+			return s.fail(id, "setup: param must be {\"fen\": FEN}")
+		}
+		fen, err := setupPosition(*sp.FEN)
+		if err != nil {
+			return s.fail(id, "setup: %v", err)
+		}
+		// The setup is this feed's: san counts from the position, for this
+		// client only. arbiterd's record of the game and the other
+		// clients' feeds are not touched.
+		f.setup, f.anchor = fen, -1
+		if err := s.send(response{Response: "call", ID: id, Param: nil}); err != nil {
+			return err
+		}
+		b, err := s.a.h.Board(f.board)
+		if err != nil {
+			return nil // the board is being reset: its next event follows
+		}
+		if b.Seq != f.seq {
+			b = s.resync(f)
+		}
+		return s.push(f, b)
+	case "":
+		return s.fail(id, "call: no method (arbiterd serves setup)")
+	default:
+		return s.fail(id, "call: unknown method %q (arbiterd serves setup)", p.Method)
 	}
 }
 
@@ -228,40 +321,78 @@ func (s *session) subscribe(id, raw json.RawMessage) error {
 	if s.feeds[key] != nil {
 		return s.fail(id, "subscribe: feed id %s is already in use", key)
 	}
-	var board *hub.Board
+	var board string
 	for _, b := range s.a.h.Boards() {
 		if matches(b, p.Param.SerialNr) {
-			board = &b
+			board = b.ID
 			break
 		}
 	}
-	if board == nil {
+	if board == "" {
 		return s.fail(id, "subscribe: no e-board with serialnr %q", p.Param.SerialNr)
 	}
-	f := &feed{id: json.RawMessage(key), board: board.ID}
+	f := &feed{id: json.RawMessage(key), board: board, anchor: -1}
 	s.feeds[key] = f
 	if err := s.send(response{Response: "call", ID: id, Param: nil}); err != nil {
 		return err
 	}
-	return s.push(f, *board) // the state as it stands, then its changes
+	return s.push(f, s.resync(f)) // the state as it stands, then its changes
 }
 
-// update sends the board's state after an event to every feed on it, when
-// it changed. An update queued before a subscription's first message (or
-// from before a new game began) is older than what the feed has seen: the
-// state is then read afresh, so a feed never goes back.
+// resync reads a feed's board afresh: its state and the line folded from
+// every event the hub keeps up to that state.
+func (s *session) resync(f *feed) hub.Board {
+	b, err := s.a.h.Board(f.board)
+	if err != nil {
+		return b
+	}
+	evs, _ := s.a.h.Events(f.board, 0)
+	f.line = line{}
+	for _, e := range evs {
+		if e.Seq > b.Seq {
+			break
+		}
+		f.line.apply(e)
+	}
+	f.seq = b.Seq
+	return b
+}
+
+// update folds a board's event into its feeds and sends each feed's new
+// state when it changed. An update queued before a subscription read the
+// board is older than what the feed has folded and is skipped; one that
+// does not follow on (a new game on the board, events missed) makes the
+// feed read the board afresh, so a feed never goes back.
+//
+// The state after a press is held until the next event (the press's
+// complete, with the clocks as they stand after it), at most API.hold, so
+// a client never sees the clock switch before the move that caused it.
 func (s *session) update(u hub.Update) error {
 	for _, f := range s.feeds {
-		if f.board != u.Board {
-			continue
+		if f.board != u.Board || u.Event.Type == "" {
+			continue // another board, or an alert only (nothing LiveChess shows)
 		}
 		b := u.State
-		if b.Seq <= f.seq {
-			var err error
-			if b, err = s.a.h.Board(u.Board); err != nil {
-				continue // the board is being reset; its next event follows
+		switch seq := u.Event.Seq; {
+		case seq == f.seq+1:
+			f.line.apply(u.Event)
+			f.seq = seq
+		case seq <= f.seq:
+			if cur, err := s.a.h.Board(f.board); err != nil || cur.Seq >= f.seq {
+				continue // already folded
 			}
+			b = s.resync(f) // the board's stream began again
+		default:
+			b = s.resync(f)
 		}
+		if u.Event.Type == reconcile.TypePress && s.a.hold > 0 {
+			f.held = &b
+			if s.hold == nil {
+				s.hold = time.NewTimer(s.a.hold)
+			}
+			continue
+		}
+		f.held = nil
 		if err := s.push(f, b); err != nil {
 			return err
 		}
@@ -269,16 +400,49 @@ func (s *session) update(u hub.Update) error {
 	return nil
 }
 
+// release sends the states held after a press whose move did not follow
+// in time (a press without a move).
+func (s *session) release() error {
+	for _, f := range s.feeds {
+		if f.held != nil {
+			b := *f.held
+			f.held = nil
+			if err := s.push(f, b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// event is the feed's message for board state b.
+func (s *session) event(f *feed, b hub.Board) any {
+	if s.a.o.Moves != Made {
+		return completedEvent(b, &f.line, f.setup)
+	}
+	if f.setup != "" {
+		// The setup's position in the line: where it was found, while
+		// the line still passes through it there, else where the line
+		// last reached it.
+		if f.anchor < 0 || !samePosition(f.line.fenAt(f.anchor), f.setup) {
+			f.anchor = f.line.index(f.setup)
+		}
+	}
+	e := madeEvent(b, &f.line, f.setup, f.anchor)
+	if !f.sent {
+		return firstEvent{SerialNr: e.SerialNr, Flipped: e.Flipped, Board: e.Board, Clock: e.Clock, Start: e.Start, Match: e.Match}
+	}
+	return e
+}
+
 func (s *session) push(f *feed, b hub.Board) error {
-	param, err := json.Marshal(EventOf(b))
+	param, err := json.Marshal(s.event(f, b))
 	if err != nil {
 		return err
 	}
 	if bytes.Equal(param, f.last) {
-		f.seq = b.Seq
 		return nil
 	}
-	f.last = param
-	f.seq = b.Seq
+	f.last, f.sent = param, true
 	return s.send(response{Response: "feed", ID: f.id, Param: json.RawMessage(param)})
 }

@@ -1,0 +1,84 @@
+package livechess
+
+import (
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// line is a board's game as the board shows it — every move made, completed
+// or not — folded from its event stream: the position it starts from, and
+// each made ply's SAN and the position after it. A retract (a slide, a
+// take-back) shortens it, so it is what LiveChess calls the game: the moves
+// that lead from the start to the board.
+//
+// The fold is pure: the same events give the same line.
+type line struct {
+	origin string   // FEN of the game's start (the last position event)
+	base   int      // ply number of the start (non-zero after plies arbiterd could not verify)
+	start  string   // FEN of the start ("" until the stream shows one)
+	san    []string // san[i]: ply base+i+1
+	fens   []string // fens[i]: the FEN after san[i]
+}
+
+// apply folds one event.
+func (l *line) apply(ev reconcile.Event) {
+	switch ev.Type {
+	case reconcile.TypePosition:
+		// the start position recognised: a new game, or the board reset to
+		// the start
+		*l = line{origin: ev.FEN, start: ev.FEN}
+	case reconcile.TypeMove:
+		n := ev.Ply - l.base // index + 1 of the ply in the line
+		switch {
+		case l.start == "" || n < 1 || n > len(l.san)+1:
+			// Plies made while the board was not read (arbiterd could not
+			// verify them, an unverified-moves anomaly says so) or before
+			// the events the hub keeps: the line starts again at the first
+			// position known after them.
+			*l = line{origin: l.origin, base: ev.Ply, start: ev.FEN}
+			return
+		}
+		l.san = append(l.san[:n-1], ev.SAN)
+		l.fens = append(l.fens[:n-1], ev.FEN)
+	case reconcile.TypeRetract:
+		n := ev.Ply - l.base
+		if n >= 1 && n <= len(l.san) {
+			l.san, l.fens = l.san[:n-1], l.fens[:n-1]
+		}
+	}
+}
+
+// fen is the position after the line's last ply ("" when unknown).
+func (l *line) fen() string {
+	if len(l.fens) > 0 {
+		return l.fens[len(l.fens)-1]
+	}
+	return l.start
+}
+
+// index finds where a position stands in the line: the number of the line's
+// plies after which the board showed pos (0: the start), the latest such
+// when it stood there more than once; -1 when it never did. pos is a FEN
+// or the piece placement of one.
+func (l *line) index(pos string) int {
+	for i := len(l.fens); i >= 0; i-- {
+		f := l.start
+		if i > 0 {
+			f = l.fens[i-1]
+		}
+		if f != "" && samePosition(f, pos) {
+			return i
+		}
+	}
+	return -1
+}
+
+// fenAt is the position after the line's first n plies.
+func (l *line) fenAt(n int) string {
+	switch {
+	case n == 0:
+		return l.start
+	case n < 0 || n > len(l.fens):
+		return ""
+	}
+	return l.fens[n-1]
+}
