@@ -18,14 +18,25 @@ func FuzzRequest(f *testing.F) {
 		`{"id":"x","call":"subscribe","param":{"feed":"eboardevent","id":{"a":[1,2]},"param":{"serialnr":"SN-7"}}}`,
 		`{"id":4,"call":"subscribe","param":"eboardevent"}`,
 		`{"call":"eboards"}`, `[]`, `null`, `{"id":1e999}`, `not json`, ``,
+		`{"id":3,"call":"call","param":{"id":1,"method":"setup","param":{"fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}}}`,
+		`{"id":3,"call":"call","param":{"id":1,"method":"setup","param":{"fen":"8/8/8/8/8/8/8/8 w - - 0 1"}}}`,
+		`{"id":3,"call":"call","param":{"id":1,"method":"setup","param":{"fen":"4k3/8/8/8/8/8/8/4K3"}}}`,
+		`{"id":3,"call":"call","param":{"id":1,"method":"setup","param":{"fen":7}}}`,
+		`{"id":3,"call":"call","param":{"id":1,"method":"stop"}}`,
+		`{"id":5,"call":"sources"}`, `{"id":6,"call":"tournaments","param":{}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	h := hub.New(hub.Options{})
 	h.AddBoard(hub.Info{ID: "1"})
 	h.AddBoard(hub.Info{ID: "2"})
+	apis := []*API{New(h), NewWithOptions(h, Options{Moves: Made})}
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		s := &session{a: New(h), out: make(chan []byte, 16), feeds: map[string]*feed{}}
+		s := &session{a: apis[len(msg)%2], out: make(chan []byte, 16), feeds: map[string]*feed{}}
+		// a feed for the calls that need one ("call" setup)
+		if err := s.handle([]byte(`{"id":0,"call":"subscribe","param":{"feed":"eboardevent","id":1,"param":{"serialnr":"2"}}}`)); err != nil {
+			t.Fatal(err)
+		}
 		for range 2 { // twice: a second subscribe on the same feed id is refused
 			if err := s.handle(msg); err != nil {
 				t.Fatalf("handle(%q): %v", msg, err)
