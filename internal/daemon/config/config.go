@@ -42,10 +42,11 @@ type Config struct {
 	Site      string `yaml:"site" toml:"site"`             // PGN Site of the broadcast feeds
 	// Broadcast is the directory of the broadcast round folders
 	// (default DATA/broadcast); "off" turns them off.
-	Broadcast string   `yaml:"broadcast" toml:"broadcast"`
-	Lichess   *Lichess `yaml:"lichess" toml:"lichess"` // push to a lichess broadcast round (optional)
-	NATS      *NATS    `yaml:"nats" toml:"nats"`       // publish to NATS JetStream for a hall (optional; docs/scale-out.md)
-	Boards    []Board  `yaml:"boards" toml:"boards"`
+	Broadcast string     `yaml:"broadcast" toml:"broadcast"`
+	Lichess   *Lichess   `yaml:"lichess" toml:"lichess"`     // push to a lichess broadcast round (optional)
+	LiveChess *LiveChess `yaml:"livechess" toml:"livechess"` // the LiveChess-compatible listener (optional)
+	NATS      *NATS      `yaml:"nats" toml:"nats"`           // publish to NATS JetStream for a hall (optional; docs/scale-out.md)
+	Boards    []Board    `yaml:"boards" toml:"boards"`
 }
 
 // Lichess is the optional push of the round's games to a lichess
@@ -360,6 +361,7 @@ func (c *Config) validate() []*Error {
 			}
 		}
 	}
+	errs = append(errs, c.LiveChess.validate()...)
 	if len(c.Boards) == 0 {
 		bad("boards", "no boards: the daemon needs at least one")
 	}
