@@ -25,7 +25,8 @@ func (d *Daemon) DefaultMounts() []Mount {
 }
 
 // DefaultRunners are the feeds the configuration asks for: the broadcast
-// round folders (unless "off") and the lichess push (when configured).
+// round folders (unless "off"), the LiveChess-compatible listener and the
+// lichess push (when configured).
 func (d *Daemon) DefaultRunners() []Runner {
 	c := d.cfg
 	meta := broadcast.Meta{Event: c.Event, Site: c.Site, Date: time.Now().UTC().Format("2006.01.02"), DefaultRound: c.Round}
@@ -39,6 +40,9 @@ func (d *Daemon) DefaultRunners() []Runner {
 			d.log.Warn("broadcast folder", "err", err)
 		}})
 		rs = append(rs, Runner{Name: "broadcast", Run: f.Run})
+	}
+	if c.LiveChess != nil {
+		rs = append(rs, d.liveChessRunner())
 	}
 	if l := c.Lichess; l != nil {
 		p := lichess.NewPusher(lichess.Options{RoundID: l.RoundID, Round: c.Round, Meta: meta, BaseURL: l.BaseURL,
