@@ -88,6 +88,7 @@ type hwClock struct {
 	shown   [2]bool          // flag fell, period added, runs on
 
 	started, stopped bool
+	paused           bool // stopped by the arbiter: running is whose clock runs again
 	running          Player
 	lastPresser      Player // whose lever is down
 
@@ -238,6 +239,33 @@ func (c *hwClock) stop(at time.Duration) {
 	}
 	c.stopped = true
 	c.running = noPlayer
+}
+
+// pause stops the running clock for a while (the arbiter's hand, 6.11):
+// the running side keeps the turn and its delay still to elapse.
+func (c *hwClock) pause(at time.Duration) {
+	if !c.started || c.stopped || c.running == noPlayer {
+		return
+	}
+	run := at - c.segStart
+	left := max(0, c.segDelay-run)
+	c.base[c.running] = c.remaining(c.running, at)
+	c.segDelay = left
+	c.stopped, c.paused = true, true
+}
+
+// resume starts a paused clock again.
+func (c *hwClock) resume(at time.Duration) {
+	if !c.paused {
+		return
+	}
+	c.stopped, c.paused = false, false
+	c.segStart, c.segBase = at, c.base[c.running]
+}
+
+// adjust changes p's time by d while the clock stands (never below zero).
+func (c *hwClock) adjust(p Player, d time.Duration) {
+	c.base[p] = max(0, c.base[p]+d)
 }
 
 // set is the host's SetNRun: both times and which side runs (none, left,

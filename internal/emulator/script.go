@@ -63,10 +63,15 @@ const (
 	// Takeback: the player first makes another legal move, takes it back,
 	// then plays the game's move and presses.
 	Takeback ActionKind = "takeback"
+	// Arbiter: as the ply begins the arbiter stops the clock (6.11),
+	// changes Side's time by By when By is set (6.10, 7.5.5), and starts
+	// the clock again after For (default 20 s). Several at one ply share
+	// one stop.
+	Arbiter ActionKind = "arbiter"
 )
 
 var actionKinds = []ActionKind{Garbage, DropField, DropClock, PressNoMove, NoPress, MergedPress,
-	SlideWrong, TwoPlies, EarlyPeriod, ExtraPress, Flag, Unplug, ClockOff, Kings, Takeback}
+	SlideWrong, TwoPlies, EarlyPeriod, ExtraPress, Flag, Unplug, ClockOff, Kings, Takeback, Arbiter}
 
 // Action is one scripted fault or special action: plain data, so tests and
 // the command line (ParseAction) express them the same way.
@@ -74,8 +79,10 @@ type Action struct {
 	Kind   ActionKind
 	Ply    int           // 1-based ply of the game; len(moves)+1 means after the last move
 	N      int           // count for garbage, drop-field, drop-clock (0: the default)
-	For    time.Duration // unplug, clock-off: emulated time until it is back (0: never)
+	For    time.Duration // unplug, clock-off: emulated time until it is back (0: never); arbiter: how long the clock stands
 	Result string        // kings: "1-0", "0-1" or "1/2-1/2"
+	Side   Player        // arbiter: whose time changes (with By)
+	By     time.Duration // arbiter: the change of Side's time (0: a pause only)
 }
 
 // String renders the action in the syntax ParseAction reads.
@@ -91,11 +98,14 @@ func (a Action) String() string {
 	if a.Result != "" {
 		fmt.Fprintf(&b, ",result=%s", a.Result)
 	}
+	if a.By != 0 {
+		fmt.Fprintf(&b, ",side=%s,by=%s", a.Side, a.By)
+	}
 	return b.String()
 }
 
 // ActionSyntax documents what ParseAction accepts.
-const ActionSyntax = `KIND@ply=N[,n=COUNT][,for=DURATION][,result=RESULT]   (also KIND@N)
+const ActionSyntax = `KIND@ply=N[,n=COUNT][,for=DURATION][,result=RESULT][,side=SIDE,by=CHANGE]   (also KIND@N)
   garbage        random bytes on the line as ply N begins (n: how many, default 8)
   drop-field     the first n field updates from ply N are lost (default 1)
   drop-clock     n clock frames lost, starting with ply N's press (default 1)
@@ -110,6 +120,9 @@ const ActionSyntax = `KIND@ply=N[,n=COUNT][,for=DURATION][,result=RESULT]   (als
   unplug         the board goes silent at ply N (for: comes back after that emulated time)
   clock-off      the clock is disconnected from the board at ply N (for: plugged back after)
   kings          kings put on the centre squares at ply N (result: 1-0, 0-1 or 1/2-1/2)
+  arbiter        the arbiter stops the clock as ply N begins, changes SIDE's time by CHANGE
+                 (side: white or black; by: e.g. 2m or -30s; none: a pause only) and starts
+                 it again after for (default 20s)
   takeback       another move is made and taken back before ply N is played
 Ply N counts the moves of the game from 1; N = moves+1 means after the last move.`
 
@@ -127,7 +140,7 @@ func ParseAction(s string) (Action, error) {
 	if !a.Kind.valid() {
 		return bad("unknown kind %q (known: %s)", kind, kindList())
 	}
-	plySeen := false
+	plySeen, sideSeen := false, false
 	for i, part := range strings.Split(rest, ",") {
 		key, val, hasEq := strings.Cut(part, "=")
 		if !hasEq {
@@ -161,12 +174,31 @@ func ParseAction(s string) (Action, error) {
 				return bad("result %q is not 1-0, 0-1 or 1/2-1/2", val)
 			}
 			a.Result = val
+		case "side":
+			switch val {
+			case "white":
+				a.Side = White
+			case "black":
+				a.Side = Black
+			default:
+				return bad("side %q is not white or black", val)
+			}
+			sideSeen = true
+		case "by":
+			d, err := time.ParseDuration(val)
+			if err != nil || d == 0 {
+				return bad("by %q is not a non-zero duration such as 2m or -30s", val)
+			}
+			a.By = d
 		default:
-			return bad("unknown key %q (known: ply, n, for, result)", key)
+			return bad("unknown key %q (known: ply, n, for, result, side, by)", key)
 		}
 	}
 	if !plySeen {
 		return bad("missing ply=N")
+	}
+	if sideSeen != (a.By != 0) {
+		return bad("side and by go together (the time of one side changed by an amount)")
 	}
 	if err := a.check(); err != nil {
 		return bad("%v", err)
@@ -205,8 +237,14 @@ func (a Action) check() error {
 	if a.N < 0 {
 		return fmt.Errorf("n %d is negative", a.N)
 	}
-	if a.For != 0 && a.Kind != Unplug && a.Kind != ClockOff {
-		return fmt.Errorf("for applies only to unplug and clock-off")
+	if a.For != 0 && a.Kind != Unplug && a.Kind != ClockOff && a.Kind != Arbiter {
+		return fmt.Errorf("for applies only to unplug, clock-off and arbiter")
+	}
+	if a.By != 0 && a.Kind != Arbiter {
+		return fmt.Errorf("side and by apply only to arbiter")
+	}
+	if a.By != 0 && a.Side != White && a.Side != Black {
+		return fmt.Errorf("by needs side white or black")
 	}
 	if a.For < 0 {
 		return fmt.Errorf("for %s is negative", a.For)

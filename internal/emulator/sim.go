@@ -41,6 +41,9 @@ const (
 	evReplug                 // the board answers again
 	evClockOff               // the clock's cable comes out
 	evClockOn                // the clock's cable goes back in
+	evPause                  // the arbiter stops the clock
+	evAdjust                 // the arbiter changes a side's time (side, by)
+	evResume                 // the arbiter starts the clock again
 )
 
 type event struct {
@@ -54,6 +57,7 @@ type event struct {
 	early bool
 	last  bool // the last physical op of a ply: the move is made
 	n     int
+	by    time.Duration // evAdjust: the change
 }
 
 type eventQueue []*event
@@ -237,6 +241,21 @@ func (s *sim) step() {
 		}
 	case evClockOn:
 		s.clockOff = false
+		s.clockChanged(e.at, true)
+	case evPause:
+		s.clock.pause(e.at)
+		s.note(e.at, 0, "arbiter", "the arbiter stops the clock (%s)", s.times(e.at))
+		s.clockGen++
+		s.clockChanged(e.at, true)
+	case evAdjust:
+		s.clock.adjust(e.side, e.by)
+		s.note(e.at, 0, "arbiter", "the arbiter changes %s's time by %s (%s)", e.side, e.by, s.times(e.at))
+		s.clockGen++
+		s.clockChanged(e.at, true)
+	case evResume:
+		s.clock.resume(e.at)
+		s.note(e.at, 0, "arbiter", "the arbiter starts the clock again (%s)", s.times(e.at))
+		s.clockGen++
 		s.clockChanged(e.at, true)
 	case evReplug:
 		s.unplugged = false
@@ -449,6 +468,7 @@ func (s *sim) doPly(t0 time.Duration, i int) {
 		s.kingsSignal(t0+s.randDur(2*time.Second, 6*time.Second), a.Result)
 		return
 	}
+	t0 = s.arbiter(t0, i)
 	if _, ok := s.has(i, PressNoMove); ok {
 		t1 := t0 + s.randDur(2*time.Second, 8*time.Second)
 		s.push(&event{at: t1, kind: evPress, side: mover, ply: -1})
@@ -482,6 +502,36 @@ func (s *sim) doPly(t0 time.Duration, i int) {
 		s.mergeAt = i
 	}
 	s.planMove(t0, i, mover, think, true)
+}
+
+// arbiter plays ply i's arbiter actions: one stop, each change of time a
+// couple of seconds apart, the restart; it returns when play goes on.
+func (s *sim) arbiter(t0 time.Duration, i int) time.Duration {
+	var acts []Action
+	for _, a := range s.script[i] {
+		if a.Kind == Arbiter {
+			acts = append(acts, a)
+		}
+	}
+	if len(acts) == 0 {
+		return t0
+	}
+	stop := t0 + s.randDur(500*time.Millisecond, 1500*time.Millisecond)
+	s.push(&event{at: stop, kind: evPause, ply: -1})
+	hold := 20 * time.Second
+	at := stop
+	for _, a := range acts {
+		if a.For > 0 {
+			hold = max(hold, a.For)
+		}
+		if a.By != 0 {
+			at += s.randDur(2*time.Second, 4*time.Second)
+			s.push(&event{at: at, kind: evAdjust, side: a.Side, by: a.By, ply: -1})
+		}
+	}
+	end := max(stop+hold, at+time.Second)
+	s.push(&event{at: end, kind: evResume, ply: -1})
+	return end
 }
 
 func colorPlayer(c chess.Color) Player {

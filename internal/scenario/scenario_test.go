@@ -238,6 +238,85 @@ func scenarios(t testing.TB) []scenario {
 			},
 		},
 		{
+			// The arbiter settles the press without a move at the clock:
+			// stops it, gives Black two minutes, takes off the increment
+			// White's press earned, and starts it again (7.5.5).
+			name: "arbiter-settles-press-without-move",
+			cfg: emulator.Config{Game: game90[:30], Periods: periods(t, std), ThinkTime: think,
+				Script: []emulator.Action{{Kind: emulator.PressNoMove, Ply: 11},
+					{Kind: emulator.Arbiter, Ply: 12, Side: emulator.Black, By: 2 * time.Minute},
+					{Kind: emulator.Arbiter, Ply: 12, Side: emulator.White, By: -30 * time.Second}}},
+			meta: meta(std),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if n := f.anomalies[reconcile.KindPressWithoutMove]; n != 1 {
+					t.Errorf("%d press-without-move anomalies, want 1", n)
+				}
+				// the players stop the clock at the end of the game (no
+				// result on the board): that one only, not the arbiter's
+				if n := f.anomalies[reconcile.KindClockStopped]; n != 1 {
+					t.Errorf("%d clock-stopped alarms, want 1 (the end's, not the arbiter's)", n)
+				}
+				var pwm int
+				var adj, pause []reconcile.Event
+				for _, e := range evs {
+					switch {
+					case e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindPressWithoutMove:
+						pwm = e.Seq
+					case e.Type == reconcile.TypeAdjust:
+						adj = append(adj, e)
+					case e.Type == reconcile.TypePause:
+						pause = append(pause, e)
+					}
+				}
+				if len(adj) != 2 {
+					t.Fatalf("%d adjust events, want 2:\n%s", len(adj), dump(adj))
+				}
+				for _, a := range adj {
+					switch a.Side.String() {
+					case "black":
+						if a.Added != 2*time.Minute || a.Article != "7.5.5" || len(a.Closes) != 1 || a.Closes[0] != pwm {
+							t.Errorf("Black's adjust %s: want +120 s, 7.5.5, closing seq %d", reconcile.Marshal(a), pwm)
+						}
+					case "white":
+						if a.Added != -30*time.Second || len(a.Closes) != 0 || !strings.Contains(a.Reason, "increment") {
+							t.Errorf("White's adjust %s: want -30 s, the increment taken off", reconcile.Marshal(a))
+						}
+					}
+				}
+				if len(pause) != 2 || pause[0].State != "stopped" || pause[1].State != "running" {
+					t.Errorf("pause events:\n%s want stopped, then running", dump(pause))
+				}
+				if f.completed.White != 15 || f.completed.Black != 15 {
+					t.Errorf("completed %+v, want 15 each", f.completed)
+				}
+			},
+		},
+		{
+			// A stop with nothing to settle and no change of time: the
+			// clock-stopped alarm (6.11), and nothing else.
+			name: "arbiter-pause-without-change",
+			cfg: emulator.Config{Game: game90[:24], Periods: periods(t, std), ThinkTime: think,
+				Script: []emulator.Action{{Kind: emulator.Arbiter, Ply: 9, For: 40 * time.Second}}},
+			meta: meta(std),
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				// the arbiter's stop, and the players' at the end
+				if n := f.anomalies[reconcile.KindClockStopped]; n != 2 {
+					t.Errorf("%d clock-stopped alarms, want 2", n)
+				}
+				onlyAnomalies(t, f)
+				for _, e := range evs {
+					if e.Type == reconcile.TypeAdjust || e.Type == reconcile.TypePause {
+						t.Errorf("unexpected %s", reconcile.Marshal(e))
+					}
+				}
+				if f.completed.White != 12 || f.completed.Black != 12 {
+					t.Errorf("completed %+v, want 12 each", f.completed)
+				}
+			},
+		},
+		{
 			name: "move-without-press-at-flag",
 			cfg: emulator.Config{Game: game90[:31], Periods: periods(t, "300+0"), ThinkTime: think, End: emulator.EndFlag,
 				Script: []emulator.Action{{Kind: emulator.NoPress, Ply: 31}}},

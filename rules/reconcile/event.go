@@ -23,6 +23,12 @@ const (
 	TypePeriod   Type = "period"
 	TypeFlag     Type = "flag"
 	TypeEnd      Type = "end"
+	// TypeAdjust (extension): the arbiter changed a face's time while the
+	// clock was stopped (6.10, 7.5.5).
+	TypeAdjust Type = "adjust"
+	// TypePause (extension): the arbiter stopped the clock to settle an
+	// incident, or started it again (6.11).
+	TypePause Type = "pause"
 )
 
 // Anomaly kinds (the `kind` field of an anomaly event).
@@ -136,7 +142,12 @@ type Event struct {
 
 	// period
 	Period int           // period, flag
-	Added  time.Duration // period
+	Added  time.Duration // period; adjust: the change (`delta`)
+
+	// adjust: the side's time before and after; the alerts (their seq)
+	// the change settles.
+	From, To time.Duration
+	Closes   []int
 
 	// flag
 	MovesCompleted  int
@@ -241,6 +252,34 @@ func Marshal(e Event) []byte {
 			w.b = append(w.b, ']')
 		}
 		w.str("verdict", e.Verdict)
+		w.str("article", e.Article)
+		w.str("reason", e.Reason)
+	case TypeAdjust:
+		w.str("side", e.Side.String())
+		w.key("from")
+		w.b = appendSeconds(w.b, e.From)
+		w.key("to")
+		w.b = appendSeconds(w.b, e.To)
+		w.key("delta")
+		w.b = appendSeconds(w.b, e.Added)
+		w.clock("clock", e.Clock)
+		w.str("article", e.Article)
+		w.str("reason", e.Reason)
+		if len(e.Closes) > 0 {
+			w.key("closes")
+			w.b = append(w.b, '[')
+			for i, q := range e.Closes {
+				if i > 0 {
+					w.b = append(w.b, ',')
+				}
+				w.b = strconv.AppendInt(w.b, int64(q), 10)
+			}
+			w.b = append(w.b, ']')
+		}
+	case TypePause:
+		w.str("state", e.State)
+		w.str("by", e.By)
+		w.clock("clock", e.Clock)
 		w.str("article", e.Article)
 		w.str("reason", e.Reason)
 	case TypeEnd:

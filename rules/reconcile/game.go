@@ -214,6 +214,8 @@ type Game struct {
 	// there is one); a snapshot equal to it changes nothing.
 	shown    rules.Snapshot
 	shownSet bool
+
+	hand hand // the arbiter's touches of the clock (see hand.go)
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -270,6 +272,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.unexplained, g.unexplWarned = false, false
 	g.ended, g.result, g.endReason = false, "", ""
 	g.atStart = false
+	g.hand = hand{}
 	g.ref = clockd.NewClock(g.tc())
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
 		g.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
@@ -435,6 +438,15 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	g.advance(&out, at, at)
 	switch ev.Kind {
 	case clockd.Started:
+		if g.started {
+			// the clock runs again after a reset: the times the
+			// arbiter set back are an adjustment
+			g.clockRuns(&out, at, ev.Clock)
+			g.ref.Resume(at)
+			for _, s := range []clockd.Side{clockd.White, clockd.Black} {
+				g.ref.SetTime(s, ev.Clock.Of(s), at)
+			}
+		}
 		g.started = true
 		g.clock = ev.Clock
 		g.ref.Start(at)
@@ -489,6 +501,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Stopped:
 		g.stopped = true
 		g.ref.Stop(at)
+		g.clockPaused(ev)
 		if !g.ended {
 			// decided once the board has shown what ended the game, if
 			// anything did (see clockStopped)
@@ -498,8 +511,9 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.stopped = false
 		g.ref.Resume(at)
 		g.clock = ev.Clock
+		g.clockRuns(&out, at, ev.Clock)
 	case clockd.Adjusted:
-		g.clock = ev.Clock
+		g.timeChanged(at, ev)
 	case clockd.Impossible:
 		g.anomaly(&out, at, KindClockReading, 0, true, "6.10",
 			"The clock showed a reading the time control cannot produce, so arbiterd does not trust it: "+ev.Detail)
@@ -523,6 +537,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 			g.anomaly(&out, at, KindClockReading, 0, true, "6.10",
 				fmt.Sprintf("The clock was reset to the control's starting times (White %s, Black %s) in the middle of the game; it last showed White %s, Black %s. Set it back to the times before the reset, with the periods each player is in, before play goes on (6.10).",
 					hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
+			g.clockReset(&out, before, ev.Clock)
 		}
 	}
 	return out

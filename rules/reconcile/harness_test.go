@@ -37,6 +37,7 @@ type harness struct {
 	running clockd.Side
 	since   float64
 	inc     time.Duration
+	halted  bool // the clock is stopped (6.11)
 }
 
 func newHarness(t testing.TB, cfg Config) *harness {
@@ -145,6 +146,9 @@ func (h *harness) setBoard(at float64, fen string) {
 
 func (h *harness) tick(at float64) {
 	d := sec(at - h.since)
+	if h.halted {
+		d = 0
+	}
 	if h.running == clockd.White {
 		h.clk.White -= d
 	} else {
@@ -193,6 +197,30 @@ func (h *harness) flag(at float64, side clockd.Side) {
 		h.clk.Black = 0
 	}
 	h.clock(clockd.ClockEvent{Kind: clockd.Flag, At: sec(at), Side: side})
+}
+
+// halt stops the clock, as a hand on its stop button does.
+func (h *harness) halt(at float64) {
+	h.tick(at)
+	h.halted = true
+	h.clock(clockd.ClockEvent{Kind: clockd.Stopped, At: sec(at), Side: h.running})
+}
+
+// setTime changes side's time by d while the clock is stopped.
+func (h *harness) setTime(at float64, side clockd.Side, d time.Duration) {
+	if side == clockd.White {
+		h.clk.White += d
+	} else {
+		h.clk.Black += d
+	}
+	h.clock(clockd.ClockEvent{Kind: clockd.Adjusted, At: sec(at), Side: side, Added: d})
+}
+
+// resume starts the stopped clock again.
+func (h *harness) resume(at float64) {
+	h.tick(at)
+	h.halted = false
+	h.clock(clockd.ClockEvent{Kind: clockd.Resumed, At: sec(at), Side: h.running})
 }
 
 func (h *harness) clock(ev clockd.ClockEvent) {

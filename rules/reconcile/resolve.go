@@ -321,8 +321,9 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		g.backDue, g.backSide = true, side.Other()
 		g.illegal[side]++
 		g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
-			fmt.Sprintf("%s pressed the clock at %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
-				name(side), seconds(ev.At), possessive(side), g.penalty(side)))
+			fmt.Sprintf("%s pressed the clock %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
+				name(side), g.when(ev), possessive(side), g.penalty(side)))
+		g.expectPenalty(out, side, possessive(side)+" press without a move")
 		return
 	}
 	// The press completes the latest of side's moves made before it. When
@@ -406,9 +407,16 @@ func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// blocked at zero: the flag is the news, not the stop
 		return
 	}
+	if g.arbitersStop() {
+		g.pauseEvent(out, at, ev.Clock)
+		return
+	}
 	g.anomaly(out, at, KindClockStopped, 0, true, "6.11",
 		fmt.Sprintf("The clock was stopped (White %s, Black %s). If the arbiter did not stop it, find out why (6.11); check both times before it is restarted.",
 			hms(ev.Clock.White), hms(ev.Clock.Black)))
+	if g.hand.stopped {
+		g.hand.stopSeq = g.seq
+	}
 }
 
 // placedBy reports whether the board shows a piece of side's colour on a
@@ -506,6 +514,7 @@ func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
 	g.anomaly(out, at, kind, side, false, article,
 		fmt.Sprintf("%s pressed the clock while the board showed %s: an illegal move, completed by the press (7.5.1). Restore the position before it (%s) and have %s make a legal move. %s",
 			name(side), what, g.restoreFEN(), name(side), g.penalty(side)))
+	g.expectPenalty(out, side, possessive(side)+" illegal move")
 }
 
 // restoreFEN is the position after the last completed ply: the one the
@@ -533,7 +542,7 @@ func (g *Game) penalty(side clockd.Side) string {
 		if mins == 1 {
 			unit = "minute"
 		}
-		return fmt.Sprintf("This is %s first completed illegal move: add %d %s to %s clock and remove any increment the press earned (%s).",
+		return fmt.Sprintf("This is %s first completed illegal move: add %d %s to %s clock and remove any increment the press earned (%s). When the clock shows the time added, arbiterd closes this alert.",
 			possessive(side), mins, unit, possessive(opp), rule)
 	}
 	ans, line := g.canMate(opp)
@@ -600,6 +609,7 @@ func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent,
 		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			fmt.Sprintf("The clock added the %s period's %s to %s clock at %s %s completed move, but the %s period requires %d moves (6.3.1). Remove %s from %s clock until move %d is completed (6.10).",
 				periodName(ev.Period), added, possessive(side), possessive(side), ordinal(done), periodName(prev), required, added, possessive(side), required))
+		g.expect(out, side, -ev.Added, "the period "+possessive(side)+" clock added early", fmt.Sprintf("the %s period's time the clock added early, taken off", periodName(ev.Period)), "6.10")
 	case done > required:
 		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			fmt.Sprintf("The clock added the %s period's %s to %s clock only at %s %s completed move; the %s period required %d moves, so the time was due %d move(s) earlier (6.3.1). Check %s clock (6.10).",

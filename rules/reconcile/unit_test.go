@@ -88,7 +88,7 @@ func TestNoIO(t *testing.T) {
 	if err != nil {
 		t.Skipf("go list unavailable: %v\n%s", err, direct)
 	}
-	allowed := map[string]bool{"errors": true, "fmt": true, "strconv": true, "strings": true, "time": true,
+	allowed := map[string]bool{"errors": true, "fmt": true, "slices": true, "strconv": true, "strings": true, "time": true,
 		"unicode/utf8": true, "github.com/notnil/chess": true, "github.com/arbiterd/arbiterd/clockd": true,
 		"github.com/arbiterd/arbiterd/rules": true, "github.com/arbiterd/arbiterd/rules/bitboard": true,
 		"github.com/arbiterd/arbiterd/rules/unwinnable": true}

@@ -1,0 +1,262 @@
+package reconcile
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+)
+
+// The arbiter's hand on the clock. An arbiter stops the clock to settle an
+// incident (an illegal move, a press without a move, a clock that added a
+// period early, a clock reset), sets a time, and starts the clock again
+// (6.10, 6.11, 7.5.5). Each such touch is recorded: the stop as a pause
+// when an incident explains it, each face's net change over the stop as an
+// adjust event with the rule it fits, and the alerts it settles are closed
+// by it.
+
+// adjustTolerance is how far a change may be from the one a rule expects
+// and still be taken for it: a clock sets whole seconds, and the reading at
+// the stop may be up to a second away from the time it was stopped at.
+const adjustTolerance = 1500 * time.Millisecond
+
+// incident is an open alert that a change of the clock settles.
+type incident struct {
+	seq   int           // the anomaly's seq
+	side  clockd.Side   // whose clock the arbiter changes
+	delta time.Duration // by how much (0: to restore)
+	to    clockd.Times  // for a restore: the times to set back
+	what  string        // the reason, in words, once the change is seen
+	title string        // the incident, in words ("Black's press without a move")
+	art   string        // the article it applies
+	// offender: for a penalty, the side whose increment the illegal press
+	// earned may also be taken off (7.5.5); inc is that increment.
+	offender clockd.Side
+	inc      time.Duration
+}
+
+// hand is the state of the arbiter's touches (reset with the game).
+type hand struct {
+	open []incident
+	// During a stop: the times when it stopped (from), whether a face's
+	// time changed since (changed), whether the stop is recorded as the
+	// arbiter's pause (pause), and the clock-stopped alert it raised
+	// (stopSeq, 0: none).
+	stopped bool
+	from    clockd.Times
+	changed bool
+	pause   bool
+	stopSeq int
+	// A clock reset mid-game: the times it showed before (restore is
+	// set until the clock runs again).
+	restore   bool
+	resetFrom clockd.Times
+	resetSeq  int
+}
+
+// expect records that the anomaly just emitted (the last of out) is
+// settled by a change of side's clock by delta.
+func (g *Game) expect(out *[]Event, side clockd.Side, delta time.Duration, title, what, art string) {
+	g.hand.open = append(g.hand.open, incident{seq: (*out)[len(*out)-1].Seq, side: side, delta: delta, title: title, what: what, art: art})
+}
+
+// expectPenalty opens the incident of offender's first completed illegal
+// move (or press without a move): two minutes (one in rapid and blitz) to
+// the opponent, and the increment the press earned taken off (7.5.5).
+func (g *Game) expectPenalty(out *[]Event, offender clockd.Side, title string) {
+	if g.illegal[offender] != 1 {
+		return // a second one loses the game: no time to add
+	}
+	d, art := g.penaltyTime()
+	g.expect(out, offender.Other(), d, title, fmt.Sprintf("the %s %s gets for %s first completed illegal move", duration(d), name(offender.Other()), possessive(offender)), art)
+	in := &g.hand.open[len(g.hand.open)-1]
+	in.offender, in.inc = offender, g.increment(offender)
+}
+
+// increment is the Fischer increment a press of side earns in the period
+// it is in (0 in other modes).
+func (g *Game) increment(s clockd.Side) time.Duration {
+	tc := g.tc()
+	if len(tc.Periods) == 0 {
+		return 0
+	}
+	p := tc.Periods[min(tc.PeriodOf(g.counts.Of(s)), len(tc.Periods))-1]
+	if p.Mode != clockd.Fischer {
+		return 0
+	}
+	return p.Increment
+}
+
+// penaltyTime is what the opponent gets for a first completed illegal
+// move, with the article that says so.
+func (g *Game) penaltyTime() (time.Duration, string) {
+	if g.cfg.Class == clockd.Rapid || g.cfg.Class == clockd.Blitz {
+		return time.Minute, "7.5.5, A.3"
+	}
+	return 2 * time.Minute, "7.5.5"
+}
+
+// clockPaused notes that the clock stopped.
+func (g *Game) clockPaused(ev clockd.ClockEvent) {
+	g.hand.stopped, g.hand.from, g.hand.changed = true, ev.Clock, false
+	g.hand.pause, g.hand.stopSeq = false, 0
+}
+
+// arbitersStop reports whether the stop being decided is the arbiter's:
+// an incident the arbiter settles at the clock is open, or a time was
+// changed while it stood. It is then recorded as a pause, not an alarm.
+func (g *Game) arbitersStop() bool {
+	return g.hand.stopped && (len(g.hand.open) > 0 || g.hand.changed)
+}
+
+// pauseEvent records the stop as the arbiter's pause (6.11).
+func (g *Game) pauseEvent(out *[]Event, at time.Duration, clock clockd.Times) {
+	g.hand.pause = true
+	why := "the arbiter set the clock"
+	if n := len(g.hand.open); n > 0 {
+		why = "to settle " + g.hand.open[n-1].title
+	}
+	g.emit(out, at, Event{Type: TypePause, State: "stopped", By: "arbiter", Clock: clock, Article: "6.11",
+		Reason: fmt.Sprintf("The clock was stopped (White %s, Black %s), %s.", hms(clock.White), hms(clock.Black), why)})
+}
+
+// timeChanged notes a face's time changed while the clock stood.
+func (g *Game) timeChanged(at time.Duration, ev clockd.ClockEvent) {
+	g.clock = ev.Clock
+	if !g.started || g.ended || !g.hand.stopped {
+		return // the clock being set before the game, or after it
+	}
+	g.hand.changed = true
+	g.ref.SetTime(ev.Side, ev.Clock.Of(ev.Side), at)
+}
+
+// clockRuns is called when a stopped clock runs again (Resumed, or
+// Started after a reset): the stop is decided if it was not yet, and each
+// face's net change over it is recorded.
+func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
+	if g.hand.restore {
+		g.hand.restore = false
+		if !g.ended {
+			g.adjusted(out, at, g.hand.from, clock)
+		}
+		g.hand.stopped = false
+		return
+	}
+	if !g.hand.stopped {
+		return
+	}
+	if len(g.stops) > 0 && g.hand.changed {
+		// the stop is not decided yet: a changed time says whose it was
+		g.stops = g.stops[1:]
+		g.pauseEvent(out, at, g.hand.from)
+	}
+	if g.hand.changed && !g.ended {
+		g.adjusted(out, at, g.hand.from, clock)
+	}
+	if g.hand.pause {
+		g.emit(out, at, Event{Type: TypePause, State: "running", By: "arbiter", Clock: clock, Article: "6.11",
+			Reason: fmt.Sprintf("The clock runs again (White %s, Black %s).", hms(clock.White), hms(clock.Black))})
+	}
+	g.hand.stopped, g.hand.changed, g.hand.pause, g.hand.stopSeq = false, false, false, 0
+}
+
+// clockReset notes a reset of the clock mid-game: the times it showed
+// before are what the arbiter sets back (6.10); the reset anomaly just
+// emitted is settled by it.
+func (g *Game) clockReset(out *[]Event, before, now clockd.Times) {
+	g.hand.restore, g.hand.resetFrom, g.hand.from = true, before, now
+	g.hand.stopped, g.hand.changed = true, false
+	if n := len(*out); n > 0 && (*out)[n-1].Type == TypeAnomaly {
+		g.hand.resetSeq = (*out)[n-1].Seq
+		g.hand.open = append(g.hand.open, incident{seq: g.hand.resetSeq, to: before, title: "the clock's reset", what: "the time shown before the clock was reset, set back", art: "6.10"})
+	}
+}
+
+// adjusted records each face's change between from and to, with the
+// rule it fits, closing the alerts it settles.
+func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
+	var settled []int
+	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
+		d := to.Of(s) - from.Of(s)
+		if d == 0 {
+			continue
+		}
+		e := Event{Type: TypeAdjust, Side: s, From: from.Of(s), To: to.Of(s), Added: d, Clock: to, Article: "6.10",
+			Reason: fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s).", possessive(s), signed(d), hms(from.Of(s)), hms(to.Of(s)))}
+		if i, why, settles := g.fits(s, to.Of(s), d); i >= 0 {
+			in := g.hand.open[i]
+			e.Article = in.art
+			e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s): %s (%s).", possessive(s), signed(d), hms(from.Of(s)), hms(to.Of(s)), why, in.art)
+			if settles {
+				// the change the alert asked for: it is closed
+				e.Closes = []int{in.seq}
+				settled = append(settled, in.seq)
+			}
+		}
+		if g.hand.stopSeq > 0 {
+			// the clock-stopped alert: the arbiter's hand stopped it
+			e.Closes = append(e.Closes, g.hand.stopSeq)
+			g.hand.stopSeq = 0
+		}
+		g.emit(out, at, e)
+	}
+	kept := g.hand.open[:0]
+	for _, in := range g.hand.open {
+		if !slices.Contains(settled, in.seq) {
+			kept = append(kept, in)
+		}
+	}
+	g.hand.open = kept
+}
+
+// fits finds the open incident that a change of side's clock by d (to
+// to) belongs to, and words it; settles says the change is the one the
+// alert asked for (the increment an illegal press earned, taken off, is
+// part of the incident but not what closes it). -1 when none fits.
+func (g *Game) fits(s clockd.Side, to, d time.Duration) (i int, why string, settles bool) {
+	near := func(a, b time.Duration) bool { return a-b <= adjustTolerance && b-a <= adjustTolerance }
+	for i := len(g.hand.open) - 1; i >= 0; i-- {
+		in := g.hand.open[i]
+		switch {
+		case in.to != (clockd.Times{}):
+			if near(to, in.to.Of(s)) {
+				return i, in.what, true
+			}
+		case in.side == s && in.delta != 0 && near(d, in.delta):
+			return i, in.what, true
+		case in.offender == s && in.inc > 0 && near(d, -in.inc):
+			return i, fmt.Sprintf("the increment %s illegal press earned, taken off", possessive(s)), false
+		}
+	}
+	return -1, "", false
+}
+
+// signed words a change of time: "+2:00", "-0:30", "+1:00:00".
+func signed(d time.Duration) string {
+	sign := "+"
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	s := int64(d / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%s%d:%02d:%02d", sign, s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%s%d:%02d", sign, s/60, s%60)
+}
+
+// when words the moment of a press as an arbiter reads it: after which
+// move, with the times the clock showed.
+func (g *Game) when(ev clockd.ClockEvent) string {
+	last := -1
+	for i, p := range g.plies {
+		if p.completed && !p.unverified {
+			last = i
+		}
+	}
+	at := "before the first move"
+	if last >= 0 {
+		at = "after " + g.moveText(last)
+	}
+	return fmt.Sprintf("%s (clock White %s, Black %s)", at, hms(ev.Clock.White), hms(ev.Clock.Black))
+}

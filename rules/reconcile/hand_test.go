@@ -1,0 +1,146 @@
+package reconcile
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The arbiter settles a press without a move (7.5.3, 7.5.5): stops the
+// clock, gives the opponent two minutes, takes off the increment the press
+// earned, and starts the clock again. The stop is the arbiter's pause, not
+// an alarm; each change is an adjust event naming its rule; the +2:00
+// closes the alert; the reference clock follows the change.
+func TestAdjustSettlesAPressWithoutAMove(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(5, "e4")
+	h.press(5.5, W)
+	h.press(8, B) // Black presses without a move
+	h.press(8.6, W)
+	h.advance(12)
+	pwm := h.of(TypeAnomaly)
+	if len(pwm) != 1 || pwm[0].Kind != KindPressWithoutMove {
+		t.Fatalf("anomalies %v, want one press-without-move", h.anomalies())
+	}
+	h.halt(20)
+	h.setTime(22, W, 2*time.Minute)
+	h.setTime(24, B, -30*time.Second) // the increment Black's press earned
+	h.resume(30)
+	// The reference clock has White's two minutes.
+	if got, want := h.g.State().Expected.White, h.clk.White; absDur(got-want) > time.Second {
+		t.Errorf("reference clock White %v, displayed %v", got, want)
+	}
+	h.play(33, "e5")
+	h.press(33.5, B)
+	h.advance(40)
+
+	h.wantAnomalies(KindPressWithoutMove) // no clock-stopped alarm
+	adj := h.of(TypeAdjust)
+	if len(adj) != 2 {
+		t.Fatalf("adjust events %v, want 2", adj)
+	}
+	w, b := adj[0], adj[1]
+	if w.Side != W || w.Added != 2*time.Minute || w.To-w.From != 2*time.Minute || w.Article != "7.5.5" ||
+		len(w.Closes) != 1 || w.Closes[0] != pwm[0].Seq {
+		t.Errorf("White's adjust %+v: want +2:00, 7.5.5, closing seq %d", w, pwm[0].Seq)
+	}
+	if b.Side != B || b.Added != -30*time.Second || len(b.Closes) != 0 || !strings.Contains(b.Reason, "increment") {
+		t.Errorf("Black's adjust %+v: want -0:30, the increment, closing nothing", b)
+	}
+	pauses := h.of(TypePause)
+	if len(pauses) != 2 || pauses[0].State != "stopped" || pauses[1].State != "running" || pauses[0].By != "arbiter" {
+		t.Errorf("pause events %v, want stopped then running, by the arbiter", pauses)
+	}
+	h.wantCompleted(1, 1)
+}
+
+// A stop with nothing to settle is an alarm (6.11); when the arbiter then
+// changes a time, the change is recorded with no rule to cite and closes
+// the alarm, since it was the arbiter's hand.
+func TestAdjustWithoutIncident(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(5, "e4")
+	h.press(5.5, W)
+	h.halt(10)
+	h.advance(15)
+	h.setTime(20, B, 5*time.Minute)
+	h.resume(25)
+	h.play(30, "e5")
+	h.press(30.5, B)
+	h.advance(40)
+	h.wantAnomalies(KindClockStopped)
+	stop := h.of(TypeAnomaly)[0]
+	adj := h.of(TypeAdjust)
+	if len(adj) != 1 || adj[0].Side != B || adj[0].Added != 5*time.Minute || adj[0].Article != "6.10" {
+		t.Fatalf("adjust events %v, want Black +5:00 (6.10)", adj)
+	}
+	if len(adj[0].Closes) != 1 || adj[0].Closes[0] != stop.Seq {
+		t.Errorf("adjust closes %v, want the clock-stopped alert %d", adj[0].Closes, stop.Seq)
+	}
+	if len(h.of(TypePause)) != 0 {
+		t.Errorf("pause events %v: the stop was reported as an alarm", h.of(TypePause))
+	}
+}
+
+// A stop and restart with no change of time, no incident: the alarm as
+// before, and no adjust event.
+func TestStopWithoutChange(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(5, "e4")
+	h.press(5.5, W)
+	h.halt(10)
+	h.resume(12)
+	h.advance(20)
+	h.wantAnomalies(KindClockStopped)
+	if n := len(h.of(TypeAdjust)) + len(h.of(TypePause)); n != 0 {
+		t.Errorf("%d adjust/pause events, want none", n)
+	}
+}
+
+// A clock that added the second period at move 39 (clock-counter): the
+// arbiter takes the period's time off; the change closes the alert.
+func TestAdjustSettlesAClockCounter(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, "2/60+2:30")})
+	h.show(0)
+	h.start(1)
+	h.play(5, "e4")
+	h.press(5.5, W)
+	h.play(8, "e5")
+	h.press(8.5, B)
+	h.addPeriod(8.5, B, 2, 30*time.Second) // early: Black has 1 move
+	// The control needs 2 moves; the addition came at Black's 1st.
+	h.advance(12)
+	var counter Event
+	for _, e := range h.of(TypeAnomaly) {
+		if e.Kind == KindClockCounter {
+			counter = e
+		}
+	}
+	if counter.Seq == 0 {
+		t.Fatalf("no clock-counter anomaly in %v", h.anomalies())
+	}
+	h.halt(15)
+	h.setTime(17, B, -30*time.Second)
+	h.resume(20)
+	h.advance(25)
+	adj := h.of(TypeAdjust)
+	if len(adj) != 1 || len(adj[0].Closes) != 1 || adj[0].Closes[0] != counter.Seq {
+		t.Fatalf("adjust %v, want Black -0:30 closing the clock-counter alert %d", adj, counter.Seq)
+	}
+	if n := len(h.of(TypeAnomaly)); n != 1 {
+		t.Errorf("anomalies %v: the arbiter's stop raised an alarm", h.anomalies())
+	}
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
