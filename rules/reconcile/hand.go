@@ -21,9 +21,20 @@ import (
 // the stop may be up to a second away from the time it was stopped at.
 const adjustTolerance = 1500 * time.Millisecond
 
+// A stop of the clock is taken for the arbiter coming to settle an alert
+// when it comes within arbiterWindow of the alert and at most arbiterPlies
+// completed moves after it. A later stop (the players stopping the clock
+// at the end, long after an alert nobody acted on) is not.
+const (
+	arbiterWindow = 3 * time.Minute
+	arbiterPlies  = 2
+)
+
 // incident is an open alert that a change of the clock settles.
 type incident struct {
 	seq   int           // the anomaly's seq
+	at    time.Duration // when it was raised
+	plies int           // moves completed by then (both sides)
 	side  clockd.Side   // whose clock the arbiter changes
 	delta time.Duration // by how much (0: to restore)
 	to    clockd.Times  // for a restore: the times to set back
@@ -44,6 +55,7 @@ type hand struct {
 	// arbiter's pause (pause), and the clock-stopped alert it raised
 	// (stopSeq, 0: none).
 	stopped bool
+	stopAt  time.Duration
 	from    clockd.Times
 	changed bool
 	pause   bool
@@ -58,7 +70,8 @@ type hand struct {
 // expect records that the anomaly just emitted (the last of out) is
 // settled by a change of side's clock by delta.
 func (g *Game) expect(out *[]Event, side clockd.Side, delta time.Duration, title, what, art string) {
-	g.hand.open = append(g.hand.open, incident{seq: (*out)[len(*out)-1].Seq, side: side, delta: delta, title: title, what: what, art: art})
+	e := (*out)[len(*out)-1]
+	g.hand.open = append(g.hand.open, incident{seq: e.Seq, at: e.At, plies: g.counts.White + g.counts.Black, side: side, delta: delta, title: title, what: what, art: art})
 }
 
 // expectPenalty opens the incident of offender's first completed illegal
@@ -99,7 +112,7 @@ func (g *Game) penaltyTime() (time.Duration, string) {
 
 // clockPaused notes that the clock stopped.
 func (g *Game) clockPaused(ev clockd.ClockEvent) {
-	g.hand.stopped, g.hand.from, g.hand.changed = true, ev.Clock, false
+	g.hand.stopped, g.hand.stopAt, g.hand.from, g.hand.changed = true, ev.At, ev.Clock, false
 	g.hand.pause, g.hand.stopSeq = false, 0
 }
 
@@ -107,15 +120,25 @@ func (g *Game) clockPaused(ev clockd.ClockEvent) {
 // an incident the arbiter settles at the clock is open, or a time was
 // changed while it stood. It is then recorded as a pause, not an alarm.
 func (g *Game) arbitersStop() bool {
-	return g.hand.stopped && (len(g.hand.open) > 0 || g.hand.changed)
+	return g.hand.stopped && (g.fresh() != nil || g.hand.changed)
+}
+
+// fresh is the latest open incident raised shortly before the stop.
+func (g *Game) fresh() *incident {
+	for i := len(g.hand.open) - 1; i >= 0; i-- {
+		if in := &g.hand.open[i]; g.hand.stopAt-in.at <= arbiterWindow && g.counts.White+g.counts.Black-in.plies <= arbiterPlies {
+			return in
+		}
+	}
+	return nil
 }
 
 // pauseEvent records the stop as the arbiter's pause (6.11).
 func (g *Game) pauseEvent(out *[]Event, at time.Duration, clock clockd.Times) {
 	g.hand.pause = true
 	why := "the arbiter set the clock"
-	if n := len(g.hand.open); n > 0 {
-		why = "to settle " + g.hand.open[n-1].title
+	if in := g.fresh(); in != nil {
+		why = "to settle " + in.title
 	}
 	g.emit(out, at, Event{Type: TypePause, State: "stopped", By: "arbiter", Clock: clock, Article: "6.11",
 		Reason: fmt.Sprintf("The clock was stopped (White %s, Black %s), %s.", hms(clock.White), hms(clock.Black), why)})
@@ -169,7 +192,7 @@ func (g *Game) clockReset(out *[]Event, before, now clockd.Times) {
 	g.hand.stopped, g.hand.changed = true, false
 	if n := len(*out); n > 0 && (*out)[n-1].Type == TypeAnomaly {
 		g.hand.resetSeq = (*out)[n-1].Seq
-		g.hand.open = append(g.hand.open, incident{seq: g.hand.resetSeq, to: before, title: "the clock's reset", what: "the time shown before the clock was reset, set back", art: "6.10"})
+		g.hand.open = append(g.hand.open, incident{seq: g.hand.resetSeq, at: (*out)[n-1].At, plies: g.counts.White + g.counts.Black, to: before, title: "the clock's reset", what: "the time shown before the clock was reset, set back", art: "6.10"})
 	}
 }
 
