@@ -22,10 +22,13 @@ import (
 )
 
 // Alert levels: red for a flag before the control (or any flag verdict
-// that ends the game), amber for anomalies the arbiter should look at.
+// that ends the game), amber for anomalies the arbiter should look at,
+// info (Note) for what is recorded with nothing to act on (the arbiter's own
+// change of a clock's time).
 const (
 	Red   = "red"
 	Amber = "amber"
+	Note  = "info"
 )
 
 // Alert is something the arbiter must see and acknowledge.
@@ -39,6 +42,9 @@ type Alert struct {
 	Text    string  `json:"text"`
 	T       float64 `json:"t"`
 	Acked   bool    `json:"acked"`
+	// ClosedBy is the seq of the event that settled the alert (an adjust
+	// of the clock that gave the time the alert asked for); 0: open.
+	ClosedBy int `json:"closed_by,omitempty"`
 }
 
 // UnverifiedSAN stands in a board's SAN list for a ply that was made while
@@ -373,6 +379,23 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 			s.Running = ""
 		}
 		e.alert(ev, Amber, ev.Kind, side, ev.Article, ev.Detail)
+	case reconcile.TypePause:
+		if ev.State == "stopped" {
+			s.Running = ""
+		}
+	case reconcile.TypeAdjust:
+		s.Clock.White, s.Clock.Black = secs(ev.Clock.White), secs(ev.Clock.Black)
+		for i := range s.Alerts {
+			a := &s.Alerts[i]
+			for _, q := range ev.Closes {
+				if a.Seq == q && a.ClosedBy == 0 {
+					a.ClosedBy, a.Acked = ev.Seq, true
+				}
+			}
+		}
+		// the change itself, for the record: nothing to act on
+		e.alert(ev, Note, "adjust", ev.Side.String(), ev.Article, ev.Reason)
+		s.Alerts[len(s.Alerts)-1].Acked = true
 	}
 }
 

@@ -275,3 +275,34 @@ func TestRetractPutsTheBoardBack(t *testing.T) {
 		t.Fatalf("both plies taken back: ply %d, fen %q, last move %q", b.Ply, b.FEN, b.LastMove)
 	}
 }
+
+// An adjust event that gives the time an alert asked for closes that alert
+// (and no other), and is itself kept as an acknowledged note.
+func TestAdjustClosesTheAlertItSettles(t *testing.T) {
+	h := New(Options{})
+	h.AddBoard(Info{ID: "3"})
+	h.Publish("3", reconcile.Event{Type: reconcile.TypeAnomaly, Seq: 5, Kind: reconcile.KindPressWithoutMove, Side: clockd.Black, Article: "7.5.3", Detail: "add 2 minutes to White's clock"})
+	h.Publish("3", reconcile.Event{Type: reconcile.TypeAnomaly, Seq: 6, Kind: reconcile.KindClockReading, NoSide: true, Article: "6.10", Detail: "other"})
+	h.Publish("3", reconcile.Event{Type: reconcile.TypePause, Seq: 7, State: "stopped", By: "arbiter"})
+	h.Publish("3", reconcile.Event{Type: reconcile.TypeAdjust, Seq: 8, Side: clockd.White, Added: 2 * time.Minute,
+		Clock: clockd.Times{White: sec(5520), Black: sec(5300)}, Article: "7.5.5", Reason: "+2:00", Closes: []int{5}})
+	b, err := h.Board("3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Alerts) != 3 {
+		t.Fatalf("alerts %+v, want 3", b.Alerts)
+	}
+	if a := b.Alerts[0]; a.ClosedBy != 8 || !a.Acked {
+		t.Errorf("the press-without-move alert %+v is not closed by seq 8", a)
+	}
+	if a := b.Alerts[1]; a.ClosedBy != 0 || a.Acked {
+		t.Errorf("an unrelated alert %+v was closed", a)
+	}
+	if a := b.Alerts[2]; a.Level != Note || a.Kind != "adjust" || !a.Acked {
+		t.Errorf("the adjust note %+v", a)
+	}
+	if b.Clock.White != 5520 || b.Running != "" {
+		t.Errorf("clock %+v running %q after the adjust", b.Clock, b.Running)
+	}
+}
