@@ -26,6 +26,7 @@ type Move struct {
 	Clock time.Duration // the mover's clock after the move, as displayed (%clk)
 	EMT   time.Duration // time the mover spent on it (%emt); negative when unknown
 	By    string        // how it was completed (6.2.1): press, game-end, next-move
+	Notes []string      // what happened after it that the record keeps (the arbiter's changes of the clock)
 }
 
 // Game is the PGN view of one game's event stream. Feed it every event in
@@ -41,7 +42,8 @@ type Game struct {
 	added   [2]time.Duration // period time added to a side since its last completed move
 	result  string
 	term    string
-	comment string // final comment: the flag verdict or end reason in words
+	comment string   // final comment: the flag verdict or end reason in words
+	early   []string // notes before the first completed move
 }
 
 // New returns an empty game with the given tags.
@@ -135,6 +137,18 @@ func (g *Game) Add(e reconcile.Event) {
 		g.term = termination(e.Reason)
 		if g.comment == "" || e.Reason != "flag" {
 			g.comment = fmt.Sprintf("%s (%s)", e.Reason, e.Article)
+		}
+	case reconcile.TypeAdjust:
+		// The arbiter changed a clock (6.10, 7.5.5): the record says so
+		// where it happened, and the next move's time used counts from
+		// the time set.
+		g.clock = e.Clock
+		g.known = [2]bool{true, true}
+		note := fmt.Sprintf("arbiterd: the arbiter set %s clock %s to %s (%s)", possessive(e.Side), reconcile.FormatChange(e.Added), Clock(e.To), e.Article)
+		if n := len(g.moves); n > 0 {
+			g.moves[n-1].Notes = append(g.moves[n-1].Notes, note)
+		} else {
+			g.early = append(g.early, note)
 		}
 	case reconcile.TypePosition:
 		if e.FEN != "" && g.tags.StartFEN == "" && len(g.moves) == 0 && !isStandard(e.FEN) {
@@ -301,6 +315,9 @@ func (g *Game) Write(w io.Writer) error {
 	}
 	prev := 0        // the last ply written
 	numbered := true // the next Black move needs its "N..." (at the start, after a comment)
+	for _, n := range g.early {
+		tokens = append(tokens, "{"+strings.ReplaceAll(n, "}", ")")+"}")
+	}
 	move := func(ply int, side clockd.Side, san string) {
 		// Move numbers from the ply: the record may start with Black.
 		plyIdx := ply - 1
@@ -351,6 +368,9 @@ func (g *Game) Write(w io.Writer) error {
 			c += fmt.Sprintf(" [%%emt %s]", Clock(m.EMT))
 		}
 		tokens = append(tokens, c+"}")
+		for _, n := range m.Notes {
+			tokens = append(tokens, "{"+strings.ReplaceAll(n, "}", ")")+"}")
+		}
 		numbered = true
 	}
 	if g.comment != "" {
@@ -383,6 +403,13 @@ func sideOfPly(ply int, blackFirst bool) clockd.Side {
 		return clockd.Black
 	}
 	return clockd.White
+}
+
+func possessive(s clockd.Side) string {
+	if s == clockd.Black {
+		return "Black's"
+	}
+	return "White's"
 }
 
 func orQ(s string) string {

@@ -222,3 +222,34 @@ func TestEMTAcrossAFlagThatEndsNothing(t *testing.T) {
 		t.Errorf("%%emt of the move after the flag %v, want %v", got, want)
 	}
 }
+
+// The arbiter's change of a clock is a comment after the move it followed,
+// and the next move's %emt counts from the time set, not the time before.
+func TestAdjustIsACommentAndTheNextEMTCountsFromIt(t *testing.T) {
+	tc, err := clockd.ParseTimeControl("40/5400+30:1800+30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(Tags{TimeControl: tc})
+	times := func(w, b float64) clockd.Times { return clockd.Times{White: sec(w), Black: sec(b)} }
+	for _, e := range []reconcile.Event{
+		{Type: reconcile.TypeComplete, Ply: 1, Side: clockd.White, SAN: "e4", By: reconcile.ByPress, Clock: times(5420, 5430), Moves: reconcile.Moves{White: 1}},
+		{Type: reconcile.TypeAdjust, Side: clockd.White, From: sec(5420), To: sec(5540), Added: sec(120), Clock: times(5540, 5400), Article: "7.5.5"},
+		{Type: reconcile.TypeComplete, Ply: 2, Side: clockd.Black, SAN: "e5", By: reconcile.ByPress, Clock: times(5540, 5390), Moves: reconcile.Moves{White: 1, Black: 1}},
+	} {
+		g.Add(e)
+	}
+	var b strings.Builder
+	if err := g.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "1. e4 {[%clk 1:30:20] [%emt 0:00:40]} {arbiterd: the arbiter set White's clock +2:00 to 1:32:20 (7.5.5)} 1... e5"
+	if !strings.Contains(strings.ReplaceAll(b.String(), "\n", " "), want) {
+		t.Errorf("movetext:\n%s\nwant it to contain:\n%s", b.String(), want)
+	}
+	// Black had 5400 when the clock restarted; 5390 after a move with a
+	// 30 s increment: 40 s used.
+	if got := g.Moves()[1].EMT; got != sec(40) {
+		t.Errorf("%%emt of the move after the adjustment %v, want 40 s", got)
+	}
+}

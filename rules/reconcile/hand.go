@@ -206,11 +206,11 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 			continue
 		}
 		e := Event{Type: TypeAdjust, Side: s, From: from.Of(s), To: to.Of(s), Added: d, Clock: to, Article: "6.10",
-			Reason: fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s).", possessive(s), signed(d), hms(from.Of(s)), hms(to.Of(s)))}
+			Reason: fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s).", possessive(s), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))}
 		if i, why, settles := g.fits(s, to.Of(s), d); i >= 0 {
 			in := g.hand.open[i]
 			e.Article = in.art
-			e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s): %s (%s).", possessive(s), signed(d), hms(from.Of(s)), hms(to.Of(s)), why, in.art)
+			e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s): %s (%s).", possessive(s), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)), why, in.art)
 			if settles {
 				// the change the alert asked for: it is closed
 				e.Closes = []int{in.seq}
@@ -255,8 +255,9 @@ func (g *Game) fits(s clockd.Side, to, d time.Duration) (i int, why string, sett
 	return -1, "", false
 }
 
-// signed words a change of time: "+2:00", "-0:30", "+1:00:00".
-func signed(d time.Duration) string {
+// FormatChange words a change of a clock's time: "+2:00", "-0:30",
+// "+1:00:00".
+func FormatChange(d time.Duration) string {
 	sign := "+"
 	if d < 0 {
 		sign, d = "-", -d
