@@ -37,7 +37,7 @@ func (r *Report) Add(e reconcile.Event) {
 		r.plies = e.Ply
 	case reconcile.TypePress:
 		r.clock = e.Clock
-	case reconcile.TypeAnomaly, reconcile.TypePeriod, reconcile.TypeFlag, reconcile.TypeEnd:
+	case reconcile.TypeAnomaly, reconcile.TypePeriod, reconcile.TypeFlag, reconcile.TypeEnd, reconcile.TypeAdjust, reconcile.TypePause:
 		r.incidents = append(r.incidents, e)
 		if e.Type == reconcile.TypeFlag {
 			r.clock = e.Clock
@@ -112,6 +112,19 @@ func (r *Report) Write(w io.Writer) error {
 			fmt.Fprintf(&b, "\n%14s VERDICT: %s (%s)\n%s\n", "", strings.ToUpper(e.Verdict), e.Article, indent(e.Reason))
 		case reconcile.TypeEnd:
 			fmt.Fprintf(&b, "%s  %-8s %s, %s (%s)\n", at, "END", e.Result, e.Reason, orDash(e.Article))
+		case reconcile.TypeAdjust:
+			closes := ""
+			if len(e.Closes) > 0 {
+				closes = fmt.Sprintf("; settles the alert(s) of seq %v", e.Closes)
+			}
+			fmt.Fprintf(&b, "%s  %-8s %s's clock %s, from %s to %s (%s)%s\n%s\n", at, "ADJUST", e.Side, reconcile.FormatChange(e.Added),
+				pgn.Clock(e.From), pgn.Clock(e.To), orDash(e.Article), closes, indent(e.Reason))
+		case reconcile.TypePause:
+			what := "the arbiter stopped the clock"
+			if e.State == "running" {
+				what = "the clock runs again"
+			}
+			fmt.Fprintf(&b, "%s  %-8s %s (%s)\n%s\n", at, "PAUSE", what, orDash(e.Article), indent(e.Reason))
 		case reconcile.TypeRetract:
 			fmt.Fprintf(&b, "%s  %-8s moves from ply %d taken back (7.1: restore times and the move count)\n", at, "TAKEBACK", e.Ply)
 		case reconcile.TypeSession:

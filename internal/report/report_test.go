@@ -43,3 +43,24 @@ func TestReportQuietGame(t *testing.T) {
 		t.Errorf("report:\n%s", b.String())
 	}
 }
+
+// The arbiter's pause and change of a clock are incidents of the report,
+// with the change, the times and the alert it settles.
+func TestReportListsTheArbitersChanges(t *testing.T) {
+	tc, _ := clockd.ParseTimeControl("40/5400+30:1800+30")
+	r := &Report{Board: "4", TimeControl: tc}
+	r.Add(reconcile.Event{Type: reconcile.TypeAnomaly, Seq: 9, Kind: reconcile.KindPressWithoutMove, Side: clockd.Black, Article: "7.5.3", Detail: "no move", At: 100 * time.Second})
+	r.Add(reconcile.Event{Type: reconcile.TypePause, State: "stopped", Article: "6.11", Reason: "The clock was stopped.", At: 110 * time.Second})
+	r.Add(reconcile.Event{Type: reconcile.TypeAdjust, Side: clockd.White, From: 5400 * time.Second, To: 5520 * time.Second, Added: 2 * time.Minute,
+		Article: "7.5.5", Reason: "the 2 minutes White gets", Closes: []int{9}, At: 130 * time.Second})
+	var b strings.Builder
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"PAUSE", "the arbiter stopped the clock (6.11)", "ADJUST", "white's clock +2:00, from 1:30:00 to 1:32:00 (7.5.5); settles the alert(s) of seq [9]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
