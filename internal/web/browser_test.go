@@ -42,6 +42,12 @@ func chromiumPath() string {
 // screen, and returns a tab's context.
 func browser(t *testing.T, timeout time.Duration) context.Context {
 	t.Helper()
+	return browserSized(t, timeout, 1366, 768)
+}
+
+// browserSized is browser with a screen of width×height.
+func browserSized(t *testing.T, timeout time.Duration, width, height int64) context.Context {
+	t.Helper()
 	path := chromiumPath()
 	if path == "" {
 		t.Skip("no chromium binary found (apt-get install -y chromium, or set ARBITERD_CHROMIUM): the dashboard browser test needs a real browser")
@@ -61,12 +67,12 @@ func browser(t *testing.T, timeout time.Duration) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1366, 768),
+		chromedp.WindowSize(int(width), int(height)),
 	)
 	t.Cleanup(acancel)
 	tab, tcancel := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
 	t.Cleanup(tcancel)
-	if err := chromedp.Do(tab, chromedp.EmulateViewport(1366, 768)); err != nil {
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(width, height)); err != nil {
 		t.Fatalf("starting %s: %v", path, err)
 	}
 	return tab

@@ -38,6 +38,7 @@ type room struct {
 	seed   int64
 	script []string
 	upto   int  // publish the events up to ply upto's completion (0: all)
+	unplug int  // the board's line goes down after ply unplug's completion (0: never)
 	ack    bool // the arbiter has acknowledged the alerts
 }
 
@@ -76,8 +77,21 @@ func eventsOf(t testing.TB, r room) []reconcile.Event {
 	check(w.Meta("board", r.info.ID))
 	check(w.Meta("timecontrol", r.info.TimeControl))
 	check(w.Data(0, "board", capture.Read, drivertest.DGTBoardDump(drivertest.DGTStartPosition())))
+	cut := time.Duration(-1) // the board's line goes down then
+	if r.unplug > 0 {
+		whole := r
+		whole.unplug, whole.upto = 0, r.unplug
+		evs := eventsOf(t, whole)
+		cut = evs[len(evs)-1].At + time.Second
+	}
 	for _, c := range emu.Play() {
+		if cut >= 0 && c.At > cut {
+			break
+		}
 		check(w.Data(c.At, "board", capture.Read, c.Data))
+	}
+	if cut >= 0 {
+		check(w.Comment(pipeline.FormatSessionMarker(cut, "board", "disconnected")))
 	}
 	var evs []reconcile.Event
 	_, err = pipeline.Replay(bytes.NewReader(buf.Bytes()), pipeline.Options{}, func(e reconcile.Event) error {
@@ -85,6 +99,14 @@ func eventsOf(t testing.TB, r room) []reconcile.Event {
 		return nil
 	})
 	check(err)
+	if cut >= 0 {
+		for i, e := range evs {
+			if e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindBoardDisconnected {
+				return evs[:i+1] // the replay's end of the sessions is not the game's
+			}
+		}
+		t.Fatalf("board %s: no board-disconnected anomaly after the line went down", r.info.ID)
+	}
 	if r.upto > 0 {
 		for i, e := range evs {
 			if e.Type == reconcile.TypeComplete && e.Ply == r.upto {

@@ -31,22 +31,22 @@ func readEvents(t testing.TB, path string) []reconcile.Event {
 		}
 		return clockd.White
 	}
-	dur := func(s float64) time.Duration { return time.Duration(math.Round(s * 1e6)) * time.Microsecond }
+	dur := func(s float64) time.Duration { return time.Duration(math.Round(s*1e6)) * time.Microsecond }
 	var out []reconcile.Event
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var j struct {
 			Type, Board, State, Port, FEN, Orientation, SAN, UCI, By, Kind, Article, Detail, Reason, Verdict, Result string
-			Side                                                                                                 *string
-			T                                                                                                    float64
-			Seq, Ply, Period                                                                                     int
-			Clock                                                                                                struct{ White, Black float64 }
-			Moves                                                                                                struct{ White, Black int }
-			MovesCompleted                                                                                       int    `json:"moves_completed"`
-			MovesRequired                                                                                        *int   `json:"moves_required"`
-			OpponentCanMate                                                                                      string `json:"opponent_can_mate"`
-			MateLine                                                                                             any    `json:"mate_line"`
+			Side                                                                                                     *string
+			T                                                                                                        float64
+			Seq, Ply, Period                                                                                         int
+			Clock                                                                                                    struct{ White, Black float64 }
+			Moves                                                                                                    struct{ White, Black int }
+			MovesCompleted                                                                                           int    `json:"moves_completed"`
+			MovesRequired                                                                                            *int   `json:"moves_required"`
+			OpponentCanMate                                                                                          string `json:"opponent_can_mate"`
+			MateLine                                                                                                 any    `json:"mate_line"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &j); err != nil {
 			t.Fatalf("%s: %v", path, err)

@@ -6,8 +6,45 @@
   const empty = document.getElementById("empty");
   const conn = document.getElementById("conn");
   const summary = document.getElementById("summary");
+  const attention = document.getElementById("attention");
+  const detail = document.getElementById("detail");
+  const detailBody = document.getElementById("detail-body");
   const boards = new Map(); // id -> {state, el}
   let skew = 0; // server wall clock minus the browser's, in ms
+  let shown = null; // the board shown in the detail dialog
+
+  // ---- the settings (in the address, so a hall screen can be bookmarked)
+
+  const params = new URLSearchParams(location.search);
+  const settings = {
+    view: ["auto", "compact", "full"].includes(params.get("view")) ? params.get("view") : "auto",
+    order: params.get("order") === "attention" ? "attention" : "board",
+    only: params.get("only") === "1",
+  };
+  const ctlView = document.getElementById("view");
+  const ctlOrder = document.getElementById("order");
+  const ctlOnly = document.getElementById("only");
+  ctlView.value = settings.view;
+  ctlOrder.value = settings.order;
+  ctlOnly.checked = settings.only;
+  function saveSettings() {
+    const q = new URLSearchParams(location.search);
+    settings.view === "auto" ? q.delete("view") : q.set("view", settings.view);
+    settings.order === "board" ? q.delete("order") : q.set("order", settings.order);
+    settings.only ? q.set("only", "1") : q.delete("only");
+    const qs = q.toString();
+    history.replaceState(null, "", location.pathname + (qs ? "?" + qs : ""));
+    layout();
+  }
+  ctlView.addEventListener("change", () => { settings.view = ctlView.value; saveSettings(); });
+  ctlOrder.addEventListener("change", () => { settings.order = ctlOrder.value; saveSettings(); });
+  ctlOnly.addEventListener("change", () => { settings.only = ctlOnly.checked; saveSettings(); });
+
+  // compact: the hall view, many boards on one screen (more than twelve
+  // boards, unless the arbiter chose).
+  function compact() {
+    return settings.view === "compact" || (settings.view === "auto" && boards.size > 12);
+  }
 
   // ---- the diagram ------------------------------------------------------
 
@@ -117,7 +154,9 @@
   }
 
   function tickClocks() {
-    for (const { state, el } of boards.values()) {
+    const tiles = [...boards.values()];
+    if (shown && boards.has(shown)) tiles.push({ state: boards.get(shown).state, el: detailBody });
+    for (const { state, el } of tiles) {
       for (const side of ["white", "black"]) {
         const c = el.querySelector(".player." + side + " .clock");
         if (!c || !known(state)) continue;
@@ -140,22 +179,47 @@
   }
 
   function alertTitle(b, a) {
-    const who = a.side ? " · " + a.side : "";
-    if (a.kind === "flag") {
-      let verdict = "FLAG";
-      if (b.flag && b.flag.seq === a.seq && b.flag.verdict) verdict = b.flag.verdict === "none" ? "FLAG, PLAY ON" : b.flag.verdict.toUpperCase();
-      return verdict + " — " + (a.article || "–") + who;
-    }
-    return a.kind + " — " + (a.article || "–") + who;
+    const who = a.side ? " · " + side(a.side) : "";
+    const law = a.article && a.article !== "–" ? " — " + a.article : "";
+    if (a.kind === "flag") return verdictOf(b, a) + law + who;
+    return (a.label || a.kind) + law + who;
+  }
+
+  // byImportance: a flag verdict before an anomaly, a press back after
+  // the press without a move it answers, then the newest first.
+  function byImportance(alerts) {
+    const w = (a) => (a.level === "red" ? 0 : a.press_back ? 2 : 1);
+    return alerts.slice().reverse().sort((x, y) => w(x) - w(y));
+  }
+
+  function side(s) {
+    return s === "black" ? "Black" : s === "white" ? "White" : s;
+  }
+
+  function verdictOf(b, a) {
+    if (b.flag && b.flag.seq === a.seq && b.flag.verdict) return b.flag.verdict === "none" ? "FLAG, PLAY ON" : b.flag.verdict.toUpperCase();
+    return "FLAG";
+  }
+
+  // when: the move the game was at and the clocks, as the players saw them.
+  function when(a) {
+    const parts = [];
+    if (a.move) parts.push("move " + a.move);
+    if (a.clock) parts.push("White " + fmtClock(a.clock.white) + " · Black " + fmtClock(a.clock.black));
+    return parts.join(" · ");
   }
 
   function alertItem(b, a, older) {
-    const cls = "alert " + a.level + (a.acked ? " acked" : "") + (older ? " older" : "");
+    const cls = "alert " + a.level + (a.acked ? " acked" : "") + (older ? " older" : "") + (a.press_back ? " press-back" : "");
     const act = a.acked
       ? '<span class="done">acknowledged</span>'
       : '<button class="ack" data-board="' + esc(b.id) + '" data-alert="' + a.id + '">Acknowledge</button>';
-    return '<li class="' + cls + '" data-alert="' + a.id + '"><span class="what"><span class="title">' +
-      esc(alertTitle(b, a)) + '</span> <span class="text" title="' + esc(a.text) + '">' + esc(a.text) + "</span></span>" + act + "</li>";
+    const w = when(a);
+    return '<li class="' + cls + '" data-alert="' + a.id + '"><span class="what">' + act + '<span class="title">' +
+      esc(alertTitle(b, a)) + "</span>" + (w ? ' <span class="when">' + esc(w) + "</span>" : "") +
+      ' <span class="text">' + esc(a.say || a.text) + "</span>" +
+      (a.mate ? ' <span class="mate">' + (a.side === "white" ? "Black" : "White") + " can mate: " + esc(a.mate) + "</span>" : "") +
+      "</span></li>";
   }
 
   // alertList: open alerts first (red before amber, newest first), then the
@@ -172,6 +236,19 @@
     return s;
   }
 
+  // alertLines: the hall view's one line per open alert (the whole text
+  // is a tap away, in the board's detail).
+  function alertLines(b) {
+    const open = byImportance((b.alerts || []).filter((a) => !a.acked));
+    let s = '<ul class="lines">';
+    open.slice(0, 2).forEach((a) => {
+      const what = a.kind === "flag" ? verdictOf(b, a) + " " + (a.article || "") : (a.label || a.kind);
+      s += '<li class="line ' + a.level + '">' + esc(what + (a.side ? " · " + side(a.side) : "") + (a.move ? " · move " + a.move : "")) + "</li>";
+    });
+    if (open.length > 2) s += '<li class="line more">+' + (open.length - 2) + " more</li>";
+    return s + "</ul>";
+  }
+
   function lastMove(b) {
     const n = (b.san || []).length;
     if (!n) return "";
@@ -179,26 +256,53 @@
     return "last " + num + (n % 2 ? ". " : "… ") + b.san[n - 1];
   }
 
-  function render(b) {
+  // away: the board (or its separate clock) is not connected now.
+  function away(b) {
+    return !b.result && (b.connection === "disconnected" || b.clock_connection === "disconnected");
+  }
+
+  // rank orders by need of attention: an open flag verdict, then a board
+  // or clock disconnected, then an open anomaly, then the rest.
+  function rank(b) {
     const open = (b.alerts || []).filter((a) => !a.acked);
-    const cls = "tile" + (open.some((a) => a.level === "red") ? " has-red" : open.length ? " has-amber" : "");
+    if (open.some((a) => a.level === "red")) return 0;
+    if (away(b)) return 1;
+    if (open.length) return 2;
+    return 3;
+  }
+
+  function render(b, compactView) {
+    const open = (b.alerts || []).filter((a) => !a.acked);
+    const cls = "tile" + (open.some((a) => a.level === "red") ? " has-red" : open.length ? " has-amber" : "") +
+      (away(b) ? " away" : "") + (b.connection === "disconnected" && !b.result ? " disconnected" : "");
     const player = (side, name) =>
       '<div class="player ' + side + (running(b, side) ? " running" : "") + '"><span class="dot"></span><span class="name">' +
       esc(name || (side === "white" ? "White" : "Black")) + '</span>' +
       (known(b) ? '<span class="clock">' + fmtClock(secondsLeft(b, side)) + "</span>" : '<span class="clock unknown">–:––</span>') + "</div>";
-    const status = b.result
-      ? '<span class="result" title="' + esc(b.connection) + '">' + esc(b.result) + (b.end_reason ? " " + esc(b.end_reason) : "") + "</span>"
-      : '<span class="state ' + esc(b.connection) + '">' + esc(b.connection) + "</span>" +
+    let status;
+    if (b.result) {
+      status = '<span class="result" title="' + esc(b.connection) + '">' + esc(b.result) + (b.end_reason ? " " + esc(b.end_reason) : "") + "</span>";
+    } else if (b.connection === "disconnected") {
+      status = '<span class="state disconnected banner">board disconnected</span>';
+    } else {
+      status = '<span class="state ' + esc(b.connection) + '">' + esc(b.connection) + "</span>" +
         (b.clock_connection === "disconnected" ? '<span class="state disconnected clockport">clock disconnected</span>' : "");
+    }
+    const head = '<div class="head"><span class="num">' + (compactView ? "" : "Board ") + esc(b.id) + "</span>" +
+      (b.round && !compactView ? '<span class="round">round ' + esc(b.round) + "</span>" : "") + status + "</div>";
+    const counts = '<div class="counts" title="' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + '"><span class="w">' +
+      count("W", b.moves.white, b.required.white) + '</span><span class="b">' + count("B", b.moves.black, b.required.black) + "</span>" +
+      (compactView ? '<span class="last">' + esc(lastMove(b).replace(/^last /, "")) + "</span>" : "") + "</div>";
+    if (compactView) {
+      return {
+        cls: cls + " compact",
+        html: head + '<div class="side">' + player("black", b.black) + player("white", b.white) + counts + "</div>" + alertLines(b),
+      };
+    }
     return {
       cls,
-      html:
-        '<div class="head"><span class="num">Board ' + esc(b.id) + "</span>" +
-        (b.round ? '<span class="round">round ' + esc(b.round) + "</span>" : "") + status + "</div>" +
-        '<div class="body">' + diagram(b.fen, b.last_move) +
-        '<div class="side">' + player("black", b.black) + player("white", b.white) +
-        '<div class="counts" title="' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + '"><span class="w">' + count("W", b.moves.white, b.required.white) +
-        '</span><span class="b">' + count("B", b.moves.black, b.required.black) + "</span></div>" +
+      html: head + '<div class="body">' + diagram(b.fen, b.last_move) +
+        '<div class="side">' + player("black", b.black) + player("white", b.white) + counts +
         '<div class="meta">' + esc(lastMove(b)) + "</div></div></div>" + alertList(b),
     };
   }
@@ -209,48 +313,152 @@
     return a < b;
   }
 
+  function paint(entry) {
+    const { cls, html } = render(entry.state, compact());
+    entry.el.className = cls;
+    entry.el.innerHTML = html;
+    entry.el.tabIndex = 0;
+    if (compact()) fitNames(entry.el);
+  }
+
+  // fitNames: in the hall view a name too long for its tile is shortened
+  // to the surname and initials ("Kieseritzky, L."), never cut in the
+  // middle of a word; the board's detail shows it in full.
+  function fitNames(el) {
+    for (const n of el.querySelectorAll(".player .name")) {
+      if (n.scrollWidth <= n.clientWidth + 1) continue;
+      const full = n.textContent, i = full.indexOf(",");
+      if (i < 0) continue;
+      n.textContent = full.slice(0, i) + ", " + full.slice(i + 1).trim().split(/[\s-]+/).map((w) => w.charAt(0) + ".").join(" ");
+      n.classList.add("short");
+    }
+  }
+
   function apply(b, now) {
     if (!b || typeof b.id !== "string") return;
     if (now) skew = Date.parse(now) - Date.now();
     let entry = boards.get(b.id);
+    const grew = !entry;
     if (!entry) {
       const el = document.createElement("section");
       el.id = "board-" + b.id;
       el.dataset.board = b.id;
       entry = { state: b, el };
       boards.set(b.id, entry);
-      let before = null;
-      for (const other of root.children) {
-        if (numericLess(b.id, other.dataset.board)) { before = other; break; }
-      }
-      root.insertBefore(el, before);
+      root.appendChild(el);
     }
     entry.state = b;
-    const { cls, html } = render(b);
-    entry.el.className = cls;
-    entry.el.innerHTML = html;
+    if (grew && settings.view === "auto" && boards.size === 13) {
+      layout(); // the hall view from the thirteenth board on
+    } else {
+      paint(entry);
+      order();
+    }
+    if (shown === b.id) showDetail(b.id);
     empty.hidden = boards.size > 0;
     updateSummary();
   }
 
+  // layout paints every tile again (the view changed) and orders them.
+  function layout() {
+    document.body.classList.toggle("compact", compact());
+    for (const entry of boards.values()) paint(entry);
+    order();
+    updateSummary();
+  }
+
+  // order puts the tiles in the order chosen, and hides those that need
+  // no attention when only those are wanted.
+  function order() {
+    const list = [...boards.values()];
+    list.sort((x, y) => {
+      if (settings.order === "attention") {
+        const rx = rank(x.state), ry = rank(y.state);
+        if (rx !== ry) return rx - ry;
+      }
+      const a = x.state.id, b = y.state.id;
+      return a === b ? 0 : numericLess(a, b) ? -1 : 1;
+    });
+    list.forEach((entry, i) => {
+      entry.el.hidden = settings.only && rank(entry.state) > 2;
+      if (root.children[i] !== entry.el) root.insertBefore(entry.el, root.children[i] || null);
+    });
+  }
+
   function updateSummary() {
-    let red = 0, amber = 0;
-    for (const { state } of boards.values()) {
-      for (const a of state.alerts || []) {
-        if (a.acked) continue;
+    let red = 0, amber = 0, gone = 0;
+    const chips = [];
+    const list = [...boards.values()].map((e) => e.state);
+    list.sort((x, y) => rank(x) - rank(y) || (x.id === y.id ? 0 : numericLess(x.id, y.id) ? -1 : 1));
+    for (const b of list) {
+      const open = (b.alerts || []).filter((a) => !a.acked);
+      for (const a of open) {
         if (a.level === "red") red++; else amber++;
       }
+      if (away(b)) gone++;
+      const r = rank(b);
+      if (r > 2) continue;
+      let what;
+      const first = byImportance(open)[0];
+      if (r === 0) what = verdictOf(b, first) + " " + (first.article || "");
+      else if (r === 1) what = b.connection === "disconnected" ? "disconnected" : "clock disconnected";
+      else what = first.label || first.kind;
+      const more = r === 1
+        ? open.filter((a) => a.kind !== "board-disconnected" && a.kind !== "clock-disconnected").length
+        : open.length - 1;
+      chips.push('<button class="chip r' + r + '" data-board="' + esc(b.id) + '">Board ' + esc(b.id) + " · " + esc(what) +
+        (more > 0 ? " +" + more : "") + "</button>");
     }
     const open = [];
     if (red) open.push('<span class="n-red">' + red + " flag" + (red > 1 ? "s" : "") + "</span>");
     if (amber) open.push('<span class="n-amber">' + amber + (amber > 1 ? " anomalies" : " anomaly") + "</span>");
+    if (gone) open.push('<span class="n-red">' + gone + " disconnected</span>");
     summary.innerHTML = boards.size + (boards.size === 1 ? " board" : " boards") +
-      (open.length ? " · to acknowledge: " + open.join(", ") : " · nothing to acknowledge");
+      (red || amber ? " · to acknowledge: " : " · nothing to acknowledge") + open.join(", ");
+    attention.innerHTML = chips.length ? '<span class="label">Needs attention:</span> ' + chips.join(" ") : "";
+    attention.hidden = !chips.length;
   }
+
+  // ---- a board's detail: the whole tile, every alert in full ------------
+
+  function showDetail(id) {
+    const entry = boards.get(id);
+    if (!entry) return;
+    shown = id;
+    const { cls, html } = render(entry.state, false);
+    detailBody.className = cls;
+    detailBody.dataset.board = id;
+    detailBody.innerHTML = html;
+    if (!detail.open) detail.showModal();
+  }
+
+  detail.addEventListener("close", () => { shown = null; });
+  document.getElementById("detail-close").addEventListener("click", () => detail.close());
+  detail.addEventListener("click", (ev) => { if (ev.target === detail) detail.close(); });
+  attention.addEventListener("click", (ev) => {
+    const chip = ev.target.closest("button.chip");
+    if (chip) showDetail(chip.dataset.board);
+  });
+  root.addEventListener("click", (ev) => {
+    if (ev.target.closest("button")) return;
+    const tile = ev.target.closest("section.tile.compact");
+    if (tile) showDetail(tile.dataset.board);
+  });
+  root.addEventListener("keydown", (ev) => {
+    const tile = ev.target.closest("section.tile.compact");
+    if (tile && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); showDetail(tile.dataset.board); }
+  });
+
+  // A tap on an acknowledged alert shows it in full (or in one line again).
+  document.addEventListener("click", (ev) => {
+    if (ev.target.closest("button")) return;
+    const li = ev.target.closest("li.alert.acked");
+    if (li) li.classList.toggle("open");
+  });
 
   // ---- acknowledging ----------------------------------------------------
 
-  root.addEventListener("click", async (ev) => {
+  document.addEventListener("click", async (ev) => {
     const btn = ev.target.closest("button.ack");
     if (!btn) return;
     btn.disabled = true;
