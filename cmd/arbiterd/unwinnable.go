@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -114,6 +115,8 @@ func eachLine(in io.Reader, fn func(n int, line string)) error {
 func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
 	a := unwinnable.NewAnalyzer(opt)
 	bad := 0
+	var out []byte // one answer line, reused
+	var werr error
 	err := eachLine(in, func(n int, line string) {
 		q, err := unwinnable.ParseQuery(line)
 		if err != nil {
@@ -121,16 +124,17 @@ func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwi
 			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
 			return
 		}
-		pos, _ := bitboard.ParseFEN(q.FEN) // ParseQuery validated it
 		start := time.Now()
-		r := a.Analyze(&pos, q.Side)
+		r := a.Analyze(&q.Pos, q.Side)
 		us := time.Since(start).Microseconds()
-		if r.Verdict == unwinnable.Winnable {
-			fmt.Fprintf(w, "winnable %s nodes %d time %d\n", strings.Join(r.Line, " "), r.Nodes, us)
-		} else {
-			fmt.Fprintf(w, "%s nodes %d time %d\n", r.Verdict, r.Nodes, us)
+		out = appendAnswer(out[:0], r, us)
+		if _, err := w.Write(out); err != nil && werr == nil {
+			werr = err
 		}
 	})
+	if err == nil && werr != nil {
+		err = werr
+	}
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", name, err)
 	}
@@ -138,6 +142,23 @@ func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwi
 		return fmt.Errorf("%s: %d bad line(s)", name, bad)
 	}
 	return nil
+}
+
+// appendAnswer appends the answer line of r, which took us microseconds:
+// "winnable <line> nodes N time US", or the verdict, nodes and time.
+func appendAnswer(b []byte, r unwinnable.Result, us int64) []byte {
+	b = append(b, r.Verdict.String()...)
+	if r.Verdict == unwinnable.Winnable {
+		for _, m := range r.Line {
+			b = append(b, ' ')
+			b = append(b, m...)
+		}
+	}
+	b = append(b, " nodes "...)
+	b = strconv.AppendInt(b, r.Nodes, 10)
+	b = append(b, " time "...)
+	b = strconv.AppendInt(b, us, 10)
+	return append(b, '\n')
 }
 
 func runLabelled(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
@@ -151,7 +172,7 @@ func runLabelled(in io.Reader, name string, w io.Writer, errw io.Writer, opt unw
 			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
 			return
 		}
-		pos, _ := bitboard.ParseFEN(q.FEN)
+		pos := q.Pos
 		for _, side := range []bitboard.Color{bitboard.White, bitboard.Black} {
 			start := time.Now()
 			r := a.Analyze(&pos, side)

@@ -45,8 +45,14 @@ import (
 // move before the mate must also be possible (lastKingMove). When no
 // square passes, mate is impossible.
 func confinedUnwinnable(pos *bb.Position, side bb.Color) bool {
-	c := confine(pos, side)
-	return c.ok && !c.canMate(pos, side)
+	return confinedIn(new(confinement), pos, side)
+}
+
+// confinedIn is confinedUnwinnable with cf as its scratch space (the
+// searcher's own, so that a proof tried at many nodes allocates nothing).
+func confinedIn(cf *confinement, pos *bb.Position, side bb.Color) bool {
+	cf.fill(pos, side)
+	return cf.ok && !cf.canMate(pos, side)
 }
 
 // confMan is one man of the fixed-men analysis that may move.
@@ -197,7 +203,15 @@ func castleRights(c bb.Color) uint8 {
 }
 
 func confine(pos *bb.Position, side bb.Color) *confinement {
-	cf := &confinement{pos: pos, side: side}
+	cf := new(confinement)
+	cf.fill(pos, side)
+	return cf
+}
+
+// fill is confine into cf, which it overwrites (so that a caller can keep
+// it off the heap).
+func (cf *confinement) fill(pos *bb.Position, side bb.Color) {
+	*cf = confinement{pos: pos, side: side}
 	var pawnsOf, kingOf [2]uint64
 	for c := bb.White; c <= bb.Black; c++ {
 		pawnsOf[c] = pos.Pieces(c, bb.Pawn)
@@ -229,7 +243,7 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 		cand = cf.stretches(pos, cand)
 		fixed := cf.fixed
 		if (cand|cf.stuck)&cf.pawns == 0 {
-			return cf // without confined or stuck pawns nothing is confined
+			return // without confined or stuck pawns nothing is confined
 		}
 		for c := bb.White; c <= bb.Black; c++ {
 			cf.fixedOf[c] = fixed & pos.Occupied(c)
@@ -393,7 +407,7 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 		}
 		if drop == 0 && stuck == 0 {
 			cf.ok = true
-			return cf
+			return
 		}
 		cand &^= drop | stuck
 		cf.stuck |= stuck

@@ -10,12 +10,16 @@ import (
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
 )
 
-// randomEndgame places both kings and one to four other men (any type,
+// randomEndgame places both kings and one to four other men on random
+// squares (see randomEndgameN): positions of up to six men.
+func randomEndgame(rng *rand.Rand) (bb.Position, bool) { return randomEndgameN(rng, 4) }
+
+// randomEndgameN places both kings and one to most other men (any type,
 // either colour, pawns off the first and last ranks) on random squares,
 // with a random side to move. It reports false for an illegal position
 // (the side not to move in check, kings touching, ...) or one where the
 // game is over.
-func randomEndgame(rng *rand.Rand) (bb.Position, bool) {
+func randomEndgameN(rng *rand.Rand, most int) (bb.Position, bool) {
 	var board [64]byte
 	for i := range board {
 		board[i] = '.'
@@ -35,7 +39,7 @@ func randomEndgame(rng *rand.Rand) (bb.Position, bool) {
 	place('K')
 	place('k')
 	const men = "QRBNPqrbnp"
-	for n := 1 + rng.IntN(4); n > 0; n-- {
+	for n := 1 + rng.IntN(most); n > 0; n-- {
 		place(men[rng.IntN(len(men))])
 	}
 	var sb strings.Builder

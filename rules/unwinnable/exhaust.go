@@ -11,6 +11,10 @@ import (
 // per child it descended into.
 const maxWalk = 1 << 23
 
+// keepSeen is the most positions a walk's set may hold and be kept for
+// the next walk.
+const keepSeen = 1 << 16
+
 type walkFrame struct {
 	move bb.Move // the move to the child being walked
 	next int32   // index of the next move to try in the node's legal moves
@@ -35,8 +39,21 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 	}
 	limit := s.nodes + budget
 	p := &s.pos
-	seen := make(map[uint64]struct{})
-	var stack []walkFrame
+	// The set and the stack are the searcher's, kept from walk to walk
+	// (but not after a walk that grew them large).
+	if s.seen == nil {
+		s.seen = make(map[uint64]struct{})
+	}
+	seen := s.seen
+	clear(seen)
+	stack := s.walkStack[:0]
+	defer func() {
+		if len(seen) > keepSeen {
+			s.seen, s.walkStack = nil, nil
+		} else {
+			s.walkStack = stack[:0]
+		}
+	}()
 	// cur holds the legal moves of the node on top of the stack; a child
 	// is generated into tmp, and the two are swapped when it is expanded.
 	var lists [2]bb.MoveList
@@ -56,7 +73,7 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 		if tmp.N == 0 {
 			return p.Side() != s.winner && p.InCheck(), false
 		}
-		if static && proofs && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner) || confinedUnwinnable(p, s.winner)) {
+		if static && proofs && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner) || confinedIn(&s.cf, p, s.winner)) {
 			return false, false
 		}
 		cur, tmp = tmp, cur
@@ -98,11 +115,7 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 			}
 			s.unwind(stack)
 			path = s.cutDetours(path) // the walk wanders
-			line := make([]string, len(path))
-			for i, m := range path {
-				line[i] = m.UCI()
-			}
-			return Result{Verdict: Winnable, Line: line, Nodes: s.nodes, Reason: "mate found by exhaustive walk"}, true
+			return Result{Verdict: Winnable, Line: uciLine(path), Nodes: s.nodes, Reason: "mate found by exhaustive walk"}, true
 		}
 		if stop {
 			s.unwind(stack)

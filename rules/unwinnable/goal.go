@@ -3,7 +3,7 @@ package unwinnable
 import (
 	"fmt"
 	"math/bits"
-	"sort"
+	"slices"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
 )
@@ -152,8 +152,8 @@ func checkColours(p *bb.Position, w bb.Color) uint64 {
 }
 
 // makeGoals ranks the squares the loser's king can reach as targets and
-// returns the best n of them.
-func (s *searcher) makeGoals(n int) []goal {
+// appends the best n of them to out.
+func (s *searcher) makeGoals(out []goal, n int) []goal {
 	p := &s.pos
 	w, l := s.winner, s.winner.Other()
 	k := p.KingSquare(l)
@@ -163,7 +163,12 @@ func (s *searcher) makeGoals(n int) []goal {
 	kingDistances(&fromKing, k, blocked&^(1<<uint(k)))
 	colours := checkColours(p, w)
 	lmen := p.Occupied(l) &^ p.Pieces(l, bb.King)
-	cand := make([]goal, 0, 64)
+	type target struct {
+		t    bb.Square
+		cost int
+	}
+	var buf [64]target
+	cand := buf[:0]
 	for t := bb.Square(0); t < 64; t++ {
 		if fromKing[t] >= unreachable || (1<<uint(t))&pawns != 0 {
 			continue
@@ -179,21 +184,23 @@ func (s *searcher) makeGoals(n int) []goal {
 		if colours&(1<<uint(t)) == 0 {
 			cost += 100
 		}
-		cand = append(cand, goal{t: t, zone: zone, cost: cost})
+		cand = append(cand, target{t, cost})
 	}
-	sort.SliceStable(cand, func(i, j int) bool { return cand[i].cost < cand[j].cost })
+	slices.SortStableFunc(cand, func(a, b target) int { return a.cost - b.cost })
 	if len(cand) > n {
 		cand = cand[:n]
 	}
-	for i := range cand {
-		cand[i].fill(blocked &^ (1 << uint(k)))
+	first := len(out)
+	for _, c := range cand {
+		out = append(out, goal{t: c.t, zone: bb.KingAttacks(c.t), cost: c.cost})
+		out[len(out)-1].fill(blocked &^ (1 << uint(k)))
 	}
 	if offers := breakSquares(p, w); offers != 0 && len(cand) > 0 {
-		b := cand[0]
+		b := out[first]
 		b.offers = offers
-		cand = append(cand, b)
+		out = append(out, b)
 	}
-	return cand
+	return out
 }
 
 // breakSquares returns the squares where the winner, whose pawns are all
@@ -280,7 +287,11 @@ func (s *searcher) goalLDS(budget int64, targets, maxDisc int) (Result, bool) {
 		return Result{}, false
 	}
 	if s.goals == nil {
-		s.goals = append([]goal{{plain: true}}, s.makeGoals(targets)...)
+		if s.goalBuf == nil {
+			s.goalBuf = make([]goal, 0, targets+2)
+		}
+		s.goals = s.makeGoals(append(s.goalBuf[:0], goal{plain: true}), targets)
+		s.goalBuf = s.goals[:0]
 	}
 	defer func() { s.goal = nil }()
 	limit := s.nodes + budget

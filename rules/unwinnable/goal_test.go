@@ -92,7 +92,7 @@ func TestMakeGoalsColour(t *testing.T) {
 	}
 	a := NewAnalyzer(Options{Mode: Full})
 	a.s.reset(&pos, bb.White)
-	gs := a.s.makeGoals(4)
+	gs := a.s.makeGoals(nil, 4)
 	if len(gs) == 0 {
 		t.Fatal("no targets")
 	}

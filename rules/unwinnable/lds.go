@@ -66,7 +66,7 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	// A mate needs a move of the winner within the depth: the loser needs
 	// two plies left, the winner one (and three for more than a mate in
 	// one, below).
-	if depth <= 0 || (!winnerToMove && depth < 2) || insufficient(p, s.winner) != "" {
+	if depth <= 0 || (!winnerToMove && depth < 2) || s.cannotMate() {
 		return false, 0
 	}
 	key := p.Hash()
@@ -86,6 +86,8 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	var ci bb.CheckInfo
 	if winnerToMove {
 		ci = p.CheckInfo()
+	} else if s.goal == nil {
+		s.kingHere = s.kingTerms(lk, lk)
 	}
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
@@ -145,7 +147,8 @@ var materialValue = [...]int32{1, 3, 3, 5, 9, 0}
 // ranked by the change they make to that score, estimated without
 // playing them.
 
-// moveDelta estimates how much m changes the heuristic score.
+// moveDelta estimates how much m changes the heuristic score; a move of
+// the loser's king needs s.kingHere, the king terms where it stands.
 func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	p := &s.pos
 	from, to := m.From(), m.To()
@@ -160,7 +163,7 @@ func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	}
 	switch {
 	case pc.Color() != s.winner && pc.Type() == bb.King:
-		v += s.kingTerms(to, from) - s.kingTerms(from, from)
+		v += s.kingTerms(to, from) - s.kingHere
 	case pc.Color() != s.winner:
 		v += int32(dist(from, lk) - dist(to, lk))
 	case pc.Type() == bb.King:

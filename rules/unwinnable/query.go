@@ -15,6 +15,8 @@ type Query struct {
 	// Label is the labelled format's expectation (which sides can mate),
 	// set only by ParseLabelled.
 	Label [2]bool
+	// Pos is the position of FEN, parsed.
+	Pos bb.Position
 }
 
 // ParseQuery reads a query line "FEN [white|black]". Without a side the
@@ -35,7 +37,7 @@ func ParseQuery(line string) (Query, error) {
 	if err != nil {
 		return Query{}, err
 	}
-	q := Query{FEN: fen, Side: pos.Side().Other()}
+	q := Query{FEN: fen, Side: pos.Side().Other(), Pos: pos}
 	switch side {
 	case "white":
 		q.Side = bb.White
@@ -52,8 +54,9 @@ func ParseLabelled(line string) (Query, error) {
 		return Query{}, fmt.Errorf("want a label (WB, W-, -B or --), a space and a FEN, got %q", line)
 	}
 	fen := strings.TrimSpace(line[3:])
-	if _, err := bb.ParseFEN(fen); err != nil {
+	pos, err := bb.ParseFEN(fen)
+	if err != nil {
 		return Query{}, err
 	}
-	return Query{FEN: fen, Label: [2]bool{line[0] == 'W', line[1] == 'B'}}, nil
+	return Query{FEN: fen, Label: [2]bool{line[0] == 'W', line[1] == 'B'}, Pos: pos}, nil
 }

@@ -1,6 +1,8 @@
 package unwinnable
 
 import (
+	"strings"
+
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
 )
 
@@ -23,6 +25,9 @@ type searcher struct {
 	nCorner int
 	// goal, when set, directs the discrepancy search to a target square.
 	goal *goal
+	// kingHere is kingTerms of the loser's king on its square, for the
+	// node whose moves are being scored.
+	kingHere int32
 	// goals are the targets of the goal-directed search, made on its
 	// first call; goalRound says where it resumes.
 	goals      []goal
@@ -32,9 +37,16 @@ type searcher struct {
 	lineAt     lineIndex
 	lineOcc    lineIndex
 	undo       []bb.Undo
-	path       [maxPly]bb.Move
-	lists      [maxPly]bb.MoveList
-	scores     [maxPly][256]int32
+	// Scratch space kept from query to query, so that a query allocates
+	// nothing per node: the confinement proof's, the walk's set of
+	// positions seen and its stack, the goal-directed search's targets.
+	cf        confinement
+	seen      map[uint64]struct{}
+	walkStack []walkFrame
+	goalBuf   []goal
+	path      [maxPly]bb.Move
+	lists     [maxPly]bb.MoveList
+	scores    [maxPly][256]int32
 }
 
 func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
@@ -47,10 +59,32 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.goals, s.goalRound, s.goalRound0 = nil, 0, fullGoalRound0
 }
 
-func (s *searcher) line(n int) []string {
-	out := make([]string, n)
-	for i := 0; i < n; i++ {
-		out[i] = s.path[i].UCI()
+func (s *searcher) line(n int) []string { return uciLine(s.path[:n]) }
+
+// uciLine returns the moves in UCI notation in two allocations: the
+// slice, and one string of which every move is a part.
+func uciLine(path []bb.Move) []string {
+	var sb strings.Builder
+	sb.Grow(5 * len(path))
+	for _, m := range path {
+		for _, sq := range [2]bb.Square{m.From(), m.To()} {
+			sb.WriteByte(byte('a' + sq.File()))
+			sb.WriteByte(byte('1' + sq.Rank()))
+		}
+		if pr := m.Promotion(); pr != bb.NoPieceType {
+			sb.WriteString(pr.String())
+		}
+	}
+	all := sb.String()
+	out := make([]string, len(path))
+	at := 0
+	for i, m := range path {
+		n := 4
+		if m.Promotion() != bb.NoPieceType {
+			n = 5
+		}
+		out[i] = all[at : at+n]
+		at += n
 	}
 	return out
 }
@@ -96,7 +130,7 @@ func (s *searcher) find(ply, depth, ext int) (found, complete bool, n int) {
 	if ml.N == 0 {
 		return p.Side() != s.winner && p.InCheck(), true, ply
 	}
-	if insufficient(p, s.winner) != "" {
+	if s.cannotMate() {
 		return false, true, 0
 	}
 	if depth <= 0 || ply >= maxPly-1 {
@@ -213,6 +247,17 @@ func (s *searcher) order(ply int, winnerToMove bool) {
 		}
 		ml.Moves[j+1], sc[j+1] = m, v
 	}
+}
+
+// cannotMate reports whether the material rules prove that the winner
+// can never mate in s.pos (insufficient), checking first, cheaply, that
+// the winner has none of the men (pawn, rook, queen) that rule them out.
+func (s *searcher) cannotMate() bool {
+	p, w := &s.pos, s.winner
+	if p.Pieces(w, bb.Pawn)|p.Pieces(w, bb.Rook)|p.Pieces(w, bb.Queen) != 0 {
+		return false
+	}
+	return insufficient(p, w) != ""
 }
 
 func abs(x int) int {

@@ -140,7 +140,7 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 			return r
 		}
 	}
-	if r, ok := structureVerdict(pos, side); ok {
+	if r, ok := structureVerdictIn(&s.cf, pos, side); ok {
 		r.Nodes = s.nodes
 		return r
 	}
@@ -238,10 +238,16 @@ func (a *Analyzer) search() Result {
 
 // structureVerdict applies the frozen-pawn and confinement proofs.
 func structureVerdict(pos *bitboard.Position, side bitboard.Color) (Result, bool) {
+	return structureVerdictIn(new(confinement), pos, side)
+}
+
+// structureVerdictIn is structureVerdict with cf as the confinement
+// proof's scratch space.
+func structureVerdictIn(cf *confinement, pos *bitboard.Position, side bitboard.Color) (Result, bool) {
 	if frozenUnwinnable(pos, side) {
 		return Result{Verdict: Unwinnable, Reason: "the pawns are frozen and no piece can ever check the king's squares"}, true
 	}
-	if confinedUnwinnable(pos, side) {
+	if confinedIn(cf, pos, side) {
 		return Result{Verdict: Unwinnable, Reason: "men that can never move confine the others, and no mating net fits in what is left"}, true
 	}
 	return Result{}, false
