@@ -18,6 +18,24 @@
 // CSS and JavaScript embedded in the binary; it updates from the SSE
 // stream and never reloads.
 //
+// From 13 boards on the page shows the compact hall view: 40 boards on a
+// 1920×1080 screen, each with its players, clocks, moves completed and
+// one line per open alert; a tap on a board shows it in full (nothing is
+// left to a hover: arbiters use tablets). The header names the boards
+// that need attention — an open flag verdict, a board or clock
+// disconnected, an open anomaly, in that order — and the boards can be
+// put in that order or filtered to those. docs/operations.md shows it.
+//
+// # The alerts in the arbiter's words
+//
+// The event stream's texts are made where the events are made. The
+// dashboard words each alert again from the stream (words.go): the move
+// number and the clock times rather than seconds of capture time, the
+// mate line of a 6.9 verdict in SAN with move numbers (SANLine), and a
+// press that only gave the turn back after the opponent's press without a
+// move called a press back, not an illegal move. The API carries these
+// words beside the stream's own text (View, Alert).
+//
 // # The API
 //
 // docs/api.md is the reference. In short:
