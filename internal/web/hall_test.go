@@ -79,7 +79,7 @@ func newHall(t *testing.T) hall {
 	pressBack := readEvents(t, "testdata/press-back.jsonl")
 
 	h := hub.New(hub.Options{})
-	hl := hall{hub: h, red: []string{"3"}, away: []string{"9"}, amber: []string{"14", "22"}}
+	hl := hall{hub: h, red: []string{"3"}, away: []string{"9", "33"}, amber: []string{"14", "22"}}
 	for i := 1; i <= 40; i++ {
 		id := fmt.Sprint(i)
 		h.AddBoard(hub.Info{ID: id, Round: "7", White: hallNames[2*i-2], Black: hallNames[2*i-1], TimeControl: tc})
@@ -113,6 +113,14 @@ func newHall(t *testing.T) hall {
 		for _, e := range evs {
 			e.Board = id
 			h.Publish(id, e)
+		}
+		if i == 33 {
+			// its clock, on a line of its own, stops answering
+			last := evs[len(evs)-1]
+			at := last.At + 5*time.Second
+			h.Publish(id, reconcile.Event{Type: reconcile.TypeSession, Board: id, Seq: last.Seq + 1, At: at, State: "disconnected", Port: "clock"})
+			h.Publish(id, reconcile.Event{Type: reconcile.TypeAnomaly, Board: id, Seq: last.Seq + 2, At: at, Kind: reconcile.KindClockDisconnected,
+				NoSide: true, Article: "–", Detail: `The clock on port "clock" stopped answering; moves and presses made meanwhile are seen only when it is back. Check the connection.`})
 		}
 		if ack {
 			b, _ := h.Board(id)
@@ -197,6 +205,11 @@ func TestDashboardHall(t *testing.T) {
 	if len(shown) != 80 || short > 8 {
 		t.Errorf("%d names, %d of them shortened, on a 1920×1080 screen (want 80, most in full)", len(shown), short)
 	}
+	// Nothing in a tile runs over its edge.
+	if over := evalJS[[]string](t, tab, `[...document.querySelectorAll("#boards > section .head, #boards > section .player, #boards > section .counts")].filter(e =>
+		e.scrollWidth > e.clientWidth + 1).map(e => e.closest("section").id + " " + e.className)`); len(over) > 0 {
+		t.Errorf("content runs over the edge of its tile: %q", over)
+	}
 	// So are the clocks and the moves completed.
 	if px := evalJS[float64](t, tab, `parseFloat(getComputedStyle(document.querySelector("#board-5 .player .clock")).fontSize)`); px < 16 {
 		t.Errorf("clocks at %.0f px", px)
@@ -208,7 +221,7 @@ func TestDashboardHall(t *testing.T) {
 		t.Errorf("the header names boards %v, want %v", got, want)
 	}
 	chip := func(id string) string { return text(t, tab, `#attention .chip[data-board="`+id+`"]`) }
-	for id, re := range map[string]string{"3": `^Board 3 · LOSS 6\.9$`, "9": `^Board 9 · disconnected`, "14": `^Board 14 · press without a move$`, "22": `^Board 22 · press without a move \+1$`} {
+	for id, re := range map[string]string{"3": `^Board 3 · LOSS 6\.9$`, "9": `^Board 9 · disconnected$`, "33": `^Board 33 · clock disconnected$`, "14": `^Board 14 · press without a move$`, "22": `^Board 22 · press without a move \+1$`} {
 		if got := chip(id); !regexp.MustCompile(re).MatchString(got) {
 			t.Errorf("header chip %q, want %s", got, re)
 		}
@@ -225,6 +238,13 @@ func TestDashboardHall(t *testing.T) {
 	}
 	if n := evalJS[int](t, tab, `document.querySelectorAll("#boards > section.disconnected").length`); n != 1 {
 		t.Errorf("%d boards look disconnected, want board 9 only", n)
+	}
+	// A clock disconnected: the board is still read, its tile says so.
+	if got := text(t, tab, `#board-33 .state.clockport`); !strings.EqualFold(got, "clock disconnected") {
+		t.Errorf("board 33's clock state reads %q", got)
+	}
+	if got := evalJS[string](t, tab, `getComputedStyle(document.querySelector("#board-33")).borderTopStyle`); got != "dashed" {
+		t.Errorf("board 33's border is %s, want dashed", got)
 	}
 
 	shot, err := chromedp.Run(tab, chromedp.CaptureScreenshot())

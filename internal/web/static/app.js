@@ -4,6 +4,7 @@
 (function () {
   const root = document.getElementById("boards");
   const empty = document.getElementById("empty");
+  const calm = document.getElementById("calm");
   const conn = document.getElementById("conn");
   const summary = document.getElementById("summary");
   const attention = document.getElementById("attention");
@@ -284,6 +285,8 @@
       status = '<span class="result" title="' + esc(b.connection) + '">' + esc(b.result) + (b.end_reason ? " " + esc(b.end_reason) : "") + "</span>";
     } else if (b.connection === "disconnected") {
       status = '<span class="state disconnected banner">board disconnected</span>';
+    } else if (compactView && b.clock_connection === "disconnected") {
+      status = '<span class="state disconnected clockport">clock disconnected</span>'; // the board itself is read
     } else {
       status = '<span class="state ' + esc(b.connection) + '">' + esc(b.connection) + "</span>" +
         (b.clock_connection === "disconnected" ? '<span class="state disconnected clockport">clock disconnected</span>' : "");
@@ -326,7 +329,7 @@
   // middle of a word; the board's detail shows it in full.
   function fitNames(el) {
     for (const n of el.querySelectorAll(".player .name")) {
-      if (n.scrollWidth <= n.clientWidth + 1) continue;
+      if (!n.clientWidth || n.scrollWidth <= n.clientWidth + 1) continue; // not shown, or fits
       const full = n.textContent, i = full.indexOf(",");
       if (i < 0) continue;
       n.textContent = full.slice(0, i) + ", " + full.slice(i + 1).trim().split(/[\s-]+/).map((w) => w.charAt(0) + ".").join(" ");
@@ -379,10 +382,17 @@
       const a = x.state.id, b = y.state.id;
       return a === b ? 0 : numericLess(a, b) ? -1 : 1;
     });
+    let shownTiles = 0;
     list.forEach((entry, i) => {
-      entry.el.hidden = settings.only && rank(entry.state) > 2;
+      const hide = settings.only && rank(entry.state) > 2;
       if (root.children[i] !== entry.el) root.insertBefore(entry.el, root.children[i] || null);
+      if (entry.el.hidden !== hide) {
+        entry.el.hidden = hide;
+        if (!hide && compact()) fitNames(entry.el); // measured now that it is shown
+      }
+      if (!hide) shownTiles++;
     });
+    calm.hidden = !(settings.only && boards.size > 0 && shownTiles === 0);
   }
 
   function updateSummary() {
@@ -497,5 +507,13 @@
   es.addEventListener("state", onMessage);
   es.addEventListener("update", onMessage);
 
+  // A new window size fits the names again.
+  let resized = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(layout, 200);
+  });
+
+  layout();
   setInterval(tickClocks, 250);
 })();
