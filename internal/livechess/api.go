@@ -29,6 +29,11 @@ const (
 	Made
 )
 
+// DefaultSettle is how long a board must stand before a Made feed lists a
+// change of it: longer than a hand dwells on a square while sliding a piece
+// over the board, shorter than a move.
+const DefaultSettle = time.Second
+
 // Options tune an API.
 type Options struct {
 	// Moves chooses what san lists; with Made the feed is LiveChess's in
@@ -38,6 +43,13 @@ type Options struct {
 	// may use the API besides its own; every other page a browser loads is
 	// refused (403). Clients that are not browsers send no Origin.
 	Origins []string
+	// Settle is how long the board must stand still before a Made feed
+	// lists a change of it (default DefaultSettle; negative: at once), as
+	// LiveChess waits for a board to be still. A press, a completed move or
+	// the end of the game lists it at once. The time is the board's own
+	// (the events' capture time), so a replay or an emulated game at speed
+	// settles as the game did.
+	Settle time.Duration
 	// Hosts, when not nil, are the only names besides IP addresses and
 	// localhost a request may address the API by (its Host header), so a
 	// page whose own name was made to point at this machine (DNS
@@ -54,6 +66,7 @@ type API struct {
 	writeTimeout time.Duration // longest write to a WebSocket client
 	readLimit    int64         // largest request accepted
 	hold         time.Duration // longest wait, after a press, for the move it completes
+	settle       time.Duration // how long a board must stand before a Made feed lists its moves
 
 	ctx     context.Context // ends every WebSocket session on Close
 	cancel  context.CancelFunc
@@ -78,8 +91,11 @@ func New(h *hub.Hub) *API { return NewWithOptions(h, Options{}) }
 func NewWithOptions(h *hub.Hub, o Options) *API {
 	ctx, cancel := context.WithCancel(context.Background())
 	o.Origins = normalOrigins(o.Origins)
+	if o.Settle == 0 {
+		o.Settle = DefaultSettle
+	}
 	return &API{h: h, o: o, queue: 256, writeTimeout: 5 * time.Second, readLimit: 64 << 10, hold: 100 * time.Millisecond,
-		ctx: ctx, cancel: cancel}
+		settle: max(0, o.Settle), ctx: ctx, cancel: cancel}
 }
 
 // Close ends every WebSocket session (an http.Server's Shutdown does not

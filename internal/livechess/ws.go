@@ -51,9 +51,15 @@ type feed struct {
 	// (-1 until it does).
 	setup  string
 	anchor int
-	sent   bool       // the first message has gone
-	last   []byte     // the last param sent, to send only changes
-	held   *hub.Board // the state after a press, held for the move it completes
+	sent   bool   // the first message has gone
+	last   []byte // the last param sent, to send only changes
+	// pending is a message held back: after a press, until the move it
+	// completes; on the LiveChess listener, after a change of the board,
+	// until the board has stood so for API.settle (capture time, from
+	// settleAt; a press has settleAt -1). due is when it goes out anyway.
+	pending  []byte
+	settleAt time.Duration
+	due      time.Time
 }
 
 // session is one WebSocket client. Its loop owns the feeds; a reader
@@ -63,7 +69,7 @@ type session struct {
 	c     *websocket.Conn
 	out   chan []byte
 	feeds map[string]*feed // by the feed id's JSON text
-	hold  *time.Timer      // runs while a feed holds a state after a press
+	hold  *time.Timer      // runs while a feed holds a message back (feed.pending)
 	wg    sync.WaitGroup   // the reader and the writer
 }
 
@@ -159,7 +165,7 @@ func (s *session) run(parent context.Context) error {
 			return context.Cause(ctx)
 		case <-held:
 			s.hold = nil
-			if err := s.release(); err != nil {
+			if err := s.release(time.Now()); err != nil {
 				cancel(err)
 			}
 		case msg := <-reqs:
@@ -364,18 +370,26 @@ func (s *session) resync(f *feed) hub.Board {
 // does not follow on (a new game on the board, events missed) makes the
 // feed read the board afresh, so a feed never goes back.
 //
-// The state after a press is held until the next event (the press's
-// complete, with the clocks as they stand after it), at most API.hold, so
-// a client never sees the clock switch before the move that caused it.
+// Two kinds of message are held back (feed.pending). The state after a
+// press waits for the next event (the press's complete, with the clocks as
+// they stand after it), at most API.hold, so a client never sees the clock
+// switch before the move that caused it. On the LiveChess listener a
+// change of the board waits until the board has stood so for API.settle,
+// as LiveChess waits for a board to be still: a piece slid over squares on
+// its way, or put down and moved on at once, is not a move a client should
+// act on. A press, a completed move or the end of the game lets it out at
+// once; a later change replaces it.
 func (s *session) update(u hub.Update) error {
+	now := time.Now()
 	for _, f := range s.feeds {
 		if f.board != u.Board || u.Event.Type == "" {
 			continue // another board, or an alert only (nothing LiveChess shows)
 		}
+		ev := u.Event
 		b := u.State
-		switch seq := u.Event.Seq; {
+		switch seq := ev.Seq; {
 		case seq == f.seq+1:
-			f.line.apply(u.Event)
+			f.line.apply(ev)
 			f.seq = seq
 		case seq <= f.seq:
 			if cur, err := s.a.h.Board(f.board); err != nil || cur.Seq >= f.seq {
@@ -385,34 +399,72 @@ func (s *session) update(u hub.Update) error {
 		default:
 			b = s.resync(f)
 		}
-		if u.Event.Type == reconcile.TypePress && s.a.hold > 0 {
-			f.held = &b
-			if s.hold == nil {
-				s.hold = time.NewTimer(s.a.hold)
+		// A board that stood long enough before this event has settled:
+		// its message goes first.
+		if f.pending != nil && f.settleAt >= 0 && ev.At-f.settleAt >= s.a.settle {
+			if err := s.flush(f); err != nil {
+				return err
 			}
-			continue
 		}
-		f.held = nil
-		if err := s.push(f, b); err != nil {
+		param, err := s.render(f, b)
+		if err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// release sends the states held after a press whose move did not follow
-// in time (a press without a move).
-func (s *session) release() error {
-	for _, f := range s.feeds {
-		if f.held != nil {
-			b := *f.held
-			f.held = nil
-			if err := s.push(f, b); err != nil {
+		change := s.a.o.Moves == Made && s.a.settle > 0 &&
+			(ev.Type == reconcile.TypeMove || ev.Type == reconcile.TypeRetract || ev.Type == reconcile.TypePosition)
+		switch {
+		case change:
+			f.pending, f.settleAt, f.due = param, ev.At, now.Add(s.a.settle)
+		case ev.Type == reconcile.TypePress && s.a.hold > 0:
+			f.pending, f.settleAt, f.due = param, -1, now.Add(s.a.hold)
+		case f.pending != nil && f.settleAt >= 0 && ev.Type != reconcile.TypeComplete && ev.Type != reconcile.TypeEnd:
+			f.pending = param // still settling: the newer state waits in its place
+		default:
+			f.pending = nil
+			if err := s.pushParam(f, param); err != nil {
 				return err
 			}
 		}
 	}
+	s.arm(now)
 	return nil
+}
+
+// flush sends a feed's held message.
+func (s *session) flush(f *feed) error {
+	p := f.pending
+	f.pending = nil
+	return s.pushParam(f, p)
+}
+
+// release sends the held messages that are due.
+func (s *session) release(now time.Time) error {
+	for _, f := range s.feeds {
+		if f.pending != nil && !now.Before(f.due) {
+			if err := s.flush(f); err != nil {
+				return err
+			}
+		}
+	}
+	s.arm(now)
+	return nil
+}
+
+// arm sets the session's timer to the first held message's due time.
+func (s *session) arm(now time.Time) {
+	var first time.Time
+	for _, f := range s.feeds {
+		if f.pending != nil && (first.IsZero() || f.due.Before(first)) {
+			first = f.due
+		}
+	}
+	if s.hold != nil {
+		s.hold.Stop()
+		s.hold = nil
+	}
+	if !first.IsZero() {
+		s.hold = time.NewTimer(max(0, first.Sub(now)))
+	}
 }
 
 // event is the feed's message for board state b.
@@ -435,11 +487,27 @@ func (s *session) event(f *feed, b hub.Board) any {
 	return e
 }
 
+// push sends the feed's message for state b, unless it holds one back: the
+// new state replaces it.
 func (s *session) push(f *feed, b hub.Board) error {
-	param, err := json.Marshal(s.event(f, b))
+	param, err := s.render(f, b)
 	if err != nil {
 		return err
 	}
+	if f.pending != nil {
+		f.pending = param
+		return nil
+	}
+	return s.pushParam(f, param)
+}
+
+// render is the feed's message for state b, as JSON.
+func (s *session) render(f *feed, b hub.Board) ([]byte, error) {
+	return json.Marshal(s.event(f, b))
+}
+
+// pushParam sends a feed message, unless it is the one sent last.
+func (s *session) pushParam(f *feed, param []byte) error {
 	if bytes.Equal(param, f.last) {
 		return nil
 	}
