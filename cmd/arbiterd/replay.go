@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/pgn"
 	"github.com/arbiterd/arbiterd/internal/pipeline"
 	"github.com/arbiterd/arbiterd/internal/replay"
@@ -98,8 +99,8 @@ func runReplay(cmd *cobra.Command, o replayOptions) error {
 	}
 	tags := p.Tags()
 	if o.pgnFile != "" {
-		g := pgn.New(pgn.Tags{Event: tags.Event, Round: tags.Round, Board: tags.Board, White: tags.White,
-			Black: tags.Black, TimeControl: tags.TimeControl, StartFEN: tags.StartFEN})
+		g := pgn.New(pgn.Tags{Event: tags.Event, Site: tags.Site, Date: capture.Date(tags.Started), Round: tags.Round,
+			Board: tags.Board, White: tags.White, Black: tags.Black, TimeControl: tags.TimeControl, StartFEN: tags.StartFEN})
 		for _, e := range events {
 			g.Add(e)
 		}

@@ -121,3 +121,43 @@ func TestReplayEventsPGNReport(t *testing.T) {
 		t.Errorf("--decoded with --report: %v", err)
 	}
 }
+
+// A capture's provenance (the arbiterd build, the wall-clock start) and
+// its Site change no event: the replay is byte for byte the one without
+// them, and the PGN takes Date and Site from them.
+func TestReplayProvenance(t *testing.T) {
+	dir := t.TempDir()
+	e, err := emulator.New(emulator.Config{Game: strings.Fields("d4 d5 c4"), Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body strings.Builder
+	body.WriteString("#meta board=2\n#meta event=Open\n#meta timecontrol=5400+30\n")
+	fmt.Fprintf(&body, "0.000000 board r %x\n", drivertest.DGTBoardDump(drivertest.DGTStartPosition()))
+	for _, c := range e.Play() {
+		fmt.Fprintf(&body, "%s board r %x\n", capture.FormatSeconds(c.At), c.Data)
+	}
+	plain := filepath.Join(dir, "plain.capture")
+	os.WriteFile(plain, []byte("#capture v1\n#port board dgt\n"+body.String()), 0o644)
+	withMeta := filepath.Join(dir, "provenance.capture")
+	os.WriteFile(withMeta, []byte("#capture v1\n#port board dgt\n#meta arbiterd-version=1.2.3\n#meta arbiterd-revision=0123abc\n"+
+		"#meta started=2026-12-01T23:30:19-05:00\n#meta site=Saint Louis USA\n"+body.String()), 0o644)
+	want, _, err := runArgs(t, "replay", plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgnFile := filepath.Join(dir, "game.pgn")
+	got, _, err := runArgs(t, "replay", "--pgn", pgnFile, withMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || strings.Count(got, `"type":"complete"`) != 3 {
+		t.Errorf("the provenance changed the events:\n%s\nwithout it:\n%s", got, want)
+	}
+	pgnText, _ := os.ReadFile(pgnFile)
+	for _, tag := range []string{`[Event "Open"]`, `[Site "Saint Louis USA"]`, `[Date "2026.12.01"]`} {
+		if !strings.Contains(string(pgnText), tag) {
+			t.Errorf("PGN lacks %s:\n%s", tag, pgnText)
+		}
+	}
+}

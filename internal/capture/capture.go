@@ -34,6 +34,38 @@ const (
 	MetaRules       = "rules"
 )
 
+// Meta keys arbiterd adds to capture v1 (docs/extensions.md): the PGN Site
+// tag, and the capture's provenance — the arbiterd build that recorded it
+// and the wall-clock time it started. Readers that do not know them keep
+// them as any other meta value; they change no event.
+const (
+	MetaSite             = "site"
+	MetaArbiterdVersion  = "arbiterd-version"
+	MetaArbiterdRevision = "arbiterd-revision"
+	MetaStarted          = "started" // RFC 3339, to the second, with the UTC offset of the place
+)
+
+// Started reads a started meta value: the wall-clock time the capture
+// began.
+func Started(value string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, value)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("meta started=%q: not an RFC 3339 time such as 2026-12-01T18:30:19+01:00", value)
+	}
+	return t, nil
+}
+
+// Date is the PGN Date of a capture that started at the given started
+// meta value: the date where it was played ("2026.12.01"), or "" when the
+// value is missing or unreadable.
+func Date(started string) string {
+	t, err := Started(started)
+	if err != nil {
+		return ""
+	}
+	return t.Format("2006.01.02")
+}
+
 // KnownMeta reports whether key is one of the meta keys capture v1 defines.
 func KnownMeta(key string) bool {
 	switch key {

@@ -336,3 +336,20 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+func TestStartedAndDate(t *testing.T) {
+	for v, want := range map[string]string{
+		"2026-12-01T18:30:19+01:00": "2026.12.01",
+		"2026-12-01T23:59:59-05:00": "2026.12.01", // the date where it was played, not in UTC
+		"2026-12-01T00:10:00Z":      "2026.12.01",
+		"":                          "",
+		"yesterday":                 "",
+	} {
+		if got := capture.Date(v); got != want {
+			t.Errorf("Date(%q) = %q, want %q", v, got, want)
+		}
+	}
+	if _, err := capture.Started("yesterday"); err == nil || !strings.Contains(err.Error(), "started") {
+		t.Errorf("Started(yesterday): %v", err)
+	}
+}

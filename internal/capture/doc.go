@@ -13,7 +13,10 @@
 // The first line is exactly "#capture v1". "#port NAME DRIVER" declares a
 // port before its first data line; "#meta KEY=VALUE" sets a game setting
 // from that point on; other lines starting with '#' are comments; empty
-// lines are ignored. A data line is "SECONDS PORT DIR HEX": seconds since
+// lines are ignored. arbiterd adds meta keys of its own (docs/extensions.md):
+// site, and the provenance every capture records at its start —
+// arbiterd-version, arbiterd-revision and started (the wall-clock time,
+// RFC 3339); they change no event. A data line is "SECONDS PORT DIR HEX": seconds since
 // the capture started with exactly six decimals, never decreasing; a
 // declared port; r (read from the device) or w (written to it); the bytes
 // of one read or write call as lower-case hex.

@@ -80,12 +80,17 @@ func ports(bc config.Board) []live.PortDecl {
 	return ps
 }
 
+// meta is a new game's capture meta: the game's settings, and the
+// capture's provenance (this build, the wall-clock time it starts).
 func (d *Daemon) meta(bc config.Board) map[string]string {
-	m := map[string]string{
+	m := d.o.Build.Meta(d.o.Now())
+	for k, v := range map[string]string{
 		capture.MetaBoard: bc.ID(), capture.MetaRound: d.cfg.Round,
 		capture.MetaTimeControl: bc.TimeControl, capture.MetaClockWhite: bc.ClockWhite,
+	} {
+		m[k] = v
 	}
-	for k, v := range map[string]string{capture.MetaEvent: d.cfg.Event, capture.MetaWhite: bc.White,
+	for k, v := range map[string]string{capture.MetaEvent: d.cfg.Event, capture.MetaSite: d.cfg.Site, capture.MetaWhite: bc.White,
 		capture.MetaBlack: bc.Black, capture.MetaStartFEN: bc.StartFEN} {
 		if v != "" {
 			m[k] = v
@@ -100,10 +105,8 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 	id := bc.ID()
 	b := &board{d: d, cfg: bc, id: id, log: d.log.With("board", id)}
 	b.p = pipeline.New(pipeline.Options{Oracle: d.o.Oracle})
-	tc, _ := clockd.ParseTimeControl(bc.TimeControl) // validated
-	b.game = pgn.New(pgn.Tags{Event: d.cfg.Event, Round: d.cfg.Round, Board: id, White: bc.White, Black: bc.Black,
-		TimeControl: tc, StartFEN: bc.StartFEN, Date: time.Now().UTC().Format("2006.01.02")})
 	d.hub.AddBoard(hubInfo(d.cfg, bc))
+	started := "" // the capture's start (meta started): the PGN Date
 
 	path := capturePath(d.dir, id)
 	var hist []reconcile.Event
@@ -122,11 +125,12 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			cw.Close()
 			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
 		}
-		declared, err := replayInto(path, b.p, collect)
+		declared, meta, err := replayInto(path, b.p, collect)
 		if err != nil {
 			cw.Close()
 			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
 		}
+		started = meta[capture.MetaStarted]
 		for _, e := range hist {
 			b.finished = b.finished || gameOver(e)
 		}
@@ -144,7 +148,9 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 				hist = append(hist, evs...)
 				return err
 			}
-			if err := live.DeclarePorts(cw, b.p, ports(bc), d.meta(bc), emit); err != nil {
+			m := d.meta(bc)
+			started = m[capture.MetaStarted]
+			if err := live.DeclarePorts(cw, b.p, ports(bc), m, emit); err != nil {
 				cw.Close()
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
@@ -158,6 +164,10 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			// configuration since is declared now (the game's clock from
 			// here on); one removed is reported.
 			if err := b.recoverClock(cw, declared, base, collect); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
+			if err := b.recordBuild(cw, meta, collect); err != nil {
 				cw.Close()
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
@@ -189,7 +199,9 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			hist = append(hist, evs...)
 			return err
 		}
-		if err := live.DeclarePorts(cw, b.p, ports(bc), d.meta(bc), emit); err != nil {
+		m := d.meta(bc)
+		started = m[capture.MetaStarted]
+		if err := live.DeclarePorts(cw, b.p, ports(bc), m, emit); err != nil {
 			cw.Close()
 			return nil, fmt.Errorf("board %s: %w", id, err)
 		}
@@ -202,6 +214,10 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 	default:
 		return nil, fmt.Errorf("board %s: %w", id, err)
 	}
+
+	tc, _ := clockd.ParseTimeControl(bc.TimeControl) // validated
+	b.game = pgn.New(pgn.Tags{Event: d.cfg.Event, Site: d.cfg.Site, Date: capture.Date(started), Round: d.cfg.Round,
+		Board: id, White: bc.White, Black: bc.Black, TimeControl: tc, StartFEN: bc.StartFEN})
 
 	// The events file is rewritten from the capture: it is a view of it.
 	var buf bytes.Buffer
@@ -268,25 +284,44 @@ func (d *Daemon) scale(real time.Duration) time.Duration {
 	return time.Duration(float64(real) * d.o.Speed)
 }
 
+// recordBuild notes in a recovered game's capture which arbiterd goes on
+// with it, when that is another build than the one that recorded it so
+// far (a later meta value holds from its line on).
+func (b *board) recordBuild(cw *capture.Writer, meta map[string]string, fn func(reconcile.Event) error) error {
+	bi := b.d.o.Build
+	for _, kv := range [][2]string{{capture.MetaArbiterdVersion, bi.Version}, {capture.MetaArbiterdRevision, bi.RevisionText()}} {
+		if meta[kv[0]] == kv[1] {
+			continue
+		}
+		if err := cw.Meta(kv[0], kv[1]); err != nil {
+			return err
+		}
+		if err := b.p.Record(capture.Record{Kind: capture.KindMeta, Key: kv[0], Value: kv[1]}, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // replayInto feeds every record of the capture at path to p, and returns
-// the ports the capture declares.
-func replayInto(path string, p *pipeline.Pipeline, fn func(reconcile.Event) error) (map[string]string, error) {
+// the ports the capture declares and its meta values.
+func replayInto(path string, p *pipeline.Pipeline, fn func(reconcile.Event) error) (map[string]string, map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	cr := capture.NewReader(f)
 	for {
 		rec, err := cr.Next()
 		if err == io.EOF {
-			return cr.Ports(), nil
+			return cr.Ports(), cr.Meta(), nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := p.Record(rec, fn); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 }

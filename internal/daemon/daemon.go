@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/arbiterd/arbiterd/internal/buildinfo"
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/daemon/config"
 	"github.com/arbiterd/arbiterd/internal/hub"
@@ -72,6 +73,13 @@ type Options struct {
 	// capture.Create and capture.Append). Tests put a failing disk under
 	// the journal through it.
 	OpenCapture func(path string, resume bool) (*capture.Writer, error)
+	// Now is the wall clock (nil: time.Now). A new game's capture records
+	// the time it starts (capture meta started), from which its PGN Date
+	// comes.
+	Now func() time.Time
+	// Build is the arbiterd build a new capture records as its provenance
+	// (zero: this binary's, buildinfo.Read).
+	Build buildinfo.Info
 	// OnEvent, when set, sees every event published, after the journal
 	// and the hub (for tests and tools) — a recovered game's replayed
 	// events first, from New.
@@ -126,6 +134,12 @@ func New(o Options) (*Daemon, error) {
 	}
 	if o.SyncInterval <= 0 {
 		o.SyncInterval = time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Build == (buildinfo.Info{}) {
+		o.Build = buildinfo.Read()
 	}
 	d := &Daemon{o: o, cfg: o.Config, log: o.Logger, hub: o.Hub, m: newMetrics()}
 	d.dir = filepath.Join(d.cfg.Data, "round-"+d.cfg.Round)

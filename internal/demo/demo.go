@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/buildinfo"
 	"github.com/arbiterd/arbiterd/internal/capture"
 	"github.com/arbiterd/arbiterd/internal/emulator"
 	"github.com/arbiterd/arbiterd/internal/live"
@@ -125,14 +126,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		script = append(script, a)
 	}
 	view := newView(out, tc)
+	meta := buildinfo.Read().Meta(time.Now()) // the capture's provenance
+	for k, v := range map[string]string{
+		"board": "1", "event": "arbiterd demo", "round": "1",
+		"white": "Anderssen, Adolf", "black": "Kieseritzky, Lionel",
+		"timecontrol": tc.String(), "clock-white": "auto",
+	} {
+		meta[k] = v
+	}
 	return Live(ctx, Session{
 		Emulator: emulator.Config{PGN: emulator.DefaultPGN, Periods: periods, Seed: o.Seed, Script: script},
-		Meta: map[string]string{
-			"board": "1", "event": "arbiterd demo", "round": "1",
-			"white": "Anderssen, Adolf", "black": "Kieseritzky, Lionel",
-			"timecontrol": tc.String(), "clock-white": "auto",
-		},
-		Dir: o.Out, Speed: o.Speed, Oracle: o.Oracle, Line: o.Line,
+		Meta:     meta,
+		Dir:      o.Out, Speed: o.Speed, Oracle: o.Oracle, Line: o.Line,
 		OnStart: func(device, dir string) {
 			fmt.Fprintf(out, "arbiterd demo: emulated DGT board + DGT 3000 on %s, %s, the Immortal Game (London 1851)\n", device, tc)
 			if device == InProcessDevice {
@@ -265,7 +270,7 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 
 	record := pgn.New(pgn.Tags{Event: s.Meta["event"], Round: s.Meta["round"], Board: s.Meta["board"],
 		White: s.Meta["white"], Black: s.Meta["black"], TimeControl: tc, StartFEN: s.Meta["start-fen"],
-		Date: time.Now().UTC().Format("2006.01.02")})
+		Site: s.Meta[capture.MetaSite], Date: capture.Date(s.Meta[capture.MetaStarted])})
 
 	t0 := time.Now()
 	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * s.Speed) }

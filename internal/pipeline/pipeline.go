@@ -50,6 +50,9 @@ type Pipeline struct {
 type Tags struct {
 	Board, White, Black, Event, Round, StartFEN string
 	TimeControl                                 clockd.TimeControl
+	// Site is the PGN Site; Started, Version and Revision the capture's
+	// provenance (capture.MetaStarted, …): "" when it does not say.
+	Site, Started, Version, Revision string
 }
 
 // port is one device line and its decoder.
@@ -199,6 +202,8 @@ func (p *Pipeline) start() error {
 	p.tags = Tags{
 		Board: cfg.Board, White: m["white"], Black: m["black"], Event: m["event"],
 		Round: m["round"], StartFEN: cfg.StartFEN, TimeControl: tc,
+		Site: m[capture.MetaSite], Started: m[capture.MetaStarted],
+		Version: m[capture.MetaArbiterdVersion], Revision: m[capture.MetaArbiterdRevision],
 	}
 	for _, name := range p.order {
 		p.emit(g.Session(p.ports[name].declared, "start", name))
