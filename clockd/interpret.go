@@ -331,8 +331,11 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		}
 		for _, f := range [2]Face{Left, Right} {
 			if rise[f] != 0 {
+				// Before the displays have shown whose time runs, White's
+				// face rests on the clock's indicators alone (6.6): which
+				// player's time changed is then inferred, not seen.
 				evs = append(evs, ClockEvent{Kind: Adjusted, At: r.At, Side: in.sideOf(st, f), Clock: timesOf(st, r),
-					Period: st.period[f], Added: rise[f],
+					Period: st.period[f], Added: rise[f], Inferred: in.cfg == WhiteAuto && !st.whiteSure,
 					Detail: fmt.Sprintf("%s's time was changed by %v while the clock was stopped", in.sideOf(st, f), rise[f])})
 			}
 		}
@@ -523,7 +526,10 @@ func (in *Interpreter) reset(st *istate, prev, r Reading) bool {
 			return false // the next period's time, which may equal the start's
 		}
 	}
-	return rose && start(r.Left.Time) && start(r.Right.Time) && r.Left.Time == r.Right.Time
+	// Both faces go back to the start: a face already there that stays
+	// is the arbiter setting the other one (an adjustment, not a reset).
+	both := r.Left.Time != prev.Left.Time && r.Right.Time != prev.Right.Time
+	return rose && both && start(r.Left.Time) && start(r.Right.Time) && r.Left.Time == r.Right.Time
 }
 
 // maxMerged is the most presses believed to fit between two readings.

@@ -111,7 +111,7 @@ type ClockEvent struct {
 	Clock    Times         // displayed times at the event (after a press: including increment/period added)
 	Period   int           // the side's period (after a press: the period it is in now)
 	Added    time.Duration // PeriodAdded: the period's time; Adjusted: the change
-	Inferred bool          // e.g. a press recovered from a merged reading, not seen directly
+	Inferred bool          // a press recovered from a merged reading, not seen directly; Adjusted: whose face it is rests on the clock's indicators, not yet on its displays
 	Detail   string        // words for the arbiter
 }
 

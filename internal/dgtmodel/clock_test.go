@@ -135,6 +135,7 @@ type dgt3000 struct {
 	blocked   [2]bool
 	running   bool
 	stopped   bool // stopped after the game (running off, not a flag)
+	paused    bool // stopped by the arbiter, to run again
 	run       int  // the face whose time runs (or will when started)
 	delayLeft int64
 	turnStart [2]int64 // Bronstein: the main time at the start of the turn
@@ -265,6 +266,26 @@ func (c *dgt3000) press(f int) bool {
 func (c *dgt3000) stop() {
 	c.running = false
 	c.stopped = true
+}
+
+// pause is the arbiter stopping the clock mid-game (6.11): nothing runs,
+// the running face keeps its turn and any delay still to elapse.
+func (c *dgt3000) pause() {
+	c.running = false
+	c.paused = true
+}
+
+// resume starts the paused clock again.
+func (c *dgt3000) resume() {
+	if c.paused {
+		c.running, c.paused = true, false
+	}
+}
+
+// adjust is the arbiter changing face f's time by d ms while it stands.
+func (c *dgt3000) adjust(f int, d int64) {
+	c.remain[f] = max(0, c.remain[f]+d)
+	c.turnStart[f] += d // Bronstein gives back time used, not time set
 }
 
 // message is the BWTIME the clock sends now.

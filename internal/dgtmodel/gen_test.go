@@ -44,6 +44,7 @@ var dimensions = []dimension{
 	{"endstop", []string{"no", "yes"}, "the clock is stopped after the game ended"},
 	{"battery", []string{"no", "yes"}, "byte 9 D2 battery low set throughout"},
 	{"game", []string{"random", "pgn"}, "random legal game, or a prefix of a game in shared/data/games"},
+	{"arbiter", []string{"none", "penalty", "pause", "set"}, "the arbiter's hand on the clock: none; after a press without a move, the opponent's penalty time (and, Fischer, the increment taken off) (7.5.5); a stop and restart only (6.11); a change of one face's time with nothing to settle (6.10)"},
 }
 
 // gated lists the combinations of dimension values that arbiterd fails at
@@ -125,6 +126,14 @@ func (s settings) draw(rng *rand.Rand) map[string]string {
 				out["conv"] = "d3left"
 			}
 		}
+		// The arbiter's penalty follows a press without a move.
+		if out["arbiter"] == "penalty" && out["nomove"] == "no" {
+			if _, forced := s.force["nomove"]; !forced {
+				out["nomove"] = "yes"
+			} else if _, forced := s.force["arbiter"]; !forced {
+				out["arbiter"] = "none"
+			}
+		}
 		if s.all || !isGated(out) {
 			break
 		}
@@ -142,6 +151,11 @@ type plyPlan struct {
 	pressNoMove bool // the player presses first without moving; the opponent presses back
 	flag        bool // the player thinks until the flag falls
 	madeBefore  bool // flag: the move is made, not pressed, when the flag falls
+	// arbiter: as the ply begins the arbiter stops the clock (penalty,
+	// pause or set); set changes face arbFace's time by arbBy ms.
+	arbiter string
+	arbFace int
+	arbBy   int64
 }
 
 // scenario is everything the generator decided.
@@ -185,6 +199,9 @@ func (sc *scenario) describe() string {
 		}
 		if p.pressNoMove {
 			m = append(m, "nomove")
+		}
+		if p.arbiter != "" {
+			m = append(m, "arbiter-"+p.arbiter)
 		}
 		if len(m) > 0 {
 			marks = append(marks, fmt.Sprintf("ply %d %s", i+1, strings.Join(m, "+")))
@@ -349,6 +366,16 @@ func generate(seed uint64, s settings) *scenario {
 	if d["nomove"] == "yes" {
 		if i := pick(1); i >= 0 {
 			sc.plan[i].pressNoMove = true
+			if d["arbiter"] == "penalty" && i+1 < L {
+				sc.plan[i+1].arbiter = "penalty"
+			}
+		}
+	}
+	if a := d["arbiter"]; a == "pause" || a == "set" {
+		if i := pick(1); i >= 0 {
+			sc.plan[i].arbiter = a
+			sc.plan[i].arbFace = rng.IntN(2)
+			sc.plan[i].arbBy = ms(5, 30, rng) * 1000
 		}
 	}
 	return sc

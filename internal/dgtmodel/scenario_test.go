@@ -226,6 +226,72 @@ func check(o *outcome, m *sim) {
 			o.fail("missing-"+k.kind, "no %s anomaly for %s (%s)", k.kind, k.side, a.why)
 		}
 	}
+	checkArbiter(o, m)
+}
+
+// checkArbiter compares the adjust and pause events with the arbiter's
+// actions: each change of a face's time is one adjust event of that side
+// and amount, closing the alert it settles; nothing else is an adjust.
+func checkArbiter(o *outcome, m *sim) {
+	seqOf := map[int]string{}
+	var adj []reconcile.Event
+	pauses := 0
+	for _, e := range o.events {
+		switch e.Type {
+		case reconcile.TypeAnomaly:
+			seqOf[e.Seq] = e.Kind
+		case reconcile.TypeAdjust:
+			adj = append(adj, e)
+		case reconcile.TypePause:
+			if e.State == "stopped" {
+				pauses++
+			}
+		}
+	}
+	used := make([]bool, len(adj))
+	for _, w := range m.adjusts {
+		found := -1
+		for i, e := range adj {
+			// side_unsure: the displays had not yet shown whose time runs,
+			// so the side named is the indicators' (and says so)
+			if !used[i] && (e.Side.String() == w.side || e.Inferred) && e.Added == time.Duration(w.delta)*time.Millisecond {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			o.fail("adjust-missing", "no adjust event for %s's time changed by %d ms", w.side, w.delta)
+			continue
+		}
+		used[found] = true
+		e := adj[found]
+		closed := ""
+		for _, q := range e.Closes {
+			if seqOf[q] == w.closes {
+				closed = w.closes
+			}
+		}
+		// the alert it closes must have been raised before it (a
+		// clock-stopped alarm: by this stop, not the players' at the end)
+		raised := false
+		for _, a := range o.events {
+			if a.Type == reconcile.TypeAnomaly && a.Kind == w.closes && a.Seq < e.Seq &&
+				(w.closes != reconcile.KindClockStopped || e.At-a.At < 40*time.Second) {
+				raised = true
+			}
+		}
+		if w.closes != "" && raised && closed == "" {
+			o.fail("adjust-closes", "the adjust of %s's time by %d ms closes %v, not the %s alert", w.side, w.delta, e.Closes, w.closes)
+		}
+	}
+	for i, e := range adj {
+		if !used[i] {
+			o.fail("adjust-extra", "adjust event the model did not have: %s by %v (%s)", e.Side, e.Added, e.Reason)
+		}
+	}
+	if pauses < m.pauses {
+		o.fail("pause-missing", "%d pause events, want %d (the arbiter stopped the clock to settle an alert)", pauses, m.pauses)
+	}
 }
 
 func envInt(t *testing.T, name string, def uint64) uint64 {

@@ -25,6 +25,9 @@ const (
 	evScan                    // the board scans its fields
 	evStop                    // the clock is stopped after the game
 	evEnd                     // the capture ends
+	evPause                   // the arbiter stops the clock
+	evAdjust                  // the arbiter changes a face's time (face, by)
+	evResume                  // the arbiter starts the clock again
 )
 
 type simEvent struct {
@@ -39,6 +42,7 @@ type simEvent struct {
 	why    string
 	o      op // evOp
 	last   bool
+	by     int64 // evAdjust: ms
 }
 
 type eventQueue []simEvent
@@ -82,6 +86,15 @@ type wantFlag struct {
 
 type anomKey struct{ kind, side string }
 
+// wantAdjust is an adjust event the model expects: side's time changed by
+// delta ms; closes names the anomaly kind whose alert it must close ("":
+// none, "clock-stopped": that alarm's, if it was raised).
+type wantAdjust struct {
+	side   string
+	delta  int64
+	closes string
+}
+
 // allowance bounds how many anomalies of a kind for a side are right.
 type allowance struct {
 	min, max int
@@ -113,6 +126,9 @@ type sim struct {
 	allow   map[anomKey]*allowance
 	result  string // the end event's result, "" when no end is expected
 	endedAt int64
+	adjusts []wantAdjust
+	pauses  int // pause events (stopped) that must be there
+	arbDone []bool
 }
 
 func sideName(white bool) string {
@@ -215,6 +231,7 @@ func run(sc *scenario) *sim {
 		clockLat: ms(10, 60, rng), boardLat: ms(5, 50, rng), scanMs: ms(200, 250, rng),
 		made: make([]bool, len(sc.moves)), pressed: make([]bool, len(sc.moves)),
 		opsLast: make([]int64, len(sc.moves)), waiting: -1, allow: map[anomKey]*allowance{},
+		arbDone: make([]bool, len(sc.moves)),
 	}
 	var dump [64]byte
 	dump = s.b.phys
@@ -335,7 +352,21 @@ func (s *sim) finish(decided bool) {
 	if s.sc.endStop && s.c.running {
 		s.push(simEvent{at: s.now + ms(300, 1200, s.rng), kind: evStop})
 		if !decided {
-			s.allowAnom("clock-stopped", "", 1, 1, "the clock was stopped with the game going on")
+			// A stop just after an alert the arbiter settles at the clock
+			// (a press without a move, a counter's early period) may be
+			// taken for the arbiter's pause, and recorded as one.
+			lo := 1
+			for i := max(0, len(s.sc.plan)-4); i < len(s.sc.plan); i++ {
+				if s.sc.plan[i].pressNoMove || s.sc.plan[i].forgot {
+					lo = 0
+				}
+			}
+			for k, a := range s.allow {
+				if k.kind == "clock-counter" && a.max > 0 {
+					lo = 0
+				}
+			}
+			s.allowAnom("clock-stopped", "", lo, 1, "the clock was stopped with the game going on")
 		}
 	}
 	s.push(simEvent{at: end, kind: evEnd})
@@ -355,6 +386,15 @@ func (s *sim) handle(e simEvent) bool {
 	case evStop:
 		s.c.stop()
 		s.report()
+	case evPause:
+		s.c.pause()
+		s.report()
+	case evAdjust:
+		s.c.adjust(e.face, e.by)
+		s.report()
+	case evResume:
+		s.c.resume()
+		s.report()
 	case evStart:
 		s.c.start()
 		s.report()
@@ -366,6 +406,11 @@ func (s *sim) handle(e simEvent) bool {
 		s.b.apply(e.o)
 		if e.last {
 			s.made[e.ply] = true
+			if s.sc.plan[e.ply].forgot {
+				// made and never to be pressed: reported once the reply
+				// (or a flag) comes
+				s.allowAnom("move-without-press", sideName(e.ply%2 == 0), 1, 0, fmt.Sprintf("ply %d: made, press forgotten", e.ply+1))
+			}
 		}
 	case evPress:
 		if s.over {
@@ -457,6 +502,11 @@ func (s *sim) plyStart(p int) {
 	pl := s.sc.plan[p]
 	face := s.faceOf(p)
 	side := sideName(p%2 == 0)
+	if pl.arbiter != "" && !s.arbDone[p] && !s.over {
+		s.arbDone[p] = true
+		s.arbiter(p)
+		return
+	}
 	if s.c.run != face || !s.c.counting() {
 		if !pl.noPress {
 			panic(fmt.Sprintf("model: ply %d starts with the %s face not running", p+1, faceName(face)))
@@ -494,7 +544,8 @@ func (s *sim) plyStart(p int) {
 		if pl.forgot || pl.noPress {
 			s.push(simEvent{at: last + ms(500, 1500, s.rng), kind: evPlyStart, ply: p + 1})
 			if pl.forgot {
-				s.allowAnom("move-without-press", side, 1, 1, fmt.Sprintf("ply %d: press forgotten", p+1))
+				// required once the move is made (a flag may come first)
+				s.allowAnom("move-without-press", side, 0, 1, fmt.Sprintf("ply %d: press forgotten", p+1))
 			}
 			return
 		}
@@ -504,6 +555,56 @@ func (s *sim) plyStart(p int) {
 		}
 		s.push(simEvent{at: last + gap, kind: evPress, ply: p, face: face})
 	}
+}
+
+// arbiter plays the arbiter's action at the start of ply p: a stop, the
+// changes of time, the restart, and then the ply as planned.
+func (s *sim) arbiter(p int) {
+	pl := s.sc.plan[p]
+	stop := s.now + ms(300, 1000, s.rng)
+	s.push(simEvent{at: stop, kind: evPause})
+	at := stop
+	change := func(face int, by int64, closes string) {
+		at += ms(2000, 4000, s.rng)
+		s.push(simEvent{at: at, kind: evAdjust, face: face, by: by})
+		s.adjusts = append(s.adjusts, wantAdjust{side: s.sideOfFace(face), delta: by, closes: closes})
+	}
+	switch pl.arbiter {
+	case "penalty":
+		// The previous ply's player pressed without moving (7.5.3): the
+		// opponent, to move now, gets the penalty; in Fischer mode the
+		// increment the press earned may be taken off too (7.5.5).
+		offender := s.faceOf(p - 1)
+		change(1-offender, penaltyMs(s.sc.cfg.tc), "press-without-move")
+		if s.sc.cfg.tc.mode == modeFischer && s.rng.IntN(2) == 0 {
+			change(offender, -s.sc.cfg.tc.perMove, "")
+		}
+		s.pauses++
+	case "pause":
+		// With an alert of the last moves open the stop may be taken for
+		// the arbiter settling it.
+		lo := 1
+		if s.sc.dims["forgot"] == "yes" || s.sc.dims["nomove"] == "yes" {
+			lo = 0
+		}
+		s.allowAnom("clock-stopped", "", lo, 1, fmt.Sprintf("ply %d: the arbiter stopped the clock", p+1))
+	case "set":
+		s.allowAnom("clock-stopped", "", 0, 1, fmt.Sprintf("ply %d: the arbiter stopped the clock and set a time", p+1))
+		change(pl.arbFace, pl.arbBy, "clock-stopped")
+	}
+	resume := max(stop+ms(5000, 20000, s.rng), at+ms(1000, 3000, s.rng))
+	s.push(simEvent{at: resume, kind: evResume})
+	s.push(simEvent{at: resume + ms(200, 800, s.rng), kind: evPlyStart, ply: p})
+}
+
+// penaltyMs is what the opponent of a first completed illegal move gets:
+// two minutes, one in rapid and blitz (7.5.5, A.3); the class by the
+// first period's time plus 60 increments (under an hour: rapid or blitz).
+func penaltyMs(tc control) int64 {
+	if tc.periods[0].ms+60*tc.perMove < 60*60*1000 {
+		return 60 * 1000
+	}
+	return 120 * 1000
 }
 
 // captureBytes writes the sim's output as a capture v1 file.

@@ -89,6 +89,7 @@ type hwClock struct {
 
 	started, stopped bool
 	paused           bool // stopped by the arbiter: running is whose clock runs again
+	pausedAt         time.Duration
 	running          Player
 	lastPresser      Player // whose lever is down
 
@@ -251,7 +252,7 @@ func (c *hwClock) pause(at time.Duration) {
 	left := max(0, c.segDelay-run)
 	c.base[c.running] = c.remaining(c.running, at)
 	c.segDelay = left
-	c.stopped, c.paused = true, true
+	c.stopped, c.paused, c.pausedAt = true, true, at
 }
 
 // resume starts a paused clock again.
@@ -261,6 +262,7 @@ func (c *hwClock) resume(at time.Duration) {
 	}
 	c.stopped, c.paused = false, false
 	c.segStart, c.segBase = at, c.base[c.running]
+	c.turnStart += at - c.pausedAt // a pause is not time used (Bronstein)
 }
 
 // adjust changes p's time by d while the clock stands (never below zero).

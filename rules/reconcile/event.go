@@ -126,7 +126,7 @@ type Event struct {
 
 	// press, complete, flag: the clocks as displayed
 	Clock    clockd.Times
-	Inferred bool // press: recovered from a merged reading (extra field)
+	Inferred bool // press: recovered from a merged reading (extra field); adjust: side_unsure
 
 	// retract
 	Reason string // retract, flag, end
@@ -265,6 +265,10 @@ func Marshal(e Event) []byte {
 		w.clock("clock", e.Clock)
 		w.str("article", e.Article)
 		w.str("reason", e.Reason)
+		if e.Inferred {
+			w.key("side_unsure")
+			w.b = append(w.b, "true"...)
+		}
 		if len(e.Closes) > 0 {
 			w.key("closes")
 			w.b = append(w.b, '[')

@@ -60,6 +60,7 @@ type hand struct {
 	changed bool
 	pause   bool
 	stopSeq int
+	unsure  bool // a change's face was named by the clock's indicators alone
 	// A clock reset mid-game: the times it showed before (restore is
 	// set until the clock runs again).
 	restore   bool
@@ -151,6 +152,7 @@ func (g *Game) timeChanged(at time.Duration, ev clockd.ClockEvent) {
 		return // the clock being set before the game, or after it
 	}
 	g.hand.changed = true
+	g.hand.unsure = g.hand.unsure || ev.Inferred
 	g.ref.SetTime(ev.Side, ev.Clock.Of(ev.Side), at)
 }
 
@@ -163,7 +165,7 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 		if !g.ended {
 			g.adjusted(out, at, g.hand.from, clock)
 		}
-		g.hand.stopped = false
+		g.hand.stopped, g.hand.unsure = false, false
 		return
 	}
 	if !g.hand.stopped {
@@ -181,7 +183,7 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 		g.emit(out, at, Event{Type: TypePause, State: "running", By: "arbiter", Clock: clock, Article: "6.11",
 			Reason: fmt.Sprintf("The clock runs again (White %s, Black %s).", hms(clock.White), hms(clock.Black))})
 	}
-	g.hand.stopped, g.hand.changed, g.hand.pause, g.hand.stopSeq = false, false, false, 0
+	g.hand.stopped, g.hand.changed, g.hand.pause, g.hand.stopSeq, g.hand.unsure = false, false, false, 0, false
 }
 
 // clockReset notes a reset of the clock mid-game: the times it showed
@@ -207,15 +209,31 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 		}
 		e := Event{Type: TypeAdjust, Side: s, From: from.Of(s), To: to.Of(s), Added: d, Clock: to, Article: "6.10",
 			Reason: fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s).", possessive(s), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))}
-		if i, why, settles := g.fits(s, to.Of(s), d); i >= 0 {
+		i, why, settles := g.fits(s, to.Of(s), d)
+		if i < 0 && g.hand.unsure {
+			// The face was named by the clock's indicators alone; a change
+			// that is exactly what an alert asks of the other player's
+			// clock is that player's.
+			if j, w, st := g.fits(s.Other(), to.Of(s), d); j >= 0 && st {
+				i, why, settles = j, w, st
+				e.Side = s.Other()
+				e.Clock = clockd.Times{White: to.Black, Black: to.White}
+				e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s).", possessive(e.Side), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))
+			}
+		}
+		if i >= 0 {
 			in := g.hand.open[i]
 			e.Article = in.art
-			e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s): %s (%s).", possessive(s), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)), why, in.art)
+			e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s): %s (%s).", possessive(e.Side), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)), why, in.art)
 			if settles {
 				// the change the alert asked for: it is closed
 				e.Closes = []int{in.seq}
 				settled = append(settled, in.seq)
 			}
+		}
+		if g.hand.unsure {
+			e.Inferred = true
+			e.Reason += " Which player's clock this is rests on the clock's turn indicators alone: its displays have not yet shown whose time runs. Check it."
 		}
 		if g.hand.stopSeq > 0 {
 			// the clock-stopped alert: the arbiter's hand stopped it

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -55,37 +57,66 @@ func labelledQueries(b *testing.B, name string) []benchQuery {
 }
 
 // runQueries answers every query once per iteration and reports the
-// average and maximum time per query and the undetermined count.
+// time per query (average, median, 99th percentile and maximum), the
+// heap allocations per query and the undetermined count per pass.
 func runQueries(b *testing.B, qs []benchQuery, opt Options) {
 	a := NewAnalyzer(opt)
-	var worst time.Duration
+	times := make([]time.Duration, 0, len(qs))
 	var total time.Duration
-	var n, und int
+	var und int
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	for b.Loop() {
+		times = times[:0]
 		for i := range qs {
 			start := time.Now()
 			r := a.Analyze(&qs[i].pos, qs[i].side)
 			d := time.Since(start)
 			total += d
-			worst = max(worst, d)
-			n++
+			times = append(times, d)
 			if r.Verdict == Undetermined {
 				und++
 			}
 		}
 	}
-	b.ReportMetric(float64(total.Microseconds())/float64(n), "µs/query")
-	b.ReportMetric(float64(worst.Microseconds()), "max-µs")
+	runtime.ReadMemStats(&after)
+	n := b.N * len(qs)
+	slices.Sort(times) // the last pass's
+	at := func(q float64) float64 { return float64(times[int(q*float64(len(times)-1))].Nanoseconds()) / 1e3 }
+	b.ReportMetric(float64(total.Nanoseconds())/1e3/float64(n), "µs/query")
+	b.ReportMetric(at(0.5), "p50-µs")
+	b.ReportMetric(at(0.99), "p99-µs")
+	b.ReportMetric(at(1), "max-µs")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(n), "allocs/query")
 	b.ReportMetric(float64(und)/float64(b.N), "undetermined")
 }
 
+// The benchmarks of both modes on the three files: timeouts-30k (the side
+// not to move), lichess-65k and positions.txt (both sides of every
+// position). Full mode shortens mate lines as the CLI's --full does; the
+// NoLine variants leave them as found (--full --line-nodes -1).
 func BenchmarkTimeoutsQuick(b *testing.B) { runQueries(b, timeoutQueries(b), Options{Mode: Quick}) }
 func BenchmarkTimeoutsFull(b *testing.B)  { runQueries(b, timeoutQueries(b), Options{Mode: Full}) }
+func BenchmarkTimeoutsFullNoLine(b *testing.B) {
+	runQueries(b, timeoutQueries(b), Options{Mode: Full, LineBudget: -1})
+}
 func BenchmarkLichessQuick(b *testing.B) {
 	runQueries(b, labelledQueries(b, "lichess-65k.txt"), Options{Mode: Quick})
 }
+func BenchmarkLichessFull(b *testing.B) {
+	runQueries(b, labelledQueries(b, "lichess-65k.txt"), Options{Mode: Full})
+}
+func BenchmarkLichessFullNoLine(b *testing.B) {
+	runQueries(b, labelledQueries(b, "lichess-65k.txt"), Options{Mode: Full, LineBudget: -1})
+}
+func BenchmarkPositionsQuick(b *testing.B) {
+	runQueries(b, labelledQueries(b, "positions.txt"), Options{Mode: Quick})
+}
 func BenchmarkPositionsFull(b *testing.B) {
 	runQueries(b, labelledQueries(b, "positions.txt"), Options{Mode: Full})
+}
+func BenchmarkPositionsFullNoLine(b *testing.B) {
+	runQueries(b, labelledQueries(b, "positions.txt"), Options{Mode: Full, LineBudget: -1})
 }
 
 // BenchmarkCanMateRetry is one call as the daemon's pipeline makes it

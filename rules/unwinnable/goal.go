@@ -290,7 +290,9 @@ func (s *searcher) goalLDS(budget int64, targets, maxDisc int) (Result, bool) {
 		if s.goalBuf == nil {
 			s.goalBuf = make([]goal, 0, targets+2)
 		}
-		s.goals = s.makeGoals(append(s.goalBuf[:0], goal{plain: true}), targets)
+		// The plain heuristic resumes past the allowances lds searched
+		// to the end.
+		s.goals = s.makeGoals(append(s.goalBuf[:0], goal{plain: true, disc: s.plainDone}), targets)
 		s.goalBuf = s.goals[:0]
 	}
 	defer func() { s.goal = nil }()
@@ -310,7 +312,7 @@ func (s *searcher) goalLDS(budget int64, targets, maxDisc int) (Result, bool) {
 				s.limit = min(limit, s.nodes+allowance-g.spent)
 				s.abort = false
 				s.ldsT.stamp++
-				found, n := s.ldsFind(0, 120, g.disc)
+				found, n := s.ldsFind(0, plainDepth, g.disc)
 				g.spent += s.nodes - start
 				if found {
 					why := "helpmate found"

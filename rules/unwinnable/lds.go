@@ -42,18 +42,23 @@ func (s *searcher) lds(budget int64, maxDisc int) (Result, bool) {
 	}
 	s.limit = s.nodes + budget
 	s.abort = false
-	for disc := 0; disc <= maxDisc; disc++ {
+	// The allowances an earlier call of this query searched to the end
+	// would find nothing again: start past them.
+	for disc := s.plainDone; disc <= maxDisc; disc++ {
 		s.ldsT.stamp++
-		depth := 120
-		if found, n := s.ldsFind(0, depth, disc); found {
+		if found, n := s.ldsFind(0, plainDepth, disc); found {
 			return Result{Verdict: Winnable, Line: s.line(n), Nodes: s.nodes, Reason: "helpmate found"}, true
 		}
 		if s.abort {
 			break
 		}
+		s.plainDone = disc + 1
 	}
 	return Result{}, false
 }
+
+// plainDepth is the depth of the plain heuristic search.
+const plainDepth = 120
 
 func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	s.nodes++
@@ -169,7 +174,7 @@ func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	case pc.Type() == bb.King:
 		v -= 3 * int32(dist(to, lk)-dist(from, lk))
 	case pc.Type() == bb.Pawn:
-		v += 4
+		v += 6
 		if pr := m.Promotion(); pr != bb.NoPieceType {
 			v += 24*(materialValue[pr]-1) - 2*int32(dist(to, lk))
 		}

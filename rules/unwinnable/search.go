@@ -28,6 +28,10 @@ type searcher struct {
 	// kingHere is kingTerms of the loser's king on its square, for the
 	// node whose moves are being scored.
 	kingHere int32
+	// plainDone is the number of allowances (0, 1, ...) of discrepancies
+	// the plain heuristic search has searched to the end, without a mate,
+	// in this query.
+	plainDone int
 	// goals are the targets of the goal-directed search, made on its
 	// first call; goalRound says where it resumes.
 	goals      []goal
@@ -57,6 +61,7 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.abort = false
 	s.tt.newQuery()
 	s.goals, s.goalRound, s.goalRound0 = nil, 0, fullGoalRound0
+	s.plainDone = 0
 }
 
 func (s *searcher) line(n int) []string { return uciLine(s.path[:n]) }

@@ -136,7 +136,7 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 		// Most flag-fall positions have a mate the heuristic search
 		// finds in a few dozen nodes: look for it before the structure
 		// proofs, which cost as much and almost never apply.
-		if r, ok := s.lds(min(firstLook, a.opt.budget()/4), 1); ok {
+		if r, ok := s.lds(min(firstLook, a.opt.budget()/4), 0); ok {
 			return r
 		}
 	}
