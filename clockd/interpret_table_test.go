@@ -212,6 +212,17 @@ func TestInterpreterTable(t *testing.T) {
 					t.Errorf("adjusted %v", evs[2])
 				}
 			}},
+		{"one face set back to the start time is an adjustment, not a reset", "300", WhiteLeft,
+			// Black's face still shows the start; the arbiter sets White's
+			// to it as well (both at 300 is what a reset shows too).
+			[]Reading{rd(0, 300, 300, "L", true), rd(5, 295, 300, "L", true), rd(6, 295, 300, "R", true),
+				rd(7, 295, 300, "R", false), rd(9, 300, 300, "R", false), rd(10, 300, 300, "R", true)},
+			"started press:white stopped adjusted:white resumed", nil},
+		{"before the displays show who runs, an adjustment's side is inferred", "300d5", WhiteAuto,
+			// a simple delay: no face's time has moved yet
+			[]Reading{rd(0, 300, 300, "L", false), rd(1, 300, 300, "L", true), rd(2, 300, 300, "L", false),
+				rd(4, 360, 300, "L", false), rd(5, 360, 300, "L", true)},
+			"started stopped adjusted:white~ resumed", nil},
 		{"time above what the control can give", "300+2", WhiteLeft,
 			[]Reading{rd(0, 302, 302, "L", true), rd(1, 302, 9000, "L", true), rd(2, 301, 302, "L", true)},
 			"started impossible", nil},
