@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
@@ -33,13 +34,18 @@ const (
 
 // Config is the daemon's configuration.
 type Config struct {
-	Data      string `yaml:"data" toml:"data"`             // the data directory (the journal)
-	Listen    string `yaml:"listen" toml:"listen"`         // HTTP address, host:port
-	Event     string `yaml:"event" toml:"event"`           // the event's name (PGN Event)
-	Round     string `yaml:"round" toml:"round"`           // the round (PGN Round "r.b", directory round-R)
-	LogFormat string `yaml:"log_format" toml:"log_format"` // "text" or "json"
-	LogLevel  string `yaml:"log_level" toml:"log_level"`   // "debug", "info", "warn", "error"
-	Site      string `yaml:"site" toml:"site"`             // PGN Site of the broadcast feeds
+	Data   string `yaml:"data" toml:"data"`     // the data directory (the journal)
+	Listen string `yaml:"listen" toml:"listen"` // HTTP address, host:port
+	Event  string `yaml:"event" toml:"event"`   // the event's name (PGN Event)
+	Round  string `yaml:"round" toml:"round"`   // the round (PGN Round "r.b", directory round-R)
+	// DefaultTime is the round's default time (6.7.1), as a duration such
+	// as "30m" or "1h" ("" or "0": not checked): once it has passed since
+	// a board's clock started, a player whose first move is not made is
+	// named for the arbiter to check presence.
+	DefaultTime string `yaml:"default_time" toml:"default_time"`
+	LogFormat   string `yaml:"log_format" toml:"log_format"` // "text" or "json"
+	LogLevel    string `yaml:"log_level" toml:"log_level"`   // "debug", "info", "warn", "error"
+	Site        string `yaml:"site" toml:"site"`             // PGN Site of the broadcast feeds
 	// Broadcast is the directory of the broadcast round folders
 	// (default DATA/broadcast); "off" turns them off.
 	Broadcast string     `yaml:"broadcast" toml:"broadcast"`
@@ -75,6 +81,18 @@ type Board struct {
 type Clock struct {
 	Port   string `yaml:"port" toml:"port" arbiterd:"device"`
 	Driver string `yaml:"driver" toml:"driver"` // "lineclock"
+}
+
+// DefaultTimeDuration is the round's default time (0: not checked).
+func (c *Config) DefaultTimeDuration() (time.Duration, error) {
+	if c.DefaultTime == "" || c.DefaultTime == "0" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(c.DefaultTime)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration such as 30m or 1h", c.DefaultTime)
+	}
+	return d, nil
 }
 
 // ID is the board's identifier in the daemon (its number, as text).
@@ -337,6 +355,9 @@ func (c *Config) validate() []*Error {
 	}
 	if !roundName.MatchString(c.Round) {
 		bad("round", "%q: a round is letters, digits, '.', '_' or '-' (it names the round's directory)", c.Round)
+	}
+	if _, err := c.DefaultTimeDuration(); err != nil {
+		bad("default_time", "%v", err)
 	}
 	switch c.LogFormat {
 	case "text", "json":

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const goodYAML = `data: /var/lib/arbiterd
@@ -102,6 +103,8 @@ func TestErrors(t *testing.T) {
 		{"bad listen port", "c.yaml", "127.0.0.1:9090", "127.0.0.1:http99", []string{"listen: port"}},
 		{"bad round", "c.yaml", `round: "3"`, `round: "../3"`, []string{"c.yaml:4: round:"}},
 		{"bad log format", "c.yaml", "log_format: json", "log_format: xml", []string{"c.yaml:5: log_format:"}},
+		{"bad default time", "c.yaml", `round: "3"`, "round: \"3\"\ndefault_time: half an hour", []string{"default_time:", "half an hour", "30m"}},
+		{"negative default time", "c.yaml", `round: "3"`, "round: \"3\"\ndefault_time: -30m", []string{"default_time:"}},
 		{"unknown key", "c.yaml", "    white: Carlsen", "    whte: Carlsen", []string{"c.yaml:9: boards[0].whte: unknown setting: did you mean \"white\"?"}},
 		{"unknown top key", "c.yaml", "event:", "evnt:", []string{"evnt"}},
 		{"no boards", "c.yaml", goodYAML[strings.Index(goodYAML, "boards:"):], "", []string{"boards: no boards"}},
@@ -190,6 +193,17 @@ func TestCOMPorts(t *testing.T) {
 	for port, key := range map[string]string{"COM3": "COM3", "com10": "COM10", `\\.\com12`: "COM12", "/dev/ttyUSB0": "/dev/ttyUSB0", "COM": "COM", "COM3x": "COM3x"} {
 		if got := portKey(port); got != key {
 			t.Errorf("portKey(%q) = %q, want %q", port, got, key)
+		}
+	}
+}
+
+// The round's default time (6.7.1) reads as a duration; absent or 0 is
+// not checked.
+func TestDefaultTime(t *testing.T) {
+	for in, want := range map[string]time.Duration{"": 0, "0": 0, "30m": 30 * time.Minute, "1h": time.Hour} {
+		c := Config{DefaultTime: in}
+		if got, err := c.DefaultTimeDuration(); err != nil || got != want {
+			t.Errorf("default_time %q: %v, %v; want %v", in, got, err, want)
 		}
 	}
 }
