@@ -43,6 +43,9 @@ const (
 	MetaArbiterdVersion  = "arbiterd-version"
 	MetaArbiterdRevision = "arbiterd-revision"
 	MetaStarted          = "started" // RFC 3339, to the second, with the UTC offset of the place
+	// MetaDefaultTime is the round's default time (6.7.1) in seconds;
+	// absent or 0: not checked.
+	MetaDefaultTime = "default-time"
 )
 
 // Started reads a started meta value: the wall-clock time the capture

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/notnil/chess"
@@ -141,9 +142,22 @@ func (p *Pipeline) Meta(key, value string) error {
 		if _, err := rules.NewGame(value); err != nil {
 			return fmt.Errorf("meta start-fen: %w", err)
 		}
+	case capture.MetaDefaultTime:
+		if _, err := parseDefaultTime(value); err != nil {
+			return fmt.Errorf("meta %s: %w", key, err)
+		}
 	}
 	p.meta[key] = value
 	return nil
+}
+
+// parseDefaultTime reads the default-time meta value: whole seconds.
+func parseDefaultTime(s string) (time.Duration, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q is not a whole number of seconds", s)
+	}
+	return time.Duration(n) * time.Second, nil
 }
 
 func parseClass(s string) (clockd.Class, error) {
@@ -178,6 +192,13 @@ func (p *Pipeline) start() error {
 		}
 		cfg.TimeControl = tc
 		cfg.Class = tc.Class()
+	}
+	if s := m[capture.MetaDefaultTime]; s != "" {
+		d, err := parseDefaultTime(s)
+		if err != nil {
+			return err
+		}
+		cfg.DefaultTime = d
 	}
 	if s := m["rules"]; s != "" {
 		c, err := parseClass(s)

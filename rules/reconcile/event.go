@@ -54,6 +54,9 @@ const (
 	// completed was another (the piece went on after the press was read);
 	// the record is corrected, the counts are unchanged.
 	KindMoveCorrected = "move-corrected"
+	// KindDefaultTime (extension): the default time passed with a
+	// player's first move not made: check the player's presence (6.7.1).
+	KindDefaultTime = "default-time"
 )
 
 // Completion causes (the `by` field of a complete event, Law 6.2.1).

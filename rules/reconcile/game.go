@@ -48,6 +48,14 @@ type Config struct {
 	// MaxPlies is the longest move sequence searched between two board
 	// states (default 4).
 	MaxPlies int
+	// DefaultTime is the event's default time (6.7.1): how long after the
+	// start of the round a player may arrive at the board. The start of
+	// the round is the moment the clock starts. When it passes with the
+	// first move of White (or Black's reply) not made, an anomaly asks the
+	// arbiter to check that player's presence; the decision is the
+	// arbiter's. 0: not checked (a default time of 0, players present at
+	// the start, is not something a board can see).
+	DefaultTime time.Duration
 	// UnexplainedAfter is how long the board may show a position nothing
 	// explains, with no press, before an unexplained-position (or
 	// two-moves) anomaly is raised. Default DefaultUnexplainedAfter.
@@ -216,6 +224,12 @@ type Game struct {
 	shownSet bool
 
 	hand hand // the arbiter's touches of the clock (see hand.go)
+
+	// The default time (6.7.1): when the clock started (startedAt,
+	// startedSet) and whether the check was done.
+	startedAt   time.Duration
+	startedSet  bool
+	defaultDone bool
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -231,6 +245,9 @@ func New(cfg Config) (*Game, error) {
 	}
 	if cfg.MaxPlies == 0 {
 		cfg.MaxPlies = DefaultMaxPlies
+	}
+	if cfg.DefaultTime < 0 {
+		return nil, fmt.Errorf("reconcile: DefaultTime %v is negative", cfg.DefaultTime)
 	}
 	if cfg.UnexplainedAfter < 0 {
 		return nil, fmt.Errorf("reconcile: UnexplainedAfter %v is negative", cfg.UnexplainedAfter)
@@ -450,6 +467,9 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.started = true
 		g.clock = ev.Clock
 		g.ref.Start(at)
+		if !g.startedSet {
+			g.startedAt, g.startedSet = at, true
+		}
 	case clockd.Press:
 		g.clock = ev.Clock
 		g.flagSincePr = false

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/notnil/chess"
+
 	"github.com/arbiterd/arbiterd/clockd"
 )
 
@@ -301,4 +303,40 @@ func (g *Game) when(ev clockd.ClockEvent) string {
 		at = "after " + g.moveText(last)
 	}
 	return fmt.Sprintf("%s (clock White %s, Black %s)", at, hms(ev.Clock.White), hms(ev.Clock.Black))
+}
+
+// defaultDue is when the default time passes (6.7.1), if it is checked
+// and not yet done.
+func (g *Game) defaultDue() (time.Duration, bool) {
+	if g.cfg.DefaultTime <= 0 || !g.startedSet || g.defaultDone || g.ended {
+		return 0, false
+	}
+	return g.startedAt + g.cfg.DefaultTime, true
+}
+
+// defaultTimePassed checks, once the default time has passed since the
+// clock started, that each player has made a move: White's first, and
+// Black's reply. A player who has not is perhaps not at the board (6.7.1);
+// the arbiter checks, and decides (an absent player loses, 6.7.1, unless
+// the rules of the competition say otherwise).
+func (g *Game) defaultTimePassed(out *[]Event, at time.Duration) {
+	g.defaultDone = true
+	var made [2]bool
+	for _, p := range g.plies {
+		made[p.side] = true
+	}
+	first := clockd.White
+	if g.start.Turn() == chess.Black {
+		first = clockd.Black
+	}
+	for _, s := range []clockd.Side{first, first.Other()} {
+		if made[s] || s != first && !made[first] {
+			// the second player's move is due only once the first has moved
+			continue
+		}
+		g.anomaly(out, at, KindDefaultTime, s, false, "6.7.1",
+			fmt.Sprintf("The default time (%s) has passed since the clock started and %s has not made a move on the board. Check that %s is present: a player who arrives at the board after the default time loses, unless the rules of the competition say otherwise (6.7.1). The decision is the arbiter's.",
+				duration(g.cfg.DefaultTime), name(s), name(s)))
+		break
+	}
 }

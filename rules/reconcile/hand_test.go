@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
 )
 
 // The arbiter settles a press without a move (7.5.3, 7.5.5): stops the
@@ -143,4 +145,40 @@ func absDur(d time.Duration) time.Duration {
 		return -d
 	}
 	return d
+}
+
+// The default time (6.7.1): once it has passed since the clock started,
+// the player whose move is due and not made is named for the arbiter to
+// check presence, once; a game in which both have moved raises nothing.
+func TestDefaultTime(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		moves []string
+		want  []string // anomaly kinds
+		side  string
+	}{
+		{"White absent", nil, []string{KindDefaultTime}, "white"},
+		{"Black absent", []string{"e4"}, []string{KindDefaultTime}, "black"},
+		{"both present", []string{"e4", "e5"}, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Config{TimeControl: mustTC(t, standardTC), DefaultTime: time.Minute})
+			h.show(0)
+			h.start(1)
+			for i, m := range tc.moves {
+				h.play(float64(10+10*i), m)
+				h.press(float64(11+10*i), []clockd.Side{W, B}[i%2])
+			}
+			h.advance(60) // not yet
+			if n := len(h.of(TypeAnomaly)); n != 0 {
+				t.Fatalf("anomalies %v before the default time passed", h.anomalies())
+			}
+			h.advance(62)
+			h.advance(200)
+			h.wantAnomalies(tc.want...)
+			if tc.side != "" && h.of(TypeAnomaly)[0].Side.String() != tc.side {
+				t.Errorf("default-time for %s, want %s", h.of(TypeAnomaly)[0].Side, tc.side)
+			}
+		})
+	}
 }

@@ -23,6 +23,7 @@ const (
 	dFlag
 	dStop
 	dCheck
+	dDefault
 	dNone
 )
 
@@ -99,6 +100,8 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 				done = c.done
 			}
 			g.checkPeriod(out, stamp, c.ev, done)
+		case dDefault:
+			g.defaultTimePassed(out, stamp)
 		}
 	}
 }
@@ -184,6 +187,9 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 			consider(c.ev.At+lag, dCheck, i)
 			break
 		}
+	}
+	if d, ok := g.defaultDue(); ok {
+		consider(d, dDefault, 0)
 	}
 	return due, kind, idx
 }
