@@ -57,8 +57,9 @@ func prefix(evs []reconcile.Event, ply int) []reconcile.Event {
 // hall is a round of 40 boards as arbiterd's hub holds it: games played
 // on the emulator, captured and replayed through the pipeline (a flag
 // before the control, presses without a move, a board whose line went
-// down, games in progress at every stage, two not started), and a real
-// stream in which a press gave the turn back after a press without a move.
+// down, an alert settled by the arbiter's change of a clock, games in
+// progress at every stage, two not started), and a real stream in which a
+// press gave the turn back after a press without a move.
 type hall struct {
 	hub *hub.Hub
 	// the boards that need attention, in the order the dashboard puts them:
@@ -74,6 +75,7 @@ func newHall(t *testing.T) hall {
 	}
 	flagGame := game(emulator.DefaultPGN, 1, "flag@38")
 	pressGame := game(operaGame, 2, "press-nomove@12")
+	settled := game(operaGame, 2, "press-nomove@12", "arbiter@ply=13,side=white,by=2m") // the arbiter gives White the 2 minutes
 	games := [][]reconcile.Event{game(evergreenGame, 3), game(emulator.DefaultPGN, 4), game(operaGame, 6)}
 	unplugged := eventsOf(t, room{info: hub.Info{ID: "x", TimeControl: tc}, pgn: evergreenGame, seed: 5, unplug: 24})
 	pressBack := readEvents(t, "testdata/press-back.jsonl")
@@ -95,7 +97,7 @@ func newHall(t *testing.T) hall {
 		case 14:
 			evs = prefix(pressGame, 20)
 		case 27:
-			evs, ack = prefix(pressGame, 28), true
+			evs = prefix(settled, 28) // its alert settled by the arbiter's change of the clock
 		case 22:
 			evs = prefix(pressBack, 30)
 		case 39, 40:
@@ -315,8 +317,20 @@ func TestDashboardHall(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	if got := text(t, tab, `#detail-body li.alert.red .mate`); got != "White can mate: 19… Ne7 20. Bxe7 Bc5 21. Nc7#" {
-		t.Errorf("the flag's mate line reads %q", got)
+	var flagged struct {
+		Alerts []Alert `json:"alerts"`
+	}
+	resp, err = http.Get(srv.URL + "/api/boards/3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&flagged)
+	resp.Body.Close()
+	if err != nil || len(flagged.Alerts) != 1 || !strings.HasPrefix(flagged.Alerts[0].Mate, "19… ") {
+		t.Fatalf("board 3 from the API: %v, %+v", err, flagged.Alerts)
+	}
+	if got := text(t, tab, `#detail-body li.alert.red .mate`); got != "White can mate: "+flagged.Alerts[0].Mate {
+		t.Errorf("the flag's mate line reads %q, want the API's %q", got, flagged.Alerts[0].Mate)
 	}
 	// The press back after a press without a move is not an illegal move.
 	if err := chromedp.Do(tab,

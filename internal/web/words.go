@@ -73,6 +73,7 @@ var labels = map[string]string{
 	reconcile.KindUnverified:          "moves not verified",
 	reconcile.KindBoardReset:          "board reset",
 	reconcile.KindMoveCorrected:       "move corrected",
+	"adjust":                          "clock set by the arbiter",
 }
 
 func label(kind string) string {
@@ -258,7 +259,7 @@ func (w *wording) step(e reconcile.Event) {
 		c := e.Clock
 		w.clock = &c
 		w.hasPend = false
-	case reconcile.TypeFlag:
+	case reconcile.TypeFlag, reconcile.TypeAdjust, reconcile.TypePause:
 		c := e.Clock
 		w.clock = &c
 	}
@@ -385,6 +386,8 @@ func raises(e reconcile.Event, a hub.Alert) bool {
 		return a.Kind == "flag"
 	case reconcile.TypeAnomaly:
 		return a.Kind == e.Kind
+	case reconcile.TypeAdjust:
+		return a.Kind == "adjust"
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -98,6 +99,21 @@ func TestSANLine(t *testing.T) {
 			t.Errorf("SANLine(%q, %v) = %q, %v; want %q", c.fen, c.uci, got, err, c.want)
 		}
 	}
+	for _, c := range []struct {
+		s     string
+		plies int
+		ok    bool
+	}{
+		{"19… Ne7 20. Bxe7 Bc5 21. Nc7#", 4, true},
+		{"19… Ne7 20. Bxe7 Bc5 21. Nc7+", 4, false},
+		{"19… g8e7 20. d6e7 g1c5 21. Nc7#", 4, false},
+		{"19. Ne7 20. Bxe7 Bc5 21. Nc7#", 4, false},
+		{"19… Ne7 20. Bxe7 Bc5 21. Nc7#", 3, false},
+	} {
+		if mateLine(c.s, 19, true, c.plies) != c.ok {
+			t.Errorf("mateLine(%q, %d plies) = %v", c.s, c.plies, !c.ok)
+		}
+	}
 	if got, err := SANLine("", []string{"e2e4", "e2e4"}); err == nil {
 		t.Errorf("an illegal move in the line gave %q, no error", got)
 	}
@@ -184,6 +200,9 @@ func TestWordsFromTheGame(t *testing.T) {
 			[]*regexp.Regexp{regexp.MustCompile(`^Black's flag fell in the first period after 18 completed moves`)}},
 		{room{info: hub.Info{ID: "2", TimeControl: tc}, pgn: operaGame, seed: 2, script: []string{"press-nomove@12"}, upto: 20},
 			[]*regexp.Regexp{regexp.MustCompile(`^Black pressed the clock on move 6 without making a move \(the clocks then showed White 1:21:24, Black 1:20:39\)\. .* This is Black's first completed illegal move`)}},
+		// the arbiter gives White the 2 minutes: the alert is settled
+		{room{info: hub.Info{ID: "3", TimeControl: tc}, pgn: operaGame, seed: 2, script: []string{"press-nomove@12", "arbiter@ply=13,side=white,by=2m"}, upto: 20},
+			[]*regexp.Regexp{regexp.MustCompile(`^Black pressed the clock on move 6 without making a move`), regexp.MustCompile(`^The arbiter changed White's clock by \+2:00`)}},
 	} {
 		evs := eventsOf(t, c.r)
 		h := hub.New(hub.Options{})
@@ -201,10 +220,52 @@ func TestWordsFromTheGame(t *testing.T) {
 				t.Errorf("board %s alert %d: %q, want %v", c.r.info.ID, a.ID, a.Say, c.want[i])
 			}
 		}
+		if c.r.info.ID == "3" {
+			if p, a := got[0], got[1]; p.ClosedBy != a.Seq || !p.Acked || a.Label != "clock set by the arbiter" || a.Clock == nil || a.Clock.White != 5031 {
+				t.Errorf("the press settled by the arbiter's change of White's clock: %+v; the change: %+v, clock %+v", p, a, a.Clock)
+			}
+		}
 		if c.r.info.ID == "1" {
-			if f := got[0]; f.Mate != "19… Ne7 20. Bxe7 Bc5 21. Nc7#" || f.Move != 19 || f.Clock == nil || f.Clock.Black != 0 {
-				t.Errorf("the flag: mate %q, move %d, clock %+v", f.Mate, f.Move, f.Clock)
+			var flag reconcile.Event
+			for _, e := range evs {
+				if e.Type == reconcile.TypeFlag {
+					flag = e
+				}
+			}
+			if f := got[0]; !mateLine(f.Mate, 19, true, len(flag.MateLine)) || f.Move != 19 || f.Clock == nil || f.Clock.Black != 0 {
+				t.Errorf("the flag: mate %q (the stream's %v), move %d, clock %+v", f.Mate, flag.MateLine, f.Move, f.Clock)
 			}
 		}
 	}
+}
+
+// mateLine reports whether s is a line of plies in SAN with move numbers
+// from move n (black: Black to move first), ending in mate:
+// "19… Ne7 20. Bxe7 Bc5 21. Nc7#".
+func mateLine(s string, n int, black bool, plies int) bool {
+	san := regexp.MustCompile(`^(O-O(-O)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](x[a-h])?[1-8](=[QRBN])?)[+#]?$`)
+	f := strings.Fields(s)
+	for i := 0; i < plies; i++ {
+		switch {
+		case black && i == 0:
+			if len(f) == 0 || f[0] != fmt.Sprintf("%d…", n) {
+				return false
+			}
+			f = f[1:]
+		case !black:
+			if len(f) == 0 || f[0] != fmt.Sprintf("%d.", n) {
+				return false
+			}
+			f = f[1:]
+		}
+		if len(f) == 0 || !san.MatchString(f[0]) || (i == plies-1) != strings.HasSuffix(f[0], "#") {
+			return false
+		}
+		f = f[1:]
+		if black {
+			n++
+		}
+		black = !black
+	}
+	return plies > 0 && len(f) == 0
 }

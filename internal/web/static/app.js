@@ -213,7 +213,7 @@
   function alertItem(b, a, older) {
     const cls = "alert " + a.level + (a.acked ? " acked" : "") + (older ? " older" : "") + (a.press_back ? " press-back" : "");
     const act = a.acked
-      ? '<span class="done">acknowledged</span>'
+      ? '<span class="done">' + (a.closed_by ? "settled" : a.level === "info" ? "noted" : "acknowledged") + "</span>"
       : '<button class="ack" data-board="' + esc(b.id) + '" data-alert="' + a.id + '">Acknowledge</button>';
     const w = when(a);
     return '<li class="' + cls + '" data-alert="' + a.id + '"><span class="what">' + act + '<span class="title">' +
