@@ -157,6 +157,22 @@ func SANLine(fen string, uci []string) (string, error) {
 // The penalty sentence of an illegal move, as rules/reconcile words it.
 var penaltyRE = regexp.MustCompile(`This is (White|Black)'s (\w+) completed illegal move: .*$`)
 
+// A mate line in UCI in an event's text ("(for example f6d7 c1g5 a7a6 c4f7)").
+var uciLineRE = regexp.MustCompile(`\(for example ((?:[a-h][1-8][a-h][1-8][qrbn]?)(?: [a-h][1-8][a-h][1-8][qrbn]?)*)\)`)
+
+// sanLines writes the UCI mate lines of text in SAN with move numbers,
+// from fen, the position they start from; a line that does not play from
+// it stays as it is.
+func sanLines(text, fen string) string {
+	return uciLineRE.ReplaceAllStringFunc(text, func(m string) string {
+		line, err := SANLine(fen, strings.Fields(uciLineRE.FindStringSubmatch(m)[1]))
+		if err != nil {
+			return m
+		}
+		return "(for example " + line + ")"
+	})
+}
+
 // A span of seconds in an event's text ("For 12.345 s the board …").
 var spanRE = regexp.MustCompile(`\b(\d+)\.\d+ s\b`)
 
@@ -286,7 +302,7 @@ func (w *wording) say(a hub.Alert, e reconcile.Event) Alert {
 	case e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindPressWithoutMove:
 		out.Say = w.pressWithoutMove(&out, e)
 	case e.Type == reconcile.TypeAnomaly:
-		out.Say = w.recount(e.Side, spanRE.ReplaceAllString(a.Text, "$1 seconds"))
+		out.Say = sanLines(w.recount(e.Side, spanRE.ReplaceAllString(a.Text, "$1 seconds")), w.fen())
 	}
 	return out
 }
@@ -320,7 +336,7 @@ func (w *wording) pressWithoutMove(out *Alert, e reconcile.Event) string {
 	s := fmt.Sprintf("%s pressed the clock%s without making a move%s. A press without a move is penalised as an illegal move (6.2.4, 7.5.3).",
 		sideName(side), when, clocks)
 	if m := penaltyRE.FindString(e.Detail); m != "" {
-		s += " " + w.recount(side, m)
+		s += " " + sanLines(w.recount(side, m), w.fen())
 	}
 	return s
 }

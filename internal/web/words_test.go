@@ -200,6 +200,10 @@ func TestWordsFromTheGame(t *testing.T) {
 			[]*regexp.Regexp{regexp.MustCompile(`^Black's flag fell in the first period after 18 completed moves`)}},
 		{room{info: hub.Info{ID: "2", TimeControl: tc}, pgn: operaGame, seed: 2, script: []string{"press-nomove@12"}, upto: 20},
 			[]*regexp.Regexp{regexp.MustCompile(`^Black pressed the clock on move 6 without making a move \(the clocks then showed White 1:21:24, Black 1:20:39\)\. .* This is Black's first completed illegal move`)}},
+		// a second press without a move: Black loses, as White can mate
+		{room{info: hub.Info{ID: "4", TimeControl: tc}, pgn: operaGame, seed: 2, script: []string{"press-nomove@12", "press-nomove@14"}, upto: 20},
+			[]*regexp.Regexp{regexp.MustCompile(`^Black pressed the clock on move 6 without making a move.* This is Black's first completed illegal move`),
+				regexp.MustCompile(`^Black pressed the clock on move 7 without making a move \(the clocks then showed White \d:\d\d:\d\d, Black \d:\d\d:\d\d\)\. .* This is Black's second completed illegal move: Black loses \(7\.5\.5\) .* White can still checkmate \(for example 7… [^()]+#\), so Black loses\.$`)}},
 		// the arbiter gives White the 2 minutes: the alert is settled
 		{room{info: hub.Info{ID: "3", TimeControl: tc}, pgn: operaGame, seed: 2, script: []string{"press-nomove@12", "arbiter@ply=13,side=white,by=2m"}, upto: 20},
 			[]*regexp.Regexp{regexp.MustCompile(`^Black pressed the clock on move 6 without making a move`), regexp.MustCompile(`^The arbiter changed White's clock by \+2:00`)}},
