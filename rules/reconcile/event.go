@@ -29,6 +29,11 @@ const (
 	// TypePause (extension): the arbiter stopped the clock to settle an
 	// incident, or started it again (6.11).
 	TypePause Type = "pause"
+	// TypeClaim (extension): a player's claim, frozen for the arbiter's
+	// decision (10.2).
+	TypeClaim Type = "claim"
+	// TypeDecision (extension): the arbiter's decision on a claim.
+	TypeDecision Type = "decision"
 )
 
 // Anomaly kinds (the `kind` field of an anomaly event).
@@ -151,6 +156,13 @@ type Event struct {
 	// the change settles.
 	From, To time.Duration
 	Closes   []int
+
+	// claim: plies since the last capture or pawn move, and the moves of
+	// the last minutes; decision: the claim's seq and the decision.
+	Quiet    int
+	Recent   []string
+	Claim    int
+	Decision string
 
 	// flag
 	MovesCompleted  int
@@ -283,6 +295,40 @@ func Marshal(e Event) []byte {
 			}
 			w.b = append(w.b, ']')
 		}
+	case TypeClaim:
+		w.str("side", e.Side.String())
+		w.str("fen", e.FEN)
+		w.clock("clock", e.Clock)
+		w.int("quiet_plies", e.Quiet)
+		w.key("recent")
+		w.b = append(w.b, '[')
+		for i, m := range e.Recent {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = appendString(w.b, m)
+		}
+		w.b = append(w.b, ']')
+		w.str("opponent_can_mate", e.OpponentCanMate)
+		if e.OpponentCanMate == "yes" {
+			w.key("mate_line")
+			w.b = append(w.b, '[')
+			for i, m := range e.MateLine {
+				if i > 0 {
+					w.b = append(w.b, ',')
+				}
+				w.b = appendString(w.b, m)
+			}
+			w.b = append(w.b, ']')
+		}
+		w.str("article", e.Article)
+		w.str("reason", e.Reason)
+	case TypeDecision:
+		w.str("side", e.Side.String())
+		w.int("claim", e.Claim)
+		w.str("decision", e.Decision)
+		w.str("article", e.Article)
+		w.str("reason", e.Reason)
 	case TypePause:
 		w.str("state", e.State)
 		w.str("by", e.By)

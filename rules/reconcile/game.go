@@ -223,7 +223,8 @@ type Game struct {
 	shown    rules.Snapshot
 	shownSet bool
 
-	hand hand // the arbiter's touches of the clock (see hand.go)
+	hand   hand    // the arbiter's touches of the clock (see hand.go)
+	claims []claim // draw claims (see claim.go)
 
 	// The default time (6.7.1): when the clock started (startedAt,
 	// startedSet) and whether the check was done.
@@ -290,6 +291,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.ended, g.result, g.endReason = false, "", ""
 	g.atStart = false
 	g.hand = hand{}
+	g.claims = nil
 	g.ref = clockd.NewClock(g.tc())
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
 		g.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
@@ -570,15 +572,19 @@ type ActionKind int
 const (
 	ActTakeBack ActionKind = iota + 1 // restore the position after Ply (7.1)
 	ActSetClock                       // the arbiter set Side's clock to Time (6.10, 7.5.5)
+	ActClaim                          // Side claims a draw near the end of a period (10.2)
+	ActDecide                         // the arbiter's Decision on the claim of seq Claim
 )
 
 // ArbiterAction is an explicit decision of the arbiter, fed alongside the
 // devices' inputs.
 type ArbiterAction struct {
-	Kind ActionKind
-	Ply  int
-	Side clockd.Side
-	Time time.Duration
+	Kind     ActionKind
+	Ply      int
+	Side     clockd.Side
+	Time     time.Duration
+	Claim    int    // ActDecide: the claim event's seq
+	Decision string // ActDecide: DecisionAccepted, DecisionRejected or DecisionPostponed
 }
 
 // ErrBadAction is wrapped by the anomaly detail of an action that cannot
@@ -611,6 +617,14 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 		} else {
 			g.clock.White = a.Time
 		}
+	case ActClaim:
+		if g.ended {
+			g.anomaly(&out, at, KindBadInput, a.Side, false, "10.2", fmt.Sprintf("%v: a claim after the game ended.", ErrBadAction))
+			return out
+		}
+		g.claimed(&out, at, a.Side)
+	case ActDecide:
+		g.decided(&out, at, a.Claim, a.Decision)
 	default:
 		g.anomaly(&out, at, KindBadInput, 0, true, "–", fmt.Sprintf("%v: unknown kind %d.", ErrBadAction, a.Kind))
 	}

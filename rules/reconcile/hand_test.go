@@ -182,3 +182,64 @@ func TestDefaultTime(t *testing.T) {
 		})
 	}
 }
+
+// A claim (10.2) freezes the position, the clocks, the quiet plies and the
+// recent moves with the 6.9 answer for the opponent; a rejection expects
+// two minutes on the opponent's clock, and the adjustment closes it; an
+// acceptance draws the game; a decision on no open claim is bad input.
+func TestClaimAndDecisions(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(5, "e4")
+	h.press(5.5, W)
+	h.play(8, "e5")
+	h.press(8.5, B)
+	h.advance(10)
+	h.feed(h.g.Arbiter(sec(12), ArbiterAction{Kind: ActClaim, Side: W}))
+	claims := h.of(TypeClaim)
+	if len(claims) != 1 {
+		t.Fatalf("claim events %v", claims)
+	}
+	c := claims[0]
+	if c.Side != W || c.OpponentCanMate == "no" || c.Quiet != 0 || len(c.Recent) != 2 || c.Recent[0] != "1.e4" ||
+		!strings.Contains(c.Reason, "judgement") || c.FEN != "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" {
+		t.Errorf("claim %s", Marshal(c))
+	}
+	h.feed(h.g.Arbiter(sec(20), ArbiterAction{Kind: ActDecide, Claim: c.Seq, Decision: DecisionRejected}))
+	h.halt(25)
+	h.setTime(27, B, 2*time.Minute)
+	h.resume(30)
+	adj := h.of(TypeAdjust)
+	dec := h.of(TypeDecision)
+	if len(dec) != 1 || dec[0].Decision != DecisionRejected || len(adj) != 1 || len(adj[0].Closes) != 1 || adj[0].Closes[0] != dec[0].Seq || adj[0].Article != "10.2" {
+		t.Fatalf("decision %v, adjust %v: want the +2:00 to Black to close the rejection", dec, adj)
+	}
+	h.wantAnomalies() // the arbiter's stop is no alarm
+	// Deciding again on a closed claim is bad input; a second claim accepted draws.
+	h.feed(h.g.Arbiter(sec(31), ArbiterAction{Kind: ActDecide, Claim: c.Seq, Decision: DecisionAccepted}))
+	h.wantAnomalies(KindBadInput)
+	h.feed(h.g.Arbiter(sec(40), ArbiterAction{Kind: ActClaim, Side: B}))
+	c2 := h.of(TypeClaim)[1]
+	h.feed(h.g.Arbiter(sec(41), ArbiterAction{Kind: ActDecide, Claim: c2.Seq, Decision: DecisionAccepted}))
+	ends := h.of(TypeEnd)
+	if len(ends) != 1 || ends[0].Result != "1/2-1/2" || ends[0].Reason != "claim" {
+		t.Errorf("ends %v, want a draw by the accepted claim", ends)
+	}
+	h.feed(h.g.Arbiter(sec(42), ArbiterAction{Kind: ActClaim, Side: W}))
+	h.wantAnomalies(KindBadInput, KindBadInput)
+}
+
+// A claim where the opponent cannot checkmate by any series of legal
+// moves says the claim is right at once.
+func TestClaimAgainstABareKing(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC), StartFEN: "8/8/4k3/8/8/3K4/R7/8 w - - 0 1"})
+	h.show(0)
+	h.start(1)
+	h.feed(h.g.Arbiter(sec(5), ArbiterAction{Kind: ActClaim, Side: W}))
+	h.feed(h.g.Arbiter(sec(6), ArbiterAction{Kind: ActClaim, Side: B}))
+	cl := h.of(TypeClaim)
+	if len(cl) != 2 || cl[0].OpponentCanMate != "no" || !strings.Contains(cl[0].Reason, "right at once") || cl[1].OpponentCanMate == "no" {
+		t.Errorf("claims %v", cl)
+	}
+}
