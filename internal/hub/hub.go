@@ -396,6 +396,24 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 		// the change itself, for the record: nothing to act on
 		e.alert(ev, Note, "adjust", ev.Side.String(), ev.Article, ev.Reason)
 		s.Alerts[len(s.Alerts)-1].Acked = true
+	case reconcile.TypeClaim:
+		e.alert(ev, Amber, "claim", ev.Side.String(), ev.Article, ev.Reason)
+	case reconcile.TypeDecision:
+		if ev.Decision != reconcile.DecisionPostponed {
+			for i := range s.Alerts {
+				if a := &s.Alerts[i]; a.Seq == ev.Claim && a.Kind == "claim" && a.ClosedBy == 0 {
+					a.ClosedBy, a.Acked = ev.Seq, true
+				}
+			}
+		}
+		level := Note
+		if ev.Decision == reconcile.DecisionRejected {
+			level = Amber // the two minutes are still to be added
+		}
+		e.alert(ev, level, "decision", ev.Side.String(), ev.Article, ev.Reason)
+		if level == Note {
+			s.Alerts[len(s.Alerts)-1].Acked = true
+		}
 	}
 }
 

@@ -306,3 +306,16 @@ func TestAdjustClosesTheAlertItSettles(t *testing.T) {
 		t.Errorf("clock %+v running %q after the adjust", b.Clock, b.Running)
 	}
 }
+
+// A claim is an alert until the arbiter decides; a rejection stays open
+// as its own alert (two minutes to add), an acceptance is a note.
+func TestClaimAlertClosedByTheDecision(t *testing.T) {
+	h := New(Options{})
+	h.AddBoard(Info{ID: "7"})
+	h.Publish("7", reconcile.Event{Type: reconcile.TypeClaim, Seq: 4, Side: clockd.White, Article: "10.2", Reason: "White claims"})
+	h.Publish("7", reconcile.Event{Type: reconcile.TypeDecision, Seq: 5, Side: clockd.White, Claim: 4, Decision: reconcile.DecisionRejected, Article: "10.2", Reason: "rejected"})
+	b, _ := h.Board("7")
+	if len(b.Alerts) != 2 || b.Alerts[0].Kind != "claim" || b.Alerts[0].ClosedBy != 5 || b.Alerts[1].Level != Amber || b.Alerts[1].Acked {
+		t.Errorf("alerts %+v", b.Alerts)
+	}
+}

@@ -144,12 +144,13 @@ func (g *Game) Add(e reconcile.Event) {
 		// the time set.
 		g.clock = e.Clock
 		g.known = [2]bool{true, true}
-		note := fmt.Sprintf("arbiterd: the arbiter set %s clock %s to %s (%s)", possessive(e.Side), reconcile.FormatChange(e.Added), Clock(e.To), e.Article)
-		if n := len(g.moves); n > 0 {
-			g.moves[n-1].Notes = append(g.moves[n-1].Notes, note)
-		} else {
-			g.early = append(g.early, note)
+		g.note(fmt.Sprintf("arbiterd: the arbiter set %s clock %s to %s (%s)", possessive(e.Side), reconcile.FormatChange(e.Added), Clock(e.To), e.Article))
+	case reconcile.TypeClaim, reconcile.TypeDecision:
+		note := fmt.Sprintf("arbiterd: %s claims a draw (%s)", strings.ToLower(e.Side.String()), e.Article)
+		if e.Type == reconcile.TypeDecision {
+			note = fmt.Sprintf("arbiterd: the arbiter %s %s claim (%s)", e.Decision, possessive(e.Side), e.Article)
 		}
+		g.note(note)
 	case reconcile.TypePosition:
 		if e.FEN != "" && g.tags.StartFEN == "" && len(g.moves) == 0 && !isStandard(e.FEN) {
 			g.tags.StartFEN = e.FEN
@@ -403,6 +404,15 @@ func sideOfPly(ply int, blackFirst bool) clockd.Side {
 		return clockd.Black
 	}
 	return clockd.White
+}
+
+// note keeps a comment after the latest completed move.
+func (g *Game) note(text string) {
+	if n := len(g.moves); n > 0 {
+		g.moves[n-1].Notes = append(g.moves[n-1].Notes, text)
+	} else {
+		g.early = append(g.early, text)
+	}
 }
 
 func possessive(s clockd.Side) string {

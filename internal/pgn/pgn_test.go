@@ -253,3 +253,21 @@ func TestAdjustIsACommentAndTheNextEMTCountsFromIt(t *testing.T) {
 		t.Errorf("%%emt of the move after the adjustment %v, want 40 s", got)
 	}
 }
+
+// A claim and its decision are comments where they happened.
+func TestClaimIsAComment(t *testing.T) {
+	g := New(Tags{})
+	g.Add(reconcile.Event{Type: reconcile.TypeComplete, Ply: 1, Side: clockd.White, SAN: "e4", By: reconcile.ByPress, Moves: reconcile.Moves{White: 1}})
+	g.Add(reconcile.Event{Type: reconcile.TypeClaim, Side: clockd.White, Article: "10.2"})
+	g.Add(reconcile.Event{Type: reconcile.TypeDecision, Side: clockd.White, Decision: reconcile.DecisionRejected, Article: "10.2"})
+	var b strings.Builder
+	if err := g.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(b.String(), "\n", " ")
+	for _, want := range []string{"{arbiterd: white claims a draw (10.2)}", "{arbiterd: the arbiter rejected White's claim (10.2)}"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("PGN lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -37,7 +37,7 @@ func (r *Report) Add(e reconcile.Event) {
 		r.plies = e.Ply
 	case reconcile.TypePress:
 		r.clock = e.Clock
-	case reconcile.TypeAnomaly, reconcile.TypePeriod, reconcile.TypeFlag, reconcile.TypeEnd, reconcile.TypeAdjust, reconcile.TypePause:
+	case reconcile.TypeAnomaly, reconcile.TypePeriod, reconcile.TypeFlag, reconcile.TypeEnd, reconcile.TypeAdjust, reconcile.TypePause, reconcile.TypeClaim, reconcile.TypeDecision:
 		r.incidents = append(r.incidents, e)
 		if e.Type == reconcile.TypeFlag {
 			r.clock = e.Clock
@@ -119,6 +119,10 @@ func (r *Report) Write(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "%s  %-8s %s's clock %s, from %s to %s (%s)%s\n%s\n", at, "ADJUST", e.Side, reconcile.FormatChange(e.Added),
 				pgn.Clock(e.From), pgn.Clock(e.To), orDash(e.Article), closes, indent(e.Reason))
+		case reconcile.TypeClaim:
+			fmt.Fprintf(&b, "%s  %-8s %s claims a draw (%s); opponent can mate: %s\n%s\n", at, "CLAIM", e.Side, orDash(e.Article), e.OpponentCanMate, indent(e.Reason))
+		case reconcile.TypeDecision:
+			fmt.Fprintf(&b, "%s  %-8s %s on %s's claim (seq %d) (%s)\n%s\n", at, "DECISION", strings.ToUpper(e.Decision), e.Side, e.Claim, orDash(e.Article), indent(e.Reason))
 		case reconcile.TypePause:
 			what := "the arbiter stopped the clock"
 			if e.State == "running" {

@@ -64,3 +64,18 @@ func TestReportListsTheArbitersChanges(t *testing.T) {
 		}
 	}
 }
+
+func TestReportListsClaimsAndDecisions(t *testing.T) {
+	r := &Report{Board: "5"}
+	r.Add(reconcile.Event{Type: reconcile.TypeClaim, Seq: 8, Side: clockd.Black, Article: "10.2", OpponentCanMate: "no", Reason: "Black claims", At: 10 * time.Second})
+	r.Add(reconcile.Event{Type: reconcile.TypeDecision, Side: clockd.Black, Claim: 8, Decision: reconcile.DecisionAccepted, Article: "10.2", Reason: "drawn", At: 20 * time.Second})
+	var b strings.Builder
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"CLAIM", "black claims a draw (10.2); opponent can mate: no", "DECISION", "ACCEPTED on black's claim (seq 8)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
