@@ -290,6 +290,9 @@ func TestDashboardHall(t *testing.T) {
 		captureSeconds.MatchString(say) {
 		t.Errorf("board 14's alert in full reads %q, want the API's %q", say, api.Alerts[0].Say)
 	}
+	if got := text(t, tab, `#detail-body .meta.tc`); got != "time control 40/5400+30:1800+30" {
+		t.Errorf("board 14's detail shows %q for the time control", got)
+	}
 	if got := text(t, tab, `#detail-body li.alert.amber .when`); got != "move 6 · White 1:21:24 · Black 1:20:39" {
 		t.Errorf("board 14's alert is dated %q", got)
 	}

@@ -223,11 +223,11 @@
       "</span></li>";
   }
 
-  // alertList: open alerts first (red before amber, newest first), then the
-  // two latest acknowledged ones; older acknowledged ones are counted.
+  // alertList: open alerts first (by importance), then the two latest
+  // acknowledged ones; older acknowledged ones are counted.
   function alertList(b) {
     const all = (b.alerts || []).slice().reverse();
-    const open = all.filter((a) => !a.acked).sort((x, y) => (x.level === y.level ? 0 : x.level === "red" ? -1 : 1));
+    const open = byImportance((b.alerts || []).filter((a) => !a.acked));
     const done = all.filter((a) => a.acked);
     let s = '<ul class="alerts">';
     for (const a of open) s += alertItem(b, a, false);
@@ -272,7 +272,7 @@
     return 3;
   }
 
-  function render(b, compactView) {
+  function render(b, compactView, inDetail) {
     const open = (b.alerts || []).filter((a) => !a.acked);
     const cls = "tile" + (open.some((a) => a.level === "red") ? " has-red" : open.length ? " has-amber" : "") +
       (away(b) ? " away" : "") + (b.connection === "disconnected" && !b.result ? " disconnected" : "");
@@ -306,7 +306,9 @@
       cls,
       html: head + '<div class="body">' + diagram(b.fen, b.last_move) +
         '<div class="side">' + player("black", b.black) + player("white", b.white) + counts +
-        '<div class="meta">' + esc(lastMove(b)) + "</div></div></div>" + alertList(b),
+        '<div class="meta">' + esc(lastMove(b)) + "</div>" +
+        (inDetail ? '<div class="meta tc">' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + "</div>" : "") +
+        "</div></div>" + alertList(b),
     };
   }
 
@@ -435,7 +437,7 @@
     const entry = boards.get(id);
     if (!entry) return;
     shown = id;
-    const { cls, html } = render(entry.state, false);
+    const { cls, html } = render(entry.state, false, true);
     detailBody.className = cls;
     detailBody.dataset.board = id;
     detailBody.innerHTML = html;
