@@ -73,8 +73,11 @@ func placement(fen string) string {
 	return fen
 }
 
+// clockOf is the board's clock: null until a clock value is known, and for
+// a board without a clock (its moves are completed by the next move, with
+// no time on either side and no clock running).
 func clockOf(b hub.Board) *Clock {
-	if b.ClockAt.IsZero() {
+	if b.ClockAt.IsZero() || (b.Running == "" && b.Clock.White == 0 && b.Clock.Black == 0) {
 		return nil
 	}
 	c := &Clock{White: whole(b.Clock.White), Black: whole(b.Clock.Black), Time: b.ClockAt.UnixMilli()}

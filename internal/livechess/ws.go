@@ -417,7 +417,7 @@ func (s *session) update(u hub.Update) error {
 			f.pending, f.settleAt, f.due = param, ev.At, now.Add(s.a.settle)
 		case ev.Type == reconcile.TypePress && s.a.hold > 0:
 			f.pending, f.settleAt, f.due = param, -1, now.Add(s.a.hold)
-		case f.pending != nil && f.settleAt >= 0 && ev.Type != reconcile.TypeComplete && ev.Type != reconcile.TypeEnd:
+		case f.pending != nil && f.settleAt >= 0 && !final(ev, &f.line):
 			f.pending = param // still settling: the newer state waits in its place
 		default:
 			f.pending = nil
@@ -428,6 +428,12 @@ func (s *session) update(u hub.Update) error {
 	}
 	s.arm(now)
 	return nil
+}
+
+// final reports whether ev makes the board's last move final: its
+// completion, or the end of the game.
+func final(ev reconcile.Event, l *line) bool {
+	return ev.Type == reconcile.TypeEnd || (ev.Type == reconcile.TypeComplete && ev.Ply >= l.base+len(l.san))
 }
 
 // flush sends a feed's held message.
