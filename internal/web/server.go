@@ -40,13 +40,12 @@ type Server struct {
 	once sync.Once
 
 	wmu   sync.Mutex
-	words map[wordsKey]Alert // each alert worded once (the wording of an alert never changes)
+	words map[string]map[wordsKey]Alert // per board, each alert worded once (its wording never changes)
 }
 
-// wordsKey names an alert: by id and seq within a board, and its text (a
-// new game on the board numbers its alerts from 1 again).
+// wordsKey names an alert of a board: by id and seq, and its text (a new
+// game on the board numbers its alerts from 1 again).
 type wordsKey struct {
-	board   string
 	id, seq int
 	text    string
 }
@@ -55,12 +54,12 @@ type wordsKey struct {
 // alert in the arbiter's words (words.go).
 func (s *Server) view(b hub.Board) View {
 	v := View{Board: b, Alerts: make([]Alert, len(b.Alerts))}
-	key := func(a hub.Alert) wordsKey { return wordsKey{b.ID, a.ID, a.Seq, a.Text} }
+	key := func(a hub.Alert) wordsKey { return wordsKey{a.ID, a.Seq, a.Text} }
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	missing := false
 	for i, a := range b.Alerts {
-		w, ok := s.words[key(a)]
+		w, ok := s.words[b.ID][key(a)]
 		if !ok {
 			missing = true
 			break
@@ -71,11 +70,15 @@ func (s *Server) view(b hub.Board) View {
 	if !missing {
 		return v
 	}
+	// Worded again from the stream, the board's alerts replace those kept
+	// (the alerts of a game the board no longer has are forgotten).
 	evs, _ := s.hub.Events(b.ID, 0) // an unknown board has no events: the texts stay
+	kept := make(map[wordsKey]Alert, len(b.Alerts))
 	for i, w := range Words(b, evs) {
-		s.words[key(b.Alerts[i])] = w
+		kept[key(b.Alerts[i])] = w
 		v.Alerts[i] = w
 	}
+	s.words[b.ID] = kept
 	return v
 }
 
@@ -99,7 +102,7 @@ func New(h *hub.Hub, o Options) *Server {
 		o.Now = time.Now
 	}
 	s := &Server{hub: h, opt: o, mux: http.NewServeMux(), acks: map[chan string]struct{}{}, done: make(chan struct{}),
-		words: map[wordsKey]Alert{}}
+		words: map[string]map[wordsKey]Alert{}}
 	s.mux.HandleFunc("GET /api/boards", s.boards)
 	s.mux.HandleFunc("GET /api/boards/{id}", s.board)
 	s.mux.HandleFunc("GET /api/boards/{id}/events", s.events)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"strings"
@@ -272,4 +273,57 @@ func mateLine(s string, n int, black bool, plies int) bool {
 		black = !black
 	}
 	return plies > 0 && len(f) == 0
+}
+
+// TestAPIWords: the API and the stream carry each alert in the arbiter's
+// words beside the stream's own text.
+func TestAPIWords(t *testing.T) {
+	evs := readEvents(t, "testdata/press-back.jsonl")
+	h := hub.New(hub.Options{})
+	h.AddBoard(hub.Info{ID: "5", TimeControl: "40/5400+30:1800+30"})
+	for _, e := range evs[:45] { // up to the press back
+		h.Publish("5", e)
+	}
+	s := New(h, Options{KeepAlive: time.Hour})
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	t.Cleanup(s.Close)
+
+	type alerts struct {
+		Alerts []struct {
+			ID        int    `json:"id"`
+			Text      string `json:"text"`
+			Say       string `json:"say"`
+			Label     string `json:"label"`
+			Move      int    `json:"move"`
+			PressBack bool   `json:"press_back"`
+			Clock     *struct{ White, Black float64 }
+		} `json:"alerts"`
+	}
+	r := do(t, s.Handler(), "GET", "/api/boards/5")
+	var b alerts
+	if err := json.Unmarshal(r.body, &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Alerts) != 2 || b.Alerts[0].Move != 6 || b.Alerts[0].Label != "press without a move" || b.Alerts[0].Clock == nil ||
+		!strings.Contains(b.Alerts[0].Text, "113.471 s") || captureSeconds.MatchString(b.Alerts[0].Say) ||
+		!b.Alerts[1].PressBack || b.Alerts[1].Label != "press back" {
+		t.Fatalf("GET /api/boards/5: %s", r.body)
+	}
+
+	st := openStream(t, srv.URL+"/api/stream", "")
+	for m := range st.msgs {
+		if m.event != "state" {
+			continue
+		}
+		var msg struct{ State alerts }
+		if err := json.Unmarshal([]byte(m.data), &msg); err != nil {
+			t.Fatal(err)
+		}
+		if len(msg.State.Alerts) != 2 || msg.State.Alerts[0].Say != b.Alerts[0].Say || !msg.State.Alerts[1].PressBack {
+			t.Errorf("the stream's state: %s", m.data)
+		}
+		return
+	}
+	t.Fatal("the stream sent no state")
 }
