@@ -177,6 +177,12 @@ func TestDashboardScreenshot(t *testing.T) {
 	if bottom > 768 {
 		t.Errorf("the tiles reach %.0f px down; a 1366×768 screen shows 768", bottom)
 	}
+	// Each open alert is there in full: nothing is left to a hover.
+	cut, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#boards li.alert:not(.acked) .text")].filter(e =>
+		e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 || e.hasAttribute("title")).map(e => e.closest("section").id)`))
+	if err != nil || len(cut) > 0 {
+		t.Errorf("open alerts cut short or left to a tooltip on boards %v (%v)", cut, err)
+	}
 	n, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("#boards > section").length`))
 	if err != nil || n != len(rooms) {
 		t.Errorf("%d tiles for %d boards (%v)", n, len(rooms), err)
