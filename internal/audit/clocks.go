@@ -218,10 +218,28 @@ func (r *sideReplay) gain(m sideMove, e, pre, inc time.Duration, g int, wasZero 
 	switch {
 	case wasZero:
 		extra += "; the reading of 0:00 before it was a flag nobody claimed (6.8), or a wrong reading"
-	case m.emt != Unknown && (absDur(e+m.emt-2*time.Minute) <= tolGain || absDur(e+m.emt-time.Minute) <= tolGain):
-		extra += fmt.Sprintf("; with the move's %%emt (%s) that is %s added: an arbiter's award for an illegal move (2 minutes, 7.5.5; 1 minute in rapid and blitz, A.3) shows like this", hms(m.emt), hms(e+m.emt))
+	case m.emt != Unknown && byHand(e+m.emt, inc):
+		// The arbiter's hand: two minutes (one in rapid and blitz) for
+		// the opponent's illegal move (7.5.5, A.3), or for a rejected
+		// claim (10.2).
+		r.add(TimeAdded, m.k, "7.5.5, 10.2", fmt.Sprintf("%s; with the move's %%emt (%s) that is %s added by hand: the arbiter's award to %s for the opponent's illegal move (2 minutes, 7.5.5; 1 minute in rapid and blitz, A.3) or a rejected claim (10.2) shows like this. Check the arbiter's report for it",
+			extra, hms(m.emt), hms(e+m.emt), r.side))
+		return
 	}
 	r.add(ClockData, m.k, "6.10", extra+". A data fault or a correction, not a finding about the control.")
+}
+
+// byHand reports whether a clock's gain beyond the increments and the time
+// used is what an arbiter adds by hand: two minutes, or one in rapid and
+// blitz (7.5.5, A.3, 10.2), possibly with the increment of the press back
+// that follows a press without a move.
+func byHand(added, inc time.Duration) bool {
+	for _, d := range []time.Duration{2 * time.Minute, time.Minute} {
+		if absDur(added-d) <= tolGain || inc > 0 && absDur(added-d-inc) <= tolGain {
+			return true
+		}
+	}
+	return false
 }
 
 // period decides what a gain of e that the next period's time could

@@ -24,6 +24,8 @@ import (
 // scenarioControls are the controls the scenarios ran under
 // (internal/scenario/scenario_test.go).
 var scenarioControls = map[string]string{
+	"arbiter-settles-press-without-move":  "40/5400+30:1800+30",
+	"arbiter-pause-without-change":        "40/5400+30:1800+30",
 	"bronstein":                           "300b5",
 	"checkmate-completes-without-press":   std,
 	"clean-to-move-45-period-added-at-40": std,
@@ -47,7 +49,7 @@ func decodeEvent(t *testing.T, line []byte) reconcile.Event {
 		Type, Side, SAN, By, Reason, Article, Result, Verdict, FEN string
 		T                                                          float64
 		Ply, Period                                                int
-		Added                                                      float64
+		Added, Delta, From, To                                     float64
 		Moves                                                      struct{ White, Black int }
 		Clock                                                      struct{ White, Black float64 }
 	}
@@ -61,7 +63,7 @@ func decodeEvent(t *testing.T, line []byte) reconcile.Event {
 	}
 	return reconcile.Event{Type: reconcile.Type(m.Type), At: sec(m.T), Ply: m.Ply, Side: side, SAN: m.SAN, By: m.By,
 		Reason: m.Reason, Article: m.Article, Result: m.Result, Verdict: m.Verdict, FEN: m.FEN, Period: m.Period,
-		Added: sec(m.Added), Moves: reconcile.Moves{White: m.Moves.White, Black: m.Moves.Black},
+		Added: sec(m.Added + m.Delta), From: sec(m.From), To: sec(m.To), Moves: reconcile.Moves{White: m.Moves.White, Black: m.Moves.Black},
 		Clock: clockd.Times{White: sec(m.Clock.White), Black: sec(m.Clock.Black)}}
 }
 
@@ -100,6 +102,11 @@ func TestOwnGames(t *testing.T) {
 	want := map[string]string{
 		"clock-adds-period-after-move-39": "period-early white 39",
 		"press-without-move":              "increment-extra black 6; increment-extra white 6",
+		// White's press without a move, pressed back by Black; the arbiter
+		// gives Black two minutes and takes White's extra increment off:
+		// Black's clock shows the two minutes (and the press back's
+		// increment), White's the time its press without a move saved.
+		"arbiter-settles-press-without-move": "time-added black 6; increment-extra white 6",
 	}
 	a := New(Options{})
 	for _, file := range files {

@@ -22,6 +22,10 @@ const (
 	// TimeForfeit: a game decided on time whose result disagrees with the
 	// 6.9 verdict on its final position.
 	TimeForfeit = "time-forfeit"
+	// TimeAdded: one clock rose between two moves by the two minutes (one
+	// in rapid and blitz) an arbiter adds for the opponent's illegal move
+	// (7.5.5) or a rejected claim (10.2), as the move's %emt shows.
+	TimeAdded = "time-added"
 	// ClockData: clock comments that no clock behaviour explains (a time
 	// gained, a reading of zero and play going on, missing clocks where
 	// they matter). A data fault, never an incident.

@@ -161,8 +161,11 @@ func TestWorldCup(t *testing.T) {
 	if fmt.Sprint(controls) != fmt.Sprint(wantControls) {
 		t.Errorf("controls %v, want %v", controls, wantControls)
 	}
-	if fmt.Sprint(kinds) != fmt.Sprint(map[string]int{ClockData: 7}) {
-		t.Errorf("findings %v, want 7 clock-data and nothing else", kinds)
+	// One clock rose by two minutes by hand between two moves (Keymer –
+	// Pranesh, 20.6, White's move 64: 1:59 with the move's %emt): the
+	// arbiter's award; the other findings are data faults.
+	if fmt.Sprint(kinds) != fmt.Sprint(map[string]int{ClockData: 6, TimeAdded: 1}) {
+		t.Errorf("findings %v, want 6 clock-data and 1 time-added, nothing else", kinds)
 	}
 	if adds != 97 || missing != 105 {
 		t.Errorf("%d period additions, %d plies without %%clk; want 97 and 105", adds, missing)
