@@ -81,6 +81,9 @@ type Config struct {
 	// Path: an in-process line that still carries the device's bytes (the
 	// load test's 500 boards). Run closes it when it stops.
 	Open func(ctx context.Context) (io.ReadWriteCloser, error)
+	// Hand, when set, takes the arbiter's acts for this board while Run
+	// reads it (see Hand).
+	Hand *Hand
 	// OnRecord, when set, sees every capture record just before the
 	// pipeline is fed it, from Run's goroutine (the load test times the
 	// events a read releases from it).
@@ -134,6 +137,10 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	// then queued as the very record replay will read, so the pipeline
 	// sees live exactly what it sees in replay, in the same order.
 	j := &journal{cw: cfg.Capture, now: cfg.Now, signal: make(chan struct{}, 1), onErr: cfg.OnJournalError}
+	if cfg.Hand != nil {
+		cfg.Hand.bind(j)
+		defer cfg.Hand.bind(nil)
+	}
 	onEvent := func(e reconcile.Event) error {
 		if e.Type == reconcile.TypeComplete || e.Type == reconcile.TypeFlag || e.Type == reconcile.TypeEnd {
 			// The capture's sync rule: a completed move or a verdict is
@@ -265,6 +272,9 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	runErr := <-done
 	cancel() // the clock is read only while the board's line is up
 	clockDone.Wait()
+	if cfg.Hand != nil {
+		cfg.Hand.bind(nil) // an act from now on is refused, not lost
+	}
 	feed()
 	if err := j.failure(); err != nil && stopErr == nil {
 		stopErr = err
