@@ -186,19 +186,20 @@ func TestDashboardHall(t *testing.T) {
 	if len(names) > 0 {
 		t.Errorf("names too small or cut short on a 1920×1080 screen: %q", names)
 	}
-	// A name too long for its tile keeps the surname whole and its initials.
+	// A name too long for its tile keeps the surname whole, and its
+	// initials if they fit.
 	shown := evalJS[[]string](t, tab, `[...document.querySelectorAll("#boards .player .name")].map(e => e.textContent)`)
 	short := 0
 	for _, n := range shown {
 		full := ""
 		for _, h := range hallNames {
-			if sur, _, _ := strings.Cut(h, ","); strings.HasPrefix(n, sur+",") {
+			if sur, _, _ := strings.Cut(h, ","); strings.HasPrefix(n+",", sur+",") {
 				full = h
 			}
 		}
 		switch {
 		case n == full:
-		case full != "" && regexp.MustCompile(`^[^,]+, (\pL\.( |$))+$`).MatchString(n):
+		case full != "" && regexp.MustCompile(`^[^,]+(, (\pL\.( |$))+)?$`).MatchString(n):
 			short++
 		default:
 			t.Errorf("the name %q is neither a player's name nor its short form", n)

@@ -326,16 +326,27 @@
     if (compact()) fitNames(entry.el);
   }
 
-  // fitNames: in the hall view a name too long for its tile is shortened
-  // to the surname and initials ("Kieseritzky, L."), never cut in the
-  // middle of a word; the board's detail shows it in full.
+  // fitNames: in the hall view a name too long for its tile is set a
+  // little smaller, then shortened to the surname and initials
+  // ("Kieseritzky, L."), at last to the surname: never cut inside a word.
+  // The board's detail shows it in full.
   function fitNames(el) {
     for (const n of el.querySelectorAll(".player .name")) {
-      if (!n.clientWidth || n.scrollWidth <= n.clientWidth + 1) continue; // not shown, or fits
+      const fits = () => n.scrollWidth <= n.clientWidth + 1;
+      if (!n.clientWidth || fits()) continue; // not shown, or fits
       const full = n.textContent, i = full.indexOf(",");
-      if (i < 0) continue;
-      n.textContent = full.slice(0, i) + ", " + full.slice(i + 1).trim().split(/[\s-]+/).map((w) => w.charAt(0) + ".").join(" ");
-      n.classList.add("short");
+      const tries = [[full, true]];
+      if (i > 0) {
+        const sur = full.slice(0, i);
+        const initials = sur + ", " + full.slice(i + 1).trim().split(/[\s-]+/).map((w) => w.charAt(0) + ".").join(" ");
+        tries.push([initials, false], [initials, true], [sur, true]);
+      }
+      for (const [text, small] of tries) {
+        n.textContent = text;
+        n.classList.toggle("small", small);
+        n.classList.toggle("short", text !== full);
+        if (fits()) break;
+      }
     }
   }
 
