@@ -27,6 +27,9 @@ type Options struct {
 	// Now gives the wall-clock time sent with each update so the page can
 	// run the clocks without trusting the browser's clock (default time.Now).
 	Now func() time.Time
+	// Arbiter, when set, takes the arbiter's acts (claims and decisions,
+	// arbiter.go); without it the API answers 501.
+	Arbiter Arbiter
 }
 
 // Server serves the API, the stream and the dashboard of one hub.
@@ -113,6 +116,8 @@ func New(h *hub.Hub, o Options) *Server {
 		writeError(w, http.StatusForbidden, "cross-origin %s %s refused: acknowledge from the dashboard", r.Method, r.URL.Path)
 	}))
 	s.mux.Handle("POST /api/boards/{id}/alerts/{alert}/ack", csrf.Handler(http.HandlerFunc(s.ack)))
+	s.mux.Handle("POST /api/boards/{id}/claims", csrf.Handler(http.HandlerFunc(s.claim)))
+	s.mux.Handle("POST /api/boards/{id}/claims/{claim}/decision", csrf.Handler(http.HandlerFunc(s.decide)))
 	s.mux.HandleFunc("GET /api/stream", s.stream)
 	s.mux.HandleFunc("/api/", s.notFound)
 	// The page and its assets, embedded: /static/app.js is static/app.js.
