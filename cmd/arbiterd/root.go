@@ -42,6 +42,7 @@ whether the time control was reached and what the verdict is (6.3.1, 6.4, 6.9).`
 		newUnwinnableCmd(),
 		newServeCmd(),
 		newAuditCmd(),
+		newHallCmd(),
 	)
 	return root
 }

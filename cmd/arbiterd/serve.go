@@ -13,6 +13,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/internal/daemon"
 	"github.com/arbiterd/arbiterd/internal/daemon/config"
+	"github.com/arbiterd/arbiterd/internal/scaleout"
 )
 
 func newServeCmd() *cobra.Command {
@@ -55,9 +56,27 @@ Flags override the file. See docs/operations.md.`,
 			log := newLogger(cmd.ErrOrStderr(), c.LogFormat, c.LogLevel)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			d, err := daemon.New(daemon.Options{Config: c, Logger: log, Speed: speed})
+			opts := daemon.Options{Config: c, Logger: log, Speed: speed}
+			var venue *scaleout.Venue
+			if c.NATS != nil { // a venue of a larger event: publish to NATS JetStream (docs/scale-out.md)
+				vo, err := scaleout.VenueOptionsFrom(c, log)
+				if err != nil {
+					return err
+				}
+				if venue, err = scaleout.OpenVenue(vo); err != nil {
+					return err
+				}
+				opts.OnEvent = venue.OnEvent
+			}
+			d, err := daemon.New(opts)
 			if err != nil {
+				if venue != nil {
+					venue.Close()
+				}
 				return err
+			}
+			if venue != nil {
+				return venue.Serve(ctx, d.Hub(), d.Run)
 			}
 			return d.Run(ctx)
 		},

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/arbiterd/arbiterd/internal/scaleout"
+)
+
+func newHallCmd() *cobra.Command {
+	var file, listen, data string
+	cmd := &cobra.Command{
+		Use:   "hall --config FILE",
+		Short: "Gather every venue's boards over NATS JetStream into one dashboard and feeds",
+		Long: `hall connects to the venues (arbiterd serve with nats: in its configuration)
+as NATS leaf nodes, or joins a NATS cluster, and sources every venue's
+streams into its own. It serves the same dashboard, JSON API, SSE stream,
+LiveChess-compatible API and broadcast folders as serve, for every board of
+every venue, and keeps each board's events and capture under its data
+directory (venues/VENUE/round-R/board-B.events.jsonl and .capture), so that
+arbiterd replay of the hall's copy gives the venue's events byte for byte.
+/hall shows which venue is cut off and how far behind. See docs/scale-out.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return usageError{errors.New("hall: --config FILE is required")}
+			}
+			c, err := scaleout.LoadHallConfig(file)
+			if err != nil {
+				return err
+			}
+			if listen != "" {
+				c.Listen = listen
+			}
+			if data != "" {
+				c.Data = data
+			}
+			if err := c.Validate(); err != nil {
+				return usageError{err}
+			}
+			log := newLogger(cmd.ErrOrStderr(), c.LogFormat, c.LogLevel)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return scaleout.RunHall(ctx, c, log, nil)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&file, "config", "", "hall configuration file (.yaml, .yml or .toml)")
+	f.StringVar(&listen, "listen", "", "HTTP address, host:port (default from the file)")
+	f.StringVar(&data, "data", "", "data directory (default from the file)")
+	return cmd
+}

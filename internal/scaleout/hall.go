@@ -1,0 +1,728 @@
+package scaleout
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/arbiterd/arbiterd/internal/hub"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// Alert kinds the hall raises on a board.
+const (
+	KindBadMessage = "hall-bad-message" // a message on a board's subject that is not an event
+	KindClash      = "hall-board-clash" // two venues publish the same board number
+	KindGap        = "hall-missing-events"
+	KindVenueCut   = "venue-cut-off" // the venue's heartbeat stopped: its boards may be behind
+	KindVenueBack  = "venue-back"
+)
+
+// VenueRef is a venue the hall gathers.
+type VenueRef struct {
+	Name string // the venue's name (its JetStream domain)
+	// Boards lists the board ids the venue serves; an event for another
+	// board is refused with an alert. Empty: any board.
+	Boards []string
+}
+
+// HallOptions configure a hall.
+type HallOptions struct {
+	Data   string // the hall's data directory: DATA/venues/<venue>/round-R/board-B.{events.jsonl,capture}
+	Venues []VenueRef
+	// Round, when set, is the only round the hall shows.
+	Round string
+
+	// Server starts the hall's embedded server (Domain HallDomain, StoreDir
+	// DATA/nats by default); ignored when URL is set.
+	Server ServerOptions
+	URL    string      // join this server or cluster (comma-separated URLs) instead
+	Auth   Auth        // for URL
+	TLS    *tls.Config // for URL
+	// Replicas of the hall's streams (1; 3 on a three-node cluster).
+	Replicas int
+	// Consumer names the hall's durable consumers (default "hall"); each
+	// hall process on one cluster has its own.
+	Consumer string
+
+	Hub    *hub.Hub // nil: a new one
+	Logger *slog.Logger
+	// Stale is how long a venue's heartbeat may be silent before the venue
+	// counts as cut off (default 3 s).
+	Stale time.Duration
+	Now   func() time.Time
+	// OnEvent, when set, sees every event the hall applies, after its file
+	// and the hub, with the venue's publish time (tests, load figures).
+	OnEvent func(venue string, e reconcile.Event, raw []byte, published time.Time)
+}
+
+// Hall gathers every venue's boards.
+type Hall struct {
+	o   HallOptions
+	log *slog.Logger
+	hub *hub.Hub
+	srv *Server
+	nc  *nats.Conn
+	js  jetstream.JetStream
+
+	mu      sync.Mutex
+	venues  map[string]*venueState
+	games   map[gameKey]*game
+	owners  map[string]string // hub board id → venue
+	alerts  []HallAlert
+	applied int64
+}
+
+type gameKey struct{ venue, round, board string }
+
+// game is one venue's board in one round, as the hall has it on disk.
+type game struct {
+	last     int   // the last event written
+	capSize  int64 // the capture's bytes written
+	ev, cap  *os.File
+	gapWarn  bool
+	capWarn  bool
+	clashed  bool
+	info     hub.Info
+	infoSeen bool
+}
+
+type venueState struct {
+	ref      VenueRef
+	boards   map[string]bool
+	lastHB   time.Time
+	hb       Heartbeat
+	cut      bool
+	cutSince time.Time
+	warned   map[string]bool // boards refused, each reported once
+}
+
+// HallAlert is a problem that belongs to no board of the hall (a venue it
+// does not know, a board a venue does not serve).
+type HallAlert struct {
+	Time  time.Time `json:"time"`
+	Venue string    `json:"venue,omitempty"`
+	Kind  string    `json:"kind"`
+	Text  string    `json:"text"`
+}
+
+// OpenHall starts the hall's NATS server (or connects), creates the
+// hall's streams sourcing every venue, and loads what the hall already
+// has on disk into the hub.
+func OpenHall(o HallOptions) (*Hall, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Hub == nil {
+		o.Hub = hub.New(hub.Options{})
+	}
+	if o.Stale <= 0 {
+		o.Stale = 3 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Consumer == "" {
+		o.Consumer = "hall"
+	}
+	if o.Replicas <= 0 {
+		o.Replicas = 1
+	}
+	h := &Hall{o: o, log: o.Logger, hub: o.Hub, venues: map[string]*venueState{}, games: map[gameKey]*game{},
+		owners: map[string]string{}}
+	for _, r := range o.Venues {
+		vs := &venueState{ref: r, warned: map[string]bool{}}
+		if len(r.Boards) > 0 {
+			vs.boards = map[string]bool{}
+			for _, b := range r.Boards {
+				vs.boards[b] = true
+			}
+		}
+		h.venues[r.Name] = vs
+	}
+	if err := h.load(); err != nil {
+		return nil, err
+	}
+	var err error
+	if o.URL == "" {
+		so := o.Server
+		so.Domain = HallDomain
+		if so.Name == "" {
+			so.Name = "arbiterd-hall"
+		}
+		if so.StoreDir == "" {
+			so.StoreDir = filepath.Join(o.Data, "nats")
+		}
+		if h.srv, err = StartServer(so); err != nil {
+			h.closeFiles()
+			return nil, err
+		}
+		// JetStream asks a venue for its stream once the hall's stream is
+		// created, and after a lost request waits long before asking again:
+		// give the leaf connections a moment to come up first.
+		for deadline := time.Now().Add(10 * time.Second); h.srv.NumLeafNodes() < len(so.Remotes) && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if h.nc, err = connect("arbiterd hall", h.srv, o.URL, o.Auth, o.TLS); err != nil {
+		h.Close()
+		return nil, err
+	}
+	if h.js, err = jetstream.NewWithDomain(h.nc, HallDomain); err != nil {
+		h.Close()
+		return nil, fmt.Errorf("scaleout: %w", err)
+	}
+	if err := retry(context.Background(), func(ctx context.Context) error { return h.streams(ctx) }); err != nil {
+		h.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// Hub returns the hall's live view of every board.
+func (h *Hall) Hub() *hub.Hub { return h.hub }
+
+// Server returns the hall's embedded NATS server (nil when joined by URL).
+func (h *Hall) Server() *Server { return h.srv }
+
+// streams creates or updates the hall's streams and consumers.
+func (h *Hall) streams(ctx context.Context) error {
+	for _, s := range []struct{ name, src, kind string }{
+		{HallEventsStream, EventsStream, "events"}, {HallCaptureStream, CaptureStream, "capture"},
+	} {
+		cfg := jetstream.StreamConfig{Name: s.name, Storage: jetstream.FileStorage, Replicas: h.o.Replicas,
+			Description: "arbiterd hall: every venue's " + s.kind, Duplicates: 10 * time.Minute}
+		for _, v := range h.o.Venues {
+			cfg.Sources = append(cfg.Sources, &jetstream.StreamSource{Name: s.src,
+				External: &jetstream.ExternalStream{APIPrefix: "$JS." + v.Name + ".API"}})
+		}
+		if _, err := h.js.CreateOrUpdateStream(ctx, cfg); err != nil {
+			return fmt.Errorf("scaleout: hall stream %s: %w", s.name, err)
+		}
+		cc := jetstream.ConsumerConfig{Durable: h.o.Consumer + "-" + s.kind, AckPolicy: jetstream.AckExplicitPolicy,
+			DeliverPolicy: jetstream.DeliverAllPolicy, AckWait: time.Minute, MaxAckPending: 4096, Replicas: h.o.Replicas}
+		if h.o.Round != "" {
+			cc.FilterSubject = "arbiterd.*." + Token(h.o.Round) + ".*." + s.kind
+		}
+		if _, err := h.js.CreateOrUpdateConsumer(ctx, s.name, cc); err != nil {
+			return fmt.Errorf("scaleout: hall consumer %s: %w", cc.Durable, err)
+		}
+	}
+	return nil
+}
+
+// Close stops the connection and the embedded server and closes the files.
+func (h *Hall) Close() {
+	if h.nc != nil {
+		h.nc.Close()
+	}
+	if h.srv != nil {
+		h.srv.Shutdown()
+		h.srv.WaitForShutdown()
+	}
+	h.closeFiles()
+}
+
+func (h *Hall) closeFiles() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, g := range h.games {
+		if g.ev != nil {
+			g.ev.Close()
+			g.ev = nil
+		}
+		if g.cap != nil {
+			g.cap.Close()
+			g.cap = nil
+		}
+	}
+}
+
+// Run reads the hall's streams and the venues' heartbeats until ctx is
+// done.
+func (h *Hall) Run(ctx context.Context) error {
+	sub, err := h.nc.Subscribe("arbiterd.heartbeat.*", h.onHeartbeat)
+	if err != nil {
+		return fmt.Errorf("scaleout: heartbeat: %w", err)
+	}
+	defer sub.Unsubscribe()
+	var wg sync.WaitGroup
+	wg.Go(func() { h.consume(ctx, HallEventsStream, "events", h.onEvent) })
+	wg.Go(func() { h.consume(ctx, HallCaptureStream, "capture", h.onCapture) })
+	wg.Go(func() { h.watch(ctx) })
+	wg.Wait()
+	return nil
+}
+
+// consume reads one stream with the hall's durable consumer, in order,
+// handing each message to fn; fn's message is acknowledged when fn
+// returns true. Broken connections are retried.
+func (h *Hall) consume(ctx context.Context, stream, kind string, fn func(jetstream.Msg) bool) {
+	name := h.o.Consumer + "-" + kind
+	for ctx.Err() == nil {
+		var it jetstream.MessagesContext
+		err := retry(ctx, func(ctx context.Context) error {
+			c, err := h.js.Consumer(ctx, stream, name)
+			if errors.Is(err, jetstream.ErrConsumerNotFound) || errors.Is(err, jetstream.ErrStreamNotFound) {
+				if err := h.streams(ctx); err != nil {
+					return err
+				}
+				c, err = h.js.Consumer(ctx, stream, name)
+			}
+			if err != nil {
+				return err
+			}
+			it, err = c.Messages(jetstream.PullMaxMessages(512), jetstream.PullHeartbeat(2*time.Second))
+			return err
+		})
+		if err != nil {
+			return
+		}
+		stop := context.AfterFunc(ctx, it.Stop)
+		for {
+			m, err := it.Next()
+			if err != nil {
+				if ctx.Err() == nil {
+					h.log.Debug("hall consumer interrupted; resuming", "consumer", name, "err", err)
+				}
+				break
+			}
+			if fn(m) {
+				m.Ack()
+			} else {
+				m.NakWithDelay(time.Second)
+			}
+		}
+		stop()
+		it.Stop()
+		select {
+		case <-ctx.Done():
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+func (h *Hall) hallAlert(venue, kind, text string) {
+	h.log.Error(text, "venue", venue, "kind", kind)
+	h.alerts = append(h.alerts, HallAlert{Time: h.o.Now().UTC(), Venue: venue, Kind: kind, Text: text})
+}
+
+// route checks a message's subject and venue: it returns the game it
+// belongs to (nil: refused, with an alert) and the board's hub id.
+func (h *Hall) route(m jetstream.Msg, wantKind string) (*game, gameKey, bool) {
+	subj := m.Subject()
+	venue := m.Headers().Get(HeaderVenue)
+	_, round, board, kind, ok := parseSubject(subj)
+	if !ok || kind != wantKind {
+		h.hallAlert(venue, KindBadMessage, fmt.Sprintf("a message on %q, which is no board's subject, was ignored", subj))
+		return nil, gameKey{}, false
+	}
+	vs := h.venues[venue]
+	if vs == nil {
+		h.hallAlert(venue, KindBadMessage, fmt.Sprintf("a message on %s from venue %q, which the hall's configuration "+
+			"does not list, was ignored", subj, venue))
+		return nil, gameKey{}, false
+	}
+	if vs.boards != nil && !vs.boards[board] {
+		if !vs.warned[round+"/"+board] {
+			vs.warned[round+"/"+board] = true
+			h.hallAlert(venue, "hall-unknown-board", fmt.Sprintf("venue %s publishes board %s of round %s, which the hall's "+
+				"configuration does not list for it; its messages are ignored", venue, board, round))
+		}
+		return nil, gameKey{}, false
+	}
+	k := gameKey{venue, round, board}
+	g, err := h.game(k)
+	if err != nil {
+		h.hallAlert(venue, "hall-journal", fmt.Sprintf("board %s of venue %s: %v", board, venue, err))
+		return nil, k, false
+	}
+	return g, k, true
+}
+
+func (h *Hall) dir(k gameKey) string {
+	return filepath.Join(h.o.Data, "venues", k.venue, "round-"+k.round)
+}
+
+// game returns the game of k, opening its files.
+func (h *Hall) game(k gameKey) (*game, error) {
+	if g := h.games[k]; g != nil && g.ev != nil {
+		return g, nil
+	}
+	g := h.games[k]
+	if g == nil {
+		g = &game{info: hub.Info{ID: k.board, Round: k.round}}
+		h.games[k] = g
+	}
+	if err := os.MkdirAll(h.dir(k), 0o755); err != nil {
+		return nil, err
+	}
+	var err error
+	base := filepath.Join(h.dir(k), "board-"+k.board)
+	if g.ev, err = os.OpenFile(base+".events.jsonl", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return nil, err
+	}
+	if g.cap, err = os.OpenFile(base+".capture", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		g.ev.Close()
+		g.ev = nil
+		return nil, err
+	}
+	return g, nil
+}
+
+// owner tells whether venue shows board id on the hub, claiming it when
+// nobody has; it raises the clash alert once per game.
+func (h *Hall) owner(k gameKey, g *game) bool {
+	prev, ok := h.owners[k.board]
+	if !ok {
+		h.owners[k.board] = k.venue
+		h.saveOwners()
+		h.hub.AddBoard(g.info)
+		return true
+	}
+	if prev == k.venue {
+		return true
+	}
+	if !g.clashed {
+		g.clashed = true
+		text := fmt.Sprintf("venue %s also publishes a board %s (round %s), which is venue %s's here: its events are kept in "+
+			"%s but not shown; give each board of the event its own number", k.venue, k.board, k.round, prev, h.dir(k))
+		h.log.Error(text, "board", k.board)
+		h.hub.Raise(k.board, hub.Amber, KindClash, "", text)
+	}
+	return false
+}
+
+func (h *Hall) ownersPath() string { return filepath.Join(h.o.Data, "owners.json") }
+
+func (h *Hall) saveOwners() {
+	data, _ := json.MarshalIndent(h.owners, "", "  ")
+	if err := writeFileAtomic(h.ownersPath(), data); err != nil {
+		h.log.Error("saving the board owners", "err", err)
+	}
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// onEvent applies one event message: written to the venue's events file,
+// then shown. It returns false when the message must come again.
+func (h *Hall) onEvent(m jetstream.Msg) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g, k, ok := h.route(m, "events")
+	if !ok {
+		return true
+	}
+	data := m.Data()
+	e, err := ParseEvent(data)
+	if err == nil && e.Board != k.board {
+		err = fmt.Errorf("%w: its board %q is not the subject's %s", ErrNotEvent, e.Board, k.board)
+	}
+	if err != nil {
+		text := fmt.Sprintf("venue %s sent a message on board %s's subject that is not an event (%v); it was ignored",
+			k.venue, k.board, err)
+		if _, ok := h.owners[k.board]; ok {
+			h.log.Error(text, "board", k.board)
+			h.hub.Raise(k.board, hub.Amber, KindBadMessage, "", text)
+		} else {
+			h.hallAlert(k.venue, KindBadMessage, text)
+		}
+		return true
+	}
+	if e.Seq <= g.last {
+		return true // already written: a redelivery
+	}
+	if e.Seq != g.last+1 && !g.gapWarn {
+		g.gapWarn = true
+		text := fmt.Sprintf("events %d to %d of board %s from venue %s never reached the hall", g.last+1, e.Seq-1, k.board, k.venue)
+		h.log.Error(text, "board", k.board)
+		h.owner(k, g)
+		h.hub.Raise(k.board, hub.Amber, KindGap, "", text)
+	}
+	if _, err := g.ev.Write(append(data[:len(data):len(data)], '\n')); err != nil {
+		h.hallAlert(k.venue, "hall-journal", fmt.Sprintf("board %s: writing its events: %v", k.board, err))
+		return false
+	}
+	g.last = e.Seq
+	h.applied++
+	if h.owner(k, g) {
+		h.hub.Publish(k.board, e)
+	}
+	if h.o.OnEvent != nil {
+		t, _ := time.Parse(time.RFC3339Nano, m.Headers().Get(HeaderTime))
+		h.o.OnEvent(k.venue, e, data, t)
+	}
+	return true
+}
+
+// onCapture writes one capture chunk at its offset.
+func (h *Hall) onCapture(m jetstream.Msg) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g, k, ok := h.route(m, "capture")
+	if !ok {
+		return true
+	}
+	off, err := strconv.ParseInt(m.Headers().Get(HeaderOffset), 10, 64)
+	if err != nil {
+		h.hallAlert(k.venue, KindBadMessage, fmt.Sprintf("a capture chunk of board %s from venue %s without its offset was ignored",
+			k.board, k.venue))
+		return true
+	}
+	data := m.Data()
+	switch {
+	case off > g.capSize:
+		if !g.capWarn {
+			g.capWarn = true
+			h.hallAlert(k.venue, KindGap, fmt.Sprintf("the capture of board %s from venue %s jumps from byte %d to %d: "+
+				"the hall's copy is incomplete", k.board, k.venue, g.capSize, off))
+		}
+		return true
+	case off+int64(len(data)) <= g.capSize:
+		return true // a redelivery
+	}
+	data = data[g.capSize-off:] // the part not yet written (all of it, but after a torn write)
+	if _, err := g.cap.Write(data); err != nil {
+		h.hallAlert(k.venue, "hall-journal", fmt.Sprintf("board %s: writing its capture: %v", k.board, err))
+		return false
+	}
+	g.capSize += int64(len(data))
+	if h.meta(g, data) && h.owners[k.board] == k.venue {
+		h.hub.AddBoard(g.info)
+	}
+	return true
+}
+
+// meta reads the players and the time control from capture lines; it
+// tells whether they changed.
+func (h *Hall) meta(g *game, data []byte) bool {
+	changed := false
+	for line := range bytes.Lines(data) {
+		kv, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r\n"), []byte("#meta "))
+		if !ok {
+			continue
+		}
+		key, val, _ := strings.Cut(string(kv), "=")
+		switch key {
+		case "white":
+			g.info.White, changed = val, true
+		case "black":
+			g.info.Black, changed = val, true
+		case "timecontrol":
+			g.info.TimeControl, changed = val, true
+		}
+	}
+	return changed
+}
+
+// onHeartbeat records a venue's heartbeat.
+func (h *Hall) onHeartbeat(msg *nats.Msg) {
+	var hb Heartbeat
+	if err := json.Unmarshal(msg.Data, &hb); err != nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if vs := h.venues[hb.Venue]; vs != nil {
+		vs.lastHB, vs.hb = h.o.Now(), hb
+	}
+}
+
+// watch marks the venues whose heartbeat stopped, and those that came
+// back, on their boards.
+func (h *Hall) watch(ctx context.Context) {
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		h.mu.Lock()
+		now := h.o.Now()
+		for _, vs := range h.venues {
+			if vs.lastHB.IsZero() {
+				continue
+			}
+			silent := now.Sub(vs.lastHB)
+			switch {
+			case !vs.cut && silent > h.o.Stale:
+				vs.cut, vs.cutSince = true, vs.lastHB
+				h.venueAlert(vs, KindVenueCut, fmt.Sprintf("venue %s is cut off from the hall since %s: its boards may be behind",
+					vs.ref.Name, vs.lastHB.UTC().Format("15:04:05")))
+			case vs.cut && silent <= h.o.Stale && h.behindLocked(vs) == 0:
+				vs.cut = false
+				h.venueAlert(vs, KindVenueBack, fmt.Sprintf("venue %s is back (cut off for %s); the hall has caught up",
+					vs.ref.Name, now.Sub(vs.cutSince).Round(time.Second)))
+			}
+		}
+		h.mu.Unlock()
+	}
+}
+
+// venueAlert raises an alert on every board the venue shows.
+func (h *Hall) venueAlert(vs *venueState, kind, text string) {
+	h.log.Warn(text, "venue", vs.ref.Name)
+	h.alerts = append(h.alerts, HallAlert{Time: h.o.Now().UTC(), Venue: vs.ref.Name, Kind: kind, Text: text})
+	for b, v := range h.owners {
+		if v == vs.ref.Name {
+			h.hub.Raise(b, hub.Amber, kind, "", text)
+		}
+	}
+}
+
+// behindLocked counts the events the venue says it holds and the hall
+// has not written yet.
+func (h *Hall) behindLocked(vs *venueState) int {
+	n := 0
+	for b, seq := range vs.hb.Seqs {
+		g := h.games[gameKey{vs.ref.Name, Token(vs.hb.Round), Token(b)}]
+		last := 0
+		if g != nil {
+			last = g.last
+		}
+		if seq > last {
+			n += seq - last
+		}
+	}
+	return n
+}
+
+// VenueStatus is a venue as the hall sees it.
+type VenueStatus struct {
+	Name string `json:"name"`
+	// State is "waiting" (never heard), "connected" or "cut-off".
+	State    string    `json:"state"`
+	LastSeen time.Time `json:"last_seen,omitzero"`
+	// Behind counts the events the venue holds that the hall has not yet
+	// (as of the venue's last heartbeat).
+	Behind int      `json:"behind"`
+	Boards []string `json:"boards"` // the boards it shows
+}
+
+// Status is the hall's view of its venues and the alerts that belong to
+// no board.
+type Status struct {
+	Venues  []VenueStatus `json:"venues"`
+	Alerts  []HallAlert   `json:"alerts"`
+	Applied int64         `json:"applied"` // events applied since the start
+}
+
+// Status returns the venues' states and the hall's own alerts.
+func (h *Hall) Status() Status {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	st := Status{Alerts: append([]HallAlert{}, h.alerts...), Applied: h.applied}
+	for _, r := range h.o.Venues {
+		vs := h.venues[r.Name]
+		s := VenueStatus{Name: r.Name, State: "waiting", LastSeen: vs.lastHB, Behind: h.behindLocked(vs), Boards: []string{}}
+		switch {
+		case vs.lastHB.IsZero():
+		case h.o.Now().Sub(vs.lastHB) > h.o.Stale:
+			s.State = "cut-off"
+		default:
+			s.State = "connected"
+		}
+		for b, v := range h.owners {
+			if v == r.Name {
+				s.Boards = append(s.Boards, b)
+			}
+		}
+		sort.Slice(s.Boards, func(i, j int) bool { return lessBoard(s.Boards[i], s.Boards[j]) })
+		st.Venues = append(st.Venues, s)
+	}
+	return st
+}
+
+func lessBoard(a, b string) bool {
+	x, e1 := strconv.Atoi(a)
+	y, e2 := strconv.Atoi(b)
+	if e1 == nil && e2 == nil {
+		return x < y
+	}
+	return a < b
+}
+
+// load reads what the hall has written before (after a restart): each
+// game's events into the hub, and where each file ends.
+func (h *Hall) load() error {
+	if data, err := os.ReadFile(h.ownersPath()); err == nil {
+		if err := json.Unmarshal(data, &h.owners); err != nil {
+			return fmt.Errorf("scaleout: %s: %w", h.ownersPath(), err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("scaleout: %w", err)
+	}
+	files, err := filepath.Glob(filepath.Join(h.o.Data, "venues", "*", "round-*", "board-*.events.jsonl"))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		rel, _ := filepath.Rel(filepath.Join(h.o.Data, "venues"), f)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		k := gameKey{parts[0], strings.TrimPrefix(parts[1], "round-"),
+			strings.TrimSuffix(strings.TrimPrefix(parts[2], "board-"), ".events.jsonl")}
+		if h.o.Round != "" && k.round != Token(h.o.Round) {
+			continue
+		}
+		g := &game{info: hub.Info{ID: k.board, Round: k.round}}
+		h.games[k] = g
+		capPath := strings.TrimSuffix(f, ".events.jsonl") + ".capture"
+		if capData, err := os.ReadFile(capPath); err == nil {
+			g.capSize = int64(len(capData))
+			h.meta(g, capData)
+		}
+		show := h.owners[k.board] == k.venue
+		if show {
+			h.hub.AddBoard(g.info)
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("scaleout: %w", err)
+		}
+		// A torn last line (the hall stopped while writing it) is cut:
+		// the message was not acknowledged and comes again.
+		if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+			if err := os.Truncate(f, int64(i+1)); err != nil {
+				return fmt.Errorf("scaleout: %w", err)
+			}
+			data = data[:i+1]
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			e, err := ParseEvent(sc.Bytes())
+			if err != nil {
+				return fmt.Errorf("scaleout: %s: %w", f, err)
+			}
+			g.last = e.Seq
+			if show {
+				h.hub.Publish(k.board, e)
+			}
+		}
+	}
+	return nil
+}
