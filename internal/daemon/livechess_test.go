@@ -317,12 +317,13 @@ func eboardStates(t *testing.T, addr string) map[string]string {
 }
 
 // lcSpeed is the emulated boards' speed here: slow enough that the capture
-// times keep the board's own timing to a few tens of milliseconds (a piece
+// times keep the board's own timing within a fraction of the listener's
+// settle time even on a loaded machine under the race detector (a piece
 // slid over squares is then seen sliding, as on a real board), fast enough
-// for a whole game in half a minute.
-const lcSpeed = 20
+// for a whole game in under a minute.
+const lcSpeed = 5
 
-func steady(ply int) time.Duration { return 10 * time.Second }
+func steady(ply int) time.Duration { return 4 * time.Second }
 
 // startEmuAt is startEmu at lcSpeed.
 func startEmuAt(t *testing.T, cfg emulator.Config) *emu {
@@ -398,13 +399,13 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 	e2 := startEmuAt(t, emulator.Config{Game: sans, Seed: 2, ThinkTime: steady, NoClock: true})
 	e3 := startEmuAt(t, emulator.Config{Game: setUp.moves, StartFEN: setUp.start, Seed: 3, ThinkTime: func(ply int) time.Duration {
 		if ply == 1 {
-			return 60 * time.Second // time for the clients to see the start (3 s)
+			return 15 * time.Second // time for the clients to see the start (3 s)
 		}
 		return steady(ply)
 	}})
 	e4 := startCabledAt(t, emulator.Config{Game: sans, Seed: 4, ThinkTime: func(ply int) time.Duration {
 		if ply == unplugAt {
-			return 100 * time.Second // the board is unplugged and back before this move is made (5 s)
+			return 25 * time.Second // the board is unplugged and back before this move is made (5 s)
 		}
 		return steady(ply)
 	}})
@@ -489,7 +490,9 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 	startClients("2", whole, "middle")
 
 	// Board 4 is unplugged while a player thinks, and plugged back in.
-	w.waitFor(t, "board 4 to reach its long think", 60*time.Second, func() bool { return has(w.stream("4"), plyMade(unplugAt-1)) })
+	w.waitFor(t, "board 4 to reach its long think", 60*time.Second, func() bool {
+		return has(w.stream("4"), func(e reconcile.Event) bool { return e.Type == reconcile.TypeComplete && e.Ply >= unplugAt-1 })
+	})
 	e4.unplug()
 	w.waitFor(t, "board 4 to be seen unplugged", 30*time.Second, func() bool { return has(w.stream("4"), isSession("disconnected")) })
 	if st := eboardStates(t, lcAddr); st["4"] != livechess.NotResponding {
