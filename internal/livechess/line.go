@@ -1,6 +1,7 @@
 package livechess
 
 import (
+	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -29,11 +30,14 @@ func (l *line) apply(ev reconcile.Event) {
 	case reconcile.TypeMove:
 		n := ev.Ply - l.base // index + 1 of the ply in the line
 		switch {
+		case l.start != "" && n > len(l.san)+1 && l.fill(ev):
+			return
 		case l.start == "" || n < 1 || n > len(l.san)+1:
 			// Plies made while the board was not read (arbiterd could not
-			// verify them, an unverified-moves anomaly says so) or before
-			// the events the hub keeps: the line starts again at the first
-			// position known after them.
+			// verify them, an unverified-moves anomaly says so) that no
+			// single sequence explains, or plies before the events the hub
+			// keeps: the line starts again at the first position known
+			// after them.
 			*l = line{origin: l.origin, base: ev.Ply, start: ev.FEN}
 			return
 		}
@@ -45,6 +49,61 @@ func (l *line) apply(ev reconcile.Event) {
 			l.san, l.fens = l.san[:n-1], l.fens[:n-1]
 		}
 	}
+}
+
+// maxFill is the most plies fill looks for between the line's last
+// position and a move after a gap.
+const maxFill = 3
+
+// fill closes a gap before move ev — plies the board made while it was not
+// read, which arbiterd's record leaves unverified — with the one sequence
+// of that many legal moves that leads from the line's last position to ev
+// (ev's move last, to ev's position). The board showed those moves as far
+// as anything can tell: a LiveChess client is given them, as LiveChess
+// would. With no such sequence, or several, it reports false.
+func (l *line) fill(ev reconcile.Event) bool {
+	gap := ev.Ply - l.base - len(l.san) - 1
+	if gap < 1 || gap > maxFill {
+		return false
+	}
+	g, err := rules.NewGame(l.fen())
+	if err != nil {
+		return false
+	}
+	target, err := rules.NewGame(ev.FEN)
+	if err != nil {
+		return false
+	}
+	res := rules.Reconstruct(g, rules.SnapshotOf(target.Position()), rules.Options{MaxPlies: gap + 1})
+	cands := res.Candidates
+	if res.Kind == rules.Forward {
+		cands = append(cands, res.Moves)
+	}
+	var sans, fens []string
+	found := 0
+	for _, seq := range cands {
+		if len(seq) != gap+1 {
+			continue
+		}
+		c := g.Clone()
+		var ss, fs []string
+		for _, m := range seq {
+			if c.Move(m) != nil {
+				break
+			}
+			ss, fs = append(ss, c.SAN(c.Ply())), append(fs, c.FEN())
+		}
+		if len(ss) == gap+1 && ss[gap] == ev.SAN && samePosition(fs[gap], ev.FEN) {
+			sans, fens = ss, fs
+			found++
+		}
+	}
+	if found != 1 {
+		return false
+	}
+	fens[gap] = ev.FEN
+	l.san, l.fens = append(l.san, sans...), append(l.fens, fens...)
+	return true
 }
 
 // fen is the position after the line's last ply ("" when unknown).

@@ -1,0 +1,99 @@
+package livechess
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arbiterd/arbiterd/rules"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// moveEvents are the move events of a game played from the start, as the
+// stream has them: ply, SAN and the FEN after.
+func moveEvents(t *testing.T, sans []string) []reconcile.Event {
+	t.Helper()
+	g, err := rules.NewGame("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []reconcile.Event
+	for i, s := range sans {
+		if err := g.MoveSAN(s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, reconcile.Event{Type: reconcile.TypeMove, Ply: i + 1, SAN: g.SAN(g.Ply()), FEN: g.FEN()})
+	}
+	return out
+}
+
+func TestLineFollowsTheBoard(t *testing.T) {
+	game := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7")
+	evs := moveEvents(t, game)
+	var l line
+	l.apply(reconcile.Event{Type: reconcile.TypePosition, FEN: startFEN})
+	for _, e := range evs[:4] {
+		l.apply(e)
+	}
+	if !slices.Equal(l.san, game[:4]) || l.fen() != evs[3].FEN || l.index(evs[1].FEN) != 2 || l.index(startFEN) != 0 {
+		t.Fatalf("after 4 plies: %+v", l)
+	}
+	// Nc6 taken back, then a6 instead: the line is rewritten
+	l.apply(reconcile.Event{Type: reconcile.TypeRetract, Ply: 4})
+	if !slices.Equal(l.san, game[:3]) || l.fen() != evs[2].FEN {
+		t.Fatalf("after the retract: %v", l.san)
+	}
+	alt := moveEvents(t, []string{"e4", "e5", "Nf3", "a6"})
+	l.apply(alt[3])
+	if !slices.Equal(l.san, []string{"e4", "e5", "Nf3", "a6"}) || l.index(evs[3].FEN) != -1 {
+		t.Fatalf("after a6: %v", l.san)
+	}
+	// a retract of a ply the line does not have changes nothing
+	l.apply(reconcile.Event{Type: reconcile.TypeRetract, Ply: 9})
+	if len(l.san) != 4 {
+		t.Fatalf("after a retract of ply 9: %v", l.san)
+	}
+	// a new game: the position event starts the line again
+	l.apply(reconcile.Event{Type: reconcile.TypePosition, FEN: startFEN})
+	if len(l.san) != 0 || l.start != startFEN || l.origin != startFEN {
+		t.Fatalf("after a position: %+v", l)
+	}
+}
+
+// TestLineFillsAGap: plies made while the board was not read reach the
+// stream only as the first move after them; one sequence explains them, and
+// the line has it. A gap no single sequence of legal moves explains starts
+// the line again at the move after it.
+func TestLineFillsAGap(t *testing.T) {
+	game := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5")
+	evs := moveEvents(t, game)
+	var l line
+	l.apply(reconcile.Event{Type: reconcile.TypePosition, FEN: startFEN})
+	for _, e := range evs[:4] {
+		l.apply(e)
+	}
+	l.apply(evs[6]) // Bb5 and a6 not seen: Ba4 arrives as ply 7
+	if !slices.Equal(l.san, game[:7]) || l.fen() != evs[6].FEN || l.base != 0 {
+		t.Fatalf("after a gap of 2: base %d, %v", l.base, l.san)
+	}
+	// Four plies not seen (Nf6 O-O Be7 Re1, then b5 arrives): more than
+	// fill looks for; the line starts again after b5.
+	l.apply(evs[11])
+	if l.base != 12 || len(l.san) != 0 || l.start != evs[11].FEN || l.origin != startFEN {
+		t.Fatalf("after a gap of 4 plies and the move: base %d, start %q, %v", l.base, l.start, l.san)
+	}
+	// Two sequences explain e3 e6 d3 d6 and end with d6 (d3 e6 e3 d6 too):
+	// the line cannot tell which, and starts again.
+	var m line
+	m.apply(reconcile.Event{Type: reconcile.TypePosition, FEN: startFEN})
+	m.apply(moveEvents(t, strings.Fields("e3 e6 d3 d6"))[3])
+	if m.base != 4 || len(m.san) != 0 {
+		t.Fatalf("after an ambiguous gap: base %d, %v", m.base, m.san)
+	}
+	// but e3 e6 d3 alone, with d3 last, is one sequence
+	m.apply(reconcile.Event{Type: reconcile.TypePosition, FEN: startFEN})
+	m.apply(moveEvents(t, strings.Fields("e3 e6 d3"))[2])
+	if m.base != 0 || !slices.Equal(m.san, strings.Fields("e3 e6 d3")) {
+		t.Fatalf("after e3 e6 d3 with two plies unseen: base %d, %v", m.base, m.san)
+	}
+}
