@@ -162,6 +162,22 @@ func (in *Interpreter) sideOf(st *istate, f Face) Side {
 	return Black
 }
 
+// whiteKnown reports whether White's face rests on more than a belief: it
+// is set, or the displays vouched for the turn it was taken from, or for
+// what an indicator means since (a mirrored belief was turned round with
+// White's face, see mirrored).
+func (in *Interpreter) whiteKnown(st *istate) bool {
+	if in.cfg != WhiteAuto || st.whiteSure {
+		return true
+	}
+	for _, ind := range st.ind {
+		if ind.confirmed {
+			return true
+		}
+	}
+	return false
+}
+
 // timesOf maps a reading's faces to White and Black (before White's face
 // is known, left is taken as White's).
 func timesOf(st *istate, r Reading) Times {
@@ -335,7 +351,7 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 				// face rests on the clock's indicators alone (6.6): which
 				// player's time changed is then inferred, not seen.
 				evs = append(evs, ClockEvent{Kind: Adjusted, At: r.At, Side: in.sideOf(st, f), Clock: timesOf(st, r),
-					Period: st.period[f], Added: rise[f], Inferred: in.cfg == WhiteAuto && !st.whiteSure,
+					Period: st.period[f], Added: rise[f], Inferred: !in.whiteKnown(st),
 					Detail: fmt.Sprintf("%s's time was changed by %v while the clock was stopped", in.sideOf(st, f), rise[f])})
 			}
 		}
