@@ -317,6 +317,34 @@ func scenarios(t testing.TB) []scenario {
 			},
 		},
 		{
+			// The round's default time (6.7.1) is a minute; Black takes
+			// three to reply: once the minute has passed since the clock
+			// started, Black is named for a presence check, once.
+			name: "default-time-black-late",
+			cfg: emulator.Config{Game: game90[:10], Periods: periods(t, std), ThinkTime: func(ply int) time.Duration {
+				if ply == 2 {
+					return 3 * time.Minute
+				}
+				return think(ply)
+			}},
+			meta: map[string]string{"board": "5", "white": "White, W", "black": "Black, B", "timecontrol": std, "default-time": "60"},
+			check: func(t *testing.T, evs []reconcile.Event) {
+				f := gather(evs)
+				if n := f.anomalies[reconcile.KindDefaultTime]; n != 1 {
+					t.Fatalf("%d default-time anomalies, want 1", n)
+				}
+				for _, e := range evs {
+					if e.Kind == reconcile.KindDefaultTime && (e.Side.String() != "black" || e.Article != "6.7.1") {
+						t.Errorf("default-time %s: want Black (6.7.1)", reconcile.Marshal(e))
+					}
+				}
+				onlyAnomalies(t, f, reconcile.KindDefaultTime)
+				if f.completed.White != 5 || f.completed.Black != 5 {
+					t.Errorf("completed %+v, want 5 each", f.completed)
+				}
+			},
+		},
+		{
 			name: "move-without-press-at-flag",
 			cfg: emulator.Config{Game: game90[:31], Periods: periods(t, "300+0"), ThinkTime: think, End: emulator.EndFlag,
 				Script: []emulator.Action{{Kind: emulator.NoPress, Ply: 31}}},
@@ -459,7 +487,7 @@ func captureOf(t testing.TB, cfg emulator.Config, meta map[string]string) []byte
 	if err := w.Port("board", "dgt"); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"board", "white", "black", "timecontrol", "start-fen"} {
+	for _, k := range []string{"board", "white", "black", "timecontrol", "start-fen", "default-time"} {
 		if v, ok := meta[k]; ok {
 			if err := w.Meta(k, v); err != nil {
 				t.Fatal(err)
