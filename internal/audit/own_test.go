@@ -26,6 +26,7 @@ import (
 var scenarioControls = map[string]string{
 	"arbiter-settles-press-without-move":  "40/5400+30:1800+30",
 	"arbiter-pause-without-change":        "40/5400+30:1800+30",
+	"default-time-black-late":             "40/5400+30:1800+30",
 	"bronstein":                           "300b5",
 	"checkmate-completes-without-press":   std,
 	"clean-to-move-45-period-added-at-40": std,
