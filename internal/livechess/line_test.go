@@ -97,3 +97,40 @@ func TestLineFillsAGap(t *testing.T) {
 		t.Fatalf("after e3 e6 d3 with two plies unseen: base %d, %v", m.base, m.san)
 	}
 }
+
+// FuzzLine folds arbitrary event sequences (moves, retracts, positions at
+// any ply, FENs good and bad): the fold never panics, keeps one FEN per
+// ply, and answers index and fenAt for any input.
+func FuzzLine(f *testing.F) {
+	f.Add([]byte{0, 1, 1, 2, 2, 3, 1, 7, 2})
+	f.Add([]byte{0, 1, 1, 1, 2, 2, 1, 4, 3, 2, 9, 0})
+	f.Add([]byte{1, 5, 0, 0, 1, 1, 2, 1})
+	fens := []string{startFEN, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+		"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "8/8/8/8/8/8/8/8 w - - 0 1", "", "x"}
+	sans := []string{"e4", "e5", "Nf3", "", "?"}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var l line
+		for i := 0; i+1 < len(b); i += 2 {
+			op, arg := b[i]%4, int(b[i+1])
+			e := reconcile.Event{Ply: arg % 12, FEN: fens[arg%len(fens)], SAN: sans[arg%len(sans)]}
+			switch op {
+			case 0:
+				e.Type = reconcile.TypePosition
+			case 1, 2:
+				e.Type = reconcile.TypeMove
+			case 3:
+				e.Type = reconcile.TypeRetract
+			}
+			l.apply(e)
+			if len(l.san) != len(l.fens) {
+				t.Fatalf("%d plies, %d positions", len(l.san), len(l.fens))
+			}
+			for _, p := range fens {
+				if k := l.index(p); k < -1 || k > len(l.san) {
+					t.Fatalf("index %d of %d plies", k, len(l.san))
+				}
+			}
+			l.fenAt(arg%15 - 2)
+		}
+	})
+}

@@ -65,12 +65,13 @@ type feed struct {
 // session is one WebSocket client. Its loop owns the feeds; a reader
 // goroutine hands it requests and a writer goroutine drains its queue.
 type session struct {
-	a     *API
-	c     *websocket.Conn
-	out   chan []byte
-	feeds map[string]*feed // by the feed id's JSON text
-	hold  *time.Timer      // runs while a feed holds a message back (feed.pending)
-	wg    sync.WaitGroup   // the reader and the writer
+	a      *API
+	c      *websocket.Conn
+	out    chan []byte
+	feeds  map[string]*feed // by the feed id's JSON text
+	hold   *time.Timer      // runs while a feed holds a message back (feed.pending)
+	holdAt time.Time        // when hold fires
+	wg     sync.WaitGroup   // the reader and the writer
 }
 
 var errSlow = errors.New("client too slow")
@@ -164,7 +165,7 @@ func (s *session) run(parent context.Context) error {
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		case <-held:
-			s.hold = nil
+			s.hold, s.holdAt = nil, time.Time{}
 			if err := s.release(time.Now()); err != nil {
 				cancel(err)
 			}
@@ -464,10 +465,14 @@ func (s *session) arm(now time.Time) {
 			first = f.due
 		}
 	}
+	if s.hold != nil && first.Equal(s.holdAt) {
+		return // already set for it
+	}
 	if s.hold != nil {
 		s.hold.Stop()
 		s.hold = nil
 	}
+	s.holdAt = first
 	if !first.IsZero() {
 		s.hold = time.NewTimer(max(0, first.Sub(now)))
 	}
