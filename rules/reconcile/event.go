@@ -256,15 +256,7 @@ func Marshal(e Event) []byte {
 		w.b = strconv.AppendBool(w.b, e.ControlReached)
 		w.str("opponent_can_mate", e.OpponentCanMate)
 		if e.OpponentCanMate == "yes" {
-			w.key("mate_line")
-			w.b = append(w.b, '[')
-			for i, m := range e.MateLine {
-				if i > 0 {
-					w.b = append(w.b, ',')
-				}
-				w.b = appendString(w.b, m)
-			}
-			w.b = append(w.b, ']')
+			w.strs("mate_line", e.MateLine)
 		}
 		w.str("verdict", e.Verdict)
 		w.str("article", e.Article)
@@ -300,26 +292,10 @@ func Marshal(e Event) []byte {
 		w.str("fen", e.FEN)
 		w.clock("clock", e.Clock)
 		w.int("quiet_plies", e.Quiet)
-		w.key("recent")
-		w.b = append(w.b, '[')
-		for i, m := range e.Recent {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.b = appendString(w.b, m)
-		}
-		w.b = append(w.b, ']')
+		w.strs("recent", e.Recent)
 		w.str("opponent_can_mate", e.OpponentCanMate)
 		if e.OpponentCanMate == "yes" {
-			w.key("mate_line")
-			w.b = append(w.b, '[')
-			for i, m := range e.MateLine {
-				if i > 0 {
-					w.b = append(w.b, ',')
-				}
-				w.b = appendString(w.b, m)
-			}
-			w.b = append(w.b, ']')
+			w.strs("mate_line", e.MateLine)
 		}
 		w.str("article", e.Article)
 		w.str("reason", e.Reason)
@@ -362,6 +338,19 @@ func (w *jw) key(k string) {
 func (w *jw) str(k, v string) {
 	w.key(k)
 	w.b = appendString(w.b, v)
+}
+
+// strs writes a list of strings ([] when empty).
+func (w *jw) strs(k string, list []string) {
+	w.key(k)
+	w.b = append(w.b, '[')
+	for i, m := range list {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendString(w.b, m)
+	}
+	w.b = append(w.b, ']')
 }
 
 func (w *jw) int(k string, v int) {
