@@ -62,7 +62,8 @@ type board struct {
 	game     *pgn.Game
 	now      func() time.Duration
 	finished bool
-	failing  bool // the journal failed and was reported
+	failing  bool      // the journal failed and was reported
+	line     lineState // what was said about the board's line (the runner's)
 
 	mu       sync.Mutex
 	sess     *dgt.Session // the current line's session (decoder statistics)
@@ -184,6 +185,11 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 		}
 		b.log.Info("recovered game from the journal", "capture", path, "events", len(hist),
 			"finished", b.finished, "resume_at", capture.FormatSeconds(base))
+		if b.finished {
+			b.log.Warn(fmt.Sprintf("the game in %s is over: the board is shown as it ended and its port is not read. "+
+				"For a new game, start the next round (round in the configuration, or --round %s); every round keeps its own journal", path, nextRound(d.cfg.Round)),
+				"capture", path)
+		}
 	case errors.Is(err, fs.ErrNotExist):
 		cw, err := d.o.OpenCapture(path, false)
 		if err != nil {
@@ -388,11 +394,7 @@ func (b *board) run(ctx context.Context) {
 		}
 		wait := b.d.o.Backoff.Delay(attempt)
 		attempt++
-		level := slog.LevelWarn
-		if attempt > 5 {
-			level = slog.LevelError
-		}
-		b.log.Log(ctx, level, "board line down; reopening", "port", b.cfg.Port, "err", err, "attempt", attempt, "wait", wait)
+		b.lineFailed(err, attempt, wait)
 		b.d.m.reconnects.WithLabelValues(b.id).Inc()
 		select {
 		case <-ctx.Done():
@@ -420,6 +422,14 @@ func (b *board) onEvent(e reconcile.Event) bool {
 }
 
 func (b *board) publish(e reconcile.Event) {
+	if e.Type == reconcile.TypeSession && e.Port == PortName {
+		switch e.State {
+		case "connected":
+			b.lineUp()
+		case "disconnected":
+			b.lineDown()
+		}
+	}
 	if b.ev != nil {
 		if _, err := b.ev.Write(append(reconcile.Marshal(e), '\n')); err != nil {
 			b.journalFailed(fmt.Errorf("events file: %w", err))

@@ -96,11 +96,15 @@ type Daemon struct {
 	boards []*board
 	dir    string // DATA/round-R
 
+	ln net.Listener // opened by New, served by Run
+
 	mu   sync.Mutex
 	addr net.Addr
 }
 
-// New prepares the daemon: it creates the round's directory, replays
+// New prepares the daemon: it opens the HTTP listener (a port already
+// taken is an error before any file is written), logs each board's time
+// control in words, creates the round's directory, replays
 // every existing capture of the round (recovering unfinished games) and
 // creates the captures of new games. A capture that cannot be read back
 // is an error naming the file and line: it must be looked at, not
@@ -143,7 +147,14 @@ func New(o Options) (*Daemon, error) {
 	}
 	d := &Daemon{o: o, cfg: o.Config, log: o.Logger, hub: o.Hub, m: newMetrics()}
 	d.dir = filepath.Join(d.cfg.Data, "round-"+d.cfg.Round)
+	// The HTTP port first: taken, the daemon stops before any capture
+	// file is made.
+	if err := d.listen(); err != nil {
+		return nil, err
+	}
+	d.announce()
 	if err := os.MkdirAll(d.dir, 0o755); err != nil {
+		d.closeListener()
 		return nil, fmt.Errorf("daemon: data directory: %w", err)
 	}
 	for _, bc := range d.cfg.Boards {
@@ -152,6 +163,7 @@ func New(o Options) (*Daemon, error) {
 			for _, ob := range d.boards {
 				ob.close()
 			}
+			d.closeListener()
 			return nil, err
 		}
 		d.boards = append(d.boards, b)
@@ -164,6 +176,15 @@ func New(o Options) (*Daemon, error) {
 		d.o.Runners = d.DefaultRunners()
 	}
 	return d, nil
+}
+
+// closeListener closes a listener New opened (one given in Options is the
+// caller's).
+func (d *Daemon) closeListener() {
+	if d.ln != nil && d.o.Listener == nil {
+		d.ln.Close()
+	}
+	d.ln = nil
 }
 
 // Hub returns the daemon's live view of the boards.
@@ -206,16 +227,14 @@ func (d *Daemon) Handler() http.Handler {
 // the HTTP server, the runners. On the way out every capture is synced
 // and closed. It returns an error only if the HTTP server cannot serve.
 func (d *Daemon) Run(ctx context.Context) error {
-	ln := d.o.Listener
+	ln := d.ln
 	if ln == nil {
-		var err error
-		if ln, err = net.Listen("tcp", d.cfg.Listen); err != nil {
-			for _, b := range d.boards {
-				b.close()
-			}
-			return fmt.Errorf("daemon: listen: %w", err)
+		for _, b := range d.boards {
+			b.close()
 		}
+		return errors.New("daemon: Run called twice")
 	}
+	d.ln = nil
 	d.mu.Lock()
 	d.addr = ln.Addr()
 	d.mu.Unlock()
