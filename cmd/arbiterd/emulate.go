@@ -26,6 +26,7 @@ type emulateOptions struct {
 	end        string
 	exit       bool
 	verbose    bool
+	link       string
 }
 
 func newEmulateCmd() *cobra.Command {
@@ -53,6 +54,7 @@ several):
 
 ` + emulator.ActionSyntax,
 		Example: `  arbiterd emulate --speed 50 -v --tc 40/5400+30:1800+30 --fault flag@ply=30
+  arbiterd emulate --speed 50 --wait --link /tmp/arbiterd-board-1   # the port named in docs/examples/emulated.yaml
   arbiterd emulate --pgn game.pgn --tc 300b5 --wait --fault garbage@ply=20,n=16
   arbiterd emulate --pgn long.pgn --period-by after-presses --fault early-period@ply=77`,
 		Args: cobra.NoArgs,
@@ -61,7 +63,7 @@ several):
 			if err != nil {
 				return usageError{err}
 			}
-			return runEmulate(cmd.Context(), cmd, cfg)
+			return runEmulate(cmd.Context(), cmd, cfg, o.link)
 		},
 	}
 	f := cmd.Flags()
@@ -78,6 +80,7 @@ several):
 	f.StringVar(&o.end, "end", "stop", "after the last move: stop (the players stop the clock) or flag (the side to move runs out of time)")
 	f.BoolVar(&o.exit, "exit", false, "exit when the game is over instead of answering until interrupted")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "print each move, press, period, flag and scripted action as it happens")
+	f.StringVar(&o.link, "link", "", "also offer the board at `PATH`, a symbolic link to the pseudo-terminal made before the emulator answers (removed at exit): a fixed port name for arbiterd serve's configuration")
 	return cmd
 }
 
@@ -139,7 +142,7 @@ func (o *emulateOptions) config() (emulator.Config, error) {
 	return cfg, nil
 }
 
-func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config) error {
+func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config, link string) error {
 	out := cmd.OutOrStdout()
 	if verbose, _ := cmd.Flags().GetBool("verbose"); verbose {
 		cfg.Observe = func(n emulator.Note) {
@@ -163,6 +166,19 @@ func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config) er
 	}
 	defer master.Close()
 	fmt.Fprintf(out, "device %s\n", path)
+	if link != "" {
+		// The link is in place before the board answers, so a host
+		// started at the same time finds the port as soon as it exists.
+		if err := emulator.ReplaceLink(link, path); err != nil {
+			return fmt.Errorf("--link: %w", err)
+		}
+		defer func() {
+			if target, err := os.Readlink(link); err == nil && target == path {
+				os.Remove(link)
+			}
+		}()
+		fmt.Fprintf(out, "link %s -> %s\n", link, path)
+	}
 	fmt.Fprintf(out, "playing %d plies at speed %g, seed %d\n", em.Plies(), cfg.Speed, cfg.Seed)
 	err = em.Run(ctx, master)
 	switch {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -87,5 +88,61 @@ func TestEmulateServesAHost(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("emulate: %v", err)
+	}
+}
+
+// --link offers the board at a fixed name before the emulator answers, so
+// the README's daemon section needs no waiting for the device line; the
+// link goes when the emulator stops.
+func TestEmulateLink(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "arbiterd-board-1")
+	cmd := newEmulateCmd()
+	pr, pw := io.Pipe()
+	cmd.SetOut(pw)
+	cmd.SetArgs([]string{"--wait", "--speed", "100", "--link", link})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx); pw.Close() }()
+	sc := bufio.NewScanner(pr)
+	var lines []string
+	for len(lines) < 2 && sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if len(lines) < 2 {
+		t.Fatalf("output %q", lines)
+	}
+	dev, _ := strings.CutPrefix(lines[0], "device ")
+	if lines[1] != "link "+link+" -> "+dev {
+		t.Errorf("second line %q", lines[1])
+	}
+	if target, err := os.Readlink(link); err != nil || target != dev {
+		t.Errorf("link -> %q (%v), want %s", target, err, dev)
+	}
+	// The board answers on the link.
+	f, err := os.OpenFile(link, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte{0x45})
+	buf := make([]byte, 64)
+	_ = f.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := f.Read(buf); n == 0 {
+		t.Errorf("no answer on the link: %v", err)
+	}
+	f.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("emulate: %v", err)
+	}
+	if _, err := os.Lstat(link); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the link is left after the emulator stopped: %v", err)
+	}
+	// A link that cannot be made is an error naming the flag.
+	cmd = newEmulateCmd()
+	cmd.SetOut(io.Discard)
+	cmd.SetArgs([]string{"--link", filepath.Join(t.TempDir(), "missing", "dir", "board")})
+	if err := cmd.ExecuteContext(context.Background()); err == nil || !strings.Contains(err.Error(), "--link") {
+		t.Errorf("a link in a missing directory: %v", err)
 	}
 }

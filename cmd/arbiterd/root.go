@@ -31,7 +31,9 @@ completed moves (FIDE Law 6.2.1), and when a flag falls tells the arbiter
 whether the time control was reached and what the verdict is (6.3.1, 6.4, 6.9).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(), // --version, as the version command prints it
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newVersionCmd(),

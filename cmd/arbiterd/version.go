@@ -2,31 +2,22 @@ package main
 
 import (
 	"fmt"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/arbiterd/arbiterd/internal/buildinfo"
 )
 
-// version is set at build time with -ldflags "-X main.version=v1.2.3";
-// otherwise the module version from the build info is used.
-var version = ""
-
-func versionString() string {
-	v := version
-	if v == "" {
-		v = "devel"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-	}
-	return fmt.Sprintf("arbiterd %s (%s, %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-}
+// versionString is what `arbiterd version` and `arbiterd --version`
+// print: the release version (set by the release build), the VCS revision
+// and its time (recorded by the Go toolchain, -buildvcs), the Go version
+// and the platform.
+func versionString() string { return buildinfo.Read().String() }
 
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the arbiterd version and the Go version it was built with",
+		Short: "Print the arbiterd version, the revision it was built from, and the Go version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionString())
