@@ -356,6 +356,23 @@ func TestDashboardHall(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// An alert the arbiter's change of the clock settled, and the change.
+	if err := chromedp.Do(tab,
+		chromedp.Click(chromedp.CSS(`#board-27 .head`)),
+		chromedp.WaitVisible(chromedp.CSS(`#detail-body[data-board="27"] li.alert.info`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, tab, `#detail-body li.alert.amber.acked .done`); got != "settled" {
+		t.Errorf("board 27's press without a move, settled by the arbiter, says %q", got)
+	}
+	if got := text(t, tab, `#detail-body li.alert.info .title`); got != "clock set by the arbiter — 7.5.5 · White" {
+		t.Errorf("board 27's change of the clock is titled %q", got)
+	}
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#detail-close`))); err != nil {
+		t.Fatal(err)
+	}
+
 	// Needs attention first, then alone.
 	if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS(`#order`), "attention")); err != nil {
 		t.Fatal(err)
