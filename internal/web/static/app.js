@@ -210,11 +210,18 @@
     return parts.join(" · ");
   }
 
+  // decide: the arbiter's three answers to an open claim (10.2).
+  function decide(b, a) {
+    const btn = (d, label) => '<button class="decide" data-board="' + esc(b.id) + '" data-claim="' + a.seq + '" data-decision="' + d + '">' + label + "</button>";
+    return '<span class="decisions">' + btn("accepted", "Accept: draw") + btn("rejected", "Reject: +2 min") + btn("postponed", "Postpone") + "</span>";
+  }
+
   function alertItem(b, a, older) {
     const cls = "alert " + a.level + (a.acked ? " acked" : "") + (older ? " older" : "") + (a.press_back ? " press-back" : "");
-    const act = a.acked
+    let act = a.acked
       ? '<span class="done">' + (a.closed_by ? "settled" : a.level === "info" ? "noted" : "acknowledged") + "</span>"
       : '<button class="ack" data-board="' + esc(b.id) + '" data-alert="' + a.id + '">Acknowledge</button>';
+    if (a.kind === "claim" && !a.closed_by && !b.result) act = decide(b, a) + act;
     const w = when(a);
     return '<li class="' + cls + '" data-alert="' + a.id + '"><span class="what">' + act + '<span class="title">' +
       esc(alertTitle(b, a)) + "</span>" + (w ? ' <span class="when">' + esc(w) + "</span>" : "") +
@@ -306,10 +313,18 @@
       cls,
       html: head + '<div class="body">' + diagram(b.fen, b.last_move) +
         '<div class="side">' + player("black", b.black) + player("white", b.white) + counts +
-        '<div class="meta">' + esc(lastMove(b)) + "</div>" +
+        '<div class="meta">' + esc(lastMove(b)) + claimRow(b) + "</div>" +
         (inDetail ? '<div class="meta tc">' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + "</div>" : "") +
         "</div></div>" + alertList(b),
     };
+  }
+
+  // claimRow: a player claims a draw near the end of a period (10.2): the
+  // arbiter records it, and arbiterd freezes what the decision rests on.
+  function claimRow(b) {
+    if (b.result) return "";
+    const btn = (s, label) => '<button class="claim" data-board="' + esc(b.id) + '" data-side="' + s + '" title="' + label + ' a draw (10.2)">' + label + "</button>";
+    return '<span class="claims">claim: ' + btn("white", "White") + btn("black", "Black") + "</span>";
   }
 
   function numericLess(a, b) {
@@ -495,6 +510,36 @@
       btn.disabled = false;
       btn.title = "not acknowledged: " + e.message;
       btn.textContent = "Retry";
+    }
+  });
+
+  // ---- claims and decisions ----------------------------------------------
+
+  async function post(btn, url, body, failed) {
+    btn.disabled = true;
+    try {
+      const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const reply = await r.json();
+      if (!r.ok) throw new Error(reply.error || r.statusText);
+      apply(reply);
+    } catch (e) {
+      btn.disabled = false;
+      btn.title = failed + ": " + e.message;
+      btn.classList.add("failed");
+    }
+  }
+
+  document.addEventListener("click", (ev) => {
+    const claim = ev.target.closest("button.claim");
+    if (claim) {
+      const who = claim.dataset.side === "black" ? "Black" : "White";
+      if (!window.confirm(who + " claims a draw (10.2)? arbiterd records the claim and freezes the position and the clocks.")) return;
+      post(claim, "/api/boards/" + encodeURIComponent(claim.dataset.board) + "/claims", { side: claim.dataset.side }, "not recorded");
+      return;
+    }
+    const d = ev.target.closest("button.decide");
+    if (d) {
+      post(d, "/api/boards/" + encodeURIComponent(d.dataset.board) + "/claims/" + d.dataset.claim + "/decision", { decision: d.dataset.decision }, "not recorded");
     }
   });
 
