@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -64,6 +65,7 @@ type board struct {
 	finished bool
 	failing  bool      // the journal failed and was reported
 	line     lineState // what was said about the board's line (the runner's)
+	hand     live.Hand // the arbiter's acts while the line is up (claims, decisions)
 
 	mu       sync.Mutex
 	sess     *dgt.Session // the current line's session (decoder statistics)
@@ -90,6 +92,9 @@ func (d *Daemon) meta(bc config.Board) map[string]string {
 		capture.MetaTimeControl: bc.TimeControl, capture.MetaClockWhite: bc.ClockWhite,
 	} {
 		m[k] = v
+	}
+	if dt, err := d.cfg.DefaultTimeDuration(); err == nil && dt > 0 {
+		m[capture.MetaDefaultTime] = strconv.Itoa(int(dt / time.Second)) // validated with the configuration
 	}
 	for k, v := range map[string]string{capture.MetaEvent: d.cfg.Event, capture.MetaSite: d.cfg.Site, capture.MetaWhite: bc.White,
 		capture.MetaBlack: bc.Black, capture.MetaStartFEN: bc.StartFEN} {
@@ -375,6 +380,7 @@ func (b *board) run(ctx context.Context) {
 		lc := live.Config{
 			Path: b.cfg.Port, Port: PortName, Capture: b.cw, Now: b.now, Oracle: b.d.o.Oracle,
 			Pipeline: b.p, OnEvent: b.onEvent, OnJournalError: b.journalFailed, OnSession: b.setSession,
+			Hand: &b.hand,
 		}
 		if b.cfg.Clock != nil {
 			lc.ClockPath, lc.ClockPort, lc.ClockBackoff = b.cfg.Clock.Port, ClockPortName, b.d.o.Backoff

@@ -16,7 +16,7 @@ import (
 // /api/v1.0.
 func (d *Daemon) DefaultMounts() []Mount {
 	lc := livechess.New(d.hub).Handler()
-	ws := web.New(d.hub, web.Options{})
+	ws := web.New(d.hub, web.Options{Arbiter: d})
 	return []Mount{
 		{Pattern: "/", Handler: ws.Handler(), OnShutdown: ws.Close},
 		{Pattern: "/api/v1.0/", Handler: lc},
