@@ -74,6 +74,9 @@ var labels = map[string]string{
 	reconcile.KindBoardReset:          "board reset",
 	reconcile.KindMoveCorrected:       "move corrected",
 	"adjust":                          "clock set by the arbiter",
+	reconcile.KindDefaultTime:         "default time passed: presence?",
+	"claim":                           "draw claim",
+	"decision":                        "decision on a claim",
 }
 
 func label(kind string) string {
