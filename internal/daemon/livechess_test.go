@@ -183,6 +183,15 @@ func goClient(t *testing.T, url, serial string, g lcGame) (joined <-chan struct{
 				return true
 			}
 			last := san[len(san)-1]
+			had := ""
+			if len(res.Sent) > 0 {
+				had = res.Sent[len(res.Sent)-1]
+			} else if res.Joined > 0 {
+				had = g.moves[res.Joined-1]
+			}
+			if last == had {
+				continue // the move its game has last (the setup has not taken effect yet)
+			}
 			if !play(last) && !(len(san) >= 2 && play(san[len(san)-2], last)) {
 				res.Rejected = append(res.Rejected, last)
 			}
@@ -383,7 +392,8 @@ func plyMade(n int) func(reconcile.Event) bool {
 //  2. a board without a clock, the same;
 //  3. a game from a set-up position, a client joining at its start;
 //  4. a board unplugged in the middle of its game and plugged back in;
-//  5. a game that ended before the client came (two boards, one over).
+//  5. a game that ended before the client came (two boards, one over);
+//  6. a board unplugged while a move is made and pressed.
 func TestLiveChessClientsFollowGames(t *testing.T) {
 	sans := immortal(t)
 	node := setupNode(t)
@@ -411,8 +421,51 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 	}})
 	e5 := startEmuAt(t, emulator.Config{Game: fool.moves, Seed: 5, ThinkTime: steady})
 	link(t, byID(5), e5.path)
+	// Board 6 is unplugged while a move is made and pressed (arbiterd finds
+	// the one move when the board is back): the move after it comes after a
+	// long think, once the board is back.
+	const unseen = 16
+	pressed := make(chan int, 64)
+	e6 := startCabledAt(t, emulator.Config{Game: sans, Seed: 6, ThinkTime: func(ply int) time.Duration {
+		switch ply {
+		case unseen:
+			return 15 * time.Second // time to pull the cable first (3 s)
+		case unseen + 1:
+			return 25 * time.Second // time to plug it back and read the board (5 s)
+		}
+		return steady(ply)
+	}, Observe: func(n emulator.Note) {
+		if n.Kind == "press" {
+			select {
+			case pressed <- n.Ply:
+			default:
+			}
+		}
+	}})
+	link(t, byID(6), e6.path)
+	// The cable comes out at the press of the ply before the unseen one and
+	// goes back in at the unseen one's press.
+	replugged := make(chan error, 1)
+	go func() {
+		for p := range pressed {
+			switch p {
+			case unseen - 1:
+				e6.unplug()
+			case unseen:
+				m, path, err := emulator.OpenPTY()
+				if err == nil {
+					e6.mu.Lock()
+					e6.master, e6.path = m, path
+					e6.mu.Unlock()
+					err = emulator.ReplaceLink(byID(6), path)
+				}
+				replugged <- err
+				return
+			}
+		}
+	}()
 
-	c := testConfig(t.TempDir(), byID(1), byID(2), byID(3), byID(4), byID(5))
+	c := testConfig(t.TempDir(), byID(1), byID(2), byID(3), byID(4), byID(5), byID(6))
 	c.Boards[2].StartFEN = setUp.start
 	lcAddr := freeAddr(t)
 	c.LiveChess = &config.LiveChess{Listen: lcAddr}
@@ -499,6 +552,24 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 		t.Errorf("board 4 unplugged: %s, want NOTRESPONDING", st["4"])
 	}
 	link(t, byID(4), e4.plug(t))
+
+	// Board 6: a client follows from the middle, across the ply made
+	// while the board was unplugged.
+	w.waitFor(t, "ten plies on board 6", 60*time.Second, func() bool { return has(w.stream("6"), plyMade(10)) })
+	startClients("6", whole, "middle")
+	select {
+	case err := <-replugged:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("board 6 was not plugged back in")
+	}
+	w.waitFor(t, "board 6 to be seen unplugged and back", 30*time.Second, func() bool {
+		evs := w.stream("6")
+		i := slices.IndexFunc(evs, isSession("disconnected"))
+		return i >= 0 && slices.ContainsFunc(evs[i:], isSession("connected"))
+	})
 
 	// Board 5's game is over: a client joining now sends nothing.
 	w.waitFor(t, "board 5's game to end", 60*time.Second, func() bool { return has(w.stream("5"), isOver) })

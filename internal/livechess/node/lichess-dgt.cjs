@@ -10,8 +10,9 @@
 //   3. sends its game's position with the call "setup" (id 3), so that san
 //      counts from there;
 //   4. for every feed message with a san it has not seen, takes the last
-//      move (or the last two) and plays it in its game if it is legal
-//      there: that is the move it sends to lichess.
+//      move (or the last two) and, unless it is the move its game has last,
+//      plays it in its game if it is legal there: that is the move it sends
+//      to lichess.
 //
 // Here the page's game is the board's: the client finds the position the
 // first feed message shows in the game it is given, and that is its game
@@ -158,6 +159,10 @@ ws.on('message', (data) => {
   if (key === lastSan) return; // nothing new (a clock update)
   lastSan = key;
   const last = p.san[p.san.length - 1];
+  // the move the page has last is no new move (a message before the setup
+  // took effect lists the moves from the game's start)
+  const had = result.sent.length > 0 ? result.sent[result.sent.length - 1] : game[result.joined - 1];
+  if (last === had) return;
   // the last move; else the last two at once (the opponent's and the player's)
   if (!play(last) && !(p.san.length >= 2 && play(p.san[p.san.length - 2], last))) {
     result.rejected.push(last);
