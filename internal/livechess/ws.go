@@ -166,6 +166,20 @@ func (s *session) run(parent context.Context) error {
 			return context.Cause(ctx)
 		case <-held:
 			s.hold, s.holdAt = nil, time.Time{}
+			// Updates already delivered go first: a session that was slow
+			// to run must not send a state they replace.
+			for n := len(updates); n > 0; n-- {
+				u, ok := <-updates
+				if !ok {
+					if ctx.Err() != nil {
+						return context.Cause(ctx)
+					}
+					return fmt.Errorf("%w: fell behind the hub", errSlow)
+				}
+				if err := s.update(u); err != nil {
+					cancel(err)
+				}
+			}
 			if err := s.release(time.Now()); err != nil {
 				cancel(err)
 			}
