@@ -589,12 +589,10 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 		what := fmt.Sprintf("%s client on board %s, joined at the %s", r.name, r.board, r.at)
 		if !res.OK || len(res.Errors) > 0 || len(res.Rejected) > 0 {
 			t.Errorf("%s: %+v", what, res)
-			if os.Getenv("LCDEBUG") != "" {
-				for _, e := range w.stream(r.board) {
-					switch e.Type {
-					case reconcile.TypeMove, reconcile.TypeRetract, reconcile.TypeComplete, reconcile.TypeAnomaly, reconcile.TypeSession, reconcile.TypePosition:
-						t.Logf("  %9.3f %-9s ply=%d %s %s %s %s", e.At.Seconds(), e.Type, e.Ply, e.SAN, e.Reason, e.Kind, e.State)
-					}
+			for _, e := range w.stream(r.board) { // what the board's stream said, to see why
+				switch e.Type {
+				case reconcile.TypeMove, reconcile.TypeRetract, reconcile.TypeComplete, reconcile.TypeAnomaly, reconcile.TypeSession, reconcile.TypePosition:
+					t.Logf("  %9.3f %-9s ply=%d %s %s %s %s", e.At.Seconds(), e.Type, e.Ply, e.SAN, e.Reason, e.Kind, e.State)
 				}
 			}
 			continue
