@@ -2,6 +2,7 @@ package dgtmodel_test
 
 import (
 	"bytes"
+	"slices"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -110,6 +111,12 @@ func check(o *outcome, m *sim) {
 			if ok {
 				o.fail("complete-extra", "ply %d (%s) completed by %s, but the model has not completed it", ply, e.SAN, e.By)
 			}
+		case !ok && slices.Contains(m.ambiguous, ply-1):
+			if ply%2 == 1 {
+				wantW--
+			} else {
+				wantB--
+			}
 		case !ok:
 			o.fail("complete-missing", "ply %d (%s) never completed", ply, sc.uci[ply-1])
 		case e.SAN != sc.san[ply-1] || e.UCI != "" && e.UCI != sc.uci[ply-1]:
@@ -122,6 +129,7 @@ func check(o *outcome, m *sim) {
 		}
 	}
 	if w, b := wantW, wantB; moves.White != w || moves.Black != b {
+		// (a close call above lowered the count it left open)
 		o.fail("counts", "final counts white %d black %d, want %d and %d", moves.White, moves.Black, w, b)
 	}
 

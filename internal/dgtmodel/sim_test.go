@@ -128,6 +128,10 @@ type sim struct {
 	endedAt int64
 	adjusts []wantAdjust
 	pauses  int // pause events (stopped) that must be there
+	// ambiguous: plies completed by a next move made so close before a
+	// flag that the board's report comes after it: completed or not,
+	// both are right
+	ambiguous []int
 	arbDone []bool
 }
 
@@ -296,6 +300,12 @@ func (s *sim) onFlag(rec flagRec) {
 	for i := k; i < len(s.made); i++ {
 		if s.made[i] && s.faceOf(i) == rec.face && s.now-s.opsLast[i] <= 600 {
 			close = true
+			// the same move completes the side's unpressed move before
+			// it (6.2.1) only if it came before the flag: a board that
+			// reports it just after the flag leaves that open
+			if j := i - 2; j >= 0 && !s.pressed[j] {
+				s.ambiguous = append(s.ambiguous, j)
+			}
 		}
 	}
 	s.flags = append(s.flags, wantFlag{side: side, ranOut: rec.period, completed: c, judgement: j, mate: mate, close: close})
@@ -418,11 +428,13 @@ func (s *sim) handle(e simEvent) bool {
 		}
 		p := e.ply
 		// Two presses merged into one reading are visible only through
-		// the per-move credit (Fischer, Bronstein): with no increment or a
-		// simple delay they leave every displayed time as it was
-		// (clockd's documented limit), so there the clock's readings of
-		// the scramble are all relayed and only the board is fast.
-		merge := s.sc.cfg.tc.mode == modeFischer || s.sc.cfg.tc.mode == modeBronstein
+		// a Fischer increment: with no increment, a simple delay, or a
+		// Bronstein delay (which gives back the little time a scramble's
+		// move takes, so the display does not change) they leave every
+		// displayed time as it was (clockd's documented limit), so there
+		// the clock's readings of the scramble are all relayed and only
+		// the board is fast.
+		merge := s.sc.cfg.tc.mode == modeFischer
 		first := merge && p >= 0 && p+1 < len(s.sc.plan) && s.sc.plan[p].fast && s.sc.plan[p+1].fast && !s.suppress
 		if first {
 			s.suppress = true
