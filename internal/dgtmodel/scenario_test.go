@@ -2,11 +2,11 @@ package dgtmodel_test
 
 import (
 	"bytes"
-	"slices"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"

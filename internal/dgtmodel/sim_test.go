@@ -132,7 +132,7 @@ type sim struct {
 	// flag that the board's report comes after it: completed or not,
 	// both are right
 	ambiguous []int
-	arbDone []bool
+	arbDone   []bool
 }
 
 func sideName(white bool) string {
