@@ -309,20 +309,11 @@ func freeAddr(t *testing.T) string {
 
 func eboardStates(t *testing.T, addr string) map[string]string {
 	t.Helper()
-	resp, err := http.Get("http://" + addr + livechess.Prefix + "/eboards")
-	if err != nil {
-		t.Fatal(err)
+	st := eboardStatesOK(addr)
+	if st == nil {
+		t.Fatalf("no eboards answer at %s", addr)
 	}
-	defer resp.Body.Close()
-	var boards []livechess.EBoard
-	if err := json.NewDecoder(resp.Body).Decode(&boards); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, b := range boards {
-		out[b.SerialNr] = b.State
-	}
-	return out
+	return st
 }
 
 // lcSpeed is the emulated boards' speed here: slow enough that the capture
@@ -621,4 +612,62 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 			t.Errorf("%s: %d of %d messages with a clock", what, res.WithClock, res.Messages)
 		}
 	}
+}
+
+// TestLiveChessListenerWaitsForItsAddress: with the LiveChess address taken
+// (DGT LiveChess itself running, say) the daemon serves its boards and
+// dashboard anyway, and takes the address once it is free.
+func TestLiveChessListenerWaitsForItsAddress(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	c := testConfig(t.TempDir(), filepath.Join(t.TempDir(), "no-board-here"))
+	c.LiveChess = &config.LiveChess{Listen: taken.Addr().String()}
+	d, _ := runDaemon(t, c, newWatcher())
+	deadline := time.Now().Add(10 * time.Second)
+	for d.Addr() == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the dashboard's listener did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if resp, err := http.Get("http://" + d.Addr().String() + livechess.Prefix + "/eboards"); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("the dashboard's listener while the LiveChess address is taken: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	taken.Close()
+	deadline = time.Now().Add(3 * liveChessRetry)
+	for {
+		if st := eboardStatesOK(taken.Addr().String()); st != nil {
+			if st["1"] != livechess.Inactive {
+				t.Errorf("board 1, never read: %s", st["1"])
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the LiveChess listener did not take its address within %v of it being free", 3*liveChessRetry)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// eboardStatesOK is eboardStates, nil when nothing answers.
+func eboardStatesOK(addr string) map[string]string {
+	resp, err := http.Get("http://" + addr + livechess.Prefix + "/eboards")
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	var boards []livechess.EBoard
+	if json.NewDecoder(resp.Body).Decode(&boards) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, b := range boards {
+		out[b.SerialNr] = b.State
+	}
+	return out
 }
