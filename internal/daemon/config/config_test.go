@@ -145,6 +145,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("c.yaml", goodYAML)
 	f.Add("c.toml", goodTOML)
 	f.Add("c.yaml", "boards: [{number: 1}]")
+	f.Add("c.yaml", "boards:\n  - number: 1.5\n    port: 42\n    time_control: 90+30\n    clock: /dev/x\nlichess: [x]\n<<: {a: 1}\n")
+	f.Add("c.toml", "[[boards]]\nnumber = \"2\"\nport = 42\n[boards.clock]\nprot = 1\nnote = \"\"\"\n[x]\n\"\"\"\n")
 	f.Fuzz(func(t *testing.T, name, data string) {
 		c, err := Parse(name, []byte(data))
 		if err == nil {
