@@ -118,10 +118,17 @@
 // spent on the heuristic search) is meant for the live daemon; Full mode
 // (FullBudget nodes, spent on the heuristic, goal-directed and exhaustive
 // searches) for rulings. When only the verdict is wanted, quick mode
-// gives the heuristic search a first look of 300 nodes before steps 2 and
-// 3: nearly every flag-fall position has a mate it finds at once, and
-// the structure proofs cost as much as that look while they almost never
-// apply to such positions (the material rules still come first).
+// gives the heuristic search a first look of up to 300 nodes, its best
+// move everywhere and no discrepancy, before steps 2 and 3: nearly every
+// flag-fall position has a mate it finds at once, and the structure
+// proofs cost as much as that look while they almost never apply to such
+// positions (the material rules still come first). The heuristic
+// searches of a query never repeat an allowance of discrepancies an
+// earlier one searched to the end.
+//
+// A query allocates nothing per node: the move lists, scores, tables
+// and the scratch space of the proofs and the walk belong to the
+// Analyzer and are reused; a mate line as found is two allocations.
 //
 // Proofs by the walk and the transposition table identify positions by a
 // 64-bit Zobrist hash, so they hold up to the (negligible) chance of a

@@ -10,10 +10,6 @@ import (
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
 )
 
-// randomEndgame places both kings and one to four other men on random
-// squares (see randomEndgameN): positions of up to six men.
-func randomEndgame(rng *rand.Rand) (bb.Position, bool) { return randomEndgameN(rng, 4) }
-
 // randomEndgameN places both kings and one to most other men (any type,
 // either colour, pawns off the first and last ranks) on random squares,
 // with a random side to move. It reports false for an illegal position
@@ -80,7 +76,10 @@ func randomEndgameN(rng *rand.Rand, most int) (bb.Position, bool) {
 // is undetermined) and in full mode: the answers never contradict each
 // other, and every mate line replays to mate with notnil/chess. The counts
 // are logged. ARBITERD_ENDGAMES sets the number of positions (default
-// 300, 60 under the race detector).
+// 300, 60 under the race detector), ARBITERD_ENDGAME_MEN the most men on
+// the board, kings included (default 6, at least 3);
+// ARBITERD_ENDGAME_FULL=1 asks full mode with its default budget and
+// fails on an undetermined answer.
 func TestRandomEndgames(t *testing.T) {
 	n := 300
 	if raceEnabled || testing.Short() {
@@ -92,13 +91,28 @@ func TestRandomEndgames(t *testing.T) {
 			t.Fatalf("ARBITERD_ENDGAMES=%q: want a count", v)
 		}
 	}
+	most := 6
+	if v := os.Getenv("ARBITERD_ENDGAME_MEN"); v != "" {
+		var err error
+		if most, err = strconv.Atoi(v); err != nil || most < 3 || most > 32 {
+			t.Fatalf("ARBITERD_ENDGAME_MEN=%q: want a count of men from 3 to 32", v)
+		}
+	}
 	rng := rand.New(rand.NewPCG(21, 22))
 	quick := NewAnalyzer(Options{Mode: Quick, LineBudget: QuickLineBudget})
 	retry := NewAnalyzer(Options{Mode: Full, NodeBudget: 1_000_000})
-	full := NewAnalyzer(Options{Mode: Full, NodeBudget: 100_000})
+	// Full mode on a small budget by default; ARBITERD_ENDGAME_FULL=1
+	// gives it the default full budget (lines as found) and makes an
+	// undetermined answer a failure.
+	strict := os.Getenv("ARBITERD_ENDGAME_FULL") != ""
+	fullOpt := Options{Mode: Full, NodeBudget: 100_000}
+	if strict {
+		fullOpt = Options{Mode: Full, LineBudget: -1}
+	}
+	full := NewAnalyzer(fullOpt)
 	count := map[string]int{}
 	for done := 0; done < n; {
-		pos, ok := randomEndgame(rng)
+		pos, ok := randomEndgameN(rng, most-2)
 		if !ok {
 			continue
 		}
@@ -112,6 +126,10 @@ func TestRandomEndgames(t *testing.T) {
 				count["after retry "+daemon.Verdict.String()]++
 			}
 			other := full.Analyze(&pos, side)
+			count["full "+other.Verdict.String()]++
+			if strict && other.Verdict == Undetermined {
+				t.Errorf("%s for %s: undetermined in full mode", fen, side)
+			}
 			if daemon.Verdict != Undetermined && other.Verdict != Undetermined && daemon.Verdict != other.Verdict {
 				t.Errorf("%s for %s: the daemon's analysis says %s (%s), full mode %s (%s)",
 					fen, side, daemon.Verdict, daemon.Reason, other.Verdict, other.Reason)
@@ -123,5 +141,5 @@ func TestRandomEndgames(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d random endgames, both sides: %v", n, count)
+	t.Logf("%d random endgames of up to %d men, both sides: %v", n, most, count)
 }

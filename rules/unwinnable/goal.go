@@ -433,10 +433,7 @@ func (s *searcher) goalDelta(m bb.Move, lk bb.Square) int32 {
 	case pc.Color() != w && pc.Type() == bb.Pawn:
 		v += 1
 		if pr := m.Promotion(); pr != bb.NoPieceType {
-			v += 6 + int32(pr) // knights and bishops first: they guard less
-			if pr == bb.Queen {
-				v -= 3
-			}
+			v += 10 - int32(pr) // knights first, then bishops: they guard less
 		}
 	case pc.Color() != w:
 		// Only the flight squares not yet filled are worth walking to.

@@ -99,7 +99,7 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 		if winnerToMove && p.GivesCheckWith(m, &ci) {
 			// Look for a mate in one among the winner's checks.
 			u := p.Make(m)
-			mate := !p.HasLegalMove() // in check: the move gives check
+			mate := s.mated()
 			p.Unmake(m, u)
 			if mate {
 				s.path[ply] = m
@@ -145,6 +145,22 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 
 var materialValue = [...]int32{1, 3, 3, 5, 9, 0}
 
+// mated reports whether the side to move in s.pos, in check, is mated.
+// A king step to a square no enemy man attacks answers most checks and
+// is looked for first, before the legal moves.
+func (s *searcher) mated() bool {
+	p := &s.pos
+	us := p.Side()
+	k := p.KingSquare(us)
+	occ := p.All() &^ (1 << uint(k))
+	for t := bb.KingAttacks(k) &^ p.Occupied(us); t != 0; t &= t - 1 {
+		if p.AttackersOf(bb.Square(bits.TrailingZeros64(t)), us.Other(), occ) == 0 {
+			return false
+		}
+	}
+	return !p.HasLegalMove()
+}
+
 // The helpmate heuristic scores a position higher the closer it looks to
 // mate by the winner: the loser's king near a corner and hemmed in by its
 // own men, the winner's men (king included) near it, the winner's pawns
@@ -172,9 +188,9 @@ func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	case pc.Color() != s.winner:
 		v += int32(dist(from, lk) - dist(to, lk))
 	case pc.Type() == bb.King:
-		v -= 3 * int32(dist(to, lk)-dist(from, lk))
+		v -= 5 * int32(dist(to, lk)-dist(from, lk))
 	case pc.Type() == bb.Pawn:
-		v += 6
+		v += 12
 		if pr := m.Promotion(); pr != bb.NoPieceType {
 			v += 24*(materialValue[pr]-1) - 2*int32(dist(to, lk))
 		}

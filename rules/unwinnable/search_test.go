@@ -1,0 +1,97 @@
+package unwinnable
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// randomPlies plays up to n random legal moves from fen and calls visit
+// with the position before each move and the move.
+func randomPlies(t *testing.T, rng *rand.Rand, fen string, n int, visit func(p *bb.Position, m bb.Move)) {
+	t.Helper()
+	p, err := bb.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ml bb.MoveList
+	for range n {
+		p.LegalMoves(&ml)
+		if ml.N == 0 {
+			return
+		}
+		m := ml.Moves[rng.IntN(ml.N)]
+		visit(&p, m)
+		p.Make(m)
+	}
+}
+
+var randomGameStarts = []string{
+	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	"8/2P1k3/8/8/8/8/3Kp3/8 w - - 0 1", // promotions, both sides
+	"6k1/5ppp/8/8/8/8/1q3PPP/R5K1 b - - 0 1",
+}
+
+// TestMated checks the mate test of the helpmate searches against the
+// move generator on every check of random games: a king step to an
+// unattacked square is looked for first, and must never hide a mate nor
+// invent one.
+func TestMated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var s searcher
+	checks, mates := 0, 0
+	for i := 0; i < 400; i++ {
+		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 120, func(p *bb.Position, m bb.Move) {
+			if !p.GivesCheck(m) {
+				return
+			}
+			s.pos = *p
+			s.pos.Make(m)
+			checks++
+			want := s.pos.IsCheckmate()
+			if want {
+				mates++
+			}
+			if got := s.mated(); got != want {
+				t.Fatalf("%s after %s: mated() = %v, want %v", p.FEN(), m, got, want)
+			}
+		})
+	}
+	if mates == 0 {
+		t.Fatalf("%d checks, no mate among them: the test proves nothing", checks)
+	}
+	t.Logf("%d checks, %d mates", checks, mates)
+}
+
+// TestUCILine checks the one-string form of a mate line against each
+// move's own UCI text, promotions included.
+func TestUCILine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	promotions := 0
+	for i := 0; i < 40; i++ {
+		var path []bb.Move
+		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 200, func(_ *bb.Position, m bb.Move) {
+			path = append(path, m)
+			if m.Promotion() != bb.NoPieceType {
+				promotions++
+			}
+		})
+		got := uciLine(path)
+		if len(got) != len(path) {
+			t.Fatalf("uciLine gave %d moves for %d", len(got), len(path))
+		}
+		for j, m := range path {
+			if got[j] != m.UCI() {
+				t.Fatalf("move %d: uciLine says %q, UCI %q", j, got[j], m.UCI())
+			}
+		}
+	}
+	if promotions == 0 {
+		t.Fatal("no promotion in the random games: the test proves too little")
+	}
+	if got := uciLine(nil); len(got) != 0 {
+		t.Fatalf("uciLine(nil) = %q, want nothing", got)
+	}
+}
