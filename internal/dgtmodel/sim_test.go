@@ -397,12 +397,36 @@ func (s *sim) handle(e simEvent) bool {
 		s.c.stop()
 		s.report()
 	case evPause:
+		if s.over {
+			return false // the game ended (a flag) before the arbiter came
+		}
 		s.c.pause()
 		s.report()
+		switch e.why {
+		case "penalty":
+			s.pauses++ // the stop settles a press without a move
+		case "pause":
+			// With an alert of the last moves open the stop may be taken
+			// for the arbiter settling it.
+			lo := 1
+			if s.sc.dims["forgot"] == "yes" || s.sc.dims["nomove"] == "yes" {
+				lo = 0
+			}
+			s.allowAnom("clock-stopped", "", lo, 1, "the arbiter stopped the clock")
+		case "set":
+			s.allowAnom("clock-stopped", "", 0, 1, "the arbiter stopped the clock and set a time")
+		}
 	case evAdjust:
+		if s.over {
+			return false
+		}
 		s.c.adjust(e.face, e.by)
 		s.report()
+		s.adjusts = append(s.adjusts, wantAdjust{side: s.sideOfFace(e.face), delta: e.by, closes: e.why})
 	case evResume:
+		if s.over {
+			return false
+		}
 		s.c.resume()
 		s.report()
 	case evStart:
@@ -574,12 +598,12 @@ func (s *sim) plyStart(p int) {
 func (s *sim) arbiter(p int) {
 	pl := s.sc.plan[p]
 	stop := s.now + ms(300, 1000, s.rng)
-	s.push(simEvent{at: stop, kind: evPause})
+	s.push(simEvent{at: stop, kind: evPause, why: pl.arbiter})
 	at := stop
+	// expected once they happen (a flag may end the game first)
 	change := func(face int, by int64, closes string) {
 		at += ms(2000, 4000, s.rng)
-		s.push(simEvent{at: at, kind: evAdjust, face: face, by: by})
-		s.adjusts = append(s.adjusts, wantAdjust{side: s.sideOfFace(face), delta: by, closes: closes})
+		s.push(simEvent{at: at, kind: evAdjust, face: face, by: by, why: closes})
 	}
 	switch pl.arbiter {
 	case "penalty":
@@ -591,17 +615,7 @@ func (s *sim) arbiter(p int) {
 		if s.sc.cfg.tc.mode == modeFischer && s.rng.IntN(2) == 0 {
 			change(offender, -s.sc.cfg.tc.perMove, "")
 		}
-		s.pauses++
-	case "pause":
-		// With an alert of the last moves open the stop may be taken for
-		// the arbiter settling it.
-		lo := 1
-		if s.sc.dims["forgot"] == "yes" || s.sc.dims["nomove"] == "yes" {
-			lo = 0
-		}
-		s.allowAnom("clock-stopped", "", lo, 1, fmt.Sprintf("ply %d: the arbiter stopped the clock", p+1))
 	case "set":
-		s.allowAnom("clock-stopped", "", 0, 1, fmt.Sprintf("ply %d: the arbiter stopped the clock and set a time", p+1))
 		change(pl.arbFace, pl.arbBy, "clock-stopped")
 	}
 	resume := max(stop+ms(5000, 20000, s.rng), at+ms(1000, 3000, s.rng))
