@@ -360,26 +360,36 @@ func (s *sim) onFlag(rec flagRec) {
 func (s *sim) finish(decided bool) {
 	end := s.now + ms(1500, 4000, s.rng)
 	if s.sc.endStop && s.c.running {
-		s.push(simEvent{at: s.now + ms(300, 1200, s.rng), kind: evStop})
+		why := ""
 		if !decided {
-			// A stop just after an alert the arbiter settles at the clock
-			// (a press without a move, a counter's early period) may be
-			// taken for the arbiter's pause, and recorded as one.
-			lo := 1
-			for i := max(0, len(s.sc.plan)-4); i < len(s.sc.plan); i++ {
-				if s.sc.plan[i].pressNoMove || s.sc.plan[i].forgot {
-					lo = 0
-				}
-			}
-			for k, a := range s.allow {
-				if k.kind == "clock-counter" && a.max > 0 {
-					lo = 0
-				}
-			}
-			s.allowAnom("clock-stopped", "", lo, 1, "the clock was stopped with the game going on")
+			why = "undecided"
 		}
+		s.push(simEvent{at: s.now + ms(300, 1200, s.rng), kind: evStop, why: why})
 	}
 	s.push(simEvent{at: end, kind: evEnd})
+}
+
+// stopped expects the alarm of a clock stopped with the game going on
+// (unless a flag fell first: then the flag is the news).
+func (s *sim) stopped(e simEvent) {
+	if e.why != "undecided" || s.over {
+		return
+	}
+	// A stop just after an alert the arbiter settles at the clock (a
+	// press without a move, a counter's early period) may be taken for
+	// the arbiter's pause, and recorded as one.
+	lo := 1
+	for i := max(0, len(s.sc.plan)-4); i < len(s.sc.plan); i++ {
+		if s.sc.plan[i].pressNoMove || s.sc.plan[i].forgot {
+			lo = 0
+		}
+	}
+	for k, a := range s.allow {
+		if k.kind == "clock-counter" && a.max > 0 {
+			lo = 0
+		}
+	}
+	s.allowAnom("clock-stopped", "", lo, 1, "the clock was stopped with the game going on")
 }
 
 // handle processes one event; true ends the run.
@@ -394,6 +404,7 @@ func (s *sim) handle(e simEvent) bool {
 		}
 		s.push(simEvent{at: s.now + s.scanMs, kind: evScan})
 	case evStop:
+		s.stopped(e)
 		s.c.stop()
 		s.report()
 	case evPause:
