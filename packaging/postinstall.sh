@@ -7,6 +7,8 @@ if ! getent passwd arbiterd >/dev/null; then
   useradd --system --gid dialout --home-dir /var/lib/arbiterd --no-create-home \
     --shell /usr/sbin/nologin --comment "arbiterd daemon" arbiterd
 fi
+# The journal: the service's own, kept when the package is removed.
+install -d -o arbiterd -g dialout -m 0750 /var/lib/arbiterd
 if command -v udevadm >/dev/null 2>&1; then
   udevadm control --reload >/dev/null 2>&1 || true
   udevadm trigger --subsystem-match=tty >/dev/null 2>&1 || true
