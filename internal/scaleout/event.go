@@ -107,6 +107,28 @@ func ParseEvent(line []byte) (reconcile.Event, error) {
 	return e, nil
 }
 
+// parseLoose reads an event line as ParseEvent does, but takes a line that
+// ParseEvent would not write back byte for byte (an event type or field
+// newer than this hall) as long as it is a JSON object with a type, a
+// board and a sequence number: the hall keeps the line as it came and
+// shows what it understands of it.
+func parseLoose(line []byte) (reconcile.Event, error) {
+	e, err := ParseEvent(line)
+	if err == nil {
+		return e, nil
+	}
+	var head struct {
+		Type  string `json:"type"`
+		Board string `json:"board"`
+		Seq   int    `json:"seq"`
+	}
+	if json.Unmarshal(line, &head) != nil || head.Type == "" || head.Board == "" || head.Seq < 1 {
+		return e, err
+	}
+	e.Type, e.Board, e.Seq = reconcile.Type(head.Type), head.Board, head.Seq
+	return e, nil
+}
+
 // seconds reads a decimal number of seconds with at most digits decimals
 // exactly (no floating point).
 func seconds(n json.Number, digits int) (time.Duration, error) {

@@ -82,6 +82,7 @@ type Hall struct {
 	js  jetstream.JetStream
 
 	mu      sync.Mutex
+	started time.Time // when Run began listening for heartbeats
 	venues  map[string]*venueState
 	games   map[gameKey]*game
 	owners  map[string]string // hub board id → venue
@@ -93,14 +94,18 @@ type gameKey struct{ venue, round, board string }
 
 // game is one venue's board in one round, as the hall has it on disk.
 type game struct {
-	last     int   // the last event written
-	capSize  int64 // the capture's bytes written
-	ev, cap  *os.File
-	gapWarn  bool
-	capWarn  bool
-	clashed  bool
-	info     hub.Info
-	infoSeen bool
+	last    int   // the last event written
+	capSize int64 // the capture's bytes written
+	ev, cap *os.File
+	gapWarn bool
+	capWarn bool
+	// evGap and capGap are when a message first came before the one it
+	// follows (zero: none waiting); it is handed back until the earlier
+	// one comes, or until gapWait passes and the gap is taken as lost.
+	evGap, capGap time.Time
+	clashed       bool
+	info          hub.Info
+	infoSeen      bool
 }
 
 type venueState struct {
@@ -216,7 +221,7 @@ func (h *Hall) streams(ctx context.Context) error {
 			return fmt.Errorf("scaleout: hall stream %s: %w", s.name, err)
 		}
 		cc := jetstream.ConsumerConfig{Durable: h.o.Consumer + "-" + s.kind, AckPolicy: jetstream.AckExplicitPolicy,
-			DeliverPolicy: jetstream.DeliverAllPolicy, AckWait: time.Minute, MaxAckPending: 4096, Replicas: h.o.Replicas}
+			DeliverPolicy: jetstream.DeliverAllPolicy, AckWait: ackWait, MaxAckPending: 4096, Replicas: h.o.Replicas}
 		if h.o.Round != "" {
 			cc.FilterSubject = "arbiterd.*." + Token(h.o.Round) + ".*." + s.kind
 		}
@@ -261,6 +266,9 @@ func (h *Hall) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("scaleout: heartbeat: %w", err)
 	}
+	h.mu.Lock()
+	h.started = h.o.Now()
+	h.mu.Unlock()
 	defer sub.Unsubscribe()
 	var wg sync.WaitGroup
 	wg.Go(func() { h.consume(ctx, HallEventsStream, "events", h.onEvent) })
@@ -288,7 +296,7 @@ func (h *Hall) consume(ctx context.Context, stream, kind string, fn func(jetstre
 			if err != nil {
 				return err
 			}
-			it, err = c.Messages(jetstream.PullMaxMessages(512), jetstream.PullHeartbeat(2*time.Second))
+			it, err = c.Messages(jetstream.PullMaxMessages(512), jetstream.PullHeartbeat(5*time.Second))
 			return err
 		})
 		if err != nil {
@@ -306,7 +314,7 @@ func (h *Hall) consume(ctx context.Context, stream, kind string, fn func(jetstre
 			if fn(m) {
 				m.Ack()
 			} else {
-				m.NakWithDelay(time.Second)
+				m.NakWithDelay(200 * time.Millisecond)
 			}
 		}
 		stop()
@@ -436,7 +444,7 @@ func (h *Hall) onEvent(m jetstream.Msg) bool {
 		return true
 	}
 	data := m.Data()
-	e, err := ParseEvent(data)
+	e, err := parseLoose(data)
 	if err == nil && e.Board != k.board {
 		err = fmt.Errorf("%w: its board %q is not the subject's %s", ErrNotEvent, e.Board, k.board)
 	}
@@ -454,6 +462,10 @@ func (h *Hall) onEvent(m jetstream.Msg) bool {
 	if e.Seq <= g.last {
 		return true // already written: a redelivery
 	}
+	if e.Seq != g.last+1 && !h.gapExpired(&g.evGap) {
+		return false // an earlier event is still on its way (redelivered after the ack wait)
+	}
+	g.evGap = time.Time{}
 	if e.Seq != g.last+1 && !g.gapWarn {
 		g.gapWarn = true
 		text := fmt.Sprintf("events %d to %d of board %s from venue %s never reached the hall", g.last+1, e.Seq-1, k.board, k.venue)
@@ -477,6 +489,25 @@ func (h *Hall) onEvent(m jetstream.Msg) bool {
 	return true
 }
 
+// gapWait is how long a message that came before its predecessor is
+// handed back, waiting for it, before the gap is taken as a loss: longer
+// than the consumers' ack wait, after which JetStream delivers again what
+// was delivered and not acknowledged.
+const gapWait = 3 * ackWait
+
+// ackWait is the hall consumers' ack wait.
+const ackWait = 5 * time.Second
+
+// gapExpired tells whether a gap first seen at *since has lasted gapWait,
+// starting the wait when it is new.
+func (h *Hall) gapExpired(since *time.Time) bool {
+	now := h.o.Now()
+	if since.IsZero() {
+		*since = now
+	}
+	return now.Sub(*since) > gapWait
+}
+
 // onCapture writes one capture chunk at its offset.
 func (h *Hall) onCapture(m jetstream.Msg) bool {
 	h.mu.Lock()
@@ -493,6 +524,8 @@ func (h *Hall) onCapture(m jetstream.Msg) bool {
 	}
 	data := m.Data()
 	switch {
+	case off > g.capSize && !h.gapExpired(&g.capGap):
+		return false // an earlier chunk is still on its way
 	case off > g.capSize:
 		if !g.capWarn {
 			g.capWarn = true
@@ -503,6 +536,7 @@ func (h *Hall) onCapture(m jetstream.Msg) bool {
 	case off+int64(len(data)) <= g.capSize:
 		return true // a redelivery
 	}
+	g.capGap = time.Time{}
 	data = data[g.capSize-off:] // the part not yet written (all of it, but after a torn write)
 	if _, err := g.cap.Write(data); err != nil {
 		h.hallAlert(k.venue, "hall-journal", fmt.Sprintf("board %s: writing its capture: %v", k.board, err))
@@ -564,15 +598,21 @@ func (h *Hall) watch(ctx context.Context) {
 		h.mu.Lock()
 		now := h.o.Now()
 		for _, vs := range h.venues {
-			if vs.lastHB.IsZero() {
-				continue
+			heard := vs.lastHB
+			if heard.IsZero() {
+				heard = h.started // never heard: as if heard when the hall started
 			}
-			silent := now.Sub(vs.lastHB)
+			silent := now.Sub(heard)
 			switch {
 			case !vs.cut && silent > h.o.Stale:
-				vs.cut, vs.cutSince = true, vs.lastHB
-				h.venueAlert(vs, KindVenueCut, fmt.Sprintf("venue %s is cut off from the hall since %s: its boards may be behind",
-					vs.ref.Name, vs.lastHB.UTC().Format("15:04:05")))
+				vs.cut, vs.cutSince = true, heard
+				text := fmt.Sprintf("venue %s is cut off from the hall since %s: its boards may be behind",
+					vs.ref.Name, heard.UTC().Format("15:04:05"))
+				if vs.lastHB.IsZero() {
+					text = fmt.Sprintf("venue %s has not been heard since the hall started at %s: its boards may be behind",
+						vs.ref.Name, heard.UTC().Format("15:04:05"))
+				}
+				h.venueAlert(vs, KindVenueCut, text)
 			case vs.cut && silent <= h.o.Stale && h.behindLocked(vs) == 0:
 				vs.cut = false
 				h.venueAlert(vs, KindVenueBack, fmt.Sprintf("venue %s is back (cut off for %s); the hall has caught up",
@@ -614,7 +654,8 @@ func (h *Hall) behindLocked(vs *venueState) int {
 // VenueStatus is a venue as the hall sees it.
 type VenueStatus struct {
 	Name string `json:"name"`
-	// State is "waiting" (never heard), "connected" or "cut-off".
+	// State is "waiting" (not heard yet, just after the start),
+	// "connected" or "cut-off" (not heard for the Stale time).
 	State    string    `json:"state"`
 	LastSeen time.Time `json:"last_seen,omitzero"`
 	// Behind counts the events the venue holds that the hall has not yet
@@ -639,9 +680,13 @@ func (h *Hall) Status() Status {
 	for _, r := range h.o.Venues {
 		vs := h.venues[r.Name]
 		s := VenueStatus{Name: r.Name, State: "waiting", LastSeen: vs.lastHB, Behind: h.behindLocked(vs), Boards: []string{}}
+		heard := vs.lastHB
+		if heard.IsZero() {
+			heard = h.started
+		}
 		switch {
-		case vs.lastHB.IsZero():
-		case h.o.Now().Sub(vs.lastHB) > h.o.Stale:
+		case heard.IsZero() || vs.lastHB.IsZero() && h.o.Now().Sub(heard) <= h.o.Stale:
+		case h.o.Now().Sub(heard) > h.o.Stale:
 			s.State = "cut-off"
 		default:
 			s.State = "connected"
@@ -714,7 +759,7 @@ func (h *Hall) load() error {
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
-			e, err := ParseEvent(sc.Bytes())
+			e, err := parseLoose(sc.Bytes())
 			if err != nil {
 				return fmt.Errorf("scaleout: %s: %w", f, err)
 			}

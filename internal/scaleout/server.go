@@ -202,6 +202,10 @@ func StartServer(o ServerOptions) (*Server, error) {
 		}
 		opts.LeafNode.Host, opts.LeafNode.Port, opts.LeafNode.Nkey = h, p, o.LeafNKey
 		opts.LeafNode.TLSConfig = o.TLS
+		// The other side dials the URLs it is configured with, never
+		// addresses learnt from this server (behind NAT they would be
+		// wrong, and a cut link must stay cut).
+		opts.LeafNode.NoAdvertise = true
 	}
 	if len(o.Remotes) > 0 {
 		seed, err := o.Auth.seed()

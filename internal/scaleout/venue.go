@@ -226,7 +226,7 @@ func (v *Venue) Serve(ctx context.Context, h *hub.Hub, run func(context.Context)
 	err := run(ctx)
 	// Drain: the queues empty, then the publishers stop.
 	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && v.pending() > 0 {
+	for time.Now().Before(deadline) && v.pending() > 0 && v.nc.IsConnected() {
 		time.Sleep(20 * time.Millisecond)
 	}
 	stop()
