@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(childEnv); path != "" {
 		os.Exit(runChildVenue(path))
 	}
+	if args := os.Getenv(loadEnv); args != "" {
+		os.Exit(runLoadVenue(strings.Fields(args)))
+	}
 	os.Exit(m.Run())
 }
 
