@@ -57,7 +57,8 @@ func TestPositionsQuickSound(t *testing.T) {
 }
 
 // TestLichessSample checks a deterministic sample of lichess-65k.txt in
-// quick mode (ARBITERD_UNWINNABLE_FULL=1: every position, full mode).
+// quick mode, which must also prove every query labelled unwinnable
+// (ARBITERD_UNWINNABLE_FULL=1: every position, full mode).
 func TestLichessSample(t *testing.T) {
 	set := readLabelled(t, "lichess-65k.txt")
 	opt := Options{Mode: Quick}
@@ -73,6 +74,35 @@ func TestLichessSample(t *testing.T) {
 	agree, und, wrong := checkAgainstLabels(t, set, opt)
 	t.Logf("lichess-65k %d positions, %s: %d agree, %d undetermined, %d wrong in %v",
 		len(set), opt.Mode, agree, und, wrong, time.Since(start).Round(time.Millisecond))
+	if opt.Mode == Quick {
+		assertQuickProvesDead(t, set)
+	}
+}
+
+// assertQuickProvesDead checks that quick mode proves every query the
+// labels call unwinnable: the live daemon's analysis must find the draws
+// (a flag fall where the opponent cannot mate) without the full retry.
+func assertQuickProvesDead(t *testing.T, set []labelled) {
+	a := NewAnalyzer(Options{Mode: Quick})
+	dead := 0
+	for _, q := range set {
+		pos, err := bb.ParseFEN(q.fen)
+		if err != nil {
+			t.Fatalf("line %d: %v", q.line, err)
+		}
+		for _, side := range []bb.Color{bb.White, bb.Black} {
+			if q.canMate[side] {
+				continue
+			}
+			dead++
+			if r := a.Analyze(&pos, side); r.Verdict != Unwinnable {
+				t.Errorf("line %d %s %s: quick mode says %s for %s, the label says it cannot mate", q.line, q.labelTxt, q.fen, r.Verdict, side)
+			}
+		}
+	}
+	if dead == 0 {
+		t.Error("no query labelled unwinnable in the sample: nothing checked")
+	}
 }
 
 // TestStaticProofsSound runs the static proofs alone (material rules,
