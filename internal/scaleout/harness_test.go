@@ -174,6 +174,12 @@ type tVenue struct {
 
 func newVenue(t *testing.T, name string, boards []int) *tVenue {
 	t.Helper()
+	return newVenueWith(t, name, boards, nil)
+}
+
+// newVenueWith is newVenue with its nats section changed by edit.
+func newVenueWith(t *testing.T, name string, boards []int, edit func(*config.NATS)) *tVenue {
+	t.Helper()
 	v := &tVenue{t: t, name: name, data: t.TempDir()}
 	leaf, err := freePort("127.0.0.1:0")
 	if err != nil {
@@ -191,6 +197,9 @@ func newVenue(t *testing.T, name string, boards []int) *tVenue {
 		em := startEmu(t, int64(n*7+i), flagAt)
 		c.Boards = append(c.Boards, config.Board{Number: n, Port: em.path, White: fmt.Sprintf("White %d", n),
 			Black: fmt.Sprintf("Black %d", n), TimeControl: testTC})
+	}
+	if edit != nil {
+		edit(c.NATS)
 	}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
