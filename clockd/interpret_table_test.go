@@ -223,6 +223,19 @@ func TestInterpreterTable(t *testing.T) {
 			[]Reading{rd(0, 300, 300, "L", false), rd(1, 300, 300, "L", true), rd(2, 300, 300, "L", false),
 				rd(4, 360, 300, "L", false), rd(5, 360, 300, "L", true)},
 			"started stopped adjusted:white~ resumed", nil},
+		{"a period credited at a press shows whose face pressed", "2/28d3:42d3", WhiteAuto,
+			// White on the right; turn bits the other way round from the
+			// belief, no lever, a simple delay: no time moves between the
+			// presses, so only the period the counter adds at White's
+			// second press shows which face is whose.
+			[]Reading{rd(0, 28, 28, "", false), rd(1, 28, 28, "L", true), rd(3, 28, 28, "R", true), rd(5, 28, 28, "L", true),
+				rd(7, 28, 70, "R", true)},
+			"started press:white press:black press:white period-added:white",
+			func(t *testing.T, evs []ClockEvent, in *Interpreter) {
+				if f, ok := in.WhiteFace(); !ok || f != Right {
+					t.Errorf("white face %v %v, want right", f, ok)
+				}
+			}},
 		{"time above what the control can give", "300+2", WhiteLeft,
 			[]Reading{rd(0, 302, 302, "L", true), rd(1, 302, 9000, "L", true), rd(2, 301, 302, "L", true)},
 			"started impossible", nil},

@@ -93,6 +93,23 @@ func ranAlone(p, r Reading) (Face, bool) {
 	return Left, false
 }
 
+// roseAlone returns the face whose time rose by more than the display's
+// resolution from p to r while the other's did not rise, the clock
+// running throughout.
+func roseAlone(p, r Reading) (Face, bool) {
+	if !p.Running || !r.Running {
+		return Left, false
+	}
+	dl, dr := r.Left.Time-p.Left.Time, r.Right.Time-p.Right.Time
+	switch {
+	case dl > granularity && dr <= 0:
+		return Left, true
+	case dr > granularity && dl <= 0:
+		return Right, true
+	}
+	return Left, false
+}
+
 // learn weighs a clean reading (face f ran while indicator k claimed c
 // throughout). It returns an event when a meaning the displays had
 // confirmed changed.
@@ -223,6 +240,21 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 				if b, ok := absolute(st, r, false); ok && b != st.turn.Other() {
 					in.mirrored(st)
 				}
+			}
+		}
+	}
+	// At a press the clock credits the presser's face (an increment, a
+	// period): a face whose time rose while the other's did not is the
+	// face that pressed, the one that ran before; the other runs now. It
+	// is the displays' testimony too, and the one a simple delay leaves
+	// when no time moves between presses.
+	if g, ok := roseAlone(p, r); ok && flip {
+		if st.turnKnown && st.turn != g && !st.turnSure && !st.ind[indBits].contradicted() && !st.ind[indLever].contradicted() {
+			in.mirrored(st) // the belief was mirrored
+		}
+		for k := range st.ind {
+			if valid[k] && changed[k] {
+				evs = append(evs, in.learn(st, k, now[k], g.Other(), r)...)
 			}
 		}
 	}
