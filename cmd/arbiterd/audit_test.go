@@ -85,8 +85,8 @@ func TestAuditBadInput(t *testing.T) {
 	}
 }
 
-// The World Cup file through the command: 200 games, seven data faults,
-// no incident.
+// The World Cup file through the command: 200 games, six data faults and
+// one clock raised by hand (an arbiter's two minutes), no incident.
 func TestAuditWorldCup(t *testing.T) {
 	_, here, _, _ := runtime.Caller(0)
 	path := filepath.Join(filepath.Dir(here), "..", "..", "..", "shared", "data", "broadcast", "worldcup-2025-rounds-3-6.pgn")
@@ -100,7 +100,8 @@ func TestAuditWorldCup(t *testing.T) {
 	if n := strings.Count(out, "\n"); n != 200 {
 		t.Errorf("%d lines, want 200", n)
 	}
-	if n := strings.Count(out, `"kind":"clock-data"`); n != 7 || strings.Count(out, `"kind":`) != 7 {
-		t.Errorf("%d clock-data findings of %d, want 7 and nothing else", n, strings.Count(out, `"kind":`))
+	data, added := strings.Count(out, `"kind":"clock-data"`), strings.Count(out, `"kind":"time-added"`)
+	if data != 6 || added != 1 || strings.Count(out, `"kind":`) != 7 {
+		t.Errorf("%d clock-data and %d time-added findings of %d, want 6, 1 and nothing else", data, added, strings.Count(out, `"kind":`))
 	}
 }
