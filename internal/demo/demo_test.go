@@ -3,7 +3,9 @@ package demo
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +100,17 @@ func playDemo(t *testing.T, line Line) string {
 	pgnText, err := os.ReadFile(res.PGN)
 	if err != nil || !bytes.Contains(pgnText, []byte(`[Result "1-0"]`)) || !bytes.Contains(pgnText, []byte("19. e5")) {
 		t.Errorf("PGN: %v\n%s", err, pgnText)
+	}
+	// The capture's provenance, and the PGN's Date from its start.
+	capText, err := os.ReadFile(res.Capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^#meta started=(\d{4})-(\d\d)-(\d\d)T`).FindSubmatch(capText)
+	if m == nil || !bytes.Contains(capText, []byte("\n#meta arbiterd-version=")) || !bytes.Contains(capText, []byte("\n#meta arbiterd-revision=")) {
+		t.Errorf("the capture lacks its provenance:\n%.600s", capText)
+	} else if date := fmt.Sprintf(`[Date "%s.%s.%s"]`, m[1], m[2], m[3]); !bytes.Contains(pgnText, []byte(date)) {
+		t.Errorf("PGN without %s:\n%s", date, pgnText)
 	}
 	return progress.String()
 }
