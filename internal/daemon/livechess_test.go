@@ -386,6 +386,15 @@ func plyMade(n int) func(reconcile.Event) bool {
 //  5. a game that ended before the client came (two boards, one over);
 //  6. a board unplugged while a move is made and pressed.
 func TestLiveChessClientsFollowGames(t *testing.T) {
+	if raceDetector && os.Getenv("ARBITERD_LIVECHESS_E2E") == "" {
+		// Six boards play at 5× real time while the clients keep step as
+		// lichess's page does, taking at most two new moves a message: under
+		// the race detector, beside every other package on two cores, a
+		// client can fall further behind than a real one would. CI runs
+		// this test in a step of its own, without the race detector (the
+		// listener's own tests run under it).
+		t.Skip("runs without the race detector (CI's LiveChess step); ARBITERD_LIVECHESS_E2E=1 runs it here")
+	}
 	sans := immortal(t)
 	node := setupNode(t)
 	dir := t.TempDir()
