@@ -331,9 +331,13 @@ func (p *publisher) run(ctx context.Context) {
 				}
 				p.last, lastData = 0, nil
 				if m != nil {
-					e, err := ParseEvent(m.Data)
+					e, err := parseLoose(m.Data)
 					if err != nil {
-						return fmt.Errorf("the stream's last event of board %s: %w", p.id, err)
+						// Not ours: publish the game from its start; the
+						// hall skips what it already has by sequence number.
+						p.v.alert(p.id, fmt.Sprintf("the last message of board %s in the venue's stream is not an event "+
+							"(%v); the board's events are published again from the first", p.id, err))
+						return nil
 					}
 					p.last, lastData = e.Seq, m.Data
 				}
