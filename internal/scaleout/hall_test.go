@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// boardsPerVenue is the venues' size in the tests: 3 in CI,
+// boardsPerVenue is the venues' size in the tests: 2 in CI,
 // ARBITERD_SCALEOUT_BOARDS for the long form (20 for the run).
-func boardsPerVenue() int { return envInt("ARBITERD_SCALEOUT_BOARDS", 3) }
+func boardsPerVenue() int { return envInt("ARBITERD_SCALEOUT_BOARDS", 2) }
 
 func venueBoards(v, n int) []int {
 	bs := make([]int, n)
