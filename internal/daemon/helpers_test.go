@@ -78,7 +78,10 @@ func startEmu(t *testing.T, cfg emulator.Config) *emu {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Periods, cfg.Speed, cfg.Wait, cfg.Linger = periods, testSpeed, true, true
+	if cfg.Speed == 0 {
+		cfg.Speed = testSpeed
+	}
+	cfg.Periods, cfg.Wait, cfg.Linger = periods, true, true
 	e, err := emulator.New(cfg)
 	if err != nil {
 		t.Fatal(err)
