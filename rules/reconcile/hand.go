@@ -63,11 +63,9 @@ type hand struct {
 	pause   bool
 	stopSeq int
 	unsure  bool // a change's face was named by the clock's indicators alone
-	// A clock reset mid-game: the times it showed before (restore is
-	// set until the clock runs again).
-	restore   bool
-	resetFrom clockd.Times
-	resetSeq  int
+	// restore: the clock was reset mid-game and has not run since (the
+	// times it showed before are the reset incident's to).
+	restore bool
 }
 
 // expect records that the anomaly just emitted (the last of out) is
@@ -192,12 +190,10 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 // before are what the arbiter sets back (6.10); the reset anomaly just
 // emitted is settled by it.
 func (g *Game) clockReset(out *[]Event, before, now clockd.Times) {
-	g.hand.restore, g.hand.resetFrom, g.hand.from = true, before, now
+	g.hand.restore, g.hand.from = true, now
 	g.hand.stopped, g.hand.changed = true, false
-	if n := len(*out); n > 0 && (*out)[n-1].Type == TypeAnomaly {
-		g.hand.resetSeq = (*out)[n-1].Seq
-		g.hand.open = append(g.hand.open, incident{seq: g.hand.resetSeq, at: (*out)[n-1].At, plies: g.counts.White + g.counts.Black, to: before, title: "the clock's reset", what: "the time shown before the clock was reset, set back", art: "6.10"})
-	}
+	g.expect(out, clockd.White, 0, "the clock's reset", "the time shown before the clock was reset, set back", "6.10")
+	g.hand.open[len(g.hand.open)-1].to = before
 }
 
 // adjusted records each face's change between from and to, with the
