@@ -522,6 +522,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		}
 	case clockd.Stopped:
 		g.stopped = true
+		g.clock = ev.Clock
 		g.ref.Stop(at)
 		g.clockPaused(ev)
 		if !g.ended {

@@ -243,3 +243,42 @@ func TestClaimAgainstABareKing(t *testing.T) {
 		t.Errorf("claims %v", cl)
 	}
 }
+
+// A clock reset mid-game (6.10): the arbiter sets the times shown before
+// back, and when the clock is started again the change is recorded as
+// the restoration, closing the reset's alert.
+func TestAdjustRestoresAfterAReset(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(5, "e4")
+	h.press(5.5, W)
+	h.play(9, "e5")
+	h.press(9.5, B)
+	h.halt(12)
+	before := h.clk
+	h.clk = clockd.Times{White: 5400 * time.Second, Black: 5400 * time.Second}
+	h.clock(clockd.ClockEvent{Kind: clockd.Reset, At: sec(13)})
+	h.advance(14)
+	var reset Event
+	for _, e := range h.of(TypeAnomaly) {
+		if e.Kind == KindClockReading {
+			reset = e
+		}
+	}
+	if reset.Seq == 0 {
+		t.Fatalf("no alert for the reset: %v", h.anomalies())
+	}
+	h.clk = before
+	h.halted = false
+	h.feed(h.g.Clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(20), Clock: before}))
+	adj := h.of(TypeAdjust)
+	if len(adj) != 2 {
+		t.Fatalf("adjust events %v, want one per face", adj)
+	}
+	for _, a := range adj {
+		if a.To != before.Of(a.Side) || a.Article != "6.10" || len(a.Closes) != 1 || a.Closes[0] != reset.Seq {
+			t.Errorf("adjust %s: want %s's time set back to %v, closing the reset's alert %d", Marshal(a), a.Side, before.Of(a.Side), reset.Seq)
+		}
+	}
+}
