@@ -179,33 +179,15 @@ func sanLines(text, fen string) string {
 // A span of seconds in an event's text ("For 12.345 s the board …").
 var spanRE = regexp.MustCompile(`\b(\d+)\.\d+ s\b`)
 
-var ordinals = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4}
-
+// ordinalOf reads a count the alerts word with reconcile.Nth.
 func ordinalOf(w string) int {
-	if n, ok := ordinals[w]; ok {
-		return n
+	for n := 1; n <= 4; n++ {
+		if reconcile.Nth(n) == w {
+			return n
+		}
 	}
 	n, _ := strconv.Atoi(strings.TrimRight(w, "stndrh"))
 	return n
-}
-
-func ordinalWord(n int) string {
-	for w, k := range ordinals {
-		if k == n {
-			return w
-		}
-	}
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // firstPenalty words 7.5.5 for a side's first completed illegal move.
@@ -363,7 +345,7 @@ func (w *wording) recount(side clockd.Side, text string) string {
 	if n <= 1 {
 		return text[:m[0]] + firstPenalty(side, w.class)
 	}
-	return text[:m[4]] + ordinalWord(n) + text[m[5]:]
+	return text[:m[4]] + reconcile.Nth(n) + text[m[5]:]
 }
 
 // Words puts a board's alerts in the arbiter's terms, from the board's

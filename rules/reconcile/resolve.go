@@ -728,6 +728,10 @@ func ordinal(n int) string {
 // nth is "second", "third"… for counts of illegal moves.
 func nth(n int) string { return periodName(n) }
 
+// Nth words a count as the alerts do ("first" … "fourth", then "5th"),
+// for views that reword them.
+func Nth(n int) string { return periodName(n) }
+
 func periodName(p int) string {
 	switch p {
 	case 1:
