@@ -1,19 +1,13 @@
 package scaleout
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
-
-	"github.com/BurntSushi/toml"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/arbiterd/arbiterd/internal/daemon/config"
 )
@@ -73,23 +67,10 @@ func LoadHallConfig(path string) (*HallConfig, error) {
 // format.
 func ParseHallConfig(name string, data []byte) (*HallConfig, error) {
 	var c HallConfig
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml":
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		dec.KnownFields(true)
-		if err := dec.Decode(&c); err != nil {
-			return nil, fmt.Errorf("%s: YAML: %w", name, err)
-		}
-	case ".toml":
-		md, err := toml.Decode(string(data), &c)
-		if err != nil {
-			return nil, fmt.Errorf("%s: TOML: %w", name, err)
-		}
-		if und := md.Undecoded(); len(und) > 0 {
-			return nil, fmt.Errorf("%s: unknown setting %s", name, und[0])
-		}
-	default:
-		return nil, fmt.Errorf("%s: unknown configuration format: use .yaml, .yml or .toml", name)
+	// the daemon's reader: unknown keys and wrong kinds named with their
+	// setting and line
+	if _, err := config.Decode(name, data, &c); err != nil {
+		return nil, err
 	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

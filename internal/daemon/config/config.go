@@ -143,15 +143,7 @@ func Parse(name string, data []byte) (*Config, error) {
 		lines func(field string) int
 		err   error
 	)
-	switch ext := strings.ToLower(filepath.Ext(name)); ext {
-	case ".yaml", ".yml":
-		lines, err = parseYAML(name, data, &c)
-	case ".toml":
-		lines, err = parseTOML(name, data, &c)
-	default:
-		return nil, &Error{File: name, Err: fmt.Errorf("unknown configuration format %q: use .yaml, .yml or .toml", ext)}
-	}
-	if err != nil {
+	if lines, err = Decode(name, data, &c); err != nil {
 		return nil, err
 	}
 	c.defaults()
@@ -169,7 +161,24 @@ func Parse(name string, data []byte) (*Config, error) {
 	return &c, nil
 }
 
-func parseYAML(name string, data []byte, c *Config) (func(string) int, error) {
+// Decode reads a configuration file's settings into v (a pointer to a
+// struct with yaml and toml tags); name's extension (.yaml, .yml or .toml)
+// gives the format. Every key and the kind of every value are checked
+// against v's fields first, so each mistake is named by its setting and
+// line. The function returned gives a setting path's line, for the
+// errors of later checks.
+func Decode(name string, data []byte, v any) (func(string) int, error) {
+	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	case ".yaml", ".yml":
+		return parseYAML(name, data, v)
+	case ".toml":
+		return parseTOML(name, data, v)
+	default:
+		return nil, &Error{File: name, Err: fmt.Errorf("unknown configuration format %q: use .yaml, .yml or .toml", ext)}
+	}
+}
+
+func parseYAML(name string, data []byte, c any) (func(string) int, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, yamlError(name, err)
@@ -180,7 +189,7 @@ func parseYAML(name string, data []byte, c *Config) (func(string) int, error) {
 	// Keys and the kinds of values are checked first, so each mistake is
 	// named by its setting and line (the decoder's own messages name Go
 	// types).
-	if err := checkTree(name, fromYAML(&root), nil); err != nil {
+	if err := checkTree(name, reflect.TypeOf(c).Elem(), fromYAML(&root), nil); err != nil {
 		return nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -218,9 +227,9 @@ func yamlError(name string, err error) error {
 
 // checkTree checks a file's tree against Config: unknown keys and values
 // of the wrong kind, all at once.
-func checkTree(name string, root *node, lines func(string) int) error {
+func checkTree(name string, t reflect.Type, root *node, lines func(string) int) error {
 	var s schema
-	s.check("", reflect.TypeFor[Config](), root, false)
+	s.check("", t, root, false)
 	if len(s.errs) == 0 {
 		return nil
 	}
@@ -267,14 +276,14 @@ func yamlLine(root *yaml.Node, field string) int {
 	return line
 }
 
-func parseTOML(name string, data []byte, c *Config) (func(string) int, error) {
+func parseTOML(name string, data []byte, c any) (func(string) int, error) {
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err != nil {
 		return nil, tomlError(name, err)
 	}
 	pos := tomlLines(string(data))
 	lines := func(field string) int { return tomlLine(pos, field) }
-	if err := checkTree(name, fromTOML(raw, "", pos), lines); err != nil {
+	if err := checkTree(name, reflect.TypeOf(c).Elem(), fromTOML(raw, "", pos), lines); err != nil {
 		return nil, err
 	}
 	md, err := toml.Decode(string(data), c)
