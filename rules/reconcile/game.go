@@ -226,10 +226,9 @@ type Game struct {
 	hand   hand    // the arbiter's touches of the clock (see hand.go)
 	claims []claim // draw claims (see claim.go)
 
-	// The default time (6.7.1): when the clock started (startedAt,
-	// startedSet) and whether the check was done.
+	// The default time (6.7.1): when the clock started first (startedAt,
+	// once started) and whether the check was done.
 	startedAt   time.Duration
-	startedSet  bool
 	defaultDone bool
 }
 
@@ -465,13 +464,12 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 			for _, s := range []clockd.Side{clockd.White, clockd.Black} {
 				g.ref.SetTime(s, ev.Clock.Of(s), at)
 			}
+		} else {
+			g.startedAt = at // the round starts for this board (6.7.1)
 		}
 		g.started = true
 		g.clock = ev.Clock
 		g.ref.Start(at)
-		if !g.startedSet {
-			g.startedAt, g.startedSet = at, true
-		}
 	case clockd.Press:
 		g.clock = ev.Clock
 		g.flagSincePr = false

@@ -304,7 +304,7 @@ func (g *Game) when(ev clockd.ClockEvent) string {
 // defaultDue is when the default time passes (6.7.1), if it is checked
 // and not yet done.
 func (g *Game) defaultDue() (time.Duration, bool) {
-	if g.cfg.DefaultTime <= 0 || !g.startedSet || g.defaultDone || g.ended {
+	if g.cfg.DefaultTime <= 0 || !g.started || g.defaultDone || g.ended {
 		return 0, false
 	}
 	return g.startedAt + g.cfg.DefaultTime, true
