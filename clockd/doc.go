@@ -4,7 +4,7 @@
 // # Time controls
 //
 // TimeControl is a list of periods in the notation of
-// shared/spec/timecontrol.md ("40/5400+30:1800+30"); ParseTimeControl also
+// docs/timecontrol.md ("40/5400+30:1800+30"); ParseTimeControl also
 // accepts FIDE-style text ("90/40+30+30s", "90'/40 + 30' + 30\""). Class
 // sorts a control into standard, rapid or blitz by FIDE Appendices A and B
 // (first period's time plus 60 times its increment).

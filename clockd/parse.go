@@ -31,7 +31,7 @@ const (
 	maxIncrement = 3600       // an increment or delay
 )
 
-// ParseTimeControl parses the notation of shared/spec/timecontrol.md: the
+// ParseTimeControl parses the notation of docs/timecontrol.md: the
 // PGN form "[MOVES/]SECONDS[MODE]" with periods separated by ':' and MODE
 // "+N" (Fischer), "dN" (simple delay) or "bN" (Bronstein). It also accepts
 // FIDE-style text written for people, where times are in minutes and the

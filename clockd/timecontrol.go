@@ -19,7 +19,7 @@ type Period struct {
 // the game. The zero value has no periods and is not a valid control.
 type TimeControl struct{ Periods []Period }
 
-// String returns the canonical notation of shared/spec/timecontrol.md,
+// String returns the canonical notation of docs/timecontrol.md,
 // e.g. "40/5400+30:1800+30". Times are printed in whole seconds; a
 // fraction of a second is printed with a decimal point (never produced by
 // ParseTimeControl).

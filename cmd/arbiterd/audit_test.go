@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/arbiterd/arbiterd/internal/testkit/shareddata"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -88,11 +88,7 @@ func TestAuditBadInput(t *testing.T) {
 // The World Cup file through the command: 200 games, six data faults and
 // one clock raised by hand (an arbiter's two minutes), no incident.
 func TestAuditWorldCup(t *testing.T) {
-	_, here, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(here), "..", "..", "..", "shared", "data", "broadcast", "worldcup-2025-rounds-3-6.pgn")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared data not present")
-	}
+	path := shareddata.Require(t, "broadcast", "worldcup-2025-rounds-3-6.pgn")
 	out, errOut, err := runArgsIn(t, "", "audit", "--json", path)
 	if err != nil {
 		t.Fatalf("%v: %s", err, errOut)

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arbiterd/arbiterd/clockd"
-	"github.com/arbiterd/arbiterd/internal/emulator"
+	"github.com/arbiterd/arbiterd/internal/device/emulator"
 )
 
 type emulateOptions struct {

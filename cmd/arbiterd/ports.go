@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arbiterd/arbiterd/internal/serialport"
+	"github.com/arbiterd/arbiterd/internal/device/serialport"
 )
 
 type portsOptions struct {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbiterd/arbiterd/internal/serialport"
+	"github.com/arbiterd/arbiterd/internal/device/serialport"
 )
 
 func TestPrintPorts(t *testing.T) {

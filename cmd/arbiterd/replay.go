@@ -12,11 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arbiterd/arbiterd/internal/capture"
-	"github.com/arbiterd/arbiterd/internal/pgn"
-	"github.com/arbiterd/arbiterd/internal/pipeline"
-	"github.com/arbiterd/arbiterd/internal/replay"
-	"github.com/arbiterd/arbiterd/internal/report"
+	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
+	"github.com/arbiterd/arbiterd/internal/journal/replay"
+	"github.com/arbiterd/arbiterd/internal/output/pgn"
+	"github.com/arbiterd/arbiterd/internal/output/report"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -36,7 +36,7 @@ func newReplayCmd() *cobra.Command {
 		Long: `replay reads a capture v1 file (the journal the daemon writes) and feeds the
 bytes read from each port through the same decoders and the same
 reconciliation as the live daemon, printing the event stream (one JSON
-object per line, shared/spec/events.md) exactly as it was produced live.
+object per line, docs/events.md) exactly as it was produced live.
 The same capture always gives the same bytes.
 
 --pgn FILE also writes the game as PGN with [%clk] and [%emt] per move.

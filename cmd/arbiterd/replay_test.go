@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/arbiterd/arbiterd/driver/drivertest"
-	"github.com/arbiterd/arbiterd/internal/capture"
-	"github.com/arbiterd/arbiterd/internal/emulator"
+	"github.com/arbiterd/arbiterd/internal/device/emulator"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
 )
 
 func runArgs(t *testing.T, args ...string) (string, string, error) {

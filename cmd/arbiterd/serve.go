@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arbiterd/arbiterd/internal/daemon"
-	"github.com/arbiterd/arbiterd/internal/daemon/config"
+	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/boards/daemon"
 	"github.com/arbiterd/arbiterd/internal/scaleout"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/arbiterd/arbiterd/internal/capture"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
 )
 
 // StepsFromCapture turns the traffic of one port in a capture into

@@ -1,4 +1,4 @@
-// An external test package: internal/emulator (for its pseudo-terminal)
+// An external test package: internal/device/emulator (for its pseudo-terminal)
 // itself imports lineclock for its emulated USB clock.
 package lineclock_test
 
@@ -11,13 +11,13 @@ import (
 
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/driver/lineclock"
-	"github.com/arbiterd/arbiterd/internal/emulator"
-	"github.com/arbiterd/arbiterd/internal/serialport"
+	"github.com/arbiterd/arbiterd/internal/device/emulator"
+	"github.com/arbiterd/arbiterd/internal/device/serialport"
 )
 
 // TestOverSerialPort sends an emulated lineclock's lines through a
 // pseudo-terminal, a real serial port for go.bug.st/serial, and reads them
-// back through internal/serialport with a Reader.
+// back through internal/device/serialport with a Reader.
 func TestOverSerialPort(t *testing.T) {
 	master, path, err := emulator.OpenPTY()
 	if err != nil {

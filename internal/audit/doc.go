@@ -17,7 +17,7 @@
 // # The control
 //
 // A game is judged by the control given to the Auditor, else by its
-// TimeControl tag — the notation of shared/spec/timecontrol.md and FIDE's
+// TimeControl tag — the notation of docs/timecontrol.md and FIDE's
 // short forms through clockd.ParseTimeControl, free text ("90 minutes for
 // the first 40 moves, followed by …") through this package's own reader —
 // when the clocks agree with it, else by what the clocks show (the first

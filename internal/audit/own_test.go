@@ -10,19 +10,19 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
-	"github.com/arbiterd/arbiterd/internal/pgn"
+	"github.com/arbiterd/arbiterd/internal/output/pgn"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
 // arbiterd's own games: the event streams of the end-to-end scenarios
-// (internal/scenario/testdata, games played by the board emulator through
-// the whole pipeline), rendered as PGN by internal/pgn exactly as the
+// (internal/testkit/scenario/testdata, games played by the board emulator through
+// the whole pipeline), rendered as PGN by internal/output/pgn exactly as the
 // daemon's broadcast folders and `arbiterd replay --pgn` write them, go
 // through the audit with no finding — except the scenario whose clock
 // adds the period after move 39.
 
 // scenarioControls are the controls the scenarios ran under
-// (internal/scenario/scenario_test.go).
+// (internal/testkit/scenario/scenario_test.go).
 var scenarioControls = map[string]string{
 	"arbiter-settles-press-without-move":  "40/5400+30:1800+30",
 	"arbiter-pause-without-change":        "40/5400+30:1800+30",
@@ -93,7 +93,7 @@ func ownPGN(t *testing.T, path, tc string) string {
 }
 
 func TestOwnGames(t *testing.T) {
-	files, _ := filepath.Glob("../scenario/testdata/*.jsonl")
+	files, _ := filepath.Glob("../testkit/scenario/testdata/*.jsonl")
 	if len(files) == 0 {
 		t.Skip("no scenario event files")
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // ParseTimeControl reads a TimeControl tag: the notation of
-// shared/spec/timecontrol.md ("40/5400+30:1800+30") and the FIDE-style
+// docs/timecontrol.md ("40/5400+30:1800+30") and the FIDE-style
 // short forms ("90/40+30+30s") through clockd.ParseTimeControl, and, when
 // those fail, the free text organisers write: "90 minutes for the first 40
 // moves, followed by 30 minutes for the rest of the game with an increment

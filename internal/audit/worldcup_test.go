@@ -3,9 +3,9 @@ package audit
 import (
 	"flag"
 	"fmt"
+	"github.com/arbiterd/arbiterd/internal/testkit/shareddata"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -17,12 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // test when it is absent.
 func shared(t testing.TB, rel string) string {
 	t.Helper()
-	_, here, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(here), "..", "..", "..", "shared", "data", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not present (the shared data sits beside the repository)", p)
-	}
-	return p
+	return shareddata.Require(t, rel)
 }
 
 // collect is a Sink that keeps every report and error.

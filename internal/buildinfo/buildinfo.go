@@ -12,7 +12,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/capture"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
 )
 
 // version is set by the release build:

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/capture"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
 )
 
 func TestFromBuildInfo(t *testing.T) {

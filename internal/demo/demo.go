@@ -27,11 +27,11 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/boards/live"
 	"github.com/arbiterd/arbiterd/internal/buildinfo"
-	"github.com/arbiterd/arbiterd/internal/capture"
-	"github.com/arbiterd/arbiterd/internal/emulator"
-	"github.com/arbiterd/arbiterd/internal/live"
-	"github.com/arbiterd/arbiterd/internal/pgn"
+	"github.com/arbiterd/arbiterd/internal/device/emulator"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
+	"github.com/arbiterd/arbiterd/internal/output/pgn"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/pipeline"
+	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 

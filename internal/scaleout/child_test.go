@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/daemon"
-	"github.com/arbiterd/arbiterd/internal/daemon/config"
+	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/boards/daemon"
 )
 
 // childEnv names the configuration a child test process serves as a venue

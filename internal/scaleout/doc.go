@@ -5,14 +5,14 @@
 // an embedded NATS server with JetStream (its store under the data
 // directory), or joins one by URL, and publishes:
 //
-//   - every event of every board (shared/spec/events.md), the event's JSON
+//   - every event of every board (docs/events.md), the event's JSON
 //     line as the message, on the stream ARBITERD_EVENTS, subject
 //     arbiterd.<event>.<round>.<board>.events, message id
 //     <event>/<round>/<board>/<game>/<seq>: a retry after a crash is
 //     dropped by JetStream's duplicate window, and on a restart the
 //     publisher starts after the last sequence number the stream already
 //     holds for the board, so a recovered game is never published twice;
-//   - the raw capture (shared/spec/capture.md), whole lines in chunks, on
+//   - the raw capture (docs/capture.md), whole lines in chunks, on
 //     the stream ARBITERD_CAPTURE, subject arbiterd.<event>.<round>.<board>.capture,
 //     each chunk with its byte offset in the capture file, so the hall can
 //     rebuild the capture byte for byte and replay it for an appeal;

@@ -14,7 +14,7 @@ import (
 )
 
 // ErrNotEvent is the error for a message that is not an event of the
-// stream (shared/spec/events.md) exactly as arbiterd writes it.
+// stream (docs/events.md) exactly as arbiterd writes it.
 var ErrNotEvent = errors.New("not an event of the stream")
 
 // wireEvent is an event line as JSON; numbers are kept as written so

@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/arbiterd/arbiterd/internal/daemon/config"
+	"github.com/arbiterd/arbiterd/internal/boards/config"
 )
 
 // HallConfig is `arbiterd hall`'s configuration file (YAML or TOML, by its

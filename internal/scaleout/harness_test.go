@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/daemon"
-	"github.com/arbiterd/arbiterd/internal/daemon/config"
-	"github.com/arbiterd/arbiterd/internal/emulator"
-	"github.com/arbiterd/arbiterd/internal/pipeline"
+	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/boards/daemon"
+	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
+	"github.com/arbiterd/arbiterd/internal/device/emulator"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 

@@ -25,7 +25,7 @@ import (
 // (default 20) and its capture, to one hall in this process over leaf
 // connections. It measures what the scale-out adds to a move: from the
 // venue handing the event to NATS to the hall having written and shown it
-// (the daemon's own press-to-complete time is measured by internal/loadtest),
+// (the daemon's own press-to-complete time is measured by internal/testkit/loadtest),
 // the hall's CPU and memory, and the stream storage per game.
 const loadEnv = "ARBITERD_SCALEOUT_LOAD_CHILD"
 
@@ -53,7 +53,7 @@ func runLoadVenue(args []string) int {
 	n, _ := strconv.Atoi(args[2])
 	secs, _ := strconv.ParseFloat(args[3], 64)
 	evs := loadGame(fakeTB{})
-	capData, err := os.ReadFile("../replay/testdata/game.capture")
+	capData, err := os.ReadFile("../journal/replay/testdata/game.capture")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

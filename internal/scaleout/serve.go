@@ -13,14 +13,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/broadcast"
-	"github.com/arbiterd/arbiterd/internal/lichess"
-	"github.com/arbiterd/arbiterd/internal/livechess"
-	"github.com/arbiterd/arbiterd/internal/web"
+	"github.com/arbiterd/arbiterd/internal/output/broadcast"
+	"github.com/arbiterd/arbiterd/internal/output/lichess"
+	"github.com/arbiterd/arbiterd/internal/output/livechess"
+	"github.com/arbiterd/arbiterd/internal/output/web"
 )
 
 // Handler serves the hall: the dashboard and its JSON API and SSE stream
-// at "/" (internal/web), the LiveChess-compatible API at /api/v1.0/, the
+// at "/" (internal/output/web), the LiveChess-compatible API at /api/v1.0/, the
 // venues' states and the hall's own alerts at /api/hall (JSON) and /hall
 // (a page), and /healthz. ws is closed by the caller on shutdown.
 func (h *Hall) Handler(ws *web.Server) http.Handler {

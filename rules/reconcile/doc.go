@@ -1,6 +1,6 @@
 // Package reconcile is arbiterd's per-game state machine: it reads the
 // board's snapshots and the clock's interpreted events together and turns
-// them into the event stream of shared/spec/events.md — moves made
+// them into the event stream of docs/events.md — moves made
 // (provisional, Law 4.7), moves completed (6.2.1), anomalies for the
 // arbiter, and flag-fall verdicts (6.3.1, 6.4, 6.9).
 //

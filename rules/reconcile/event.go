@@ -8,7 +8,7 @@ import (
 	"github.com/arbiterd/arbiterd/clockd"
 )
 
-// Type names an event type of the event stream (shared/spec/events.md).
+// Type names an event type of the event stream (docs/events.md).
 type Type string
 
 // The event types of the stream, version 1.
@@ -108,7 +108,7 @@ func (m *Moves) add(s clockd.Side, n int) {
 
 // Event is one event of the stream. Type says which of the fields are
 // meaningful; Marshal writes exactly the fields of that type, in the order
-// of shared/spec/events.md, followed by arbiterd's extra fields.
+// of docs/events.md, followed by arbiterd's extra fields.
 type Event struct {
 	Type  Type
 	Board string

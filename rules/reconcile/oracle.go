@@ -10,7 +10,7 @@ import (
 // rules/unwinnable (sound: "no" only when proved, "yes" only with a line
 // ending in mate). The zero value uses its quick mode, fit for the live
 // daemon, with the mate line as found (Options.LineBudget shortens it for
-// the arbiter, as internal/pipeline.DefaultOracle does); set Options.Mode
+// the arbiter, as internal/boards/pipeline.DefaultOracle does); set Options.Mode
 // to unwinnable.Full for an arbiter's ruling.
 //
 // When the first analysis is undetermined and Retry is positive, it asks

@@ -1,0 +1,547 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/driver/dgt"
+	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/boards/live"
+	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
+	"github.com/arbiterd/arbiterd/internal/output/hub"
+	"github.com/arbiterd/arbiterd/internal/output/pgn"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// PortName is the board port's name in every capture the daemon writes.
+const PortName = "board"
+
+// ClockPortName is the name of a board's separate clock port (a lineclock,
+// config `clock:`) in its capture.
+const ClockPortName = live.DefaultClockPort
+
+// KindJournal is the anomaly kind the daemon raises on a board whose
+// journal (capture, events or PGN file) cannot be written.
+const KindJournal = "journal-write-failed"
+
+// Paths of a board's journal files in the round's directory.
+func capturePath(dir, id string) string { return filepath.Join(dir, "board-"+id+".capture") }
+func eventsPath(dir, id string) string  { return filepath.Join(dir, "board-"+id+".events.jsonl") }
+func pgnPath(dir, id string) string     { return filepath.Join(dir, "board-"+id+".pgn") }
+
+// gameOver tells whether e ends the game: an end event, or a flag whose
+// verdict is a result (6.9: the flag loses, or draws when no mate is
+// possible).
+func gameOver(e reconcile.Event) bool {
+	return e.Type == reconcile.TypeEnd || (e.Type == reconcile.TypeFlag && e.Verdict != reconcile.VerdictNone)
+}
+
+// board is one board's game: its capture, pipeline, event and PGN files.
+// Everything but the metrics and the decoder statistics is used from the
+// board's runner goroutine only (and from New before it starts).
+type board struct {
+	d   *Daemon
+	cfg config.Board
+	id  string
+	log *slog.Logger
+
+	p        *pipeline.Pipeline
+	cw       *capture.Writer // nil once the game is finished
+	ev       *os.File
+	game     *pgn.Game
+	now      func() time.Duration
+	finished bool
+	failing  bool      // the journal failed and was reported
+	line     lineState // what was said about the board's line (the runner's)
+	hand     live.Hand // the arbiter's acts while the line is up (claims, decisions)
+
+	mu       sync.Mutex
+	sess     *dgt.Session // the current line's session (decoder statistics)
+	decoded  int64        // decode errors of the sessions before it
+	reported int64        // decode errors already counted in the metric
+}
+
+// ports are the ports a board's capture declares: the board, and its
+// separate clock when it has one.
+func ports(bc config.Board) []live.PortDecl {
+	ps := []live.PortDecl{{Name: PortName, Driver: "dgt"}}
+	if bc.Clock != nil {
+		ps = append(ps, live.PortDecl{Name: ClockPortName, Driver: bc.Clock.Driver})
+	}
+	return ps
+}
+
+// meta is a new game's capture meta: the game's settings, and the
+// capture's provenance (this build, the wall-clock time it starts).
+func (d *Daemon) meta(bc config.Board) map[string]string {
+	m := d.o.Build.Meta(d.o.Now())
+	for k, v := range map[string]string{
+		capture.MetaBoard: bc.ID(), capture.MetaRound: d.cfg.Round,
+		capture.MetaTimeControl: bc.TimeControl, capture.MetaClockWhite: bc.ClockWhite,
+	} {
+		m[k] = v
+	}
+	if dt, err := d.cfg.DefaultTimeDuration(); err == nil && dt > 0 {
+		m[capture.MetaDefaultTime] = strconv.Itoa(int(dt / time.Second)) // validated with the configuration
+	}
+	for k, v := range map[string]string{capture.MetaEvent: d.cfg.Event, capture.MetaSite: d.cfg.Site, capture.MetaWhite: bc.White,
+		capture.MetaBlack: bc.Black, capture.MetaStartFEN: bc.StartFEN} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// openBoard creates a new game's capture, or recovers the game from the
+// capture already in the journal.
+func (d *Daemon) openBoard(bc config.Board) (*board, error) {
+	id := bc.ID()
+	b := &board{d: d, cfg: bc, id: id, log: d.log.With("board", id)}
+	b.p = pipeline.New(pipeline.Options{Oracle: d.o.Oracle})
+	d.hub.AddBoard(hubInfo(d.cfg, bc))
+	started := "" // the capture's start (meta started): the PGN Date
+
+	path := capturePath(d.dir, id)
+	var hist []reconcile.Event
+	collect := func(e reconcile.Event) error { hist = append(hist, e); return nil }
+	var base time.Duration
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil:
+		// Recovery: cut a torn last line, replay all the capture holds,
+		// and go on from its last time plus the time the daemon was down.
+		cw, err := d.o.OpenCapture(path, true)
+		if err != nil {
+			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
+		}
+		if err := cw.Sync(); err != nil {
+			cw.Close()
+			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
+		}
+		declared, meta, err := replayInto(path, b.p, collect)
+		if err != nil {
+			cw.Close()
+			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
+		}
+		started = meta[capture.MetaStarted]
+		for _, e := range hist {
+			b.finished = b.finished || gameOver(e)
+		}
+		down := max(time.Since(fi.ModTime()), 0)
+		base = cw.Last() + d.scale(down)
+		switch {
+		case b.finished:
+			cw.Close()
+			if err := b.p.End(collect); err != nil {
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
+		case declared[PortName] == "":
+			// Cut short before its declarations: a new game.
+			emit := func(evs []reconcile.Event, err error) error {
+				hist = append(hist, evs...)
+				return err
+			}
+			m := d.meta(bc)
+			started = m[capture.MetaStarted]
+			if err := live.DeclarePorts(cw, b.p, ports(bc), m, emit); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
+			b.cw = cw
+		default:
+			// While the daemon was away nobody watched the board: to the
+			// game that is a disconnection, and the start-up dump on the
+			// reopened port resyncs it (moves made meanwhile are
+			// reconstructed, presses wait for the board).
+			// A separate clock was not read either. A clock added to the
+			// configuration since is declared now (the game's clock from
+			// here on); one removed is reported.
+			if err := b.recoverClock(cw, declared, base, collect); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
+			if err := b.recordBuild(cw, meta, collect); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
+			text := pipeline.FormatSessionMarker(base, PortName, "disconnected")
+			if err := cw.Comment(text); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
+			if err := b.p.Record(capture.Record{Kind: capture.KindComment, Text: text}, collect); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
+			}
+			b.cw = cw
+		}
+		b.log.Info("recovered game from the journal", "capture", path, "events", len(hist),
+			"finished", b.finished, "resume_at", capture.FormatSeconds(base))
+		if b.finished {
+			b.log.Warn(fmt.Sprintf("the game in %s is over: the board is shown as it ended and its port is not read. "+
+				"For a new game, start the next round (round in the configuration, or --round %s); every round keeps its own journal", path, nextRound(d.cfg.Round)),
+				"capture", path)
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		cw, err := d.o.OpenCapture(path, false)
+		if err != nil {
+			return nil, fmt.Errorf("board %s: %w", id, err)
+		}
+		if d.o.Speed != 1 {
+			if err := cw.Comment(fmt.Sprintf(" emulated board; times are game time, played at %g× real time", d.o.Speed)); err != nil {
+				cw.Close()
+				return nil, fmt.Errorf("board %s: %w", id, err)
+			}
+		}
+		emit := func(evs []reconcile.Event, err error) error {
+			hist = append(hist, evs...)
+			return err
+		}
+		m := d.meta(bc)
+		started = m[capture.MetaStarted]
+		if err := live.DeclarePorts(cw, b.p, ports(bc), m, emit); err != nil {
+			cw.Close()
+			return nil, fmt.Errorf("board %s: %w", id, err)
+		}
+		if err := cw.Sync(); err != nil {
+			cw.Close()
+			return nil, fmt.Errorf("board %s: %w", id, err)
+		}
+		b.cw = cw
+		b.log.Info("new game", "capture", path)
+	default:
+		return nil, fmt.Errorf("board %s: %w", id, err)
+	}
+
+	tc, _ := clockd.ParseTimeControl(bc.TimeControl) // validated
+	b.game = pgn.New(pgn.Tags{Event: d.cfg.Event, Site: d.cfg.Site, Date: capture.Date(started), Round: d.cfg.Round,
+		Board: id, White: bc.White, Black: bc.Black, TimeControl: tc, StartFEN: bc.StartFEN})
+
+	// The events file is rewritten from the capture: it is a view of it.
+	var buf bytes.Buffer
+	for _, e := range hist {
+		buf.Write(reconcile.Marshal(e))
+		buf.WriteByte('\n')
+	}
+	if err := writeFile(eventsPath(d.dir, id), buf.Bytes()); err != nil {
+		b.close()
+		return nil, fmt.Errorf("board %s: %w", id, err)
+	}
+	if !b.finished {
+		if b.ev, err = os.OpenFile(eventsPath(d.dir, id), os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+			b.close()
+			return nil, fmt.Errorf("board %s: %w", id, err)
+		}
+	}
+	for _, e := range hist {
+		b.game.Add(e)
+		d.hub.Publish(id, e)
+		b.count(e)
+		if d.o.OnEvent != nil {
+			d.o.OnEvent(id, e)
+		}
+	}
+	if err := b.writePGN(); err != nil {
+		b.close()
+		return nil, fmt.Errorf("board %s: %w", id, err)
+	}
+	t0 := time.Now()
+	b.now = func() time.Duration { return base + d.scale(time.Since(t0)) }
+	return b, nil
+}
+
+// recoverClock brings a recovered game's separate clock up to date: the
+// clock port is marked disconnected for the time the daemon was away, or
+// declared when the configuration added a clock since the capture began.
+func (b *board) recoverClock(cw *capture.Writer, declared map[string]string, at time.Duration, fn func(reconcile.Event) error) error {
+	had := declared[ClockPortName] != ""
+	switch {
+	case b.cfg.Clock == nil && had:
+		b.log.Warn("the capture has a separate clock the configuration no longer names; the game's clock is not read",
+			"clock_port", ClockPortName)
+		return nil
+	case b.cfg.Clock == nil:
+		return nil
+	case !had:
+		if err := cw.Port(ClockPortName, b.cfg.Clock.Driver); err != nil {
+			return err
+		}
+		return b.p.Record(capture.Record{Kind: capture.KindPort, Port: ClockPortName, Driver: b.cfg.Clock.Driver}, fn)
+	}
+	text := pipeline.FormatSessionMarker(at, ClockPortName, "disconnected")
+	if err := cw.Comment(text); err != nil {
+		return err
+	}
+	return b.p.Record(capture.Record{Kind: capture.KindComment, Text: text}, fn)
+}
+
+func (d *Daemon) scale(real time.Duration) time.Duration {
+	if d.o.Speed == 1 {
+		return real
+	}
+	return time.Duration(float64(real) * d.o.Speed)
+}
+
+// recordBuild notes in a recovered game's capture which arbiterd goes on
+// with it, when that is another build than the one that recorded it so
+// far (a later meta value holds from its line on).
+func (b *board) recordBuild(cw *capture.Writer, meta map[string]string, fn func(reconcile.Event) error) error {
+	bi := b.d.o.Build
+	for _, kv := range [][2]string{{capture.MetaArbiterdVersion, bi.Version}, {capture.MetaArbiterdRevision, bi.RevisionText()}} {
+		if meta[kv[0]] == kv[1] {
+			continue
+		}
+		if err := cw.Meta(kv[0], kv[1]); err != nil {
+			return err
+		}
+		if err := b.p.Record(capture.Record{Kind: capture.KindMeta, Key: kv[0], Value: kv[1]}, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replayInto feeds every record of the capture at path to p, and returns
+// the ports the capture declares and its meta values.
+func replayInto(path string, p *pipeline.Pipeline, fn func(reconcile.Event) error) (map[string]string, map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	cr := capture.NewReader(f)
+	for {
+		rec, err := cr.Next()
+		if err == io.EOF {
+			return cr.Ports(), cr.Meta(), nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := p.Record(rec, fn); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// writeFile replaces path's contents atomically (a reader never sees half
+// a file).
+func writeFile(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func (b *board) writePGN() error {
+	var buf bytes.Buffer
+	if err := b.game.Write(&buf); err != nil {
+		return err
+	}
+	return writeFile(pgnPath(b.d.dir, b.id), buf.Bytes())
+}
+
+// run is the board's supervisor: the live runner under reopen with
+// back-off, and the capture's periodic sync, until ctx is done or the game
+// is over. The capture is synced and closed on the way out.
+func (b *board) run(ctx context.Context) {
+	defer b.close()
+	if b.finished {
+		return
+	}
+	syncCtx, stopSync := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer stopSync()
+	wg.Go(func() {
+		if err := b.cw.RunSync(syncCtx, b.d.o.SyncInterval); err != nil && syncCtx.Err() == nil {
+			b.journalFailed(fmt.Errorf("sync capture: %w", err))
+		}
+	})
+
+	attempt := 0
+	for {
+		started := time.Now()
+		lc := live.Config{
+			Path: b.cfg.Port, Port: PortName, Capture: b.cw, Now: b.now, Oracle: b.d.o.Oracle,
+			Pipeline: b.p, OnEvent: b.onEvent, OnJournalError: b.journalFailed, OnSession: b.setSession,
+			Hand: &b.hand,
+		}
+		if b.cfg.Clock != nil {
+			lc.ClockPath, lc.ClockPort, lc.ClockBackoff = b.cfg.Clock.Port, ClockPortName, b.d.o.Backoff
+		}
+		err := live.Run(ctx, lc)
+		b.setSession(nil)
+		b.d.m.connected.WithLabelValues(b.id).Set(0)
+		if errors.Is(err, live.ErrStopped) {
+			b.end()
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if time.Since(started) > time.Minute {
+			attempt = 0 // the line had been up: start the schedule again
+		}
+		wait := b.d.o.Backoff.Delay(attempt)
+		attempt++
+		b.lineFailed(err, attempt, wait)
+		b.d.m.reconnects.WithLabelValues(b.id).Inc()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+// end closes a finished game's session (the session end events replay
+// gives at the end of the capture).
+func (b *board) end() {
+	b.finished = true
+	if err := b.p.End(func(e reconcile.Event) error { b.publish(e); return nil }); err != nil {
+		b.log.Error("ending the game", "err", err)
+	}
+	b.log.Info("game over; capture closed", "capture", capturePath(b.d.dir, b.id))
+}
+
+// onEvent is live.Run's OnEvent: it publishes and stops the runner once
+// the game is over.
+func (b *board) onEvent(e reconcile.Event) bool {
+	b.publish(e)
+	return !gameOver(e)
+}
+
+func (b *board) publish(e reconcile.Event) {
+	if e.Type == reconcile.TypeSession && e.Port == PortName {
+		switch e.State {
+		case "connected":
+			b.lineUp()
+		case "disconnected":
+			b.lineDown()
+		}
+	}
+	if b.ev != nil {
+		if _, err := b.ev.Write(append(reconcile.Marshal(e), '\n')); err != nil {
+			b.journalFailed(fmt.Errorf("events file: %w", err))
+		}
+	}
+	b.game.Add(e)
+	b.d.hub.Publish(b.id, e)
+	b.count(e)
+	switch e.Type {
+	case reconcile.TypeComplete:
+		if e.By == reconcile.ByPress {
+			b.d.m.latency.Observe(b.unscale(b.now() - e.At).Seconds())
+		}
+		fallthrough
+	case reconcile.TypeFlag, reconcile.TypeEnd, reconcile.TypeRetract:
+		if err := b.writePGN(); err != nil {
+			b.journalFailed(fmt.Errorf("PGN file: %w", err))
+		}
+	}
+	if b.d.o.OnEvent != nil {
+		b.d.o.OnEvent(b.id, e)
+	}
+}
+
+func (b *board) unscale(d time.Duration) time.Duration {
+	if b.d.o.Speed == 1 {
+		return d
+	}
+	return time.Duration(float64(d) / b.d.o.Speed)
+}
+
+// count updates the metrics for one event.
+func (b *board) count(e reconcile.Event) {
+	m := b.d.m
+	m.events.WithLabelValues(string(e.Type)).Inc()
+	switch e.Type {
+	case reconcile.TypeAnomaly:
+		m.anomalies.WithLabelValues(e.Kind).Inc()
+	case reconcile.TypeSession:
+		if e.Port == PortName {
+			switch e.State {
+			case "connected", "resync":
+				m.connected.WithLabelValues(b.id).Set(1)
+			case "disconnected", "end":
+				m.connected.WithLabelValues(b.id).Set(0)
+			}
+		}
+	}
+	var clockBad int64
+	if st, ok := b.p.ClockStats(); ok {
+		clockBad = int64(st.Bad) // the pipeline's decoder lives as long as the game
+	}
+	b.mu.Lock()
+	n := b.decoded + clockBad
+	if b.sess != nil {
+		n += decodeErrors(b.sess.Stats())
+	}
+	if n > b.reported {
+		m.decodeErrors.WithLabelValues(b.id).Add(float64(n - b.reported))
+		b.reported = n
+	}
+	b.mu.Unlock()
+}
+
+func decodeErrors(s dgt.Stats) int64 { return s.Corrupt + s.Unknown }
+
+// setSession keeps the current line's session for its decoder statistics.
+func (b *board) setSession(s *dgt.Session) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sess != nil {
+		b.decoded += decodeErrors(b.sess.Stats())
+	}
+	b.sess = s
+}
+
+// journalFailed reports a journal write failure loudly — an error in the
+// log, an alert on the board, a metric — once until the journal works
+// again; the game goes on in memory.
+func (b *board) journalFailed(err error) {
+	b.d.m.journalErrs.WithLabelValues(b.id).Inc()
+	b.mu.Lock()
+	first := !b.failing
+	b.failing = true
+	b.mu.Unlock()
+	if !first {
+		return
+	}
+	b.log.Error("JOURNAL WRITE FAILED: the game goes on in memory but is not being recorded", "err", err,
+		"capture", capturePath(b.d.dir, b.id))
+	if err := b.d.hub.Raise(b.id, hub.Amber, KindJournal, "",
+		"the journal cannot be written ("+err.Error()+"); the game is kept in memory only"); err != nil {
+		b.log.Error("raising the journal alert", "err", err)
+	}
+}
+
+// close syncs and closes the capture and the events file.
+func (b *board) close() {
+	if b.cw != nil {
+		if err := b.cw.Close(); err != nil {
+			b.log.Error("closing the capture", "err", err)
+		}
+		b.cw = nil
+	}
+	if b.ev != nil {
+		b.ev.Close()
+		b.ev = nil
+	}
+}

@@ -1,0 +1,280 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/buildinfo"
+	"github.com/arbiterd/arbiterd/internal/device/serialport"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
+	"github.com/arbiterd/arbiterd/internal/output/hub"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// Mount is an HTTP handler the daemon serves under a pattern of its mux
+// (the dashboard at "/", the LiveChess-compatible API at "/api/v1.0/").
+type Mount struct {
+	Pattern string
+	Handler http.Handler
+	// OnShutdown, when set, is called as the HTTP server shuts down (to
+	// end long-lived responses such as event streams).
+	OnShutdown func()
+}
+
+// Runner is a service that runs next to the boards until ctx is done
+// (the broadcast folder writer, the lichess pusher).
+type Runner struct {
+	Name string
+	Run  func(ctx context.Context) error
+}
+
+// Options configure a Daemon.
+type Options struct {
+	Config *config.Config // validated (config.Load / Validate)
+	Logger *slog.Logger   // nil: discard
+	// Hub is the live view the boards publish into (nil: a new one).
+	Hub *hub.Hub
+	// Listener, when set, is used instead of listening on Config.Listen.
+	Listener net.Listener
+	// Mounts are served on the daemon's listener next to /metrics and
+	// /healthz (nil: DefaultMounts, the dashboard and the LiveChess API).
+	// Without a mount at "/", "/" lists the boards as JSON.
+	Mounts []Mount
+	// Runners run next to the boards; an error from one is logged, and
+	// does not stop the boards (nil: DefaultRunners, the feeds the
+	// configuration asks for).
+	Runners []Runner
+	// Speed is the emulated time per real second, for emulated boards
+	// that play faster than real time: capture times are scaled by it so
+	// the capture reads like the game the emulator plays (0: 1).
+	Speed float64
+	// Backoff is the schedule for reopening a board's port (zero: the
+	// serialport default).
+	Backoff serialport.Backoff
+	// SyncInterval is how often a quiet capture is synced (0: a second,
+	// the capture spec's promise).
+	SyncInterval time.Duration
+	// Oracle answers the 6.9 question (nil: the pipeline's default).
+	Oracle reconcile.MateOracle
+	// OpenCapture opens a board's capture: a new one (resume false, the
+	// file does not exist yet) or one to continue after a restart (default:
+	// capture.Create and capture.Append). Tests put a failing disk under
+	// the journal through it.
+	OpenCapture func(path string, resume bool) (*capture.Writer, error)
+	// Now is the wall clock (nil: time.Now). A new game's capture records
+	// the time it starts (capture meta started), from which its PGN Date
+	// comes.
+	Now func() time.Time
+	// Build is the arbiterd build a new capture records as its provenance
+	// (zero: this binary's, buildinfo.Read).
+	Build buildinfo.Info
+	// OnEvent, when set, sees every event published, after the journal
+	// and the hub (for tests and tools) — a recovered game's replayed
+	// events first, from New.
+	OnEvent func(board string, e reconcile.Event)
+}
+
+// Daemon serves the boards of one round.
+type Daemon struct {
+	o      Options
+	cfg    *config.Config
+	log    *slog.Logger
+	hub    *hub.Hub
+	m      *metrics
+	boards []*board
+	dir    string // DATA/round-R
+
+	ln net.Listener // opened by New, served by Run
+
+	mu   sync.Mutex
+	addr net.Addr
+}
+
+// New prepares the daemon: it opens the HTTP listener (a port already
+// taken is an error before any file is written), logs each board's time
+// control in words, creates the round's directory, replays
+// every existing capture of the round (recovering unfinished games) and
+// creates the captures of new games. A capture that cannot be read back
+// is an error naming the file and line: it must be looked at, not
+// overwritten.
+func New(o Options) (*Daemon, error) {
+	if o.Config == nil {
+		return nil, errors.New("daemon: no configuration")
+	}
+	if err := o.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("daemon: %w", err)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Hub == nil {
+		o.Hub = hub.New(hub.Options{})
+	}
+	if o.Speed <= 0 {
+		o.Speed = 1
+	}
+	if o.Backoff == (serialport.Backoff{}) {
+		o.Backoff = serialport.DefaultBackoff()
+	}
+	if o.OpenCapture == nil {
+		o.OpenCapture = func(path string, resume bool) (*capture.Writer, error) {
+			if resume {
+				return capture.Append(path)
+			}
+			return capture.Create(path)
+		}
+	}
+	if o.SyncInterval <= 0 {
+		o.SyncInterval = time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Build == (buildinfo.Info{}) {
+		o.Build = buildinfo.Read()
+	}
+	d := &Daemon{o: o, cfg: o.Config, log: o.Logger, hub: o.Hub, m: newMetrics()}
+	d.dir = filepath.Join(d.cfg.Data, "round-"+d.cfg.Round)
+	// The HTTP port first: taken, the daemon stops before any capture
+	// file is made.
+	if err := d.listen(); err != nil {
+		return nil, err
+	}
+	d.announce()
+	if err := os.MkdirAll(d.dir, 0o755); err != nil {
+		d.closeListener()
+		return nil, fmt.Errorf("daemon: data directory: %w", err)
+	}
+	for _, bc := range d.cfg.Boards {
+		b, err := d.openBoard(bc)
+		if err != nil {
+			for _, ob := range d.boards {
+				ob.close()
+			}
+			d.closeListener()
+			return nil, err
+		}
+		d.boards = append(d.boards, b)
+	}
+	d.m.boards.Set(float64(len(d.boards)))
+	if d.o.Mounts == nil {
+		d.o.Mounts = d.DefaultMounts()
+	}
+	if d.o.Runners == nil {
+		d.o.Runners = d.DefaultRunners()
+	}
+	return d, nil
+}
+
+// closeListener closes a listener New opened (one given in Options is the
+// caller's).
+func (d *Daemon) closeListener() {
+	if d.ln != nil && d.o.Listener == nil {
+		d.ln.Close()
+	}
+	d.ln = nil
+}
+
+// Hub returns the daemon's live view of the boards.
+func (d *Daemon) Hub() *hub.Hub { return d.hub }
+
+// Dir returns the round's journal directory.
+func (d *Daemon) Dir() string { return d.dir }
+
+// Addr returns the address the HTTP server listens on (nil before Run
+// has started listening).
+func (d *Daemon) Addr() net.Addr {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.addr
+}
+
+// Handler is the daemon's HTTP mux: /metrics, /healthz and the mounts.
+func (d *Daemon) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(d.m.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	root := false
+	for _, m := range d.o.Mounts {
+		mux.Handle(m.Pattern, m.Handler)
+		root = root || m.Pattern == "/"
+	}
+	if !root {
+		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(map[string]any{"event": d.cfg.Event, "round": d.cfg.Round, "boards": d.hub.Boards()})
+		})
+	}
+	return mux
+}
+
+// Run serves until ctx is done: every board under its own supervisor,
+// the HTTP server, the runners. On the way out every capture is synced
+// and closed. It returns an error only if the HTTP server cannot serve.
+func (d *Daemon) Run(ctx context.Context) error {
+	ln := d.ln
+	if ln == nil {
+		for _, b := range d.boards {
+			b.close()
+		}
+		return errors.New("daemon: Run called twice")
+	}
+	d.ln = nil
+	d.mu.Lock()
+	d.addr = ln.Addr()
+	d.mu.Unlock()
+	d.log.Info("serving", "addr", ln.Addr().String(), "boards", len(d.boards), "journal", d.dir)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	srv := &http.Server{Handler: d.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	for _, m := range d.o.Mounts {
+		if m.OnShutdown != nil {
+			srv.RegisterOnShutdown(m.OnShutdown)
+		}
+	}
+	var wg sync.WaitGroup
+	var srvErr error
+	wg.Go(func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			srvErr = fmt.Errorf("daemon: http: %w", err)
+			d.log.Error("http server failed", "err", err)
+			cancel()
+		}
+	})
+	wg.Go(func() {
+		<-ctx.Done()
+		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer scancel()
+		srv.Shutdown(sctx)
+	})
+	for _, b := range d.boards {
+		wg.Go(func() { b.run(ctx) })
+	}
+	for _, r := range d.o.Runners {
+		wg.Go(func() {
+			if err := r.Run(ctx); err != nil && ctx.Err() == nil {
+				d.log.Error("service stopped", "service", r.Name, "err", err)
+			}
+		})
+	}
+	wg.Wait()
+	d.log.Info("stopped; every capture synced and closed")
+	return srvErr
+}

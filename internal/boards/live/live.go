@@ -1,0 +1,491 @@
+// Package live runs one board live: it opens the board's serial port,
+// records every byte into the game's capture, drives the DGT session
+// (start-up, keep-alive, clock commands) and feeds what the board says into
+// the pipeline, handing each event of the stream to the caller as it
+// happens.
+//
+// A board whose clock is a separate USB clock (driver/lineclock) has a
+// second port: Run opens it too and reads it on a goroutine of its own,
+// reopening it with back-off when it goes away. Both ports' bytes go
+// through one journal, in the order they are read, and a clock that stops
+// answering is recorded with session markers for its port, which the game
+// reports as clock-disconnected.
+//
+// The capture is written before the bytes are acted on, and the pipeline is
+// fed the very records written to the capture, stamped with the capture's
+// times, so replaying the capture gives the same events.
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/arbiterd/arbiterd/driver/dgt"
+	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
+	"github.com/arbiterd/arbiterd/internal/device/serialport"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// Config is one board to run.
+type Config struct {
+	Path    string            // serial device path (or /dev/serial/by-id/…)
+	Port    string            // the port's name in the capture (default "board")
+	Meta    map[string]string // the game's settings (capture meta keys)
+	Capture *capture.Writer   // where every byte goes; Run declares the port and writes the meta
+	// Now gives the time since the capture started (default: since Run began).
+	Now    func() time.Duration
+	Oracle reconcile.MateOracle
+	// OnEvent receives every event of the stream, in order, from Run's
+	// goroutine. Returning false stops Run (e.g. once the game has ended).
+	OnEvent func(reconcile.Event) bool
+	Session dgt.SessionOptions
+
+	// Pipeline, when set, is the game's pipeline, already fed with all the
+	// capture holds: the daemon declares the port and writes the meta itself
+	// (and after a restart replays the capture into it), so Run writes no
+	// declarations. A line that fails is marked in the capture with a
+	// "disconnected" session marker, and the session is never ended: the
+	// caller reopens the port and calls Run again with the same pipeline
+	// and capture (the same game goes on), or ends it with Pipeline.End.
+	Pipeline *pipeline.Pipeline
+	// OnJournalError, when set, is told of a capture write that failed (a
+	// full disk, a removed drive) — once, at the first failure after
+	// success. Run then keeps the game going in memory: the pipeline is
+	// still fed what was read, stamped as it would have been recorded.
+	// Without it a capture failure stops Run.
+	OnJournalError func(error)
+	// OnSession, when set, is given the DGT session once it is made (for
+	// its decoder statistics); it must not drive the session.
+	OnSession func(*dgt.Session)
+
+	// ClockPath, when set, is the serial device of the game's separate
+	// clock, a lineclock (the board then has no clock attached). Run opens
+	// it beside the board's port and reads it until Run ends; when it goes
+	// away (or cannot be opened) Run marks the clock port disconnected and
+	// reopens it on ClockBackoff's schedule.
+	ClockPath string
+	// ClockPort is the clock port's name in the capture (default "clock";
+	// a name starting with "clock" makes its disconnection a
+	// clock-disconnected anomaly).
+	ClockPort string
+	// ClockBackoff is the clock's reopening schedule (zero: the default).
+	ClockBackoff serialport.Backoff
+
+	// Open, when set, opens the board's line instead of serialport.Open of
+	// Path: an in-process line that still carries the device's bytes (the
+	// load test's 500 boards). Run closes it when it stops.
+	Open func(ctx context.Context) (io.ReadWriteCloser, error)
+	// Hand, when set, takes the arbiter's acts for this board while Run
+	// reads it (see Hand).
+	Hand *Hand
+	// OnRecord, when set, sees every capture record just before the
+	// pipeline is fed it, from Run's goroutine (the load test times the
+	// events a read releases from it).
+	OnRecord func(capture.Record)
+}
+
+// DefaultClockPort is the separate clock's port name in a capture.
+const DefaultClockPort = "clock"
+
+// PortDecl is one port a game's capture declares.
+type PortDecl struct{ Name, Driver string }
+
+// ErrStopped is returned by Run when OnEvent asked it to stop.
+var ErrStopped = errors.New("live: stopped by the caller")
+
+// metaOrder fixes the order meta lines are written in.
+var metaOrder = []string{"board", "event", "round", "white", "black", "timecontrol", "clock-white", "start-fen", "rules"}
+
+// Run runs the board until ctx is done, the line fails, or OnEvent returns
+// false. The capture is synced before Run returns.
+func Run(ctx context.Context, cfg Config) (err error) {
+	if cfg.Port == "" {
+		cfg.Port = "board"
+	}
+	if cfg.ClockPort == "" {
+		cfg.ClockPort = DefaultClockPort
+	}
+	if cfg.ClockPath != "" && cfg.ClockPort == cfg.Port {
+		return fmt.Errorf("live: the clock port and the board port are both named %q", cfg.Port)
+	}
+	if cfg.ClockBackoff == (serialport.Backoff{}) {
+		cfg.ClockBackoff = serialport.DefaultBackoff()
+	}
+	if cfg.Now == nil {
+		t0 := time.Now()
+		cfg.Now = func() time.Duration { return time.Since(t0) }
+	}
+	if cfg.Capture == nil {
+		return errors.New("live: no capture writer")
+	}
+	p := cfg.Pipeline
+	resume := p != nil
+	if !resume {
+		p = pipeline.New(pipeline.Options{Oracle: cfg.Oracle})
+	}
+	// stopping is set when OnEvent asks to stop; the events of the record
+	// being handled are still delivered, so a verdict's batch (flag, end)
+	// is never cut in two.
+	stopping := false
+	// Every byte goes through the journal: written to the capture first,
+	// then queued as the very record replay will read, so the pipeline
+	// sees live exactly what it sees in replay, in the same order.
+	j := &journal{cw: cfg.Capture, now: cfg.Now, signal: make(chan struct{}, 1), onErr: cfg.OnJournalError}
+	if cfg.Hand != nil {
+		cfg.Hand.bind(j)
+		defer cfg.Hand.bind(nil)
+	}
+	onEvent := func(e reconcile.Event) error {
+		if e.Type == reconcile.TypeComplete || e.Type == reconcile.TypeFlag || e.Type == reconcile.TypeEnd {
+			// The capture's sync rule: a completed move or a verdict is
+			// on disk before anyone is told about it. When the disk
+			// fails and the caller keeps the game in memory, the event
+			// still goes out (the failure was reported).
+			if err := cfg.Capture.Sync(); err != nil {
+				if cfg.OnJournalError == nil {
+					return fmt.Errorf("live: sync capture: %w", err)
+				}
+				j.syncFailed(err)
+			}
+		}
+		if cfg.OnEvent != nil && !cfg.OnEvent(e) {
+			stopping = true
+		}
+		return nil
+	}
+	emit := func(evs []reconcile.Event, err error) error {
+		if err != nil {
+			return err
+		}
+		for _, e := range evs {
+			if err := onEvent(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+
+	if !resume {
+		ports := []PortDecl{{cfg.Port, "dgt"}}
+		if cfg.ClockPath != "" {
+			ports = append(ports, PortDecl{cfg.ClockPort, lineclockDriver})
+		}
+		if err := DeclarePorts(cfg.Capture, p, ports, cfg.Meta, emit); err != nil {
+			return err
+		}
+	}
+	defer func() {
+		if serr := cfg.Capture.Sync(); serr != nil {
+			if cfg.OnJournalError != nil {
+				j.syncFailed(serr) // reported; the game was kept in memory
+			} else if err == nil {
+				err = serr
+			}
+		}
+	}()
+
+	// The port lives in the session's context: stopping (ours or the
+	// caller's) closes it, which is what ends the session's reader.
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var sp io.ReadWriteCloser
+	if cfg.Open != nil {
+		if sp, err = cfg.Open(ctx); err != nil {
+			return err
+		}
+		// As a serial port does, the line closes when Run stops: that
+		// is what ends the session's reader.
+		defer context.AfterFunc(ctx, func() { sp.Close() })()
+	} else if sp, err = serialport.Open(ctx, cfg.Path, serialport.Options{}); err != nil {
+		return err
+	}
+	defer sp.Close()
+
+	rw := &tappedPort{sp: sp, j: j, port: cfg.Port}
+
+	sopts := cfg.Session
+	sopts.Now = cfg.Now
+	sess := dgt.NewSession(rw, sopts)
+	if cfg.OnSession != nil {
+		cfg.OnSession(sess)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sess.Run(ctx) }()
+	var clockDone sync.WaitGroup
+	if cfg.ClockPath != "" {
+		clockDone.Go(func() { readClock(ctx, cancel, cfg, j) })
+	}
+
+	state := dgt.StateStarting
+	var stopErr error
+	feed := func() {
+		for _, rec := range j.take() {
+			if stopErr != nil && (!resume || stopErr != ErrStopped) {
+				return
+			}
+			// A resumed game's pipeline goes on after the stop: every
+			// record already in the capture is fed, so the stream is
+			// the capture's replay to the last record.
+			if cfg.OnRecord != nil {
+				cfg.OnRecord(rec)
+			}
+			if err := p.Record(rec, onEvent); err != nil {
+				stopErr = err
+			}
+			if stopping && stopErr == nil {
+				stopErr = ErrStopped
+			}
+		}
+	}
+	events := sess.Events()
+	for events != nil {
+		select {
+		case <-j.signal:
+			feed()
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				break
+			}
+			if ev.Msg != nil || ev.State == state {
+				break // messages reach the pipeline through the journal
+			}
+			state = ev.State
+			switch state {
+			case dgt.StateReady:
+				j.marker(ev.At, cfg.Port, "connected")
+			case dgt.StateUnresponsive:
+				j.marker(ev.At, cfg.Port, "disconnected")
+			}
+		}
+		if stopErr != nil {
+			cancel()
+		}
+	}
+	runErr := <-done
+	cancel() // the clock is read only while the board's line is up
+	clockDone.Wait()
+	if cfg.Hand != nil {
+		cfg.Hand.bind(nil) // an act from now on is refused, not lost
+	}
+	feed()
+	if err := j.failure(); err != nil && stopErr == nil {
+		stopErr = err
+	}
+	if stopErr != nil {
+		return stopErr
+	}
+	if resume {
+		// The daemon goes on with this game: a line that failed is a
+		// disconnection (the reopened port's start-up marks the return),
+		// a stop asked for by the caller leaves the game unfinished.
+		if parent.Err() == nil && state != dgt.StateUnresponsive {
+			j.marker(cfg.Now(), cfg.Port, "disconnected")
+			feed()
+		}
+		if runErr == nil {
+			runErr = parent.Err()
+		}
+		return runErr
+	}
+	if err := p.End(func(e reconcile.Event) error {
+		if cfg.OnEvent != nil {
+			cfg.OnEvent(e)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// Declare writes a new game's port declaration (one DGT board whose clock
+// it reads) and meta into the capture and feeds the same records to the
+// pipeline (events go to emit), in the order Run writes them.
+func Declare(cw *capture.Writer, p *pipeline.Pipeline, port string, meta map[string]string, emit func([]reconcile.Event, error) error) error {
+	if port == "" {
+		port = "board"
+	}
+	return DeclarePorts(cw, p, []PortDecl{{port, "dgt"}}, meta, emit)
+}
+
+// lineclockDriver is the capture driver name of a separate lineclock.
+const lineclockDriver = "lineclock"
+
+// DeclarePorts is Declare for a game with several ports (a board and its
+// separate lineclock): every port is declared, then the meta.
+func DeclarePorts(cw *capture.Writer, p *pipeline.Pipeline, ports []PortDecl, meta map[string]string, emit func([]reconcile.Event, error) error) error {
+	for _, pd := range ports {
+		if err := cw.Port(pd.Name, pd.Driver); err != nil {
+			return err
+		}
+		if err := emit(p.Port(pd.Name, pd.Driver)); err != nil {
+			return err
+		}
+	}
+	seen := map[string]bool{}
+	write := func(k, v string) error {
+		if err := cw.Meta(k, v); err != nil {
+			return err
+		}
+		return p.Meta(k, v)
+	}
+	for _, k := range metaOrder {
+		if v, ok := meta[k]; ok {
+			seen[k] = true
+			if err := write(k, v); err != nil {
+				return err
+			}
+		}
+	}
+	rest := make([]string, 0, len(meta))
+	for k := range meta {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		if err := write(k, meta[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// journal writes what crosses the port into the capture and queues the
+// same records, in the same order, for the pipeline.
+type journal struct {
+	cw     *capture.Writer
+	now    func() time.Duration
+	signal chan struct{} // a record is waiting
+	onErr  func(error)   // nil: a capture failure stops the run
+
+	mu      sync.Mutex
+	queue   []capture.Record
+	err     error         // the first capture failure (when it stops the run)
+	failing bool          // the capture is failing; the game goes on in memory
+	last    time.Duration // the last time stamped
+}
+
+// fail handles a capture write failure: it stops the run, or, with onErr,
+// is reported once and the game goes on in memory.
+func (j *journal) fail(err error) {
+	if j.onErr == nil {
+		if j.err == nil {
+			j.err = err
+		}
+		return
+	}
+	if !j.failing {
+		j.failing = true
+		j.onErr(err)
+	}
+}
+
+// syncFailed handles a failed capture sync (the buffered lines could not
+// be written): like a failed write, reported once while the capture fails.
+func (j *journal) syncFailed(err error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.fail(err)
+}
+
+func (j *journal) push(rec capture.Record) {
+	j.queue = append(j.queue, rec)
+	select {
+	case j.signal <- struct{}{}:
+	default:
+	}
+}
+
+// data records one read or write on port and returns its capture time.
+func (j *journal) data(port string, dir capture.Dir, b []byte) (time.Duration, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	at, err := j.cw.Record(j.now(), port, dir, b)
+	if err != nil {
+		j.fail(err)
+		if j.onErr == nil {
+			return at, err
+		}
+		// Stamp as the capture would have: microseconds, never earlier.
+		at = max(j.now().Truncate(time.Microsecond), j.last)
+	} else {
+		j.failing = false
+	}
+	j.last = at
+	j.push(capture.Record{Kind: capture.KindData, Port: port, At: at, Dir: dir, Data: append([]byte(nil), b...)})
+	return at, nil
+}
+
+// marker records a change of a port's session state.
+func (j *journal) marker(at time.Duration, port, state string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	at = max(at, j.cw.Last(), j.last)
+	text := pipeline.FormatSessionMarker(at, port, state)
+	if err := j.cw.Comment(text); err != nil {
+		j.fail(err)
+		if j.onErr == nil {
+			return
+		}
+	}
+	j.push(capture.Record{Kind: capture.KindComment, Text: text})
+}
+
+func (j *journal) take() []capture.Record {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	q := j.queue
+	j.queue = nil
+	return q
+}
+
+func (j *journal) failure() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}
+
+// tappedPort is the serial port as the DGT session sees it: every read and
+// write passes through the journal, and reads carry their capture times.
+type tappedPort struct {
+	sp   io.ReadWriter
+	j    *journal
+	port string
+}
+
+func (t *tappedPort) Read(b []byte) (int, error) {
+	n, _, err := t.ReadStamped(b)
+	return n, err
+}
+
+func (t *tappedPort) ReadStamped(b []byte) (int, time.Duration, error) {
+	n, err := t.sp.Read(b)
+	if n == 0 {
+		return 0, t.j.now(), err
+	}
+	at, jerr := t.j.data(t.port, capture.Read, b[:n])
+	if err == nil {
+		err = jerr
+	}
+	return n, at, err
+}
+
+func (t *tappedPort) Write(b []byte) (int, error) {
+	n, err := t.sp.Write(b)
+	if n > 0 {
+		if _, jerr := t.j.data(t.port, capture.Write, b[:n]); err == nil {
+			err = jerr
+		}
+	}
+	return n, err
+}

@@ -1,0 +1,117 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
+	"github.com/arbiterd/arbiterd/internal/device/emulator"
+	"github.com/arbiterd/arbiterd/internal/journal/capture"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// diskFull is a capture file on a disk that fills up: after limit bytes
+// every write fails with ENOSPC.
+type diskFull struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	limit int
+}
+
+func (d *diskFull) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.buf.Len()+len(p) > d.limit {
+		return 0, &pathError{syscall.ENOSPC}
+	}
+	return d.buf.Write(p)
+}
+
+type pathError struct{ err error }
+
+func (e *pathError) Error() string { return "write board-1.capture: " + e.err.Error() }
+func (e *pathError) Unwrap() error { return e.err }
+
+// TestJournalFailureKeepsGame fills the disk in the middle of a game: Run
+// reports it once through OnJournalError and the game goes on in memory —
+// moves are still completed after the capture stopped growing.
+func TestJournalFailureKeepsGame(t *testing.T) {
+	periods, err := emulator.ParseTimeControl("40/5400+30:1800+30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const speed = 1000
+	emu, err := emulator.New(emulator.Config{PGN: emulator.DefaultPGN, Periods: periods, Speed: speed, Seed: 1, Wait: true, Linger: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	master, slave, err := emulator.OpenPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer master.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	emuDone := make(chan error, 1)
+	go func() { emuDone <- emu.Run(ctx, master) }()
+	defer func() { cancel(); <-emuDone }()
+
+	disk := &diskFull{limit: 6000}
+	cw, err := capture.NewWriter(disk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pipeline.New(pipeline.Options{})
+	var evs []reconcile.Event
+	emit := func(es []reconcile.Event, err error) error { evs = append(evs, es...); return err }
+	if err := Declare(cw, p, "board", map[string]string{"board": "1", "timecontrol": "40/5400+30:1800+30"}, emit); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu        sync.Mutex
+		failures  []error
+		afterFail int // moves completed after the first failure
+	)
+	t0 := time.Now()
+	err = Run(ctx, Config{
+		Path: slave, Capture: cw, Pipeline: p,
+		Now: func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) },
+		OnJournalError: func(err error) {
+			mu.Lock()
+			failures = append(failures, err)
+			mu.Unlock()
+		},
+		OnEvent: func(e reconcile.Event) bool {
+			evs = append(evs, e)
+			mu.Lock()
+			defer mu.Unlock()
+			if e.Type == reconcile.TypeComplete && len(failures) > 0 {
+				afterFail++
+			}
+			return afterFail < 5
+		},
+	})
+	if !errors.Is(err, ErrStopped) {
+		t.Fatalf("Run: %v, want it stopped by the caller after 5 moves completed on a full disk", err)
+	}
+	if len(failures) != 1 || !errors.Is(failures[0], syscall.ENOSPC) {
+		t.Errorf("journal failures reported: %v, want one ENOSPC", failures)
+	}
+	if disk.buf.Len() > disk.limit {
+		t.Errorf("the capture grew past the full disk")
+	}
+	var last reconcile.Moves
+	for _, e := range evs {
+		if e.Type == reconcile.TypeComplete {
+			last = e.Moves
+		}
+	}
+	if last.White+last.Black < 5 {
+		t.Errorf("completed %+v", last)
+	}
+}

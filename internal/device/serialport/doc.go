@@ -1,0 +1,27 @@
+// Package serialport is arbiterd's one door to serial devices and the only
+// importer of go.bug.st/serial. It covers that library's gaps once:
+//
+//   - Open takes a path, including the stable /dev/serial/by-id/… symlinks
+//     (on Windows a COM name: COM3, \\.\COM12, a Bluetooth board's port
+//     too), and configures 9600 baud 8N1 without flow control (the DGT
+//     line).
+//   - Errors are typed (*Error, with Unwrap) and name the port: a missing
+//     port, a port another program holds, a permission problem or a
+//     device that is not a serial port each read as such.
+//   - Read never returns (0, nil): go.bug.st/serial does on a read timeout
+//     (and bufio gives up after 100 such reads); here a timeout is
+//     ErrTimeout, a vanished device ErrDisconnected and a closed port
+//     ErrClosed.
+//   - A Port closes itself when its context is cancelled, which unblocks a
+//     pending Read.
+//   - Every byte read or written is teed into a capture (internal/journal/capture)
+//     before Read returns it, so the journal holds it before arbiterd acts.
+//   - OpenRetry reopens a port after an unplug with exponential back-off.
+//
+// List enumerates ports with their USB ids, marking the ones that look like
+// DGT boards. What differs by system is split by build tags, as in
+// go.bug.st/serial: the device check and the opening errors (device.go,
+// device_windows.go), the advisory lock (lock_unix.go), and the USB
+// details, which macOS reads through cgo: a macOS build without cgo lists
+// the ports by name only (ErrNoDetails).
+package serialport

@@ -1,0 +1,394 @@
+package web
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/output/hub"
+	"github.com/arbiterd/arbiterd/rules"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// The arbiter reads an alert at the board: "on move 15, with White on
+// 1:31:13 and Black on 1:30:24", not "at 1497.985 s" of a capture nobody
+// at the board can see. The event stream's texts are written where the
+// events are made (rules/reconcile); the dashboard words each alert again
+// from the events' structured fields and from the stream around it: the
+// move the game was at, the clocks as the players saw them, the mate line
+// of a 6.9 verdict in SAN with move numbers.
+
+// Alert is an alert as the dashboard shows it: the hub's alert and the
+// words for the arbiter.
+type Alert struct {
+	hub.Alert
+	// Label names the alert's kind in words ("press without a move").
+	Label string `json:"label"`
+	// Move is the game's move number when the alert was raised (the full
+	// move of the position the record was at; 0 when unknown).
+	Move int `json:"move,omitempty"`
+	// Clock is what both clocks showed at the latest reading up to the
+	// alert (for a press, the press's own reading); absent before any.
+	Clock *clockSeconds `json:"clock,omitempty"`
+	// Say is the alert's text in the arbiter's terms.
+	Say string `json:"say"`
+	// Mate is a flag verdict's mate line in SAN with move numbers
+	// ("19… Ne7 20. Bxe7 Bc5 21. Nc7#"): a series of legal moves by which
+	// the opponent can still checkmate (6.9).
+	Mate string `json:"mate,omitempty"`
+	// PressBack marks a press that gave the turn back after the
+	// opponent's press without a move: no illegal move of its side.
+	PressBack bool `json:"press_back,omitempty"`
+}
+
+type clockSeconds struct {
+	White float64 `json:"white"`
+	Black float64 `json:"black"`
+}
+
+// View is a board's state as the dashboard shows it: the hub's state
+// with each alert in the arbiter's words.
+type View struct {
+	hub.Board
+	Alerts []Alert `json:"alerts"`
+}
+
+// labels are the words for the alert kinds.
+var labels = map[string]string{
+	"flag":                            "flag",
+	reconcile.KindPressWithoutMove:    "press without a move",
+	reconcile.KindMoveWithoutPress:    "move without a press",
+	reconcile.KindTwoMoves:            "two moves",
+	reconcile.KindIllegalMove:         "illegal move",
+	reconcile.KindUnexplainedPosition: "position unexplained",
+	reconcile.KindClockCounter:        "clock's move counter",
+	reconcile.KindClockStopped:        "clock stopped",
+	reconcile.KindClockDisconnected:   "clock disconnected",
+	reconcile.KindBoardDisconnected:   "board disconnected",
+	reconcile.KindClockReading:        "clock readings",
+	reconcile.KindBadInput:            "bad input",
+	reconcile.KindUnknownTimeControl:  "time control unknown",
+	reconcile.KindUnverified:          "moves not verified",
+	reconcile.KindBoardReset:          "board reset",
+	reconcile.KindMoveCorrected:       "move corrected",
+	"adjust":                          "clock set by the arbiter",
+	reconcile.KindDefaultTime:         "default time passed: presence?",
+	"claim":                           "draw claim",
+	"decision":                        "decision on a claim",
+}
+
+func label(kind string) string {
+	if l, ok := labels[kind]; ok {
+		return l
+	}
+	return strings.ReplaceAll(kind, "-", " ")
+}
+
+func sideName(s clockd.Side) string {
+	if s == clockd.Black {
+		return "Black"
+	}
+	return "White"
+}
+
+// hms writes a clock as a clock shows it: 1:30:24, or 4:05 under an hour.
+func hms(seconds float64) string {
+	s := int64(seconds)
+	if s < 0 {
+		s = 0
+	}
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+func clocksText(t clockd.Times) string {
+	return fmt.Sprintf("White %s, Black %s", hms(t.White.Seconds()), hms(t.Black.Seconds()))
+}
+
+// fullMove is the move number and side to move of a FEN.
+func fullMove(fen string) (int, bool) {
+	f := strings.Fields(fen)
+	if len(f) < 6 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(f[5])
+	if err != nil || n < 1 {
+		return 0, false
+	}
+	return n, f[1] == "b"
+}
+
+// SANLine writes a line of UCI moves from fen in SAN with move numbers:
+// "19… Ne7 20. Bxe7 Bc5 21. Nc7#". The error names the first move that is
+// not legal in its position.
+func SANLine(fen string, uci []string) (string, error) {
+	g, err := rules.NewGame(fen)
+	if err != nil {
+		return "", err
+	}
+	n, black := fullMove(g.FEN())
+	if n == 0 {
+		n = 1
+	}
+	var b strings.Builder
+	for i, m := range uci {
+		if err := g.MoveUCI(m); err != nil {
+			return "", fmt.Errorf("web: mate line move %d (%s): %w", i+1, m, err)
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		switch {
+		case !black:
+			fmt.Fprintf(&b, "%d. ", n)
+		case i == 0:
+			fmt.Fprintf(&b, "%d… ", n)
+		}
+		b.WriteString(g.SAN(g.Ply()))
+		if black {
+			n++
+		}
+		black = !black
+	}
+	return b.String(), nil
+}
+
+// The penalty sentence of an illegal move, as rules/reconcile words it.
+var penaltyRE = regexp.MustCompile(`This is (White|Black)'s (\w+) completed illegal move: .*$`)
+
+// A mate line in UCI in an event's text ("(for example f6d7 c1g5 a7a6 c4f7)").
+var uciLineRE = regexp.MustCompile(`\(for example ((?:[a-h][1-8][a-h][1-8][qrbn]?)(?: [a-h][1-8][a-h][1-8][qrbn]?)*)\)`)
+
+// sanLines writes the UCI mate lines of text in SAN with move numbers,
+// from fen, the position they start from; a line that does not play from
+// it stays as it is.
+func sanLines(text, fen string) string {
+	return uciLineRE.ReplaceAllStringFunc(text, func(m string) string {
+		line, err := SANLine(fen, strings.Fields(uciLineRE.FindStringSubmatch(m)[1]))
+		if err != nil {
+			return m
+		}
+		return "(for example " + line + ")"
+	})
+}
+
+// A span of seconds in an event's text ("For 12.345 s the board …").
+var spanRE = regexp.MustCompile(`\b(\d+)\.\d+ s\b`)
+
+// ordinalOf reads a count the alerts word with reconcile.Nth.
+func ordinalOf(w string) int {
+	for n := 1; n <= 4; n++ {
+		if reconcile.Nth(n) == w {
+			return n
+		}
+	}
+	n, _ := strconv.Atoi(strings.TrimRight(w, "stndrh"))
+	return n
+}
+
+// firstPenalty words 7.5.5 for a side's first completed illegal move.
+func firstPenalty(side clockd.Side, class clockd.Class) string {
+	amount, rule := "2 minutes", "7.5.5"
+	if class == clockd.Rapid || class == clockd.Blitz {
+		amount, rule = "1 minute", "7.5.5, A.3"
+	}
+	return fmt.Sprintf("This is %s's first completed illegal move: add %s to %s's clock and remove any increment the press earned (%s).",
+		sideName(side), amount, sideName(side.Other()), rule)
+}
+
+// wording follows a board's event stream up to each alert: what the
+// record and the clocks were, which presses gave the turn back.
+type wording struct {
+	class clockd.Class
+	start string   // the start position
+	fens  []string // fens[p-1]: the record after ply p
+	clock *clockd.Times
+	press [2]*reconcile.Event // the latest press of each side
+	// pending (when hasPend) is the side whose press without a move no
+	// move has followed yet: its opponent's press gives the turn back.
+	pending   clockd.Side
+	hasPend   bool
+	miscount  [2]int // presses back the stream counted as illegal moves
+	lastEvent int
+}
+
+func newWording(timeControl string) *wording {
+	w := &wording{start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}
+	if tc, err := clockd.ParseTimeControl(timeControl); err == nil {
+		w.class = tc.Class()
+	}
+	return w
+}
+
+func (w *wording) fen() string {
+	if n := len(w.fens); n > 0 {
+		return w.fens[n-1]
+	}
+	return w.start
+}
+
+// step follows one event of the stream.
+func (w *wording) step(e reconcile.Event) {
+	w.lastEvent = e.Seq
+	switch e.Type {
+	case reconcile.TypePosition:
+		if e.FEN != "" && len(w.fens) == 0 {
+			w.start = e.FEN
+		}
+	case reconcile.TypeMove:
+		if e.Ply >= 1 {
+			for len(w.fens) < e.Ply-1 {
+				w.fens = append(w.fens, w.fen())
+			}
+			w.fens = append(w.fens[:e.Ply-1], e.FEN)
+		}
+		w.hasPend = false
+	case reconcile.TypeRetract:
+		if e.Ply >= 1 && len(w.fens) >= e.Ply {
+			w.fens = w.fens[:e.Ply-1]
+		}
+	case reconcile.TypePress:
+		c := e.Clock
+		w.clock = &c
+		p := e
+		w.press[e.Side] = &p
+	case reconcile.TypeComplete:
+		c := e.Clock
+		w.clock = &c
+		w.hasPend = false
+	case reconcile.TypeFlag, reconcile.TypeAdjust, reconcile.TypePause:
+		c := e.Clock
+		w.clock = &c
+	}
+}
+
+// say words one alert raised by event e (the event at the alert's seq).
+func (w *wording) say(a hub.Alert, e reconcile.Event) Alert {
+	out := Alert{Alert: a, Label: label(a.Kind), Say: a.Text}
+	if n, _ := fullMove(w.fen()); n > 0 {
+		out.Move = n
+	}
+	if w.clock != nil {
+		out.Clock = &clockSeconds{White: w.clock.White.Seconds(), Black: w.clock.Black.Seconds()}
+	}
+	switch {
+	case e.Type == reconcile.TypeFlag:
+		if e.OpponentCanMate == "yes" && len(e.MateLine) > 0 {
+			if line, err := SANLine(w.fen(), e.MateLine); err == nil {
+				out.Mate = line
+			} else {
+				out.Mate = strings.Join(e.MateLine, " ") // as the stream has it
+			}
+		}
+	case e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindPressWithoutMove:
+		out.Say = w.pressWithoutMove(&out, e)
+	case e.Type == reconcile.TypeAnomaly:
+		out.Say = sanLines(w.recount(e.Side, spanRE.ReplaceAllString(a.Text, "$1 seconds")), w.fen())
+	}
+	return out
+}
+
+// pressWithoutMove words a press without a move (7.5.3) from the press
+// itself; a press that follows the opponent's press without a move, with
+// no move between them, gives the turn back and is no illegal move.
+func (w *wording) pressWithoutMove(out *Alert, e reconcile.Event) string {
+	side := e.Side
+	when := ""
+	if out.Move > 0 {
+		when = fmt.Sprintf(" on move %d", out.Move)
+	}
+	clocks := ""
+	if p := w.press[side]; p != nil {
+		clocks = fmt.Sprintf(" (the clocks then showed %s)", clocksText(p.Clock))
+		c := p.Clock
+		out.Clock = &clockSeconds{White: c.White.Seconds(), Black: c.Black.Seconds()}
+	}
+	if w.hasPend && w.pending == side.Other() {
+		out.PressBack = true
+		out.Label = "press back"
+		w.hasPend = false
+		if penaltyRE.MatchString(e.Detail) {
+			w.miscount[side]++
+		}
+		return fmt.Sprintf("%s pressed the clock back%s after %s's press without a move, giving %s the turn again%s. This press corrects the clock: it is not an illegal move of %s's and carries no penalty.",
+			sideName(side), when, sideName(side.Other()), sideName(side.Other()), clocks, sideName(side))
+	}
+	w.pending, w.hasPend = side, true
+	s := fmt.Sprintf("%s pressed the clock%s without making a move%s. A press without a move is penalised as an illegal move (6.2.4, 7.5.3).",
+		sideName(side), when, clocks)
+	if m := penaltyRE.FindString(e.Detail); m != "" {
+		s += " " + sanLines(w.recount(side, m), w.fen())
+	}
+	return s
+}
+
+// recount corrects the ordinal of an illegal move in text when the stream
+// counted presses back as illegal moves of side.
+func (w *wording) recount(side clockd.Side, text string) string {
+	k := w.miscount[side]
+	if k == 0 {
+		return text
+	}
+	m := penaltyRE.FindStringSubmatchIndex(text)
+	if m == nil {
+		return text
+	}
+	n := ordinalOf(text[m[4]:m[5]])
+	if n == 0 {
+		return text
+	}
+	n -= k
+	if n <= 1 {
+		return text[:m[0]] + firstPenalty(side, w.class)
+	}
+	return text[:m[4]] + reconcile.Nth(n) + text[m[5]:]
+}
+
+// Words puts a board's alerts in the arbiter's terms, from the board's
+// event stream (events in order; those after the last alert are not
+// needed). An alert whose event the stream no longer has keeps its text.
+func Words(b hub.Board, events []reconcile.Event) []Alert {
+	out := make([]Alert, 0, len(b.Alerts))
+	w := newWording(b.TimeControl)
+	i := 0
+	for _, a := range b.Alerts {
+		for i < len(events) && events[i].Seq < a.Seq {
+			w.step(events[i])
+			i++
+		}
+		if i < len(events) && events[i].Seq == a.Seq && raises(events[i], a) {
+			e := events[i]
+			w.step(e)
+			i++
+			out = append(out, w.say(a, e))
+			continue
+		}
+		// not raised by an event of the stream (the daemon's own alert)
+		al := Alert{Alert: a, Label: label(a.Kind), Say: a.Text}
+		if n, _ := fullMove(w.fen()); n > 0 && w.lastEvent > 0 {
+			al.Move = n
+		}
+		if w.clock != nil {
+			al.Clock = &clockSeconds{White: w.clock.White.Seconds(), Black: w.clock.Black.Seconds()}
+		}
+		out = append(out, al)
+	}
+	return out
+}
+
+// raises reports whether event e raised alert a.
+func raises(e reconcile.Event, a hub.Alert) bool {
+	switch e.Type {
+	case reconcile.TypeFlag:
+		return a.Kind == "flag"
+	case reconcile.TypeAnomaly:
+		return a.Kind == e.Kind
+	case reconcile.TypeAdjust:
+		return a.Kind == "adjust"
+	}
+	return false
+}
