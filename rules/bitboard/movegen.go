@@ -371,6 +371,17 @@ func (p *Position) CheckInfo() CheckInfo {
 	return ci
 }
 
+// Squares returns the squares from which a man of type pt (not a king)
+// would attack the enemy king.
+func (ci *CheckInfo) Squares(pt PieceType) uint64 { return ci.squares[pt] }
+
+// Blockers returns the side's men that stand alone between one of its
+// sliders and the enemy king: such a man moving off that line checks.
+func (ci *CheckInfo) Blockers() uint64 { return ci.blocks }
+
+// King returns the enemy king's square.
+func (ci *CheckInfo) King() Square { return ci.king }
+
 // GivesCheckWith is GivesCheck for a legal move m, with ci the position's
 // CheckInfo: the same answer, mostly without looking at the board.
 func (p *Position) GivesCheckWith(m Move, ci *CheckInfo) bool {
@@ -383,4 +394,37 @@ func (p *Position) GivesCheckWith(m Move, ci *CheckInfo) bool {
 	}
 	// A blocker that leaves the line uncovers its slider.
 	return ci.blocks&(1<<uint(from)) != 0 && tbl.line[from][ci.king]&(1<<uint(to)) == 0
+}
+
+// Pinned returns the men of the side to move that are pinned to their
+// king (a pinned man may move only along the line through the king and
+// the pinning slider: Line(king, from)).
+func (p *Position) Pinned() uint64 { return p.pinned(p.KingSquare(p.side)) }
+
+// AppendCastling appends the side to move's legal castling moves to ml,
+// as LegalMoves generates them (kingside first); none when in check.
+func (p *Position) AppendCastling(ml *MoveList) {
+	us := p.side
+	rights := uint8(WhiteKingside | WhiteQueenside)
+	if us == Black {
+		rights = BlackKingside | BlackQueenside
+	}
+	if p.castle&rights == 0 {
+		return
+	}
+	k := p.KingSquare(us)
+	if p.attackedBy(k, us.Other(), p.All()) {
+		return
+	}
+	p.genCastling(ml, k, p.All())
+}
+
+// EnPassantMoveLegal reports whether the side to move's pawn on from may
+// take en passant (the position has an en-passant square its pawn on
+// from attacks, and the capture leaves its king safe).
+func (p *Position) EnPassantMoveLegal(from Square) bool {
+	if p.ep == NoSquare || tbl.pawn[p.side][from]&(1<<uint(p.ep)) == 0 || p.pieces[p.side][Pawn]&(1<<uint(from)) == 0 {
+		return false
+	}
+	return p.epLegal(NewMove(from, p.ep)|FlagEnPassant, p.KingSquare(p.side))
 }

@@ -83,17 +83,36 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	// to it (a cycle) is cut at once.
 	*e = ldsEntry{key: key, stamp: s.ldsT.stamp, depth: int16(depth), disc: int16(disc)}
 	ml := &s.lists[ply]
-	p.LegalMoves(ml)
-	sc := &s.scores[ply]
 	deeper := !winnerToMove || depth >= 3
 	lk := p.KingSquare(s.winner.Other())
-	n := 0
 	var ci bb.CheckInfo
 	if winnerToMove {
 		ci = p.CheckInfo()
 	} else if s.goal == nil {
 		s.kingHere = s.kingTerms(lk, lk)
 	}
+	if disc == 0 && s.goal == nil {
+		// Only the best move is searched: find it without the list.
+		cip := &ci
+		if !winnerToMove {
+			cip = nil
+		}
+		m, mate, ok := s.pickPlain(lk, cip, deeper, ml)
+		if !ok {
+			return false, 0
+		}
+		s.path[ply] = m
+		if mate {
+			return true, ply + 1
+		}
+		u := p.Make(m)
+		found, ln := s.ldsFind(ply+1, depth-1, 0)
+		p.Unmake(m, u)
+		return found, ln
+	}
+	p.LegalMoves(ml)
+	sc := &s.scores[ply]
+	n := 0
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
 		if winnerToMove && p.GivesCheckWith(m, &ci) {
