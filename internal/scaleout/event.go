@@ -49,6 +49,17 @@ type wireEvent struct {
 	MateLine        []string    `json:"mate_line"`
 	Verdict         string      `json:"verdict"`
 	Result          string      `json:"result"`
+	// adjust
+	From       json.Number `json:"from"`
+	To         json.Number `json:"to"`
+	Delta      json.Number `json:"delta"`
+	SideUnsure bool        `json:"side_unsure"`
+	Closes     []int       `json:"closes"`
+	// claim, decision
+	Quiet    int      `json:"quiet_plies"`
+	Recent   []string `json:"recent"`
+	Claim    int      `json:"claim"`
+	Decision string   `json:"decision"`
 }
 
 type wireClock struct {
@@ -58,9 +69,12 @@ type wireClock struct {
 
 type wireMoves struct{ White, Black int }
 
-// ParseEvent reads one event line as arbiterd writes it. The line must be
-// exactly what reconcile.Marshal gives for the event it decodes to, so the
-// hall never shows an event that differs from the venue's by a byte.
+// ParseEvent reads one event line as arbiterd writes it, every type of
+// rules/reconcile/event.go (the extensions adjust, pause, claim and
+// decision included), into the event the venue's hub was given. The line
+// must be exactly what reconcile.Marshal gives for the event it decodes
+// to, so the hall never shows an event that differs from the venue's by a
+// byte.
 func ParseEvent(line []byte) (reconcile.Event, error) {
 	var w wireEvent
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -72,7 +86,11 @@ func ParseEvent(line []byte) (reconcile.Event, error) {
 		FEN: w.FEN, Orientation: w.Orientation, Ply: w.Ply, SAN: w.SAN, UCI: w.UCI, Inferred: w.Inferred,
 		Reason: w.Reason, By: w.By, Kind: w.Kind, Article: w.Article, Detail: w.Detail, Period: w.Period,
 		MovesCompleted: w.MovesCompleted, ControlReached: w.ControlReached, OpponentCanMate: w.OpponentCanMate,
-		MateLine: w.MateLine, Verdict: w.Verdict, Result: w.Result}
+		MateLine: w.MateLine, Verdict: w.Verdict, Result: w.Result, Closes: w.Closes, Quiet: w.Quiet, Recent: w.Recent,
+		Claim: w.Claim, Decision: w.Decision}
+	if w.SideUnsure {
+		e.Inferred = true // adjust writes Inferred as side_unsure
+	}
 	var err error
 	if e.At, err = seconds(w.T, 6); err != nil {
 		return e, fmt.Errorf("%w: t: %v", ErrNotEvent, err)
@@ -98,6 +116,22 @@ func ParseEvent(line []byte) (reconcile.Event, error) {
 			return e, fmt.Errorf("%w: added: %v", ErrNotEvent, err)
 		}
 	}
+	if w.Delta != "" {
+		if e.Added, err = seconds(w.Delta, 3); err != nil { // adjust writes Added as delta
+			return e, fmt.Errorf("%w: delta: %v", ErrNotEvent, err)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		n    json.Number
+		d    *time.Duration
+	}{{"from", w.From, &e.From}, {"to", w.To, &e.To}} {
+		if f.n != "" {
+			if *f.d, err = seconds(f.n, 3); err != nil {
+				return e, fmt.Errorf("%w: %s: %v", ErrNotEvent, f.name, err)
+			}
+		}
+	}
 	if w.MovesRequired != nil {
 		e.MovesRequired = *w.MovesRequired
 	}
@@ -109,9 +143,11 @@ func ParseEvent(line []byte) (reconcile.Event, error) {
 
 // parseLoose reads an event line as ParseEvent does, but takes a line that
 // ParseEvent would not write back byte for byte (an event type or field
-// newer than this hall) as long as it is a JSON object with a type, a
-// board and a sequence number: the hall keeps the line as it came and
-// shows what it understands of it.
+// newer than this hall: a venue upgraded before the hall) as long as it is
+// a JSON object with a type, a board and a sequence number: the hall keeps
+// the line as it came and shows what it understands of it. Every type this
+// hall's rules/reconcile writes is read in full by ParseEvent
+// (TestParseEventEveryType).
 func parseLoose(line []byte) (reconcile.Event, error) {
 	e, err := ParseEvent(line)
 	if err == nil {
