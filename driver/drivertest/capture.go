@@ -1,7 +1,6 @@
 package drivertest
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -17,19 +16,12 @@ func StepsFromCapture(r io.Reader, port string) ([]Step, error) {
 	cr := capture.NewReader(r)
 	var steps []Step
 	found := false
-	for {
-		rec, err := cr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := cr.Each(func(rec capture.Record) error {
 		if rec.Kind == capture.KindPort && rec.Port == port {
 			found = true
 		}
 		if rec.Kind != capture.KindData || rec.Port != port {
-			continue
+			return nil
 		}
 		switch {
 		case rec.Dir == capture.Write:
@@ -40,6 +32,10 @@ func StepsFromCapture(r io.Reader, port string) ([]Step, error) {
 			last := &steps[len(steps)-1]
 			last.Read = append(last.Read, rec.Data...)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if !found {
 		return nil, fmt.Errorf("drivertest: the capture declares no port %q", port)

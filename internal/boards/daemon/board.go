@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -323,18 +322,10 @@ func replayInto(path string, p *pipeline.Pipeline, fn func(reconcile.Event) erro
 	}
 	defer f.Close()
 	cr := capture.NewReader(f)
-	for {
-		rec, err := cr.Next()
-		if err == io.EOF {
-			return cr.Ports(), cr.Meta(), nil
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := p.Record(rec, fn); err != nil {
-			return nil, nil, err
-		}
+	if err := p.Feed(cr, fn); err != nil {
+		return nil, nil, err
 	}
+	return cr.Ports(), cr.Meta(), nil
 }
 
 // writeFile replaces path's contents atomically (a reader never sees half

@@ -159,23 +159,20 @@ func (p *Pipeline) End(fn func(reconcile.Event) error) error {
 	return nil
 }
 
+// Feed feeds every record cr has left to p (Record), in order; events go
+// to fn. It does not end the session: replay ends it (Replay), recovery
+// goes on with the game.
+func (p *Pipeline) Feed(cr *capture.Reader, fn func(reconcile.Event) error) error {
+	return cr.Each(func(rec capture.Record) error { return p.Record(rec, fn) })
+}
+
 // Replay reads a whole capture and calls fn for every event, in order. A bad
 // capture stops it with a *capture.LineError naming the line. The pipeline
 // is returned so callers can read the final state.
 func Replay(r io.Reader, opts Options, fn func(reconcile.Event) error) (*Pipeline, error) {
 	p := New(opts)
-	cr := capture.NewReader(r)
-	for {
-		rec, err := cr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return p, err
-		}
-		if err := p.Record(rec, fn); err != nil {
-			return p, err
-		}
+	if err := p.Feed(capture.NewReader(r), fn); err != nil {
+		return p, err
 	}
 	return p, p.End(fn)
 }

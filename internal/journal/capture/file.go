@@ -3,7 +3,6 @@ package capture
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,14 +54,8 @@ func appendTo(f *os.File) (*Writer, error) {
 		keep, dropped = raw[:i+1], len(raw)-(i+1)
 	}
 	r := NewReader(bytes.NewReader(keep))
-	for {
-		_, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	if err := r.Each(func(Record) error { return nil }); err != nil {
+		return nil, err
 	}
 	if dropped > 0 {
 		if err := f.Truncate(int64(len(keep))); err != nil {

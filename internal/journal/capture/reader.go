@@ -242,18 +242,32 @@ func (r *Reader) Meta() map[string]string {
 	return out
 }
 
-// ReadAll reads every record of a capture.
-func ReadAll(rd io.Reader) ([]Record, error) {
-	r := NewReader(rd)
-	var out []Record
+// Each reads the records left, in order, and calls fn for each: the one
+// loop over a capture that its readers share (replay, the pipeline's
+// replay and recovery, reopening a capture to append). It returns nil at
+// the end of the capture, the capture's error (as Next), or the first
+// error fn returns.
+func (r *Reader) Each(fn func(Record) error) error {
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return out, err
+			return err
 		}
-		out = append(out, rec)
+		if err := fn(rec); err != nil {
+			return err
+		}
 	}
+}
+
+// ReadAll reads every record of a capture.
+func ReadAll(rd io.Reader) ([]Record, error) {
+	var out []Record
+	err := NewReader(rd).Each(func(rec Record) error {
+		out = append(out, rec)
+		return nil
+	})
+	return out, err
 }

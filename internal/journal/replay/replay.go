@@ -92,23 +92,16 @@ func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 		st.Meta = cr.Meta()
 		st.Lines = cr.Line()
 	}()
-	for {
-		rec, err := cr.Next()
-		if err == io.EOF {
-			return st, nil
-		}
-		if err != nil {
-			return st, err
-		}
+	err = cr.Each(func(rec capture.Record) error {
 		if opts.OnRecord != nil {
 			if err := opts.OnRecord(rec); err != nil {
-				return st, err
+				return err
 			}
 		}
 		switch rec.Kind {
 		case capture.KindPort:
 			if decs[rec.Port] != nil {
-				continue // a repeated declaration keeps the decoder
+				return nil // a repeated declaration keeps the decoder
 			}
 			switch rec.Driver {
 			case "dgt":
@@ -116,13 +109,13 @@ func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 			case "lineclock":
 				decs[rec.Port] = lineDecoder{lineclock.NewDecoder()}
 			default:
-				return st, &capture.LineError{Line: rec.Line, Err: fmt.Errorf("port %s: no decoder for driver %q (this build knows %s)", rec.Port, rec.Driver, knownDrivers)}
+				return &capture.LineError{Line: rec.Line, Err: fmt.Errorf("port %s: no decoder for driver %q (this build knows %s)", rec.Port, rec.Driver, knownDrivers)}
 			}
 		case capture.KindData:
 			st.End = rec.At
 			if rec.Dir == capture.Write {
 				st.Writes++
-				continue
+				return nil
 			}
 			st.Reads++
 			var herr error
@@ -133,9 +126,9 @@ func Run(r io.Reader, opts Options, fn Handler) (st Stats, err error) {
 				st.Messages++
 				herr = fn(Message{At: rec.At, Line: rec.Line, Port: rec.Port, Msg: m})
 			})
-			if herr != nil {
-				return st, herr
-			}
+			return herr
 		}
-	}
+		return nil
+	})
+	return st, err
 }
