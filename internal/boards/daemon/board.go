@@ -18,6 +18,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/boards/config"
 	"github.com/arbiterd/arbiterd/internal/boards/live"
 	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
+	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/internal/output/pgn"
@@ -328,15 +329,10 @@ func replayInto(path string, p *pipeline.Pipeline, fn func(reconcile.Event) erro
 	return cr.Ports(), cr.Meta(), nil
 }
 
-// writeFile replaces path's contents atomically (a reader never sees half
-// a file).
+// writeFile replaces path's contents atomically and durably (a reader
+// never sees half a file, a crash leaves the old one or the new one).
 func writeFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, data, 0o644)
 }
 
 func (b *board) writePGN() error {
