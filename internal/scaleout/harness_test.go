@@ -170,6 +170,10 @@ type tVenue struct {
 	cancel context.CancelFunc
 	done   chan error
 	venue  *Venue
+	// feeds: the daemon runs its default HTTP services and feeds (the
+	// configuration's broadcast folder, LiveChess, lichess), as `arbiterd
+	// serve` does; otherwise none.
+	feeds bool
 }
 
 func newVenue(t *testing.T, name string, boards []int) *tVenue {
@@ -179,6 +183,17 @@ func newVenue(t *testing.T, name string, boards []int) *tVenue {
 
 // newVenueWith is newVenue with its nats section changed by edit.
 func newVenueWith(t *testing.T, name string, boards []int, edit func(*config.NATS)) *tVenue {
+	t.Helper()
+	return newVenueConfig(t, name, boards, func(c *config.Config) {
+		if edit != nil {
+			edit(c.NATS)
+		}
+	})
+}
+
+// newVenueConfig is newVenue with its configuration changed by edit
+// (which may set feeds on the venue by a non-"off" broadcast).
+func newVenueConfig(t *testing.T, name string, boards []int, edit func(*config.Config)) *tVenue {
 	t.Helper()
 	v := &tVenue{t: t, name: name, data: t.TempDir()}
 	leaf, err := freePort("127.0.0.1:0")
@@ -199,8 +214,9 @@ func newVenueWith(t *testing.T, name string, boards []int, edit func(*config.NAT
 			Black: fmt.Sprintf("Black %d", n), TimeControl: testTC})
 	}
 	if edit != nil {
-		edit(c.NATS)
+		edit(c)
 	}
+	v.feeds = c.Broadcast != "off"
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -225,8 +241,12 @@ func (v *tVenue) start() {
 	if err != nil {
 		v.t.Fatal(err)
 	}
-	d, err := daemon.New(daemon.Options{Config: v.cfg, Speed: testSpeed, Logger: log, Mounts: []daemon.Mount{}, Runners: []daemon.Runner{},
-		OnEvent: ven.OnEvent})
+	do := daemon.Options{Config: v.cfg, Speed: testSpeed, Logger: log, Mounts: []daemon.Mount{}, Runners: []daemon.Runner{},
+		OnEvent: ven.OnEvent}
+	if v.feeds {
+		do.Mounts, do.Runners = nil, nil
+	}
+	d, err := daemon.New(do)
 	if err != nil {
 		ven.Close()
 		v.t.Fatal(err)
