@@ -29,12 +29,12 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	// replaceable until a verified move follows them: if they explained a
 	// piece in the hand, the board shows it when the piece lands.
 	depth, back := g.cfg.MaxPlies, g.retractable()
-	if !g.resync {
+	if !g.away.resync {
 		depth, back = min(depth, 2), min(g.trailing(), 1)
 	}
 	res := g.explain(s, depth, back)
-	resync := g.resync
-	if g.multi != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
+	resync := g.away.resync
+	if g.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
 		return
 	}
@@ -47,16 +47,16 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		// dump each second they would never end.
 		g.snapAt, g.snapIn, g.shown, g.shownSet = at, g.inputs, s, true
 	}
-	g.multi = nil
-	g.multiAway, g.multiAmbig = false, false
+	g.held.plies = nil
+	g.held.away, g.held.ambiguous = false, false
 	switch res.Kind {
 	case rules.NoChange:
-		g.unexplained = false
+		g.unexpl.on = false
 		if !g.unsure() {
 			g.backInStep()
 		}
 	case rules.Forward, rules.Ambiguous:
-		g.unexplained = false
+		g.unexpl.on = false
 		moves := res.Moves
 		if res.Kind == rules.Ambiguous {
 			moves = shortest(res.Candidates)
@@ -68,7 +68,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 			// for ScanLag; then it is applied, or reported as moves that
 			// cannot be verified (see settle).
 			g.hold(at, res.From, moves)
-			g.multiAway, g.multiAmbig = true, res.Kind == rules.Ambiguous
+			g.held.away, g.held.ambiguous = true, res.Kind == rules.Ambiguous
 			break
 		}
 		if resync {
@@ -79,7 +79,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 			// take-back (7.1), or several quick moves that happen to lead
 			// back to it. Held; presses around it mean play goes on.
 			g.hold(at, res.From, moves)
-			g.backTo = j
+			g.held.backTo = j
 			break
 		}
 		if len(moves) >= 2 {
@@ -91,7 +91,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 				}
 			}
 			g.hold(at, from, moves)
-			g.multiSlide = slide
+			g.held.slide = slide
 			break
 		}
 		if res.From < g.rec.Ply() {
@@ -102,26 +102,26 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		if len(res.Moves) >= 2 {
 			g.hold(at, res.From, res.Moves)
 			if resync {
-				g.multiAway = true
+				g.held.away = true
 			} else {
-				g.multiSlide = g.slidOn(res.From, res.Moves)
+				g.held.slide = g.slidOn(res.From, res.Moves)
 			}
 			break
 		}
-		g.unexplained = false
+		g.unexpl.on = false
 		if resync {
 			g.backInStep()
 		}
 		g.retract(out, at, res.From, res.Moves, false)
 		g.apply(out, at, res.Moves)
 	case rules.TakeBack:
-		g.unexplained = false
+		g.unexpl.on = false
 		g.backInStep()
 		g.retract(out, at, res.From, nil, false)
 	case rules.ResultSignal:
-		g.unexplained = false
+		g.unexpl.on = false
 		g.backInStep()
-		g.stops = nil // the players stopped the clock to signal the result
+		g.flag.stops = nil // the players stopped the clock to signal the result
 		g.advance(out, at, time.Duration(1<<62))
 		if !g.ended {
 			g.finish(out, at, res.Signal, "result-signalled", "–")
@@ -132,19 +132,19 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 				// Held until the board has shown it for ScanLag: a piece
 				// in the hand must not rewrite a completed move.
 				g.hold(at, k, moves)
-				g.multiFix = true
+				g.held.fix = true
 				break
 			}
 		}
-		if resync && g.wasAway && res.Kind == rules.Unexplained && !g.suspect {
+		if resync && g.away.unsettled && res.Kind == rules.Unexplained && !g.away.suspect {
 			// Back from an absence, the board shows a position that no
 			// short sequence reaches. A piece in a hand looks like that
 			// too, for a moment; once the board has shown it for ScanLag
 			// arbiterd resynchronises to it (see resyncFar).
-			g.suspect, g.suspectAt = true, at
+			g.away.suspect = true
 		}
-		if !g.unexplained {
-			g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
+		if !g.unexpl.on {
+			g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
 		}
 	}
 }
@@ -167,8 +167,8 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 			return true
 		}
 		g.atStart, g.resetAt = true, at
-		g.multi, g.backTo, g.multiAway, g.multiAmbig, g.multiSlide = nil, -1, false, false, false
-		g.unexplained, g.suspect, g.farIn = false, false, 0
+		g.held.plies, g.held.backTo, g.held.away, g.held.ambiguous, g.held.slide = nil, -1, false, false, false
+		g.unexpl.on, g.away.suspect, g.away.farIn = false, false, 0
 		turned := ""
 		if o != g.orient {
 			turned = " turned round"
@@ -236,7 +236,7 @@ func (g *Game) farFromStart(o rules.Orientation) bool {
 
 // backInStep ends an absence: the board's position is explained again.
 func (g *Game) backInStep() {
-	g.resync, g.wasAway, g.suspect, g.stale, g.rebased, g.farIn = false, false, false, false, false, 0
+	g.away.resync, g.away.unsettled, g.away.suspect, g.away.stale, g.away.rebased, g.away.farIn = false, false, false, false, false, 0
 }
 
 // unsure reports whether the record ends in what arbiterd put there without
@@ -244,7 +244,7 @@ func (g *Game) backInStep() {
 // no verified move after it yet: the absence is not over.
 func (g *Game) unsure() bool {
 	n := len(g.plies)
-	return (n > 0 && g.plies[n-1].unverified) || (n == 0 && g.rebased)
+	return (n > 0 && g.plies[n-1].unverified) || (n == 0 && g.away.rebased)
 }
 
 // explain reconstructs s from the record. When the record ends in plies
@@ -325,7 +325,7 @@ func (g *Game) retractable() int {
 // as not verified. When nothing reaches it and the board has shown it for
 // UnexplainedAfter, the record is rebuilt from the board's position itself.
 func (g *Game) resyncFar(out *[]Event, at time.Duration) {
-	g.suspect = false
+	g.away.suspect = false
 	res := g.explain(g.snap, resyncPlies, g.retractable())
 	switch res.Kind {
 	case rules.Forward, rules.Correction, rules.Ambiguous:
@@ -333,16 +333,16 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 		if res.Kind == rules.Ambiguous {
 			moves = shortest(res.Candidates)
 		}
-		g.unexplained = false
+		g.unexpl.on = false
 		g.unverify(out, at, res.From, moves, res.Kind == rules.Ambiguous)
 		return
 	case rules.TakeBack:
-		g.unexplained = false
+		g.unexpl.on = false
 		g.backInStep()
 		g.retract(out, at, res.From, nil, false)
 		return
 	case rules.NoChange:
-		g.unexplained = false
+		g.unexpl.on = false
 		if !g.unsure() {
 			g.backInStep()
 		}
@@ -351,21 +351,21 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 	if at < g.rebaseDue() {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
-		g.suspect, g.farIn = true, g.snapIn
+		g.away.suspect, g.away.farIn = true, g.snapIn
 		return
 	}
-	g.farIn = 0
+	g.away.farIn = 0
 	if g.rebase(out, at, g.rec.Ply(), resyncPlies+1) {
-		g.unexplained = false
+		g.unexpl.on = false
 		return
 	}
 	// Nothing can be built from what the board shows (unknown codes, an
 	// occupancy-only board, no legal position): presses made since the
 	// absence are not judged on the stale record, and arbiterd tries
 	// again when the board changes.
-	g.stale = true
-	if g.unvFrom == 0 {
-		g.unvFrom = g.plyBase + g.rec.Ply() + 1
+	g.away.stale = true
+	if g.away.unvFrom == 0 {
+		g.away.unvFrom = g.plyBase + g.rec.Ply() + 1
 	}
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back showing a position arbiterd cannot follow from the last position it verified (after ply %d: White %d, Black %d completed moves): no sequence of up to %d moves reaches it, and it is not a legal position arbiterd can start from. "+
@@ -383,7 +383,7 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 // stand for six times UnexplainedAfter.
 func (g *Game) rebaseDue() time.Duration {
 	stood := g.snapAt + g.cfg.UnexplainedAfter
-	for _, p := range g.presses {
+	for _, p := range g.pend.presses {
 		if p.ev.At >= g.snapAt {
 			return max(stood, p.ev.At+g.cfg.ScanLag)
 		}
@@ -433,10 +433,10 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if len(words) == 0 {
 		return
 	}
-	g.unv[clockd.White] += n[clockd.White]
-	g.unv[clockd.Black] += n[clockd.Black]
-	if g.unvFrom == 0 {
-		g.unvFrom = first
+	g.away.unv[clockd.White] += n[clockd.White]
+	g.away.unv[clockd.Black] += n[clockd.Black]
+	if g.away.unvFrom == 0 {
+		g.away.unvFrom = first
 	}
 	g.absorbPresses(n)
 	how := "the only sequence of that length that reaches it is " + strings.Join(words, " ")
@@ -444,7 +444,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 		how = "several sequences of that length reach it, for example " + strings.Join(words, " ")
 	}
 	// the absence ends with the first verified move after these plies
-	g.suspect, g.stale = false, false
+	g.away.suspect, g.away.stale = false, false
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back from an absence showing a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
 			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts; if more plies were made than that, the plies from here on are numbered too low. "+
@@ -478,7 +478,7 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 		return false
 	}
 	g.resolveBefore(out, at)
-	again := g.rebased && len(g.plies) == 0
+	again := g.away.rebased && len(g.plies) == 0
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, nil, false) // superseded by the board's position
 	}
@@ -508,19 +508,19 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 	g.rec = rec
 	g.plies = nil
 	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
-	g.multi, g.backTo = nil, -1
+	g.held.plies, g.held.backTo = nil, -1
 	g.plyBase = verified + made
 	g.before = movesBefore(rec.Position())
-	g.unv[clockd.White] += n[clockd.White]
-	g.unv[clockd.Black] += n[clockd.Black]
-	g.unvOpen = true
-	if g.unvFrom == 0 {
-		g.unvFrom = verified + 1
+	g.away.unv[clockd.White] += n[clockd.White]
+	g.away.unv[clockd.Black] += n[clockd.Black]
+	g.away.unvOpen = true
+	if g.away.unvFrom == 0 {
+		g.away.unvFrom = verified + 1
 	}
 	if !again {
 		g.absorbPresses(n)
 	}
-	g.suspect, g.stale, g.rebased = false, false, true
+	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), which no sequence of moves arbiterd can check reaches. "+
 			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
@@ -533,9 +533,9 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 // are judged on the record as it was then, before it is brought to the
 // board's position.
 func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
-	for len(g.presses) > 0 && g.presses[0].ev.At < g.awayAt {
-		pr := g.presses[0]
-		g.presses = g.presses[1:]
+	for len(g.pend.presses) > 0 && g.pend.presses[0].ev.At < g.away.at {
+		pr := g.pend.presses[0]
+		g.pend.presses = g.pend.presses[1:]
 		g.resolvePress(out, at, pr)
 		g.snapChecks(pr.ev.Side)
 	}
@@ -544,10 +544,10 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 // clockTurn is the side to move by the clock: the opponent of the side
 // whose press was seen last, if that press came after the board went away.
 func (g *Game) clockTurn() (chess.Color, bool) {
-	if !g.pressSeen || g.lastPressAt < g.awayAt {
+	if !g.pend.seen || g.pend.lastAt < g.away.at {
 		return chess.White, false
 	}
-	if g.lastPress == clockd.White {
+	if g.pend.last == clockd.White {
 		return chess.Black, true
 	}
 	return chess.White, true
@@ -559,27 +559,27 @@ func (g *Game) clockTurn() (chess.Color, bool) {
 // complete nothing without penalty: the clock is relayed by the board, so
 // the presses made meanwhile may be read only after it is back.
 func (g *Game) absorbPresses(n [2]int) {
-	kept := g.presses[:0]
+	kept := g.pend.presses[:0]
 	var seen [2]int
-	for _, p := range g.presses {
-		if p.ev.At >= g.awayAt {
+	for _, p := range g.pend.presses {
+		if p.ev.At >= g.away.at {
 			seen[p.ev.Side]++
 			continue
 		}
 		kept = append(kept, p)
 	}
-	g.presses = kept
-	for s := range g.absorb {
-		g.absorb[s] = max(0, n[s]-seen[s])
+	g.pend.presses = kept
+	for s := range g.away.absorb {
+		g.away.absorb[s] = max(0, n[s]-seen[s])
 	}
 }
 
 // reportUnverified raises the unverified-moves anomaly, once per absence.
 func (g *Game) reportUnverified(out *[]Event, at time.Duration, detail string) {
-	if g.awayWarned {
+	if g.away.warned {
 		return
 	}
-	g.awayWarned = true
+	g.away.warned = true
 	g.anomaly(out, at, KindUnverified, 0, true, "6.10", detail)
 }
 
@@ -649,9 +649,9 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // for ScanLag or a press needs them, because a piece in the hand can look
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
-	g.multi, g.multiFrom, g.backTo, g.multiSlide, g.multiFix = moves, from, -1, false, false
-	if !g.unexplained {
-		g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
+	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.fix = moves, from, -1, false, false
+	if !g.unexpl.on {
+		g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
 	}
 }
 
@@ -780,7 +780,7 @@ func (g *Game) trailing() int {
 // the ply was made.
 func (g *Game) pressedFor(i int) bool {
 	p := g.plies[i]
-	for _, pr := range g.presses {
+	for _, pr := range g.pend.presses {
 		if pr.ev.Side == p.side && !earlier(pr.ev.At, pr.in, p.madeAt, p.madeIn) {
 			return true
 		}
@@ -815,7 +815,7 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 // the sequence.
 func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 	n := len(g.plies)
-	if g.fixTried && s == g.fixSnap && g.rec.FEN() == g.fixFEN && g.counts == g.fixCounts {
+	if g.held.tried.done && s == g.held.tried.snap && g.rec.FEN() == g.held.tried.fen && g.counts == g.held.tried.counts {
 		// Searched already for this board and this record: a piece held in
 		// the hand is reported (and dumped) again and again.
 		return 0, nil, false
@@ -850,7 +850,7 @@ func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 			return k, fit[0], true
 		}
 	}
-	g.fixTried, g.fixSnap, g.fixFEN, g.fixCounts = true, s, g.rec.FEN(), g.counts
+	g.held.tried.done, g.held.tried.snap, g.held.tried.fen, g.held.tried.counts = true, s, g.rec.FEN(), g.counts
 	return 0, nil, false
 }
 
@@ -943,9 +943,9 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 		switch {
 		case info.unverified:
 			// never announced as a move, never counted
-			g.unv[info.side]--
-			if g.unv == [2]int{} && !g.unvOpen {
-				g.unvFrom = 0 // the count is verified again
+			g.away.unv[info.side]--
+			if g.away.unv == [2]int{} && !g.away.unvOpen {
+				g.away.unvFrom = 0 // the count is verified again
 			}
 			continue
 		case info.completed:

@@ -18,11 +18,11 @@ const boardReportLag = 500 * time.Millisecond
 // Flags reported in the same reading fell in an unknown order
 // (Guidelines III.3.1).
 func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
-	first := g.flags[0].At
+	first := g.flag.flags[0].At
 	var batch []clockd.ClockEvent
-	for len(g.flags) > 0 && g.flags[0].At == first {
-		batch = append(batch, g.flags[0])
-		g.flags = g.flags[1:]
+	for len(g.flag.flags) > 0 && g.flag.flags[0].At == first {
+		batch = append(batch, g.flag.flags[0])
+		g.flag.flags = g.flag.flags[1:]
 	}
 	both := len(batch) >= 2 && batch[0].Side != batch[1].Side
 	endResult, endReason, endArticle := "", "", ""
@@ -114,15 +114,15 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 		}
 		return e
 	}
-	if g.unvFrom > 0 || g.stale {
+	if g.away.unvFrom > 0 || g.away.stale {
 		// Moves were made that arbiterd could not verify: its count is
-		// short by at least g.unv[side] moves, perhaps more.
+		// short by at least g.away.unv[side] moves, perhaps more.
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
 		}
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Reason = fmt.Sprintf("%s flag fell, but moves made from ply %d on could not be verified (the board was not read for a while), so arbiterd cannot tell whether the control was reached (6.3.1); it counts %d completed moves, and at least %d more were made that it could not verify. Establish the move count before ruling. %s",
-			possessive(side), g.unvFrom, done, g.unv[side], mateWords(opp, ans, "if the control was not reached"))
+			possessive(side), g.away.unvFrom, done, g.away.unv[side], mateWords(opp, ans, "if the control was not reached"))
 		return e
 	}
 	if len(tc.Periods) == 0 {

@@ -101,8 +101,8 @@ type periodCheck struct {
 // snapChecks takes the count each period check of side s is judged by,
 // once the presses up to its addition are resolved.
 func (g *Game) snapChecks(s clockd.Side) {
-	for i := range g.checks {
-		c := &g.checks[i]
+	for i := range g.flag.checks {
+		c := &g.flag.checks[i]
 		if c.ev.Side == s && !c.known && !g.pressPendingUpTo(s, c.in) {
 			c.done, c.known = g.counts.Of(s), true
 		}
@@ -111,39 +111,55 @@ func (g *Game) snapChecks(s clockd.Side) {
 
 // Game is the per-game reconciliation state machine. It is not safe for
 // concurrent use; feed it inputs in time order from one goroutine.
+//
+// Its state comes in two lifetimes. The session's (the sequence of events,
+// the board's orientation, the clock's last readings, the inputs so far)
+// outlives a game: a board that shows the start position after a game
+// ended begins a new game in the same Game. Everything else belongs to one
+// game and is set anew by reset, one whole group at a time: the record,
+// the presses waiting for moves, the periods and flags, the board's
+// absences, the plies held back, the unexplained board, the arbiter's hand
+// and the claims.
 type Game struct {
 	cfg   Config
 	start *chess.Position
 	base  Moves // moves completed before StartFEN (from its move number)
 
+	// The session: not reset by a new game.
 	seq      int
 	oriented bool
 	orient   rules.Orientation
+	clock    clockd.Times  // the last displayed clock values
+	now      time.Duration // the latest input time
+	inputs   int           // board and clock inputs so far
+	boardAt  time.Duration // the time of the latest board input
+	stopped  bool          // the clock is stopped
+	started  bool          // the clock has started (startedAt: when, first)
+	// The default time (6.7.1): when the clock started first (startedAt,
+	// once started) and whether the check was done.
+	startedAt   time.Duration
+	defaultDone bool
 
-	rec    *rules.Game
-	plies  []plyInfo
-	boards []rules.Snapshot // the placement after each ply (index 0: the start)
-	counts Moves
-	snap   rules.Snapshot // the last snapshot, in White-bottom frame
-	clock  clockd.Times   // the last displayed clock values
-
-	presses []pendingPress
-	// backDue: the latest press was backSide's opponent's press without a
-	// move; backSide's press back, with no move of its own, is expected.
-	backDue      bool
-	pressWait    bool // the first pending press waits for the board to stand still (see resolvePress)
-	backSide     clockd.Side
-	flags        []clockd.ClockEvent
-	stops        []clockd.ClockEvent // clock stops not yet decided (6.11)
-	checks       []periodCheck
-	flagDown     [2]bool
-	flagSincePr  bool
-	hwPeriod     [2]int
-	illegal      [2]int
-	unexplained  bool
-	unexplSince  time.Duration
-	unexplWarned bool
-
+	// The record and what the board shows of it.
+	rec     *rules.Game
+	plies   []plyInfo
+	boards  []rules.Snapshot // the placement after each ply (index 0: the start)
+	counts  Moves
+	snap    rules.Snapshot // the last snapshot, in White-bottom frame
+	plyBase int            // ply number of the record's start (non-zero once the record was rebuilt from the board)
+	before  Moves          // moves each side made before the record's start (for move numbers in words)
+	snapAt  time.Duration  // when the board last changed
+	snapIn  int            // and by which input
+	// shown is the snapshot the board changed to at snapAt (shownSet:
+	// there is one); a snapshot equal to it changes nothing.
+	shown      rules.Snapshot
+	shownSet   bool
+	illegal    [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
+	correcting bool          // retract: completed plies go as a correction, not a take-back
+	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
+	ended      bool
+	result     string
+	endReason  string
 	// atStart: the board shows the starting position in the middle of
 	// the game (reset, or another board put in its place) since resetAt.
 	// The record is kept; presses are not judged until the board shows a
@@ -151,12 +167,48 @@ type Game struct {
 	atStart bool
 	resetAt time.Duration
 
-	ended     bool
-	result    string
-	endReason string
-	stopped   bool
-	started   bool
-	resync    bool // the board was away: search the full depth until its position is explained
+	pend   pending     // presses waiting for the moves they complete
+	flag   flagState   // periods, flags, the clock's stops
+	away   absence     // the board's absences and the search after them
+	held   held        // several plies the board shows, not yet accepted
+	unexpl unexplained // the board shows what no legal sequence explains
+	hand   hand        // the arbiter's touches of the clock (see hand.go)
+	claims []claim     // draw claims (see claim.go)
+}
+
+// pending is the presses that wait for the moves they complete (the press
+// is the commit point, 6.2.1), and what the latest presses expect.
+type pending struct {
+	presses []pendingPress
+	// backDue: the latest press was backSide's opponent's press without a
+	// move; backSide's press back, with no move of its own, is expected.
+	backDue  bool
+	backSide clockd.Side
+	wait     bool // the first pending press waits for the board to stand still (see resolvePress)
+	seen     bool // a press was read (last: its side; lastAt: when)
+	last     clockd.Side
+	lastAt   time.Duration
+}
+
+// flagState is the periods and flags as the clock showed them and the
+// checks they are due.
+type flagState struct {
+	flags      []clockd.ClockEvent
+	stops      []clockd.ClockEvent // clock stops not yet decided (6.11)
+	checks     []periodCheck
+	down       [2]bool // a side's flag has fallen
+	sincePress bool    // a flag fell since the latest press
+	hwPeriod   [2]int  // the period the clock shows for each side
+}
+
+// absence is what arbiterd knows of a board that went away (unplugged,
+// powered off, changes lost) and of the plies made while it was.
+type absence struct {
+	disconnected bool          // the board is disconnected: presses wait for it
+	unsettled    bool          // the board has been away since at and is not yet explained again
+	at           time.Duration // when the board went away (or was last believed)
+	warned       bool          // the unverified-moves anomaly of this absence was raised
+	resync       bool          // search the full depth until the board's position is explained
 	// unv counts, by side, the plies made while the board was not read
 	// that arbiterd could not verify (at least that many: the shortest
 	// sequence that reaches the board's position, or more when none was
@@ -173,63 +225,48 @@ type Game struct {
 	// and may still be read (the clock, relayed by the board, is read
 	// after the board is back): they complete nothing and are no presses
 	// without a move.
-	absorb    [2]int
-	wasAway   bool          // the board has been away since awayAt and is not yet explained again
-	awayAt    time.Duration // when the board went away (or was last believed)
-	suspect   bool          // back from an absence, the board shows what nothing explains
-	suspectAt time.Duration
+	absorb  [2]int
+	suspect bool // back from an absence, the board shows what nothing explains
 	// farIn: back from an absence, not even the deeper search reaches
 	// the snapshot of this input (its snapIn; 0: none). Rebuilding the
 	// record from it is final, and a piece held in the hand looks the
 	// same, so the board must show it for UnexplainedAfter first. A new
 	// snapshot is searched again at once.
-	farIn   int
-	boardAt time.Duration // the time of the latest board input
+	farIn int
 	// stale: back from an absence, the board shows a position arbiterd
 	// can neither reach nor start from; presses since the absence are not
 	// judged.
-	stale       bool
-	awayWarned  bool // the unverified-moves anomaly of this absence was raised
-	rebased     bool // the record was rebuilt from the board in this absence
-	pressSeen   bool
-	lastPress   clockd.Side // the side of the latest press
-	lastPressAt time.Duration
-	plyBase     int           // ply number of the record's start (non-zero once the record was rebuilt from the board)
-	before      Moves         // moves each side made before the record's start (for move numbers in words)
-	boardAway   bool          // the board is disconnected: presses wait for it
-	ref         *clockd.Clock // reference clock driven by completed presses (expected times)
-	now         time.Duration // the latest input time
-	inputs      int           // board and clock inputs so far
-	snapAt      time.Duration // when the board last changed
-	snapIn      int           // and by which input
-	unexplIn    int           // the input since which the board is unexplained
-	multi       []*chess.Move // several plies the board shows, not yet accepted
-	backTo      int           // ≥ 0: the held plies may instead be a take-back to this ply
-	multiSlide  bool          // the held plies continue a recorded slide (see fewer)
-	multiFix    bool          // the held plies replace a completed move the board shows was another (see miscommitted)
-	correcting  bool          // retract: completed plies go as a correction, not a take-back
-	// The board and record miscommitted last searched in vain (fixTried):
-	// the same board against the same record is not searched again.
-	fixTried   bool
-	fixSnap    rules.Snapshot
-	fixFEN     string
-	fixCounts  Moves
-	multiFrom  int  // the ply they start from
-	multiAway  bool // the held plies were found after an absence (a resync search)
-	multiAmbig bool // several sequences explain the board equally well
+	stale   bool
+	rebased bool // the record was rebuilt from the board in this absence
+}
 
-	// shown is the snapshot the board changed to at snapAt (shownSet:
-	// there is one); a snapshot equal to it changes nothing.
-	shown    rules.Snapshot
-	shownSet bool
+// held is several plies the board shows at once, not yet accepted.
+type held struct {
+	plies     []*chess.Move
+	from      int  // the ply they start from
+	backTo    int  // ≥ 0: the held plies may instead be a take-back to this ply
+	slide     bool // the held plies continue a recorded slide (see fewer)
+	fix       bool // the held plies replace a completed move the board shows was another (see miscommitted)
+	away      bool // the held plies were found after an absence (a resync search)
+	ambiguous bool // several sequences explain the board equally well
+	// tried: the board and record miscommitted last searched in vain; the
+	// same board against the same record is not searched again.
+	tried struct {
+		done   bool
+		snap   rules.Snapshot
+		fen    string
+		counts Moves
+	}
+}
 
-	hand   hand    // the arbiter's touches of the clock (see hand.go)
-	claims []claim // draw claims (see claim.go)
-
-	// The default time (6.7.1): when the clock started first (startedAt,
-	// once started) and whether the check was done.
-	startedAt   time.Duration
-	defaultDone bool
+// unexplained is a board that shows what no legal sequence from the
+// record explains (since: from when; in: from which input; warned: the
+// arbiter was told).
+type unexplained struct {
+	on     bool
+	since  time.Duration
+	in     int
+	warned bool
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -275,26 +312,25 @@ func New(cfg Config) (*Game, error) {
 func (g *Game) reset(rec *rules.Game) {
 	g.rec = rec
 	g.plies = nil
-	g.multi, g.backTo = nil, -1
 	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
 	g.counts = g.base
 	g.before, g.plyBase = g.base, 0
-	g.unv, g.unvFrom, g.unvOpen, g.absorb = [2]int{}, 0, false, [2]int{}
 	g.snap = rules.SnapshotOf(g.start)
 	g.shownSet = false
-	g.presses, g.flags, g.checks, g.stops = nil, nil, nil, nil
-	g.flagDown = [2]bool{}
-	g.flagSincePr = false
 	g.illegal = [2]int{}
-	g.unexplained, g.unexplWarned = false, false
 	g.ended, g.result, g.endReason = false, "", ""
 	g.atStart = false
+	g.pend = pending{}
+	g.flag = flagState{}
+	g.away = absence{}
+	g.held = held{backTo: -1}
+	g.unexpl = unexplained{}
 	g.hand = hand{}
 	g.claims = nil
 	g.ref = clockd.NewClock(g.tc())
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-		g.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
-		g.ref.SetPeriod(s, g.hwPeriod[s], g.counts.Of(s))
+		g.flag.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
+		g.ref.SetPeriod(s, g.flag.hwPeriod[s], g.counts.Of(s))
 	}
 }
 
@@ -360,7 +396,7 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 	if (state == "connected" || state == "resync") && !IsClockPort(port) {
 		// The board is back: what it shows may be several plies on. A
 		// clock coming back changes nothing on the board.
-		g.resync = true
+		g.away.resync = true
 	}
 	if state == "end" {
 		g.advance(&out, at, time.Duration(1<<62))
@@ -373,9 +409,9 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 		if IsClockPort(port) {
 			kind, what = KindClockDisconnected, "clock"
 		} else {
-			g.boardAway = true // presses wait for the board to be back
-			if !g.wasAway {
-				g.wasAway, g.awayAt, g.awayWarned = true, at, false
+			g.away.disconnected = true // presses wait for the board to be back
+			if !g.away.unsettled {
+				g.away.unsettled, g.away.at, g.away.warned = true, at, false
 			}
 		}
 		g.anomaly(&out, at, kind, 0, true, "–",
@@ -390,17 +426,17 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 	var out []Event
 	g.inputs++
 	g.advance(&out, at, at)
-	defer func() { g.boardAway = false }()
+	defer func() { g.away.disconnected = false }()
 	if !g.oriented || g.ended {
 		o, ok := rules.DetectOrientation(s, g.start)
 		if !ok {
-			if !g.oriented && !g.unexplained {
+			if !g.oriented && !g.unexpl.on {
 				// pieces being set up; said once if it lasts (see advance)
-				g.unexplained, g.unexplSince, g.unexplIn, g.unexplWarned = true, at, g.inputs, false
+				g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
 			}
 			return out
 		}
-		g.unexplained = false
+		g.unexpl.on = false
 		if g.ended {
 			rec, err := rules.NewGame(g.cfg.StartFEN)
 			if err != nil { // New checked the FEN; keep the old record
@@ -438,10 +474,10 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 			r = r.Rotated()
 		}
 		if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
-			g.resync = true
-			if !g.wasAway {
+			g.away.resync = true
+			if !g.away.unsettled {
 				// the image was last known right at the previous input
-				g.wasAway, g.awayAt, g.awayWarned = true, g.boardAt, false
+				g.away.unsettled, g.away.at, g.away.warned = true, g.boardAt, false
 			}
 		}
 	}
@@ -472,50 +508,50 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.ref.Start(at)
 	case clockd.Press:
 		g.clock = ev.Clock
-		g.flagSincePr = false
-		g.pressSeen, g.lastPress, g.lastPressAt = true, ev.Side, at
+		g.flag.sincePress = false
+		g.pend.seen, g.pend.last, g.pend.lastAt = true, ev.Side, at
 		g.emit(&out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 		if !g.ended {
-			g.presses = append(g.presses, pendingPress{ev: ev, in: g.inputs})
+			g.pend.presses = append(g.pend.presses, pendingPress{ev: ev, in: g.inputs})
 		}
 	case clockd.Flag:
 		g.clock = ev.Clock
-		if g.flagDown[ev.Side] {
+		if g.flag.down[ev.Side] {
 			break
 		}
-		g.flagDown[ev.Side] = true
-		g.flagSincePr = true
+		g.flag.down[ev.Side] = true
+		g.flag.sincePress = true
 		// The period whose time ran out is the interpreter's to say: it
 		// alone sees whether the clock added the next one at the flag.
 		if ev.Period < 1 {
-			ev.Period = max(1, g.hwPeriod[ev.Side])
+			ev.Period = max(1, g.flag.hwPeriod[ev.Side])
 		}
 		// A period the clock added in the same reading came with this
 		// flag: it is not a counter's addition to check against the moves.
-		kept := g.checks[:0]
-		for _, c := range g.checks {
+		kept := g.flag.checks[:0]
+		for _, c := range g.flag.checks {
 			if c.ev.Side != ev.Side || c.ev.At != ev.At {
 				kept = append(kept, c)
 			}
 		}
-		g.checks = kept
-		g.flags = append(g.flags, ev)
+		g.flag.checks = kept
+		g.flag.flags = append(g.flag.flags, ev)
 	case clockd.PeriodAdded:
 		g.clock = ev.Clock
 		period := ev.Period
-		if period <= g.hwPeriod[ev.Side] {
-			period = g.hwPeriod[ev.Side] + 1
+		if period <= g.flag.hwPeriod[ev.Side] {
+			period = g.flag.hwPeriod[ev.Side] + 1
 		}
-		g.hwPeriod[ev.Side] = period
+		g.flag.hwPeriod[ev.Side] = period
 		// A clock may show the flag at 0:00 and add the next period only
 		// with the flagged side's next press: while that side's flag is
 		// down, an addition is the flag's, not a counter's.
-		flagged := g.flagDown[ev.Side]
-		g.flagDown[ev.Side] = false
+		flagged := g.flag.down[ev.Side]
+		g.flag.down[ev.Side] = false
 		g.emit(&out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
-		if !g.flagSincePr && !flagged && len(g.tc().Periods) > 0 && !g.ended && !g.atStart {
+		if !g.flag.sincePress && !flagged && len(g.tc().Periods) > 0 && !g.ended && !g.atStart {
 			ev.Period = period
-			g.checks = append(g.checks, periodCheck{ev: ev, in: g.inputs})
+			g.flag.checks = append(g.flag.checks, periodCheck{ev: ev, in: g.inputs})
 			g.snapChecks(ev.Side)
 		}
 	case clockd.Stopped:
@@ -526,7 +562,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		if !g.ended {
 			// decided once the board has shown what ended the game, if
 			// anything did (see clockStopped)
-			g.stops = append(g.stops, ev)
+			g.flag.stops = append(g.flag.stops, ev)
 		}
 	case clockd.Resumed:
 		g.stopped = false
@@ -552,8 +588,8 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		// The clock counts afresh; the record and the move counts stand.
 		before := g.clock
 		g.clock = ev.Clock
-		g.hwPeriod = [2]int{1, 1}
-		g.flagDown = [2]bool{}
+		g.flag.hwPeriod = [2]int{1, 1}
+		g.flag.down = [2]bool{}
 		if !g.ended {
 			g.anomaly(&out, at, KindClockReading, 0, true, "6.10",
 				fmt.Sprintf("The clock was reset to the control's starting times (White %s, Black %s) in the middle of the game; it last showed White %s, Black %s. Set it back to the times before the reset, with the periods each player is in, before play goes on (6.10).",

@@ -171,9 +171,9 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 	if !g.hand.stopped {
 		return
 	}
-	if len(g.stops) > 0 && g.hand.changed {
+	if len(g.flag.stops) > 0 && g.hand.changed {
 		// the stop is not decided yet: a changed time says whose it was
-		g.stops = g.stops[1:]
+		g.flag.stops = g.flag.stops[1:]
 		g.pauseEvent(out, at, g.hand.from)
 	}
 	if g.hand.changed && !g.ended {

@@ -41,14 +41,14 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 		switch kind {
 		case dSettle:
 			pressed := false
-			for _, p := range g.presses {
+			for _, p := range g.pend.presses {
 				pressed = pressed || p.ev.At+g.cfg.ScanLag >= g.snapAt
 			}
 			g.settle(out, stamp, pressed)
 		case dPress:
-			pr := g.presses[0]
-			g.presses = g.presses[1:]
-			g.pressWait = false
+			pr := g.pend.presses[0]
+			g.pend.presses = g.pend.presses[1:]
+			g.pend.wait = false
 			g.resolvePress(out, stamp, pr)
 			g.snapChecks(pr.ev.Side)
 		case dNextMove:
@@ -68,11 +68,11 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 			st := g.rec.Status()
 			g.finish(out, stamp, st.Result, st.Reason, st.Article)
 		case dUnexplained:
-			g.unexplWarned = true
+			g.unexpl.warned = true
 			if !g.oriented {
 				g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
 					fmt.Sprintf("For %s the board has not shown the starting position (%s) either way round, so arbiterd cannot follow the game. Set the position up, or give the game's start position (meta start-fen).",
-						seconds(limitOf(stamp, g.unexplSince)), g.start.String()))
+						seconds(limitOf(stamp, g.unexpl.since)), g.start.String()))
 				break
 			}
 			if side, san, ok := g.twoMoves(); ok {
@@ -82,19 +82,19 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 			} else {
 				g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
 					fmt.Sprintf("For %s the board has shown a position that no legal sequence of up to %d plies from the game explains (the game is at %s). Pieces may have been knocked over or moved by hand; check the board.",
-						seconds(limitOf(stamp, g.unexplSince)), g.cfg.MaxPlies, g.rec.FEN()))
+						seconds(limitOf(stamp, g.unexpl.since)), g.cfg.MaxPlies, g.rec.FEN()))
 			}
 		case dResync:
 			g.resyncFar(out, stamp)
 		case dFlag:
 			g.resolveFlags(out, stamp)
 		case dStop:
-			ev := g.stops[0]
-			g.stops = g.stops[1:]
+			ev := g.flag.stops[0]
+			g.flag.stops = g.flag.stops[1:]
 			g.clockStopped(out, stamp, ev)
 		case dCheck:
-			c := g.checks[idx]
-			g.checks = append(g.checks[:idx:idx], g.checks[idx+1:]...)
+			c := g.flag.checks[idx]
+			g.flag.checks = append(g.flag.checks[:idx:idx], g.flag.checks[idx+1:]...)
 			done := g.counts.Of(c.ev.Side)
 			if c.known {
 				done = c.done
@@ -117,22 +117,22 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 			due, kind, idx = d, k, i
 		}
 	}
-	if g.multi != nil {
+	if g.held.plies != nil {
 		consider(g.snapAt+lag, dSettle, 0)
 	}
-	if len(g.presses) > 0 && !g.boardAway && !g.settling() {
-		due := g.presses[0].ev.At + lag
-		if g.pressWait {
+	if len(g.pend.presses) > 0 && !g.away.disconnected && !g.settling() {
+		due := g.pend.presses[0].ev.At + lag
+		if g.pend.wait {
 			// The press would be an illegal move, but the board is still
 			// changing (a piece in the hand, a move going on): it is judged
 			// once the board has stood still for ScanLag, or
 			// UnexplainedAfter after the press.
-			due = max(due, min(g.snapAt+lag, g.presses[0].ev.At+g.cfg.UnexplainedAfter))
+			due = max(due, min(g.snapAt+lag, g.pend.presses[0].ev.At+g.cfg.UnexplainedAfter))
 		}
 		consider(due, dPress, 0)
 	}
-	if g.suspect && g.unexplained && g.multi == nil {
-		if g.farIn == g.snapIn {
+	if g.away.suspect && g.unexpl.on && g.held.plies == nil {
+		if g.away.farIn == g.snapIn {
 			consider(g.rebaseDue(), dResync, 0)
 		} else {
 			consider(g.snapAt+lag, dResync, 0)
@@ -166,23 +166,23 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		if n := len(g.plies); n > 0 && g.rec.Status().Over {
 			consider(g.plies[n-1].madeAt+lag, dGameEnd, n-1)
 		}
-		if g.unexplained && !g.unexplWarned && !g.suspect && !g.stale {
-			consider(g.unexplSince+g.cfg.UnexplainedAfter, dUnexplained, 0)
+		if g.unexpl.on && !g.unexpl.warned && !g.away.suspect && !g.away.stale {
+			consider(g.unexpl.since+g.cfg.UnexplainedAfter, dUnexplained, 0)
 		}
 	}
-	if len(g.flags) > 0 {
-		consider(g.flags[0].At+lag, dFlag, 0)
+	if len(g.flag.flags) > 0 {
+		consider(g.flag.flags[0].At+lag, dFlag, 0)
 	}
-	if len(g.stops) > 0 {
-		due := g.stops[0].At + lag
-		if g.unexplained && g.multi == nil {
+	if len(g.flag.stops) > 0 {
+		due := g.flag.stops[0].At + lag
+		if g.unexpl.on && g.held.plies == nil {
 			// pieces are being moved (the kings put on the centre
 			// squares to signal a result, after the clock was stopped)
-			due = max(due, g.stops[0].At+g.cfg.UnexplainedAfter)
+			due = max(due, g.flag.stops[0].At+g.cfg.UnexplainedAfter)
 		}
 		consider(due, dStop, 0)
 	}
-	for i, c := range g.checks {
+	for i, c := range g.flag.checks {
 		if !g.pressPendingUpTo(c.ev.Side, c.in) {
 			consider(c.ev.At+lag, dCheck, i)
 			break
@@ -198,7 +198,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 // position not yet settled: presses wait for it as they wait for the board
 // to be back, so that they are judged on what the board settles on.
 func (g *Game) settling() bool {
-	return (g.multi != nil && g.multiAway) || (g.suspect && g.unexplained)
+	return (g.held.plies != nil && g.held.away) || (g.away.suspect && g.unexpl.on)
 }
 
 // earlier reports whether the input n1 at a1 came before the input n2 at
@@ -242,7 +242,7 @@ func takenLater(seq []*chess.Move) bool {
 // next press may complete another move before the check is due, and that
 // move is not the one the clock added the period at.
 func (g *Game) pressPendingUpTo(s clockd.Side, in int) bool {
-	for _, p := range g.presses {
+	for _, p := range g.pend.presses {
 		if p.ev.Side == s && p.in <= in {
 			return true
 		}
@@ -260,7 +260,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		// clock) has no move arbiterd can judge.
 		return
 	}
-	if g.ended || (g.stale && ev.At >= g.awayAt) {
+	if g.ended || (g.away.stale && ev.At >= g.away.at) {
 		// A press made once the board had gone away, while arbiterd cannot
 		// follow the position it came back with, completes nothing it can
 		// check, and it is no illegal move either. Presses from before the
@@ -275,8 +275,8 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 			cands = append(cands, i)
 		}
 	}
-	backOK := g.backDue && g.backSide == side
-	g.backDue = false
+	backOK := g.pend.backDue && g.pend.backSide == side
+	g.pend.backDue = false
 	if len(cands) == 0 && backOK && !g.placedBy(side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
@@ -284,8 +284,8 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	}
 	// The held plies replace the move the press would complete, with one
 	// whose piece is not then taken (a piece in the hand looks like that).
-	replaces := len(cands) > 0 && g.multi != nil && g.multiFrom <= cands[len(cands)-1] && !takenLater(g.multi)
-	if g.multi != nil && !g.multiFix && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || (!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.multiSlide || replaces) {
+	replaces := len(cands) > 0 && g.held.plies != nil && g.held.from <= cands[len(cands)-1] && !takenLater(g.held.plies)
+	if g.held.plies != nil && !g.held.fix && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || (!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.held.slide || replaces) {
 		// the plies the board showed around the press (or reported up to
 		// two scans after it, or that replace the move the press would
 		// complete: the board's latest word on it) are accepted now; a
@@ -294,37 +294,37 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		g.resolvePress(out, at, pr)
 		return
 	}
-	if g.unexplained && g.multi == nil && g.placedBy(side) && (len(cands) == 0 || earlier(g.unexplSince, g.unexplIn, ev.At, pr.in)) {
+	if g.unexpl.on && g.held.plies == nil && g.placedBy(side) && (len(cands) == 0 || earlier(g.unexpl.since, g.unexpl.in, ev.At, pr.in)) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely
 		// missing (in a hand, or captured while the opponent moves), the
 		// opponent's piece in the hand, or a transient that began after
 		// the press, is not the presser's move.
-		if !g.pressWait && at < g.snapAt+g.cfg.ScanLag && at < ev.At+g.cfg.UnexplainedAfter {
+		if !g.pend.wait && at < g.snapAt+g.cfg.ScanLag && at < ev.At+g.cfg.UnexplainedAfter {
 			// The board is still changing: the same press is judged once
 			// it stands still (the piece may be going on to where a
 			// correction of the record explains it).
-			g.presses = append([]pendingPress{pr}, g.presses...)
-			g.pressWait = true
+			g.pend.presses = append([]pendingPress{pr}, g.pend.presses...)
+			g.pend.wait = true
 			return
 		}
 		g.illegalPress(out, at, side)
 		return
 	}
-	if g.absorb[side] > 0 && (len(cands) == 0 || (ev.Inferred && ev.At >= g.awayAt)) {
+	if g.away.absorb[side] > 0 && (len(cands) == 0 || (ev.Inferred && ev.At >= g.away.at)) {
 		// the press of a move made while the board was not read (read in
 		// the merged reading after the board came back, or with no move to
 		// complete): it completes nothing arbiterd verified, and it is not
 		// a press without a move
-		g.absorb[side]--
+		g.away.absorb[side]--
 		return
 	}
 	if !ev.Inferred {
-		g.absorb[side] = 0 // read live: the presses of the absence are all in
+		g.away.absorb[side] = 0 // read live: the presses of the absence are all in
 	}
 	if len(cands) == 0 {
-		g.backDue, g.backSide = true, side.Other()
+		g.pend.backDue, g.pend.backSide = true, side.Other()
 		g.illegal[side]++
 		g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
 			fmt.Sprintf("%s pressed the clock %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
@@ -379,7 +379,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 // resolved.
 func (g *Game) laterPresses(pr pendingPress) int {
 	n := 0
-	for _, p := range g.presses {
+	for _, p := range g.pend.presses {
 		if p.ev.Side == pr.ev.Side && p.in > pr.in {
 			n++
 		}
@@ -390,7 +390,7 @@ func (g *Game) laterPresses(pr pendingPress) int {
 // pressesRead reports whether several presses of side wait: they complete
 // its moves in the order made (see resolvePress), not by next move.
 func (g *Game) pressesRead(side clockd.Side) bool {
-	for _, p := range g.presses {
+	for _, p := range g.pend.presses {
 		if p.ev.Side == side && g.laterPresses(p) > 0 {
 			return true
 		}
@@ -408,7 +408,7 @@ func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// the record's position ends the game: its game-end is due
 		return
 	}
-	if g.flagDown[clockd.White] || g.flagDown[clockd.Black] || ev.Clock.White <= 0 || ev.Clock.Black <= 0 {
+	if g.flag.down[clockd.White] || g.flag.down[clockd.Black] || ev.Clock.White <= 0 || ev.Clock.Black <= 0 {
 		// a clock stops by itself when a flag falls and its time is
 		// blocked at zero: the flag is the news, not the stop
 		return
@@ -443,11 +443,11 @@ func (g *Game) placedBy(side clockd.Side) bool {
 
 // settle accepts the several plies the board has been showing.
 func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
-	moves, from := g.multi, g.multiFrom
-	away, ambig := g.multiAway, g.multiAmbig
-	fix := g.multiFix
-	g.multi, g.unexplained, g.multiFix = nil, false, false
-	g.multiAway, g.multiAmbig = false, false
+	moves, from := g.held.plies, g.held.from
+	away, ambig := g.held.away, g.held.ambiguous
+	fix := g.held.fix
+	g.held.plies, g.unexpl.on, g.held.fix = nil, false, false
+	g.held.away, g.held.ambiguous = false, false
 	if fix {
 		g.recommit(out, at, from, moves)
 		if n := len(g.boards); !sameBoard(g.boards[n-1], g.snap) {
@@ -455,8 +455,8 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		}
 		return
 	}
-	if g.backTo >= 0 && !pressed {
-		g.retract(out, at, g.backTo, nil, false) // no press: a take-back
+	if g.held.backTo >= 0 && !pressed {
+		g.retract(out, at, g.held.backTo, nil, false) // no press: a take-back
 		return
 	}
 	for i := from; i < len(g.plies); i++ {
@@ -501,15 +501,15 @@ func (g *Game) complete(out *[]Event, at time.Duration, i int, by string, clock 
 // finish ends the game.
 func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article string) {
 	g.ended, g.result, g.endReason = true, result, reason
-	g.presses = nil
-	g.checks = nil
-	g.stops = nil // a stopped clock is expected once the game has ended
+	g.pend.presses = nil
+	g.flag.checks = nil
+	g.flag.stops = nil // a stopped clock is expected once the game has ended
 	g.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: reason, Article: article})
 }
 
 // illegalPress reports a press completing a position no legal move explains.
 func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
-	g.unexplWarned = true
+	g.unexpl.warned = true
 	g.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := fmt.Sprintf("a position that no legal move of %s explains", possessive(side))
@@ -631,7 +631,7 @@ func (g *Game) State() Summary {
 		Completed: g.counts,
 		Clock:     g.clock,
 		Expected:  g.ref.Times(g.now),
-		Period:    g.hwPeriod,
+		Period:    g.flag.hwPeriod,
 		Illegal:   g.illegal,
 		Result:    g.result,
 		EndReason: g.endReason,
@@ -652,14 +652,14 @@ func (g *Game) State() Summary {
 			s.Uncompleted = append(s.Uncompleted, g.plyBase+i+1)
 		}
 	}
-	for _, p := range g.presses {
+	for _, p := range g.pend.presses {
 		s.Pending = append(s.Pending, fmt.Sprintf("%s press at %s waits for its move", p.ev.Side, seconds(p.ev.At)))
 	}
-	for _, f := range g.flags {
+	for _, f := range g.flag.flags {
 		s.Pending = append(s.Pending, fmt.Sprintf("%s flag at %s awaits its verdict", f.Side, seconds(f.At)))
 	}
-	if g.unexplained {
-		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.unexplSince)))
+	if g.unexpl.on {
+		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.unexpl.since)))
 	}
 	if g.atStart {
 		s.Pending = append(s.Pending, fmt.Sprintf("board shows the starting position since %s; the game's position is awaited", seconds(g.resetAt)))
