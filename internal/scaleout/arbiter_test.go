@@ -231,6 +231,12 @@ func newRecordedVenue(t *testing.T, name string, boards []string) *recordedVenue
 	if err != nil {
 		t.Fatal(err)
 	}
+	rv.serve(t)
+	return rv
+}
+
+// serve runs the venue's publisher until the test ends.
+func (rv *recordedVenue) serve(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	rv.cancel, rv.done = cancel, make(chan error, 1)
 	go func() {
@@ -239,10 +245,9 @@ func newRecordedVenue(t *testing.T, name string, boards []string) *recordedVenue
 	t.Cleanup(func() {
 		rv.cancel()
 		if err := <-rv.done; err != nil {
-			t.Errorf("venue %s: %v", name, err)
+			t.Errorf("venue %s: %v", rv.name, err)
 		}
 	})
-	return rv
 }
 
 // play hands a board's events to the venue and writes its capture.
