@@ -67,24 +67,43 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	k := p.KingSquare(us)
 	checkers := p.AttackersOf(k, them, occ)
 	var best choice
+	var checkSq, blockers uint64
+	var ck bb.Square
+	if winnerToMove {
+		blockers, ck = ci.Blockers(), ci.King()
+	}
 
-	// King steps.
+	// King steps. They come first in generation order, so one wins
+	// over every other move of its score or less. When a king step may
+	// uncover a check (mate tests are made in generation order), they
+	// are handled at once; otherwise they are only scored here, and
+	// their legality (an attack test per square) is asked at the end,
+	// best first, only of those that could still be chosen.
 	occNoKing := occ &^ (1 << uint(k))
-	for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
-		to := bb.Square(bits.TrailingZeros64(t))
-		if p.AttackersOf(to, them, occNoKing) != 0 {
-			continue
+	var ks kingStepList
+	if winnerToMove && blockers&(1<<uint(k)) != 0 {
+		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
+			to := bb.Square(bits.TrailingZeros64(t))
+			if p.AttackersOf(to, them, occNoKing) != 0 {
+				continue
+			}
+			mv := bb.NewMove(k, to)
+			if p.GivesCheckWith(mv, ci) && s.mateBy(mv) {
+				return mv, true, true
+			}
+			if score {
+				best.offer(mv, s.moveDelta(mv, lk))
+			}
 		}
-		mv := bb.NewMove(k, to)
-		if winnerToMove && p.GivesCheckWith(mv, ci) && s.mateBy(mv) {
-			return mv, true, true
-		}
-		if score {
-			best.offer(mv, s.moveDelta(mv, lk))
+	} else if score {
+		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
+			to := bb.Square(bits.TrailingZeros64(t))
+			ks.v[ks.n], ks.to[ks.n] = s.moveDelta(bb.NewMove(k, to), lk), to
+			ks.n++
 		}
 	}
 	if checkers&(checkers-1) != 0 {
-		return best.m, false, best.ok
+		return s.kingOrBest(&ks, k, them, occNoKing, best)
 	}
 	target := ^own
 	if checkers != 0 {
@@ -102,11 +121,6 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 		}
 	}
 	pins := p.Pinned()
-	var checkSq, blockers uint64
-	var ck bb.Square
-	if winnerToMove {
-		blockers, ck = ci.Blockers(), ci.King()
-	}
 
 	// Knights, then bishops and queens along diagonals, then rooks and
 	// queens along lines, as LegalMoves generates them.
@@ -201,6 +215,39 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 				best.offer(mv, s.moveDelta(mv, lk))
 			}
 		}
+	}
+	return s.kingOrBest(&ks, k, them, occNoKing, best)
+}
+
+// kingStepList holds the king's steps to squares free of its own men, with
+// their scores, in generation order.
+type kingStepList struct {
+	v  [8]int32
+	to [8]bb.Square
+	n  int
+}
+
+// kingOrBest returns the king step of ks that generation order would
+// choose over best (the first legal step of the highest score, when that
+// score is at least best's), or else best.
+func (s *searcher) kingOrBest(ks *kingStepList, k bb.Square, them bb.Color, occNoKing uint64, best choice) (bb.Move, bool, bool) {
+	for ks.n > 0 {
+		i := 0
+		for j := 1; j < ks.n; j++ {
+			if ks.v[j] > ks.v[i] {
+				i = j
+			}
+		}
+		if best.ok && ks.v[i] < best.v {
+			break
+		}
+		if s.pos.AttackersOf(ks.to[i], them, occNoKing) == 0 {
+			return bb.NewMove(k, ks.to[i]), false, true
+		}
+		// Illegal: drop it, keeping the others in order.
+		copy(ks.v[i:ks.n], ks.v[i+1:ks.n])
+		copy(ks.to[i:ks.n], ks.to[i+1:ks.n])
+		ks.n--
 	}
 	return best.m, false, best.ok
 }
