@@ -18,6 +18,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/boards/config"
 	"github.com/arbiterd/arbiterd/internal/boards/live"
 	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
+	"github.com/arbiterd/arbiterd/internal/device/serialport"
 	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
@@ -361,8 +362,7 @@ func (b *board) run(ctx context.Context) {
 		}
 	})
 
-	attempt := 0
-	for {
+	b.d.o.Backoff.Retry(ctx, func() serialport.Attempt {
 		started := time.Now()
 		lc := live.Config{
 			Path: b.cfg.Port, Port: PortName, Capture: b.cw, Now: b.now, Oracle: b.d.o.Oracle,
@@ -377,24 +377,14 @@ func (b *board) run(ctx context.Context) {
 		b.d.m.connected.WithLabelValues(b.id).Set(0)
 		if errors.Is(err, live.ErrStopped) {
 			b.end()
-			return
+			return serialport.Attempt{Done: true}
 		}
-		if ctx.Err() != nil {
-			return
-		}
-		if time.Since(started) > time.Minute {
-			attempt = 0 // the line had been up: start the schedule again
-		}
-		wait := b.d.o.Backoff.Delay(attempt)
-		attempt++
+		// A line that had been up a minute starts the schedule again.
+		return serialport.Attempt{Up: time.Since(started) > time.Minute, Err: err}
+	}, func(attempt int, err error, wait time.Duration) {
 		b.lineFailed(err, attempt, wait)
 		b.d.m.reconnects.WithLabelValues(b.id).Inc()
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-	}
+	})
 }
 
 // end closes a finished game's session (the session end events replay

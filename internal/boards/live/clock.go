@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"time"
 
 	"github.com/arbiterd/arbiterd/driver/lineclock"
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
@@ -18,48 +17,44 @@ const clockUp = "start"
 // readClock reads the separate clock's line into the journal until ctx is
 // done. The clock needs no session — it talks by itself — so its bytes are
 // only recorded; the pipeline decodes them from the journal's records like
-// the board's. Opening it is retried on cfg.ClockBackoff's schedule; each
-// time it comes up the clock port is marked "connected", and when it goes
-// away (or cannot be opened at first) "disconnected", once per outage. A
-// journal failure that stops the run (no OnJournalError) cancels the run.
+// the board's. The port is kept open by serialport's Retry on
+// cfg.ClockBackoff's schedule; each time it opens the clock port is marked
+// clockUp ("start"), and when it goes away (or cannot be opened at first)
+// "disconnected", once per outage. A journal failure that stops the run
+// (no OnJournalError) cancels the run.
 func readClock(ctx context.Context, stopRun context.CancelFunc, cfg Config, j *journal) {
 	name := cfg.ClockPort
 	down := false
-	attempt := 0
 	buf := make([]byte, 2*lineclock.MaxLine)
-	for ctx.Err() == nil {
+	cfg.ClockBackoff.Retry(ctx, func() serialport.Attempt {
 		sp, err := serialport.Open(ctx, cfg.ClockPath, serialport.Options{})
 		if err == nil {
 			j.marker(cfg.Now(), name, clockUp)
-			down, attempt = false, 0
+			down = false
 			for {
 				n, rerr := sp.Read(buf)
 				if n > 0 {
 					if _, jerr := j.data(name, capture.Read, buf[:n]); jerr != nil {
 						sp.Close()
 						stopRun()
-						return
+						return serialport.Attempt{Done: true}
 					}
 				}
 				if rerr != nil {
+					err = rerr
 					break
 				}
 			}
 			sp.Close()
 		}
 		if ctx.Err() != nil {
-			return // Run is ending: the clock was not lost
+			return serialport.Attempt{Done: true} // Run is ending: the clock was not lost
 		}
 		if !down {
 			j.marker(cfg.Now(), name, "disconnected")
 			down = true
 		}
-		wait := cfg.ClockBackoff.Delay(attempt)
-		attempt++
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-	}
+		// A port that opened starts the schedule again.
+		return serialport.Attempt{Up: sp != nil, Err: err}
+	}, nil)
 }

@@ -1,7 +1,9 @@
 package serialport
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -73,5 +75,36 @@ func TestListRuns(t *testing.T) {
 		if p.Path == "" {
 			t.Errorf("a port without a path: %+v", p)
 		}
+	}
+}
+
+// TestRetryUpStartsOver: a try in which the line came up starts the
+// schedule again.
+func TestRetryUpStartsOver(t *testing.T) {
+	b := Backoff{Min: time.Millisecond, Max: 8 * time.Millisecond, Factor: 2}
+	ups := []bool{false, false, false, true, false}
+	var waits []time.Duration
+	var attempts []int
+	n := 0
+	err := b.Retry(context.Background(), func() Attempt {
+		if n == len(ups) {
+			return Attempt{Done: true}
+		}
+		n++
+		return Attempt{Up: ups[n-1], Err: ErrDisconnected}
+	}, func(attempt int, err error, wait time.Duration) {
+		attempts = append(attempts, attempt)
+		waits = append(waits, wait)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantA := []int{1, 2, 3, 1, 2}
+	wantW := []time.Duration{1, 2, 4, 1, 2}
+	for i := range wantW {
+		wantW[i] *= time.Millisecond
+	}
+	if fmt.Sprint(attempts) != fmt.Sprint(wantA) || fmt.Sprint(waits) != fmt.Sprint(wantW) {
+		t.Fatalf("attempts %v waits %v, want %v %v", attempts, waits, wantA, wantW)
 	}
 }

@@ -16,7 +16,9 @@
 //     pending Read.
 //   - Every byte read or written is teed into a capture (internal/journal/capture)
 //     before Read returns it, so the journal holds it before arbiterd acts.
-//   - OpenRetry reopens a port after an unplug with exponential back-off.
+//   - Backoff.Retry is arbiterd's one reopen-with-back-off: the daemon
+//     keeps each board's line open with it, and a board's runner its
+//     separate clock's.
 //
 // List enumerates ports with their USB ids, marking the ones that look like
 // DGT boards. What differs by system is split by build tags, as in

@@ -194,9 +194,6 @@ func TestUnplugIsDisconnected(t *testing.T) {
 		if !errors.Is(err, serialport.ErrDisconnected) || !strings.Contains(err.Error(), path) {
 			t.Fatalf("Read after unplug: %v", err)
 		}
-		if !serialport.Retryable(err) {
-			t.Error("a disconnect should be retryable")
-		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Read still blocked 5 s after the device went away")
 	}
@@ -209,17 +206,16 @@ func TestOpenErrors(t *testing.T) {
 	tests := []struct {
 		name, path string
 		want       error
-		retry      bool
 	}{
-		{"missing", "/dev/ttyUSB-arbiterd-test-missing", serialport.ErrNotFound, true},
+		{"missing", "/dev/ttyUSB-arbiterd-test-missing", serialport.ErrNotFound},
 		{"dangling by-id link", func() string {
 			l := filepath.Join(dir, "usb-DGT_board-if00-port0")
 			os.Symlink(filepath.Join(dir, "gone"), l)
 			return l
-		}(), serialport.ErrNotFound, true},
-		{"regular file", regular, serialport.ErrNotSerial, false},
-		{"directory", dir, serialport.ErrNotSerial, false},
-		{"not a tty", "/dev/null", serialport.ErrNotSerial, false},
+		}(), serialport.ErrNotFound},
+		{"regular file", regular, serialport.ErrNotSerial},
+		{"directory", dir, serialport.ErrNotSerial},
+		{"not a tty", "/dev/null", serialport.ErrNotSerial},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,9 +229,6 @@ func TestOpenErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.path) {
 				t.Errorf("error %q does not name the port", err)
-			}
-			if serialport.Retryable(err) != tt.retry {
-				t.Errorf("Retryable = %v", !tt.retry)
 			}
 		})
 	}
@@ -311,9 +304,21 @@ func TestCaptureNeedsClock(t *testing.T) {
 	}
 }
 
-// TestOpenRetryReplug: the by-id link points nowhere (board unplugged);
-// after a while a device appears behind it and OpenRetry opens it.
-func TestOpenRetryReplug(t *testing.T) {
+// openRetry opens path with Retry as the daemon reopens a board: a
+// missing port is tried again, anything else ends the tries.
+func openRetry(ctx context.Context, path string, b serialport.Backoff, onRetry func(int, error, time.Duration)) (*serialport.Port, error) {
+	var p *serialport.Port
+	err := b.Retry(ctx, func() serialport.Attempt {
+		var err error
+		p, err = serialport.Open(ctx, path, serialport.Options{})
+		return serialport.Attempt{Done: !errors.Is(err, serialport.ErrNotFound), Err: err}
+	}, onRetry)
+	return p, err
+}
+
+// TestRetryReplug: the by-id link points nowhere (board unplugged);
+// after a while a device appears behind it and Retry opens it.
+func TestRetryReplug(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "usb-DGT-if00")
 	if err := os.Symlink("/dev/arbiterd-test-not-yet", link); err != nil {
 		t.Fatal(err)
@@ -324,7 +329,7 @@ func TestOpenRetryReplug(t *testing.T) {
 	onRetry := func(attempt int, err error, wait time.Duration) {
 		mu.Lock()
 		defer mu.Unlock()
-		if !errors.Is(err, serialport.ErrNotFound) {
+		if !errors.Is(err, serialport.ErrNotFound) || attempt != len(attempts)+1 {
 			t.Errorf("attempt %d: %v", attempt, err)
 		}
 		attempts = append(attempts, wait)
@@ -336,7 +341,7 @@ func TestOpenRetryReplug(t *testing.T) {
 	b := serialport.Backoff{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond, Factor: 2}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	p, err := serialport.OpenRetry(ctx, link, serialport.Options{}, b, onRetry)
+	p, err := openRetry(ctx, link, b, onRetry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,18 +358,18 @@ func TestOpenRetryReplug(t *testing.T) {
 	}
 }
 
-func TestOpenRetryGivesUp(t *testing.T) {
-	// Not retryable: returns at once.
+func TestRetryGivesUp(t *testing.T) {
+	// Done: returns at once.
 	start := time.Now()
-	_, err := serialport.OpenRetry(context.Background(), "/dev/null", serialport.Options{}, serialport.DefaultBackoff(), nil)
+	_, err := openRetry(context.Background(), "/dev/null", serialport.DefaultBackoff(), nil)
 	if !errors.Is(err, serialport.ErrNotSerial) || time.Since(start) > 2*time.Second {
-		t.Fatalf("OpenRetry(/dev/null) = %v", err)
+		t.Fatalf("Retry(/dev/null) = %v", err)
 	}
 	// Cancelled while waiting.
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err = serialport.OpenRetry(ctx, "/dev/arbiterd-test-missing", serialport.Options{}, serialport.Backoff{Min: time.Hour}, nil)
-	if !errors.Is(err, serialport.ErrClosed) || !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, serialport.ErrNotFound) {
-		t.Fatalf("OpenRetry after cancel: %v", err)
+	_, err = openRetry(ctx, "/dev/arbiterd-test-missing", serialport.Backoff{Min: time.Hour}, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, serialport.ErrNotFound) {
+		t.Fatalf("Retry after cancel: %v", err)
 	}
 }

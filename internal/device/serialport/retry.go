@@ -40,35 +40,53 @@ func (b Backoff) Delay(attempt int) time.Duration {
 	return time.Duration(d)
 }
 
-// Retryable reports whether opening again later may succeed: the port is
-// missing (unplugged), busy, or disconnected. Permission problems and
-// devices that are not serial ports are not retried: a person must act.
-func Retryable(err error) bool {
-	return errors.Is(err, ErrNotFound) || errors.Is(err, ErrBusy) || errors.Is(err, ErrDisconnected)
+// Attempt is the outcome of one try of Retry.
+type Attempt struct {
+	// Done stops Retry, which returns Err (nil: the try succeeded, or the
+	// caller wants no more tries).
+	Done bool
+	// Up tells that the line came up in this try before it went down
+	// again: the schedule starts over (the wait is Min again).
+	Up bool
+	// Err is why the line is down (for onRetry), or with Done what Retry
+	// returns.
+	Err error
 }
 
-// OpenRetry opens path, retrying retryable failures on the back-off
-// schedule until it succeeds, a failure is not retryable, or ctx ends.
-// onRetry, if not nil, is told of each failed attempt and the wait before
-// the next one (for a "board disconnected" event).
-func OpenRetry(ctx context.Context, path string, opts Options, b Backoff, onRetry func(attempt int, err error, wait time.Duration)) (*Port, error) {
-	for attempt := 0; ; attempt++ {
-		p, err := Open(ctx, path, opts)
-		if err == nil {
-			return p, nil
+// Retry is arbiterd's one reopen-with-back-off: the daemon's board lines
+// and a board's separate clock are kept open by it. It calls try until a
+// try is Done or ctx ends; after each try that is not done it tells
+// onRetry (if not nil) the number of tries since the schedule last started
+// (from 1), the try's error and the wait, then waits b.Delay before the
+// next try. It returns the Done try's Err, or, when ctx ends first, ctx's
+// error joined with the last try's.
+func (b Backoff) Retry(ctx context.Context, try func() Attempt, onRetry func(attempt int, err error, wait time.Duration)) error {
+	var last error
+	for attempt := 0; ; {
+		if err := ctx.Err(); err != nil {
+			return errors.Join(err, last)
 		}
-		if !Retryable(err) {
-			return nil, err
+		a := try()
+		if a.Done {
+			return a.Err
+		}
+		last = a.Err
+		if err := ctx.Err(); err != nil {
+			return errors.Join(err, last)
+		}
+		if a.Up {
+			attempt = 0
 		}
 		wait := b.Delay(attempt)
+		attempt++
 		if onRetry != nil {
-			onRetry(attempt, err, wait)
+			onRetry(attempt, a.Err, wait)
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, &Error{Port: path, Op: "open", Err: ErrClosed, Cause: errors.Join(ctx.Err(), err)}
+			return errors.Join(ctx.Err(), last)
 		case <-t.C:
 		}
 	}
