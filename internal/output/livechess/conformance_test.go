@@ -112,7 +112,9 @@ func checkMessage(t *testing.T, prev *feedMsg, m feedMsg) {
 		t.Fatalf("match %v, but board %s and the position after san %s: %s", m.Match, m.Board, placement(after), m.Raw)
 	}
 	if prev == nil || prev.Clock == nil || prev.Clock.Run == nil || m.Clock == nil || m.Clock.Run == nil ||
-		*prev.Clock.Run == *m.Clock.Run || !prev.HasSAN {
+		*prev.Clock.Run == *m.Clock.Run || !prev.HasSAN || !m.Match {
+		// (san does not reach the board, match false: the side to move
+		// after san is not the board's)
 		return
 	}
 	if whiteRuns, whiteToMove := *m.Clock.Run, strings.Fields(after)[1] == "w"; whiteRuns != whiteToMove {

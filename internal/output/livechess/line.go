@@ -1,6 +1,10 @@
 package livechess
 
 import (
+	"regexp"
+	"strconv"
+	"strings"
+
 	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -18,6 +22,12 @@ type line struct {
 	start  string   // FEN of the start ("" until the stream shows one)
 	san    []string // san[i]: ply base+i+1
 	fens   []string // fens[i]: the FEN after san[i]
+	// board is the board's position when the line knows it and the hub's
+	// state does not: after plies made while the board was not read,
+	// which the stream gives only in an unverified-moves anomaly (the
+	// hub's board then shows the position from before the absence until
+	// the next move). "" when the hub's board is the board.
+	board string
 }
 
 // apply folds one event.
@@ -27,7 +37,12 @@ func (l *line) apply(ev reconcile.Event) {
 		// the start position recognised: a new game, or the board reset to
 		// the start
 		*l = line{origin: ev.FEN, start: ev.FEN}
+	case reconcile.TypeAnomaly:
+		if ev.Kind == reconcile.KindUnverified {
+			l.away(ev)
+		}
 	case reconcile.TypeMove:
+		l.board = ""         // the hub's board shows the move
 		n := ev.Ply - l.base // index + 1 of the ply in the line
 		switch {
 		case l.start != "" && n > len(l.san)+1 && l.fill(ev):
@@ -48,6 +63,73 @@ func (l *line) apply(ev reconcile.Event) {
 		if n >= 1 && n <= len(l.san) {
 			l.san, l.fens = l.san[:n-1], l.fens[:n-1]
 		}
+		if l.board != "" {
+			// a ply the hub never saw made is taken back: the board is
+			// where the line is now
+			l.board = l.fen()
+		}
+	}
+}
+
+// The unverified-moves anomaly is the stream's only word of the plies made
+// while the board was not read (docs/events.md): its detail names them, as
+// the reconciler brought its record to the board's position by them, or
+// the position it rebuilt the record from. These patterns read the
+// reconciler's sentences (rules/reconcile, unverify and rebase); the
+// conformance suite replays real absences through them, so a change of
+// wording fails there rather than in a client.
+var (
+	unverifiedSeq = regexp.MustCompile(`showing a position (\d+) plies on from the last position arbiterd verified \(after ply (\d+):` +
+		`.*?(?:the only sequence of that length that reaches it is|several sequences of that length reach it, for example) (.+?)\. `)
+	unverifiedRebase = regexp.MustCompile(`showing a position at least (\d+) plies on from the last position arbiterd verified \(after ply (\d+):` +
+		`.*?arbiterd follows the game again from the position the board shows \(([^)]+)\)`)
+	moveNumber = regexp.MustCompile(`^\d+\.(?:\.\.)?`)
+)
+
+// away folds an unverified-moves anomaly: the board came back from an
+// absence several plies on, and the reconciler follows the game from the
+// board's position. The line takes the plies the reconciler names (one
+// sequence of legal moves that leads there; when several do, the one its
+// record has), so a client following the board is given them at once, as
+// LiveChess lists what the board shows; or, when the reconciler rebuilt
+// its record from the board's position (no sequence it can check reaches
+// it), the line starts again there. Either way the line knows the board's
+// position before the hub does. A detail that does not follow on from the
+// line changes nothing: the first move after the absence closes the gap
+// then (fill), as far as it can.
+func (l *line) away(ev reconcile.Event) {
+	if l.start == "" {
+		return
+	}
+	if m := unverifiedSeq.FindStringSubmatch(ev.Detail); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		verified, _ := strconv.Atoi(m[2])
+		words := strings.Fields(m[3])
+		if verified != l.base+len(l.san) || len(words) != n {
+			return
+		}
+		g, err := rules.NewGame(l.fen())
+		if err != nil {
+			return
+		}
+		var sans, fens []string
+		for _, w := range words {
+			if g.MoveSAN(moveNumber.ReplaceAllString(w, "")) != nil {
+				return
+			}
+			sans, fens = append(sans, g.SAN(g.Ply())), append(fens, g.FEN())
+		}
+		l.san, l.fens = append(l.san, sans...), append(l.fens, fens...)
+		l.board = l.fen()
+		return
+	}
+	if m := unverifiedRebase.FindStringSubmatch(ev.Detail); m != nil {
+		made, _ := strconv.Atoi(m[1])
+		verified, _ := strconv.Atoi(m[2])
+		if _, err := rules.NewGame(m[3]); err != nil {
+			return
+		}
+		*l = line{origin: l.origin, base: verified + made, start: m[3], board: m[3]}
 	}
 }
 

@@ -98,6 +98,43 @@ func TestLineFillsAGap(t *testing.T) {
 	}
 }
 
+// TestLineBackFromAnAbsence: the unverified-moves anomaly names the plies
+// the board made while it was not read; the line takes them, and knows the
+// board's position (the hub's state does not until the next move). A
+// detail that does not follow on from the line changes nothing; a record
+// rebuilt from the board's position starts the line again there.
+func TestLineBackFromAnAbsence(t *testing.T) {
+	game := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6")
+	evs := moveEvents(t, game)
+	unverified := func(detail string) reconcile.Event {
+		return reconcile.Event{Type: reconcile.TypeAnomaly, Kind: reconcile.KindUnverified, Detail: "The board came back from an absence " + detail}
+	}
+	var l line
+	l.apply(reconcile.Event{Type: reconcile.TypePosition, FEN: startFEN})
+	l.apply(evs[0])
+	l.apply(unverified("showing a position 3 plies on from the last position arbiterd verified (after ply 2: White 1, Black 1 completed moves); the only sequence of that length that reaches it is 2.Nf3 Nc6 3.Bb5. Moves made …"))
+	if len(l.san) != 1 || l.board != "" {
+		t.Fatalf("a detail from ply 2 on a line of 1 ply: %v, board %q", l.san, l.board)
+	}
+	l.apply(unverified("showing a position 3 plies on from the last position arbiterd verified (after ply 1: White 1, Black 0 completed moves); several sequences of that length reach it, for example 1...e5 2.Nf3 Nc6. Moves made …"))
+	if !slices.Equal(l.san, game[:4]) || l.board != evs[3].FEN || l.fen() != evs[3].FEN {
+		t.Fatalf("back 3 plies on: %v, board %q", l.san, l.board)
+	}
+	l.apply(reconcile.Event{Type: reconcile.TypeRetract, Ply: 4}) // Nc6 replaced: the board is after Nf3
+	if !slices.Equal(l.san, game[:3]) || l.board != evs[2].FEN {
+		t.Fatalf("after a retract of an unverified ply: %v, board %q", l.san, l.board)
+	}
+	l.apply(evs[3])
+	l.apply(evs[4])
+	if !slices.Equal(l.san, game[:5]) || l.board != "" {
+		t.Fatalf("after the next moves: %v, board %q", l.san, l.board)
+	}
+	l.apply(unverified("showing a position at least 9 plies on from the last position arbiterd verified (after ply 5: White 3, Black 2 completed moves), which no sequence of moves arbiterd can check reaches. … arbiterd follows the game again from the position the board shows (" + evs[5].FEN + "); the plies from here on …"))
+	if l.base != 14 || len(l.san) != 0 || l.start != evs[5].FEN || l.board != evs[5].FEN || l.origin != startFEN {
+		t.Fatalf("after a record rebuilt: %+v", l)
+	}
+}
+
 // FuzzLine folds arbitrary event sequences (moves, retracts, positions at
 // any ply, FENs good and bad): the fold never panics, keeps one FEN per
 // ply, and answers index and fenAt for any input.
@@ -105,13 +142,21 @@ func FuzzLine(f *testing.F) {
 	f.Add([]byte{0, 1, 1, 2, 2, 3, 1, 7, 2})
 	f.Add([]byte{0, 1, 1, 1, 2, 2, 1, 4, 3, 2, 9, 0})
 	f.Add([]byte{1, 5, 0, 0, 1, 1, 2, 1})
+	f.Add([]byte{0, 0, 1, 1, 4, 0, 3, 2, 4, 2, 1, 3})
 	fens := []string{startFEN, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
 		"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "8/8/8/8/8/8/8/8 w - - 0 1", "", "x"}
 	sans := []string{"e4", "e5", "Nf3", "", "?"}
+	details := []string{
+		"showing a position 2 plies on from the last position arbiterd verified (after ply 1: White 1, Black 0 completed moves); the only sequence of that length that reaches it is 1...e5 2.Nf3. Moves",
+		"showing a position 3 plies on from the last position arbiterd verified (after ply 0: White 0, Black 0 completed moves); several sequences of that length reach it, for example 1.e4 e5 2.Qh5. Moves",
+		"showing a position at least 9 plies on from the last position arbiterd verified (after ply 2: …); arbiterd follows the game again from the position the board shows (" + fens[2] + "); the plies",
+		"showing a position at least 9 plies on from the last position arbiterd verified (after ply 2: …); arbiterd follows the game again from the position the board shows (x); the plies",
+		"",
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var l line
 		for i := 0; i+1 < len(b); i += 2 {
-			op, arg := b[i]%4, int(b[i+1])
+			op, arg := b[i]%5, int(b[i+1])
 			e := reconcile.Event{Ply: arg % 12, FEN: fens[arg%len(fens)], SAN: sans[arg%len(sans)]}
 			switch op {
 			case 0:
@@ -120,10 +165,15 @@ func FuzzLine(f *testing.F) {
 				e.Type = reconcile.TypeMove
 			case 3:
 				e.Type = reconcile.TypeRetract
+			case 4:
+				e.Type, e.Kind, e.Detail = reconcile.TypeAnomaly, reconcile.KindUnverified, details[arg%len(details)]
 			}
 			l.apply(e)
 			if len(l.san) != len(l.fens) {
 				t.Fatalf("%d plies, %d positions", len(l.san), len(l.fens))
+			}
+			if l.board != "" && l.board != l.fen() {
+				t.Fatalf("board %q, but the line ends at %q", l.board, l.fen())
 			}
 			for _, p := range fens {
 				if k := l.index(p); k < -1 || k > len(l.san) {

@@ -175,7 +175,11 @@ func completedEvent(b hub.Board, l *line, setup string) EBoardEvent {
 // board shows from the start (the game's, or the setup's position), match
 // whether the board is the position after them.
 func madeEvent(b hub.Board, l *line, setup string, anchor int) EBoardEvent {
-	e := EBoardEvent{SerialNr: SerialNr(b), Flipped: b.Orientation == "black-bottom", Board: placement(b.FEN),
+	board := b.FEN
+	if l.board != "" {
+		board = l.board // back from an absence: the hub has not seen the board's position yet
+	}
+	e := EBoardEvent{SerialNr: SerialNr(b), Flipped: b.Orientation == "black-bottom", Board: placement(board),
 		Clock: clockOf(b), Start: l.start, SAN: []string{}}
 	from := 0
 	if setup != "" {
@@ -185,7 +189,7 @@ func madeEvent(b hub.Board, l *line, setup string, anchor int) EBoardEvent {
 		return e // the board has not shown the start yet
 	}
 	e.SAN = append(e.SAN, l.san[from:]...)
-	e.Match = samePosition(l.fen(), b.FEN)
+	e.Match = samePosition(l.fen(), board)
 	return e
 }
 

@@ -426,7 +426,8 @@ func (s *session) update(u hub.Update) error {
 			return err
 		}
 		change := s.a.o.Moves == Made && s.a.settle > 0 &&
-			(ev.Type == reconcile.TypeMove || ev.Type == reconcile.TypeRetract || ev.Type == reconcile.TypePosition)
+			(ev.Type == reconcile.TypeMove || ev.Type == reconcile.TypeRetract || ev.Type == reconcile.TypePosition ||
+				ev.Type == reconcile.TypeAnomaly && ev.Kind == reconcile.KindUnverified)
 		switch {
 		case change:
 			f.pending, f.settleAt, f.due = param, ev.At, now.Add(s.a.settle)
