@@ -14,11 +14,14 @@
 //     ErrClosed.
 //   - A Port closes itself when its context is cancelled, which unblocks a
 //     pending Read.
-//   - Every byte read or written is teed into a capture (internal/journal/capture)
-//     before Read returns it, so the journal holds it before arbiterd acts.
 //   - Backoff.Retry is arbiterd's one reopen-with-back-off: the daemon
 //     keeps each board's line open with it, and a board's runner its
 //     separate clock's.
+//
+// A Port records nothing: the journal is kept by the board's runner
+// (internal/boards/live), which writes every byte read or written into the
+// game's capture before the pipeline acts on it, on a serial port and on an
+// in-process line alike.
 //
 // List enumerates ports with their USB ids, marking the ones that look like
 // DGT boards. What differs by system is split by build tags, as in

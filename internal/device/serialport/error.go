@@ -15,13 +15,12 @@ var (
 	ErrDisconnected = errors.New("device disconnected")
 	ErrClosed       = errors.New("port closed")
 	ErrTimeout      = errors.New("read timed out")
-	ErrCapture      = errors.New("cannot record into the capture")
 )
 
 // Error is an error on a named port.
 type Error struct {
 	Port  string // the path the caller gave
-	Op    string // "open", "read", "write", "close", "capture"
+	Op    string // "open", "read", "write", "close"
 	Err   error  // one of the sentinels above
 	Cause error  // the underlying error, if any
 }

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"go.bug.st/serial"
-
-	"github.com/arbiterd/arbiterd/internal/journal/capture"
 )
 
 // Options configure a Port.
@@ -23,22 +21,15 @@ type Options struct {
 	// long without a byte; 0 means Read waits until a byte arrives, the
 	// port fails or the context ends.
 	ReadTimeout time.Duration
-	// Capture, if set, records every read and write under the name
-	// CapturePort (declared by the caller), stamped by Now.
-	Capture     *capture.Writer
-	CapturePort string
-	// Now gives the time since the capture started; required with Capture.
-	Now func() time.Duration
 }
 
 // Port is an open serial port. Read and Write may be called from different
 // goroutines; Close may be called from any goroutine and unblocks Read.
 type Port struct {
-	path   string
-	opts   Options
-	sp     serial.Port
-	lock   *os.File // held with an exclusive flock while open
-	opened time.Time
+	path string
+	opts Options
+	sp   serial.Port
+	lock *os.File // held with an exclusive flock while open
 
 	mu     sync.Mutex
 	closed bool
@@ -53,9 +44,6 @@ type Port struct {
 // \\.\COM12) at 9600 baud 8N1, no flow control. The port closes itself
 // when ctx is done.
 func Open(ctx context.Context, path string, opts Options) (*Port, error) {
-	if opts.Capture != nil && (opts.Now == nil || opts.CapturePort == "") {
-		return nil, &Error{Port: path, Op: "open", Err: ErrCapture, Cause: errors.New("a capture needs Options.Now and Options.CapturePort")}
-	}
 	if opts.Baud < 0 {
 		return nil, &Error{Port: path, Op: "open", Err: ErrBadMode, Cause: fmt.Errorf("baud rate %d", opts.Baud)}
 	}
@@ -87,7 +75,7 @@ func Open(ctx context.Context, path string, opts Options) (*Port, error) {
 		unlockPort(lock)
 		return nil, &Error{Port: path, Op: "open", Err: ErrBadMode, Cause: err}
 	}
-	p := &Port{path: path, opts: opts, sp: sp, lock: lock, done: make(chan struct{}), opened: time.Now()}
+	p := &Port{path: path, opts: opts, sp: sp, lock: lock, done: make(chan struct{})}
 	p.stop = context.AfterFunc(ctx, func() { p.closeWith(ctx.Err()) })
 	return p, nil
 }
@@ -125,77 +113,38 @@ func openError(path string, err error) *Error {
 // Path returns the path the port was opened with.
 func (p *Port) Path() string { return p.path }
 
-// Read reads at least one byte, recording it in the capture before it
-// returns. It never returns (0, nil): a timeout is ErrTimeout, a device
-// that went away ErrDisconnected, a closed port (or a cancelled context)
-// ErrClosed, each as an *Error naming the port.
+// Read reads at least one byte. It never returns (0, nil): a timeout is
+// ErrTimeout, a device that went away ErrDisconnected, a closed port (or a
+// cancelled context) ErrClosed, each as an *Error naming the port.
 func (p *Port) Read(b []byte) (int, error) {
-	n, _, err := p.ReadStamped(b)
-	return n, err
-}
-
-// ReadStamped is Read that also returns the time (Options.Now) the bytes
-// were recorded with in the capture, so that what a driver derives from
-// them carries exactly the capture's time and replay reproduces it. Without
-// Options.Now the time is measured from Open.
-func (p *Port) ReadStamped(b []byte) (int, time.Duration, error) {
 	if len(b) == 0 {
-		return 0, p.now(), nil
+		return 0, nil
 	}
 	for {
 		n, err := p.sp.Read(b)
 		if n > 0 {
-			at, cerr := p.record(p.now(), capture.Read, b[:n])
-			return n, at, cerr
+			return n, nil
 		}
 		if err == nil {
 			if p.opts.ReadTimeout > 0 {
-				return 0, p.now(), &Error{Port: p.path, Op: "read", Err: ErrTimeout}
+				return 0, &Error{Port: p.path, Op: "read", Err: ErrTimeout}
 			}
 			continue // no timeout was asked for: a spurious wake-up
 		}
-		return 0, p.now(), p.ioError("read", err)
+		return 0, p.ioError("read", err)
 	}
 }
 
-func (p *Port) now() time.Duration {
-	if p.opts.Now != nil {
-		return p.opts.Now()
-	}
-	return time.Since(p.opened)
-}
-
-// Write writes b and records the bytes written in the capture.
+// Write writes b.
 func (p *Port) Write(b []byte) (int, error) {
 	n, err := p.sp.Write(b)
-	if n > 0 {
-		if _, cerr := p.record(p.now(), capture.Write, b[:n]); cerr != nil && err == nil {
-			err = cerr
-		}
-	}
 	if err != nil {
-		if _, ok := err.(*Error); !ok {
-			err = p.ioError("write", err)
-		}
-		return n, err
+		return n, p.ioError("write", err)
 	}
 	if n < len(b) {
 		return n, p.ioError("write", errors.New("short write"))
 	}
 	return n, nil
-}
-
-// record writes b to the capture and returns the time it was recorded
-// with (at, at the capture's precision).
-func (p *Port) record(at time.Duration, dir capture.Dir, b []byte) (time.Duration, error) {
-	if p.opts.Capture == nil {
-		return at.Truncate(time.Microsecond), nil
-	}
-	rec, err := p.opts.Capture.Record(at, p.opts.CapturePort, dir, b)
-	if err != nil {
-		return rec, &Error{Port: p.path, Op: "capture", Err: ErrCapture, Cause: err}
-	}
-	return rec, nil
 }
 
 // ioError classifies a read or write failure: after Close it is ErrClosed;

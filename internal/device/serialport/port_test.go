@@ -18,7 +18,6 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
-	"github.com/arbiterd/arbiterd/internal/journal/capture"
 )
 
 // newPTY opens a pseudo-terminal pair: the master plays the device, the
@@ -35,37 +34,11 @@ func newPTY(t *testing.T) (master *os.File, path string) {
 	return m, path
 }
 
-// syncBuf is a concurrency-safe buffer for the capture.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func TestReadWriteAndCapture(t *testing.T) {
+func TestReadWrite(t *testing.T) {
 	master, path := newPTY(t)
-	var buf syncBuf
-	cw, err := capture.NewWriter(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cw.Port("board", "dgt")
-	var clock time.Duration
-	now := func() time.Duration { clock += 10 * time.Millisecond; return clock }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	p, err := serialport.Open(ctx, path, serialport.Options{Capture: cw, CapturePort: "board", Now: now})
+	p, err := serialport.Open(ctx, path, serialport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,25 +71,6 @@ func TestReadWriteAndCapture(t *testing.T) {
 	}
 	if !bytes.Equal(read, frame) {
 		t.Fatalf("read %x, want %x (the port must be raw 8-bit)", read, frame)
-	}
-	// The capture has the write and the reads, in order, readable.
-	recs, err := capture.ReadAll(strings.NewReader(buf.String()))
-	if err != nil {
-		t.Fatalf("capture: %v\n%s", err, buf.String())
-	}
-	var w, r []byte
-	for _, rec := range recs {
-		if rec.Kind != capture.KindData {
-			continue
-		}
-		if rec.Dir == capture.Write {
-			w = append(w, rec.Data...)
-		} else {
-			r = append(r, rec.Data...)
-		}
-	}
-	if !bytes.Equal(w, []byte{0x40, 0x4b}) || !bytes.Equal(r, frame) {
-		t.Fatalf("capture holds w=%x r=%x\n%s", w, r, buf.String())
 	}
 }
 
@@ -287,18 +241,9 @@ func TestOpenThroughSymlink(t *testing.T) {
 	}
 }
 
-func TestCaptureNeedsClock(t *testing.T) {
+func TestBadBaud(t *testing.T) {
 	_, path := newPTY(t)
-	cw, _ := capture.NewWriter(io.Discard)
-	_, err := serialport.Open(context.Background(), path, serialport.Options{Capture: cw, CapturePort: "board"})
-	if !errors.Is(err, serialport.ErrCapture) {
-		t.Fatalf("error %v, want ErrCapture", err)
-	}
-	_, err = serialport.Open(context.Background(), path, serialport.Options{Capture: cw, Now: func() time.Duration { return 0 }})
-	if !errors.Is(err, serialport.ErrCapture) {
-		t.Fatalf("no capture port name: %v, want ErrCapture", err)
-	}
-	_, err = serialport.Open(context.Background(), path, serialport.Options{Baud: -5})
+	_, err := serialport.Open(context.Background(), path, serialport.Options{Baud: -5})
 	if !errors.Is(err, serialport.ErrBadMode) || !strings.Contains(err.Error(), "-5") {
 		t.Fatalf("negative baud: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"reflect"
 	"sync"
@@ -37,9 +38,47 @@ func (l *lockedBuf) Bytes() []byte {
 	return append([]byte(nil), l.b.Bytes()...)
 }
 
+// teePort records every byte read from or written to a port into a
+// capture before handing it on, stamped by now — as arbiterd's live runner
+// journals a board's line (internal/boards/live) — and gives reads their
+// capture times (dgt.Session uses them), so that replay can match them.
+type teePort struct {
+	rw   io.ReadWriter
+	cw   *capture.Writer
+	port string
+	now  func() time.Duration
+}
+
+func (t *teePort) Read(b []byte) (int, error) {
+	n, _, err := t.ReadStamped(b)
+	return n, err
+}
+
+func (t *teePort) ReadStamped(b []byte) (int, time.Duration, error) {
+	n, err := t.rw.Read(b)
+	if n == 0 {
+		return 0, t.now(), err
+	}
+	at, cerr := t.cw.Record(t.now(), t.port, capture.Read, b[:n])
+	if err == nil {
+		err = cerr
+	}
+	return n, at, err
+}
+
+func (t *teePort) Write(b []byte) (int, error) {
+	n, err := t.rw.Write(b)
+	if n > 0 {
+		if _, cerr := t.cw.Record(t.now(), t.port, capture.Write, b[:n]); err == nil {
+			err = cerr
+		}
+	}
+	return n, err
+}
+
 // TestEmulatorToReplay is the whole input path end to end: the emulated
 // board and clock on a pseudo-terminal, arbiterd's serial port layer on the
-// other end teeing every byte into a capture, a dgt.Session decoding live;
+// other end, every byte teed into a capture, a dgt.Session decoding live;
 // then the capture replayed must give the same messages at the same times.
 func TestEmulatorToReplay(t *testing.T) {
 	if testing.Short() {
@@ -73,11 +112,12 @@ func TestEmulatorToReplay(t *testing.T) {
 	defer cancel()
 	sctx, stopSession := context.WithTimeout(context.Background(), 60*time.Second)
 	defer stopSession()
-	port, err := serialport.Open(sctx, slave, serialport.Options{Capture: cw, CapturePort: "board", Now: now})
+	sp, err := serialport.Open(sctx, slave, serialport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer port.Close()
+	defer sp.Close()
+	port := &teePort{rw: sp, cw: cw, port: "board", now: now}
 
 	emuDone := make(chan error, 1)
 	go func() { emuDone <- emu.Run(ctx, master) }()

@@ -32,11 +32,12 @@ func TestLiveBoard(t *testing.T) {
 	now := func() time.Duration { return time.Since(start) }
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	port, err := serialport.Open(ctx, path, serialport.Options{Capture: cw, CapturePort: "board", Now: now})
+	sp, err := serialport.Open(ctx, path, serialport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer port.Close()
+	defer sp.Close()
+	port := &teePort{rw: sp, cw: cw, port: "board", now: now}
 	sess := dgt.NewSession(port, dgt.SessionOptions{Now: now})
 	runDone := make(chan error, 1)
 	go func() { runDone <- sess.Run(ctx) }()
