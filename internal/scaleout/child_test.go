@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if args := os.Getenv(loadEnv); args != "" {
 		os.Exit(runLoadVenue(strings.Fields(args)))
 	}
+	if args := os.Getenv(emuEnv); args != "" {
+		os.Exit(runEmuVenue(strings.Fields(args)))
+	}
 	os.Exit(m.Run())
 }
 

@@ -42,6 +42,16 @@ type Options struct {
 	// Settle is how long (real time) a board goes on after its last press
 	// so that the press is settled (default 2.5 s: two keep-alive answers).
 	Settle time.Duration
+	// FirstID is the first board's number (default 1): board i is
+	// FirstID+i, so that several runs (venues) number their boards apart.
+	FirstID int
+	// Start, when set, is the wall time the emulated time counts from
+	// (default: when Run starts), so that another process can tell the
+	// wall time of an event from its capture time.
+	Start time.Time
+	// OnEvent, when set, sees every event of every board after the hub
+	// (a venue's publisher, as the daemon's OnEvent).
+	OnEvent func(board string, e reconcile.Event)
 }
 
 // Report is what a load run measured.
@@ -133,6 +143,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	heap0, rss0 := heapInUse(), rss()
 	cpu0 := cpuTime()
 	t0 := time.Now()
+	if !o.Start.IsZero() {
+		t0 = o.Start
+	}
 	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * o.Speed) }
 	wallOf := func(at time.Duration) time.Time { return t0.Add(time.Duration(float64(at) / o.Speed)) }
 
@@ -156,7 +169,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 
 	var wg sync.WaitGroup
 	for i := 0; i < o.Boards; i++ {
-		id := strconv.Itoa(i + 1)
+		id := strconv.Itoa(i + max(1, o.FirstID))
 		game := o.Games[i%len(o.Games)][:o.Plies]
 		r := rand.New(rand.NewSource(o.Seed*7919 + int64(i)))
 		thinks := make([]time.Duration, o.Plies+2)
@@ -323,6 +336,9 @@ func (b *board) serve(ctx context.Context, conn io.ReadWriteCloser, res *boardRe
 			// live.Run has synced the capture before a complete
 			// event reaches here (the capture's sync rule).
 			b.hub.Publish(b.id, e)
+			if b.o.OnEvent != nil {
+				b.o.OnEvent(b.id, e)
+			}
 			switch e.Type {
 			case reconcile.TypePress:
 				lastPress[e.Side] = e.At
