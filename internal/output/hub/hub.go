@@ -108,7 +108,8 @@ type Board struct {
 }
 
 // Update is what subscribers receive: an event of a board, and the board's
-// state after it.
+// state after it. An Update with a zero Event is a change of the state no
+// event carries: an alert raised (Raise) or acknowledged (Ack).
 type Update struct {
 	Board string
 	Event reconcile.Event
@@ -233,29 +234,38 @@ func (h *Hub) Publish(id string, ev reconcile.Event) {
 	if len(e.events) > h.keep {
 		e.events = append(e.events[:0], e.events[len(e.events)-h.keep:]...)
 	}
-	u := Update{Board: id, Event: ev, State: e.snapshot()}
+	h.fanOut(Update{Board: id, Event: ev, State: e.snapshot()})
+	h.mu.Unlock()
+}
+
+// fanOut hands u to every subscriber of its board and of all boards: the
+// hub's one fan-out. A subscriber that does not keep up is dropped (its
+// channel closed): the boards never wait for a client. h.mu is held.
+func (h *Hub) fanOut(u Update) {
 	for s := range h.subs {
-		if s.board != "" && s.board != id {
+		if s.board != "" && s.board != u.Board {
 			continue
 		}
 		select {
 		case s.ch <- u:
 		default:
-			// A subscriber that does not keep up is dropped: the boards
-			// never wait for a client.
-			h.dropSub(s)
+			if h.unsubscribe(s) {
+				h.dropped++
+			}
 		}
 	}
-	h.mu.Unlock()
 }
 
-func (h *Hub) dropSub(s *sub) {
-	if !s.closed {
-		s.closed = true
-		close(s.ch)
-		delete(h.subs, s)
-		h.dropped++
+// unsubscribe closes s's channel and forgets s, once; it reports whether
+// it did. h.mu is held.
+func (h *Hub) unsubscribe(s *sub) bool {
+	if s.closed {
+		return false
 	}
+	s.closed = true
+	close(s.ch)
+	delete(h.subs, s)
+	return true
 }
 
 func secs(d time.Duration) float64 { return d.Seconds() }
@@ -451,17 +461,7 @@ func (h *Hub) Raise(id string, level, kind, article, text string) error {
 	e.nextID++
 	e.state.Alerts = append(e.state.Alerts, Alert{ID: e.nextID, Seq: e.state.Seq, Level: level, Kind: kind,
 		Article: article, Text: text, T: e.state.T})
-	u := Update{Board: id, State: e.snapshot()}
-	for s := range h.subs {
-		if s.board != "" && s.board != id {
-			continue
-		}
-		select {
-		case s.ch <- u:
-		default:
-			h.dropSub(s)
-		}
-	}
+	h.fanOut(Update{Board: id, State: e.snapshot()})
 	return nil
 }
 
@@ -511,7 +511,8 @@ func (h *Hub) Events(id string, since int) ([]reconcile.Event, error) {
 	return append([]reconcile.Event(nil), e.events[i:]...), nil
 }
 
-// Ack marks an alert as acknowledged by the arbiter.
+// Ack marks an alert as acknowledged by the arbiter. Subscribers get an
+// Update with the board's state and a zero Event.
 func (h *Hub) Ack(id string, alert int) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -522,6 +523,7 @@ func (h *Hub) Ack(id string, alert int) error {
 	for i := range e.state.Alerts {
 		if e.state.Alerts[i].ID == alert {
 			e.state.Alerts[i].Acked = true
+			h.fanOut(Update{Board: id, State: e.snapshot()})
 			return nil
 		}
 	}
@@ -543,11 +545,7 @@ func (h *Hub) Subscribe(ctx context.Context, board string, buffer int) <-chan Up
 	go func() {
 		<-ctx.Done()
 		h.mu.Lock()
-		if !s.closed {
-			s.closed = true
-			close(s.ch)
-			delete(h.subs, s)
-		}
+		h.unsubscribe(s)
 		h.mu.Unlock()
 	}()
 	return s.ch

@@ -121,6 +121,20 @@ func TestRaiseAlertWithoutEvent(t *testing.T) {
 	if evs, _ := h.Events("1", 0); len(evs) != 1 {
 		t.Errorf("the alert went into the event stream: %d events", len(evs))
 	}
+	// Acknowledging it reaches the subscribers through the same fan-out.
+	other := h.Subscribe(ctx, "2", 4)
+	if err := h.Ack("1", u.State.Alerts[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	u = <-ch
+	if len(u.State.Alerts) != 1 || !u.State.Alerts[0].Acked || u.Event.Type != "" {
+		t.Errorf("update after the ack %+v", u)
+	}
+	select {
+	case u := <-other:
+		t.Errorf("board 1's ack reached a board-2 subscriber: %+v", u)
+	default:
+	}
 }
 
 // A separate clock that stops answering leaves the board connected; only

@@ -37,9 +37,7 @@ type Server struct {
 	hub  *hub.Hub
 	opt  Options
 	mux  *http.ServeMux
-	mu   sync.Mutex
-	acks map[chan string]struct{} // SSE streams told about acknowledgements
-	done chan struct{}            // closed by Close: streams end
+	done chan struct{} // closed by Close: streams end
 	once sync.Once
 
 	wmu   sync.Mutex
@@ -104,7 +102,7 @@ func New(h *hub.Hub, o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Server{hub: h, opt: o, mux: http.NewServeMux(), acks: map[chan string]struct{}{}, done: make(chan struct{}),
+	s := &Server{hub: h, opt: o, mux: http.NewServeMux(), done: make(chan struct{}),
 		words: map[string]map[wordsKey]Alert{}}
 	s.mux.HandleFunc("GET /api/boards", s.boards)
 	s.mux.HandleFunc("GET /api/boards/{id}", s.board)
@@ -260,33 +258,5 @@ func (s *Server) ack(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "unknown board %q", id)
 		return
 	}
-	s.notifyAck(id)
 	writeJSON(w, http.StatusOK, s.view(b))
-}
-
-// watchAcks registers an SSE stream for acknowledgement notices.
-func (s *Server) watchAcks() (chan string, func()) {
-	ch := make(chan string, 64)
-	s.mu.Lock()
-	s.acks[ch] = struct{}{}
-	s.mu.Unlock()
-	return ch, func() {
-		s.mu.Lock()
-		delete(s.acks, ch)
-		s.mu.Unlock()
-	}
-}
-
-// notifyAck tells every stream that a board's alerts changed. A stream
-// whose notices are full misses this one; it re-reads the state on its
-// next notice or update anyway.
-func (s *Server) notifyAck(board string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for ch := range s.acks {
-		select {
-		case ch <- board:
-		default:
-		}
-	}
 }

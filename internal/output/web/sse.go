@@ -21,7 +21,7 @@ import (
 
 // Message names on the stream.
 const (
-	msgState  = "state"  // a board's whole state (on connect, after an ack)
+	msgState  = "state"  // a board's whole state (on connect; after an alert raised or acknowledged)
 	msgUpdate = "update" // an event of a board and the state after it
 )
 
@@ -122,8 +122,6 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	// Subscribe before reading the states, so nothing falls between them;
 	// updates already covered by a state are skipped below.
 	updates := s.hub.Subscribe(ctx, board, s.opt.Buffer)
-	acks, stopAcks := s.watchAcks()
-	defer stopAcks()
 
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -187,20 +185,17 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 				}
 				return
 			}
+			if u.Event.Type == "" {
+				// No event: an alert raised or acknowledged. The board's
+				// state, which moves no cursor.
+				out.message(msgState, "", s.stateData(u.State))
+				break
+			}
 			if !caught.fresh(u.Board, u.Event.Seq) {
 				continue // already in the state sent on connect
 			}
 			sent[u.Board] = u.Event.Seq
 			out.message(msgUpdate, sent.String(), s.updateData(u.Board, u.Event, u.State))
-		case id := <-acks:
-			if board != "" && id != board {
-				continue
-			}
-			b, err := s.hub.Board(id)
-			if err != nil {
-				continue
-			}
-			out.message(msgState, "", s.stateData(b))
 		case <-tick.C:
 			out.comment("keep-alive")
 		}
