@@ -489,9 +489,11 @@ func (b *board) setSession(s *dgt.Session) {
 	b.sess = s
 }
 
-// journalFailed reports a journal write failure loudly — an error in the
-// log, an alert on the board, a metric — once until the journal works
-// again; the game goes on in memory.
+// journalFailed reports a journal write failure: every failure counts in
+// the metric; the first of the game is also an error in the log and an
+// alert on the board, which stays until the arbiter acknowledges it (a
+// journal that works again does not re-arm them). The game goes on in
+// memory.
 func (b *board) journalFailed(err error) {
 	b.d.m.journalErrs.WithLabelValues(b.id).Inc()
 	b.mu.Lock()
