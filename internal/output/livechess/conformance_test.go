@@ -9,6 +9,7 @@ package livechess
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -477,4 +478,173 @@ func TestOriginPolicy(t *testing.T) {
 		c.CloseNow()
 		t.Error("the API without configured origins let https://lichess.org in")
 	}
+}
+
+// TestLiveChessSetUpPosition: a game that starts from a set-up position
+// (a board's start-fen). start is that position in every message, so a
+// client that replays san from start — without setup, as a broadcast
+// relay does — gets the game; a client that sends setup with it gets the
+// same moves.
+func TestLiveChessSetUpPosition(t *testing.T) {
+	const at = 8
+	start := fenAfterPlies(t, italian, at)
+	game := italian[at:]
+	h, _ := setup(t)
+	evs := played{start: start, moves: game}.events(t)
+	i := slices.IndexFunc(evs, func(e reconcile.Event) bool { return e.Type == reconcile.TypePosition })
+	if i < 0 || evs[i].FEN != start {
+		t.Fatalf("no position event with the set-up position")
+	}
+	for _, e := range evs[:i+1] {
+		h.Publish("1", e)
+	}
+	rest := evs[i+1:]
+	srv := serve(t, madeAPI(h))
+	// two clients: one replays san from start (a relay), one sends setup
+	// with the position (lichess's page)
+	var cs []*websocket.Conn
+	for _, withSetup := range []bool{false, true} {
+		c := dial(t, srv, nil)
+		call(t, c, subscribe1)
+		first := readFeed(t, c, "1")
+		if first.HasSAN || first.Start != start || first.Board != placement(start) {
+			t.Fatalf("first message %s: want the set-up position as board and start, no san", first.Raw)
+		}
+		if withSetup {
+			if m := call(t, c, `{"id":3,"call":"call","param":{"id":1,"method":"setup","param":{"fen":"`+start+`"}}}`); m.Response != "call" {
+				t.Fatalf("setup: %s %s", m.Response, m.Param)
+			}
+		}
+		cs = append(cs, c)
+	}
+	for i, c := range cs {
+		var evs []reconcile.Event
+		if i == 0 {
+			evs = rest // published once, while the first client reads
+		}
+		for _, m := range follow(t, c, h, evs, isGame(game)) {
+			if m.Start != start {
+				t.Fatalf("client %d: start %q, want the set-up position: %s", i, m.Start, m.Raw)
+			}
+		}
+	}
+}
+
+// TestLiveChessNoClock: a board without a clock. Its moves are completed
+// only by the next move (6.2.1 needs a press), but the board shows each as
+// it is made: every move is in san, with match true, before the next one
+// is made — from the start, and for a client that joins mid-game with
+// setup. clock is null throughout.
+func TestLiveChessNoClock(t *testing.T) {
+	const join = 10
+	h, _ := setup(t)
+	evs := played{moves: italian, noClock: true}.events(t)
+	if slices.ContainsFunc(evs, func(e reconcile.Event) bool { return e.Type == reconcile.TypePress }) {
+		t.Fatal("a press on a board without a clock")
+	}
+	srv := serve(t, madeAPI(h))
+	c := dial(t, srv, nil)
+	call(t, c, subscribe1)
+	readFeed(t, c, "1")
+	var mid *websocket.Conn
+	var rest []reconcile.Event
+	for i, e := range evs {
+		h.Publish("1", e)
+		if e.Type == reconcile.TypeMove && e.Ply == join {
+			// a client joins now, with the position the board shows
+			mid = dial(t, srv, nil)
+			call(t, mid, subscribe1)
+			if m := readFeed(t, mid, "1"); m.HasSAN || m.Clock != nil {
+				t.Fatalf("joining: %s", m.Raw)
+			}
+			fen := fenAfterPlies(t, italian, join)
+			if m := call(t, mid, `{"id":3,"call":"call","param":{"id":1,"method":"setup","param":{"fen":"`+fen+`"}}}`); m.Response != "call" {
+				t.Fatalf("setup: %s %s", m.Response, m.Param)
+			}
+			rest = evs[i+1:]
+			break
+		}
+	}
+	if mid == nil {
+		t.Fatalf("ply %d was never made", join)
+	}
+	for _, tt := range []struct {
+		c    *websocket.Conn
+		from int
+		evs  []reconcile.Event
+	}{{mid, join, rest}, {c, 0, nil}} {
+		got := follow(t, tt.c, h, tt.evs, isGame(italian[tt.from:]))
+		listed := map[int]bool{} // plies listed with match true on their own
+		for _, m := range got {
+			if m.Clock != nil {
+				t.Fatalf("a clock on a board without one: %s", m.Raw)
+			}
+			if m.Match {
+				listed[len(m.SAN)] = true
+			}
+		}
+		for k := 1; k <= len(italian)-tt.from; k++ {
+			if !listed[k] {
+				t.Errorf("client from ply %d: no message listed the board after %s before the next move", tt.from, italian[tt.from+k-1])
+			}
+		}
+	}
+}
+
+// TestLiveChessTwoBoardsOneEnded: two boards, one whose game has ended and
+// one still playing, and one not read yet. eboards has the two read boards
+// ACTIVE (the ended game's board is still there: LiveChess's state is the
+// device's, not the game's) and the other INACTIVE, so a client that looks
+// for an active board finds one. A client on the ended board joins at its
+// last position and is sent no move; on the same connection, a feed of
+// the other board follows its game.
+func TestLiveChessTwoBoardsOneEnded(t *testing.T) {
+	const join = 6
+	fool := strings.Fields("f3 e5 g4 Qh4#")
+	h, _ := setup(t)
+	h.AddBoard(hub.Info{ID: "3"})
+	over := played{moves: fool}.events(t)
+	if !slices.ContainsFunc(over, func(e reconcile.Event) bool { return e.Type == reconcile.TypeEnd }) {
+		t.Fatal("the fool's mate did not end")
+	}
+	for _, e := range over {
+		e.Board = "2"
+		h.Publish("2", e)
+	}
+	evs := played{moves: italian}.events(t)
+	rest := publishUpTo(h, "1", evs, join)
+	srv := serve(t, madeAPI(h))
+	c := dial(t, srv, nil)
+	var boards []EBoard
+	if m := call(t, c, `{"id":1,"call":"eboards"}`); m.Response != "call" || json.Unmarshal(m.Param, &boards) != nil {
+		t.Fatalf("eboards: %s %s", m.Response, m.Param)
+	}
+	states := map[string]string{}
+	for _, b := range boards {
+		states[b.SerialNr] = b.State
+	}
+	if want := map[string]string{"1": Active, "2": Active, "3": Inactive}; !maps.Equal(states, want) {
+		t.Fatalf("states %v, want %v", states, want)
+	}
+	end := fenAfterPlies(t, fool, len(fool))
+	if m := call(t, c, `{"id":2,"call":"subscribe","param":{"feed":"eboardevent","id":2,"param":{"serialnr":"2"}}}`); m.Response != "call" {
+		t.Fatalf("subscribe to board 2: %s %s", m.Response, m.Param)
+	}
+	if m := readFeed(t, c, "2"); m.HasSAN || m.Board != placement(end) {
+		t.Fatalf("board 2, over: %s; want its last position, no san", m.Raw)
+	}
+	if m := call(t, c, `{"id":3,"call":"call","param":{"id":2,"method":"setup","param":{"fen":"`+end+`"}}}`); m.Response != "call" {
+		t.Fatalf("setup on board 2: %s %s", m.Response, m.Param)
+	}
+	if m := readFeed(t, c, "2"); !m.HasSAN || len(m.SAN) != 0 || !m.Match {
+		t.Fatalf("board 2 after setup: %s; want san [] and match true", m.Raw)
+	}
+	call(t, c, subscribe1)
+	readFeed(t, c, "1")
+	fen := fenAfterPlies(t, italian, join)
+	if m := call(t, c, `{"id":4,"call":"call","param":{"id":1,"method":"setup","param":{"fen":"`+fen+`"}}}`); m.Response != "call" {
+		t.Fatalf("setup on board 1: %s %s", m.Response, m.Param)
+	}
+	// follow reads only feed 1: a message of feed 2 fails it
+	follow(t, c, h, rest, isGame(italian[join:]))
 }

@@ -15,31 +15,46 @@ import (
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
-// unpluggedEvents plays moves on an emulated board with its clock, as
-// feedtest.Events does, but the board is unplugged as ply from begins (its
-// previous ply's press) and plugged back in after away: the events a live
-// host derives from it. The host polls the board once a second, as the
-// live session does; a poll not answered by the next marks the board
-// disconnected, and the first answer after it connected, with a dump of
-// whatever was played meanwhile.
-func unpluggedEvents(t *testing.T, moves []string, from int, away time.Duration) []reconcile.Event {
+// played is a game on an emulated board, as a live host reads it.
+type played struct {
+	start   string // FEN of a set-up start position ("" the standard start)
+	moves   []string
+	noClock bool          // no clock on the board: moves completed by the next move
+	from    int           // unplugged as this ply begins (its previous ply's press; 0: never)
+	away    time.Duration // and plugged back in after this long
+}
+
+// events plays p on an emulated board (with its clock, unless noClock) and
+// returns the events a live host derives from it: the host polls the board
+// once a second, as the live session does, and each answer is a dump of
+// the board's squares. Unplugged, the board answers nothing: a poll not
+// answered by the next marks it disconnected, and the first answer after
+// it is plugged back in marks it connected, with a dump of whatever was
+// played meanwhile (the board comes back idle, sending nothing until that
+// poll sets its mode again).
+func (p played) events(t *testing.T) []reconcile.Event {
 	t.Helper()
 	periods, err := emulator.ParseTimeControl(tc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	begins := []time.Duration{0}
-	em, err := emulator.New(emulator.Config{Game: moves, Periods: periods, ThinkTime: feedtest.Think, Observe: func(n emulator.Note) {
-		if n.Kind == "press" && n.Ply == len(begins) {
-			begins = append(begins, n.At)
-		}
-	}})
+	em, err := emulator.New(emulator.Config{Game: p.moves, StartFEN: p.start, NoClock: p.noClock, Periods: periods,
+		ThinkTime: feedtest.Think, Observe: func(n emulator.Note) {
+			if n.Kind == "press" && n.Ply == len(begins) {
+				begins = append(begins, n.At)
+			}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	chunks := em.Play()
-	if from < 1 || from > len(begins) {
-		t.Fatalf("ply %d: the game has %d", from, len(begins))
+	gone, replug := time.Duration(1<<62), time.Duration(1<<62)
+	if p.from > 0 {
+		if p.from > len(begins) {
+			t.Fatalf("ply %d: the game has %d", p.from, len(begins))
+		}
+		gone, replug = begins[p.from-1], begins[p.from-1]+p.away
 	}
 	var buf bytes.Buffer
 	w, err := capture.NewWriter(&buf)
@@ -56,8 +71,12 @@ func unpluggedEvents(t *testing.T, moves []string, from int, away time.Duration)
 	must(w.Meta("board", "1"))
 	must(w.Meta("timecontrol", tc))
 	image := drivertest.DGTStartPosition()
+	if p.start != "" {
+		must(w.Meta(capture.MetaStartFEN, p.start))
+		image, err = drivertest.DGTFields(p.start)
+		must(err)
+	}
 	must(w.Data(0, "board", capture.Read, drivertest.DGTBoardDump(image)))
-	gone, replug := begins[from-1], begins[from-1]+away
 	var reply time.Duration = -1
 	disconnected := false
 	dec := dgt.NewDecoder()
@@ -134,7 +153,7 @@ func TestLiveChessBackSeveralPliesOn(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h, _ := setup(t)
-			evs := unpluggedEvents(t, italian, tt.from, tt.away)
+			evs := played{moves: italian, from: tt.from, away: tt.away}.events(t)
 			rest := publishUpTo(h, "1", evs, join)
 			srv := serve(t, madeAPI(h))
 			c := dial(t, srv, nil)
