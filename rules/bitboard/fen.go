@@ -29,20 +29,26 @@ func ParseFEN(fen string) (Position, error) {
 	bad := func(field, format string, args ...any) (Position, error) {
 		return Position{}, &FENError{FEN: fen, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	f := strings.Fields(fen)
-	if len(f) < 2 || len(f) > 6 {
-		return bad("fields", "want 2 to 6 space-separated fields (placement, side[, castling, en passant, clocks]), got %d", len(f))
+	var fa [6]string
+	nf := fields(fen, &fa)
+	if nf < 2 || nf > 6 {
+		return bad("fields", "want 2 to 6 space-separated fields (placement, side[, castling, en passant, clocks]), got %d", nf)
 	}
+	f := fa[:nf]
 	for i := range p.board {
 		p.board[i] = NoPiece
 	}
 	p.ep = NoSquare
 	p.fullmove = 1
-	ranks := strings.Split(f[0], "/")
-	if len(ranks) != 8 {
-		return bad("placement", "want 8 ranks separated by '/', got %d", len(ranks))
+	if n := strings.Count(f[0], "/") + 1; n != 8 {
+		return bad("placement", "want 8 ranks separated by '/', got %d", n)
 	}
-	for i, row := range ranks {
+	rest := f[0]
+	for i := 0; i < 8; i++ {
+		row := rest
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			row, rest = rest[:j], rest[j+1:]
+		}
 		r := 7 - i
 		file := 0
 		for _, ch := range []byte(row) {
@@ -209,4 +215,40 @@ func (p *Position) FEN() string {
 	b.WriteString(p.ep.String())
 	fmt.Fprintf(&b, " %d %d", p.halfmove, p.fullmove)
 	return b.String()
+}
+
+// fields stores the whitespace-separated fields of s in f, as
+// strings.Fields would return them, without allocating; it returns their
+// number, which may exceed len(f) (the fields past it are not stored).
+func fields(s string, f *[6]string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 { // Unicode spaces separate fields too
+			all := strings.Fields(s)
+			copy(f[:], all)
+			return len(all)
+		}
+	}
+	n := 0
+	for i := 0; i < len(s); {
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		j := i
+		for j < len(s) && !isSpace(s[j]) {
+			j++
+		}
+		if n < len(f) {
+			f[n] = s[i:j]
+		}
+		n++
+		i = j
+	}
+	return n
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }

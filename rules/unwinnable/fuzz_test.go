@@ -1,6 +1,7 @@
 package unwinnable
 
 import (
+	"strings"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -78,6 +79,36 @@ func TestParseQuerySide(t *testing.T) {
 		}
 		if q.Side != tc.want {
 			t.Errorf("ParseQuery(%q).Side = %s, want %s", tc.line, q.Side, tc.want)
+		}
+	}
+}
+
+// TestSplitQuery checks the allocation-free split of a query line against
+// strings.Fields and strings.Join.
+func TestSplitQuery(t *testing.T) {
+	for _, line := range []string{
+		"8/8/8/4k3/8/8/8/4K2R w - - 0 1",
+		"8/8/8/4k3/8/8/8/4K2R w - - 0 1 white",
+		"8/8/8/4k3/8/8/8/4K2R w - - 0 1 gameid black",
+		"8/8/8/4k3/8/8/8/4K2R w - - 0 1 gameid",
+		"8/8/8/4k3/8/8/8/4K2R w",
+		"8/8/8/4k3/8/8/8/4K2R w black",
+		"8/8/8/4k3/8/8/8/4K2R  w - -\t0 1 white",
+		" 8/8/8/4k3/8/8/8/4K2R w - - 0 1 ",
+		"white", "black", "", "x", "a b c d e f g h",
+		"8/8/8/4k3/8/8/8/4K2R\u00a0w - - 0 1",
+	} {
+		f := strings.Fields(line)
+		var side string
+		if n := len(f); n > 0 && (f[n-1] == "white" || f[n-1] == "black") {
+			side, f = f[n-1], f[:n-1]
+		}
+		if len(f) > 6 {
+			f = f[:6]
+		}
+		wantFEN := strings.Join(f, " ")
+		if fen, sd := splitQuery(line); fen != wantFEN || sd != side {
+			t.Errorf("splitQuery(%q) = %q, %q; want %q, %q", line, fen, sd, wantFEN, side)
 		}
 	}
 }

@@ -24,15 +24,7 @@ type Query struct {
 // moved last and whose clock still runs. Anything after a complete
 // six-field FEN (such as a game id) is ignored.
 func ParseQuery(line string) (Query, error) {
-	f := strings.Fields(line)
-	var side string
-	if n := len(f); n > 0 && (f[n-1] == "white" || f[n-1] == "black") {
-		side, f = f[n-1], f[:n-1]
-	}
-	if len(f) > 6 {
-		f = f[:6]
-	}
-	fen := strings.Join(f, " ")
+	fen, side := splitQuery(line)
 	pos, err := bb.ParseFEN(fen)
 	if err != nil {
 		return Query{}, err
@@ -59,4 +51,45 @@ func ParseLabelled(line string) (Query, error) {
 		return Query{}, err
 	}
 	return Query{FEN: fen, Label: [2]bool{line[0] == 'W', line[1] == 'B'}, Pos: pos}, nil
+}
+
+// splitQuery returns the FEN of a query line (its first six fields, one
+// space apart) and the side named by its last field ("white", "black" or
+// ""), as strings.Fields and strings.Join would make them; a line of
+// printable ASCII with its fields one space apart gives its FEN without
+// allocating.
+func splitQuery(line string) (fen, side string) {
+	simple := len(line) > 0 && line[0] != ' ' && line[len(line)-1] != ' '
+	for i := 0; simple && i < len(line); i++ {
+		c := line[i]
+		simple = c > ' ' && c < 0x7f || c == ' ' && line[i-1] != ' '
+	}
+	if !simple {
+		f := strings.Fields(line)
+		if n := len(f); n > 0 && (f[n-1] == "white" || f[n-1] == "black") {
+			side, f = f[n-1], f[:n-1]
+		}
+		if len(f) > 6 {
+			f = f[:6]
+		}
+		return strings.Join(f, " "), side
+	}
+	if i := strings.LastIndexByte(line, ' '); line[i+1:] == "white" || line[i+1:] == "black" {
+		if i < 0 {
+			return "", line
+		}
+		side, line = line[i+1:], line[:i]
+	}
+	end := 0
+	for n := 0; n < 6; n++ {
+		j := strings.IndexByte(line[end:], ' ')
+		if j < 0 {
+			return line, side
+		}
+		end += j
+		if n < 5 {
+			end++
+		}
+	}
+	return line[:end], side
 }
