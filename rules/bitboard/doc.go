@@ -16,7 +16,8 @@
 // pawn captures, sliding rays, between/line masks) and the Zobrist keys
 // used by Position.Hash are computed once at package initialisation into
 // immutable tables; sliding attacks are looked up by magic bitboards whose
-// multipliers are searched for at initialisation from fixed seeds.
+// multipliers were found by a search from fixed seeds (knownMagics; the
+// search runs at initialisation only for a square whose known one fails).
 //
 // The position ignores the move counters for legality; it keeps them only
 // to round-trip FEN. Threefold repetition and the 50/75-move rules are not

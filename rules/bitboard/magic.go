@@ -7,9 +7,11 @@ import "math/bits"
 // without the last square of each ray (a piece there cannot hide anything
 // behind it). Multiplying that masked occupancy by a per-square magic
 // number and keeping the top bits gives a dense index into the square's
-// block of a shared attack table. The magic numbers are searched for at
-// package initialisation with a fixed-seed generator, so the tables are
-// the same on every run and machine.
+// block of a shared attack table. The magic numbers were found by a
+// search with a fixed-seed generator (magicSeeds); package initialisation
+// checks the known ones (knownMagics) and fills the tables, searching
+// only for a square whose known magic fails, so the tables are the same on
+// every run and machine.
 
 // magicSquare is the lookup data of one slider on one square.
 type magicSquare struct {
@@ -42,10 +44,10 @@ var (
 // rank, for rooks (0) and bishops (1). Any seeds give correct tables, only
 // the time to find them differs; these are, for each rank, the seed among
 // 1..4000 that reaches the rank's eight magics with the least work, as
-// found by TestTuneMagicSeeds (ARBITERD_MAGIC_TUNE=4). They keep package
-// initialisation near 15 ms, against about 90 ms for arbitrary seeds
-// (BenchmarkMagicInit). Retune them after any change to the generator,
-// the candidate filter or the order in which subsets are checked.
+// found by TestTuneMagicSeeds (ARBITERD_MAGIC_TUNE=4). They keep the
+// search near 15 ms, against about 90 ms for arbitrary seeds. Retune them
+// after any change to the generator, the candidate filter or the order in
+// which subsets are checked, and update knownMagics.
 var magicSeeds = [2][8]uint64{
 	{2948, 1385, 1865, 2310, 2609, 2558, 3282, 114},
 	{2197, 361, 114, 2796, 711, 2176, 99, 2997},
@@ -53,9 +55,53 @@ var magicSeeds = [2][8]uint64{
 
 func newMagics() (rook, bishop [64]magicSquare) {
 	var ms magicSearch
-	ms.build(&rook, rookTableSize, rookDirs, &magicSeeds[0])
-	ms.build(&bishop, bishopTableSize, bishopDirs, &magicSeeds[1])
+	ms.build(&rook, rookTableSize, rookDirs, &magicSeeds[0], &knownMagics[0])
+	ms.build(&bishop, bishopTableSize, bishopDirs, &magicSeeds[1], &knownMagics[1])
 	return rook, bishop
+}
+
+// knownMagics are the magics the search finds with magicSeeds, for rooks
+// (0) and bishops (1), as TestKnownMagics checks. build tries each first
+// and searches only when it fails, so that package initialisation is a
+// few milliseconds, not the search's 15 (every process of the CLI pays
+// it). Update them with the seeds.
+var knownMagics = [2][64]uint64{
+	{
+		0x288000400010802a, 0x00c0300020004000, 0x0900200008410010, 0x4080080010000680,
+		0x0100020500080010, 0x0100020400080100, 0x0080008001000200, 0x01800026c4800100,
+		0x0800800040008022, 0x1400808020004000, 0x0a02801000802000, 0x0642002008104200,
+		0x0241800c00080180, 0x1041000804010002, 0x0001010401000200, 0x0020800051000080,
+		0x0040008000902040, 0x1240008040802001, 0x8020004040100800, 0x8000090010010020,
+		0x100c010100100800, 0x0144008002000480, 0x002644001008734a, 0x14000a0008409104,
+		0x0120248380024000, 0x0400200440100440, 0x0030080020040021, 0x2010000808010080,
+		0x5518008080040008, 0x0002002200083104, 0x0600020080800100, 0x0022204200009904,
+		0x0000400022800281, 0x0018401000402000, 0x0280401101002000, 0x2000402202000810,
+		0x1008800400800802, 0x0250020080800400, 0x0505000401000200, 0x2800206086000104,
+		0xb300800040018021, 0x0440028020018040, 0x7502001040820020, 0xe010080010008080,
+		0x0401000800850010, 0x0090020004008080, 0x0080410208840010, 0x0000008849020004,
+		0x0806902100420200, 0x0040102080410100, 0x8c00801000a00680, 0x5020800800100080,
+		0x1402002084100a00, 0x8244000480020080, 0x0a00800200010080, 0x0008240a80451200,
+		0x00015a0020410282, 0x4000281040008101, 0x0000400880102202, 0x00011000a0880501,
+		0x0282001008042002, 0x5a0a0001a8045002, 0x2840021001008804, 0x00400880204c0902,
+	},
+	{
+		0x8008080144140010, 0x02a01c1400584800, 0x0010440080208004, 0x40022a0200001000,
+		0x0c840b0804802020, 0x0005130840000200, 0x0002061520080008, 0x0004240200842008,
+		0x402120c841014402, 0x03020484008a0212, 0x1000100400902208, 0x100904404085600c,
+		0x8006108820004020, 0x4010209010081005, 0x408a005818082890, 0x0084108245101022,
+		0x4062400454100200, 0x0810010822008c00, 0x0048000400440808, 0x0008104404109010,
+		0x0014001210140010, 0x0a16000301008202, 0x1054801c02180206, 0x402100044400c420,
+		0x0804204810200104, 0x0010100004241080, 0x2448022004040510, 0x0801040004c40080,
+		0x5001004004004042, 0x2019010402004100, 0x01048f0042082220, 0x000085010024021d,
+		0x010242a000404802, 0x001208040020010c, 0x8240104810100080, 0x2010a08020080200,
+		0x0440010100101040, 0x8085100300418049, 0x00102121010a0080, 0x40808b0200034204,
+		0x0042082008c60500, 0x000411082220682c, 0x0020082804000800, 0x0002ab4012001040,
+		0x2020015020800400, 0x8082020c4900c201, 0x0808080100402424, 0x0a8800a400402080,
+		0x0000444220700001, 0x0048404410085001, 0x1054204208040001, 0x0200000042020000,
+		0x0000042020410900, 0x0020420821010001, 0x4041103401004064, 0x0010010810a08000,
+		0x0201041042080400, 0x202020560090080b, 0x0402480104010482, 0x40c0420000840421,
+		0x1008c40410821203, 0x10002810c2080840, 0x000020245000a100, 0x8420040108010010,
+	},
 }
 
 // magicRNG is splitmix64, enough to draw candidate multipliers. Its
@@ -95,7 +141,7 @@ type magicSlot struct {
 // build finds a magic for every square for the slider moving along the
 // four directions dirs into out, laying the squares' blocks one after
 // the other in one table of the given size.
-func (ms *magicSearch) build(out *[64]magicSquare, size int, dirs [4]int, seeds *[8]uint64) {
+func (ms *magicSearch) build(out *[64]magicSquare, size int, dirs [4]int, seeds *[8]uint64, known *[64]uint64) {
 	table := make([]uint64, size)
 	offset := 0
 	var rng magicRNG
@@ -105,7 +151,13 @@ func (ms *magicSearch) build(out *[64]magicSquare, size int, dirs [4]int, seeds 
 		}
 		m := &out[sq]
 		n := ms.prepare(m, sq, dirs)
-		ms.search(m, &rng, n, -1)
+		if known == nil || known[sq] == 0 {
+			ms.search(m, &rng, n, -1)
+		} else if ok, _ := ms.try(m, known[sq], n); ok {
+			m.magic = known[sq]
+		} else {
+			ms.search(m, &rng, n, -1) // not a magic for this mask: search
+		}
 		m.attacks = table[offset : offset+n : offset+n]
 		offset += n
 		for i := 0; i < n; i++ {

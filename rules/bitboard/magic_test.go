@@ -208,3 +208,25 @@ func TestTuneMagicSeeds(t *testing.T) {
 	}
 	t.Logf("magicSeeds = %#v", best)
 }
+
+// TestKnownMagics checks that initialisation took every magic from
+// knownMagics (none failed and was searched for) and that the search from
+// magicSeeds finds exactly those magics, so that the two stay in step.
+func TestKnownMagics(t *testing.T) {
+	for s := 0; s < 64; s++ {
+		if rookMagics[s].magic != knownMagics[0][s] || bishopMagics[s].magic != knownMagics[1][s] {
+			t.Fatalf("square %d: magics %#x, %#x in use, known %#x, %#x", s,
+				rookMagics[s].magic, bishopMagics[s].magic, knownMagics[0][s], knownMagics[1][s])
+		}
+	}
+	var rook, bishop [64]magicSquare
+	var ms magicSearch
+	ms.build(&rook, rookTableSize, rookDirs, &magicSeeds[0], nil)
+	ms.build(&bishop, bishopTableSize, bishopDirs, &magicSeeds[1], nil)
+	for s := 0; s < 64; s++ {
+		if rook[s].magic != knownMagics[0][s] || bishop[s].magic != knownMagics[1][s] {
+			t.Errorf("square %d: the search finds %#x, %#x, known %#x, %#x", s,
+				rook[s].magic, bishop[s].magic, knownMagics[0][s], knownMagics[1][s])
+		}
+	}
+}
