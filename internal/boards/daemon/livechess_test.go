@@ -377,14 +377,15 @@ func plyMade(n int) func(reconcile.Event) bool {
 	return func(e reconcile.Event) bool { return e.Type == reconcile.TypeMove && e.Ply >= n }
 }
 
-// TestLiveChessClientsFollowGames: five boards, each a case a LiveChess
+// TestLiveChessClientsFollowGames: seven boards, each a case a LiveChess
 // client must get right:
 //  1. a board with its clock, clients joining at the start and mid-game;
 //  2. a board without a clock, the same;
 //  3. a game from a set-up position, a client joining at its start;
 //  4. a board unplugged in the middle of its game and plugged back in;
 //  5. a game that ended before the client came (two boards, one over);
-//  6. a board unplugged while a move is made and pressed.
+//  6. a board unplugged while a move is made and pressed;
+//  7. a board unplugged while two plies are made and pressed.
 func TestLiveChessClientsFollowGames(t *testing.T) {
 	if raceDetector && os.Getenv("ARBITERD_LIVECHESS_E2E") == "" {
 		// Six boards play at 5× real time while the clients keep step as
@@ -422,50 +423,16 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 	e5 := startEmuAt(t, emulator.Config{Game: fool.moves, Seed: 5, ThinkTime: steady})
 	link(t, byID(5), e5.path)
 	// Board 6 is unplugged while a move is made and pressed (arbiterd finds
-	// the one move when the board is back): the move after it comes after a
-	// long think, once the board is back.
-	const unseen = 16
-	pressed := make(chan int, 64)
-	e6 := startCabledAt(t, emulator.Config{Game: sans, Seed: 6, ThinkTime: func(ply int) time.Duration {
-		switch ply {
-		case unseen:
-			return 15 * time.Second // time to pull the cable first (3 s)
-		case unseen + 1:
-			return 25 * time.Second // time to plug it back and read the board (5 s)
-		}
-		return steady(ply)
-	}, Observe: func(n emulator.Note) {
-		if n.Kind == "press" {
-			select {
-			case pressed <- n.Ply:
-			default:
-			}
-		}
-	}})
-	link(t, byID(6), e6.path)
-	// The cable comes out at the press of the ply before the unseen one and
-	// goes back in at the unseen one's press.
-	replugged := make(chan error, 1)
-	go func() {
-		for p := range pressed {
-			switch p {
-			case unseen - 1:
-				e6.unplug()
-			case unseen:
-				m, path, err := emulator.OpenPTY()
-				if err == nil {
-					e6.mu.Lock()
-					e6.master, e6.path = m, path
-					e6.mu.Unlock()
-					err = emulator.ReplaceLink(byID(6), path)
-				}
-				replugged <- err
-				return
-			}
-		}
-	}()
+	// the one move when the board is back), board 7 while two are (the
+	// opponent's reply and the player's next, as on a lichess game's board
+	// whose cable came loose: the client must be given both when the board
+	// is back, not wait for a move after them that its game never makes).
+	// The move after them comes after a long think, once the board is back.
+	const unseen, unseen2 = 16, 18
+	replugged6 := startUnseen(t, sans, 6, unseen, 1, byID(6))
+	replugged7 := startUnseen(t, sans, 7, unseen2, 2, byID(7))
 
-	c := testConfig(t.TempDir(), byID(1), byID(2), byID(3), byID(4), byID(5), byID(6))
+	c := testConfig(t.TempDir(), byID(1), byID(2), byID(3), byID(4), byID(5), byID(6), byID(7))
 	c.Boards[2].StartFEN = setUp.start
 	lcAddr := freeAddr(t)
 	c.LiveChess = &config.LiveChess{Listen: lcAddr}
@@ -553,23 +520,30 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 	}
 	link(t, byID(4), e4.plug(t))
 
-	// Board 6: a client follows from the middle, across the ply made
-	// while the board was unplugged.
-	w.waitFor(t, "ten plies on board 6", 60*time.Second, func() bool { return has(w.stream("6"), plyMade(10)) })
-	startClients("6", whole, "middle")
-	select {
-	case err := <-replugged:
-		if err != nil {
-			t.Fatal(err)
+	// Boards 6 and 7: a client follows from the middle, across the plies
+	// made while the board was unplugged.
+	for _, b := range []struct {
+		id        string
+		replugged <-chan error
+	}{{"6", replugged6}, {"7", replugged7}} {
+		w.waitFor(t, "ten plies on board "+b.id, 60*time.Second, func() bool { return has(w.stream(b.id), plyMade(10)) })
+		startClients(b.id, whole, "middle")
+		select {
+		case err := <-b.replugged:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("board %s was not plugged back in", b.id)
 		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("board 6 was not plugged back in")
 	}
-	w.waitFor(t, "board 6 to be seen unplugged and back", 30*time.Second, func() bool {
-		evs := w.stream("6")
-		i := slices.IndexFunc(evs, isSession("disconnected"))
-		return i >= 0 && slices.ContainsFunc(evs[i:], isSession("connected"))
-	})
+	for _, id := range []string{"6", "7"} {
+		w.waitFor(t, "board "+id+" to be seen unplugged and back", 30*time.Second, func() bool {
+			evs := w.stream(id)
+			i := slices.IndexFunc(evs, isSession("disconnected"))
+			return i >= 0 && slices.ContainsFunc(evs[i:], isSession("connected"))
+		})
+	}
 
 	// Board 5's game is over: a client joining now sends nothing.
 	w.waitFor(t, "board 5's game to end", 60*time.Second, func() bool { return has(w.stream("5"), isOver) })
@@ -621,6 +595,56 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 			t.Errorf("%s: %d of %d messages with a clock", what, res.WithClock, res.Messages)
 		}
 	}
+}
+
+// startUnseen starts board id's emulated game on a cable that comes out at
+// the press of the ply before ply first and goes back in at the press of
+// ply first+plies-1: plies are made and pressed while the board is not read.
+// Ply first comes after a think long enough to pull the cable (3 s), the
+// ply after the unseen ones after one long enough to plug it back in and
+// read the board (5 s). The channel has the result of plugging it back.
+func startUnseen(t *testing.T, sans []string, seed int64, first, plies int, link string) <-chan error {
+	t.Helper()
+	pressed := make(chan int, 64)
+	e := startCabledAt(t, emulator.Config{Game: sans, Seed: seed, ThinkTime: func(ply int) time.Duration {
+		switch ply {
+		case first:
+			return 15 * time.Second
+		case first + plies:
+			return 25 * time.Second
+		}
+		return steady(ply)
+	}, Observe: func(n emulator.Note) {
+		if n.Kind == "press" {
+			select {
+			case pressed <- n.Ply:
+			default:
+			}
+		}
+	}})
+	if err := emulator.ReplaceLink(link, e.path); err != nil {
+		t.Fatal(err)
+	}
+	replugged := make(chan error, 1)
+	go func() {
+		for p := range pressed {
+			switch p {
+			case first - 1:
+				e.unplug()
+			case first + plies - 1:
+				m, path, err := emulator.OpenPTY()
+				if err == nil {
+					e.mu.Lock()
+					e.master, e.path = m, path
+					e.mu.Unlock()
+					err = emulator.ReplaceLink(link, path)
+				}
+				replugged <- err
+				return
+			}
+		}
+	}()
+	return replugged
 }
 
 // TestLiveChessListenerWaitsForItsAddress: with the LiveChess address taken
