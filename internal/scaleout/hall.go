@@ -549,12 +549,20 @@ func (h *Hall) onCapture(m jetstream.Msg) bool {
 	return true
 }
 
-// meta reads the players and the time control from capture lines; it
+// meta reads the players, the time control and the separate clock's port
+// (the port declared with the lineclock driver) from capture lines; it
 // tells whether they changed.
 func (h *Hall) meta(g *game, data []byte) bool {
 	changed := false
 	for line := range bytes.Lines(data) {
-		kv, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r\n"), []byte("#meta "))
+		line = bytes.TrimRight(line, "\r\n")
+		if decl, ok := bytes.CutPrefix(line, []byte("#port ")); ok {
+			if name, driver, _ := strings.Cut(string(decl), " "); driver == "lineclock" && g.info.ClockPort != name {
+				g.info.ClockPort, changed = name, true
+			}
+			continue
+		}
+		kv, ok := bytes.CutPrefix(line, []byte("#meta "))
 		if !ok {
 			continue
 		}

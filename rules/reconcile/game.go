@@ -383,8 +383,19 @@ func (g *Game) Advance(at time.Duration) []Event {
 }
 
 // Session reports a session event (state start/connected/disconnected/
-// resync/end on port). At "end" every pending decision is taken.
+// resync/end) on a board's port. At "end" every pending decision is taken.
 func (g *Game) Session(at time.Duration, state, port string) []Event {
+	return g.session(at, state, port, false)
+}
+
+// ClockSession is Session on the port of a separate clock, a port whose
+// declared driver is a clock's (lineclock): a clock going away or coming
+// back says nothing about the board.
+func (g *Game) ClockSession(at time.Duration, state, port string) []Event {
+	return g.session(at, state, port, true)
+}
+
+func (g *Game) session(at time.Duration, state, port string, clock bool) []Event {
 	var out []Event
 	switch state {
 	case "start", "connected", "disconnected", "resync", "end":
@@ -393,7 +404,7 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 			fmt.Sprintf("An unknown session state %q was reported on port %q; arbiterd ignored it.", state, port))
 		return out
 	}
-	if (state == "connected" || state == "resync") && !IsClockPort(port) {
+	if (state == "connected" || state == "resync") && !clock {
 		// The board is back: what it shows may be several plies on. A
 		// clock coming back changes nothing on the board.
 		g.away.resync = true
@@ -406,7 +417,7 @@ func (g *Game) Session(at time.Duration, state, port string) []Event {
 	g.emit(&out, at, Event{Type: TypeSession, State: state, Port: port})
 	if state == "disconnected" {
 		kind, what := KindBoardDisconnected, "board"
-		if IsClockPort(port) {
+		if clock {
 			kind, what = KindClockDisconnected, "clock"
 		} else {
 			g.away.disconnected = true // presses wait for the board to be back

@@ -138,6 +138,13 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
 		}
 		started = meta[capture.MetaStarted]
+		if bc.Clock == nil && declared[ClockPortName] != "" {
+			// A clock the configuration no longer names is still the
+			// game's so far (recoverClock says so).
+			in := hubInfo(d.cfg, bc)
+			in.ClockPort = ClockPortName
+			d.hub.AddBoard(in)
+		}
 		for _, e := range hist {
 			b.finished = b.finished || gameOver(e)
 		}

@@ -70,9 +70,10 @@ type Config struct {
 	// away (or cannot be opened) Run marks the clock port disconnected and
 	// reopens it on ClockBackoff's schedule.
 	ClockPath string
-	// ClockPort is the clock port's name in the capture (default "clock";
-	// a name starting with "clock" makes its disconnection a
-	// clock-disconnected anomaly).
+	// ClockPort is the clock port's name in the capture (default
+	// "clock"). Whatever its name, the port is declared with the lineclock
+	// driver, which makes it the game's clock: its disconnection is a
+	// clock-disconnected anomaly, not the board's.
 	ClockPort string
 	// ClockBackoff is the clock's reopening schedule (zero: the default).
 	ClockBackoff serialport.Backoff

@@ -11,8 +11,8 @@
 // its own, declared "#port clock lineclock". When a capture declares a
 // lineclock port, the board's BWTIME messages are ignored from then on, so
 // a board reporting "no clock attached" raises no anomaly; the lineclock
-// port's own session markers do (a port whose name starts with "clock"
-// that is disconnected is a clock-disconnected anomaly).
+// port's own session markers do (the lineclock port, whatever its name,
+// disconnected is a clock-disconnected anomaly).
 //
 // The pipeline is fed capture records (internal/journal/capture): the live daemon
 // feeds each record as it writes it to the capture, and replay feeds the

@@ -265,3 +265,44 @@ func BenchmarkReplaySeparateClock(b *testing.B) {
 		}
 	}
 }
+
+// A port is the clock because its declared driver is lineclock, not
+// because of its name: a lineclock port named "timer" that goes away is
+// the clock's disconnection, a DGT board on a port named "clockside" the
+// board's.
+func TestClockIsTheDeclaredDriver(t *testing.T) {
+	capt := string(separateClockCapture(t, emulator.Config{Game: strings.Fields("e4 e5 Nf3")}, "300+2"))
+	capt = strings.ReplaceAll(capt, " clock ", " timer ")
+	if !strings.Contains(capt, "#port timer lineclock\n") {
+		t.Fatalf("the clock port was not renamed:\n%s", capt)
+	}
+	capt += "#" + FormatSessionMarker(20*time.Second, "timer", "disconnected") + "\n"
+	evs, _ := replayAll(t, []byte(capt))
+	kinds := map[string]int{}
+	for _, e := range evs {
+		if e.Type == reconcile.TypeAnomaly {
+			kinds[e.Kind]++
+		}
+	}
+	if kinds[reconcile.KindClockDisconnected] != 1 || kinds[reconcile.KindBoardDisconnected] != 0 {
+		t.Fatalf("anomalies %v, want one clock-disconnected:\n%s", kinds, jsonl(evs))
+	}
+
+	p := New(Options{})
+	if _, err := p.Port("clockside", "dgt"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Session(time.Second, "clockside", "disconnected")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range out {
+		if e.Type == reconcile.TypeAnomaly {
+			got = append(got, e.Kind)
+		}
+	}
+	if len(got) != 1 || got[0] != reconcile.KindBoardDisconnected {
+		t.Fatalf("a DGT port named clockside gave anomalies %v, want board-disconnected", got)
+	}
+}

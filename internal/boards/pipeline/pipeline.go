@@ -227,7 +227,7 @@ func (p *Pipeline) start() error {
 		Version: m[capture.MetaArbiterdVersion], Revision: m[capture.MetaArbiterdRevision],
 	}
 	for _, name := range p.order {
-		p.emit(g.Session(p.ports[name].declared, "start", name))
+		p.emit(p.session(p.ports[name].declared, "start", name))
 	}
 	return nil
 }
@@ -252,8 +252,18 @@ func (p *Pipeline) Session(at time.Duration, portName, state string) ([]reconcil
 		}
 	}
 	p.emit(p.game.Advance(at))
-	p.emit(p.game.Session(at, state, portName))
+	p.emit(p.session(at, state, portName))
 	return p.events, nil
+}
+
+// session hands a port's session change to the game. A port is a separate
+// clock because its declared driver is a clock's (lineclock), whatever its
+// name.
+func (p *Pipeline) session(at time.Duration, state, name string) []reconcile.Event {
+	if pt := p.ports[name]; pt != nil && pt.lc != nil {
+		return p.game.ClockSession(at, state, name)
+	}
+	return p.game.Session(at, state, name)
 }
 
 // Data feeds the bytes of one read (dir capture.Read) or write on a port.

@@ -133,11 +133,12 @@ type Hub struct {
 }
 
 type entry struct {
-	state  Board
-	tc     clockd.TimeControl
-	events []reconcile.Event
-	nextID int
-	made   []string // made[i]: the SAN of ply i+1 as made on the board ("" when not seen)
+	state     Board
+	tc        clockd.TimeControl
+	clockPort string // Info.ClockPort
+	events    []reconcile.Event
+	nextID    int
+	made      []string // made[i]: the SAN of ply i+1 as made on the board ("" when not seen)
 	// after[i]: the board after ply i as made (after[0] the start), so a
 	// retract puts the board back where the ply left it; a zero after[i]
 	// is a position the stream did not show (a ply not verified).
@@ -176,6 +177,11 @@ func New(o Options) *Hub {
 // Info describes a board before its game starts.
 type Info struct {
 	ID, Round, White, Black, TimeControl string
+	// ClockPort names the port of the board's separate clock (a port the
+	// capture declares with the lineclock driver); "" when its clock is
+	// the one attached to the board. Session events of that port change
+	// the clock's connection, not the board's.
+	ClockPort string
 }
 
 // AddBoard registers a board (or updates its description).
@@ -188,6 +194,7 @@ func (h *Hub) AddBoard(in Info) {
 		h.boards[in.ID] = e
 	}
 	e.state.Round, e.state.White, e.state.Black, e.state.TimeControl = in.Round, in.White, in.Black, in.TimeControl
+	e.clockPort = in.ClockPort
 	if tc, err := clockd.ParseTimeControl(in.TimeControl); err == nil {
 		e.tc = tc
 		e.updateRequired()
@@ -203,7 +210,7 @@ func (h *Hub) Reset(id string) {
 	if e == nil {
 		return
 	}
-	fresh := &entry{tc: e.tc, state: Board{ID: id, Round: e.state.Round, White: e.state.White, Black: e.state.Black,
+	fresh := &entry{tc: e.tc, clockPort: e.clockPort, state: Board{ID: id, Round: e.state.Round, White: e.state.White, Black: e.state.Black,
 		TimeControl: e.state.TimeControl, Connection: "waiting", SAN: []string{}, Alerts: []Alert{}, FEN: startFEN}}
 	fresh.updateRequired()
 	h.boards[id] = fresh
@@ -281,7 +288,7 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 	s.Seq, s.T = ev.Seq, secs(ev.At)
 	switch ev.Type {
 	case reconcile.TypeSession:
-		if reconcile.IsClockPort(ev.Port) {
+		if e.clockPort != "" && ev.Port == e.clockPort {
 			switch ev.State {
 			case "connected", "start", "resync":
 				s.ClockConnection = "connected"

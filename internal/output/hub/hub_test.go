@@ -141,7 +141,9 @@ func TestRaiseAlertWithoutEvent(t *testing.T) {
 // the clock's state (and whether a clock runs) changes.
 func TestClockPortStateIsSeparate(t *testing.T) {
 	h := New(Options{})
-	h.AddBoard(Info{ID: "3"})
+	// The clock is the port the board's description names, whatever its
+	// name: not a name starting with "clock".
+	h.AddBoard(Info{ID: "3", ClockPort: "timer"})
 	pub := func(seq int, state, port string) Board {
 		t.Helper()
 		h.Publish("3", reconcile.Event{Type: reconcile.TypeSession, Seq: seq, State: state, Port: port})
@@ -154,25 +156,33 @@ func TestClockPortStateIsSeparate(t *testing.T) {
 	if b := pub(1, "connected", "board"); b.Connection != "connected" || b.ClockConnection != "" {
 		t.Fatalf("after the board connected: %q / %q", b.Connection, b.ClockConnection)
 	}
-	if b := pub(2, "start", "clock"); b.Connection != "connected" || b.ClockConnection != "connected" {
+	if b := pub(2, "start", "timer"); b.Connection != "connected" || b.ClockConnection != "connected" {
 		t.Fatalf("after the clock started: %q / %q", b.Connection, b.ClockConnection)
 	}
 	h.Publish("3", reconcile.Event{Type: reconcile.TypePress, Seq: 3, Side: clockd.White, At: sec(4)})
 	if b, _ := h.Board("3"); b.Running != "black" {
 		t.Fatalf("running %q after White's press", b.Running)
 	}
-	b := pub(4, "disconnected", "clock")
+	b := pub(4, "disconnected", "timer")
 	if b.Connection != "connected" || b.ClockConnection != "disconnected" || b.Running != "" {
 		t.Fatalf("after the clock went away: board %q, clock %q, running %q", b.Connection, b.ClockConnection, b.Running)
 	}
 	if js, _ := json.Marshal(b); !strings.Contains(string(js), `"clock_connection":"disconnected"`) {
 		t.Errorf("JSON %s", js)
 	}
-	if b := pub(5, "connected", "clock"); b.ClockConnection != "connected" || b.Connection != "connected" {
+	if b := pub(5, "connected", "timer"); b.ClockConnection != "connected" || b.Connection != "connected" {
 		t.Fatalf("after the clock came back: %q / %q", b.Connection, b.ClockConnection)
 	}
 	if b := pub(6, "disconnected", "board"); b.Connection != "disconnected" || b.ClockConnection != "connected" {
 		t.Fatalf("after the board went away: %q / %q", b.Connection, b.ClockConnection)
+	}
+	if b := pub(7, "connected", "clock"); b.Connection != "connected" {
+		t.Fatalf("a port named clock the description does not name is the board's: %q / %q", b.Connection, b.ClockConnection)
+	}
+	// A new game on the board keeps its description.
+	h.Reset("3")
+	if b := pub(1, "disconnected", "timer"); b.ClockConnection != "disconnected" || b.Connection == "disconnected" {
+		t.Fatalf("after a reset: %q / %q", b.Connection, b.ClockConnection)
 	}
 }
 
