@@ -225,11 +225,14 @@ func (s *searcher) kingTerms(k, skip bb.Square) int32 {
 	p := &s.pos
 	w, l := s.winner, s.winner.Other()
 	v := -12*int32(s.cornerDist(k)) - 3*int32(dist(p.KingSquare(w), k))
-	for b := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn); b != 0; b &= b - 1 {
-		v -= 2 * int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
-	}
-	for b := p.Occupied(l) &^ p.Pieces(l, bb.King); b != 0; b &= b - 1 {
-		v += 6 - int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
+	// The sums of the distances from k to the winner's pieces and to
+	// the loser's men, ring by ring around k.
+	pieces := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn)
+	men := p.Occupied(l) &^ p.Pieces(l, bb.King)
+	v += 6 * int32(bits.OnesCount64(men))
+	ring := &ringAt[k]
+	for d := 1; d < 8; d++ {
+		v -= int32(d) * int32(2*bits.OnesCount64(pieces&ring[d])+bits.OnesCount64(men&ring[d]))
 	}
 	v -= 2 * int32(bits.OnesCount64(bb.KingAttacks(k)&^(p.All()&^(1<<uint(skip)))))
 	return v

@@ -1,6 +1,7 @@
 package unwinnable
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -73,4 +74,58 @@ func TestPickPlain(t *testing.T) {
 		t.Fatal("no mate among the picks: the test proves less than it should")
 	}
 	t.Logf("%d picks, %d mates", n, mates)
+}
+
+// TestCornerTables checks the corner distances looked up against those
+// computed from the corners setCorners chose, for every material it
+// tells apart.
+func TestCornerTables(t *testing.T) {
+	var s searcher
+	for _, fen := range []string{
+		"4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+		"4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", // dark bishop: a1, h8
+		"4k3/8/8/8/8/8/8/3BK3 w - - 0 1",  // light bishop: h1, a8
+		"4k3/8/8/8/8/8/8/2BBK3 w - - 0 1",
+		"4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+	} {
+		p, err := bb.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.reset(&p, bb.White)
+		for sq := bb.Square(0); sq < 64; sq++ {
+			if got, want := s.cornerDist(sq), s.cornerDistSlow(sq); got != want {
+				t.Fatalf("%s: cornerDist(%v) = %d, want %d", fen, sq, got, want)
+			}
+		}
+	}
+}
+
+// TestKingTerms checks kingTerms, which sums distances ring by ring,
+// against the sums taken man by man, at every position of random games.
+func TestKingTerms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	var s searcher
+	for i := 0; i < 100; i++ {
+		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 80, func(p *bb.Position, _ bb.Move) {
+			for _, w := range [2]bb.Color{bb.White, bb.Black} {
+				s.reset(p, w)
+				l := w.Other()
+				for k := bb.Square(0); k < 64; k++ {
+					skip := p.KingSquare(l)
+					want := -12*int32(s.cornerDistSlow(k)) - 3*int32(dist(p.KingSquare(w), k))
+					for b := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn); b != 0; b &= b - 1 {
+						want -= 2 * int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
+					}
+					for b := p.Occupied(l) &^ p.Pieces(l, bb.King); b != 0; b &= b - 1 {
+						want += 6 - int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
+					}
+					want -= 2 * int32(bits.OnesCount64(bb.KingAttacks(k)&^(p.All()&^(1<<uint(skip)))))
+					if got := s.kingTerms(k, skip); got != want {
+						t.Fatalf("%s, winner %v, king on %v: kingTerms = %d, want %d", p.FEN(), w, k, got, want)
+					}
+				}
+			}
+		})
+	}
 }

@@ -23,6 +23,9 @@ type searcher struct {
 	// perhaps knights), since they can only check on that colour.
 	corners [4]bb.Square
 	nCorner int
+	// cornerD is the king-step distance from each square to the nearest
+	// of the corners (one of the cornerTables).
+	cornerD *[64]int8
 	// goal, when set, directs the discrepancy search to a target square.
 	goal *goal
 	// kingHere is kingTerms of the loser's king on its square, for the
@@ -289,19 +292,42 @@ func (s *searcher) setCorners() {
 	w := s.winner
 	s.corners = [4]bb.Square{0, 7, 56, 63}
 	s.nCorner = 4
+	s.cornerD = &cornerTables[0]
 	if p.Pieces(w, bb.Pawn)|p.Pieces(w, bb.Rook)|p.Pieces(w, bb.Queen) != 0 {
 		return
 	}
 	switch b := p.Pieces(w, bb.Bishop); {
 	case b != 0 && b&^lightSquares == 0:
 		s.corners, s.nCorner = [4]bb.Square{7, 56}, 2 // h1, a8
+		s.cornerD = &cornerTables[1]
 	case b != 0 && b&^darkSquares == 0:
 		s.corners, s.nCorner = [4]bb.Square{0, 63}, 2 // a1, h8
+		s.cornerD = &cornerTables[2]
 	}
 }
 
+// cornerTables hold the king-step distance from each square to the
+// nearest of the corners setCorners may choose: all four, h1 and a8, a1
+// and h8.
+var cornerTables = func() (t [3][64]int8) {
+	sets := [3][]bb.Square{{0, 7, 56, 63}, {7, 56}, {0, 63}}
+	for i, set := range sets {
+		for sq := range t[i] {
+			d := 8
+			for _, c := range set {
+				d = min(d, dist(bb.Square(sq), c))
+			}
+			t[i][sq] = int8(d)
+		}
+	}
+	return t
+}()
+
 // cornerDist is the king-step distance to the nearest target corner.
-func (s *searcher) cornerDist(sq bb.Square) int {
+func (s *searcher) cornerDist(sq bb.Square) int { return int(s.cornerD[sq]) }
+
+// cornerDistSlow is cornerDist computed from the corners (TestCornerTables).
+func (s *searcher) cornerDistSlow(sq bb.Square) int {
 	d := 8
 	for _, c := range s.corners[:s.nCorner] {
 		d = min(d, dist(sq, c))
