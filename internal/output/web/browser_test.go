@@ -225,7 +225,8 @@ func TestDashboardFlagInBrowser(t *testing.T) {
 	}
 
 	// A running clock counts down in the page between readings; the
-	// stopped one does not.
+	// stopped one does not. Board 2's clock is on a line of its own.
+	h.AddBoard(hub.Info{ID: "2", ClockPort: "clock"})
 	h.Publish("2", reconcile.Event{Type: reconcile.TypeSession, Seq: 1, State: "connected"})
 	h.Publish("2", reconcile.Event{Type: reconcile.TypePress, Seq: 2, Side: clockd.White, At: 10 * time.Second,
 		Clock: clockd.Times{White: 5400 * time.Second, Black: 5400 * time.Second}})

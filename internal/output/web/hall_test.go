@@ -84,7 +84,11 @@ func newHall(t *testing.T) hall {
 	hl := hall{hub: h, red: []string{"3"}, away: []string{"9", "33"}, amber: []string{"14", "22"}}
 	for i := 1; i <= 40; i++ {
 		id := fmt.Sprint(i)
-		h.AddBoard(hub.Info{ID: id, Round: "7", White: hallNames[2*i-2], Black: hallNames[2*i-1], TimeControl: tc})
+		in := hub.Info{ID: id, Round: "7", White: hallNames[2*i-2], Black: hallNames[2*i-1], TimeControl: tc}
+		if i == 33 {
+			in.ClockPort = "clock" // its clock is on a line of its own
+		}
+		h.AddBoard(in)
 		var evs []reconcile.Event
 		ack := false
 		switch i {
