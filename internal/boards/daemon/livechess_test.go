@@ -50,6 +50,7 @@ type lcResult struct {
 	Messages    int      `json:"messages"`
 	WithClock   int      `json:"withClock"`
 	FirstHadSAN *bool    `json:"firstHadSan"`
+	Feed        []string `json:"-"` // the Go client's feed messages, to see why it went wrong
 }
 
 // lcGame is the game a client is given: its start and moves.
@@ -138,6 +139,7 @@ func goClient(t *testing.T, url, serial string, g lcGame) (joined <-chan struct{
 			}
 			json.Unmarshal(m.Param, &p)
 			res.Messages++
+			res.Feed = append(res.Feed, string(m.Param))
 			if len(p.Clock) > 0 && string(p.Clock) != "null" {
 				res.WithClock++
 			}
@@ -522,27 +524,41 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 
 	// Boards 6 and 7: a client follows from the middle, across the plies
 	// made while the board was unplugged.
-	for _, b := range []struct {
-		id        string
-		replugged <-chan error
-	}{{"6", replugged6}, {"7", replugged7}} {
-		w.waitFor(t, "ten plies on board "+b.id, 60*time.Second, func() bool { return has(w.stream(b.id), plyMade(10)) })
-		startClients(b.id, whole, "middle")
+	for _, id := range []string{"6", "7"} {
+		w.waitFor(t, "ten plies on board "+id, 60*time.Second, func() bool { return has(w.stream(id), plyMade(10)) })
+		startClients(id, whole, "middle")
+	}
+	for id, replugged := range map[string]<-chan error{"6": replugged6, "7": replugged7} {
 		select {
-		case err := <-b.replugged:
+		case err := <-replugged:
 			if err != nil {
 				t.Fatal(err)
 			}
 		case <-time.After(60 * time.Second):
-			t.Fatalf("board %s was not plugged back in", b.id)
+			t.Fatalf("board %s was not plugged back in", id)
 		}
 	}
-	for _, id := range []string{"6", "7"} {
-		w.waitFor(t, "board "+id+" to be seen unplugged and back", 30*time.Second, func() bool {
-			evs := w.stream(id)
+	for _, b := range []struct {
+		id    string
+		first int // the first ply made while it was unplugged
+	}{{"6", unseen}, {"7", unseen2}} {
+		w.waitFor(t, "board "+b.id+" to be seen unplugged and back", 30*time.Second, func() bool {
+			evs := w.stream(b.id)
 			i := slices.IndexFunc(evs, isSession("disconnected"))
 			return i >= 0 && slices.ContainsFunc(evs[i:], isSession("connected"))
 		})
+		// the case is the one meant: the stream has those plies only after
+		// the board went away
+		evs := w.stream(b.id)
+		i := slices.IndexFunc(evs, isSession("disconnected"))
+		if k := slices.IndexFunc(evs[:i], plyMade(b.first)); k >= 0 {
+			t.Errorf("board %s: ply %d was seen before the board went away (seq %d)", b.id, evs[k].Ply, evs[k].Seq)
+			for _, e := range evs {
+				if e.Type == reconcile.TypeSession || e.Type == reconcile.TypeMove && e.Ply >= b.first-1 || e.Kind == reconcile.KindUnverified {
+					t.Logf("  %9.3f seq=%d %s %s ply=%d %s", e.At.Seconds(), e.Seq, e.Type, e.State, e.Ply, e.SAN)
+				}
+			}
+		}
 	}
 
 	// Board 5's game is over: a client joining now sends nothing.
@@ -562,7 +578,12 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 		}
 		what := fmt.Sprintf("%s client on board %s, joined at the %s", r.name, r.board, r.at)
 		if !res.OK || len(res.Errors) > 0 || len(res.Rejected) > 0 {
+			feed := res.Feed
+			res.Feed = nil
 			t.Errorf("%s: %+v", what, res)
+			for _, m := range feed {
+				t.Logf("  feed %s", m)
+			}
 			for _, e := range w.stream(r.board) { // what the board's stream said, to see why
 				switch e.Type {
 				case reconcile.TypeMove, reconcile.TypeRetract, reconcile.TypeComplete, reconcile.TypeAnomaly, reconcile.TypeSession, reconcile.TypePosition:
@@ -597,9 +618,10 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 	}
 }
 
-// startUnseen starts board id's emulated game on a cable that comes out at
-// the press of the ply before ply first and goes back in at the press of
-// ply first+plies-1: plies are made and pressed while the board is not read.
+// startUnseen starts board id's emulated game on a cable that comes out
+// just after the press of the ply before ply first and goes back in at the
+// press of ply first+plies-1: plies are made and pressed while the board is
+// not read.
 // Ply first comes after a think long enough to pull the cable (3 s), the
 // ply after the unseen ones after one long enough to plug it back in and
 // read the board (5 s). The channel has the result of plugging it back.
@@ -630,6 +652,9 @@ func startUnseen(t *testing.T, sans []string, seed int64, first, plies int, link
 		for p := range pressed {
 			switch p {
 			case first - 1:
+				// a moment for the daemon to read the move and the press
+				// (a pty's unread bytes go with it), well within the think
+				time.Sleep(500 * time.Millisecond)
 				e.unplug()
 			case first + plies - 1:
 				m, path, err := emulator.OpenPTY()
