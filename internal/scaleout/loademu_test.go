@@ -154,6 +154,9 @@ func waitFile(t *testing.T, path string, timeout time.Duration) []byte {
 }
 
 func TestLoadEmulated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("NATS servers and venue processes (tens of seconds on two cores): not in -short")
+	}
 	nv := envInt("ARBITERD_SCALEOUT_EMU_VENUES", 4)
 	per := envInt("ARBITERD_SCALEOUT_EMU_BOARDS", 10)
 	plies := envInt("ARBITERD_SCALEOUT_EMU_PLIES", 16)
@@ -191,9 +194,8 @@ func TestLoadEmulated(t *testing.T) {
 	starts := map[string]time.Time{}
 	pressAt := map[string]time.Duration{} // venue/board/side → the last press's capture time
 	var lat []time.Duration
-	completes := map[string]int{}  // complete events per board
-	completed := map[string]bool{} // venue/board/ply
-	lastSeq := map[string]int{}    // per board: the events once each, in order
+	completes := map[string]int{} // complete events per board
+	lastSeq := map[string]int{}   // per board: the events once each, in order
 	h.opts.OnEvent = func(venue string, e reconcile.Event, raw []byte, published time.Time) {
 		now := time.Now()
 		mu.Lock()
@@ -207,14 +209,10 @@ func TestLoadEmulated(t *testing.T) {
 		case reconcile.TypePress:
 			pressAt[k+"/"+e.Side.String()] = e.At
 		case reconcile.TypeComplete:
-			// A ply may be completed after its opponent's reply (a press
-			// forgotten, or read late on a loaded machine: 6.2.1), but
-			// each ply once.
-			pk := k + "/" + strconv.Itoa(e.Ply)
-			if completed[pk] {
-				t.Errorf("%s: ply %d completed twice", k, e.Ply)
-			}
-			completed[pk] = true
+			// What the venue's board loop makes of its board (a ply
+			// completed after its opponent's reply, a move corrected) is
+			// its own; the hall must have each of its events once, in
+			// order (above), and as many completed moves as the venue.
 			completes[k]++
 			if at, ok := pressAt[k+"/"+e.Side.String()]; ok && e.By == reconcile.ByPress && !starts[venue].IsZero() {
 				lat = append(lat, now.Sub(starts[venue].Add(time.Duration(float64(at)/speed))))
