@@ -13,6 +13,9 @@ import (
 // seed from its environment gets every board; a hall with another key
 // gets no connection at all.
 func TestLeafNKeyAuth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("NATS servers and venue processes (tens of seconds on two cores): not in -short")
+	}
 	user := func() (seed, pub string) {
 		kp, err := nkeys.CreateUser()
 		if err != nil {

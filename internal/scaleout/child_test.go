@@ -96,6 +96,9 @@ func (v *tVenue) startChild() *exec.Cmd {
 // started again: the games go on from the captures, and the hall has
 // every event once, in order.
 func TestVenueKillAndRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("NATS servers and venue processes (tens of seconds on two cores): not in -short")
+	}
 	vs, h := faultVenues(t)
 	// North runs in a child process from the start.
 	vs[0].stop()

@@ -65,6 +65,9 @@ func venueOf(h *Hall, name string) VenueStatus {
 // shows the venue cut off (on /api/hall and as an alert on its boards),
 // and once the connection is back every event arrives, once, in order.
 func TestLeafCutAndRestore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("NATS servers and venue processes (tens of seconds on two cores): not in -short")
+	}
 	vs, h := faultVenues(t)
 	waitShown(t, h, vs)
 	vs[0].proxy.setCut(true)

@@ -102,6 +102,9 @@ type fakeTB struct{ testing.TB }
 func (fakeTB) Fatal(a ...any) { panic(fmt.Sprint(a...)) }
 
 func TestLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("NATS servers and venue processes (tens of seconds on two cores): not in -short")
+	}
 	boards := envInt("ARBITERD_SCALEOUT_LOAD_BOARDS", 40)
 	venues := envInt("ARBITERD_SCALEOUT_LOAD_VENUES", 2)
 	secs := envInt("ARBITERD_SCALEOUT_LOAD_SECONDS", 20)

@@ -95,6 +95,9 @@ func (p *testPKI) issue(name string) (cert, key string) {
 // certificate of that CA gets every board; a hall without TLS, and a hall
 // whose certificate another CA signed, get no connection.
 func TestLeafTLS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("NATS servers and venue processes (tens of seconds on two cores): not in -short")
+	}
 	pki := newPKI(t, "event")
 	vc, vk := pki.issue("venue-north")
 	hc, hk := pki.issue("hall")
@@ -241,6 +244,9 @@ func (o *operator) server(domain string) (*server.Server, string) {
 // port with its own .creds and gets the venue's boards; a hall with the
 // credentials of another operator's user gets no connection.
 func TestCredentialsFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("NATS servers and venue processes (tens of seconds on two cores): not in -short")
+	}
 	op := newOperator(t)
 	srv, leaf := op.server("north")
 	leafURL := "nats-leaf://" + leaf
