@@ -71,6 +71,9 @@ func chromiumPath() string {
 // has a chart whose clock lines are drawn inside it, the control and the
 // period additions are marked, and the page loads nothing from outside.
 func TestHTMLInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real browser (about a minute on two cores): not in -short")
+	}
 	path := chromiumPath()
 	if path == "" {
 		t.Skip("no chromium binary found (apt-get install -y chromium, or set ARBITERD_CHROMIUM)")

@@ -389,6 +389,9 @@ func plyMade(n int) func(reconcile.Event) bool {
 //  6. a board unplugged while a move is made and pressed;
 //  7. a board unplugged while two plies are made and pressed.
 func TestLiveChessClientsFollowGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seven games through ptys with Go and Node clients (a minute or more): not in -short")
+	}
 	if raceDetector && os.Getenv("ARBITERD_LIVECHESS_E2E") == "" {
 		// Six boards play at 5× real time while the clients keep step as
 		// lichess's page does, taking at most two new moves a message: under

@@ -75,6 +75,9 @@ func countComplete(lines []string) int {
 // the kill is still there, and the event stream is the replay of the whole
 // capture.
 func TestKillAndRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds arbiterd and plays a game across a kill (half a minute): not in -short")
+	}
 	sans := immortal(t)
 	e1 := startEmu(t, emulator.Config{Game: sans, Seed: 6, Speed: killSpeed, Script: []emulator.Action{{Kind: emulator.Flag, Ply: 38}}})
 	data := t.TempDir()

@@ -48,6 +48,9 @@ func browser(t *testing.T, timeout time.Duration) context.Context {
 // browserSized is browser with a screen of width×height.
 func browserSized(t *testing.T, timeout time.Duration, width, height int64) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a real browser (tens of seconds on two cores): not in -short")
+	}
 	path := chromiumPath()
 	if path == "" {
 		t.Skip("no chromium binary found (apt-get install -y chromium, or set ARBITERD_CHROMIUM): the dashboard browser test needs a real browser")

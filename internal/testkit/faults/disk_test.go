@@ -43,6 +43,9 @@ func (e *writeError) Unwrap() error { return e.errno }
 // live path must report the failure (once) and keep the game in memory, so
 // the completed moves and the outcome are those of the undisturbed run.
 func TestDiskFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault injection through ptys: not in -short")
+	}
 	base := baseline(t)
 	seed := masterSeed(t)
 	seeds := trialSeeds(t, trials(t), 500)
@@ -92,6 +95,9 @@ func TestDiskFull(t *testing.T) {
 // the session re-asserted update mode and asked for a board dump with every
 // poll, the rest of the game was lost without a word.
 func TestBoardPowerBlip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault injection through ptys: not in -short")
+	}
 	base := baseline(t)
 	for _, a := range []string{"unplug@ply=10,for=2s", "unplug@ply=40,for=2s", "unplug@ply=43,for=28s"} {
 		act, err := emulator.ParseAction(a)

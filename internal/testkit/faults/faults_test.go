@@ -167,6 +167,9 @@ const parallel = 3
 // TestFaults plays the game through a pty with one scripted fault per trial,
 // at a random ply, and judges every trial against the undisturbed run.
 func TestFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault injection through ptys: not in -short")
+	}
 	base := baseline(t)
 	if base.Result != "end 1-0" || base.Completed != (reconcile.Moves{White: 23, Black: 22}) {
 		t.Fatalf("undisturbed run: completed %+v, outcome %q; want 23/22 and 1-0 by mate", base.Completed, base.Result)
