@@ -263,11 +263,11 @@ func (rv *recordedVenue) play(t *testing.T, board string, capt []byte, evs []rec
 	}
 }
 
-// comparable is a board's state without what differs by design between
+// viewOf is a board's state without what differs by design between
 // two hubs fed the same stream: the wall-clock time a clock value came,
 // and the hall's own alerts (a venue's heartbeat late on a loaded
 // machine); alert ids are renumbered over what is left.
-func comparable(b hub.Board) hub.Board {
+func viewOf(b hub.Board) hub.Board {
 	b.ClockAt = time.Time{}
 	var as []hub.Alert
 	for _, a := range b.Alerts {
@@ -334,7 +334,7 @@ func TestHallShowsArbiterEvents(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		got, _ := h.hall.Hub().Board(id)
-		if g, w := comparable(got), comparable(w); !reflect.DeepEqual(g, w) {
+		if g, w := viewOf(got), viewOf(w); !reflect.DeepEqual(g, w) {
 			t.Errorf("board %s: the hall shows\n%+v\nthe venue\n%+v", id, g, w)
 		}
 		gotEvs, _ := h.hall.Hub().Events(id, 0)
