@@ -393,7 +393,7 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 		t.Skip("seven games through ptys with Go and Node clients (a minute or more): not in -short")
 	}
 	if raceDetector && os.Getenv("ARBITERD_LIVECHESS_E2E") == "" {
-		// Six boards play at 5× real time while the clients keep step as
+		// Seven boards play at 5× real time while the clients keep step as
 		// lichess's page does, taking at most two new moves a message: under
 		// the race detector, beside every other package on two cores, a
 		// client can fall further behind than a real one would. CI runs
@@ -597,6 +597,14 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 		}
 		if res.Joined < 0 || !slices.Equal(res.Sent, r.game.moves[res.Joined:]) {
 			t.Errorf("%s (at move %d): sent %v, want %v", what, res.Joined, res.Sent, r.game.moves[max(0, res.Joined):])
+			for _, m := range res.Feed {
+				t.Logf("  feed %s", m)
+			}
+			for _, e := range w.stream(r.board) {
+				if e.Type == reconcile.TypeMove || e.Type == reconcile.TypeRetract {
+					t.Logf("  %9.3f %-9s ply=%d %s %s", e.At.Seconds(), e.Type, e.Ply, e.SAN, e.Reason)
+				}
+			}
 		}
 		switch r.at {
 		case "start":
