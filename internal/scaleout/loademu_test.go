@@ -154,9 +154,6 @@ func waitFile(t *testing.T, path string, timeout time.Duration) []byte {
 }
 
 func TestLoadEmulated(t *testing.T) {
-	if testing.Short() {
-		t.Skip("NATS servers and venue processes (tens of seconds on two cores): not in -short")
-	}
 	nv := envInt("ARBITERD_SCALEOUT_EMU_VENUES", 4)
 	per := envInt("ARBITERD_SCALEOUT_EMU_BOARDS", 10)
 	plies := envInt("ARBITERD_SCALEOUT_EMU_PLIES", 16)
@@ -305,6 +302,9 @@ func TestLoadEmulated(t *testing.T) {
 				t.Logf("in %s: %d of %d moves completed at the hall; press -> hall p50 %s p99 %s; hall CPU %s",
 					time.Since(t0).Round(time.Second), done, nv*per*plies, got[len(got)/2].Round(time.Millisecond),
 					got[len(got)*99/100].Round(time.Millisecond), (cpu - cpu0).Round(time.Millisecond))
+			}
+			for _, a := range h.hall.Status().Alerts {
+				t.Logf("hall alert: %+v", a)
 			}
 			t.Fatalf("after %s: %d not done, e.g. %v", gameTime, len(missing), missing[:min(5, len(missing))])
 		}
