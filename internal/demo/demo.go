@@ -411,7 +411,7 @@ func (v *view) show(e reconcile.Event) {
 		if len(e.MateLine) > 0 {
 			fmt.Fprintf(v.w, " (%s)", strings.Join(e.MateLine, " "))
 		}
-		fmt.Fprintf(v.w, "\n        verdict: %s (%s)\n        %s\n", strings.ToUpper(e.Verdict), e.Article, e.Reason)
+		fmt.Fprintf(v.w, "\n        verdict: %s (%s)\n        %s\n", strings.ToUpper(string(e.Verdict)), e.Article, e.Reason)
 	case reconcile.TypeEnd:
 		fmt.Fprintf(v.w, "  END   %s — %s (%s)\n", e.Result, e.Reason, e.Article)
 	case reconcile.TypeSession:

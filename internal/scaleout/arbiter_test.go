@@ -360,12 +360,12 @@ func TestHallShowsArbiterEvents(t *testing.T) {
 			kinds[a.Kind] = a
 		}
 	}
-	for _, k := range []string{"adjust", "claim", "decision", reconcile.KindPressWithoutMove} {
+	for _, k := range []string{"adjust", "claim", "decision", string(reconcile.KindPressWithoutMove)} {
 		if _, ok := kinds[k]; !ok {
 			t.Errorf("no %s alert at the hall: %v", k, kinds)
 		}
 	}
-	if a, ok := kinds[reconcile.KindPressWithoutMove]; ok && a.ClosedBy == 0 {
+	if a, ok := kinds[string(reconcile.KindPressWithoutMove)]; ok && a.ClosedBy == 0 {
 		t.Errorf("the press without a move is not closed by the arbiter's adjustment at the hall: %+v", a)
 	}
 	if a, ok := kinds["open claim"]; ok {

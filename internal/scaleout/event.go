@@ -82,11 +82,11 @@ func ParseEvent(line []byte) (reconcile.Event, error) {
 	if err := dec.Decode(&w); err != nil {
 		return reconcile.Event{}, fmt.Errorf("%w: %v", ErrNotEvent, err)
 	}
-	e := reconcile.Event{Type: reconcile.Type(w.Type), Board: w.Board, Seq: w.Seq, State: w.State, Port: w.Port,
+	e := reconcile.Event{Type: reconcile.Type(w.Type), Board: w.Board, Seq: w.Seq, State: reconcile.State(w.State), Port: w.Port,
 		FEN: w.FEN, Orientation: w.Orientation, Ply: w.Ply, SAN: w.SAN, UCI: w.UCI, Inferred: w.Inferred,
-		Reason: w.Reason, By: w.By, Kind: w.Kind, Article: w.Article, Detail: w.Detail, Period: w.Period,
-		MovesCompleted: w.MovesCompleted, ControlReached: w.ControlReached, OpponentCanMate: w.OpponentCanMate,
-		MateLine: w.MateLine, Verdict: w.Verdict, Result: w.Result, Closes: w.Closes, Quiet: w.Quiet, Recent: w.Recent,
+		Reason: w.Reason, By: w.By, Kind: reconcile.Kind(w.Kind), Article: w.Article, Detail: w.Detail, Period: w.Period,
+		MovesCompleted: w.MovesCompleted, ControlReached: w.ControlReached, OpponentCanMate: reconcile.Mate(w.OpponentCanMate),
+		MateLine: w.MateLine, Verdict: reconcile.Verdict(w.Verdict), Result: w.Result, Closes: w.Closes, Quiet: w.Quiet, Recent: w.Recent,
 		Claim: w.Claim, Decision: w.Decision}
 	if w.SideUnsure {
 		e.Inferred = true // adjust writes Inferred as side_unsure

@@ -481,7 +481,7 @@ func checkHall(t *testing.T, h *tHall, venues []*tVenue, restarted bool) {
 			st, err := h.hall.Hub().Board(b.ID())
 			if err != nil {
 				t.Errorf("%s board %s: not on the hall's hub: %v", v.name, b.ID(), err)
-			} else if over := st.Result != "" || st.Flag != nil && st.Verdict != reconcile.VerdictNone; over != gameOver(want) || st.White != b.White {
+			} else if over := st.Result != "" || st.Flag != nil && st.Verdict != string(reconcile.VerdictNone); over != gameOver(want) || st.White != b.White {
 				t.Errorf("%s board %s: the hall shows result %q, verdict %q, white %q", v.name, b.ID(), st.Result, st.Verdict, st.White)
 			}
 		}

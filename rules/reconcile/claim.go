@@ -45,9 +45,9 @@ func (g *Game) claimed(out *[]Event, at time.Duration, side clockd.Side) {
 	quiet := g.rec.Position().HalfMoveClock()
 	var why string
 	switch ans {
-	case "no":
+	case MateNo:
 		why = fmt.Sprintf("%s cannot checkmate by any series of legal moves: the claim is right at once, the game is drawn (10.2, 6.9)", name(opp))
-	case "yes":
+	case MateYes:
 		why = fmt.Sprintf("%s can still checkmate (for example %s). Whether %s cannot win by normal means, or is making no effort to, is the arbiter's judgement: watch the game or decide now (10.2)",
 			name(opp), strings.Join(line, " "), name(opp))
 	default:

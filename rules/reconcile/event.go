@@ -36,32 +36,35 @@ const (
 	TypeDecision Type = "decision"
 )
 
-// Anomaly kinds (the `kind` field of an anomaly event).
+// Kind is the kind of an anomaly (the `kind` field of an anomaly event).
+type Kind string
+
+// Anomaly kinds.
 const (
-	KindPressWithoutMove    = "press-without-move"
-	KindMoveWithoutPress    = "move-without-press"
-	KindTwoMoves            = "two-moves"
-	KindIllegalMove         = "illegal-move"
-	KindUnexplainedPosition = "unexplained-position"
-	KindClockCounter        = "clock-counter"
-	KindClockStopped        = "clock-stopped"
-	KindClockDisconnected   = "clock-disconnected"
-	KindBoardDisconnected   = "board-disconnected"
-	KindClockReading        = "clock-reading"
-	KindBadInput            = "bad-input" // the caller fed something arbiterd cannot use
-	KindUnknownTimeControl  = "unknown-time-control"
-	KindUnverified          = "unverified-moves"
+	KindPressWithoutMove    Kind = "press-without-move"
+	KindMoveWithoutPress    Kind = "move-without-press"
+	KindTwoMoves            Kind = "two-moves"
+	KindIllegalMove         Kind = "illegal-move"
+	KindUnexplainedPosition Kind = "unexplained-position"
+	KindClockCounter        Kind = "clock-counter"
+	KindClockStopped        Kind = "clock-stopped"
+	KindClockDisconnected   Kind = "clock-disconnected"
+	KindBoardDisconnected   Kind = "board-disconnected"
+	KindClockReading        Kind = "clock-reading"
+	KindBadInput            Kind = "bad-input" // the caller fed something arbiterd cannot use
+	KindUnknownTimeControl  Kind = "unknown-time-control"
+	KindUnverified          Kind = "unverified-moves"
 	// KindBoardReset: the board shows the starting position in the middle
 	// of the game (reset, or another board put in its place); the record
 	// is kept.
-	KindBoardReset = "board-reset"
+	KindBoardReset Kind = "board-reset"
 	// KindMoveCorrected: the board showed that a move arbiterd had
 	// completed was another (the piece went on after the press was read);
 	// the record is corrected, the counts are unchanged.
-	KindMoveCorrected = "move-corrected"
+	KindMoveCorrected Kind = "move-corrected"
 	// KindDefaultTime (extension): the default time passed with a
 	// player's first move not made: check the player's presence (6.7.1).
-	KindDefaultTime = "default-time"
+	KindDefaultTime Kind = "default-time"
 )
 
 // Completion causes (the `by` field of a complete event, Law 6.2.1).
@@ -78,13 +81,45 @@ const (
 	ReasonCorrection = "correction"
 )
 
-// Flag verdicts (the `verdict` field of a flag event). VerdictUnknown is an
-// arbiterd extension used only when the time control is not known.
+// Verdict is the verdict of a flag event (its `verdict` field).
+type Verdict string
+
+// Flag verdicts. VerdictUnknown is an arbiterd extension used only when the
+// time control is not known.
 const (
-	VerdictLoss    = "loss"
-	VerdictDraw    = "draw"
-	VerdictNone    = "none"
-	VerdictUnknown = "unknown"
+	VerdictLoss    Verdict = "loss"
+	VerdictDraw    Verdict = "draw"
+	VerdictNone    Verdict = "none"
+	VerdictUnknown Verdict = "unknown"
+)
+
+// State is the state a session event reports for a port (its `state`
+// field).
+type State string
+
+// Session states.
+const (
+	StateStart        State = "start"        // the capture began
+	StateConnected    State = "connected"    // the device answers again
+	StateDisconnected State = "disconnected" // the device stopped answering
+	StateResync       State = "resync"       // the board is read afresh
+	StateEnd          State = "end"          // the capture ended
+
+	// The states of a pause event (extension): the arbiter stopped the
+	// clock, or started it again.
+	StateStopped State = "stopped"
+	StateRunning State = "running"
+)
+
+// Mate is the answer to "can the opponent still checkmate by some series of
+// legal moves?" (6.9; the `opponent_can_mate` field of a flag event).
+type Mate string
+
+// Mate answers: "yes" comes with a line that mates, "no" only when proved.
+const (
+	MateYes     Mate = "yes"
+	MateNo      Mate = "no"
+	MateUnknown Mate = "unknown"
 )
 
 // Moves counts the moves each side has completed (6.2.1).
@@ -116,7 +151,7 @@ type Event struct {
 	Seq   int
 
 	// session
-	State string
+	State State
 	Port  string
 
 	// position, move
@@ -144,7 +179,7 @@ type Event struct {
 	Moves Moves
 
 	// anomaly
-	Kind    string
+	Kind    Kind
 	Article string // anomaly, flag, end
 	Detail  string
 
@@ -168,9 +203,9 @@ type Event struct {
 	MovesCompleted  int
 	MovesRequired   int // 0 = null (the period covers all remaining moves, or the control is unknown)
 	ControlReached  bool
-	OpponentCanMate string
+	OpponentCanMate Mate
 	MateLine        []string
-	Verdict         string
+	Verdict         Verdict
 
 	// end
 	Result string
@@ -191,7 +226,7 @@ func Marshal(e Event) []byte {
 	w.int("seq", e.Seq)
 	switch e.Type {
 	case TypeSession:
-		w.str("state", e.State)
+		w.str("state", string(e.State))
 		w.str("port", e.Port)
 	case TypePosition:
 		w.str("fen", e.FEN)
@@ -227,7 +262,7 @@ func Marshal(e Event) []byte {
 		w.clock("clock", e.Clock)
 		w.str("san", e.SAN)
 	case TypeAnomaly:
-		w.str("kind", e.Kind)
+		w.str("kind", string(e.Kind))
 		w.key("side")
 		if e.NoSide {
 			w.b = append(w.b, "null"...)
@@ -254,11 +289,11 @@ func Marshal(e Event) []byte {
 		}
 		w.key("control_reached")
 		w.b = strconv.AppendBool(w.b, e.ControlReached)
-		w.str("opponent_can_mate", e.OpponentCanMate)
-		if e.OpponentCanMate == "yes" {
+		w.str("opponent_can_mate", string(e.OpponentCanMate))
+		if e.OpponentCanMate == MateYes {
 			w.strs("mate_line", e.MateLine)
 		}
-		w.str("verdict", e.Verdict)
+		w.str("verdict", string(e.Verdict))
 		w.str("article", e.Article)
 		w.str("reason", e.Reason)
 	case TypeAdjust:
@@ -293,8 +328,8 @@ func Marshal(e Event) []byte {
 		w.clock("clock", e.Clock)
 		w.int("quiet_plies", e.Quiet)
 		w.strs("recent", e.Recent)
-		w.str("opponent_can_mate", e.OpponentCanMate)
-		if e.OpponentCanMate == "yes" {
+		w.str("opponent_can_mate", string(e.OpponentCanMate))
+		if e.OpponentCanMate == MateYes {
 			w.strs("mate_line", e.MateLine)
 		}
 		w.str("article", e.Article)
@@ -306,7 +341,7 @@ func Marshal(e Event) []byte {
 		w.str("article", e.Article)
 		w.str("reason", e.Reason)
 	case TypePause:
-		w.str("state", e.State)
+		w.str("state", string(e.State))
 		w.str("by", e.By)
 		w.clock("clock", e.Clock)
 		w.str("article", e.Article)

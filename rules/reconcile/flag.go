@@ -5,9 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/notnil/chess"
+	"math/bits"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules/bitboard"
 )
 
 // boardReportLag is how long after a move is made the board may report it:
@@ -170,7 +171,7 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 		}
 		e.Article = "6.9"
 		switch ans {
-		case "no":
+		case MateNo:
 			e.Verdict = VerdictDraw
 		default:
 			e.Verdict = VerdictLoss
@@ -210,15 +211,15 @@ func (g *Game) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k, i,
 }
 
 // mateWords is the 6.9 sentence for the opponent's answer.
-func mateWords(opp clockd.Side, ans, cond string) string {
+func mateWords(opp clockd.Side, ans Mate, cond string) string {
 	loser := name(opp.Other())
 	if cond != "" {
 		cond = " " + cond
 	}
 	switch ans {
-	case "yes":
+	case MateYes:
 		return fmt.Sprintf("%s can still checkmate, so %s loses on time%s (6.9).", name(opp), loser, cond)
-	case "no":
+	case MateNo:
 		return fmt.Sprintf("%s cannot checkmate by any series of legal moves, so the game is drawn%s (6.9).", name(opp), cond)
 	}
 	return fmt.Sprintf("arbiterd could not establish whether %s can still checkmate: %s loses on time%s unless the arbiter finds that %s cannot checkmate by any series of legal moves, then it is drawn (6.9).",
@@ -227,20 +228,20 @@ func mateWords(opp clockd.Side, ans, cond string) string {
 
 // canMate asks the oracle (or the built-in test) about side in the
 // position on the board.
-func (g *Game) canMate(side clockd.Side) (string, []string) {
+func (g *Game) canMate(side clockd.Side) (Mate, []string) {
 	fen := g.rec.FEN()
 	if g.cfg.Oracle != nil {
 		ans, line := g.cfg.Oracle.CanMate(fen, side)
 		switch ans {
-		case "yes":
+		case MateYes:
 			if len(line) == 0 {
-				return "unknown", nil // a "yes" must come with its line
+				return MateUnknown, nil // a "yes" must come with its line
 			}
 			return ans, append([]string(nil), line...)
-		case "no":
+		case MateNo:
 			return ans, nil
 		}
-		return "unknown", nil
+		return MateUnknown, nil
 	}
 	return MaterialOracle{}.CanMate(fen, side)
 }
@@ -251,32 +252,23 @@ func (g *Game) canMate(side clockd.Side) (string, []string) {
 type MaterialOracle struct{}
 
 // CanMate implements MateOracle.
-func (MaterialOracle) CanMate(fen string, side clockd.Side) (string, []string) {
-	opt, err := chess.FEN(fen)
+func (MaterialOracle) CanMate(fen string, side clockd.Side) (Mate, []string) {
+	pos, err := bitboard.ParseFEN(fen)
 	if err != nil {
-		return "unknown", nil
+		return MateUnknown, nil
 	}
-	pos := chess.NewGame(opt).Position()
-	color := chess.White
+	us := bitboard.White
 	if side == clockd.Black {
-		color = chess.Black
+		us = bitboard.Black
 	}
-	var own, other []chess.PieceType
-	for _, p := range pos.Board().SquareMap() {
-		if p.Type() == chess.King {
-			continue
-		}
-		if p.Color() == color {
-			own = append(own, p.Type())
-		} else {
-			other = append(other, p.Type())
-		}
-	}
+	own := bits.OnesCount64(pos.Occupied(us)) - 1 // not the king
+	other := bits.OnesCount64(pos.Occupied(us.Other())) - 1
+	minor := pos.Pieces(us, bitboard.Knight)|pos.Pieces(us, bitboard.Bishop) != 0
 	switch {
-	case len(own) == 0:
-		return "no", nil
-	case len(own) == 1 && len(other) == 0 && (own[0] == chess.Knight || own[0] == chess.Bishop):
-		return "no", nil
+	case own == 0:
+		return MateNo, nil
+	case own == 1 && other == 0 && minor:
+		return MateNo, nil
 	}
-	return "unknown", nil
+	return MateUnknown, nil
 }

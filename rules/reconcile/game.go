@@ -30,7 +30,7 @@ const (
 // line of UCI moves ending in mate), "no" or "unknown". It must be sound:
 // "no" only when provably so.
 type MateOracle interface {
-	CanMate(fen string, side clockd.Side) (answer string, line []string)
+	CanMate(fen string, side clockd.Side) (answer Mate, line []string)
 }
 
 // Config sets up one game.
@@ -369,7 +369,7 @@ func (g *Game) emit(out *[]Event, at time.Duration, e Event) {
 	*out = append(*out, e)
 }
 
-func (g *Game) anomaly(out *[]Event, at time.Duration, kind string, side clockd.Side, noSide bool, article, detail string) {
+func (g *Game) anomaly(out *[]Event, at time.Duration, kind Kind, side clockd.Side, noSide bool, article, detail string) {
 	g.emit(out, at, Event{Type: TypeAnomaly, Kind: kind, Side: side, NoSide: noSide, Article: article, Detail: detail})
 }
 
@@ -384,38 +384,38 @@ func (g *Game) Advance(at time.Duration) []Event {
 
 // Session reports a session event (state start/connected/disconnected/
 // resync/end) on a board's port. At "end" every pending decision is taken.
-func (g *Game) Session(at time.Duration, state, port string) []Event {
+func (g *Game) Session(at time.Duration, state State, port string) []Event {
 	return g.session(at, state, port, false)
 }
 
 // ClockSession is Session on the port of a separate clock, a port whose
 // declared driver is a clock's (lineclock): a clock going away or coming
 // back says nothing about the board.
-func (g *Game) ClockSession(at time.Duration, state, port string) []Event {
+func (g *Game) ClockSession(at time.Duration, state State, port string) []Event {
 	return g.session(at, state, port, true)
 }
 
-func (g *Game) session(at time.Duration, state, port string, clock bool) []Event {
+func (g *Game) session(at time.Duration, state State, port string, clock bool) []Event {
 	var out []Event
 	switch state {
-	case "start", "connected", "disconnected", "resync", "end":
+	case StateStart, StateConnected, StateDisconnected, StateResync, StateEnd:
 	default:
 		g.anomaly(&out, at, KindBadInput, 0, true, "–",
 			fmt.Sprintf("An unknown session state %q was reported on port %q; arbiterd ignored it.", state, port))
 		return out
 	}
-	if (state == "connected" || state == "resync") && !clock {
+	if (state == StateConnected || state == StateResync) && !clock {
 		// The board is back: what it shows may be several plies on. A
 		// clock coming back changes nothing on the board.
 		g.away.resync = true
 	}
-	if state == "end" {
+	if state == StateEnd {
 		g.advance(&out, at, time.Duration(1<<62))
 	} else {
 		g.advance(&out, at, at)
 	}
 	g.emit(&out, at, Event{Type: TypeSession, State: state, Port: port})
-	if state == "disconnected" {
+	if state == StateDisconnected {
 		kind, what := KindBoardDisconnected, "board"
 		if clock {
 			kind, what = KindClockDisconnected, "clock"

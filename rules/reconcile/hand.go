@@ -141,7 +141,7 @@ func (g *Game) pauseEvent(out *[]Event, at time.Duration, clock clockd.Times) {
 	if in := g.fresh(); in != nil {
 		why = "to settle " + in.title
 	}
-	g.emit(out, at, Event{Type: TypePause, State: "stopped", By: "arbiter", Clock: clock, Article: "6.11",
+	g.emit(out, at, Event{Type: TypePause, State: StateStopped, By: "arbiter", Clock: clock, Article: "6.11",
 		Reason: fmt.Sprintf("The clock was stopped (White %s, Black %s), %s.", hms(clock.White), hms(clock.Black), why)})
 }
 
@@ -180,7 +180,7 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 		g.adjusted(out, at, g.hand.from, clock)
 	}
 	if g.hand.pause {
-		g.emit(out, at, Event{Type: TypePause, State: "running", By: "arbiter", Clock: clock, Article: "6.11",
+		g.emit(out, at, Event{Type: TypePause, State: StateRunning, By: "arbiter", Clock: clock, Article: "6.11",
 			Reason: fmt.Sprintf("The clock runs again (White %s, Black %s).", hms(clock.White), hms(clock.Black))})
 	}
 	g.hand.stopped, g.hand.changed, g.hand.pause, g.hand.stopSeq, g.hand.unsure = false, false, false, 0, false

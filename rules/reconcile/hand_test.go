@@ -154,11 +154,11 @@ func TestDefaultTime(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		moves []string
-		want  []string // anomaly kinds
+		want  []Kind // anomaly kinds
 		side  string
 	}{
-		{"White absent", nil, []string{KindDefaultTime}, "white"},
-		{"Black absent", []string{"e4"}, []string{KindDefaultTime}, "black"},
+		{"White absent", nil, []Kind{KindDefaultTime}, "white"},
+		{"Black absent", []string{"e4"}, []Kind{KindDefaultTime}, "black"},
 		{"both present", []string{"e4", "e5"}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -97,7 +97,7 @@ func replay(g *Game, log []input) []Event {
 		case in.clock != nil:
 			out = append(out, g.Clock(*in.clock)...)
 		case in.state != "":
-			out = append(out, g.Session(in.at, in.state, "board")...)
+			out = append(out, g.Session(in.at, State(in.state), "board")...)
 		default:
 			out = append(out, g.Advance(in.at)...)
 		}
@@ -294,18 +294,27 @@ func (h *harness) of(tp Type) []Event {
 }
 
 // anomalies lists the anomaly kinds in order.
-func (h *harness) anomalies() []string {
-	var r []string
+func (h *harness) anomalies() []Kind {
+	var r []Kind
 	for _, e := range h.of(TypeAnomaly) {
 		r = append(r, e.Kind)
 	}
 	return r
 }
 
-func (h *harness) wantAnomalies(kinds ...string) {
+// joinKinds lists anomaly kinds separated by commas.
+func joinKinds(kinds []Kind) string {
+	s := make([]string, len(kinds))
+	for i, k := range kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ",")
+}
+
+func (h *harness) wantAnomalies(kinds ...Kind) {
 	h.t.Helper()
-	got := strings.Join(h.anomalies(), ",")
-	if want := strings.Join(kinds, ","); got != want {
+	got := joinKinds(h.anomalies())
+	if want := joinKinds(kinds); got != want {
 		h.t.Errorf("anomalies = [%s], want [%s]\n%s", got, want, h.jsonl())
 	}
 }

@@ -22,14 +22,14 @@ func TestBoardShowingTheStartMidGame(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		show func(h *harness, at float64) // the board comes back showing the start
-		want []string
+		want []Kind
 	}{
 		{"reset in place", func(h *harness, at float64) { h.setBoard(at, startFEN) }, nil},
 		{"another board, after the port came back", func(h *harness, at float64) {
 			h.feed(h.g.Session(sec(at-5), "disconnected", "board"))
 			h.feed(h.g.Session(sec(at-1), "connected", "board"))
 			h.setBoard(at, startFEN)
-		}, []string{KindBoardDisconnected}},
+		}, []Kind{KindBoardDisconnected}},
 		{"another board, turned round", func(h *harness, at float64) {
 			h.rotate = true
 			h.setBoard(at, startFEN)

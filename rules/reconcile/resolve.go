@@ -555,9 +555,9 @@ func (g *Game) penalty(side clockd.Side) string {
 	s := fmt.Sprintf("This is %s %s completed illegal move: %s loses (7.5.5) unless %s cannot checkmate by any series of legal moves, in which case the game is drawn. ",
 		possessive(side), nth(n), name(side), name(opp))
 	switch ans {
-	case "yes":
+	case MateYes:
 		s += fmt.Sprintf("%s can still checkmate (for example %s), so %s loses.", name(opp), strings.Join(line, " "), name(side))
-	case "no":
+	case MateNo:
 		s += fmt.Sprintf("%s cannot checkmate, so the game is drawn.", name(opp))
 	default:
 		s += fmt.Sprintf("arbiterd could not establish whether %s can still checkmate; the arbiter decides.", name(opp))

@@ -58,11 +58,11 @@ func (h *harness) playUCI(at float64, uci string) {
 // fixedOracle answers every 6.9 question the same way (the mapping of the
 // answers to verdicts is under test, not the analysis).
 type fixedOracle struct {
-	answer string
+	answer Mate
 	line   []string
 }
 
-func (o fixedOracle) CanMate(string, clockd.Side) (string, []string) { return o.answer, o.line }
+func (o fixedOracle) CanMate(string, clockd.Side) (Mate, []string) { return o.answer, o.line }
 
 var standardTC = "40/5400+30:1800+30"
 
@@ -606,8 +606,8 @@ func TestPlayGoesOnAfterVerdictNone(t *testing.T) {
 		name, tc string
 		both     bool // the clock adds the next period to both sides
 		// the second flag: White's in period 2
-		required int    // 0: the last period
-		verdict  string // with an opponent who can mate
+		required int     // 0: the last period
+		verdict  Verdict // with an opponent who can mate
 		end      string
 	}{
 		{"two periods, added to both", standardTC, true, 0, VerdictLoss, "0-1"},
@@ -720,7 +720,7 @@ func TestNoClockStoppedOnceTheGameHasEnded(t *testing.T) {
 		tc     string
 		play   func(h *harness)
 		result string // "" : the game goes on
-		want   []string
+		want   []Kind
 	}{
 		{"mate pressed, stopped before it settles", standardTC, func(h *harness) { foolsMate(h, true); stop(h, 16) }, "0-1", nil},
 		{"mate not pressed, stopped at once", standardTC, func(h *harness) { foolsMate(h, false); stop(h, 15.4) }, "0-1", nil},
@@ -746,7 +746,7 @@ func TestNoClockStoppedOnceTheGameHasEnded(t *testing.T) {
 			h.play(5, "e4")
 			h.press(5.3, W)
 			stop(h, 20)
-		}, "", []string{KindClockStopped}},
+		}, "", []Kind{KindClockStopped}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, Config{TimeControl: mustTC(t, c.tc), Oracle: fixedOracle{"yes", []string{"d1h5"}}})

@@ -414,9 +414,9 @@ func (b *board) onEvent(e reconcile.Event) bool {
 func (b *board) publish(e reconcile.Event) {
 	if e.Type == reconcile.TypeSession && e.Port == PortName {
 		switch e.State {
-		case "connected":
+		case reconcile.StateConnected:
 			b.lineUp()
-		case "disconnected":
+		case reconcile.StateDisconnected:
 			b.lineDown()
 		}
 	}
@@ -457,13 +457,13 @@ func (b *board) count(e reconcile.Event) {
 	m.events.WithLabelValues(string(e.Type)).Inc()
 	switch e.Type {
 	case reconcile.TypeAnomaly:
-		m.anomalies.WithLabelValues(e.Kind).Inc()
+		m.anomalies.WithLabelValues(string(e.Kind)).Inc()
 	case reconcile.TypeSession:
 		if e.Port == PortName {
 			switch e.State {
-			case "connected", "resync":
+			case reconcile.StateConnected, reconcile.StateResync:
 				m.connected.WithLabelValues(b.id).Set(1)
-			case "disconnected", "end":
+			case reconcile.StateDisconnected, reconcile.StateEnd:
 				m.connected.WithLabelValues(b.id).Set(0)
 			}
 		}

@@ -156,7 +156,7 @@ func TestTwoBoards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Verdict != reconcile.VerdictLoss {
+	if b.Verdict != string(reconcile.VerdictLoss) {
 		t.Errorf("hub: board 1 verdict %q", b.Verdict)
 	}
 }

@@ -100,7 +100,7 @@ func TestSeparateClock(t *testing.T) {
 		case e.Type == reconcile.TypeFlag:
 			flag = &evs[i]
 		case e.Type == reconcile.TypeSession && e.Port == ClockPortName:
-			clockStates = append(clockStates, e.State)
+			clockStates = append(clockStates, string(e.State))
 		case e.Type == reconcile.TypeAnomaly && e.Kind != reconcile.KindClockDisconnected:
 			t.Errorf("anomaly: %s", reconcile.Marshal(e))
 		}

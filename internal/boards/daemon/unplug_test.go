@@ -12,7 +12,7 @@ import (
 )
 
 func isSession(state string) func(reconcile.Event) bool {
-	return func(e reconcile.Event) bool { return e.Type == reconcile.TypeSession && e.State == state }
+	return func(e reconcile.Event) bool { return e.Type == reconcile.TypeSession && string(e.State) == state }
 }
 
 // TestUnplugAndPlugBack unplugs board 1 in the middle of its game (its pty
@@ -55,7 +55,7 @@ func TestUnplugAndPlugBack(t *testing.T) {
 	var states []string
 	for _, e := range b1 {
 		if e.Type == reconcile.TypeSession {
-			states = append(states, e.State)
+			states = append(states, string(e.State))
 		}
 	}
 	if s := strings.Join(states, " "); !strings.Contains(s, "connected disconnected connected") {

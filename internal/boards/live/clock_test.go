@@ -256,7 +256,7 @@ func TestLiveClockUnplugged(t *testing.T) {
 	var states []string
 	for _, e := range ofType(evs, reconcile.TypeSession) {
 		if e.Port == "clock" {
-			states = append(states, e.State)
+			states = append(states, string(e.State))
 		}
 	}
 	if got := strings.Join(states, " "); got != "start start disconnected start end" {
@@ -340,7 +340,7 @@ func TestLiveClockAbsentAtStart(t *testing.T) {
 	var states []string
 	for _, e := range ofType(evs, reconcile.TypeSession) {
 		if e.Port == "clock" {
-			states = append(states, e.State)
+			states = append(states, string(e.State))
 		}
 	}
 	if got := strings.Join(states, " "); got != "start disconnected start" {
@@ -367,7 +367,7 @@ func TestLiveClockAbsentAtStart(t *testing.T) {
 
 func has(evs []reconcile.Event, clockState string) bool {
 	for _, e := range evs {
-		if e.Type == reconcile.TypeSession && e.Port == "clock" && e.State == clockState {
+		if e.Type == reconcile.TypeSession && e.Port == "clock" && string(e.State) == clockState {
 			return true
 		}
 	}

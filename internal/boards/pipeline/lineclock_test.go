@@ -278,7 +278,7 @@ func TestClockIsTheDeclaredDriver(t *testing.T) {
 	}
 	capt += "#" + FormatSessionMarker(20*time.Second, "timer", "disconnected") + "\n"
 	evs, _ := replayAll(t, []byte(capt))
-	kinds := map[string]int{}
+	kinds := map[reconcile.Kind]int{}
 	for _, e := range evs {
 		if e.Type == reconcile.TypeAnomaly {
 			kinds[e.Kind]++
@@ -296,7 +296,7 @@ func TestClockIsTheDeclaredDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	var got []reconcile.Kind
 	for _, e := range out {
 		if e.Type == reconcile.TypeAnomaly {
 			got = append(got, e.Kind)

@@ -252,14 +252,14 @@ func (p *Pipeline) Session(at time.Duration, portName, state string) ([]reconcil
 		}
 	}
 	p.emit(p.game.Advance(at))
-	p.emit(p.session(at, state, portName))
+	p.emit(p.session(at, reconcile.State(state), portName))
 	return p.events, nil
 }
 
 // session hands a port's session change to the game. A port is a separate
 // clock because its declared driver is a clock's (lineclock), whatever its
 // name.
-func (p *Pipeline) session(at time.Duration, state, name string) []reconcile.Event {
+func (p *Pipeline) session(at time.Duration, state reconcile.State, name string) []reconcile.Event {
 	if pt := p.ports[name]; pt != nil && pt.lc != nil {
 		return p.game.ClockSession(at, state, name)
 	}

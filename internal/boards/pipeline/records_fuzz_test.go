@@ -19,7 +19,9 @@ import (
 // its time on the pipeline.
 type fuzzOracle struct{}
 
-func (fuzzOracle) CanMate(string, clockd.Side) (string, []string) { return "unknown", nil }
+func (fuzzOracle) CanMate(string, clockd.Side) (reconcile.Mate, []string) {
+	return reconcile.MateUnknown, nil
+}
 
 // The vocabulary the record fuzzer draws from: real names and values next
 // to wrong ones, so both the accepted and the rejected paths are reached.

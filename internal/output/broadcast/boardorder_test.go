@@ -68,7 +68,7 @@ func forgottenPress(t *testing.T, ply int) {
 		h.Publish("1", e)
 		g.Add(e)
 		if e.Type == reconcile.TypeAnomaly {
-			anomalies = append(anomalies, e.Kind)
+			anomalies = append(anomalies, string(e.Kind))
 		}
 		if e.Type != reconcile.TypeComplete {
 			continue
@@ -90,7 +90,7 @@ func forgottenPress(t *testing.T, ply int) {
 		}
 	}
 	// one forgotten press, one alert (none when the unpressed move mates)
-	if len(anomalies) > 1 || (len(anomalies) == 1 && anomalies[0] != reconcile.KindMoveWithoutPress) {
+	if len(anomalies) > 1 || (len(anomalies) == 1 && anomalies[0] != string(reconcile.KindMoveWithoutPress)) {
 		t.Errorf("anomalies %v, want one move-without-press at most", anomalies)
 	}
 	if len(completed) != len(immortal) {

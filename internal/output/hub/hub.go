@@ -290,23 +290,23 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 	case reconcile.TypeSession:
 		if e.clockPort != "" && ev.Port == e.clockPort {
 			switch ev.State {
-			case "connected", "start", "resync":
+			case reconcile.StateConnected, reconcile.StateStart, reconcile.StateResync:
 				s.ClockConnection = "connected"
-			case "disconnected":
+			case reconcile.StateDisconnected:
 				s.ClockConnection = "disconnected"
 				s.Running = ""
 			}
 			break
 		}
 		switch ev.State {
-		case "connected", "start":
+		case reconcile.StateConnected, reconcile.StateStart:
 			if s.Connection != "ended" {
 				s.Connection = "connected"
 			}
-		case "disconnected":
+		case reconcile.StateDisconnected:
 			s.Connection = "disconnected"
 			s.Running = ""
-		case "end":
+		case reconcile.StateEnd:
 			s.Connection = "ended"
 			s.Running = ""
 		}
@@ -377,7 +377,7 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 	case reconcile.TypeFlag:
 		f := ev
 		s.Flag = &f
-		s.Verdict = ev.Verdict
+		s.Verdict = string(ev.Verdict)
 		e.setClock(ev.Clock, ev.At, wall)
 		level := Red
 		if ev.Verdict == reconcile.VerdictNone {
@@ -395,9 +395,9 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 		if ev.Kind == reconcile.KindClockStopped {
 			s.Running = ""
 		}
-		e.alert(ev, Amber, ev.Kind, side, ev.Article, ev.Detail)
+		e.alert(ev, Amber, string(ev.Kind), side, ev.Article, ev.Detail)
 	case reconcile.TypePause:
-		if ev.State == "stopped" {
+		if ev.State == reconcile.StateStopped {
 			s.Running = ""
 		}
 	case reconcile.TypeAdjust:

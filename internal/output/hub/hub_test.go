@@ -146,7 +146,7 @@ func TestClockPortStateIsSeparate(t *testing.T) {
 	h.AddBoard(Info{ID: "3", ClockPort: "timer"})
 	pub := func(seq int, state, port string) Board {
 		t.Helper()
-		h.Publish("3", reconcile.Event{Type: reconcile.TypeSession, Seq: seq, State: state, Port: port})
+		h.Publish("3", reconcile.Event{Type: reconcile.TypeSession, Seq: seq, State: reconcile.State(state), Port: port})
 		b, err := h.Board("3")
 		if err != nil {
 			t.Fatal(err)

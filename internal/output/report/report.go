@@ -47,7 +47,7 @@ func (r *Report) Add(e reconcile.Event) {
 			r.incidents = append(r.incidents, e)
 		}
 	case reconcile.TypeSession:
-		if e.State == "disconnected" || e.State == "resync" {
+		if e.State == reconcile.StateDisconnected || e.State == reconcile.StateResync {
 			r.incidents = append(r.incidents, e)
 		}
 	}
@@ -109,7 +109,7 @@ func (r *Report) Write(w io.Writer) error {
 			if len(e.MateLine) > 0 {
 				fmt.Fprintf(&b, " (for instance %s)", strings.Join(e.MateLine, " "))
 			}
-			fmt.Fprintf(&b, "\n%14s VERDICT: %s (%s)\n%s\n", "", strings.ToUpper(e.Verdict), e.Article, indent(e.Reason))
+			fmt.Fprintf(&b, "\n%14s VERDICT: %s (%s)\n%s\n", "", strings.ToUpper(string(e.Verdict)), e.Article, indent(e.Reason))
 		case reconcile.TypeEnd:
 			fmt.Fprintf(&b, "%s  %-8s %s, %s (%s)\n", at, "END", e.Result, e.Reason, orDash(e.Article))
 		case reconcile.TypeAdjust:
@@ -125,7 +125,7 @@ func (r *Report) Write(w io.Writer) error {
 			fmt.Fprintf(&b, "%s  %-8s %s on %s's claim (seq %d) (%s)\n%s\n", at, "DECISION", strings.ToUpper(e.Decision), e.Side, e.Claim, orDash(e.Article), indent(e.Reason))
 		case reconcile.TypePause:
 			what := "the arbiter stopped the clock"
-			if e.State == "running" {
+			if e.State == reconcile.StateRunning {
 				what = "the clock runs again"
 			}
 			fmt.Fprintf(&b, "%s  %-8s %s (%s)\n%s\n", at, "PAUSE", what, orDash(e.Article), indent(e.Reason))

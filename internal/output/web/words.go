@@ -56,7 +56,7 @@ type View struct {
 }
 
 // labels are the words for the alert kinds.
-var labels = map[string]string{
+var labels = map[reconcile.Kind]string{
 	"flag":                            "flag",
 	reconcile.KindPressWithoutMove:    "press without a move",
 	reconcile.KindMoveWithoutPress:    "move without a press",
@@ -80,7 +80,7 @@ var labels = map[string]string{
 }
 
 func label(kind string) string {
-	if l, ok := labels[kind]; ok {
+	if l, ok := labels[reconcile.Kind(kind)]; ok {
 		return l
 	}
 	return strings.ReplaceAll(kind, "-", " ")
@@ -277,7 +277,7 @@ func (w *wording) say(a hub.Alert, e reconcile.Event) Alert {
 	}
 	switch {
 	case e.Type == reconcile.TypeFlag:
-		if e.OpponentCanMate == "yes" && len(e.MateLine) > 0 {
+		if e.OpponentCanMate == reconcile.MateYes && len(e.MateLine) > 0 {
 			if line, err := SANLine(w.fen(), e.MateLine); err == nil {
 				out.Mate = line
 			} else {
@@ -386,7 +386,7 @@ func raises(e reconcile.Event, a hub.Alert) bool {
 	case reconcile.TypeFlag:
 		return a.Kind == "flag"
 	case reconcile.TypeAnomaly:
-		return a.Kind == e.Kind
+		return a.Kind == string(e.Kind)
 	case reconcile.TypeAdjust:
 		return a.Kind == "adjust"
 	}

@@ -170,14 +170,14 @@ func check(o *outcome, m *sim) {
 		if e.MovesRequired != w.required {
 			diffs = append(diffs, fmt.Sprintf("moves_required %d, want %d", e.MovesRequired, w.required))
 		}
-		okVerdict := e.Verdict == w.verdict || (closeCall && e.Verdict == "unknown")
+		okVerdict := string(e.Verdict) == w.verdict || (closeCall && e.Verdict == "unknown")
 		if w.mate == "" && w.verdict != "none" {
 			okVerdict = e.Verdict == "loss" || e.Verdict == "draw"
 		}
 		if !okVerdict {
 			diffs = append(diffs, fmt.Sprintf("verdict %s, want %s", e.Verdict, w.verdict))
 		}
-		if w.mate != "" && w.verdict != "none" && e.OpponentCanMate != w.mate {
+		if w.mate != "" && w.verdict != "none" && string(e.OpponentCanMate) != w.mate {
 			diffs = append(diffs, fmt.Sprintf("opponent_can_mate %s, want %s", e.OpponentCanMate, w.mate))
 		}
 		if len(diffs) > 0 {
@@ -213,17 +213,17 @@ func check(o *outcome, m *sim) {
 		if !e.NoSide {
 			side = e.Side.String()
 		}
-		k := anomKey{e.Kind, side}
+		k := anomKey{string(e.Kind), side}
 		if a := m.allow[k]; a != nil && count[k] < a.max {
 			count[k]++
 			continue
 		}
-		any := anomKey{e.Kind, ""}
+		any := anomKey{string(e.Kind), ""}
 		if a := m.allow[any]; a != nil && count[any] < a.max {
 			count[any]++
 			continue
 		}
-		kind := "false-" + e.Kind
+		kind := "false-" + string(e.Kind)
 		if endAt >= 0 && e.At >= endAt {
 			kind += "-after-end"
 		}
@@ -241,7 +241,7 @@ func check(o *outcome, m *sim) {
 // actions: each change of a face's time is one adjust event of that side
 // and amount, closing the alert it settles; nothing else is an adjust.
 func checkArbiter(o *outcome, m *sim) {
-	seqOf := map[int]string{}
+	seqOf := map[int]reconcile.Kind{}
 	var adj []reconcile.Event
 	pauses := 0
 	for _, e := range o.events {
@@ -273,7 +273,7 @@ func checkArbiter(o *outcome, m *sim) {
 		}
 		used[found] = true
 		e := adj[found]
-		closed := ""
+		var closed reconcile.Kind
 		for _, q := range e.Closes {
 			if seqOf[q] == w.closes {
 				closed = w.closes

@@ -3,6 +3,7 @@ package dgtmodel_test
 import (
 	"container/heap"
 	"fmt"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -92,7 +93,7 @@ type anomKey struct{ kind, side string }
 type wantAdjust struct {
 	side   string
 	delta  int64
-	closes string
+	closes reconcile.Kind
 }
 
 // allowance bounds how many anomalies of a kind for a side are right.
@@ -433,7 +434,7 @@ func (s *sim) handle(e simEvent) bool {
 		}
 		s.c.adjust(e.face, e.by)
 		s.report()
-		s.adjusts = append(s.adjusts, wantAdjust{side: s.sideOfFace(e.face), delta: e.by, closes: e.why})
+		s.adjusts = append(s.adjusts, wantAdjust{side: s.sideOfFace(e.face), delta: e.by, closes: reconcile.Kind(e.why)})
 	case evResume:
 		if s.over {
 			return false
@@ -612,9 +613,9 @@ func (s *sim) arbiter(p int) {
 	s.push(simEvent{at: stop, kind: evPause, why: pl.arbiter})
 	at := stop
 	// expected once they happen (a flag may end the game first)
-	change := func(face int, by int64, closes string) {
+	change := func(face int, by int64, closes reconcile.Kind) {
 		at += ms(2000, 4000, s.rng)
-		s.push(simEvent{at: at, kind: evAdjust, face: face, by: by, why: closes})
+		s.push(simEvent{at: at, kind: evAdjust, face: face, by: by, why: string(closes)})
 	}
 	switch pl.arbiter {
 	case "penalty":

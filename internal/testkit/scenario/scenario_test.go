@@ -82,14 +82,14 @@ type scenario struct {
 type facts struct {
 	completed reconcile.Moves
 	by        map[string]int
-	anomalies map[string]int
+	anomalies map[reconcile.Kind]int
 	periods   []reconcile.Event
 	flags     []reconcile.Event
 	ends      []reconcile.Event
 }
 
 func gather(evs []reconcile.Event) facts {
-	f := facts{by: map[string]int{}, anomalies: map[string]int{}}
+	f := facts{by: map[string]int{}, anomalies: map[reconcile.Kind]int{}}
 	for _, e := range evs {
 		switch e.Type {
 		case reconcile.TypeComplete:
@@ -125,9 +125,9 @@ func periods(t testing.TB, tc string) []emulator.Period {
 	return p
 }
 
-func onlyAnomalies(t *testing.T, f facts, allowed ...string) {
+func onlyAnomalies(t *testing.T, f facts, allowed ...reconcile.Kind) {
 	t.Helper()
-	ok := map[string]bool{reconcile.KindClockStopped: true}
+	ok := map[reconcile.Kind]bool{reconcile.KindClockStopped: true}
 	for _, k := range allowed {
 		ok[k] = true
 	}
