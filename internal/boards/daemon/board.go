@@ -185,12 +185,12 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 				cw.Close()
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
-			text := pipeline.FormatSessionMarker(base, PortName, "disconnected")
-			if err := cw.Comment(text); err != nil {
+			rec := capture.Session(base, PortName, "disconnected")
+			if err := cw.Marker(rec); err != nil {
 				cw.Close()
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
-			if err := b.p.Record(capture.Record{Kind: capture.KindComment, Text: text}, collect); err != nil {
+			if err := b.p.Record(rec, collect); err != nil {
 				cw.Close()
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
@@ -289,11 +289,11 @@ func (b *board) recoverClock(cw *capture.Writer, declared map[string]string, at 
 		}
 		return b.p.Record(capture.Record{Kind: capture.KindPort, Port: ClockPortName, Driver: b.cfg.Clock.Driver}, fn)
 	}
-	text := pipeline.FormatSessionMarker(at, ClockPortName, "disconnected")
-	if err := cw.Comment(text); err != nil {
+	rec := capture.Session(at, ClockPortName, "disconnected")
+	if err := cw.Marker(rec); err != nil {
 		return err
 	}
-	return b.p.Record(capture.Record{Kind: capture.KindComment, Text: text}, fn)
+	return b.p.Record(rec, fn)
 }
 
 func (d *Daemon) scale(real time.Duration) time.Duration {

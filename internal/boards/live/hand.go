@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
-	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -37,7 +36,7 @@ func (h *Hand) Claim(side clockd.Side) error {
 	if side != clockd.White && side != clockd.Black {
 		return fmt.Errorf("live: a claim by side %d", side)
 	}
-	return h.act(func(at time.Duration) string { return pipeline.FormatClaimMarker(at, side) })
+	return h.act(func(at time.Duration) capture.Record { return capture.Claim(at, side.String()) })
 }
 
 // Decide records the arbiter's decision on the claim whose claim event has
@@ -51,32 +50,32 @@ func (h *Hand) Decide(claim int, decision string) error {
 	if claim < 1 {
 		return fmt.Errorf("live: claim %d is not an event's seq", claim)
 	}
-	return h.act(func(at time.Duration) string { return pipeline.FormatDecisionMarker(at, claim, decision) })
+	return h.act(func(at time.Duration) capture.Record { return capture.Decide(at, claim, decision) })
 }
 
-func (h *Hand) act(text func(time.Duration) string) error {
+func (h *Hand) act(marker func(time.Duration) capture.Record) error {
 	h.mu.Lock()
 	j := h.j
 	h.mu.Unlock()
 	if j == nil {
 		return ErrNotRunning
 	}
-	return j.arbiter(text)
+	return j.arbiter(marker)
 }
 
-// arbiter records an arbiter marker made by text at the current time.
-func (j *journal) arbiter(text func(time.Duration) string) error {
+// arbiter records the arbiter marker made by marker at the current time.
+func (j *journal) arbiter(marker func(time.Duration) capture.Record) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	at := max(j.now().Truncate(time.Microsecond), j.cw.Last(), j.last)
-	t := text(at)
-	if err := j.cw.Comment(t); err != nil {
+	rec := marker(at)
+	if err := j.cw.Marker(rec); err != nil {
 		j.fail(err)
 		if j.onErr == nil {
 			return fmt.Errorf("live: recording the arbiter's act: %w", err)
 		}
 	}
 	j.last = at
-	j.push(capture.Record{Kind: capture.KindComment, Text: t})
+	j.push(rec)
 	return nil
 }

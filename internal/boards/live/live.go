@@ -431,15 +431,14 @@ func (j *journal) data(port string, dir capture.Dir, b []byte) (time.Duration, e
 func (j *journal) marker(at time.Duration, port, state string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	at = max(at, j.cw.Last(), j.last)
-	text := pipeline.FormatSessionMarker(at, port, state)
-	if err := j.cw.Comment(text); err != nil {
+	rec := capture.Session(max(at, j.cw.Last(), j.last), port, state)
+	if err := j.cw.Marker(rec); err != nil {
 		j.fail(err)
 		if j.onErr == nil {
 			return
 		}
 	}
-	j.push(capture.Record{Kind: capture.KindComment, Text: text})
+	j.push(rec)
 }
 
 func (j *journal) take() []capture.Record {

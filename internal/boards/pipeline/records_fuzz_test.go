@@ -61,8 +61,9 @@ func fuzzRecords(b []byte) []capture.Record {
 			kv := fuzzMeta[int(next())%len(fuzzMeta)]
 			recs = append(recs, capture.Record{Line: line, Kind: capture.KindMeta, Key: kv[0], Value: kv[1]})
 		case 2:
-			text := pipeline.FormatSessionMarker(at, fuzzPorts[int(next())%len(fuzzPorts)], fuzzStates[int(next())%len(fuzzStates)])
-			recs = append(recs, capture.Record{Line: line, Kind: capture.KindComment, Text: text})
+			rec := capture.Session(at, fuzzPorts[int(next())%len(fuzzPorts)], fuzzStates[int(next())%len(fuzzStates)])
+			rec.Line = line
+			recs = append(recs, rec)
 		case 3, 4:
 			n := int(next())%48 + 1
 			if n > len(b) {

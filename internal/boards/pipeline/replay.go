@@ -3,8 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
@@ -12,68 +10,49 @@ import (
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
-// SessionMarker is the comment the live daemon writes into a capture when
-// a port's connection changes, so that replay reproduces the session
-// events: "#session SECONDS PORT STATE". To a reader of capture v1 it is
-// an ordinary comment (an arbiterd extension, see docs/capture.md).
-const SessionMarker = "session "
-
-// FormatSessionMarker returns the comment text (without '#') for a session
-// change of port at time at.
+// FormatSessionMarker returns the text (without '#') of the session marker
+// for port's state changing at time at: "session SECONDS PORT STATE". The
+// capture reader reads such a line as a capture.KindSession record
+// (docs/capture.md, markers); the daemon writes markers with
+// capture.Writer.Marker, and tools and tests that write captures line by
+// line use this.
 func FormatSessionMarker(at time.Duration, port, state string) string {
-	return SessionMarker + capture.FormatSeconds(at) + " " + port + " " + state
+	return capture.MarkerText(capture.Session(at, port, state))
 }
 
-// ArbiterMarker is the comment the live daemon writes into a capture when
-// the arbiter acts through arbiterd (a player's claim, the decision on it),
-// so that replay reproduces it: "#arbiter SECONDS claim SIDE" and
-// "#arbiter SECONDS decide CLAIM-SEQ DECISION" (docs/extensions.md).
-const ArbiterMarker = "arbiter "
-
-// FormatClaimMarker returns the comment text (without '#') for side's
-// claim at time at.
+// FormatClaimMarker returns the text (without '#') of the arbiter marker for
+// side's claim at time at: "arbiter SECONDS claim SIDE".
 func FormatClaimMarker(at time.Duration, side clockd.Side) string {
-	return ArbiterMarker + capture.FormatSeconds(at) + " claim " + side.String()
+	return capture.MarkerText(capture.Claim(at, side.String()))
 }
 
-// FormatDecisionMarker returns the comment text (without '#') for the
-// arbiter's decision on the claim of seq claim.
+// FormatDecisionMarker returns the text (without '#') of the arbiter marker
+// for the decision on the claim of seq claim: "arbiter SECONDS decide SEQ
+// DECISION".
 func FormatDecisionMarker(at time.Duration, claim int, decision string) string {
-	return fmt.Sprintf("%s%s decide %d %s", ArbiterMarker, capture.FormatSeconds(at), claim, decision)
+	return capture.MarkerText(capture.Decide(at, claim, decision))
 }
 
-// ParseArbiterMarker reads an arbiter marker's text (without '#').
-func ParseArbiterMarker(text string) (time.Duration, reconcile.ArbiterAction, error) {
+// arbiterAction is the arbiter's act an arbiter marker record carries.
+func arbiterAction(rec capture.Record) (reconcile.ArbiterAction, error) {
 	var a reconcile.ArbiterAction
-	f := strings.Fields(text)
-	if len(f) < 3 || f[0] != strings.TrimSpace(ArbiterMarker) {
-		return 0, a, fmt.Errorf("arbiter marker %q: want \"arbiter SECONDS ACTION ...\"", text)
-	}
-	at, err := capture.ParseSeconds(f[1])
-	if err != nil {
-		return 0, a, fmt.Errorf("arbiter marker: %w", err)
-	}
 	switch {
-	case f[2] == "claim" && len(f) == 4 && (f[3] == "white" || f[3] == "black"):
+	case rec.Act == capture.ActClaim && (rec.Side == "white" || rec.Side == "black"):
 		a.Kind, a.Side = reconcile.ActClaim, clockd.White
-		if f[3] == "black" {
+		if rec.Side == "black" {
 			a.Side = clockd.Black
 		}
-	case f[2] == "decide" && len(f) == 5:
-		n, err := strconv.Atoi(f[3])
-		if err != nil || n < 1 {
-			return 0, a, fmt.Errorf("arbiter marker %q: claim %q is not an event's seq", text, f[3])
-		}
-		switch f[4] {
+	case rec.Act == capture.ActDecide && rec.Claim >= 1:
+		switch rec.Decision {
 		case reconcile.DecisionAccepted, reconcile.DecisionRejected, reconcile.DecisionPostponed:
 		default:
-			return 0, a, fmt.Errorf("arbiter marker %q: decision %q is not accepted, rejected or postponed", text, f[4])
+			return a, fmt.Errorf("arbiter marker: decision %q is not accepted, rejected or postponed", rec.Decision)
 		}
-		a.Kind, a.Claim, a.Decision = reconcile.ActDecide, n, f[4]
+		a.Kind, a.Claim, a.Decision = reconcile.ActDecide, rec.Claim, rec.Decision
 	default:
-		return 0, a, fmt.Errorf("arbiter marker %q: want \"claim white|black\" or \"decide SEQ accepted|rejected|postponed\"", text)
+		return a, fmt.Errorf("arbiter marker %q: want \"claim white|black\" or \"decide SEQ accepted|rejected|postponed\"", capture.MarkerText(rec))
 	}
-	return at, a, nil
+	return a, nil
 }
 
 // Arbiter feeds an arbiter's act at time at; it returns the events it
@@ -98,35 +77,19 @@ func (p *Pipeline) Record(rec capture.Record, fn func(reconcile.Event) error) er
 		evs, err = p.Port(rec.Port, rec.Driver)
 	case capture.KindMeta:
 		err = p.Meta(rec.Key, rec.Value)
-	case capture.KindComment:
-		text := strings.TrimSpace(rec.Text)
-		if strings.HasPrefix(text, ArbiterMarker) {
-			at, a, perr := ParseArbiterMarker(text)
-			if perr != nil {
-				err = perr
-				break
-			}
-			evs, err = p.Arbiter(at, a)
+	case capture.KindSession:
+		if p.ports[rec.Port] == nil {
+			err = fmt.Errorf("session marker names undeclared port %q", rec.Port)
 			break
 		}
-		if !strings.HasPrefix(text, SessionMarker) {
-			return nil
-		}
-		f := strings.Fields(text)
-		if len(f) != 4 {
-			err = fmt.Errorf("session marker %q: want \"session SECONDS PORT STATE\"", text)
+		evs, err = p.Session(rec.At, rec.Port, rec.State)
+	case capture.KindArbiter:
+		a, aerr := arbiterAction(rec)
+		if aerr != nil {
+			err = aerr
 			break
 		}
-		at, perr := capture.ParseSeconds(f[1])
-		if perr != nil {
-			err = fmt.Errorf("session marker: %w", perr)
-			break
-		}
-		if p.ports[f[2]] == nil {
-			err = fmt.Errorf("session marker names undeclared port %q", f[2])
-			break
-		}
-		evs, err = p.Session(at, f[2], f[3])
+		evs, err = p.Arbiter(rec.At, a)
 	case capture.KindData:
 		p.last = rec.At
 		evs, err = p.Data(rec.At, rec.Port, rec.Dir, rec.Data)

@@ -12,8 +12,10 @@
 //
 // The first line is exactly "#capture v1". "#port NAME DRIVER" declares a
 // port before its first data line; "#meta KEY=VALUE" sets a game setting
-// from that point on; other lines starting with '#' are comments; empty
-// lines are ignored. arbiterd adds meta keys of its own (docs/extensions.md):
+// from that point on; "#session ..." and "#arbiter ..." are arbiterd's
+// markers, records of their own kinds (KindSession, KindArbiter; comments
+// to a capture v1 reader, see marker.go); other lines starting with '#' are
+// comments; empty lines are ignored. arbiterd adds meta keys of its own (docs/extensions.md):
 // site, and the provenance every capture records at its start —
 // arbiterd-version, arbiterd-revision and started (the wall-clock time,
 // RFC 3339); they change no event. A data line is "SECONDS PORT DIR HEX": seconds since

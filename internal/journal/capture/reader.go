@@ -18,6 +18,8 @@ const (
 	KindMeta                    // #meta KEY=VALUE
 	KindComment                 // any other line starting with '#'
 	KindData                    // SECONDS PORT DIR HEX
+	KindSession                 // #session SECONDS PORT STATE (arbiterd extension)
+	KindArbiter                 // #arbiter SECONDS claim SIDE | decide SEQ DECISION (arbiterd extension)
 )
 
 func (k Kind) String() string {
@@ -30,6 +32,10 @@ func (k Kind) String() string {
 		return "comment"
 	case KindData:
 		return "data"
+	case KindSession:
+		return "session"
+	case KindArbiter:
+		return "arbiter"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -46,9 +52,16 @@ type Record struct {
 
 	Text string // KindComment: the line without its '#'
 
-	At   time.Duration // KindData: time since the capture started
+	At   time.Duration // KindData, KindSession, KindArbiter: time since the capture started
 	Dir  Dir           // KindData
 	Data []byte        // KindData: the bytes (at least one)
+
+	State string // KindSession: the port's session state, as written (Port names the port)
+
+	Act      string // KindArbiter: ActClaim or ActDecide
+	Side     string // KindArbiter, ActClaim: "white" or "black"
+	Claim    int    // KindArbiter, ActDecide: the seq of the claim decided on
+	Decision string // KindArbiter, ActDecide: one of the Decisions
 }
 
 // MaxLine bounds the length of one capture line (a read or write of half a
@@ -168,7 +181,18 @@ func (r *Reader) hashLine(text string) (Record, error) {
 		r.meta[key] = value
 		return Record{Line: r.line, Kind: KindMeta, Key: key, Value: value}, nil
 	}
-	return Record{Line: r.line, Kind: KindComment, Text: text[1:]}, nil
+	rec, isMarker, err := parseMarker(text[1:])
+	if err != nil {
+		return Record{}, r.fail("%v", err)
+	}
+	if !isMarker {
+		return Record{Line: r.line, Kind: KindComment, Text: text[1:]}, nil
+	}
+	if _, ok := r.ports[rec.Port]; rec.Kind == KindSession && !ok {
+		return Record{}, r.fail("session marker names undeclared port %q", clip(rec.Port))
+	}
+	rec.Line = r.line
+	return rec, nil
 }
 
 func (r *Reader) dataLine(text string) (Record, error) {

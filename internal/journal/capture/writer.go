@@ -79,7 +79,9 @@ func (w *Writer) Meta(key, value string) error {
 	return w.line("#meta " + key + "=" + value)
 }
 
-// Comment writes a comment line; a line break in text is an error.
+// Comment writes a comment line; a line break in text is an error. A text
+// that has a marker's form ("session …", "arbiter …") is read back as that
+// marker, not as a comment: the daemon writes markers with Marker.
 func (w *Writer) Comment(text string) error {
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' || text[i] == '\r' {
