@@ -57,47 +57,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		}
 	case rules.Forward, rules.Ambiguous:
 		g.unexpl.on = false
-		moves := res.Moves
-		if res.Kind == rules.Ambiguous {
-			moves = shortest(res.Candidates)
-		}
-		if resync && len(moves) >= 2 {
-			// Back from an absence, the board is several plies on. A
-			// piece in the hand can look like a sequence of exchanges,
-			// so the explanation is held until the board has shown it
-			// for ScanLag; then it is applied, or reported as moves that
-			// cannot be verified (see settle).
-			g.hold(at, res.From, moves)
-			g.held.away, g.held.ambiguous = true, res.Kind == rules.Ambiguous
-			break
-		}
-		if resync {
-			g.backInStep()
-		}
-		if j, ok := g.earlier(s); ok && len(moves) >= 2 {
-			// The board is back at an earlier position of the game: a
-			// take-back (7.1), or several quick moves that happen to lead
-			// back to it. Held; presses around it mean play goes on.
-			g.hold(at, res.From, moves)
-			g.held.backTo = j
-			break
-		}
-		if len(moves) >= 2 {
-			from := res.From
-			slide := false
-			if res.From == g.rec.Ply() && g.trailing() >= 1 {
-				if f, alt, ok := g.fewer(len(moves)); ok {
-					from, moves, slide = f, alt, true
-				}
-			}
-			g.hold(at, from, moves)
-			g.held.slide = slide
-			break
-		}
-		if res.From < g.rec.Ply() {
-			g.retract(out, at, res.From, moves, false)
-		}
-		g.apply(out, at, moves)
+		g.forward(out, at, s, res, resync)
 	case rules.Correction:
 		if len(res.Moves) >= 2 {
 			g.hold(at, res.From, res.Moves)
@@ -127,25 +87,84 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 			g.finish(out, at, res.Signal, "result-signalled", "–")
 		}
 	default: // Unexplained, UnknownPieces
-		if res.Kind == rules.Unexplained && !resync {
-			if k, moves, ok := g.miscommitted(s); ok {
-				// Held until the board has shown it for ScanLag: a piece
-				// in the hand must not rewrite a completed move.
-				g.hold(at, k, moves)
-				g.held.fix = true
-				break
+		g.notExplained(at, s, res, resync)
+	}
+}
+
+// forward takes a board that shows the record's position with plies added
+// (or, ambiguous, several sequences that reach it): one ply is applied at
+// once, several are held until the board has shown them for ScanLag (a
+// piece in the hand can look like a sequence of exchanges), as a possible
+// take-back when they lead back to an earlier position, or as a slide that
+// goes on.
+func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rules.Result, resync bool) {
+	moves := res.Moves
+	if res.Kind == rules.Ambiguous {
+		moves = shortest(res.Candidates)
+	}
+	if resync && len(moves) >= 2 {
+		// Back from an absence, the board is several plies on. A
+		// piece in the hand can look like a sequence of exchanges,
+		// so the explanation is held until the board has shown it
+		// for ScanLag; then it is applied, or reported as moves that
+		// cannot be verified (see settle).
+		g.hold(at, res.From, moves)
+		g.held.away, g.held.ambiguous = true, res.Kind == rules.Ambiguous
+		return
+	}
+	if resync {
+		g.backInStep()
+	}
+	if j, ok := g.earlier(s); ok && len(moves) >= 2 {
+		// The board is back at an earlier position of the game: a
+		// take-back (7.1), or several quick moves that happen to lead
+		// back to it. Held; presses around it mean play goes on.
+		g.hold(at, res.From, moves)
+		g.held.backTo = j
+		return
+	}
+	if len(moves) >= 2 {
+		from := res.From
+		slide := false
+		if res.From == g.rec.Ply() && g.trailing() >= 1 {
+			if f, alt, ok := g.fewer(len(moves)); ok {
+				from, moves, slide = f, alt, true
 			}
 		}
-		if resync && g.away.unsettled && res.Kind == rules.Unexplained && !g.away.suspect {
-			// Back from an absence, the board shows a position that no
-			// short sequence reaches. A piece in a hand looks like that
-			// too, for a moment; once the board has shown it for ScanLag
-			// arbiterd resynchronises to it (see resyncFar).
-			g.away.suspect = true
+		g.hold(at, from, moves)
+		g.held.slide = slide
+		return
+	}
+	if res.From < g.rec.Ply() {
+		g.retract(out, at, res.From, moves, false)
+	}
+	g.apply(out, at, moves)
+}
+
+// notExplained takes a board that no short sequence of legal moves
+// explains: a completed move the board shows was another (held, see
+// miscommitted), a position far on after an absence (suspect, see
+// resyncFar), or a piece in the hand; the board is unexplained from now
+// until it shows something that follows from the record.
+func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result, resync bool) {
+	if res.Kind == rules.Unexplained && !resync {
+		if k, moves, ok := g.miscommitted(s); ok {
+			// Held until the board has shown it for ScanLag: a piece
+			// in the hand must not rewrite a completed move.
+			g.hold(at, k, moves)
+			g.held.fix = true
+			return
 		}
-		if !g.unexpl.on {
-			g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
-		}
+	}
+	if resync && g.away.unsettled && res.Kind == rules.Unexplained && !g.away.suspect {
+		// Back from an absence, the board shows a position that no
+		// short sequence reaches. A piece in a hand looks like that
+		// too, for a moment; once the board has shown it for ScanLag
+		// arbiterd resynchronises to it (see resyncFar).
+		g.away.suspect = true
+	}
+	if !g.unexpl.on {
+		g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
 	}
 }
 

@@ -245,82 +245,75 @@ func Marshal(e Event) []byte {
 	case TypePress:
 		w.str("side", e.Side.String())
 		w.clock("clock", e.Clock)
-		if e.Inferred {
-			w.key("inferred")
-			w.b = append(w.b, "true"...)
-		}
+		w.trueOnly("inferred", e.Inferred)
 	case TypeComplete:
 		w.int("ply", e.Ply)
 		w.str("side", e.Side.String())
 		w.str("by", e.By)
-		w.key("moves")
-		w.b = append(w.b, `{"white":`...)
-		w.b = strconv.AppendInt(w.b, int64(e.Moves.White), 10)
-		w.b = append(w.b, `,"black":`...)
-		w.b = strconv.AppendInt(w.b, int64(e.Moves.Black), 10)
-		w.b = append(w.b, '}')
+		w.moves("moves", e.Moves)
 		w.clock("clock", e.Clock)
 		w.str("san", e.SAN)
 	case TypeAnomaly:
 		w.str("kind", string(e.Kind))
-		w.key("side")
 		if e.NoSide {
-			w.b = append(w.b, "null"...)
+			w.null("side")
 		} else {
-			w.b = appendString(w.b, e.Side.String())
+			w.str("side", e.Side.String())
 		}
 		w.str("article", e.Article)
 		w.str("detail", e.Detail)
 	case TypePeriod:
 		w.str("side", e.Side.String())
 		w.int("period", e.Period)
-		w.key("added")
-		w.b = appendSeconds(w.b, e.Added)
+		w.seconds("added", e.Added)
 	case TypeFlag:
-		w.str("side", e.Side.String())
-		w.clock("clock", e.Clock)
-		w.int("period", e.Period)
-		w.int("moves_completed", e.MovesCompleted)
-		w.key("moves_required")
-		if e.MovesRequired > 0 {
-			w.b = strconv.AppendInt(w.b, int64(e.MovesRequired), 10)
-		} else {
-			w.b = append(w.b, "null"...)
-		}
-		w.key("control_reached")
-		w.b = strconv.AppendBool(w.b, e.ControlReached)
-		w.str("opponent_can_mate", string(e.OpponentCanMate))
-		if e.OpponentCanMate == MateYes {
-			w.strs("mate_line", e.MateLine)
-		}
-		w.str("verdict", string(e.Verdict))
-		w.str("article", e.Article)
+		marshalFlag(&w, e)
+	case TypeEnd:
+		w.str("result", e.Result)
 		w.str("reason", e.Reason)
+		w.str("article", e.Article)
+	default:
+		marshalArbiter(&w, e)
+	}
+	w.b = append(w.b, '}')
+	return w.b
+}
+
+// marshalFlag writes a flag event's fields: the verdict and what it rests
+// on.
+func marshalFlag(w *jw, e Event) {
+	w.str("side", e.Side.String())
+	w.clock("clock", e.Clock)
+	w.int("period", e.Period)
+	w.int("moves_completed", e.MovesCompleted)
+	if e.MovesRequired > 0 {
+		w.int("moves_required", e.MovesRequired)
+	} else {
+		w.null("moves_required")
+	}
+	w.key("control_reached")
+	w.b = strconv.AppendBool(w.b, e.ControlReached)
+	w.mate(e)
+	w.str("verdict", string(e.Verdict))
+	w.str("article", e.Article)
+	w.str("reason", e.Reason)
+}
+
+// marshalArbiter writes the fields of the extension events of the
+// arbiter's hand: adjust, claim, decision, pause.
+func marshalArbiter(w *jw, e Event) {
+	switch e.Type {
 	case TypeAdjust:
 		w.str("side", e.Side.String())
-		w.key("from")
-		w.b = appendSeconds(w.b, e.From)
-		w.key("to")
-		w.b = appendSeconds(w.b, e.To)
-		w.key("delta")
-		w.b = appendSeconds(w.b, e.Added)
+		w.seconds("from", e.From)
+		w.seconds("to", e.To)
+		w.seconds("delta", e.Added)
 		w.clock("clock", e.Clock)
 		w.str("article", e.Article)
 		w.str("reason", e.Reason)
-		if e.Inferred {
-			w.key("side_unsure")
-			w.b = append(w.b, "true"...)
-		}
+		w.trueOnly("side_unsure", e.Inferred)
 		if len(e.Closes) > 0 {
-			w.key("closes")
-			w.b = append(w.b, '[')
-			for i, q := range e.Closes {
-				if i > 0 {
-					w.b = append(w.b, ',')
-				}
-				w.b = strconv.AppendInt(w.b, int64(q), 10)
-			}
-			w.b = append(w.b, ']')
+			w.ints("closes", e.Closes)
 		}
 	case TypeClaim:
 		w.str("side", e.Side.String())
@@ -328,10 +321,7 @@ func Marshal(e Event) []byte {
 		w.clock("clock", e.Clock)
 		w.int("quiet_plies", e.Quiet)
 		w.strs("recent", e.Recent)
-		w.str("opponent_can_mate", string(e.OpponentCanMate))
-		if e.OpponentCanMate == MateYes {
-			w.strs("mate_line", e.MateLine)
-		}
+		w.mate(e)
 		w.str("article", e.Article)
 		w.str("reason", e.Reason)
 	case TypeDecision:
@@ -346,13 +336,7 @@ func Marshal(e Event) []byte {
 		w.clock("clock", e.Clock)
 		w.str("article", e.Article)
 		w.str("reason", e.Reason)
-	case TypeEnd:
-		w.str("result", e.Result)
-		w.str("reason", e.Reason)
-		w.str("article", e.Article)
 	}
-	w.b = append(w.b, '}')
-	return w.b
 }
 
 // jw appends "key":value pairs to a JSON object under construction.
@@ -391,6 +375,54 @@ func (w *jw) strs(k string, list []string) {
 func (w *jw) int(k string, v int) {
 	w.key(k)
 	w.b = strconv.AppendInt(w.b, int64(v), 10)
+}
+
+// ints writes a list of integers.
+func (w *jw) ints(k string, list []int) {
+	w.key(k)
+	w.b = append(w.b, '[')
+	for i, v := range list {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = strconv.AppendInt(w.b, int64(v), 10)
+	}
+	w.b = append(w.b, ']')
+}
+
+func (w *jw) null(k string) {
+	w.key(k)
+	w.b = append(w.b, "null"...)
+}
+
+// trueOnly writes k: true when v is set, and nothing otherwise.
+func (w *jw) trueOnly(k string, v bool) {
+	if v {
+		w.key(k)
+		w.b = append(w.b, "true"...)
+	}
+}
+
+func (w *jw) seconds(k string, d time.Duration) {
+	w.key(k)
+	w.b = appendSeconds(w.b, d)
+}
+
+func (w *jw) moves(k string, m Moves) {
+	w.key(k)
+	w.b = append(w.b, `{"white":`...)
+	w.b = strconv.AppendInt(w.b, int64(m.White), 10)
+	w.b = append(w.b, `,"black":`...)
+	w.b = strconv.AppendInt(w.b, int64(m.Black), 10)
+	w.b = append(w.b, '}')
+}
+
+// mate writes the 6.9 answer, with its line when it is "yes".
+func (w *jw) mate(e Event) {
+	w.str("opponent_can_mate", string(e.OpponentCanMate))
+	if e.OpponentCanMate == MateYes {
+		w.strs("mate_line", e.MateLine)
+	}
 }
 
 func (w *jw) clock(k string, t clockd.Times) {

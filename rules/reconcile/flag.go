@@ -96,26 +96,40 @@ func (g *Game) nextOwn(i int) int {
 
 // verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
 func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event {
-	opp := side.Other()
-	tc := g.tc()
-	done := g.counts.Of(side)
-	hw := ev.Period
-	if hw < 1 {
-		hw = 1
+	hw := max(ev.Period, 1)
+	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: g.counts.Of(side)}
+	e.OpponentCanMate, e.MateLine = g.canMate(side.Other())
+	if g.unjudged(&e, side, hw) {
+		return e
 	}
-	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: done}
-	ans, line := g.canMate(opp)
-	e.OpponentCanMate, e.MateLine = ans, line
-	if g.ended {
+	// Which period the flag belongs to is the clock interpreter's to say
+	// (ev.Period: the period whose time ran out); what that means under
+	// the Laws is clockd's Judge.
+	j, err := g.tc().Judge(hw, e.MovesCompleted)
+	if err != nil {
+		e.Verdict, e.Article = VerdictUnknown, "6.4"
+		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but %v. %s", possessive(side), e.MovesCompleted, err,
+			mateWords(side.Other(), e.OpponentCanMate, "if the control was not reached"))
+		return e
+	}
+	g.judged(&e, side, ev, j, both)
+	return e
+}
+
+// unjudged gives the verdict of a flag whose count cannot be judged against
+// the control: after the game ended (none), after moves arbiterd could not
+// verify, or without a time control (unknown). It reports whether it did.
+func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
+	tc, done, opp := g.tc(), e.MovesCompleted, side.Other()
+	switch {
+	case g.ended:
 		e.Verdict, e.Article = VerdictNone, "6.8"
 		e.Reason = fmt.Sprintf("%s flag fell after the game had ended (%s, %s); the result stands (6.8, 6.9).", possessive(side), g.result, g.endReason)
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
 			e.ControlReached = e.MovesRequired > 0 && done >= e.MovesRequired
 		}
-		return e
-	}
-	if g.away.unvFrom > 0 || g.away.stale {
+	case g.away.unvFrom > 0 || g.away.stale:
 		// Moves were made that arbiterd could not verify: its count is
 		// short by at least g.away.unv[side] moves, perhaps more.
 		if len(tc.Periods) > 0 {
@@ -123,24 +137,23 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 		}
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Reason = fmt.Sprintf("%s flag fell, but moves made from ply %d on could not be verified (the board was not read for a while), so arbiterd cannot tell whether the control was reached (6.3.1); it counts %d completed moves, and at least %d more were made that it could not verify. Establish the move count before ruling. %s",
-			possessive(side), g.away.unvFrom, done, g.away.unv[side], mateWords(opp, ans, "if the control was not reached"))
-		return e
-	}
-	if len(tc.Periods) == 0 {
+			possessive(side), g.away.unvFrom, done, g.away.unv[side], mateWords(opp, e.OpponentCanMate, "if the control was not reached"))
+	case len(tc.Periods) == 0:
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but arbiterd does not know the time control, so it cannot tell whether the control was reached (6.3.1). %s",
-			possessive(side), done, mateWords(opp, ans, "if the control was not reached"))
-		return e
+			possessive(side), done, mateWords(opp, e.OpponentCanMate, "if the control was not reached"))
+	default:
+		return false
 	}
-	// Which period the flag belongs to is the clock interpreter's to say
-	// (ev.Period: the period whose time ran out); what that means under
-	// the Laws is clockd's Judge.
-	j, err := tc.Judge(hw, done)
-	if err != nil {
-		e.Verdict, e.Article = VerdictUnknown, "6.4"
-		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but %v. %s", possessive(side), done, err, mateWords(opp, ans, "if the control was not reached"))
-		return e
-	}
+	return true
+}
+
+// judged gives the verdict of a flag judged by j: play continues when the
+// control was reached (or both flags fell before the last period), a draw
+// when both fell in the last, and otherwise a loss, or a draw when the
+// opponent cannot checkmate (6.9).
+func (g *Game) judged(e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd.Judgement, both bool) {
+	done, opp, hw := e.MovesCompleted, side.Other(), e.Period
 	eff, required, last := j.Period, j.Required, j.Last
 	e.Period = eff
 	e.MovesRequired = required
@@ -149,46 +162,45 @@ func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event 
 	if last {
 		where = fmt.Sprintf("%s flag fell in the last period (all remaining moves) after %d completed moves", possessive(side), done)
 	}
+	switch {
+	case both && last:
+		e.Verdict, e.Article = VerdictDraw, "III.3.1"
+		e.Reason = fmt.Sprintf("Both flags fell in the last period and the order is unknown: the game is drawn (Guidelines III.3.1). %s.", where)
+		return
+	case both:
+		e.Verdict, e.Article = VerdictNone, "III.3.1"
+		e.Reason = fmt.Sprintf("Both flags fell in a period that is not the last and the order is unknown: play continues (Guidelines III.3.1). %s.", where)
+		return
+	case e.ControlReached:
+		e.Verdict, e.Article = VerdictNone, "6.3.1"
+		e.Reason = fmt.Sprintf("%s; the period requires %d, so the control was reached and play continues (6.3.1).", where, required)
+		return
+	}
+	req := ""
+	if !last {
+		req = fmt.Sprintf("; the %s period requires %d", periodName(eff), required)
+	}
 	early := ""
 	if j.Early {
 		early = fmt.Sprintf(" The clock had already added the %s period, but %s had not completed the %d moves the %s period requires (6.3.1).",
 			periodName(hw), name(side), required, periodName(eff))
 	}
-	switch {
-	case both && last:
-		e.Verdict, e.Article = VerdictDraw, "III.3.1"
-		e.Reason = fmt.Sprintf("Both flags fell in the last period and the order is unknown: the game is drawn (Guidelines III.3.1). %s.", where)
-	case both:
-		e.Verdict, e.Article = VerdictNone, "III.3.1"
-		e.Reason = fmt.Sprintf("Both flags fell in a period that is not the last and the order is unknown: play continues (Guidelines III.3.1). %s.", where)
-	case e.ControlReached:
-		e.Verdict, e.Article = VerdictNone, "6.3.1"
-		e.Reason = fmt.Sprintf("%s; the period requires %d, so the control was reached and play continues (6.3.1).", where, required)
-	default:
-		req := ""
-		if !last {
-			req = fmt.Sprintf("; the %s period requires %d", periodName(eff), required)
-		}
-		e.Article = "6.9"
-		switch ans {
-		case MateNo:
-			e.Verdict = VerdictDraw
-		default:
-			e.Verdict = VerdictLoss
-		}
-		e.Reason = fmt.Sprintf("%s%s.%s %s", where, req, early, mateWords(opp, ans, ""))
-		if k, i, next, ok := g.completedAtTheFlag(side, ev.At); ok && !both {
-			// A move reported right after the flag may have been made
-			// before it: then it completed an earlier one (6.2.1), and
-			// with it the control. The board cannot tell which.
-			if j2, err := tc.Judge(hw, done+k); err == nil && j2.Reached {
-				e.Verdict, e.Article = VerdictUnknown, "6.2.1"
-				e.Reason = fmt.Sprintf("%s%s. But %s reached the board within half a second of the flag: if it was made before the flag fell, it completed %s (6.2.1) and with it the control (%d moves), and play continues; if it was made after, %s. Establish which before ruling.",
-					where, req, g.moveText(next), g.moveText(i), j2.Required, strings.TrimSuffix(mateWords(opp, ans, ""), "."))
-			}
+	e.Article = "6.9"
+	e.Verdict = VerdictLoss
+	if e.OpponentCanMate == MateNo {
+		e.Verdict = VerdictDraw
+	}
+	e.Reason = fmt.Sprintf("%s%s.%s %s", where, req, early, mateWords(opp, e.OpponentCanMate, ""))
+	if k, i, next, ok := g.completedAtTheFlag(side, ev.At); ok {
+		// A move reported right after the flag may have been made
+		// before it: then it completed an earlier one (6.2.1), and
+		// with it the control. The board cannot tell which.
+		if j2, err := g.tc().Judge(hw, done+k); err == nil && j2.Reached {
+			e.Verdict, e.Article = VerdictUnknown, "6.2.1"
+			e.Reason = fmt.Sprintf("%s%s. But %s reached the board within half a second of the flag: if it was made before the flag fell, it completed %s (6.2.1) and with it the control (%d moves), and play continues; if it was made after, %s. Establish which before ruling.",
+				where, req, g.moveText(next), g.moveText(i), j2.Required, strings.TrimSuffix(mateWords(opp, e.OpponentCanMate, ""), "."))
 		}
 	}
-	return e
 }
 
 // completedAtTheFlag counts side's unpressed moves that a next move of
