@@ -279,6 +279,7 @@ func FuzzReader(f *testing.F) {
 	f.Add(example)
 	f.Add("#capture v1\n#port a dgt\n0.000000 a r 00\n")
 	f.Add("#capture v1\n#meta rules=blitz\n#x\n")
+	f.Add("#capture v1\n#port board dgt\n#session 1.000000 board connected\n# arbiter 2.000000 decide 3 accepted\n#arbiter 2.5 claim white\n")
 	f.Fuzz(func(t *testing.T, input string) {
 		recs, err := capture.ReadAll(strings.NewReader(input))
 		if err != nil {
@@ -315,6 +316,8 @@ func FuzzReader(f *testing.F) {
 				err = w.Comment(r.Text)
 			case capture.KindData:
 				err = w.Data(r.At, r.Port, r.Dir, r.Data)
+			case capture.KindSession, capture.KindArbiter:
+				err = w.Marker(r)
 			}
 			if err != nil {
 				t.Fatalf("writing back %+v: %v", r, err)
