@@ -308,18 +308,8 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		return []ClockEvent{{Kind: Reset, At: r.At, Clock: timesOf(st, r), Period: 1,
 			Detail: "the clock was reset: both faces show the control's starting times again"}}, ""
 	}
-	var evs []ClockEvent
-	// Stop / resume.
-	if st.running && !r.Running {
-		evs = append(evs, ClockEvent{Kind: Stopped, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, r),
-			Period: st.period[st.turn], Detail: "the clock was stopped (6.11)"})
-	}
 	wasRunning := st.running
-	if !st.running && r.Running {
-		evs = append(evs, ClockEvent{Kind: Resumed, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, prev),
-			Period: st.period[st.turn], Detail: "the clock runs again"})
-	}
-	st.running = r.Running
+	evs := in.stopStart(st, prev, r)
 	y, known, sure, conv := in.turnAt(st, prev, r)
 	x := st.turn // after turnAt, which may have corrected it
 	evs = append(evs, conv...)
@@ -329,40 +319,81 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		x = y // the turn was not known before: no change of it is seen
 	}
 	rise := [2]time.Duration{r.Left.Time - prev.Left.Time, r.Right.Time - prev.Right.Time}
-	stoppedThroughout := x == y && !wasRunning && !r.Running
-	if !stoppedThroughout {
-		if why := in.absurd(st, r); why != "" {
+	if x == y && !wasRunning && !r.Running {
+		set, why := in.setWhileStopped(st, r, rise)
+		if why != "" {
 			return nil, why
 		}
+		return append(append(evs, set...), in.flags(st, r)...), ""
 	}
-	if stoppedThroughout {
-		// Stopped throughout: a change is the arbiter setting the clock.
-		for _, f := range [2]Face{Left, Right} {
-			if rise[f] > 0 {
-				st.allow[f] += rise[f]
-			}
-		}
-		if why := in.absurd(st, r); why != "" {
-			return nil, why
-		}
-		for _, f := range [2]Face{Left, Right} {
-			if rise[f] != 0 {
-				// Before the displays have shown whose time runs, White's
-				// face rests on the clock's indicators alone (6.6): which
-				// player's time changed is then inferred, not seen.
-				evs = append(evs, ClockEvent{Kind: Adjusted, At: r.At, Side: in.sideOf(st, f), Clock: timesOf(st, r),
-					Period: st.period[f], Added: rise[f], Inferred: !in.whiteKnown(st),
-					Detail: fmt.Sprintf("%s's time was changed by %v while the clock was stopped", in.sideOf(st, f), rise[f])})
-			}
-		}
-		return append(evs, in.flags(st, r)...), ""
+	if why := in.absurd(st, r); why != "" {
+		return nil, why
 	}
-	// Count presses: the turn's parity fixes odd/even; times add evidence.
-	n := 0
+	n, added, why := in.countPresses(st, prev, r, x, y, rise)
+	if why != "" {
+		return nil, why
+	}
+	// Which additions came at a flag: those are flags of the period whose
+	// time ran out, reported before the presses that followed them.
+	atFlag := in.flagsAtJumps(st, prev, r, x, n, added)
+	evs = append(evs, in.flagsAtAdditions(st, r, atFlag)...)
+	evs = append(evs, in.pressesOf(st, prev, r, x, n, &added, atFlag)...)
+	evs = append(evs, in.additionsAtFlags(st, r, added, atFlag)...)
+	if known {
+		st.turn, st.turnKnown, st.turnSure = y, true, sure
+	}
+	return append(evs, in.flags(st, r)...), ""
+}
+
+// stopStart reports the clock stopped (6.11) or running again.
+func (in *Interpreter) stopStart(st *istate, prev, r Reading) []ClockEvent {
+	var evs []ClockEvent
+	if st.running && !r.Running {
+		evs = append(evs, ClockEvent{Kind: Stopped, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, r),
+			Period: st.period[st.turn], Detail: "the clock was stopped (6.11)"})
+	}
+	if !st.running && r.Running {
+		evs = append(evs, ClockEvent{Kind: Resumed, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, prev),
+			Period: st.period[st.turn], Detail: "the clock runs again"})
+	}
+	st.running = r.Running
+	return evs
+}
+
+// setWhileStopped reads a clock stopped throughout the interval: a change
+// of a face's time is the arbiter setting the clock.
+func (in *Interpreter) setWhileStopped(st *istate, r Reading, rise [2]time.Duration) ([]ClockEvent, string) {
+	var evs []ClockEvent
+	// Stopped throughout: a change is the arbiter setting the clock.
+	for _, f := range [2]Face{Left, Right} {
+		if rise[f] > 0 {
+			st.allow[f] += rise[f]
+		}
+	}
+	if why := in.absurd(st, r); why != "" {
+		return nil, why
+	}
+	for _, f := range [2]Face{Left, Right} {
+		if rise[f] != 0 {
+			// Before the displays have shown whose time runs, White's
+			// face rests on the clock's indicators alone (6.6): which
+			// player's time changed is then inferred, not seen.
+			evs = append(evs, ClockEvent{Kind: Adjusted, At: r.At, Side: in.sideOf(st, f), Clock: timesOf(st, r),
+				Period: st.period[f], Added: rise[f], Inferred: !in.whiteKnown(st),
+				Detail: fmt.Sprintf("%s's time was changed by %v while the clock was stopped", in.sideOf(st, f), rise[f])})
+		}
+	}
+	return evs, ""
+}
+
+// countPresses finds how many presses the interval holds, from x's turn
+// before to y's after: the turn's parity fixes odd or even, the times add
+// evidence. It takes the periods added out of each face's rise (added).
+func (in *Interpreter) countPresses(st *istate, prev, r Reading, x, y Face, rise [2]time.Duration) (n int, added [2]time.Duration, why string) {
+	n = 0
 	if x != y {
 		n = 1
 	}
-	var added [2]time.Duration
 	for _, f := range [2]Face{Left, Right} {
 		pressesF := (n + 1) / 2 // presses by x
 		if f != x {
@@ -385,7 +416,7 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		if !oky {
 			f = x.Other()
 		}
-		return nil, fmt.Sprintf("%s's time rose by %v, which no press can give in %s mode", in.sideOf(st, f), rise[f], in.tc.period(st.period[f]).Mode)
+		return 0, added, fmt.Sprintf("%s's time rose by %v, which no press can give in %s mode", in.sideOf(st, f), rise[f], in.tc.period(st.period[f]).Mode)
 	}
 	if x == y {
 		if rise[x.Other()] != 0 {
@@ -413,12 +444,16 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		}
 	}
 	if n > maxMerged {
-		return nil, fmt.Sprintf("the times rose by %v (%s) and %v (%s) between two readings: more than %d presses could give",
+		return 0, added, fmt.Sprintf("the times rose by %v (%s) and %v (%s) between two readings: more than %d presses could give",
 			rise[x], in.sideOf(st, x), rise[x.Other()], in.sideOf(st, x.Other()), maxMerged)
 	}
-	// Which additions came at a flag: those are flags of the period whose
-	// time ran out, reported before the presses that followed them.
-	atFlag := in.flagsAtJumps(st, prev, r, x, n, added)
+	return n, added, ""
+}
+
+// flagsAtAdditions reports the flags of the periods added at a flag
+// (atFlag), once per period.
+func (in *Interpreter) flagsAtAdditions(st *istate, r Reading, atFlag [2]bool) []ClockEvent {
+	var evs []ClockEvent
 	for _, f := range [2]Face{Left, Right} {
 		if atFlag[f] && !(st.flagged[f] && st.flagPer[f] == st.period[f]) {
 			st.flagged[f], st.flagPer[f] = true, st.period[f]
@@ -427,7 +462,13 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 				Detail: fmt.Sprintf("%s's flag fell in period %d; the clock added the next period's time at the flag", s, st.period[f])})
 		}
 	}
-	// Emit the presses, alternating from x.
+	return evs
+}
+
+// pressesOf reports n presses, alternating from x, with the times each
+// showed and a period a counter added at one (taken out of added).
+func (in *Interpreter) pressesOf(st *istate, prev, r Reading, x Face, n int, added *[2]time.Duration, atFlag [2]bool) []ClockEvent {
+	var evs []ClockEvent
 	f := x
 	for i := 0; i < n; i++ {
 		s := in.sideOf(st, f)
@@ -441,7 +482,7 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		if i == 0 {
 			// Before its own press the other face was idle: its time then
 			// is the previous reading's (plus any period added to it).
-			clk.set(in.sideOf(st, f.Other()), prev.Face(f.Other()).Time+addedIfNotPressing(added, f.Other(), n))
+			clk.set(in.sideOf(st, f.Other()), prev.Face(f.Other()).Time+addedIfNotPressing(*added, f.Other(), n))
 		} else {
 			clk.set(in.sideOf(st, f.Other()), max(0, r.Face(f.Other()).Time-time.Duration(laterO)*in.credit(st, f.Other())))
 		}
@@ -461,8 +502,14 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 		}
 		f = f.Other()
 	}
-	// Period additions at a flag: the flagged side's, or both sides' when
-	// the clock adds the next period to both at the first flag.
+	return evs
+}
+
+// additionsAtFlags reports the periods added at a flag: the flagged side's,
+// or both sides' when the clock adds the next period to both at the first
+// flag.
+func (in *Interpreter) additionsAtFlags(st *istate, r Reading, added [2]time.Duration, atFlag [2]bool) []ClockEvent {
+	var evs []ClockEvent
 	for _, f := range [2]Face{Left, Right} {
 		if added[f] > 0 {
 			st.period[f]++
@@ -475,10 +522,7 @@ func (in *Interpreter) analyse(st *istate, r Reading) ([]ClockEvent, string) {
 				Detail: fmt.Sprintf("the clock added period %d's %v to %s %s", st.period[f], added[f], s, why)})
 		}
 	}
-	if known {
-		st.turn, st.turnKnown, st.turnSure = y, true, sure
-	}
-	return append(evs, in.flags(st, r)...), ""
+	return evs
 }
 
 // flagsAtJumps decides, for each face whose time jumped by the next
