@@ -100,9 +100,14 @@ type game struct {
 	gapWarn bool
 	capWarn bool
 	// evGap and capGap are when a message first came before the one it
-	// follows (zero: none waiting); it is handed back until the earlier
-	// one comes, or until gapWait passes and the gap is taken as lost.
+	// follows and the hall's stream did not hold that one either (zero:
+	// none waiting); it is handed back until the earlier one comes, or
+	// until gapWait passes and the gap is taken as lost.
 	evGap, capGap time.Time
+	// evSeq and capSeq are the hall stream's sequence numbers of the last
+	// event and chunk written (0: not known, after a restart): where a
+	// look-up of a late message starts.
+	evSeq, capSeq uint64
 	clashed       bool
 	info          hub.Info
 	infoSeen      bool
@@ -462,37 +467,113 @@ func (h *Hall) onEvent(m jetstream.Msg) bool {
 	if e.Seq <= g.last {
 		return true // already written: a redelivery
 	}
-	if e.Seq != g.last+1 && !h.gapExpired(&g.evGap) {
-		return false // an earlier event is still on its way (redelivered after the ack wait)
+	if e.Seq != g.last+1 {
+		// An earlier event is late (delivered again after the ack wait,
+		// behind the backlog): the hall's stream holds it already.
+		h.fillEvents(k, g, m.Subject(), e.Seq)
+	}
+	if e.Seq != g.last+1 {
+		// Not in the hall's stream: not sourced yet, or lost at the venue.
+		if !h.gapExpired(&g.evGap) {
+			return false
+		}
+		if !g.gapWarn {
+			g.gapWarn = true
+			text := fmt.Sprintf("events %d to %d of board %s from venue %s are not in the hall's stream (lost at the venue?); "+
+				"the hall goes on without them", g.last+1, e.Seq-1, k.board, k.venue)
+			h.log.Error(text, "board", k.board)
+			h.owner(k, g)
+			h.hub.Raise(k.board, hub.Amber, KindGap, "", text)
+		}
 	}
 	g.evGap = time.Time{}
-	if e.Seq != g.last+1 && !g.gapWarn {
-		g.gapWarn = true
-		text := fmt.Sprintf("events %d to %d of board %s from venue %s never reached the hall", g.last+1, e.Seq-1, k.board, k.venue)
-		h.log.Error(text, "board", k.board)
-		h.owner(k, g)
-		h.hub.Raise(k.board, hub.Amber, KindGap, "", text)
-	}
+	return h.writeEvent(k, g, e, data, m.Headers().Get(HeaderTime), streamSeq(m))
+}
+
+// writeEvent writes the board's next event to its file and shows it.
+func (h *Hall) writeEvent(k gameKey, g *game, e reconcile.Event, data []byte, published string, seq uint64) bool {
 	if _, err := g.ev.Write(append(data[:len(data):len(data)], '\n')); err != nil {
 		h.hallAlert(k.venue, "hall-journal", fmt.Sprintf("board %s: writing its events: %v", k.board, err))
 		return false
 	}
-	g.last = e.Seq
+	g.last, g.evSeq = e.Seq, seq
 	h.applied++
 	if h.owner(k, g) {
 		h.hub.Publish(k.board, e)
 	}
 	if h.o.OnEvent != nil {
-		t, _ := time.Parse(time.RFC3339Nano, m.Headers().Get(HeaderTime))
+		t, _ := time.Parse(time.RFC3339Nano, published)
 		h.o.OnEvent(k.venue, e, data, t)
 	}
 	return true
 }
 
-// gapWait is how long a message that came before its predecessor is
-// handed back, waiting for it, before the gap is taken as a loss: longer
-// than the consumers' ack wait, after which JetStream delivers again what
-// was delivered and not acknowledged.
+// streamSeq is a message's sequence number in the hall's stream (0: not
+// known).
+func streamSeq(m jetstream.Msg) uint64 {
+	if md, err := m.Metadata(); err == nil {
+		return md.Sequence.Stream
+	}
+	return 0
+}
+
+// fillEvents writes the board's events before event upTo that the hall
+// has not had yet, read straight from the hall's stream. The hall's
+// consumer delivers in the stream's order, but a message delivered and
+// not acknowledged within the ack wait (the hall behind under load, a
+// consumer restarted) comes again after the ones that follow it, and
+// may come long after; the stream holds the venue's messages in the
+// venue's order, so an earlier event is there before the later one that
+// came, and need not be waited for.
+func (h *Hall) fillEvents(k gameKey, g *game, subj string, upTo int) {
+	h.scanStream(HallEventsStream, subj, k.venue, g.evSeq, func(raw *jetstream.RawStreamMsg) bool {
+		e, err := parseLoose(raw.Data)
+		switch {
+		case err != nil || e.Board != k.board || e.Seq <= g.last:
+			return true // not an event (reported when delivered), or written already
+		case e.Seq != g.last+1 || e.Seq >= upTo:
+			return false
+		}
+		return h.writeEvent(k, g, e, raw.Data, raw.Header.Get(HeaderTime), raw.Sequence)
+	})
+}
+
+// scanStream hands fn the venue's messages on subj in the hall's stream,
+// in order, from after stream sequence after, until fn returns false or
+// there are no more. A failed look-up is logged: the message that started
+// it comes again. It runs under the hall's lock, as the writes do: a few
+// requests to the hall's server, only when a message came out of order.
+func (h *Hall) scanStream(stream, subj, venue string, after uint64, fn func(*jetstream.RawStreamMsg) bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := h.js.Stream(ctx, stream)
+	if err != nil {
+		h.log.Warn("looking up a late message in the hall's stream", "stream", stream, "err", err)
+		return
+	}
+	for seq := after + 1; ; {
+		raw, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subj))
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			return
+		} else if err != nil {
+			h.log.Warn("looking up a late message in the hall's stream", "stream", stream, "err", err)
+			return
+		}
+		seq = raw.Sequence + 1
+		if raw.Header.Get(HeaderVenue) != venue {
+			continue
+		}
+		if !fn(raw) {
+			return
+		}
+	}
+}
+
+// gapWait is how long a message that came before its predecessor, when
+// the hall's stream does not hold the predecessor either, is handed back
+// before the gap is taken as a loss (the venue's stream lost it) and the
+// board goes on: the stream keeps a venue's messages in order, so this is
+// a margin, not a wait for a late delivery (fillEvents).
 const gapWait = 3 * ackWait
 
 // ackWait is the hall consumers' ack wait.
@@ -523,30 +604,61 @@ func (h *Hall) onCapture(m jetstream.Msg) bool {
 		return true
 	}
 	data := m.Data()
-	switch {
-	case off > g.capSize && !h.gapExpired(&g.capGap):
-		return false // an earlier chunk is still on its way
-	case off > g.capSize:
-		if !g.capWarn {
-			g.capWarn = true
-			h.hallAlert(k.venue, KindGap, fmt.Sprintf("the capture of board %s from venue %s jumps from byte %d to %d: "+
-				"the hall's copy is incomplete", k.board, k.venue, g.capSize, off))
-		}
-		return true
-	case off+int64(len(data)) <= g.capSize:
+	if off+int64(len(data)) <= g.capSize {
 		return true // a redelivery
 	}
+	if off > g.capSize {
+		// An earlier chunk is late: the hall's stream holds it already
+		// (see fillEvents).
+		h.fillCapture(k, g, m.Subject(), off)
+	}
+	if off > g.capSize {
+		// Not in the hall's stream: not sourced yet, or lost at the venue.
+		if !h.gapExpired(&g.capGap) {
+			return false
+		}
+		if !g.capWarn {
+			g.capWarn = true
+			h.hallAlert(k.venue, KindGap, fmt.Sprintf("the capture of board %s from venue %s jumps from byte %d to %d, "+
+				"and the hall's stream does not hold the bytes between (lost at the venue?): the hall's copy ends at "+
+				"byte %[3]d", k.board, k.venue, g.capSize, off))
+		}
+		return true
+	}
 	g.capGap = time.Time{}
+	return h.writeChunk(k, g, off, data, streamSeq(m))
+}
+
+// writeChunk writes what the hall does not have yet of a capture chunk
+// at offset off (off is at most the capture's size).
+func (h *Hall) writeChunk(k gameKey, g *game, off int64, data []byte, seq uint64) bool {
 	data = data[g.capSize-off:] // the part not yet written (all of it, but after a torn write)
 	if _, err := g.cap.Write(data); err != nil {
 		h.hallAlert(k.venue, "hall-journal", fmt.Sprintf("board %s: writing its capture: %v", k.board, err))
 		return false
 	}
 	g.capSize += int64(len(data))
+	g.capSeq = seq
 	if h.meta(g, data) && h.owners[k.board] == k.venue {
 		h.hub.AddBoard(g.info)
 	}
 	return true
+}
+
+// fillCapture writes the board's capture chunks before offset upTo that
+// the hall has not had yet, read straight from the hall's stream (see
+// fillEvents).
+func (h *Hall) fillCapture(k gameKey, g *game, subj string, upTo int64) {
+	h.scanStream(HallCaptureStream, subj, k.venue, g.capSeq, func(raw *jetstream.RawStreamMsg) bool {
+		off, err := strconv.ParseInt(raw.Header.Get(HeaderOffset), 10, 64)
+		switch {
+		case err != nil || off+int64(len(raw.Data)) <= g.capSize:
+			return true // no offset (reported when delivered), or written already
+		case off > g.capSize || off >= upTo:
+			return false
+		}
+		return h.writeChunk(k, g, off, raw.Data, raw.Sequence)
+	})
 }
 
 // meta reads the players, the time control and the separate clock's port
