@@ -154,6 +154,9 @@ func waitFile(t *testing.T, path string, timeout time.Duration) []byte {
 }
 
 func TestLoadEmulated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("NATS servers and forty emulated boards (tens of seconds on two cores): not in -short")
+	}
 	nv := envInt("ARBITERD_SCALEOUT_EMU_VENUES", 4)
 	per := envInt("ARBITERD_SCALEOUT_EMU_BOARDS", 10)
 	plies := envInt("ARBITERD_SCALEOUT_EMU_PLIES", 16)
