@@ -3,7 +3,6 @@ package rules
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/arbiterd/arbiterd/rules/bitboard"
@@ -101,129 +100,30 @@ func (p *position) piece(sq int) chess.Piece {
 // apply plays m, which must be legal, on p.
 func (p *position) apply(m move) { p.Make(m.bm) }
 
-const fenPieceLetters = "KQRBNPkqrbnp"
+// fenFields numbers the fields of a FEN record for errors.
+var fenFields = map[string]string{
+	"placement":       "field 1 (piece placement)",
+	"side to move":    "field 2 (side to move)",
+	"castling":        "field 3 (castling)",
+	"en passant":      "field 4 (en passant)",
+	"halfmove clock":  "field 5 (halfmove clock)",
+	"fullmove number": "field 6 (fullmove number)",
+}
 
-// parseFEN reads a FEN record. Errors name the field and what is wrong with
-// it; the checks run in the order of the fields, so the first fault is the
-// one reported.
+// parseFEN reads a FEN record with the bitboard codec, which checks the
+// fields in order, so the first fault is the one reported; errors name the
+// field by its number and what is wrong with it. The record has its six
+// fields, or four without the move counters.
 func parseFEN(fen string) (position, error) {
-	f := strings.Fields(fen)
-	if len(f) != 6 && len(f) != 4 {
-		return position{}, fmt.Errorf("rules: FEN %q has %d fields, want 6 (placement, side to move, castling, en passant, halfmove clock, fullmove number)", fen, len(f))
+	if n := len(strings.Fields(fen)); n != 6 && n != 4 {
+		return position{}, fmt.Errorf("rules: FEN %q has %d fields, want 6 (placement, side to move, castling, en passant, halfmove clock, fullmove number)", fen, n)
 	}
-	ranks := strings.Split(f[0], "/")
-	if len(ranks) != 8 {
-		return position{}, fmt.Errorf("rules: FEN field 1 (piece placement) %q has %d ranks, want 8", f[0], len(ranks))
-	}
-	var kings [2]int // white, black
-	for i, rs := range ranks {
-		r := 7 - i
-		file := 0
-		for _, c := range rs {
-			if c >= '1' && c <= '8' {
-				file += int(c - '0')
-				continue
-			}
-			if !strings.ContainsRune(fenPieceLetters, c) {
-				return position{}, fmt.Errorf("rules: FEN field 1 (piece placement): rank %d has %q, not a piece letter or digit", r+1, c)
-			}
-			if file >= 8 {
-				return position{}, fmt.Errorf("rules: FEN field 1 (piece placement): rank %d %q has more than 8 squares", r+1, rs)
-			}
-			switch c {
-			case 'P', 'p':
-				if r == 0 || r == 7 {
-					return position{}, fmt.Errorf("rules: FEN field 1 (piece placement): pawn on rank %d", r+1)
-				}
-			case 'K':
-				kings[0]++
-			case 'k':
-				kings[1]++
-			}
-			file++
-		}
-		if file != 8 {
-			return position{}, fmt.Errorf("rules: FEN field 1 (piece placement): rank %d %q has %d squares, want 8", r+1, rs, file)
-		}
-	}
-	for c, n := range kings {
-		if n != 1 {
-			return position{}, fmt.Errorf("rules: FEN field 1 (piece placement): %d %s kings, want exactly 1", n, bitboard.Color(c))
-		}
-	}
-	names := [2]string{"White", "Black"}
-	var us bitboard.Color
-	switch f[1] {
-	case "w":
-		us = bitboard.White
-	case "b":
-		us = bitboard.Black
-	default:
-		return position{}, fmt.Errorf("rules: FEN field 2 (side to move) is %q, want w or b", f[1])
-	}
-	// Placement and side to move are sound so far; bitboard reads them and
-	// refuses a position whose side not to move is in check.
-	placed, err := bitboard.ParseFEN(f[0] + " " + f[1])
-	if err != nil {
-		var fe *bitboard.FENError
-		if errors.As(err, &fe) && fe.Field == "side to move" {
-			return position{}, fmt.Errorf("rules: FEN field 2 (side to move): %s is to move but %s is in check", names[us], names[us.Other()])
-		}
-		return position{}, fmt.Errorf("rules: FEN %q: %w", fen, err)
-	}
-	if f[2] != "-" {
-		var rights uint8
-		for _, c := range f[2] {
-			var right uint8
-			var side bitboard.Color
-			var ks, rs bitboard.Square
-			switch c {
-			case 'K':
-				right, side, ks, rs = bitboard.WhiteKingside, bitboard.White, 4, 7
-			case 'Q':
-				right, side, ks, rs = bitboard.WhiteQueenside, bitboard.White, 4, 0
-			case 'k':
-				right, side, ks, rs = bitboard.BlackKingside, bitboard.Black, 60, 63
-			case 'q':
-				right, side, ks, rs = bitboard.BlackQueenside, bitboard.Black, 60, 56
-			default:
-				return position{}, fmt.Errorf("rules: FEN field 3 (castling) %q: %q is not one of KQkq", f[2], c)
-			}
-			if rights&right != 0 {
-				return position{}, fmt.Errorf("rules: FEN field 3 (castling) %q repeats %q", f[2], c)
-			}
-			if placed.PieceAt(ks) != bitboard.MakePiece(side, bitboard.King) || placed.PieceAt(rs) != bitboard.MakePiece(side, bitboard.Rook) {
-				return position{}, fmt.Errorf("rules: FEN field 3 (castling) %q: right %q needs the king on %s and a rook on %s", f[2], c, ks, rs)
-			}
-			rights |= right
-		}
-	}
-	if f[3] != "-" {
-		sq, err := bitboard.ParseSquare(f[3])
-		wantRank := 5 // rank 6, index 5: White to move after a black double push
-		pawnDir := bitboard.Square(-8)
-		if us == bitboard.Black {
-			wantRank, pawnDir = 2, 8
-		}
-		if err != nil || sq.Rank() != wantRank {
-			return position{}, fmt.Errorf("rules: FEN field 4 (en passant) %q is not a square on rank %d", f[3], wantRank+1)
-		}
-		them := us.Other()
-		if placed.PieceAt(sq+pawnDir) != bitboard.MakePiece(them, bitboard.Pawn) || placed.PieceAt(sq) != bitboard.NoPiece || placed.PieceAt(sq-pawnDir) != bitboard.NoPiece {
-			return position{}, fmt.Errorf("rules: FEN field 4 (en passant) %q: no %s pawn can just have pushed two squares past it", f[3], them)
-		}
-	}
-	if len(f) == 6 {
-		if h, err := strconv.Atoi(f[4]); err != nil || h < 0 {
-			return position{}, fmt.Errorf("rules: FEN field 5 (halfmove clock) %q is not a non-negative number", f[4])
-		}
-		if n, err := strconv.Atoi(f[5]); err != nil || n < 1 {
-			return position{}, fmt.Errorf("rules: FEN field 6 (fullmove number) %q is not a positive number", f[5])
-		}
-	}
-	// Every field has been checked as bitboard checks it.
 	p, err := bitboard.ParseFEN(fen)
 	if err != nil {
+		var fe *bitboard.FENError
+		if errors.As(err, &fe) && fenFields[fe.Field] != "" {
+			return position{}, fmt.Errorf("rules: FEN %q %s: %s", fen, fenFields[fe.Field], fe.Msg)
+		}
 		return position{}, fmt.Errorf("rules: FEN %q: %w", fen, err)
 	}
 	return position{p}, nil

@@ -78,6 +78,9 @@ func ParseFEN(fen string) (Position, error) {
 			return bad("placement", "rank %d (%q) covers %d files, want 8", r+1, row, file)
 		}
 	}
+	if err := p.checkPlacement(); err != nil {
+		return bad("placement", "%s", err)
+	}
 	switch f[1] {
 	case "w":
 		p.side = White
@@ -85,6 +88,9 @@ func ParseFEN(fen string) (Position, error) {
 		p.side = Black
 	default:
 		return bad("side to move", "want \"w\" or \"b\", got %q", f[1])
+	}
+	if err := p.checkSide(); err != nil {
+		return bad("side to move", "%s", err)
 	}
 	if len(f) > 2 && f[2] != "-" {
 		for _, ch := range []byte(f[2]) {
@@ -107,12 +113,18 @@ func ParseFEN(fen string) (Position, error) {
 			p.castle |= bit
 		}
 	}
+	if err := p.checkCastling(); err != nil {
+		return bad("castling", "%s", err)
+	}
 	if len(f) > 3 && f[3] != "-" {
 		s, err := ParseSquare(f[3])
 		if err != nil {
 			return bad("en passant", "want a square or \"-\", got %q", f[3])
 		}
 		p.ep = s
+	}
+	if err := p.checkEnPassant(); err != nil {
+		return bad("en passant", "%s", err)
 	}
 	if len(f) > 4 {
 		n, err := strconv.Atoi(f[4])
@@ -129,45 +141,71 @@ func ParseFEN(fen string) (Position, error) {
 		p.fullmove = n
 	}
 	p.hash = p.computeHash()
-	if err := p.validate(); err != nil {
-		err.FEN = fen
-		return Position{}, err
-	}
 	return p, nil
 }
 
-func (p *Position) validate() *FENError {
-	for c := White; c <= Black; c++ {
-		if n := bits.OnesCount64(p.pieces[c][King]); n != 1 {
-			return &FENError{Field: "placement", Msg: fmt.Sprintf("%s has %d kings, want 1", c, n)}
+// The checks of the position beyond syntax, one per field, run as each
+// field is read, so a FEN with several faults is refused for the first
+// field at fault.
+
+// checkPlacement: no pawn on the last or first rank, exactly one king per
+// side.
+func (p *Position) checkPlacement() error {
+	for _, r := range [...]int{7, 0} { // in the order a FEN lists the ranks
+		if (p.pieces[White][Pawn]|p.pieces[Black][Pawn])&(0xff<<(8*r)) != 0 {
+			return fmt.Errorf("a pawn on rank %d", r+1)
 		}
 	}
-	const backRanks = 0xff000000000000ff
-	if (p.pieces[White][Pawn]|p.pieces[Black][Pawn])&backRanks != 0 {
-		return &FENError{Field: "placement", Msg: "a pawn stands on the first or eighth rank"}
+	for c := White; c <= Black; c++ {
+		if n := bits.OnesCount64(p.pieces[c][King]); n != 1 {
+			return fmt.Errorf("%d %s kings, want exactly 1", n, c)
+		}
 	}
+	return nil
+}
+
+// checkSide: the side not to move is not in check.
+func (p *Position) checkSide() error {
 	if p.attackedBy(p.KingSquare(p.side.Other()), p.side, p.All()) {
-		return &FENError{Field: "side to move", Msg: fmt.Sprintf("%s is to move but %s's king is in check", p.side, p.side.Other())}
+		return fmt.Errorf("%s is to move but %s is in check", sideName[p.side], sideName[p.side.Other()])
 	}
+	return nil
+}
+
+var sideName = [2]string{"White", "Black"}
+
+// checkCastling: each right has its king and rook on their home squares.
+func (p *Position) checkCastling() error {
 	type req struct {
 		bit        uint8
+		letter     byte
 		king, rook Square
 		c          Color
 	}
-	for _, r := range []req{{WhiteKingside, 4, 7, White}, {WhiteQueenside, 4, 0, White}, {BlackKingside, 60, 63, Black}, {BlackQueenside, 60, 56, Black}} {
+	for _, r := range []req{{WhiteKingside, 'K', 4, 7, White}, {WhiteQueenside, 'Q', 4, 0, White}, {BlackKingside, 'k', 60, 63, Black}, {BlackQueenside, 'q', 60, 56, Black}} {
 		if p.castle&r.bit != 0 && (p.board[r.king] != MakePiece(r.c, King) || p.board[r.rook] != MakePiece(r.c, Rook)) {
-			return &FENError{Field: "castling", Msg: fmt.Sprintf("right needs %s king on %s and rook on %s", r.c, r.king, r.rook)}
+			return fmt.Errorf("right %q needs the %s king on %s and a rook on %s", r.letter, r.c, r.king, r.rook)
 		}
 	}
-	if p.ep != NoSquare {
-		// The side to move captures; the other side just double-stepped.
-		wantRank, pawnSq, from := 5, p.ep-8, p.ep+8
-		if p.side == Black {
-			wantRank, pawnSq, from = 2, p.ep+8, p.ep-8
-		}
-		if p.ep.Rank() != wantRank || p.board[pawnSq] != MakePiece(p.side.Other(), Pawn) || p.board[p.ep] != NoPiece || p.board[from] != NoPiece {
-			return &FENError{Field: "en passant", Msg: fmt.Sprintf("%s is not the square behind a pawn of the side that just moved", p.ep)}
-		}
+	return nil
+}
+
+// checkEnPassant: the square is behind a pawn of the side that just moved,
+// which can have pushed two squares past it.
+func (p *Position) checkEnPassant() error {
+	if p.ep == NoSquare {
+		return nil
+	}
+	// The side to move captures; the other side just double-stepped.
+	wantRank, pawnSq, from := 5, p.ep-8, p.ep+8
+	if p.side == Black {
+		wantRank, pawnSq, from = 2, p.ep+8, p.ep-8
+	}
+	if p.ep.Rank() != wantRank {
+		return fmt.Errorf("%s is not a square on rank %d", p.ep, wantRank+1)
+	}
+	if p.board[pawnSq] != MakePiece(p.side.Other(), Pawn) || p.board[p.ep] != NoPiece || p.board[from] != NoPiece {
+		return fmt.Errorf("%s: no %s pawn can just have pushed two squares past it", p.ep, p.side.Other())
 	}
 	return nil
 }
