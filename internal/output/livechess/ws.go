@@ -381,23 +381,6 @@ func (s *session) resync(f *feed) hub.Board {
 // as LiveChess waits for a board to be still: a piece slid over squares on
 // its way, or put down and moved on at once, is not a move a client should
 // act on. A press, a completed move or the end of the game lets it out at
-
-// take applies an update read from the hub's channel (ok false: the hub
-// closed it). A closed channel ends the session: cancelled, or fallen
-// behind the hub; an update the session cannot apply cancels it.
-func (s *session) take(ctx context.Context, cancel context.CancelCauseFunc, u hub.Update, ok bool) error {
-	if !ok {
-		if ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		return fmt.Errorf("%w: fell behind the hub", errSlow)
-	}
-	if err := s.update(u); err != nil {
-		cancel(err)
-	}
-	return nil
-}
-
 // once; a later change replaces it.
 func (s *session) update(u hub.Update) error {
 	now := time.Now()
@@ -544,4 +527,20 @@ func (s *session) pushParam(f *feed, param []byte) error {
 	}
 	f.last, f.sent = param, true
 	return s.send(response{Response: "feed", ID: f.id, Param: json.RawMessage(param)})
+}
+
+// take applies an update read from the hub's channel (ok false: the hub
+// closed it). A closed channel ends the session: cancelled, or fallen
+// behind the hub; an update the session cannot apply cancels it.
+func (s *session) take(ctx context.Context, cancel context.CancelCauseFunc, u hub.Update, ok bool) error {
+	if !ok {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return fmt.Errorf("%w: fell behind the hub", errSlow)
+	}
+	if err := s.update(u); err != nil {
+		cancel(err)
+	}
+	return nil
 }
