@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"os"
 	"regexp"
 	"strconv"
 
@@ -55,13 +54,7 @@ type HallVenue struct {
 }
 
 // LoadHallConfig reads and checks a hall configuration file.
-func LoadHallConfig(path string) (*HallConfig, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("hall config: %w", err)
-	}
-	return ParseHallConfig(path, data)
-}
+func LoadHallConfig(path string) (*HallConfig, error) { return config.LoadFile(path, ParseHallConfig) }
 
 // ParseHallConfig reads a hall configuration; name's extension gives the
 // format.

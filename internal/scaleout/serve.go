@@ -3,7 +3,6 @@ package scaleout
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"log/slog"
@@ -77,23 +76,8 @@ func RunHall(ctx context.Context, c *HallConfig, log *slog.Logger, ln net.Listen
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ws := web.New(h.hub, web.Options{})
-	srv := &http.Server{Handler: h.Handler(ws), ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return ctx }}
-	srv.RegisterOnShutdown(ws.Close)
+	waitHTTP := web.Serve(ctx, ln, h.Handler(ws), func(error) { cancel() }, ws.Close)
 	var wg sync.WaitGroup
-	var srvErr error
-	wg.Go(func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			srvErr = fmt.Errorf("hall: http: %w", err)
-			cancel()
-		}
-	})
-	wg.Go(func() {
-		<-ctx.Done()
-		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer scancel()
-		srv.Shutdown(sctx)
-	})
 	meta := broadcast.Meta{Event: c.Event, Site: c.Site, Date: time.Now().UTC().Format("2006.01.02"), DefaultRound: c.Round}
 	if c.Broadcast != "off" {
 		dir := c.Broadcast
@@ -115,8 +99,8 @@ func RunHall(ctx context.Context, c *HallConfig, log *slog.Logger, ln net.Listen
 	err = h.Run(ctx)
 	cancel()
 	wg.Wait()
-	if err != nil {
-		return err
+	if srvErr := waitHTTP(); err == nil && srvErr != nil {
+		err = fmt.Errorf("hall: http: %w", srvErr)
 	}
-	return srvErr
+	return err
 }

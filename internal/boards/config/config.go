@@ -127,12 +127,18 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Load reads and validates the configuration file at path; its format
 // follows the extension.
-func Load(path string) (*Config, error) {
+func Load(path string) (*Config, error) { return LoadFile(path, Parse) }
+
+// LoadFile reads the file at path and hands it to parse with its name:
+// Load with Parse, and another command's configuration (the hall's) with
+// its own parser.
+func LoadFile[T any](path string, parse func(name string, data []byte) (T, error)) (T, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		var zero T
+		return zero, fmt.Errorf("config: %w", err)
 	}
-	return Parse(path, data)
+	return parse(path, data)
 }
 
 // Parse reads and validates a configuration; name gives the format by its

@@ -20,6 +20,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
+	"github.com/arbiterd/arbiterd/internal/output/web"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -242,28 +243,17 @@ func (d *Daemon) Run(ctx context.Context) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	srv := &http.Server{Handler: d.Handler(), ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return ctx }}
+	var onShutdown []func()
 	for _, m := range d.o.Mounts {
 		if m.OnShutdown != nil {
-			srv.RegisterOnShutdown(m.OnShutdown)
+			onShutdown = append(onShutdown, m.OnShutdown)
 		}
 	}
+	waitHTTP := web.Serve(ctx, ln, d.Handler(), func(err error) {
+		d.log.Error("http server failed", "err", err)
+		cancel()
+	}, onShutdown...)
 	var wg sync.WaitGroup
-	var srvErr error
-	wg.Go(func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			srvErr = fmt.Errorf("daemon: http: %w", err)
-			d.log.Error("http server failed", "err", err)
-			cancel()
-		}
-	})
-	wg.Go(func() {
-		<-ctx.Done()
-		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer scancel()
-		srv.Shutdown(sctx)
-	})
 	for _, b := range d.boards {
 		wg.Go(func() { b.run(ctx) })
 	}
@@ -275,6 +265,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 		})
 	}
 	wg.Wait()
+	err := waitHTTP()
 	d.log.Info("stopped; every capture synced and closed")
-	return srvErr
+	if err != nil {
+		return fmt.Errorf("daemon: http: %w", err)
+	}
+	return nil
 }
