@@ -34,7 +34,12 @@
 // SSE stream, the LiveChess-compatible API and the broadcast folders serve.
 // After a restart the hall reloads its files and resumes from the durable
 // consumers; a message already written (a redelivery) is recognised by its
-// sequence number or offset and skipped.
+// sequence number or offset and skipped. A message that comes before the
+// one it follows (that one delivered again after the ack wait, the hall
+// being behind) does not wait for it: the hall reads it from its own
+// stream, which holds each venue's messages in the venue's order. Only a
+// message the stream does not hold (lost at the venue) is reported as a
+// gap, after a short wait, and the board goes on without it.
 //
 // Anything the hall cannot apply — a message that is not an event, an event
 // for a board the configuration does not list, a board number two venues
