@@ -55,8 +55,11 @@ func (c *USBClock) Unplug() error {
 		return nil
 	}
 	c.cancel()
-	err := <-c.done
+	// Closing the pty also ends a write the clock is blocked in: a host
+	// that stopped reading the other end (a game over, a daemon stalled)
+	// fills the pty, and waiting for the clock first would wait forever.
 	c.master.Close()
+	err := <-c.done
 	os.Remove(c.Link)
 	c.master = nil
 	if errors.Is(err, context.Canceled) {
