@@ -60,6 +60,10 @@ type wireEvent struct {
 	Recent   []string `json:"recent"`
 	Claim    int      `json:"claim"`
 	Decision string   `json:"decision"`
+	// anomaly unverified-moves
+	VerifiedPly int      `json:"verified_ply"`
+	Made        int      `json:"made"`
+	Plies       []string `json:"plies"`
 }
 
 type wireClock struct {
@@ -90,6 +94,9 @@ func ParseEvent(line []byte) (reconcile.Event, error) {
 		Claim: w.Claim, Decision: w.Decision}
 	if w.SideUnsure {
 		e.Inferred = true // adjust writes Inferred as side_unsure
+	}
+	if e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindUnverified {
+		e.Ply, e.Made, e.Plies = w.VerifiedPly, w.Made, w.Plies
 	}
 	var err error
 	if e.At, err = seconds(w.T, 6); err != nil {

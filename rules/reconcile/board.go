@@ -389,7 +389,7 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back showing a position arbiterd cannot follow from the last position it verified (after ply %d: White %d, Black %d completed moves): no sequence of up to %d moves reaches it, and it is not a legal position arbiterd can start from. "+
 			"The moves made while the board was not read cannot be verified and are not counted; presses are not judged until the board shows a position arbiterd can follow. Check the board, and establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
-		g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1))
+		g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1), Event{})
 }
 
 // rebaseDue returns when the record may be rebuilt from what the board
@@ -434,7 +434,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	verified := g.plyBase + g.rec.Ply()
 	first := verified + 1
 	var n [2]int
-	var words []string
+	var words, sans []string
 	for _, m := range moves {
 		side := sideOf(g.rec.Position().Turn())
 		if err := g.rec.Move(m); err != nil {
@@ -447,6 +447,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 			w = g.rec.SAN(g.rec.Ply()) // "5.e4 e5", not "5.e4 5...e5"
 		}
 		words = append(words, w)
+		sans = append(sans, g.rec.SAN(g.rec.Ply()))
 		n[side]++
 	}
 	if len(words) == 0 {
@@ -468,7 +469,8 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 		"The board came back from an absence showing a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
 			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts; if more plies were made than that, the plies from here on are numbered too low. "+
 			"Establish those moves (scoresheets, the players) before ruling on a flag or a move count (6.10). arbiterd follows the game again from the board's position.",
-		len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]))
+		len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]),
+		Event{Ply: verified, Made: len(sans), Plies: sans, FEN: g.rec.FEN()})
 }
 
 // rebase rebuilds the record from the position the board shows, when no
@@ -544,7 +546,8 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), which no sequence of moves arbiterd can check reaches. "+
 			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
 			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
-		made, verified, g.counts.White, g.counts.Black, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1))
+		made, verified, g.counts.White, g.counts.Black, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1),
+		Event{Ply: verified, Made: made, FEN: rec.FEN()})
 	return true
 }
 
@@ -594,12 +597,17 @@ func (g *Game) absorbPresses(n [2]int) {
 }
 
 // reportUnverified raises the unverified-moves anomaly, once per absence.
-func (g *Game) reportUnverified(out *[]Event, at time.Duration, detail string) {
+// where: the plies the anomaly names, for a reader of the stream that
+// follows the board (the LiveChess feed): from the last verified ply,
+// made of them, by plies (their SAN) or not known, to the position fen
+// (empty: nothing could be built from what the board shows).
+func (g *Game) reportUnverified(out *[]Event, at time.Duration, detail string, where Event) {
 	if g.away.warned {
 		return
 	}
 	g.away.warned = true
-	g.anomaly(out, at, KindUnverified, 0, true, "6.10", detail)
+	g.emit(out, at, Event{Type: TypeAnomaly, Kind: KindUnverified, NoSide: true, Article: "6.10", Detail: detail,
+		Ply: where.Ply, Made: where.Made, Plies: where.Plies, FEN: where.FEN})
 }
 
 // placementFEN writes the FEN of the placement s with turn to move. Castling

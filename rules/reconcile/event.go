@@ -182,6 +182,13 @@ type Event struct {
 	Kind    Kind
 	Article string // anomaly, flag, end
 	Detail  string
+	// anomaly unverified-moves (extension): the last ply arbiterd verified
+	// (Ply), how many plies were made while the board was not read (Made,
+	// at least), their SAN when a sequence explains them (Plies; none when
+	// the record was rebuilt from the board) and the position arbiterd
+	// follows the game from (FEN). Not set when nothing could be built.
+	Made  int
+	Plies []string
 
 	// period
 	Period int           // period, flag
@@ -262,6 +269,14 @@ func Marshal(e Event) []byte {
 		}
 		w.str("article", e.Article)
 		w.str("detail", e.Detail)
+		if e.Kind == KindUnverified && e.FEN != "" {
+			w.int("verified_ply", e.Ply)
+			w.int("made", e.Made)
+			if len(e.Plies) > 0 {
+				w.strs("plies", e.Plies)
+			}
+			w.str("fen", e.FEN)
+		}
 	case TypePeriod:
 		w.str("side", e.Side.String())
 		w.int("period", e.Period)

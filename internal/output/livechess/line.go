@@ -1,9 +1,6 @@
 package livechess
 
 import (
-	"regexp"
-	"strconv"
-	"strings"
 
 	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -71,66 +68,44 @@ func (l *line) apply(ev reconcile.Event) {
 	}
 }
 
-// The unverified-moves anomaly is the stream's only word of the plies made
-// while the board was not read (docs/events.md): its detail names them, as
-// the reconciler brought its record to the board's position by them, or
-// the position it rebuilt the record from. These patterns read the
-// reconciler's sentences (rules/reconcile, unverify and rebase); the
-// conformance suite replays real absences through them, so a change of
-// wording fails there rather than in a client.
-var (
-	unverifiedSeq = regexp.MustCompile(`showing a position (\d+) plies on from the last position arbiterd verified \(after ply (\d+):` +
-		`.*?(?:the only sequence of that length that reaches it is|several sequences of that length reach it, for example) (.+?)\. `)
-	unverifiedRebase = regexp.MustCompile(`showing a position at least (\d+) plies on from the last position arbiterd verified \(after ply (\d+):` +
-		`.*?arbiterd follows the game again from the position the board shows \(([^)]+)\)`)
-	moveNumber = regexp.MustCompile(`^\d+\.(?:\.\.)?`)
-)
-
 // away folds an unverified-moves anomaly: the board came back from an
 // absence several plies on, and the reconciler follows the game from the
-// board's position. The line takes the plies the reconciler names (one
-// sequence of legal moves that leads there; when several do, the one its
-// record has), so a client following the board is given them at once, as
-// LiveChess lists what the board shows; or, when the reconciler rebuilt
-// its record from the board's position (no sequence it can check reaches
-// it), the line starts again there. Either way the line knows the board's
-// position before the hub does. A detail that does not follow on from the
-// line changes nothing: the first move after the absence closes the gap
-// then (fill), as far as it can.
+// board's position. The anomaly names the plies (one sequence of legal
+// moves that leads there; when several do, the one its record has), and
+// the line takes them, so a client following the board is given them at
+// once, as LiveChess lists what the board shows; or, when the reconciler
+// rebuilt its record from the board's position (no sequence it can check
+// reaches it), the line starts again there. Either way the line knows the
+// board's position before the hub does. An anomaly that does not follow on
+// from the line changes nothing: the first move after the absence closes
+// the gap then (fill), as far as it can.
 func (l *line) away(ev reconcile.Event) {
-	if l.start == "" {
+	if l.start == "" || ev.FEN == "" {
 		return
 	}
-	if m := unverifiedSeq.FindStringSubmatch(ev.Detail); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		verified, _ := strconv.Atoi(m[2])
-		words := strings.Fields(m[3])
-		if verified != l.base+len(l.san) || len(words) != n {
+	if len(ev.Plies) == 0 { // rebuilt from the board's position
+		if _, err := rules.NewGame(ev.FEN); err != nil {
 			return
 		}
-		g, err := rules.NewGame(l.fen())
-		if err != nil {
-			return
-		}
-		var sans, fens []string
-		for _, w := range words {
-			if g.MoveSAN(moveNumber.ReplaceAllString(w, "")) != nil {
-				return
-			}
-			sans, fens = append(sans, g.SAN(g.Ply())), append(fens, g.FEN())
-		}
-		l.san, l.fens = append(l.san, sans...), append(l.fens, fens...)
-		l.board = l.fen()
+		*l = line{origin: l.origin, base: ev.Ply + ev.Made, start: ev.FEN, board: ev.FEN}
 		return
 	}
-	if m := unverifiedRebase.FindStringSubmatch(ev.Detail); m != nil {
-		made, _ := strconv.Atoi(m[1])
-		verified, _ := strconv.Atoi(m[2])
-		if _, err := rules.NewGame(m[3]); err != nil {
+	if ev.Ply != l.base+len(l.san) {
+		return
+	}
+	g, err := rules.NewGame(l.fen())
+	if err != nil {
+		return
+	}
+	var sans, fens []string
+	for _, san := range ev.Plies {
+		if g.MoveSAN(san) != nil {
 			return
 		}
-		*l = line{origin: l.origin, base: verified + made, start: m[3], board: m[3]}
+		sans, fens = append(sans, g.SAN(g.Ply())), append(fens, g.FEN())
 	}
+	l.san, l.fens = append(l.san, sans...), append(l.fens, fens...)
+	l.board = l.fen()
 }
 
 // maxFill is the most plies fill looks for between the line's last

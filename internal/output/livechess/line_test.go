@@ -100,23 +100,28 @@ func TestLineFillsAGap(t *testing.T) {
 
 // TestLineBackFromAnAbsence: the unverified-moves anomaly names the plies
 // the board made while it was not read; the line takes them, and knows the
-// board's position (the hub's state does not until the next move). A
-// detail that does not follow on from the line changes nothing; a record
+// board's position (the hub's state does not until the next move). An
+// anomaly that does not follow on from the line changes nothing; a record
 // rebuilt from the board's position starts the line again there.
 func TestLineBackFromAnAbsence(t *testing.T) {
 	game := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6")
 	evs := moveEvents(t, game)
-	unverified := func(detail string) reconcile.Event {
-		return reconcile.Event{Type: reconcile.TypeAnomaly, Kind: reconcile.KindUnverified, Detail: "The board came back from an absence " + detail}
+	unverified := func(verified, made int, plies []string, fen string) reconcile.Event {
+		return reconcile.Event{Type: reconcile.TypeAnomaly, Kind: reconcile.KindUnverified, Detail: "The board came back from an absence …",
+			Ply: verified, Made: made, Plies: plies, FEN: fen}
 	}
 	var l line
 	l.apply(reconcile.Event{Type: reconcile.TypePosition, FEN: startFEN})
 	l.apply(evs[0])
-	l.apply(unverified("showing a position 3 plies on from the last position arbiterd verified (after ply 2: White 1, Black 1 completed moves); the only sequence of that length that reaches it is 2.Nf3 Nc6 3.Bb5. Moves made …"))
+	l.apply(unverified(2, 3, game[2:5], evs[4].FEN))
 	if len(l.san) != 1 || l.board != "" {
-		t.Fatalf("a detail from ply 2 on a line of 1 ply: %v, board %q", l.san, l.board)
+		t.Fatalf("plies from ply 2 on a line of 1 ply: %v, board %q", l.san, l.board)
 	}
-	l.apply(unverified("showing a position 3 plies on from the last position arbiterd verified (after ply 1: White 1, Black 0 completed moves); several sequences of that length reach it, for example 1...e5 2.Nf3 Nc6. Moves made …"))
+	l.apply(unverified(1, 3, game[1:4], ""))
+	if len(l.san) != 1 || l.board != "" {
+		t.Fatalf("an anomaly without a position (nothing could be built): %v, board %q", l.san, l.board)
+	}
+	l.apply(unverified(1, 3, game[1:4], evs[3].FEN))
 	if !slices.Equal(l.san, game[:4]) || l.board != evs[3].FEN || l.fen() != evs[3].FEN {
 		t.Fatalf("back 3 plies on: %v, board %q", l.san, l.board)
 	}
@@ -129,7 +134,7 @@ func TestLineBackFromAnAbsence(t *testing.T) {
 	if !slices.Equal(l.san, game[:5]) || l.board != "" {
 		t.Fatalf("after the next moves: %v, board %q", l.san, l.board)
 	}
-	l.apply(unverified("showing a position at least 9 plies on from the last position arbiterd verified (after ply 5: White 3, Black 2 completed moves), which no sequence of moves arbiterd can check reaches. … arbiterd follows the game again from the position the board shows (" + evs[5].FEN + "); the plies from here on …"))
+	l.apply(unverified(5, 9, nil, evs[5].FEN))
 	if l.base != 14 || len(l.san) != 0 || l.start != evs[5].FEN || l.board != evs[5].FEN || l.origin != startFEN {
 		t.Fatalf("after a record rebuilt: %+v", l)
 	}
