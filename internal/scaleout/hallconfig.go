@@ -105,16 +105,7 @@ func (c *HallConfig) Validate() error {
 	hostPort("listen", c.Listen)
 	hostPort("nats.listen", c.NATS.Listen)
 	hostPort("nats.leaf_listen", c.NATS.LeafListen)
-	switch c.LogFormat {
-	case "text", "json":
-	default:
-		bad("log_format", "%q is not text or json", c.LogFormat)
-	}
-	switch c.LogLevel {
-	case "debug", "info", "warn", "error":
-	default:
-		bad("log_level", "%q is not debug, info, warn or error", c.LogLevel)
-	}
+	config.CheckLog(c.LogFormat, c.LogLevel, bad)
 	n := &c.NATS
 	if n.URL != "" && (n.LeafListen != "" || n.Cluster != nil || n.Listen != "" || n.Store != "") {
 		bad("nats.url", "joining a server by URL leaves listen, leaf_listen, cluster and store to that server")
@@ -199,4 +190,19 @@ func HallOptionsFrom(c *HallConfig) (HallOptions, error) {
 		}
 	}
 	return o, nil
+}
+
+// CheckLog checks the log settings (log_format, log_level) of a daemon's or
+// a hall's configuration, naming each fault to bad.
+func CheckLog(format, level string, bad func(field, format string, a ...any)) {
+	switch format {
+	case "text", "json":
+	default:
+		bad("log_format", "%q is not text or json", format)
+	}
+	switch level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log_level", "%q is not debug, info, warn or error", level)
+	}
 }

@@ -374,16 +374,7 @@ func (c *Config) validate() []*Error {
 	if _, err := c.DefaultTimeDuration(); err != nil {
 		bad("default_time", "%v", err)
 	}
-	switch c.LogFormat {
-	case "text", "json":
-	default:
-		bad("log_format", "%q is not text or json", c.LogFormat)
-	}
-	switch c.LogLevel {
-	case "debug", "info", "warn", "error":
-	default:
-		bad("log_level", "%q is not debug, info, warn or error", c.LogLevel)
-	}
+	CheckLog(c.LogFormat, c.LogLevel, bad)
 	if strings.ContainsAny(c.Event, "\n\r") {
 		bad("event", "a line break in the event's name")
 	}
@@ -475,4 +466,19 @@ func portKey(port string) string {
 		return strings.ToUpper(m[1])
 	}
 	return port
+}
+
+// CheckLog checks the log settings (log_format, log_level) of a daemon's or
+// a hall's configuration, naming each fault to bad.
+func CheckLog(format, level string, bad func(field, format string, a ...any)) {
+	switch format {
+	case "text", "json":
+	default:
+		bad("log_format", "%q is not text or json", format)
+	}
+	switch level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log_level", "%q is not debug, info, warn or error", level)
+	}
 }
