@@ -128,7 +128,12 @@
 //
 // A query allocates nothing per node: the move lists, scores, tables
 // and the scratch space of the proofs and the walk belong to the
-// Analyzer and are reused; a mate line as found is two allocations.
+// Analyzer and are reused; a mate line as found is two allocations. A
+// node of the heuristic search with no discrepancy left (the first look
+// is nothing else) builds no move list at all: it walks the legal moves
+// piece by piece and ranks a piece's quiet moves by the nearest ring
+// around the other king it reaches (pickPlain), finding the move the
+// sorted list would put first.
 //
 // Proofs by the walk and the transposition table identify positions by a
 // 64-bit Zobrist hash, so they hold up to the (negligible) chance of a
