@@ -41,9 +41,14 @@ func (c *choice) offer(m bb.Move, v int32) {
 	}
 }
 
-// mateBy reports whether the winner's checking move m mates.
+// mateBy reports whether the winner's checking move m mates. Most checks
+// leave the king a flight square, which is looked for before the move is
+// played (flightAfter).
 func (s *searcher) mateBy(m bb.Move) bool {
 	p := &s.pos
+	if s.flightAfter(m) {
+		return false
+	}
 	u := p.Make(m)
 	mate := s.mated()
 	p.Unmake(m, u)
@@ -311,4 +316,43 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 	}
 	best.offer(bb.NewMove(from, bto), bv)
 	return 0, false
+}
+
+// flightAfter reports whether, after the side to move plays the legal
+// move m (not a king step, castling or en passant, for which it answers
+// false), the other king has a neighbour square free of its own men that
+// no man of the side to move attacks: the square the king would step to
+// after m, computed without playing it. The occupancy after m is exact
+// (the man leaves from and stands on to, a man taken there was there
+// already); the moving man is left out of the others' attacks and its
+// own from to are added.
+func (s *searcher) flightAfter(m bb.Move) bool {
+	p := &s.pos
+	if m&(bb.FlagCastle|bb.FlagEnPassant) != 0 {
+		return false
+	}
+	us := p.Side()
+	from, to := m.From(), m.To()
+	pt := p.PieceAt(from).Type()
+	if pt == bb.King {
+		return false
+	}
+	if pr := m.Promotion(); pr != bb.NoPieceType {
+		pt = pr
+	}
+	lk := p.KingSquare(us.Other())
+	fromBit := uint64(1) << uint(from)
+	occ := (p.All()&^fromBit | 1<<uint(to)) &^ (1 << uint(lk))
+	var own uint64
+	if pt == bb.Pawn {
+		own = bb.PawnAttacks(us, to)
+	} else {
+		own = attacks(pt, to, occ)
+	}
+	for f := bb.KingAttacks(lk) &^ p.Occupied(us.Other()) &^ own; f != 0; f &= f - 1 {
+		if p.AttackersOf(bb.Square(bits.TrailingZeros64(f)), us, occ)&^fromBit == 0 {
+			return true
+		}
+	}
+	return false
 }

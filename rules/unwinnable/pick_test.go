@@ -129,3 +129,42 @@ func TestKingTerms(t *testing.T) {
 		})
 	}
 }
+
+// TestFlightAfter checks the flight square found before a check is
+// played against the position after it, at every check of random games:
+// whenever flightAfter finds one, the king has a legal step there.
+func TestFlightAfter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	var s searcher
+	found, checks := 0, 0
+	for i := 0; i < 400; i++ {
+		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 120, func(p *bb.Position, m bb.Move) {
+			if !p.GivesCheck(m) {
+				return
+			}
+			checks++
+			s.pos = *p
+			got := s.flightAfter(m)
+			q := *p
+			q.Make(m)
+			var ml bb.MoveList
+			q.LegalMoves(&ml)
+			kingSteps := false
+			for _, r := range ml.Slice() {
+				if r.From() == q.KingSquare(q.Side()) && !r.IsCastle() {
+					kingSteps = true
+				}
+			}
+			if got && !kingSteps {
+				t.Fatalf("%s, %v: flightAfter found a flight square, but the king has no legal step", p.FEN(), m)
+			}
+			if got {
+				found++
+			}
+		})
+	}
+	if found == 0 {
+		t.Fatalf("%d checks, no flight square found: the test proves nothing", checks)
+	}
+	t.Logf("%d checks, a flight square found before the move for %d", checks, found)
+}
