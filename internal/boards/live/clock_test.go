@@ -176,12 +176,21 @@ func ofType(evs []reconcile.Event, typ reconcile.Type) []reconcile.Event {
 	return out
 }
 
+// clockSpeed is the emulation's speed in the tests of a clock on a port of
+// its own. Board and clock bytes come on two ports, stamped when the host
+// reads each: a stall of the host's reads of the board beyond the
+// reconciler's scan lag (1.5 s of game time) makes a press come before the
+// move it completes. At 40 times real speed that was a stall of 37 ms,
+// which the race detector on a loaded machine gave (a false
+// press-without-move); at 10 it takes 150 ms.
+const clockSpeed = 10
+
 // A board with no clock and a separate lineclock, through two real ptys:
 // every ply is completed by a press from the lineclock's port, the flag
 // that ends the game gets its verdict, and the live stream is the replay
 // of the capture both ports were journalled into.
 func TestLiveSeparateClock(t *testing.T) {
-	const speed = 40
+	const speed = clockSpeed
 	moves := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1")
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -220,7 +229,7 @@ func TestLiveSeparateClock(t *testing.T) {
 // clock port is connected again and presses complete moves again. Live
 // equals replay throughout.
 func TestLiveClockUnplugged(t *testing.T) {
-	const speed = 40
+	const speed = clockSpeed
 	moves := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8")
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -290,7 +299,7 @@ func completed(evs []reconcile.Event) reconcile.Moves {
 // a clock that is not there when Run starts is marked disconnected once
 // however often reopening fails, and connected when it appears.
 func TestLiveClockAbsentAtStart(t *testing.T) {
-	const speed = 40
+	const speed = clockSpeed
 	moves := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6")
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
