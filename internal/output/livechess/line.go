@@ -1,7 +1,6 @@
 package livechess
 
 import (
-
 	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
