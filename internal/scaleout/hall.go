@@ -21,6 +21,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -426,17 +427,9 @@ func (h *Hall) ownersPath() string { return filepath.Join(h.o.Data, "owners.json
 
 func (h *Hall) saveOwners() {
 	data, _ := json.MarshalIndent(h.owners, "", "  ")
-	if err := writeFileAtomic(h.ownersPath(), data); err != nil {
+	if err := atomicfile.Write(h.ownersPath(), data, 0o644); err != nil {
 		h.log.Error("saving the board owners", "err", err)
 	}
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 // onEvent applies one event message: written to the venue's events file,

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/testkit/loadtest"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -104,7 +105,7 @@ func runEmuVenue(args []string) int {
 			time.Sleep(20 * time.Millisecond)
 		}
 		t0 := time.Now()
-		if err := writeFileAtomic(filepath.Join(dir, "start"), []byte(strconv.FormatInt(t0.UnixNano(), 10))); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, "start"), []byte(strconv.FormatInt(t0.UnixNano(), 10)), 0o644); err != nil {
 			return err
 		}
 		cpu0, _ := rusage()
@@ -120,7 +121,7 @@ func runEmuVenue(args []string) int {
 			Errors: rep.Errors, RawP50: loadtest.Quantile(rep.Raw, .5), RawP99: loadtest.Quantile(rep.Raw, .99),
 			CPU: cpu1 - cpu0, MaxRSS: rss}
 		data, _ := json.Marshal(out)
-		if err := writeFileAtomic(filepath.Join(dir, "report.json"), data); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, "report.json"), data, 0o644); err != nil {
 			return err
 		}
 		<-ctx.Done() // the streams stay up for the hall
