@@ -106,24 +106,8 @@ var metaOrder = []string{"board", "event", "round", "white", "black", "timecontr
 // Run runs the board until ctx is done, the line fails, or OnEvent returns
 // false. The capture is synced before Run returns.
 func Run(ctx context.Context, cfg Config) (err error) {
-	if cfg.Port == "" {
-		cfg.Port = "board"
-	}
-	if cfg.ClockPort == "" {
-		cfg.ClockPort = DefaultClockPort
-	}
-	if cfg.ClockPath != "" && cfg.ClockPort == cfg.Port {
-		return fmt.Errorf("live: the clock port and the board port are both named %q", cfg.Port)
-	}
-	if cfg.ClockBackoff == (serialport.Backoff{}) {
-		cfg.ClockBackoff = serialport.DefaultBackoff()
-	}
-	if cfg.Now == nil {
-		t0 := time.Now()
-		cfg.Now = func() time.Duration { return time.Since(t0) }
-	}
-	if cfg.Capture == nil {
-		return errors.New("live: no capture writer")
+	if err := cfg.defaults(); err != nil {
+		return err
 	}
 	p := cfg.Pipeline
 	resume := p != nil
@@ -196,17 +180,11 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var sp io.ReadWriteCloser
-	if cfg.Open != nil {
-		if sp, err = cfg.Open(ctx); err != nil {
-			return err
-		}
-		// As a serial port does, the line closes when Run stops: that
-		// is what ends the session's reader.
-		defer context.AfterFunc(ctx, func() { sp.Close() })()
-	} else if sp, err = serialport.Open(ctx, cfg.Path, serialport.Options{}); err != nil {
+	sp, unwatch, err := openBoardLine(ctx, cfg)
+	if err != nil {
 		return err
 	}
+	defer unwatch()
 	defer sp.Close()
 
 	rw := &tappedPort{sp: sp, j: j, port: cfg.Port}
@@ -305,6 +283,46 @@ func Run(ctx context.Context, cfg Config) (err error) {
 		return err
 	}
 	return runErr
+}
+
+// defaults fills in what cfg leaves out (the ports' names, the clock's
+// back-off, the time) and checks what cannot be left out.
+func (cfg *Config) defaults() error {
+	if cfg.Port == "" {
+		cfg.Port = "board"
+	}
+	if cfg.ClockPort == "" {
+		cfg.ClockPort = DefaultClockPort
+	}
+	if cfg.ClockPath != "" && cfg.ClockPort == cfg.Port {
+		return fmt.Errorf("live: the clock port and the board port are both named %q", cfg.Port)
+	}
+	if cfg.ClockBackoff == (serialport.Backoff{}) {
+		cfg.ClockBackoff = serialport.DefaultBackoff()
+	}
+	if cfg.Now == nil {
+		t0 := time.Now()
+		cfg.Now = func() time.Duration { return time.Since(t0) }
+	}
+	if cfg.Capture == nil {
+		return errors.New("live: no capture writer")
+	}
+	return nil
+}
+
+// openBoardLine opens the board's line: the serial port at cfg.Path, or
+// cfg.Open's (an in-process line, a test's), which is closed when ctx ends
+// as a serial port is, until unwatch is called. Closing the line is what
+// ends the session's reader.
+func openBoardLine(ctx context.Context, cfg Config) (line io.ReadWriteCloser, unwatch func() bool, err error) {
+	if cfg.Open == nil {
+		line, err = serialport.Open(ctx, cfg.Path, serialport.Options{})
+		return line, func() bool { return false }, err
+	}
+	if line, err = cfg.Open(ctx); err != nil {
+		return nil, nil, err
+	}
+	return line, context.AfterFunc(ctx, func() { line.Close() }), nil
 }
 
 // Declare writes a new game's port declaration (one DGT board whose clock
