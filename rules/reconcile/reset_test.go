@@ -101,3 +101,44 @@ func TestTakeBackToTheStartEarly(t *testing.T) {
 		t.Fatalf("retractions: %+v", r)
 	}
 }
+
+// A board that shows the start position after a game ended begins a new
+// game in the same Game: every group of the old game's state is set anew
+// (the board's absences, held plies, pending presses, the unexplained
+// board), only the session's (the sequence, the inputs) goes on.
+func TestNewGameResetsTheGamesState(t *testing.T) {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(5, "e4")
+	h.press(6, W)
+	h.advance(10)
+	g := h.g
+	// The game ended with state of its own left over.
+	g.ended = true
+	g.away = absence{unsettled: true, resync: true, unv: [2]int{1, 0}, unvFrom: 2, suspect: true, stale: true}
+	g.held = held{slide: true, fix: true, away: true, backTo: 3, from: 1}
+	g.pend = pending{backDue: true, seen: true, wait: true}
+	g.unexpl = unexplained{on: true, warned: true, in: 4}
+	seq, inputs := g.seq, g.inputs
+	h.board = rules.SnapshotOf(g.start)
+	h.show(20)
+	if g.ended || g.rec.Ply() != 0 || g.counts != (Moves{}) {
+		t.Fatalf("no new game: ended %v, ply %d, counts %+v", g.ended, g.rec.Ply(), g.counts)
+	}
+	if g.away != (absence{}) {
+		t.Errorf("the old game's absence survived: %+v", g.away)
+	}
+	if g.held.plies != nil || g.held.slide || g.held.fix || g.held.away || g.held.backTo != -1 || g.held.from != 0 {
+		t.Errorf("the old game's held plies survived: %+v", g.held)
+	}
+	if g.pend.backDue || g.pend.seen || g.pend.wait || len(g.pend.presses) != 0 {
+		t.Errorf("the old game's pending presses survived: %+v", g.pend)
+	}
+	if g.unexpl != (unexplained{}) {
+		t.Errorf("the old game's unexplained board survived: %+v", g.unexpl)
+	}
+	if g.seq <= seq || g.inputs != inputs+1 {
+		t.Errorf("the session's count went back: seq %d → %d, inputs %d → %d", seq, g.seq, inputs, g.inputs)
+	}
+}
