@@ -80,14 +80,18 @@ func (c *cable) unplug() {
 	}
 }
 
-// startCabled starts an emulator behind a cable, plugged in.
+// startCabled starts an emulator behind a cable, plugged in (at
+// testSpeed unless cfg sets a speed).
 func startCabled(t *testing.T, cfg emulator.Config) *cable {
 	t.Helper()
 	periods, err := emulator.ParseTimeControl(testTC)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Periods, cfg.Speed, cfg.Wait, cfg.Linger = periods, testSpeed, true, true
+	if cfg.Speed == 0 {
+		cfg.Speed = testSpeed
+	}
+	cfg.Periods, cfg.Wait, cfg.Linger = periods, true, true
 	e, err := emulator.New(cfg)
 	if err != nil {
 		t.Fatal(err)

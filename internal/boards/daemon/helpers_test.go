@@ -72,7 +72,7 @@ type emu struct {
 	done   chan error
 }
 
-// startEmu starts an emulator playing cfg (at testSpeed) on a new pty.
+// startEmu starts an emulator playing cfg (at testSpeed unless cfg sets a speed) on a new pty.
 func startEmu(t *testing.T, cfg emulator.Config) *emu {
 	t.Helper()
 	periods, err := emulator.ParseTimeControl(testTC)

@@ -334,49 +334,15 @@ func steady(ply int) time.Duration { return 4 * time.Second }
 // startEmuAt is startEmu at lcSpeed.
 func startEmuAt(t *testing.T, cfg emulator.Config) *emu {
 	t.Helper()
-	periods, err := emulator.ParseTimeControl(testTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Periods, cfg.Speed, cfg.Wait, cfg.Linger = periods, lcSpeed, true, true
-	e, err := emulator.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	master, slave, err := emulator.OpenPTY()
-	if err != nil {
-		t.Skip(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	em := &emu{path: slave, master: master, cancel: cancel, done: make(chan error, 1)}
-	go func() { em.done <- e.Run(ctx, master) }()
-	t.Cleanup(em.stop)
-	return em
+	cfg.Speed = lcSpeed
+	return startEmu(t, cfg)
 }
 
 // startCabledAt is startCabled at lcSpeed.
 func startCabledAt(t *testing.T, cfg emulator.Config) *cable {
 	t.Helper()
-	periods, err := emulator.ParseTimeControl(testTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Periods, cfg.Speed, cfg.Wait, cfg.Linger = periods, lcSpeed, true, true
-	e, err := emulator.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &cable{done: make(chan error, 1)}
-	c.plug(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	c.cancel = cancel
-	go func() { c.done <- e.Run(ctx, c) }()
-	t.Cleanup(func() {
-		cancel()
-		c.unplug()
-		<-c.done
-	})
-	return c
+	cfg.Speed = lcSpeed
+	return startCabled(t, cfg)
 }
 
 func plyMade(n int) func(reconcile.Event) bool {
