@@ -191,18 +191,3 @@ func HallOptionsFrom(c *HallConfig) (HallOptions, error) {
 	}
 	return o, nil
 }
-
-// CheckLog checks the log settings (log_format, log_level) of a daemon's or
-// a hall's configuration, naming each fault to bad.
-func CheckLog(format, level string, bad func(field, format string, a ...any)) {
-	switch format {
-	case "text", "json":
-	default:
-		bad("log_format", "%q is not text or json", format)
-	}
-	switch level {
-	case "debug", "info", "warn", "error":
-	default:
-		bad("log_level", "%q is not debug, info, warn or error", level)
-	}
-}
