@@ -201,6 +201,10 @@ func TestWriterErrors(t *testing.T) {
 		"meta newline":    w.Meta("white", "a\nb"),
 		"comment newline": w.Comment("a\nb"),
 		"comment as port": w.Comment("port x dgt"),
+		// read back as a malformed marker, it would stop every reader of
+		// the capture
+		"comment as marker":  w.Comment(" session notes"),
+		"comment as arbiter": w.Comment("arbiter said so"),
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)

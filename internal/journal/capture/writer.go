@@ -79,9 +79,11 @@ func (w *Writer) Meta(key, value string) error {
 	return w.line("#meta " + key + "=" + value)
 }
 
-// Comment writes a comment line; a line break in text is an error. A text
-// that has a marker's form ("session …", "arbiter …") is read back as that
-// marker, not as a comment: the daemon writes markers with Marker.
+// Comment writes a comment line; a line break in text is an error, and so
+// is a text the reader would take for another record: a #port or #meta line,
+// or a marker ("session …", "arbiter …", which Marker writes), since a
+// comment that read back as a malformed marker would make the whole capture
+// unreadable.
 func (w *Writer) Comment(text string) error {
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' || text[i] == '\r' {
@@ -90,6 +92,9 @@ func (w *Writer) Comment(text string) error {
 	}
 	if w, _, _ := strings.Cut(text, " "); w == "port" || w == "meta" {
 		return fmt.Errorf("capture: a comment starting with %q would read as a #%s line", w, w)
+	}
+	if _, marker, _ := parseMarker(text); marker {
+		return fmt.Errorf("capture: comment %q would read as a marker", clip(text))
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
