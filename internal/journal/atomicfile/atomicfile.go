@@ -16,7 +16,9 @@ import (
 // perm and renamed over path; then the directory is synced so that the
 // rename survives a crash too. A reader sees the old file or the new one,
 // never half of one, and two writers never share a temporary file. On an
-// error path is unchanged and the temporary file is removed.
+// error before the rename path is unchanged and the temporary file is
+// removed; an error syncing the directory comes after path was replaced
+// (the new contents are there, but may not survive a crash).
 func Write(path string, data []byte, perm fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")

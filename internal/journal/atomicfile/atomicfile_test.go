@@ -69,18 +69,28 @@ func TestWriteConcurrent(t *testing.T) {
 	assertOnly(t, dir, "events.jsonl")
 }
 
+// A write that fails once its temporary file is written (here the rename:
+// path is a directory) leaves path as it was and no temporary file behind;
+// so does one that cannot even create the temporary file.
 func TestWriteFailureLeavesFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "board-1.pgn")
-	if err := Write(path, []byte("kept"), 0o644); err != nil {
+	if err := os.Mkdir(path, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	inside := filepath.Join(path, "kept")
+	if err := os.WriteFile(inside, []byte("kept"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, []byte("new"), 0o644); err == nil {
+		t.Fatal("replacing a directory with a file succeeded")
+	}
+	if got, err := os.ReadFile(inside); err != nil || string(got) != "kept" {
+		t.Fatalf("after a failed write, %s holds %q (%v)", inside, got, err)
+	}
+	assertOnly(t, dir, "board-1.pgn")
 	if err := Write(filepath.Join(dir, "missing", "x.pgn"), []byte("new"), 0o644); err == nil {
 		t.Fatal("writing into a missing directory succeeded")
-	}
-	got, _ := os.ReadFile(path)
-	if string(got) != "kept" {
-		t.Fatalf("file holds %q after a failed write elsewhere", got)
 	}
 	assertOnly(t, dir, "board-1.pgn")
 }
