@@ -386,8 +386,7 @@ func (b *board) run(ctx context.Context) {
 			b.end()
 			return serialport.Attempt{Done: true}
 		}
-		// A line that had been up a minute starts the schedule again.
-		return serialport.Attempt{Up: time.Since(started) > time.Minute, Err: err}
+		return serialport.Attempt{UpFor: time.Since(started), Err: err}
 	}, func(attempt int, err error, wait time.Duration) {
 		b.lineFailed(err, attempt, wait)
 		b.d.m.reconnects.WithLabelValues(b.id).Inc()

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"time"
 
 	"github.com/arbiterd/arbiterd/driver/lineclock"
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
@@ -28,7 +29,9 @@ func readClock(ctx context.Context, stopRun context.CancelFunc, cfg Config, j *j
 	buf := make([]byte, 2*lineclock.MaxLine)
 	cfg.ClockBackoff.Retry(ctx, func() serialport.Attempt {
 		sp, err := serialport.Open(ctx, cfg.ClockPath, serialport.Options{})
+		var upFor time.Duration
 		if err == nil {
+			opened := time.Now()
 			j.marker(cfg.Now(), name, clockUp)
 			down = false
 			for {
@@ -46,6 +49,7 @@ func readClock(ctx context.Context, stopRun context.CancelFunc, cfg Config, j *j
 				}
 			}
 			sp.Close()
+			upFor = time.Since(opened)
 		}
 		if ctx.Err() != nil {
 			return serialport.Attempt{Done: true} // Run is ending: the clock was not lost
@@ -54,7 +58,7 @@ func readClock(ctx context.Context, stopRun context.CancelFunc, cfg Config, j *j
 			j.marker(cfg.Now(), name, "disconnected")
 			down = true
 		}
-		// A port that opened starts the schedule again.
-		return serialport.Attempt{Up: sp != nil, Err: err}
+		// A port that stayed open a while starts the schedule again.
+		return serialport.Attempt{UpFor: upFor, Err: err}
 	}, nil)
 }

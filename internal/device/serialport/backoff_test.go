@@ -78,11 +78,12 @@ func TestListRuns(t *testing.T) {
 	}
 }
 
-// TestRetryUpStartsOver: a try in which the line came up starts the
-// schedule again.
+// TestRetryUpStartsOver: a try in which the line stayed up for
+// Backoff.Steady starts the schedule again; one in which it came up and
+// failed at once does not.
 func TestRetryUpStartsOver(t *testing.T) {
-	b := Backoff{Min: time.Millisecond, Max: 8 * time.Millisecond, Factor: 2}
-	ups := []bool{false, false, false, true, false}
+	b := Backoff{Min: time.Millisecond, Max: 8 * time.Millisecond, Factor: 2, Steady: time.Second}
+	ups := []time.Duration{0, time.Millisecond, 0, time.Second, 0}
 	var waits []time.Duration
 	var attempts []int
 	n := 0
@@ -91,7 +92,7 @@ func TestRetryUpStartsOver(t *testing.T) {
 			return Attempt{Done: true}
 		}
 		n++
-		return Attempt{Up: ups[n-1], Err: ErrDisconnected}
+		return Attempt{UpFor: ups[n-1], Err: ErrDisconnected}
 	}, func(attempt int, err error, wait time.Duration) {
 		attempts = append(attempts, attempt)
 		waits = append(waits, wait)

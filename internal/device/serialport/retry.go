@@ -1,6 +1,7 @@
 package serialport
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -11,12 +12,16 @@ import (
 type Backoff struct {
 	Min, Max time.Duration
 	Factor   float64
+	// Steady is how long a line must stay up for the schedule to start
+	// over (0: a minute): a device that opens and fails at once is
+	// retried on the schedule, not every Min.
+	Steady time.Duration
 }
 
 // DefaultBackoff retries quickly at first (a cable wiggle) and settles at
 // once every five seconds (a board carried to another table).
 func DefaultBackoff() Backoff {
-	return Backoff{Min: 100 * time.Millisecond, Max: 5 * time.Second, Factor: 2}
+	return Backoff{Min: 100 * time.Millisecond, Max: 5 * time.Second, Factor: 2, Steady: time.Minute}
 }
 
 // Delay returns the wait before retry number attempt (0-based).
@@ -45,9 +50,10 @@ type Attempt struct {
 	// Done stops Retry, which returns Err (nil: the try succeeded, or the
 	// caller wants no more tries).
 	Done bool
-	// Up tells that the line came up in this try before it went down
-	// again: the schedule starts over (the wait is Min again).
-	Up bool
+	// UpFor is how long the line was up in this try before it went down
+	// again (0: it did not come up). Up for Backoff.Steady or longer, the
+	// schedule starts over (the wait is Min again).
+	UpFor time.Duration
 	// Err is why the line is down (for onRetry), or with Done what Retry
 	// returns.
 	Err error
@@ -74,7 +80,7 @@ func (b Backoff) Retry(ctx context.Context, try func() Attempt, onRetry func(att
 		if err := ctx.Err(); err != nil {
 			return errors.Join(err, last)
 		}
-		if a.Up {
+		if steady := b.Steady; a.UpFor > 0 && a.UpFor >= cmp.Or(steady, time.Minute) {
 			attempt = 0
 		}
 		wait := b.Delay(attempt)
