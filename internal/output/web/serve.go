@@ -11,7 +11,7 @@ import (
 
 // Serve serves handler on ln until ctx is done, each request's context
 // derived from ctx; then it shuts the server down, giving the requests in
-// flight 5 s, and calls onShutdown (as http.Server.RegisterOnShutdown:
+// flight 5 s (then their connections are closed), and calls onShutdown (as http.Server.RegisterOnShutdown:
 // the streams and services that hold connections open). If the server
 // fails, failed is called with the error at once and must end ctx. The
 // returned wait blocks until the server has stopped and returns its
@@ -34,7 +34,9 @@ func Serve(ctx context.Context, ln net.Listener, handler http.Handler, failed fu
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		srv.Shutdown(sctx)
+		if srv.Shutdown(sctx) != nil {
+			srv.Close() // the requests still running after 5 s are cut
+		}
 	})
 	return func() error {
 		wg.Wait()
