@@ -104,13 +104,13 @@ func (p played) events(t *testing.T) []reconcile.Event {
 			if at < replug {
 				if at-poll >= gone && !disconnected {
 					disconnected = true
-					must(w.Comment(pipeline.FormatSessionMarker(at, "board", "disconnected")))
+					must(w.Marker(capture.Session(at, "board", "disconnected")))
 				}
 				continue
 			}
 			reply = at
 			if disconnected {
-				must(w.Comment(pipeline.FormatSessionMarker(at, "board", "connected")))
+				must(w.Marker(capture.Session(at, "board", "connected")))
 			}
 		}
 		must(w.Data(at, "board", capture.Read, append(drivertest.DGTBoardDump(image), drivertest.DGTSerial("20260")...)))

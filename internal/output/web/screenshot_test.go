@@ -91,7 +91,7 @@ func eventsOf(t testing.TB, r room) []reconcile.Event {
 		check(w.Data(c.At, "board", capture.Read, c.Data))
 	}
 	if cut >= 0 {
-		check(w.Comment(pipeline.FormatSessionMarker(cut, "board", "disconnected")))
+		check(w.Marker(capture.Session(cut, "board", "disconnected")))
 	}
 	var evs []reconcile.Event
 	_, err = pipeline.Replay(bytes.NewReader(buf.Bytes()), pipeline.Options{}, func(e reconcile.Event) error {

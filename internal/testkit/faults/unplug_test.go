@@ -10,7 +10,6 @@ import (
 
 	"github.com/arbiterd/arbiterd/driver/dgt"
 	"github.com/arbiterd/arbiterd/driver/drivertest"
-	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 )
@@ -77,13 +76,13 @@ func unpluggedCapture(t *testing.T, chunks []emulator.Chunk, from, length, phase
 			if at < back {
 				if at-pollInterval >= from && !disconnected {
 					disconnected = true
-					must(w.Comment(pipeline.FormatSessionMarker(at, "board", "disconnected")))
+					must(w.Marker(capture.Session(at, "board", "disconnected")))
 				}
 				continue
 			}
 			reply = at
 			if disconnected {
-				must(w.Comment(pipeline.FormatSessionMarker(at, "board", "connected")))
+				must(w.Marker(capture.Session(at, "board", "connected")))
 			}
 		}
 		answer := append(drivertest.DGTBoardDump(image), drivertest.DGTSerial("20260")...)
