@@ -463,9 +463,7 @@ func (h *Hall) onEvent(m jetstream.Msg) bool {
 	if e.Seq != g.last+1 {
 		// An earlier event is late (delivered again after the ack wait,
 		// behind the backlog): the hall's stream holds it already.
-		if h.fillEvents(k, g, m.Subject(), e.Seq) != nil {
-			return false // the stream could not be read: again, no loss taken
-		}
+		h.fillEvents(k, g, m.Subject(), e.Seq)
 	}
 	if e.Seq != g.last+1 {
 		// Not in the hall's stream: not sourced yet, or lost at the venue.
@@ -520,8 +518,8 @@ func streamSeq(m jetstream.Msg) uint64 {
 // may come long after; the stream holds the venue's messages in the
 // venue's order, so an earlier event is there before the later one that
 // came, and need not be waited for.
-func (h *Hall) fillEvents(k gameKey, g *game, subj string, upTo int) error {
-	return h.scanStream(HallEventsStream, subj, k.venue, g.evSeq, func(raw *jetstream.RawStreamMsg) bool {
+func (h *Hall) fillEvents(k gameKey, g *game, subj string, upTo int) {
+	h.scanStream(HallEventsStream, subj, k.venue, g.evSeq, func(raw *jetstream.RawStreamMsg) bool {
 		e, err := parseLoose(raw.Data)
 		switch {
 		case err != nil || e.Board != k.board || e.Seq <= g.last:
@@ -535,29 +533,33 @@ func (h *Hall) fillEvents(k gameKey, g *game, subj string, upTo int) error {
 
 // scanStream hands fn the venue's messages on subj in the hall's stream,
 // in order, from after stream sequence after, until fn returns false or
-// there are no more. A look-up that fails is logged and returned: the
-// message that started it must come again, and the gap is not taken for a
-// loss meanwhile. It runs under the hall's lock, as the writes do: a few
+// there are no more. A failed look-up is logged: the message that started
+// it comes again. It runs under the hall's lock, as the writes do: a few
 // requests to the hall's server, only when a message came out of order.
-func (h *Hall) scanStream(stream, subj, venue string, after uint64, fn func(*jetstream.RawStreamMsg) bool) error {
+func (h *Hall) scanStream(stream, subj, venue string, after uint64, fn func(*jetstream.RawStreamMsg) bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	s, err := h.js.Stream(ctx, stream)
-	for seq := after + 1; err == nil; {
-		var raw *jetstream.RawStreamMsg
-		raw, err = s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subj))
+	if err != nil {
+		h.log.Warn("looking up a late message in the hall's stream", "stream", stream, "err", err)
+		return
+	}
+	for seq := after + 1; ; {
+		raw, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subj))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			return nil
+			return
 		} else if err != nil {
-			break
+			h.log.Warn("looking up a late message in the hall's stream", "stream", stream, "err", err)
+			return
 		}
 		seq = raw.Sequence + 1
-		if raw.Header.Get(HeaderVenue) == venue && !fn(raw) {
-			return nil
+		if raw.Header.Get(HeaderVenue) != venue {
+			continue
+		}
+		if !fn(raw) {
+			return
 		}
 	}
-	h.log.Warn("looking up a late message in the hall's stream", "stream", stream, "err", err)
-	return err
 }
 
 // gapWait is how long a message that came before its predecessor, when
@@ -598,15 +600,10 @@ func (h *Hall) onCapture(m jetstream.Msg) bool {
 	if off+int64(len(data)) <= g.capSize {
 		return true // a redelivery
 	}
-	if off > g.capSize && g.capWarn {
-		return true // the copy ended at a gap taken for a loss (below)
-	}
 	if off > g.capSize {
 		// An earlier chunk is late: the hall's stream holds it already
 		// (see fillEvents).
-		if h.fillCapture(k, g, m.Subject(), off) != nil {
-			return false // the stream could not be read: again, no loss taken
-		}
+		h.fillCapture(k, g, m.Subject(), off)
 	}
 	if off > g.capSize {
 		// Not in the hall's stream: not sourced yet, or lost at the venue.
@@ -644,8 +641,8 @@ func (h *Hall) writeChunk(k gameKey, g *game, off int64, data []byte, seq uint64
 // fillCapture writes the board's capture chunks before offset upTo that
 // the hall has not had yet, read straight from the hall's stream (see
 // fillEvents).
-func (h *Hall) fillCapture(k gameKey, g *game, subj string, upTo int64) error {
-	return h.scanStream(HallCaptureStream, subj, k.venue, g.capSeq, func(raw *jetstream.RawStreamMsg) bool {
+func (h *Hall) fillCapture(k gameKey, g *game, subj string, upTo int64) {
+	h.scanStream(HallCaptureStream, subj, k.venue, g.capSeq, func(raw *jetstream.RawStreamMsg) bool {
 		off, err := strconv.ParseInt(raw.Header.Get(HeaderOffset), 10, 64)
 		switch {
 		case err != nil || off+int64(len(raw.Data)) <= g.capSize:
