@@ -114,10 +114,16 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 		// Does the clock confirm the previous impossible reading? Then it
 		// really shows it (6.10: the display is conclusive), and it becomes
 		// the reference.
+		// The limit is raised to the times shown with its usual room for
+		// presses merged into the next reading left above them: a limit
+		// raised to exactly what is shown would take the next press's
+		// increment for another impossible reading, and lose that press
+		// in confirming it, press after press.
 		sus := *in.suspect
 		st2 := in.st
+		room := in.tc.maxIncrement() * maxMerged
 		for _, f := range [2]Face{Left, Right} {
-			if need := max(sus.Face(f).Time, r.Face(f).Time) - in.limit(&st2, f); need > 0 {
+			if need := max(sus.Face(f).Time, r.Face(f).Time) + room - in.limit(&st2, f); need > 0 {
 				st2.allow[f] += need
 			}
 		}

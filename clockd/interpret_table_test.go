@@ -60,6 +60,14 @@ func TestInterpreterTable(t *testing.T) {
 					t.Errorf("detail %q", evs[1].Detail)
 				}
 			}},
+		{"times confirmed beyond the limit leave room for the presses that follow", "900+10", WhiteLeft,
+			// The clock was not read while many moves were played (the
+			// board relaying it was away): times beyond what the counted
+			// presses allow, shown twice, are taken as they are, and each
+			// press after that is a press, not another untrusted reading.
+			[]Reading{rd(0, 900, 900, "L", true), rd(100, 1000, 995, "R", true), rd(101, 1000, 994, "R", true),
+				rd(105, 999, 1001, "L", true), rd(109, 1006, 1000, "R", true), rd(113, 1005, 1007, "L", true)},
+			"started impossible impossible press:black press:white press:black", nil},
 		{"lever position when there are no turn bits", "300", WhiteAuto,
 			[]Reading{
 				with(rd(0, 300, 300, "", true), func(r *Reading) { r.LeverKnown, r.LeverRightHigh = true, false }),

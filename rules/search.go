@@ -182,6 +182,9 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 		}
 		return ^uint64(0), ^uint64(0), true
 	}
+	if !s.materialReachable(p, r) {
+		return 0, 0, false
+	}
 	to = ^uint64(0)
 	for c := bitboard.White; c <= bitboard.Black; c++ {
 		need := t.need(p, c)
@@ -223,6 +226,38 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 		return own & diff, to & diff, true
 	}
 	return ^uint64(0), to, true
+}
+
+// materialReachable checks the target's material against p's with r plies
+// left: pieces are only ever taken off, a pawn gone may come back as one
+// promoted piece, and every piece taken costs the other side a move. A
+// piece put down on the board (a spare queen, a knocked piece set back on
+// the wrong side) is ruled out here at once instead of by searching every
+// sequence.
+func (s *searcher) materialReachable(p *position, r int) bool {
+	t := s.t
+	for c := bitboard.White; c <= bitboard.Black; c++ {
+		now := bits.OnesCount64(p.Pieces(c, bitboard.Pawn))
+		then := bits.OnesCount64(t.pieces[c][bitboard.Pawn])
+		promoted := now - then // at most this many pawns promoted
+		if promoted < 0 {
+			return false
+		}
+		taken := now - then
+		for pt := bitboard.Knight; pt <= bitboard.Queen; pt++ {
+			d := bits.OnesCount64(t.pieces[c][pt]) - bits.OnesCount64(p.Pieces(c, pt))
+			if d > 0 {
+				if promoted -= d; promoted < 0 {
+					return false
+				}
+			}
+			taken -= d
+		}
+		if taken > movesLeft(p, c.Other(), r) {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *searcher) dfs(r int) {

@@ -220,6 +220,7 @@ func (s *Session) Run(ctx context.Context) error {
 
 	reads := make(chan chunk)
 	readerDone := make(chan struct{})
+	caller := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
 		cancel()
@@ -300,9 +301,15 @@ func (s *Session) Run(ctx context.Context) error {
 	// stop ends Run with err, answering the command in flight. Once the
 	// context is done, a failed read or write is the line closing because
 	// Run is stopping (the port closes with the context): that is the
-	// cancellation, whichever the select saw first.
+	// cancellation, whichever the select saw first. It asks the caller's
+	// context, not the one derived here: a cancel marks the caller's done
+	// before it reaches its children one by one, so a port closed by an
+	// AfterFunc of the caller's context can fail a read while the derived
+	// context does not yet say it is done.
 	stop := func(err error) error {
-		if ctx.Err() != nil {
+		if caller.Err() != nil {
+			err = caller.Err()
+		} else if ctx.Err() != nil {
 			err = ctx.Err()
 		}
 		if cur != nil {

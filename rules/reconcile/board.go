@@ -431,24 +431,37 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, moves, false)
 	}
-	verified := g.plyBase + g.rec.Ply()
+	// A ply the board showed before the absence and nobody completed is not
+	// verified either: the piece may have been on its way (the board
+	// caught a slide half made), and what became of it was not seen. It
+	// stays in the record, with the plies made meanwhile, unverified.
+	kept := countTrailing(g.plies)
+	verified := g.plyBase + g.rec.Ply() - kept
 	first := verified + 1
 	var n [2]int
 	var words, sans []string
+	note := func(i int) {
+		g.plies[i].completed, g.plies[i].unverified = true, true
+		side := g.plies[i].side
+		w := g.moveText(i)
+		if len(words) > 0 && side == clockd.Black {
+			w = g.rec.SAN(i + 1) // "5.e4 e5", not "5.e4 5...e5"
+		}
+		words = append(words, w)
+		sans = append(sans, g.rec.SAN(i+1))
+		n[side]++
+	}
+	for i := len(g.plies) - kept; i < len(g.plies); i++ {
+		note(i)
+	}
 	for _, m := range moves {
 		side := sideOf(g.rec.Position().Turn())
 		if err := g.rec.Move(m); err != nil {
 			break // Reconstruct found it legal; a failure leaves a shorter record
 		}
-		g.plies = append(g.plies, plyInfo{side: side, madeAt: at, completed: true, unverified: true})
+		g.plies = append(g.plies, plyInfo{side: side, madeAt: at})
 		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
-		w := g.moveText(len(g.plies) - 1)
-		if len(words) > 0 && side == clockd.Black {
-			w = g.rec.SAN(g.rec.Ply()) // "5.e4 e5", not "5.e4 5...e5"
-		}
-		words = append(words, w)
-		sans = append(sans, g.rec.SAN(g.rec.Ply()))
-		n[side]++
+		note(len(g.plies) - 1)
 	}
 	if len(words) == 0 {
 		return
@@ -500,6 +513,17 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 	}
 	g.resolveBefore(out, at)
 	again := g.away.rebased && len(g.plies) == 0
+	// Plies shown before the absence and never completed are not verified
+	// (see unverify): they are among the plies made while the board was
+	// not read.
+	if from > len(g.plies) {
+		from = len(g.plies)
+	}
+	if k := countTrailing(g.plies[:from]); k > 0 {
+		from -= k
+		least += k
+		old = g.rec.PositionAt(from)
+	}
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, nil, false) // superseded by the board's position
 	}
@@ -548,6 +572,11 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
 		made, verified, g.counts.White, g.counts.Black, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1),
 		Event{Ply: verified, Made: made, FEN: rec.FEN()})
+	if st := rec.Status(); st.Over {
+		// The board shows a game that has ended, by a move nobody saw: a
+		// mate or a stalemate on the board ends it all the same.
+		g.finish(out, at, st.Result, st.Reason, st.Article)
+	}
 	return true
 }
 

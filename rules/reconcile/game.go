@@ -437,6 +437,14 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 	var out []Event
 	g.inputs++
 	g.advance(&out, at, at)
+	if g.away.disconnected {
+		// The board is read again: how long it has shown what it shows
+		// counts from now, not across the time it was not read.
+		g.shownSet = false
+		if g.unexpl.on {
+			g.unexpl.since, g.unexpl.in = at, g.inputs
+		}
+	}
 	defer func() { g.away.disconnected = false }()
 	if !g.oriented || g.ended {
 		o, ok := rules.DetectOrientation(s, g.start)

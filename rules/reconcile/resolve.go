@@ -166,7 +166,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		if n := len(g.plies); n > 0 && g.rec.Status().Over {
 			consider(g.plies[n-1].madeAt+lag, dGameEnd, n-1)
 		}
-		if g.unexpl.on && !g.unexpl.warned && !g.away.suspect && !g.away.stale {
+		if g.unexpl.on && !g.unexpl.warned && !g.away.suspect && !g.away.stale && !g.away.disconnected {
 			consider(g.unexpl.since+g.cfg.UnexplainedAfter, dUnexplained, 0)
 		}
 	}

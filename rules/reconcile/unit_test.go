@@ -229,6 +229,95 @@ func TestResyncSeveralPliesAreReported(t *testing.T) {
 	}
 }
 
+func TestResyncAPlyShownBeforeTheAbsenceIsNotVerified(t *testing.T) {
+	// White's knight stood on f3 when the board went away, not pressed:
+	// the piece may still have been on its way. Back from the absence the
+	// board is three plies on. Nf3 is among the plies nobody saw made:
+	// reported with them, never completed.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.5, W)
+	h.play(3, "e5")
+	h.press(3.5, B)
+	h.play(5, "Nf3")
+	h.feed(h.g.Session(sec(6), "disconnected", "board"))
+	h.press(7, W)
+	h.press(8, B)
+	h.press(9, W)
+	h.press(10, B)
+	h.feed(h.g.Session(sec(10.5), "connected", "board"))
+	h.play(11, "Nc6", "Bb5", "a6")
+	h.advance(15)
+	h.wantCompleted(1, 1)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	a := h.of(TypeAnomaly)[1]
+	if a.Ply != 2 || a.Made != 4 || len(a.Plies) != 4 || a.Plies[0] != "Nf3" {
+		t.Errorf("unverified-moves: verified ply %d, made %d, plies %v; want 2, 4, from Nf3", a.Ply, a.Made, a.Plies)
+	}
+	if !strings.Contains(a.Detail, "plies 3 to 6") {
+		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	for _, c := range h.of(TypeComplete) {
+		if c.Ply > 2 {
+			t.Errorf("a ply nobody saw completed: %+v", c)
+		}
+	}
+	h.play(16, "Ba4")
+	h.press(16.4, W)
+	h.advance(20)
+	h.wantCompleted(2, 1)
+}
+
+func TestResyncToAMateEndsTheGame(t *testing.T) {
+	// Back from a long absence the board shows a mate no sequence arbiterd
+	// searches reaches, and White presses: the record is rebuilt from the
+	// board, and the mate on it ends the game (5.1.1), though the moves
+	// that led to it were not seen.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.5, W)
+	h.play(3, "e5")
+	h.press(3.5, B)
+	h.feed(h.g.Session(sec(4), "disconnected", "board"))
+	h.feed(h.g.Session(sec(100), "connected", "board"))
+	h.setBoard(101, "3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 30")
+	h.press(102, W)
+	h.advance(130)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	e := h.of(TypeEnd)
+	if len(e) != 1 || e[0].Result != "1-0" || e[0].Reason != "checkmate" {
+		t.Errorf("end %+v, want 1-0 by checkmate", e)
+	}
+}
+
+func TestTheTimeTheBoardWasNotReadIsNotTimeItShowedAPosition(t *testing.T) {
+	// A spare queen set down on the board, then the board unplugged for a
+	// minute. While it was not read nothing is said of how long it showed
+	// the queen; read again, the board must show it for the full waits
+	// from then on before the record is rebuilt from it (a minute without
+	// a press), not at once because the minute away counted as shown.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.5, W)
+	h.put(5, "d5", chess.WhiteQueen)
+	h.feed(h.g.Session(sec(6), "disconnected", "board"))
+	h.feed(h.g.Session(sec(60), "connected", "board"))
+	h.show(61)
+	h.advance(120)
+	h.wantAnomalies(KindBoardDisconnected)
+	h.advance(125)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; a.At < sec(121) {
+		t.Errorf("record rebuilt at %v, before 2m1s: less than a minute after the board was read again", a.At)
+	}
+}
+
 func TestResyncOnePlyIsAMove(t *testing.T) {
 	// One ply made while the board was away is one move, explained
 	// unambiguously: its press, seen meanwhile, completes it.

@@ -177,7 +177,13 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			// A separate clock was not read either. A clock added to the
 			// configuration since is declared now (the game's clock from
 			// here on); one removed is reported.
-			if err := b.recoverClock(cw, declared, base, collect); err != nil {
+			// The absence began when the last record was written, not
+			// now: nothing was read in between, so no deadline of the
+			// game (a position unexplained for so long, a clock that
+			// has not moved) may fall due in that time as if it had
+			// been watched.
+			gone := cw.Last()
+			if err := b.recoverClock(cw, declared, gone, collect); err != nil {
 				cw.Close()
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
@@ -185,7 +191,7 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 				cw.Close()
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
 			}
-			rec := capture.Session(base, PortName, "disconnected")
+			rec := capture.Session(gone, PortName, "disconnected")
 			if err := cw.Marker(rec); err != nil {
 				cw.Close()
 				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)

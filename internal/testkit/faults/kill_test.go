@@ -82,9 +82,10 @@ func replayReader(r io.Reader) outcome {
 }
 
 // killTrial plays the game on a pty served by `arbiterd serve`, kills the
-// daemon with SIGKILL after killAfter (real time), starts it again, and
-// returns what the capture holds once the game is over.
-func killTrial(t *testing.T, bin string, killAfter time.Duration) (outcome, string, string) {
+// daemon with SIGKILL after killAfter (real time), starts it again downFor
+// later (the game goes on meanwhile: a laptop that crashed is not back at
+// once), and returns what the capture holds once the game is over.
+func killTrial(t *testing.T, bin string, killAfter, downFor time.Duration) (outcome, string, string) {
 	cfg := emuConfig(1)
 	cfg.Speed, cfg.Wait, cfg.Linger = killSpeed, true, true
 	emu, err := emulator.New(cfg)
@@ -121,7 +122,8 @@ func killTrial(t *testing.T, bin string, killAfter time.Duration) (outcome, stri
 	time.Sleep(killAfter)
 	first.Process.Signal(syscall.SIGKILL)
 	first.Wait()
-	fmt.Fprintf(&logs, "--- killed after %v ---\n", killAfter)
+	time.Sleep(downFor)
+	fmt.Fprintf(&logs, "--- killed after %v, started again %v later ---\n", killAfter, downFor)
 	second := start()
 	defer func() {
 		second.Process.Signal(syscall.SIGTERM)
@@ -195,20 +197,33 @@ func TestKillDaemon(t *testing.T) {
 	sem := make(chan struct{}, parallel)
 	for i, trialSeed := range seeds {
 		// The game lasts about 134 s of game time, under 7 s at 20×.
-		killAfter := 300*time.Millisecond + time.Duration(rand.New(rand.NewSource(trialSeed)).Int63n(int64(6*time.Second)))
+		// It is started again at once or up to 3 s (60 s of game time)
+		// later, while the game goes on.
+		r := rand.New(rand.NewSource(trialSeed))
+		killAfter := 300*time.Millisecond + time.Duration(r.Int63n(int64(6*time.Second)))
+		downFor := time.Duration(0)
+		if envDown := os.Getenv("ARBITERD_KILL_DOWN"); envDown != "" {
+			d, err := time.ParseDuration(envDown)
+			if err != nil {
+				t.Fatalf("ARBITERD_KILL_DOWN=%q: %v", envDown, err)
+			}
+			downFor = d
+		} else if r.Intn(2) == 1 {
+			downFor = time.Duration(r.Int63n(int64(3 * time.Second)))
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			got, logs, capPath := killTrial(t, bin, killAfter)
+			got, logs, capPath := killTrial(t, bin, killAfter, downFor)
 			v, err := verdict(base, got)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
 				count["FAILED"]++
 				kept := keep(t, capPath, fmt.Sprintf("sigkill-seed-%d.capture", trialSeed))
-				t.Errorf("trial %d (seed %d, SIGKILL after %v): %v\n%s\ncapture kept in %s (arbiterd replay it)\n%s\ndaemon log:\n%s", i, trialSeed, killAfter, err, rerun(t, trialSeed), kept, summary(got), logs)
+				t.Errorf("trial %d (seed %d, SIGKILL after %v, down for %v): %v\n%s\ncapture kept in %s (arbiterd replay it)\n%s\ndaemon log:\n%s", i, trialSeed, killAfter, downFor, err, rerun(t, trialSeed), kept, summary(got), logs)
 				return
 			}
 			count[v]++
