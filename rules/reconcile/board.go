@@ -274,9 +274,18 @@ func (g *Game) unsure() bool {
 // by the one move the board shows.
 func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
 	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
+	// The plies above the last verified position: those made while the
+	// board was not read, and, back from an absence, those it showed
+	// before and nobody completed (a piece seen on its way is no move).
+	// The board's position is explained from below them when that takes
+	// fewer plies.
 	n := len(g.plies)
 	u := 0
-	for u < n && g.plies[n-1-u].unverified {
+	for u < n {
+		p := g.plies[n-1-u]
+		if !p.unverified && (!g.away.resync || p.completed || g.pressedBefore(n-1-u, g.away.at)) {
+			break
+		}
 		u++
 	}
 	if u == 0 || res.Kind == rules.ResultSignal || res.Kind == rules.UnknownPieces {
@@ -835,9 +844,15 @@ func (g *Game) trailing() int {
 // pressedFor reports whether a pending press of the ply's side came after
 // the ply was made.
 func (g *Game) pressedFor(i int) bool {
+	return g.pressedBefore(i, time.Duration(1<<62))
+}
+
+// pressedBefore reports whether a press waiting to be resolved, made
+// before until, may complete ply i.
+func (g *Game) pressedBefore(i int, until time.Duration) bool {
 	p := g.plies[i]
 	for _, pr := range g.pend.presses {
-		if pr.ev.Side == p.side && !earlier(pr.ev.At, pr.in, p.madeAt, p.madeIn) {
+		if pr.ev.At < until && pr.ev.Side == p.side && !earlier(pr.ev.At, pr.in, p.madeAt, p.madeIn) {
 			return true
 		}
 	}

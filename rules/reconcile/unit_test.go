@@ -318,6 +318,38 @@ func TestTheTimeTheBoardWasNotReadIsNotTimeItShowedAPosition(t *testing.T) {
 	}
 }
 
+func TestResyncAPieceOnItsWayBeforeTheAbsenceIsNotAMove(t *testing.T) {
+	// Black's queen was seen on f6, on her way to g5, when the board went
+	// away; meanwhile Black pressed and White played d3 and pressed. The
+	// board comes back showing Qg5 and d3. Qf6 then d3 then Qf6-g5 would
+	// explain it too, but Qf6 was never completed: from the last verified
+	// position the game is Qg5 d3, completed in order by their presses.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.5, W)
+	h.play(3, "e5")
+	h.press(3.5, B)
+	h.play(4, "Nf3")
+	h.press(4.5, W)
+	h.setBoard(5, "rnb1kbnr/pppp1ppp/5q2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	h.feed(h.g.Session(sec(5.5), "disconnected", "board"))
+	h.press(7, B)
+	h.press(8, W)
+	h.feed(h.g.Session(sec(8.5), "connected", "board"))
+	h.setBoard(9, "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P1N2/PPP2PPP/RNBQKB1R b KQkq - 0 3")
+	h.advance(15)
+	var got []string
+	for _, c := range h.of(TypeComplete) {
+		got = append(got, fmt.Sprintf("%d.%s", c.Ply, c.SAN))
+	}
+	if want := "1.e4 2.e5 3.Nf3 4.Qg5 5.d3"; strings.Join(got, " ") != want {
+		t.Errorf("completed %q, want %q", strings.Join(got, " "), want)
+	}
+	h.wantAnomalies(KindBoardDisconnected)
+}
+
 func TestResyncOnePlyIsAMove(t *testing.T) {
 	// One ply made while the board was away is one move, explained
 	// unambiguously: its press, seen meanwhile, completes it.
