@@ -109,66 +109,20 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	if err := cfg.defaults(); err != nil {
 		return err
 	}
-	p := cfg.Pipeline
-	resume := p != nil
-	if !resume {
-		p = pipeline.New(pipeline.Options{Oracle: cfg.Oracle})
-	}
-	// stopping is set when OnEvent asks to stop; the events of the record
-	// being handled are still delivered, so a verdict's batch (flag, end)
-	// is never cut in two.
-	stopping := false
-	// Every byte goes through the journal: written to the capture first,
-	// then queued as the very record replay will read, so the pipeline
-	// sees live exactly what it sees in replay, in the same order.
-	j := &journal{cw: cfg.Capture, now: cfg.Now, signal: make(chan struct{}, 1), onErr: cfg.OnJournalError}
+	r := newRun(cfg)
 	if cfg.Hand != nil {
-		cfg.Hand.bind(j)
+		cfg.Hand.bind(r.j)
 		defer cfg.Hand.bind(nil)
 	}
-	onEvent := func(e reconcile.Event) error {
-		if e.Type == reconcile.TypeComplete || e.Type == reconcile.TypeFlag || e.Type == reconcile.TypeEnd {
-			// The capture's sync rule: a completed move or a verdict is
-			// on disk before anyone is told about it. When the disk
-			// fails and the caller keeps the game in memory, the event
-			// still goes out (the failure was reported).
-			if err := cfg.Capture.Sync(); err != nil {
-				if cfg.OnJournalError == nil {
-					return fmt.Errorf("live: sync capture: %w", err)
-				}
-				j.syncFailed(err)
-			}
-		}
-		if cfg.OnEvent != nil && !cfg.OnEvent(e) {
-			stopping = true
-		}
-		return nil
-	}
-	emit := func(evs []reconcile.Event, err error) error {
-		if err != nil {
-			return err
-		}
-		for _, e := range evs {
-			if err := onEvent(e); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-
-	if !resume {
-		ports := []PortDecl{{cfg.Port, "dgt"}}
-		if cfg.ClockPath != "" {
-			ports = append(ports, PortDecl{cfg.ClockPort, lineclockDriver})
-		}
-		if err := DeclarePorts(cfg.Capture, p, ports, cfg.Meta, emit); err != nil {
+	if !r.resume {
+		if err := r.declare(); err != nil {
 			return err
 		}
 	}
 	defer func() {
 		if serr := cfg.Capture.Sync(); serr != nil {
 			if cfg.OnJournalError != nil {
-				j.syncFailed(serr) // reported; the game was kept in memory
+				r.j.syncFailed(serr) // reported; the game was kept in memory
 			} else if err == nil {
 				err = serr
 			}
@@ -187,96 +141,193 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	defer unwatch()
 	defer sp.Close()
 
-	rw := &tappedPort{sp: sp, j: j, port: cfg.Port}
-
-	sopts := cfg.Session
-	sopts.Now = cfg.Now
-	sess := dgt.NewSession(rw, sopts)
-	if cfg.OnSession != nil {
-		cfg.OnSession(sess)
-	}
+	sess := r.session(sp)
 	done := make(chan error, 1)
 	go func() { done <- sess.Run(ctx) }()
 	var clockDone sync.WaitGroup
 	if cfg.ClockPath != "" {
-		clockDone.Go(func() { readClock(ctx, cancel, cfg, j) })
+		clockDone.Go(func() { readClock(ctx, cancel, cfg, r.j) })
 	}
 
-	state := dgt.StateStarting
-	var stopErr error
-	feed := func() {
-		for _, rec := range j.take() {
-			if stopErr != nil && (!resume || stopErr != ErrStopped) {
-				return
-			}
-			// A resumed game's pipeline goes on after the stop: every
-			// record already in the capture is fed, so the stream is
-			// the capture's replay to the last record.
-			if cfg.OnRecord != nil {
-				cfg.OnRecord(rec)
-			}
-			if err := p.Record(rec, onEvent); err != nil {
-				stopErr = err
-			}
-			if stopping && stopErr == nil {
-				stopErr = ErrStopped
-			}
-		}
-	}
-	events := sess.Events()
-	for events != nil {
-		select {
-		case <-j.signal:
-			feed()
-		case ev, ok := <-events:
-			if !ok {
-				events = nil
-				break
-			}
-			if ev.Msg != nil || ev.State == state {
-				break // messages reach the pipeline through the journal
-			}
-			state = ev.State
-			switch state {
-			case dgt.StateReady:
-				j.marker(ev.At, cfg.Port, "connected")
-			case dgt.StateUnresponsive:
-				j.marker(ev.At, cfg.Port, "disconnected")
-			}
-		}
-		if stopErr != nil {
-			cancel()
-		}
-	}
+	r.follow(sess.Events(), cancel)
 	runErr := <-done
 	cancel() // the clock is read only while the board's line is up
 	clockDone.Wait()
 	if cfg.Hand != nil {
 		cfg.Hand.bind(nil) // an act from now on is refused, not lost
 	}
-	feed()
-	if err := j.failure(); err != nil && stopErr == nil {
-		stopErr = err
+	r.feed()
+	return r.finish(parent, runErr)
+}
+
+// run is what the steps of one Run share.
+type run struct {
+	cfg    Config
+	p      *pipeline.Pipeline
+	resume bool // cfg.Pipeline was given: the daemon goes on with the game
+	// Every byte goes through the journal: written to the capture first,
+	// then queued as the very record replay will read, so the pipeline
+	// sees live exactly what it sees in replay, in the same order.
+	j *journal
+	// stopping is set when OnEvent asks to stop; the events of the record
+	// being handled are still delivered, so a verdict's batch (flag, end)
+	// is never cut in two.
+	stopping bool
+	stopErr  error     // why the run stops (ErrStopped when asked to)
+	state    dgt.State // the board session's last state
+}
+
+func newRun(cfg Config) *run {
+	r := &run{cfg: cfg, p: cfg.Pipeline, resume: cfg.Pipeline != nil, state: dgt.StateStarting}
+	if !r.resume {
+		r.p = pipeline.New(pipeline.Options{Oracle: cfg.Oracle})
 	}
-	if stopErr != nil {
-		return stopErr
+	r.j = &journal{cw: cfg.Capture, now: cfg.Now, signal: make(chan struct{}, 1), onErr: cfg.OnJournalError}
+	return r
+}
+
+// onEvent hands one event of the stream to the caller, after syncing the
+// capture when the event is one the capture's sync rule covers.
+func (r *run) onEvent(e reconcile.Event) error {
+	if e.Type == reconcile.TypeComplete || e.Type == reconcile.TypeFlag || e.Type == reconcile.TypeEnd {
+		// The capture's sync rule: a completed move or a verdict is
+		// on disk before anyone is told about it. When the disk
+		// fails and the caller keeps the game in memory, the event
+		// still goes out (the failure was reported).
+		if err := r.cfg.Capture.Sync(); err != nil {
+			if r.cfg.OnJournalError == nil {
+				return fmt.Errorf("live: sync capture: %w", err)
+			}
+			r.j.syncFailed(err)
+		}
 	}
-	if resume {
+	if r.cfg.OnEvent != nil && !r.cfg.OnEvent(e) {
+		r.stopping = true
+	}
+	return nil
+}
+
+// emit hands a batch of events, or its error, to onEvent.
+func (r *run) emit(evs []reconcile.Event, err error) error {
+	if err != nil {
+		return err
+	}
+	for _, e := range evs {
+		if err := r.onEvent(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// declare writes a new game's ports (the board's and the separate
+// clock's) and meta into the capture and the pipeline.
+func (r *run) declare() error {
+	ports := []PortDecl{{r.cfg.Port, "dgt"}}
+	if r.cfg.ClockPath != "" {
+		ports = append(ports, PortDecl{r.cfg.ClockPort, lineclockDriver})
+	}
+	return DeclarePorts(r.cfg.Capture, r.p, ports, r.cfg.Meta, r.emit)
+}
+
+// session makes the DGT session over the board's line, every byte of
+// which goes through the journal, and shows it to OnSession.
+func (r *run) session(sp io.ReadWriter) *dgt.Session {
+	rw := &tappedPort{sp: sp, j: r.j, port: r.cfg.Port}
+	sopts := r.cfg.Session
+	sopts.Now = r.cfg.Now
+	sess := dgt.NewSession(rw, sopts)
+	if r.cfg.OnSession != nil {
+		r.cfg.OnSession(sess)
+	}
+	return sess
+}
+
+// feed feeds the pipeline the records the journal has queued, until one
+// stops the run.
+func (r *run) feed() {
+	for _, rec := range r.j.take() {
+		if r.stopErr != nil && (!r.resume || r.stopErr != ErrStopped) {
+			return
+		}
+		// A resumed game's pipeline goes on after the stop: every
+		// record already in the capture is fed, so the stream is
+		// the capture's replay to the last record.
+		if r.cfg.OnRecord != nil {
+			r.cfg.OnRecord(rec)
+		}
+		if err := r.p.Record(rec, r.onEvent); err != nil {
+			r.stopErr = err
+		}
+		if r.stopping && r.stopErr == nil {
+			r.stopErr = ErrStopped
+		}
+	}
+}
+
+// follow feeds the journal's records to the pipeline and the session's
+// changes of state to the capture until the session's events end; once
+// the run has a reason to stop, it cancels the session.
+func (r *run) follow(events <-chan dgt.Event, cancel context.CancelFunc) {
+	for events != nil {
+		select {
+		case <-r.j.signal:
+			r.feed()
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				break
+			}
+			r.sessionEvent(ev)
+		}
+		if r.stopErr != nil {
+			cancel()
+		}
+	}
+}
+
+// sessionEvent marks the board's port connected or disconnected in the
+// capture when the session's state changes to ready or unresponsive.
+func (r *run) sessionEvent(ev dgt.Event) {
+	if ev.Msg != nil || ev.State == r.state {
+		return // messages reach the pipeline through the journal
+	}
+	r.state = ev.State
+	switch r.state {
+	case dgt.StateReady:
+		r.j.marker(ev.At, r.cfg.Port, "connected")
+	case dgt.StateUnresponsive:
+		r.j.marker(ev.At, r.cfg.Port, "disconnected")
+	}
+}
+
+// finish decides what Run returns once the session has ended and the
+// journal is drained: the reason the run stopped, or for a resumed game
+// the session's end (marking a failed line disconnected), or for a game of
+// its own the session's end after the pipeline is ended.
+func (r *run) finish(parent context.Context, runErr error) error {
+	if err := r.j.failure(); err != nil && r.stopErr == nil {
+		r.stopErr = err
+	}
+	if r.stopErr != nil {
+		return r.stopErr
+	}
+	if r.resume {
 		// The daemon goes on with this game: a line that failed is a
 		// disconnection (the reopened port's start-up marks the return),
 		// a stop asked for by the caller leaves the game unfinished.
-		if parent.Err() == nil && state != dgt.StateUnresponsive {
-			j.marker(cfg.Now(), cfg.Port, "disconnected")
-			feed()
+		if parent.Err() == nil && r.state != dgt.StateUnresponsive {
+			r.j.marker(r.cfg.Now(), r.cfg.Port, "disconnected")
+			r.feed()
 		}
 		if runErr == nil {
 			runErr = parent.Err()
 		}
 		return runErr
 	}
-	if err := p.End(func(e reconcile.Event) error {
-		if cfg.OnEvent != nil {
-			cfg.OnEvent(e)
+	if err := r.p.End(func(e reconcile.Event) error {
+		if r.cfg.OnEvent != nil {
+			r.cfg.OnEvent(e)
 		}
 		return nil
 	}); err != nil {
