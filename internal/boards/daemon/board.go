@@ -113,140 +113,29 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 	b := &board{d: d, cfg: bc, id: id, log: d.log.With("board", id)}
 	b.p = pipeline.New(pipeline.Options{Oracle: d.o.Oracle})
 	d.hub.AddBoard(hubInfo(d.cfg, bc))
-	started := "" // the capture's start (meta started): the PGN Date
 
 	path := capturePath(d.dir, id)
-	var hist []reconcile.Event
-	collect := func(e reconcile.Event) error { hist = append(hist, e); return nil }
-	var base time.Duration
+	var o opening
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil:
-		// Recovery: cut a torn last line, replay all the capture holds,
-		// and go on from its last time plus the time the daemon was down.
-		cw, err := d.o.OpenCapture(path, true)
-		if err != nil {
-			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
-		}
-		if err := cw.Sync(); err != nil {
-			cw.Close()
-			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
-		}
-		declared, meta, err := replayInto(path, b.p, collect)
-		if err != nil {
-			cw.Close()
-			return nil, fmt.Errorf("board %s: recover %s: %w", id, path, err)
-		}
-		started = meta[capture.MetaStarted]
-		if bc.Clock == nil && declared[ClockPortName] != "" {
-			// A clock the configuration no longer names is still the
-			// game's so far (recoverClock says so).
-			in := hubInfo(d.cfg, bc)
-			in.ClockPort = ClockPortName
-			d.hub.AddBoard(in)
-		}
-		for _, e := range hist {
-			b.finished = b.finished || gameOver(e)
-		}
-		down := max(time.Since(fi.ModTime()), 0)
-		base = cw.Last() + d.scale(down)
-		switch {
-		case b.finished:
-			cw.Close()
-			if err := b.p.End(collect); err != nil {
-				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
-			}
-		case declared[PortName] == "":
-			// Cut short before its declarations: a new game.
-			emit := func(evs []reconcile.Event, err error) error {
-				hist = append(hist, evs...)
-				return err
-			}
-			m := d.meta(bc)
-			started = m[capture.MetaStarted]
-			if err := live.DeclarePorts(cw, b.p, ports(bc), m, emit); err != nil {
-				cw.Close()
-				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
-			}
-			b.cw = cw
-		default:
-			// While the daemon was away nobody watched the board: to the
-			// game that is a disconnection, and the start-up dump on the
-			// reopened port resyncs it (moves made meanwhile are
-			// reconstructed, presses wait for the board).
-			// A separate clock was not read either. A clock added to the
-			// configuration since is declared now (the game's clock from
-			// here on); one removed is reported.
-			// The absence began when the last record was written, not
-			// now: nothing was read in between, so no deadline of the
-			// game (a position unexplained for so long, a clock that
-			// has not moved) may fall due in that time as if it had
-			// been watched.
-			gone := cw.Last()
-			if err := b.recoverClock(cw, declared, gone, collect); err != nil {
-				cw.Close()
-				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
-			}
-			if err := b.recordBuild(cw, meta, collect); err != nil {
-				cw.Close()
-				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
-			}
-			rec := capture.Session(gone, PortName, "disconnected")
-			if err := cw.Marker(rec); err != nil {
-				cw.Close()
-				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
-			}
-			if err := b.p.Record(rec, collect); err != nil {
-				cw.Close()
-				return nil, fmt.Errorf("board %s: %s: %w", id, path, err)
-			}
-			b.cw = cw
-		}
-		b.log.Info("recovered game from the journal", "capture", path, "events", len(hist),
-			"finished", b.finished, "resume_at", capture.FormatSeconds(base))
-		if b.finished {
-			b.log.Warn(fmt.Sprintf("the game in %s is over: the board is shown as it ended and its port is not read. "+
-				"For a new game, start the next round (round in the configuration, or --round %s); every round keeps its own journal", path, nextRound(d.cfg.Round)),
-				"capture", path)
-		}
+		err = b.recoverGame(path, fi.ModTime(), &o)
 	case errors.Is(err, fs.ErrNotExist):
-		cw, err := d.o.OpenCapture(path, false)
-		if err != nil {
-			return nil, fmt.Errorf("board %s: %w", id, err)
-		}
-		if d.o.Speed != 1 {
-			if err := cw.Comment(fmt.Sprintf(" emulated board; times are game time, played at %g× real time", d.o.Speed)); err != nil {
-				cw.Close()
-				return nil, fmt.Errorf("board %s: %w", id, err)
-			}
-		}
-		emit := func(evs []reconcile.Event, err error) error {
-			hist = append(hist, evs...)
-			return err
-		}
-		m := d.meta(bc)
-		started = m[capture.MetaStarted]
-		if err := live.DeclarePorts(cw, b.p, ports(bc), m, emit); err != nil {
-			cw.Close()
-			return nil, fmt.Errorf("board %s: %w", id, err)
-		}
-		if err := cw.Sync(); err != nil {
-			cw.Close()
-			return nil, fmt.Errorf("board %s: %w", id, err)
-		}
-		b.cw = cw
-		b.log.Info("new game", "capture", path)
+		err = b.newGame(path, &o)
 	default:
-		return nil, fmt.Errorf("board %s: %w", id, err)
+		err = fmt.Errorf("board %s: %w", id, err)
+	}
+	if err != nil {
+		return nil, err
 	}
 
 	tc, _ := clockd.ParseTimeControl(bc.TimeControl) // validated
-	b.game = pgn.New(pgn.Tags{Event: d.cfg.Event, Site: d.cfg.Site, Date: capture.Date(started), Round: d.cfg.Round,
+	b.game = pgn.New(pgn.Tags{Event: d.cfg.Event, Site: d.cfg.Site, Date: capture.Date(o.started), Round: d.cfg.Round,
 		Board: id, White: bc.White, Black: bc.Black, TimeControl: tc, StartFEN: bc.StartFEN})
 
 	// The events file is rewritten from the capture: it is a view of it.
 	var buf bytes.Buffer
-	for _, e := range hist {
+	for _, e := range o.hist {
 		buf.Write(reconcile.Marshal(e))
 		buf.WriteByte('\n')
 	}
@@ -260,7 +149,7 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 			return nil, fmt.Errorf("board %s: %w", id, err)
 		}
 	}
-	for _, e := range hist {
+	for _, e := range o.hist {
 		b.game.Add(e)
 		d.hub.Publish(id, e)
 		b.count(e)
@@ -272,9 +161,144 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 		b.close()
 		return nil, fmt.Errorf("board %s: %w", id, err)
 	}
-	t0 := time.Now()
+	base, t0 := o.base, time.Now()
 	b.now = func() time.Duration { return base + d.scale(time.Since(t0)) }
 	return b, nil
+}
+
+// opening is what opening a board's capture gives openBoard.
+type opening struct {
+	hist    []reconcile.Event // the game's events so far
+	started string            // the capture's start (meta started): the PGN Date
+	base    time.Duration     // the game time the board goes on from
+}
+
+// collect adds one event to the game's history.
+func (o *opening) collect(e reconcile.Event) error { o.hist = append(o.hist, e); return nil }
+
+// emit adds a batch of events to the game's history and passes its error on.
+func (o *opening) emit(evs []reconcile.Event, err error) error {
+	o.hist = append(o.hist, evs...)
+	return err
+}
+
+// recoverGame recovers the game from the capture at path, last written at
+// modified: it cuts a torn last line, replays all the capture holds, and
+// goes on from its last time plus the time the daemon was down.
+func (b *board) recoverGame(path string, modified time.Time, o *opening) error {
+	d, id := b.d, b.id
+	cw, err := d.o.OpenCapture(path, true)
+	if err != nil {
+		return fmt.Errorf("board %s: recover %s: %w", id, path, err)
+	}
+	if err := cw.Sync(); err != nil {
+		cw.Close()
+		return fmt.Errorf("board %s: recover %s: %w", id, path, err)
+	}
+	declared, meta, err := replayInto(path, b.p, o.collect)
+	if err != nil {
+		cw.Close()
+		return fmt.Errorf("board %s: recover %s: %w", id, path, err)
+	}
+	o.started = meta[capture.MetaStarted]
+	if b.cfg.Clock == nil && declared[ClockPortName] != "" {
+		// A clock the configuration no longer names is still the
+		// game's so far (recoverClock says so).
+		in := hubInfo(d.cfg, b.cfg)
+		in.ClockPort = ClockPortName
+		d.hub.AddBoard(in)
+	}
+	for _, e := range o.hist {
+		b.finished = b.finished || gameOver(e)
+	}
+	down := max(time.Since(modified), 0)
+	o.base = cw.Last() + d.scale(down)
+	if b.finished {
+		cw.Close()
+		if err := b.p.End(o.collect); err != nil {
+			return fmt.Errorf("board %s: %s: %w", id, path, err)
+		}
+	} else {
+		if declared[PortName] == "" {
+			// Cut short before its declarations: a new game.
+			err = b.declareGame(cw, o)
+		} else {
+			err = b.resumeAfterAbsence(cw, declared, meta, o)
+		}
+		if err != nil {
+			cw.Close()
+			return fmt.Errorf("board %s: %s: %w", id, path, err)
+		}
+		b.cw = cw
+	}
+	b.log.Info("recovered game from the journal", "capture", path, "events", len(o.hist),
+		"finished", b.finished, "resume_at", capture.FormatSeconds(o.base))
+	if b.finished {
+		b.log.Warn(fmt.Sprintf("the game in %s is over: the board is shown as it ended and its port is not read. "+
+			"For a new game, start the next round (round in the configuration, or --round %s); every round keeps its own journal", path, nextRound(d.cfg.Round)),
+			"capture", path)
+	}
+	return nil
+}
+
+// resumeAfterAbsence writes into a recovered game's capture what happened
+// while the daemon was away. Nobody watched the board: to the game that is
+// a disconnection, and the start-up dump on the reopened port resyncs it
+// (moves made meanwhile are reconstructed, presses wait for the board).
+// A separate clock was not read either. A clock added to the configuration
+// since is declared now (the game's clock from here on); one removed is
+// reported.
+func (b *board) resumeAfterAbsence(cw *capture.Writer, declared, meta map[string]string, o *opening) error {
+	// The absence began when the last record was written, not now:
+	// nothing was read in between, so no deadline of the game (a
+	// position unexplained for so long, a clock that has not moved) may
+	// fall due in that time as if it had been watched.
+	gone := cw.Last()
+	if err := b.recoverClock(cw, declared, gone, o.collect); err != nil {
+		return err
+	}
+	if err := b.recordBuild(cw, meta, o.collect); err != nil {
+		return err
+	}
+	rec := capture.Session(gone, PortName, "disconnected")
+	if err := cw.Marker(rec); err != nil {
+		return err
+	}
+	return b.p.Record(rec, o.collect)
+}
+
+// newGame creates a new game's capture at path and declares the game in
+// it.
+func (b *board) newGame(path string, o *opening) error {
+	d, id := b.d, b.id
+	cw, err := d.o.OpenCapture(path, false)
+	if err != nil {
+		return fmt.Errorf("board %s: %w", id, err)
+	}
+	if d.o.Speed != 1 {
+		if err := cw.Comment(fmt.Sprintf(" emulated board; times are game time, played at %g× real time", d.o.Speed)); err != nil {
+			cw.Close()
+			return fmt.Errorf("board %s: %w", id, err)
+		}
+	}
+	if err := b.declareGame(cw, o); err != nil {
+		cw.Close()
+		return fmt.Errorf("board %s: %w", id, err)
+	}
+	if err := cw.Sync(); err != nil {
+		cw.Close()
+		return fmt.Errorf("board %s: %w", id, err)
+	}
+	b.cw = cw
+	b.log.Info("new game", "capture", path)
+	return nil
+}
+
+// declareGame writes a new game's ports and meta into cw and the pipeline.
+func (b *board) declareGame(cw *capture.Writer, o *opening) error {
+	m := b.d.meta(b.cfg)
+	o.started = m[capture.MetaStarted]
+	return live.DeclarePorts(cw, b.p, ports(b.cfg), m, o.emit)
 }
 
 // recoverClock brings a recovered game's separate clock up to date: the
