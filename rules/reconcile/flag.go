@@ -20,26 +20,29 @@ const boardReportLag = 500 * time.Millisecond
 // (Guidelines III.3.1).
 func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 	first := g.flag.flags[0].At
-	var batch []clockd.ClockEvent
+	var batch []fallen
 	for len(g.flag.flags) > 0 && g.flag.flags[0].At == first {
 		batch = append(batch, g.flag.flags[0])
 		g.flag.flags = g.flag.flags[1:]
 	}
 	both := len(batch) >= 2 && batch[0].Side != batch[1].Side
 	endResult, endReason, endArticle := "", "", ""
-	for _, ev := range batch {
-		side := ev.Side
+	for _, f := range batch {
+		ev, side := f.ClockEvent, f.Side
 		if !g.ended {
 			g.completedByNextMove(out, at, side, ev.At)
 		}
-		e := g.verdict(side, ev, both)
+		e := g.verdict(side, ev, f.in, both)
 		if !g.ended {
 			for i := len(g.plies) - 1; i >= 0; i-- {
 				p := g.plies[i]
 				// a move made after the flag fell is no move the flag
 				// caught unpressed (the board reports a move up to a
 				// scan or two after it was made)
-				if p.side == side && !p.completed && p.madeAt <= ev.At+boardReportLag {
+				// (a move whose press was read after the flag was not
+				// completed when it fell either)
+				open := !p.completed || p.pressed && !p.unverified && !earlier(p.pressAt, p.pressIn, ev.At, f.in)
+				if p.side == side && open && p.madeAt <= ev.At+boardReportLag {
 					g.plies[i].warned = true
 					g.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
 						fmt.Sprintf("%s made %s but had not pressed the clock when the flag fell: the move is not completed and does not count (6.2.1).",
@@ -83,6 +86,20 @@ func (g *Game) completedByNextMove(out *[]Event, at time.Duration, side clockd.S
 	}
 }
 
+// countAtFlag is side's count of completed moves when its flag, reported
+// by input in at flagAt, fell: a press read after the flag's reading (the
+// same reading time or later) completed its move after the flag, whenever
+// arbiterd came to resolve it (6.3.1: the moves completed in the period).
+func (g *Game) countAtFlag(side clockd.Side, flagAt time.Duration, in int) int {
+	n := g.counts.Of(side)
+	for _, p := range g.plies {
+		if p.side == side && p.pressed && !p.unverified && !earlier(p.pressAt, p.pressIn, flagAt, in) {
+			n--
+		}
+	}
+	return n
+}
+
 // nextOwn returns the index of the next ply after ply i made by the same
 // side, or -1.
 func (g *Game) nextOwn(i int) int {
@@ -95,9 +112,9 @@ func (g *Game) nextOwn(i int) int {
 }
 
 // verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
-func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, both bool) Event {
+func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, in int, both bool) Event {
 	hw := max(ev.Period, 1)
-	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: g.counts.Of(side)}
+	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: g.countAtFlag(side, ev.At, in)}
 	e.OpponentCanMate, e.MateLine = g.canMate(side.Other())
 	if g.unjudged(&e, side, hw) {
 		return e

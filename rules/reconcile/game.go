@@ -69,7 +69,10 @@ type plyInfo struct {
 	madeIn    int // the input that made it (see Game.inputs)
 	completed bool
 	pressed   bool // completed by its side's press
-	warned    bool // move-without-press already reported
+	// pressAt, pressIn: the press that completed it (when pressed)
+	pressAt time.Duration
+	pressIn int
+	warned  bool // move-without-press already reported
 	// unverified marks a ply made while the board was not read, which
 	// arbiterd could not verify: it stands in the record so that the
 	// record reaches the board's position, but it is never completed,
@@ -193,12 +196,19 @@ type pending struct {
 // flagState is the periods and flags as the clock showed them and the
 // checks they are due.
 type flagState struct {
-	flags      []clockd.ClockEvent
+	flags      []fallen
 	stops      []clockd.ClockEvent // clock stops not yet decided (6.11)
 	checks     []periodCheck
 	down       [2]bool // a side's flag has fallen
 	sincePress bool    // a flag fell since the latest press
 	hwPeriod   [2]int  // the period the clock shows for each side
+}
+
+// fallen is a flag awaiting its verdict, with the input that reported it:
+// a press read after it, even at the same time, came after the flag.
+type fallen struct {
+	clockd.ClockEvent
+	in int
 }
 
 // absence is what arbiterd knows of a board that went away (unplugged,
@@ -554,7 +564,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 			}
 		}
 		g.flag.checks = kept
-		g.flag.flags = append(g.flag.flags, ev)
+		g.flag.flags = append(g.flag.flags, fallen{ev, g.inputs})
 	case clockd.PeriodAdded:
 		g.clock = ev.Clock
 		period := ev.Period

@@ -369,6 +369,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		return
 	}
 	g.complete(out, at, chosen, ByPress, ev.Clock)
+	g.plies[chosen].pressAt, g.plies[chosen].pressIn = ev.At, pr.in
 	// keep the reference clock in step: a completed move, at the press
 	g.ref.Press(side, ev.At, g.counts.Of(side))
 }

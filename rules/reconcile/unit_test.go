@@ -350,6 +350,30 @@ func TestResyncAPieceOnItsWayBeforeTheAbsenceIsNotAMove(t *testing.T) {
 	h.wantAnomalies(KindBoardDisconnected)
 }
 
+func TestAPressReadAfterTheFlagDoesNotCountAtTheFlag(t *testing.T) {
+	// White makes its second move as the flag falls: the clock's reading
+	// shows the flag, the next one (the same instant) White's press. The
+	// move was not completed when the flag fell (6.3.1): one move, and the
+	// move is noted as made without a press, whenever the press is
+	// resolved.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "2/60:60")})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.5, W)
+	h.play(3, "e5")
+	h.press(3.5, B)
+	h.play(60, "Nf3")
+	h.flag(60.5, W)
+	h.press(60.5, W)
+	h.advance(70)
+	f := h.of(TypeFlag)
+	if len(f) != 1 || f[0].MovesCompleted != 1 || f[0].Verdict != VerdictLoss {
+		t.Fatalf("flag %+v, want White's with 1 completed move, lost", f)
+	}
+	h.wantAnomalies(KindMoveWithoutPress)
+}
+
 func TestResyncOnePlyIsAMove(t *testing.T) {
 	// One ply made while the board was away is one move, explained
 	// unambiguously: its press, seen meanwhile, completes it.

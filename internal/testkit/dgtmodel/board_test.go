@@ -118,6 +118,22 @@ func newBoard(pos *chess.Position, rotated bool) *board {
 
 func (b *board) apply(o op) { b.phys[fieldOf(o.sq, b.rotated)] = pieceCode(o.piece) }
 
+// showsAMoveFrom reports whether the board, as it stands or as it was last
+// reported, shows the position after some legal move from pos.
+func (b *board) showsAMoveFrom(pos *chess.Position) bool {
+	for _, m := range pos.ValidMoves() {
+		after := pos.Update(m).Board()
+		var want [64]byte
+		for sq := chess.A1; sq <= chess.H8; sq++ {
+			want[fieldOf(sq, b.rotated)] = pieceCode(after.Piece(sq))
+		}
+		if want == b.phys || want == b.sent {
+			return true
+		}
+	}
+	return false
+}
+
 // scan returns the field updates of one scan.
 func (b *board) scan(rng *rand.Rand) [][]byte {
 	var changed []int

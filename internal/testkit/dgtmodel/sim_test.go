@@ -83,6 +83,14 @@ type wantFlag struct {
 	// arbiterd cannot tell whether it came before the flag. It may count
 	// one move fewer, with the same verdict or "unknown".
 	close bool
+	// generous: a piece of the flagging side was on its way when the flag
+	// fell, set down for the moment where the board shows a legal move of
+	// it. The board cannot tell a piece set down from one released (4.6),
+	// so arbiterd may take that move as made, completing the side's
+	// unpressed move before it (6.2.1): one move more, judged so
+	// (generously; the verdict for that count).
+	generous        bool
+	generousVerdict string
 }
 
 type anomKey struct{ kind, side string }
@@ -116,10 +124,17 @@ type sim struct {
 	clockLat, boardLat, scanMs int64
 	suppress                   bool // scramble: the clock's readings are not relayed
 
-	made      []bool
-	pressed   []bool
-	opsLast   []int64 // time of the last act of a ply whose acts are scheduled (0: none)
-	waiting   int     // the ply whose player thinks until the flag, -1
+	made    []bool
+	pressed []bool
+	opsLast []int64 // time of the last act of a ply whose acts are scheduled (0: none)
+	// shows[i]: ply i's acts are under way and the board shows, for the
+	// moment, the position after a legal move of ply i's side (a slider
+	// set down on its way)
+	shows []bool
+	// maybe: plies arbiterd may complete by a next move the board showed
+	// as made when it was a piece on its way (see wantFlag.generous)
+	maybe     []int
+	waiting   int // the ply whose player thinks until the flag, -1
 	unplanned bool
 
 	// expectations
@@ -235,7 +250,7 @@ func run(sc *scenario) *sim {
 		sc: sc, rng: rng, c: newClock(sc.cfg, sc.whiteFace), b: newBoard(sc.pos[0], sc.rotated),
 		clockLat: ms(10, 60, rng), boardLat: ms(5, 50, rng), scanMs: ms(200, 250, rng),
 		made: make([]bool, len(sc.moves)), pressed: make([]bool, len(sc.moves)),
-		opsLast: make([]int64, len(sc.moves)), waiting: -1, allow: map[anomKey]*allowance{},
+		opsLast: make([]int64, len(sc.moves)), shows: make([]bool, len(sc.moves)), waiting: -1, allow: map[anomKey]*allowance{},
 		arbDone: make([]bool, len(sc.moves)),
 	}
 	var dump [64]byte
@@ -309,7 +324,16 @@ func (s *sim) onFlag(rec flagRec) {
 			}
 		}
 	}
-	s.flags = append(s.flags, wantFlag{side: side, ranOut: rec.period, completed: c, judgement: j, mate: mate, close: close})
+	w := wantFlag{side: side, ranOut: rec.period, completed: c, judgement: j, mate: mate, close: close}
+	for i := k; i < len(s.made); i++ {
+		if !s.made[i] && s.shows[i] && s.faceOf(i) == rec.face {
+			if j := i - 2; j >= 0 && !s.done(j) {
+				w.generous, w.generousVerdict = true, judge(s.sc.cfg.tc, rec.period, c+1, mate).verdict
+				s.maybe = append(s.maybe, j)
+			}
+		}
+	}
+	s.flags = append(s.flags, w)
 	// A move made by the flagging side and not completed is noted (6.2.1).
 	pending := -1
 	for i := k; i < len(s.made); i++ {
@@ -326,8 +350,11 @@ func (s *sim) onFlag(rec flagRec) {
 	if pending >= 0 {
 		// One alert for one unpressed move: when it is a forgotten press
 		// already expected to be reported, the flag may report it instead.
+		// When it was made so close before the flag that the board
+		// reports it after the flag's reading, arbiterd cannot tell it
+		// from a move made after the flag (see close): not required.
 		lo := 1
-		if s.sc.plan[pending].forgot {
+		if s.sc.plan[pending].forgot || s.now-s.opsLast[pending] <= 600 {
 			lo = 0
 		}
 		s.allowAnom("move-without-press", side, lo, 1, fmt.Sprintf("ply %d made, not pressed, at the flag", pending+1))
@@ -397,7 +424,12 @@ func (s *sim) stopped(e simEvent) {
 func (s *sim) handle(e simEvent) bool {
 	switch e.kind {
 	case evEnd:
+		// The capture ends once what the devices sent by now has
+		// arrived: a flag the clock showed just before the end is in it.
 		s.endedAt = s.now
+		for _, m := range s.out {
+			s.endedAt = max(s.endedAt, m.at)
+		}
 		return true
 	case evScan:
 		for k, m := range s.b.scan(s.rng) {
@@ -450,6 +482,7 @@ func (s *sim) handle(e simEvent) bool {
 			return false
 		}
 		s.b.apply(e.o)
+		s.shows[e.ply] = !e.last && s.b.showsAMoveFrom(s.sc.pos[e.ply])
 		if e.last {
 			s.made[e.ply] = true
 			if s.sc.plan[e.ply].forgot {
