@@ -1,6 +1,12 @@
 package rules
 
-import "github.com/notnil/chess"
+import (
+	"strings"
+
+	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/rules/bitboard"
+)
 
 // Snapshot is what a board reports at one moment: a piece per square, in the
 // board's own frame (rotate it with Rotated when Black sits at the bottom).
@@ -89,4 +95,26 @@ func DetectOrientation(s Snapshot, start *chess.Position) (Orientation, bool) {
 		return BlackBottom, true
 	}
 	return WhiteBottom, false
+}
+
+// FEN writes the FEN of s, a full snapshot, as a position with turn to
+// move, the castling rights in castling (a subset of "KQkq"), no
+// en-passant square and move number moveNo: the position a record is
+// rebuilt from when the board shows what no sequence of moves reaches.
+func (s Snapshot) FEN(turn chess.Color, castling string, moveNo int) string {
+	var board [64]bitboard.Piece
+	for i, pc := range s.Squares {
+		board[i] = bitboard.NoPiece
+		if pc != chess.NoPiece {
+			k := bbKindOf[pc]
+			board[i] = bitboard.MakePiece(k.c, k.t)
+		}
+	}
+	var castle uint8
+	for i, ch := range "KQkq" {
+		if strings.ContainsRune(castling, ch) {
+			castle |= 1 << uint(i)
+		}
+	}
+	return bitboard.PlacementFEN(&board, bbColor[turn], castle, moveNo)
 }

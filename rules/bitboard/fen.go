@@ -210,6 +210,21 @@ func (p *Position) checkEnPassant() error {
 	return nil
 }
 
+// PlacementFEN writes the FEN of a position set up from a placement:
+// board's pieces, side to move, the castling rights given (bits as
+// Castling returns them), no en-passant square, no halfmoves, and move
+// number fullmove (at least 1). It is FEN's writer; nothing is checked.
+func PlacementFEN(board *[64]Piece, side Color, castle uint8, fullmove int) string {
+	p := Position{side: side, castle: castle, ep: NoSquare, fullmove: max(fullmove, 1)}
+	for s, pc := range board {
+		p.board[s] = NoPiece
+		if pc != NoPiece {
+			p.put(pc, Square(s))
+		}
+	}
+	return p.FEN()
+}
+
 // FEN returns the position in Forsyth–Edwards Notation. The en-passant
 // square is written after every double step, whether or not a capture
 // there is legal, as notnil/chess writes it.

@@ -652,42 +652,9 @@ func (g *Game) reportUnverified(out *[]Event, at time.Duration, detail string, w
 // rights are those of the record's position old whose king and rook still
 // stand on their squares; no en passant; move number moveNo.
 func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveNo int) string {
-	var b strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			p := s.Squares[r*8+f]
-			if p == chess.NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			c := p.Type().String() // "k", "q", …
-			if p.Color() == chess.White {
-				c = strings.ToUpper(c)
-			}
-			b.WriteString(c)
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			b.WriteByte('/')
-		}
-	}
-	b.WriteByte(' ')
-	if turn == chess.Black {
-		b.WriteByte('b')
-	} else {
-		b.WriteByte('w')
-	}
-	b.WriteByte(' ')
 	rights := old.CastleRights().String()
 	at := func(sq chess.Square, p chess.Piece) bool { return s.Squares[sq] == p }
-	var c strings.Builder
+	var castling []byte
 	for _, r := range []struct {
 		ch         byte
 		king, rook chess.Square
@@ -699,15 +666,10 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 		{'q', chess.E8, chess.A8, chess.BlackKing, chess.BlackRook},
 	} {
 		if strings.IndexByte(rights, r.ch) >= 0 && at(r.king, r.k) && at(r.rook, r.rk) {
-			c.WriteByte(r.ch)
+			castling = append(castling, r.ch)
 		}
 	}
-	if c.Len() == 0 {
-		c.WriteByte('-')
-	}
-	b.WriteString(c.String())
-	fmt.Fprintf(&b, " - 0 %d", max(moveNo, 1))
-	return b.String()
+	return s.FEN(turn, string(castling), moveNo)
 }
 
 // hold keeps several plies the board shows until the board has shown them
