@@ -148,11 +148,11 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 // until it shows something that follows from the record.
 func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result, resync bool) {
 	if res.Kind == rules.Unexplained && !resync {
-		if k, moves, ok := g.miscommitted(s); ok {
+		if k, moves, merge, ok := g.miscommitted(s); ok {
 			// Held until the board has shown it for ScanLag: a piece
 			// in the hand must not rewrite a completed move.
 			g.hold(at, k, moves)
-			g.held.fix = true
+			g.held.fix, g.held.merge = true, merge
 			return
 		}
 	}
@@ -676,7 +676,7 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // for ScanLag or a press needs them, because a piece in the hand can look
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
-	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.fix = moves, from, -1, false, false
+	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.fix, g.held.merge = moves, from, -1, false, false, false
 	if !g.unexpl.on {
 		g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
 	}
@@ -846,22 +846,22 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 // they were, and one legal sequence from the position before it (with up
 // to one more ply) reaches the board. It returns the ply's index and
 // the sequence.
-func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
+func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool, bool) {
 	n := len(g.plies)
 	if g.held.tried.done && s == g.held.tried.snap && g.rec.FEN() == g.held.tried.fen && g.counts == g.held.tried.counts {
 		// Searched already for this board and this record: a piece held in
 		// the hand is reported (and dumped) again and again.
-		return 0, nil, false
+		return 0, nil, false, false
 	}
 	last := n - 1 - countTrailing(g.plies)
 	recorded := g.rec.Moves()
-	for k := last; k >= 0 && k >= last-1; k-- {
+	for k := last; k >= 0 && k >= last-2; k-- {
 		if !g.plies[k].completed || g.plies[k].unverified {
-			return 0, nil, false
+			return 0, nil, false, false
 		}
 		alt := g.rec.Clone()
 		if alt.TakeBack(k) != nil {
-			return 0, nil, false
+			return 0, nil, false, false
 		}
 		r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: min(n-k+1, 3)})
 		if r.From != k {
@@ -874,17 +874,39 @@ func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool) {
 			continue
 		}
 		var fit [][]*chess.Move
+		merge := false
 		for _, q := range seqs {
-			if fitsCorrection(q, recorded[k:n]) {
+			switch {
+			case k >= last-1 && fitsCorrection(q, recorded[k:n]):
 				fit = append(fit, q)
+			case fitsMerge(q, recorded[k:n]):
+				fit, merge = append(fit, q), true
 			}
 		}
 		if len(fit) == 1 {
-			return k, fit[0], true
+			return k, fit[0], merge, true
 		}
 	}
 	g.held.tried.done, g.held.tried.snap, g.held.tried.fen, g.held.tried.counts = true, s, g.rec.FEN(), g.counts
-	return 0, nil, false
+	return 0, nil, false, false
+}
+
+// fitsMerge reports whether sequence q replaces the recorded plies old —
+// a piece moved, the opponent's reply, the same piece moved on along the
+// same line — by that piece's one move, the reply, and the move the board
+// shows now. A board sends the squares one scan found changed one after
+// the other, so a slide's last square can arrive after a quick reply's;
+// the side then seems to move again, and the board contradicts the record
+// only when it really moves again.
+func fitsMerge(q, old []*chess.Move) bool {
+	if len(old) != 3 || len(q) != 3 {
+		return false
+	}
+	a, b, c := old[0].S1(), old[0].S2(), old[2].S2()
+	if old[2].S1() != b || q[0].S1() != a || q[0].S2() != c || q[0].Promo() != old[2].Promo() || !strictlyBetween(a, b, c) {
+		return false
+	}
+	return q[1].String() == old[1].String()
 }
 
 // fitsCorrection reports whether sequence q can replace the recorded plies
@@ -933,6 +955,39 @@ func vacates(m *chess.Move, sq chess.Square) bool {
 		return sq == chess.A1 || sq == chess.A8
 	}
 	return false
+}
+
+// remerge replaces plies k to k+2 — a piece's move, the reply, the piece
+// moving on — by the piece's one move, the reply and the move the board
+// shows now (see fitsMerge). The one move is completed as the piece's
+// second move was (its press was the press of the whole move), the reply
+// as it was, and the new move waits for its own press. The side's count
+// is one less; the arbiter is told once.
+func (g *Game) remerge(out *[]Event, at time.Duration, k int, moves []*chess.Move) {
+	olds := append([]plyInfo(nil), g.plies[k:]...)
+	was := g.moveText(k) + " and " + g.moveText(k+2)
+	g.correcting = true
+	g.retract(out, at, k, moves, false)
+	g.correcting = false
+	g.apply(out, at, moves)
+	if len(g.plies) < k+3 {
+		return
+	}
+	g.plies[k].madeAt, g.plies[k].madeIn = olds[2].madeAt, olds[2].madeIn
+	g.plies[k+1].madeAt, g.plies[k+1].madeIn, g.plies[k+1].warned = olds[1].madeAt, olds[1].madeIn, olds[1].warned
+	for i, o := range []plyInfo{olds[2], olds[1]} {
+		switch {
+		case o.pressed:
+			g.complete(out, at, k+i, ByPress, g.clock)
+			g.plies[k+i].pressAt, g.plies[k+i].pressIn = o.pressAt, o.pressIn
+		case o.completed:
+			g.complete(out, at, k+i, ByNextMove, g.clock)
+		}
+	}
+	side := olds[0].side
+	g.anomaly(out, at, KindMoveCorrected, side, false, "6.2.1",
+		fmt.Sprintf("arbiterd had recorded %s, but the board shows that %s played %s and now %s: the board reported the piece's last square after %s reply, so one move looked like two. The record is corrected; %s move count is one less.",
+			was, name(side), g.moveText(k), g.moveText(k+2), possessive(side.Other()), possessive(side)))
 }
 
 // recommit replaces the completed ply k by the held sequence (the plies

@@ -257,6 +257,7 @@ type held struct {
 	backTo    int  // ≥ 0: the held plies may instead be a take-back to this ply
 	slide     bool // the held plies continue a recorded slide (see fewer)
 	fix       bool // the held plies replace a completed move the board shows was another (see miscommitted)
+	merge     bool // with fix: two recorded moves of one piece around a reply were one (see fitsMerge)
 	away      bool // the held plies were found after an absence (a resync search)
 	ambiguous bool // several sequences explain the board equally well
 	// tried: the board and record miscommitted last searched in vain; the

@@ -446,11 +446,15 @@ func (g *Game) placedBy(side clockd.Side) bool {
 func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	moves, from := g.held.plies, g.held.from
 	away, ambig := g.held.away, g.held.ambiguous
-	fix := g.held.fix
-	g.held.plies, g.unexpl.on, g.held.fix = nil, false, false
+	fix, merge := g.held.fix, g.held.merge
+	g.held.plies, g.unexpl.on, g.held.fix, g.held.merge = nil, false, false, false
 	g.held.away, g.held.ambiguous = false, false
 	if fix {
-		g.recommit(out, at, from, moves)
+		if merge {
+			g.remerge(out, at, from, moves)
+		} else {
+			g.recommit(out, at, from, moves)
+		}
 		if n := len(g.boards); !sameBoard(g.boards[n-1], g.snap) {
 			g.process(out, at) // the board has moved on meanwhile
 		}

@@ -79,15 +79,28 @@ func check(o *outcome, m *sim) {
 	got := map[int]reconcile.Event{}
 	lastPly := 0
 	var moves reconcile.Moves
+	// A completed move the board then showed was another (the press was
+	// read while the piece was on its way, or a slide's last square came
+	// after the reply): arbiterd corrects it with one move-corrected
+	// alert, for the side of the first ply it corrects — one alert for one
+	// correction, however many plies it takes back (one instant). The
+	// final record is checked below like any other.
+	type correction struct {
+		ply  int
+		side string
+	}
+	var corrections []correction
+	var correctedAt []time.Duration
 	for _, e := range o.events {
 		if e.Type == reconcile.TypeRetract && e.Reason == reconcile.ReasonCorrection {
 			if c, ok := got[e.Ply]; ok {
-				// A completed move the board then showed was another
-				// (the press was read while the piece was on its way):
-				// arbiterd corrects it with one move-corrected alert. The
-				// final record is checked below like any other.
 				delete(got, e.Ply)
-				m.allowAnom("move-corrected", c.Side.String(), 1, 1, fmt.Sprintf("ply %d corrected", e.Ply))
+				n := len(corrections)
+				if n > 0 && correctedAt[n-1] == e.At {
+					corrections[n-1] = correction{e.Ply, c.Side.String()} // retracted from the last ply down
+				} else {
+					corrections, correctedAt = append(corrections, correction{e.Ply, c.Side.String()}), append(correctedAt, e.At)
+				}
 			}
 			continue
 		}
@@ -103,6 +116,9 @@ func check(o *outcome, m *sim) {
 		lastPly = max(lastPly, e.Ply)
 		got[e.Ply] = e
 		moves = e.Moves
+	}
+	for _, c := range corrections {
+		m.allowAnom("move-corrected", c.side, 1, 1, fmt.Sprintf("ply %d corrected", c.ply))
 	}
 	for ply := 1; ply <= len(wantPlies); ply++ {
 		e, ok := got[ply]
