@@ -209,209 +209,270 @@ func confine(pos *bb.Position, side bb.Color) *confinement {
 }
 
 // fill is confine into cf, which it overwrites (so that a caller can keep
-// it off the heap).
+// it off the heap). It starts with every man a candidate for confinement
+// and narrows the candidates, round by round, until a round drops none.
 func (cf *confinement) fill(pos *bb.Position, side bb.Color) {
 	*cf = confinement{pos: pos, side: side}
-	var pawnsOf, kingOf [2]uint64
-	for c := bb.White; c <= bb.Black; c++ {
-		pawnsOf[c] = pos.Pieces(c, bb.Pawn)
-		kingOf[c] = pos.Pieces(c, bb.King)
+	var r fillRound
+	cf.startFill(&r)
+	for {
+		r.cand = cf.stretches(pos, r.cand)
+		r.fixed = cf.fixed
+		if (r.cand|cf.stuck)&cf.pawns == 0 {
+			return // without confined or stuck pawns nothing is confined
+		}
+		cf.fixedAttacks(&r)
+		cf.placeMen(&r)
+		// The squares where a pawn may capture a man of colour c (prey).
+		// When side has one man besides its king, taking it leaves a bare
+		// king that can never mate: in a mating line it is never taken.
+		r.lone = cf.loneMan()
+		cf.spreadFreePawns(&r)
+		// Squares a closed group of free pieces guards in every arrangement
+		// count as attacked for good.
+		for c := bb.White; c <= bb.Black; c++ {
+			cf.permAtt[c] |= cf.groupGuard(c, r.fixed)
+		}
+		// Drop every confined man that could leave its squares or be taken.
+		r.attBy, r.kingAttBy = [2]uint64{}, [2]uint64{}
+		for _, m := range cf.men {
+			if m.pt == bb.King {
+				r.kingAttBy[m.c] |= m.att
+			} else {
+				r.attBy[m.c] |= m.att | m.promoA
+			}
+		}
+		drop, stuck := cf.dropCandidates(&r)
+		drop |= cf.unstick(&r)
+		if drop == 0 && stuck == 0 {
+			cf.ok = true
+			return
+		}
+		r.cand &^= drop | stuck
+		cf.stuck |= stuck
 	}
-	cf.kings = kingOf[0] | kingOf[1]
-	cf.pawns = pawnsOf[0] | pawnsOf[1]
-	all := pos.All()
-	cand := all // every man is a candidate, pieces too (a piece hemmed in by its own fixed men)
+}
+
+// fillRound is what fill's steps share besides cf: the position's men,
+// the candidates for confinement, and what one round finds out about the
+// men that are not (or no longer) candidates.
+type fillRound struct {
+	pawnsOf, kingOf  [2]uint64
+	all              uint64 // every man
+	cand             uint64 // the men that may still be confined
+	epPawn, epSq     uint64 // a pawn that may be taken en passant, and the square it passed
+	fixed            uint64 // cf.fixed as this round's stretches left it
+	occ              [2]uint64
+	lone             bb.PieceType // cf.loneMan()
+	attBy, kingAttBy [2]uint64    // what each colour's men but its king, and its king, can ever attack
+}
+
+// prey returns the squares where a pawn may capture a man of colour c:
+// those c's men but its king can ever stand on, none when c is the side
+// with a lone man besides its king.
+func (r *fillRound) prey(c, side bb.Color) uint64 {
+	if c == side && r.lone != bb.NoPieceType {
+		return 0
+	}
+	return r.occ[c]
+}
+
+// startFill sets the kings and pawns of cf and the first candidates:
+// every man, pieces too (a piece hemmed in by its own fixed men), but a
+// king that may still castle and a pawn that may be taken en passant.
+func (cf *confinement) startFill(r *fillRound) {
+	pos := cf.pos
+	for c := bb.White; c <= bb.Black; c++ {
+		r.pawnsOf[c] = pos.Pieces(c, bb.Pawn)
+		r.kingOf[c] = pos.Pieces(c, bb.King)
+	}
+	cf.kings = r.kingOf[0] | r.kingOf[1]
+	cf.pawns = r.pawnsOf[0] | r.pawnsOf[1]
+	r.all = pos.All()
+	r.cand = r.all
 	for c := bb.White; c <= bb.Black; c++ {
 		if pos.Castling()&castleRights(c) != 0 {
-			cand &^= kingOf[c]
+			r.cand &^= r.kingOf[c]
 		}
 	}
 	// A pawn that has just made a double step may be taken en passant on
 	// the square it passed: it is not confined, and that square counts as
 	// one it stands on.
-	epPawn, epSq := uint64(0), uint64(0)
 	if ep := pos.EnPassant(); ep != bb.NoSquare {
-		epSq = 1 << uint(ep)
+		r.epSq = 1 << uint(ep)
 		if ep.Rank() == 2 {
-			epPawn = epSq << 8
+			r.epPawn = r.epSq << 8
 		} else {
-			epPawn = epSq >> 8
+			r.epPawn = r.epSq >> 8
 		}
-		cand &^= epPawn
+		r.cand &^= r.epPawn
 	}
-	for {
-		cand = cf.stretches(pos, cand)
-		fixed := cf.fixed
-		if (cand|cf.stuck)&cf.pawns == 0 {
-			return // without confined or stuck pawns nothing is confined
+}
+
+// fixedAttacks sets each colour's fixed men and the squares they attack
+// for good.
+func (cf *confinement) fixedAttacks(r *fillRound) {
+	pos, fixed := cf.pos, r.fixed
+	for c := bb.White; c <= bb.Black; c++ {
+		cf.fixedOf[c] = fixed & pos.Occupied(c)
+		cf.permAtt[c] = pawnAttacks(c, fixed&r.pawnsOf[c]) | kingSteps(fixed&r.kingOf[c])
+		for b := cf.fixedOf[c] &^ cf.pawns &^ cf.kings; b != 0; b &= b - 1 {
+			// Only the squares next to it along its lines: a fixed
+			// piece whose moves all mate the other side (matesSide)
+			// has first squares that other men may enter.
+			cf.permAtt[c] |= attacks(pos.PieceAt(bb.Square(bits.TrailingZeros64(b))).Type(), bb.Square(bits.TrailingZeros64(b)), ^uint64(0))
 		}
-		for c := bb.White; c <= bb.Black; c++ {
-			cf.fixedOf[c] = fixed & pos.Occupied(c)
-			cf.permAtt[c] = pawnAttacks(c, fixed&pawnsOf[c]) | kingSteps(fixed&kingOf[c])
-			for b := cf.fixedOf[c] &^ cf.pawns &^ cf.kings; b != 0; b &= b - 1 {
-				// Only the squares next to it along its lines: a fixed
-				// piece whose moves all mate the other side (matesSide)
-				// has first squares that other men may enter.
-				cf.permAtt[c] |= attacks(pos.PieceAt(bb.Square(bits.TrailingZeros64(b))).Type(), bb.Square(bits.TrailingZeros64(b)), ^uint64(0))
-			}
-		}
-		cf.men = cf.mem[:0]
-		var occ [2]uint64 // squares each colour's men but its king can ever stand on
-		for b := all &^ cand; b != 0; b &= b - 1 {
-			s := bits.TrailingZeros64(b)
-			pc := pos.PieceAt(bb.Square(s))
-			m := confMan{c: pc.Color(), pt: pc.Type(), sq: s, reach: 1 << uint(s)}
-			switch {
-			case cf.stuck&m.reach != 0:
-				m.stuck = true
-				if m.pt == bb.Pawn {
-					m.att = pawnAttacks(m.c, m.reach)
-				} else {
-					m.att = attacks(m.pt, bb.Square(s), fixed|cf.jam[s])
-				}
-			case m.pt == bb.Pawn:
-				if m.reach == epPawn {
-					m.reach |= epSq
-				}
+	}
+}
+
+// placeMen lists the men that are not candidates, with the squares each
+// can ever stand on and attack (a free pawn's pushes and captures come
+// later, from spreadFreePawns), and sets r.occ: the squares each colour's
+// men but its king can ever stand on.
+func (cf *confinement) placeMen(r *fillRound) {
+	pos, fixed := cf.pos, r.fixed
+	cf.men = cf.mem[:0]
+	r.occ = [2]uint64{}
+	for b := r.all &^ r.cand; b != 0; b &= b - 1 {
+		s := bits.TrailingZeros64(b)
+		pc := pos.PieceAt(bb.Square(s))
+		m := confMan{c: pc.Color(), pt: pc.Type(), sq: s, reach: 1 << uint(s)}
+		switch {
+		case cf.stuck&m.reach != 0:
+			m.stuck = true
+			if m.pt == bb.Pawn {
 				m.att = pawnAttacks(m.c, m.reach)
-			case m.pt == bb.King:
-				m.reach = flood(m.reach, fixed|cf.permAtt[m.c.Other()], bb.KingAttacks)
-				m.att = kingSteps(m.reach)
-			default:
-				m.reach, m.att = pieceReach(m.pt, m.reach, fixed)
-			}
-			if m.pt != bb.King {
-				occ[m.c] |= m.reach
-			}
-			cf.men = append(cf.men, m)
-		}
-		for c := bb.White; c <= bb.Black; c++ {
-			occ[c] |= cf.pathOf[c] | cf.fixedOf[c]&^cf.kings
-		}
-		// The squares where a pawn may capture a man of colour c. When
-		// side has one man besides its king, taking it leaves a bare king
-		// that can never mate: in a mating line it is never taken.
-		lone := cf.loneMan()
-		prey := func(c bb.Color) uint64 {
-			if c == side && lone != bb.NoPieceType {
-				return 0
-			}
-			return occ[c]
-		}
-		// Free pawns: pushes and captures, to a least fixed point.
-		for changed := true; changed; {
-			changed = false
-			for i := range cf.men {
-				m := &cf.men[i]
-				if m.pt != bb.Pawn || m.stuck {
-					continue
-				}
-				r := pawnFlood(m.c, m.reach, fixed|cand&pawnsOf[m.c.Other()], fixed, prey(m.c.Other()))
-				if r == m.reach {
-					continue
-				}
-				changed = true
-				m.reach = r
-				m.att = pawnAttacks(m.c, r&^lastRank(m.c))
-				if pr := r & lastRank(m.c); pr != 0 {
-					q, qa := pieceReach(bb.Queen, pr, fixed)
-					n, na := pieceReach(bb.Knight, pr, fixed)
-					m.promo, m.promoA = q|n, qa|na
-				}
-				occ[m.c] |= m.reach | m.promo
-			}
-		}
-		// Squares a closed group of free pieces guards in every arrangement
-		// count as attacked for good.
-		for c := bb.White; c <= bb.Black; c++ {
-			cf.permAtt[c] |= cf.groupGuard(c, fixed)
-		}
-		// Drop every confined man that could leave its squares or be taken.
-		var attBy, kingAttBy [2]uint64
-		for _, m := range cf.men {
-			if m.pt == bb.King {
-				kingAttBy[m.c] |= m.att
 			} else {
-				attBy[m.c] |= m.att | m.promoA
+				m.att = attacks(m.pt, bb.Square(s), fixed|cf.jam[s])
 			}
+		case m.pt == bb.Pawn:
+			if m.reach == r.epPawn {
+				m.reach |= r.epSq
+			}
+			m.att = pawnAttacks(m.c, m.reach)
+		case m.pt == bb.King:
+			m.reach = flood(m.reach, fixed|cf.permAtt[m.c.Other()], bb.KingAttacks)
+			m.att = kingSteps(m.reach)
+		default:
+			m.reach, m.att = pieceReach(m.pt, m.reach, fixed)
 		}
-		// What side's men other than its king can ever attack (its fixed
-		// pieces guard the own fixed men next to them, which a move of the
-		// other side may take), and the squares where its only man, if it
-		// has one, takes a fixed man only to be taken back.
-		sideAtt := attBy[side] | pawnAttacks(side, cf.pathOf[side]) | cf.fixedGuard(side, cf.kings)
-		var recapture uint64
-		if lone != bb.NoPieceType {
-			for b := attBy[side] & cf.fixedOf[side.Other()] &^ cf.kings; b != 0; b &= b - 1 {
-				x := bb.Square(bits.TrailingZeros64(b))
-				if cf.recaptured(lone, x) {
-					recapture |= 1 << uint(x)
-				}
-			}
+		if m.pt != bb.King {
+			r.occ[m.c] |= m.reach
 		}
-		drop, stuck := uint64(0), uint64(0)
-		for b := cand; b != 0; b &= b - 1 {
-			s := bits.TrailingZeros64(b)
-			sb := uint64(1) << uint(s)
-			pc := pos.PieceAt(bb.Square(s))
-			c, o := pc.Color(), pc.Color().Other()
-			path := sb
-			if pc.Type() == bb.Pawn {
-				path = cf.path[s]
-			}
-			switch {
-			case pc.Type() == bb.King: // never taken; fixed while it has no move
-				if bb.KingAttacks(bb.Square(s))&^cf.fixedOf[c]&^cf.permAtt[o] == 0 {
-					continue
-				}
-			case attBy[o]&path&^recapture != 0,
-				(kingAttBy[o]|kingSteps(cf.fixedOf[o]&kingOf[o]))&path&^cf.permAtt[c] != 0 &&
-					(path != sb || !cf.kingTakingEndsGame(s, c)):
-				if path == sb { // it never moves, but may be taken
-					stuck |= sb
-					continue
-				}
-			case pc.Type() == bb.Pawn && pawnAttacks(c, path)&prey(o) != 0:
-			case pc.Type() != bb.King && pc.Type() != bb.Pawn && cf.pieceMoves(pc.Type(), s, sideAtt) != 0:
-				if jammed, group := cf.jammed(s, c, attBy[o], kingAttBy[o]); jammed {
-					stuck |= sb
-					cf.jam[s] = group
-					continue
-				}
-			default:
+		cf.men = append(cf.men, m)
+	}
+	for c := bb.White; c <= bb.Black; c++ {
+		r.occ[c] |= cf.pathOf[c] | cf.fixedOf[c]&^cf.kings
+	}
+}
+
+// spreadFreePawns gives the free pawns their pushes and captures, and the
+// pieces they promote to, to a least fixed point over both colours.
+func (cf *confinement) spreadFreePawns(r *fillRound) {
+	fixed := r.fixed
+	for changed := true; changed; {
+		changed = false
+		for i := range cf.men {
+			m := &cf.men[i]
+			if m.pt != bb.Pawn || m.stuck {
 				continue
 			}
+			rc := pawnFlood(m.c, m.reach, fixed|r.cand&r.pawnsOf[m.c.Other()], fixed, r.prey(m.c.Other(), cf.side))
+			if rc == m.reach {
+				continue
+			}
+			changed = true
+			m.reach = rc
+			m.att = pawnAttacks(m.c, rc&^lastRank(m.c))
+			if pr := rc & lastRank(m.c); pr != 0 {
+				q, qa := pieceReach(bb.Queen, pr, fixed)
+				n, na := pieceReach(bb.Knight, pr, fixed)
+				m.promo, m.promoA = q|n, qa|na
+			}
+			r.occ[m.c] |= m.reach | m.promo
+		}
+	}
+}
+
+// dropCandidates returns the candidates that could leave their squares
+// or be taken (drop), and those that may be taken but never move (stuck).
+func (cf *confinement) dropCandidates(r *fillRound) (drop, stuck uint64) {
+	pos, side := cf.pos, cf.side
+	// What side's men other than its king can ever attack (its fixed
+	// pieces guard the own fixed men next to them, which a move of the
+	// other side may take), and the squares where its only man, if it
+	// has one, takes a fixed man only to be taken back.
+	sideAtt := r.attBy[side] | pawnAttacks(side, cf.pathOf[side]) | cf.fixedGuard(side, cf.kings)
+	var recapture uint64
+	if r.lone != bb.NoPieceType {
+		for b := r.attBy[side] & cf.fixedOf[side.Other()] &^ cf.kings; b != 0; b &= b - 1 {
+			x := bb.Square(bits.TrailingZeros64(b))
+			if cf.recaptured(r.lone, x) {
+				recapture |= 1 << uint(x)
+			}
+		}
+	}
+	for b := r.cand; b != 0; b &= b - 1 {
+		s := bits.TrailingZeros64(b)
+		sb := uint64(1) << uint(s)
+		pc := pos.PieceAt(bb.Square(s))
+		c, o := pc.Color(), pc.Color().Other()
+		path := sb
+		if pc.Type() == bb.Pawn {
+			path = cf.path[s]
+		}
+		switch {
+		case pc.Type() == bb.King: // never taken; fixed while it has no move
+			if bb.KingAttacks(bb.Square(s))&^cf.fixedOf[c]&^cf.permAtt[o] == 0 {
+				continue
+			}
+		case r.attBy[o]&path&^recapture != 0,
+			(r.kingAttBy[o]|kingSteps(cf.fixedOf[o]&r.kingOf[o]))&path&^cf.permAtt[c] != 0 &&
+				(path != sb || !cf.kingTakingEndsGame(s, c)):
+			if path == sb { // it never moves, but may be taken
+				stuck |= sb
+				continue
+			}
+		case pc.Type() == bb.Pawn && pawnAttacks(c, path)&r.prey(o, side) != 0:
+		case pc.Type() != bb.King && pc.Type() != bb.Pawn && cf.pieceMoves(pc.Type(), s, sideAtt) != 0:
+			if jammed, group := cf.jammed(s, c, r.attBy[o], r.kingAttBy[o]); jammed {
+				stuck |= sb
+				cf.jam[s] = group
+				continue
+			}
+		default:
+			continue
+		}
+		drop |= sb
+	}
+	return drop, stuck
+}
+
+// unstick frees, and returns to be dropped, the stuck men that have a
+// move after all. A man that may be taken stays where it is as long as it
+// has no move: the square ahead of a pawn holds a fixed man and nothing
+// of the enemy can stand where it takes; every first square of a piece's
+// lines holds one of its own fixed men.
+func (cf *confinement) unstick(r *fillRound) (drop uint64) {
+	for _, m := range cf.men {
+		if !m.stuck {
+			continue
+		}
+		sb := uint64(1) << uint(m.sq)
+		var moves bool
+		if m.pt == bb.Pawn {
+			moves = ahead(m.c, sb)&r.fixed == 0 || m.att&r.prey(m.c.Other(), cf.side) != 0
+		} else {
+			var jammed bool
+			jammed, cf.jam[m.sq] = cf.jammed(m.sq, m.c, r.attBy[m.c.Other()], r.kingAttBy[m.c.Other()])
+			moves = !jammed
+		}
+		if moves {
+			cf.stuck &^= sb
 			drop |= sb
 		}
-		// A man that may be taken stays where it is as long as it has no
-		// move: the square ahead of a pawn holds a fixed man and nothing
-		// of the enemy can stand where it takes; every first square of a
-		// piece's lines holds one of its own fixed men.
-		for _, m := range cf.men {
-			if !m.stuck {
-				continue
-			}
-			sb := uint64(1) << uint(m.sq)
-			var moves bool
-			if m.pt == bb.Pawn {
-				moves = ahead(m.c, sb)&fixed == 0 || m.att&prey(m.c.Other()) != 0
-			} else {
-				var jammed bool
-				jammed, cf.jam[m.sq] = cf.jammed(m.sq, m.c, attBy[m.c.Other()], kingAttBy[m.c.Other()])
-				moves = !jammed
-			}
-			if moves {
-				cf.stuck &^= sb
-				drop |= sb
-			}
-		}
-		if drop == 0 && stuck == 0 {
-			cf.ok = true
-			return
-		}
-		cand &^= drop | stuck
-		cf.stuck |= stuck
 	}
+	return drop
 }
 
 // stretches sets, for every confined pawn of cand, the stretch of its
