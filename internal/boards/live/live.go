@@ -367,7 +367,9 @@ func (cfg *Config) defaults() error {
 // ends the session's reader.
 func openBoardLine(ctx context.Context, cfg Config) (line io.ReadWriteCloser, unwatch func() bool, err error) {
 	if cfg.Open == nil {
-		line, err = serialport.Open(ctx, cfg.Path, serialport.Options{})
+		// The board is asked for its whole state on start: what it sent
+		// before (a daemon that died left it unread) is no news.
+		line, err = serialport.Open(ctx, cfg.Path, serialport.Options{DropPending: true})
 		return line, func() bool { return false }, err
 	}
 	if line, err = cfg.Open(ctx); err != nil {

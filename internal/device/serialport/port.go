@@ -21,6 +21,13 @@ type Options struct {
 	// long without a byte; 0 means Read waits until a byte arrives, the
 	// port fails or the context ends.
 	ReadTimeout time.Duration
+	// DropPending discards what the device sent before the port was
+	// opened. A port left open by a process that died, or a
+	// pseudo-terminal, keeps bytes nobody read; read after the open they
+	// pass for what the device reports now (a board's moves of minutes
+	// ago, before the dump it is asked for). For a device the driver asks
+	// for its whole state on start, as a DGT board, nothing is lost.
+	DropPending bool
 }
 
 // Port is an open serial port. Read and Write may be called from different
@@ -74,6 +81,11 @@ func Open(ctx context.Context, path string, opts Options) (*Port, error) {
 		sp.Close()
 		unlockPort(lock)
 		return nil, &Error{Port: path, Op: "open", Err: ErrBadMode, Cause: err}
+	}
+	if opts.DropPending {
+		// A port that cannot drop its buffer is still usable: the
+		// driver's start asks for the device's state all the same.
+		_ = sp.ResetInputBuffer()
 	}
 	p := &Port{path: path, opts: opts, sp: sp, lock: lock, done: make(chan struct{})}
 	p.stop = context.AfterFunc(ctx, func() { p.closeWith(ctx.Err()) })

@@ -318,3 +318,41 @@ func TestRetryGivesUp(t *testing.T) {
 		t.Fatalf("Retry after cancel: %v", err)
 	}
 }
+
+// TestOpenDropsWhatCameBefore: with DropPending, bytes the device sent
+// while nobody had the port open (the daemon died; a pseudo-terminal keeps
+// them) are no part of the new session: the first bytes read are those
+// sent after the open.
+func TestOpenDropsWhatCameBefore(t *testing.T) {
+	master, path := newPTY(t)
+	first, err := serialport.Open(context.Background(), path, serialport.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	stale := []byte{0x8e, 0x00, 0x05, 0x37, 0x00}
+	if _, err := master.Write(stale); err != nil {
+		t.Fatal(err)
+	}
+	p, err := serialport.Open(context.Background(), path, serialport.Options{ReadTimeout: 2 * time.Second, DropPending: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	fresh := []byte{0x8e, 0x00, 0x05, 0x2f, 0x01}
+	if _, err := master.Write(fresh); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 0, len(fresh))
+	b := make([]byte, 64)
+	for len(got) < len(fresh) {
+		n, err := p.Read(b)
+		if err != nil {
+			t.Fatalf("Read: %v (read %x so far)", err, got)
+		}
+		got = append(got, b[:n]...)
+	}
+	if !bytes.Equal(got, fresh) {
+		t.Fatalf("read %x, want %x: bytes sent before the open were read as new", got, fresh)
+	}
+}
