@@ -162,23 +162,9 @@ func (s *searcher) find(ply, depth, ext int) (found, complete bool, n int) {
 	}
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
-		if winnerToMove && depth == 1 {
+		if winnerToMove && depth == 1 && !p.GivesCheckWith(m, &ci) {
 			// The last ply must give mate, so it must give check.
-			if !p.GivesCheckWith(m, &ci) {
-				complete = false
-				continue
-			}
-			u := p.Make(m)
-			s.path[ply] = m
-			f, c, ln := s.find(ply+1, 0, ext)
-			p.Unmake(m, u)
-			if f {
-				return true, true, ln
-			}
-			if s.abort {
-				return false, false, 0
-			}
-			complete = complete && c
+			complete = false
 			continue
 		}
 		u := p.Make(m)
