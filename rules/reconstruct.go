@@ -38,7 +38,18 @@ type Options struct {
 	// Retractable is how many trailing plies of the record are not yet
 	// completed and may be replaced by a Correction.
 	Retractable int
+	// MaxNodes bounds the positions the search makes; 0 means
+	// DefaultMaxNodes. A board back from an absence can show a position
+	// far from the record, and a deep search of every sequence that might
+	// lead there can take minutes: past the bound the snapshot is
+	// Unexplained, with Exhausted set.
+	MaxNodes int
 }
+
+// DefaultMaxNodes is the search bound when Options.MaxNodes is 0: under a
+// second here, and a hundred times what a search of eight plies back from
+// an absence usually makes.
+const DefaultMaxNodes = 1 << 20
 
 // Result is the explanation of a snapshot.
 type Result struct {
@@ -48,6 +59,7 @@ type Result struct {
 	Candidates [][]*chess.Move // Ambiguous: every shortest sequence that explains the snapshot, all from From
 	Signal     string          // ResultSignal: "1-0", "0-1" or "1/2-1/2"
 	Unknown    []chess.Square  // UnknownPieces: the squares holding unidentified codes
+	Exhausted  bool            // Unexplained: the search stopped at Options.MaxNodes
 }
 
 // Reconstruct explains snapshot s (already in White-at-the-bottom frame) from
@@ -63,7 +75,8 @@ type Result struct {
 //     upwards and, at equal cost, Forward before TakeBack before Correction
 //     (smaller k first). Several sequences at the cost found give Ambiguous
 //     (with From telling forward from correction);
-//  5. nothing within MaxPlies (and Retractable): Unexplained.
+//  5. nothing within MaxPlies (and Retractable): Unexplained; also when
+//     the search visited MaxNodes positions first (Exhausted).
 //
 // The cost order is what makes a slid piece (Bc4 recorded, then slid on to
 // b5) a one-ply Correction rather than a three-ply forward sequence in which
@@ -99,9 +112,17 @@ func Reconstruct(g *Game, s Snapshot, opt Options) Result {
 		return Result{Kind: NoChange, From: n}
 	}
 	retract := min(opt.Retractable, n)
+	budget := opt.MaxNodes
+	if budget <= 0 {
+		budget = DefaultMaxNodes
+	}
 	for c := 1; c <= max(opt.MaxPlies, n, retract+opt.MaxPlies); c++ {
 		if c <= opt.MaxPlies {
-			if seqs := g.search(n, &t, c, nil); len(seqs) > 0 {
+			seqs, complete := g.searchWithin(n, &t, c, nil, &budget)
+			if !complete {
+				return Result{Kind: Unexplained, From: n, Exhausted: true}
+			}
+			if len(seqs) > 0 {
 				return g.result(Forward, n, seqs)
 			}
 		}
@@ -112,7 +133,11 @@ func Reconstruct(g *Game, s Snapshot, opt Options) Result {
 			if c-k > opt.MaxPlies {
 				continue
 			}
-			if seqs := g.search(n-k, &t, c-k, g.moves[n-k:n]); len(seqs) > 0 {
+			seqs, complete := g.searchWithin(n-k, &t, c-k, g.moves[n-k:n], &budget)
+			if !complete {
+				return Result{Kind: Unexplained, From: n, Exhausted: true}
+			}
+			if len(seqs) > 0 {
 				return g.result(Correction, n-k, seqs)
 			}
 		}

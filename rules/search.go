@@ -103,6 +103,8 @@ type searcher struct {
 	stack    []position // stack[r]: the position with r plies left
 	moves    [][]move   // moves[r]: the moves tried from stack[r]
 	ml       bitboard.MoveList
+	budget   *int // positions the search may still make (nil: no limit)
+	spent    bool // the budget ran out: the sequences found are not all
 }
 
 // searchers keeps searchers' buffers between searches (Reconstruct runs
@@ -114,11 +116,20 @@ var searchers = sync.Pool{New: func() any { return new(searcher) }}
 // the record's move order (the order of a depth-first enumeration with each
 // position's moves in the order of genLegal).
 func (g *Game) search(from int, t *target, plies int, exclude []move) [][]move {
+	found, _ := g.searchWithin(from, t, plies, exclude, nil)
+	return found
+}
+
+// searchWithin is search making at most *budget positions (nil: no
+// limit), which it decreases; complete is false when the budget ran out
+// before every sequence was tried.
+func (g *Game) searchWithin(from int, t *target, plies int, exclude []move, budget *int) (found [][]move, complete bool) {
 	if from == g.Ply() && g.status.Over {
-		return nil
+		return nil, true
 	}
 	s := searchers.Get().(*searcher)
 	s.g, s.t, s.exclude, s.checkRep, s.from = g, t, exclude, g.maxCount >= 4, from
+	s.budget, s.spent = budget, false
 	s.path, s.keys = s.path[:0], s.keys[:0]
 	if cap(s.stack) < plies+1 {
 		s.stack = make([]position, plies+1)
@@ -127,8 +138,8 @@ func (g *Game) search(from int, t *target, plies int, exclude []move) [][]move {
 	s.stack = s.stack[:plies+1]
 	s.stack[plies] = g.positions[from]
 	s.dfs(plies)
-	found := s.found
-	s.g, s.t, s.exclude, s.found = nil, nil, nil, nil
+	found, complete = s.found, !s.spent
+	s.g, s.t, s.exclude, s.found, s.budget = nil, nil, nil, nil, nil
 	searchers.Put(s)
 	// The moves were tried in bitboard's order: sort the sequences into the
 	// record's (ord orders the moves of one position; sequences that differ
@@ -141,7 +152,7 @@ func (g *Game) search(from int, t *target, plies int, exclude []move) [][]move {
 		}
 		return 0
 	})
-	return found
+	return found, complete
 }
 
 // masks decides, before generating p's moves with r plies left, whether the
@@ -274,6 +285,15 @@ func (s *searcher) dfs(r int) {
 	}
 	s.moves[r] = p.appendLegal(s.moves[r][:0], &s.ml, from, to)
 	for _, m := range s.moves[r] {
+		if s.budget != nil {
+			// counted per position made, each of which the search
+			// also checks for a game's end
+			if *s.budget <= 0 {
+				s.spent = true
+				return
+			}
+			*s.budget--
+		}
 		c := &s.stack[r-1]
 		*c = *p
 		c.apply(m)
@@ -286,6 +306,9 @@ func (s *searcher) dfs(r int) {
 		s.path = append(s.path, m)
 		s.dfs(r - 1)
 		s.path = s.path[:len(s.path)-1]
+		if s.spent {
+			return
+		}
 	}
 }
 

@@ -43,3 +43,26 @@ func TestSnapshotFEN(t *testing.T) {
 		}
 	}
 }
+
+// TestReconstructStopsAtMaxNodes: a search bounded by MaxNodes gives up
+// (Unexplained, Exhausted) instead of trying every sequence; unbounded
+// enough, the same search finds the moves.
+func TestReconstructStopsAtMaxNodes(t *testing.T) {
+	g, err := NewGame("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := g.Clone()
+	for _, m := range []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"} {
+		if err := truth.MoveUCI(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := SnapshotOf(truth.Position())
+	if r := Reconstruct(g, s, Options{MaxPlies: 6, MaxNodes: 50}); r.Kind != Unexplained || !r.Exhausted {
+		t.Errorf("bounded to 50 positions: %v, exhausted %v; want unexplained, exhausted", r.Kind, r.Exhausted)
+	}
+	if r := Reconstruct(g, s, Options{MaxPlies: 6}); r.Kind == Unexplained || r.Exhausted {
+		t.Errorf("default bound: %v, exhausted %v; want the moves found", r.Kind, r.Exhausted)
+	}
+}

@@ -352,7 +352,12 @@ func (g *Game) retractable() int {
 // the board's position by the shortest sequence, whose plies are reported
 // as not verified. When nothing reaches it and the board has shown it for
 // UnexplainedAfter, the record is rebuilt from the board's position itself.
-func (g *Game) resyncFar(out *[]Event, at time.Duration) {
+//
+// due is the time the deadline fell due: the wait for rebaseDue is over
+// when due reaches it, even when the events are stamped earlier (the end
+// of a capture decides every deadline at once; comparing the stamp, the
+// deadline fell due again and again, a search each time).
+func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	g.away.suspect = false
 	res := g.explain(g.snap, resyncPlies, g.retractable())
 	switch res.Kind {
@@ -376,7 +381,7 @@ func (g *Game) resyncFar(out *[]Event, at time.Duration) {
 		}
 		return
 	}
-	if at < g.rebaseDue() {
+	if max(at, due) < g.rebaseDue() {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.suspect, g.away.farIn = true, g.snapIn

@@ -85,7 +85,7 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 						seconds(limitOf(stamp, g.unexpl.since)), g.cfg.MaxPlies, g.rec.FEN()))
 			}
 		case dResync:
-			g.resyncFar(out, stamp)
+			g.resyncFar(out, stamp, due)
 		case dFlag:
 			g.resolveFlags(out, stamp)
 		case dStop:

@@ -408,6 +408,25 @@ func TestAPressReadAfterTheFlagDoesNotCountAtTheFlag(t *testing.T) {
 	h.wantAnomalies(KindMoveWithoutPress)
 }
 
+func TestTheEndDecidesAWaitingResyncOnce(t *testing.T) {
+	// Back from an absence the board shows what no sequence reaches, and
+	// the capture ends before the wait to rebuild the record from it is
+	// over. The end decides every deadline at once: the record is rebuilt
+	// from the board (reported), once. (The deadline used to be judged by
+	// the stamp of the end, earlier than itself, so it fell due again and
+	// again, a resync search each time, up to the loop's guard.)
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.show(0)
+	h.start(1)
+	h.play(2, "e4")
+	h.press(2.5, W)
+	h.feed(h.g.Session(sec(6), "disconnected", "board"))
+	h.feed(h.g.Session(sec(60), "connected", "board"))
+	h.put(61, "d5", chess.WhiteQueen)
+	h.end(70)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+}
+
 func TestResyncOnePlyIsAMove(t *testing.T) {
 	// One ply made while the board was away is one move, explained
 	// unambiguously: its press, seen meanwhile, completes it.
