@@ -125,14 +125,8 @@ func (c *HallConfig) Validate() error {
 	if n.Replicas < 0 || n.Replicas > 5 {
 		bad("nats.replicas", "%d: 1 to 5", n.Replicas)
 	}
-	set := 0
-	for _, v := range []string{n.Credentials, n.NKeySeedFile, n.NKeySeedEnv} {
-		if v != "" {
-			set++
-		}
-	}
-	if set > 1 {
-		bad("nats.credentials", "one of credentials, nkey_seed_file and nkey_seed_env, not several")
+	if !config.AuthGivenOnce(n.Credentials, n.NKeySeedFile, n.NKeySeedEnv) {
+		bad("nats.credentials", config.SeveralAuth)
 	}
 	if len(c.Venues) == 0 {
 		bad("venues", "no venues: the hall gathers at least one")

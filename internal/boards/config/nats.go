@@ -93,17 +93,28 @@ func (n *NATS) validate() []*Error {
 			bad(fmt.Sprintf("hall[%d]", i), "no user or password in the URL: use credentials, nkey_seed_file or nkey_seed_env")
 		}
 	}
-	set := 0
-	for _, v := range []string{n.Credentials, n.NKeySeedFile, n.NKeySeedEnv} {
-		if v != "" {
-			set++
-		}
-	}
-	if set > 1 {
-		bad("credentials", "one of credentials, nkey_seed_file and nkey_seed_env, not several")
+	if !AuthGivenOnce(n.Credentials, n.NKeySeedFile, n.NKeySeedEnv) {
+		bad("credentials", SeveralAuth)
 	}
 	if t := n.TLS; t != nil && (t.Cert == "") != (t.Key == "") {
 		bad("tls", "cert and key go together")
 	}
 	return errs
+}
+
+// SeveralAuth says what is wrong when more than one way to authenticate
+// to NATS is given.
+const SeveralAuth = "one of credentials, nkey_seed_file and nkey_seed_env, not several"
+
+// AuthGivenOnce reports whether at most one way to authenticate to NATS is
+// given: a credentials file, an NKey seed file, an NKey seed in the
+// environment.
+func AuthGivenOnce(credentials, seedFile, seedEnv string) bool {
+	set := 0
+	for _, v := range []string{credentials, seedFile, seedEnv} {
+		if v != "" {
+			set++
+		}
+	}
+	return set <= 1
 }
