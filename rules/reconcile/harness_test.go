@@ -105,6 +105,19 @@ func replay(g *Game, log []input) []Event {
 	return out
 }
 
+// opening shows the starting position, starts the clock at 1 s and plays
+// sans one a second from 2 s on, each pressed half a second after it.
+func (h *harness) opening(sans ...string) {
+	h.t.Helper()
+	h.show(0)
+	h.start(1)
+	for i, san := range sans {
+		at := float64(2 + i)
+		h.play(at, san)
+		h.press(at+0.5, clockd.Side(i%2))
+	}
+}
+
 // play makes moves (SAN) on the board and shows the result in one scan.
 func (h *harness) play(at float64, sans ...string) {
 	h.t.Helper()

@@ -235,12 +235,7 @@ func TestResyncAPlyShownBeforeTheAbsenceIsNotVerified(t *testing.T) {
 	// board is three plies on. Nf3 is among the plies nobody saw made:
 	// reported with them, never completed.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
-	h.show(0)
-	h.start(1)
-	h.play(2, "e4")
-	h.press(2.5, W)
-	h.play(3, "e5")
-	h.press(3.5, B)
+	h.opening("e4", "e5")
 	h.play(5, "Nf3")
 	h.feed(h.g.Session(sec(6), "disconnected", "board"))
 	h.press(7, W)
@@ -276,12 +271,7 @@ func TestResyncToAMateEndsTheGame(t *testing.T) {
 	// board, and the mate on it ends the game (5.1.1), though the moves
 	// that led to it were not seen.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
-	h.show(0)
-	h.start(1)
-	h.play(2, "e4")
-	h.press(2.5, W)
-	h.play(3, "e5")
-	h.press(3.5, B)
+	h.opening("e4", "e5")
 	h.feed(h.g.Session(sec(4), "disconnected", "board"))
 	h.feed(h.g.Session(sec(100), "connected", "board"))
 	h.setBoard(101, "3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 30")
@@ -301,10 +291,7 @@ func TestTheTimeTheBoardWasNotReadIsNotTimeItShowedAPosition(t *testing.T) {
 	// from then on before the record is rebuilt from it (a minute without
 	// a press), not at once because the minute away counted as shown.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
-	h.show(0)
-	h.start(1)
-	h.play(2, "e4")
-	h.press(2.5, W)
+	h.opening("e4")
 	h.put(5, "d5", chess.WhiteQueen)
 	h.feed(h.g.Session(sec(6), "disconnected", "board"))
 	h.feed(h.g.Session(sec(60), "connected", "board"))
@@ -325,14 +312,7 @@ func TestResyncAPieceOnItsWayBeforeTheAbsenceIsNotAMove(t *testing.T) {
 	// explain it too, but Qf6 was never completed: from the last verified
 	// position the game is Qg5 d3, completed in order by their presses.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
-	h.show(0)
-	h.start(1)
-	h.play(2, "e4")
-	h.press(2.5, W)
-	h.play(3, "e5")
-	h.press(3.5, B)
-	h.play(4, "Nf3")
-	h.press(4.5, W)
+	h.opening("e4", "e5", "Nf3")
 	h.setBoard(5, "rnb1kbnr/pppp1ppp/5q2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
 	h.feed(h.g.Session(sec(5.5), "disconnected", "board"))
 	h.press(7, B)
@@ -359,14 +339,7 @@ func TestASlideEndReportedAfterTheReplyIsMergedWhenTheSideMovesAgain(t *testing.
 	// only by Qa5, h3 and Black's new move. The record is corrected once,
 	// and play goes on in step, with no illegal-move alerts.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
-	h.show(0)
-	h.start(1)
-	h.play(2, "e4")
-	h.press(2.5, W)
-	h.play(3, "c6")
-	h.press(3.5, B)
-	h.play(4, "Nf3")
-	h.press(4.5, W)
+	h.opening("e4", "c6", "Nf3")
 	h.setBoard(10, "rnb1kbnr/pp1ppppp/1qp5/8/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
 	h.press(10.1, B)
 	h.setBoard(10.2, "rnb1kbnr/pp1ppppp/1qp5/8/4P3/5N1P/PPPP1PP1/RNBQKB1R b KQkq - 0 3")
@@ -391,12 +364,7 @@ func TestAPressReadAfterTheFlagDoesNotCountAtTheFlag(t *testing.T) {
 	// move is noted as made without a press, whenever the press is
 	// resolved.
 	h := newHarness(t, Config{TimeControl: mustTC(t, "2/60:60")})
-	h.show(0)
-	h.start(1)
-	h.play(2, "e4")
-	h.press(2.5, W)
-	h.play(3, "e5")
-	h.press(3.5, B)
+	h.opening("e4", "e5")
 	h.play(60, "Nf3")
 	h.flag(60.5, W)
 	h.press(60.5, W)
@@ -416,10 +384,7 @@ func TestTheEndDecidesAWaitingResyncOnce(t *testing.T) {
 	// the stamp of the end, earlier than itself, so it fell due again and
 	// again, a resync search each time, up to the loop's guard.)
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
-	h.show(0)
-	h.start(1)
-	h.play(2, "e4")
-	h.press(2.5, W)
+	h.opening("e4")
 	h.feed(h.g.Session(sec(6), "disconnected", "board"))
 	h.feed(h.g.Session(sec(60), "connected", "board"))
 	h.put(61, "d5", chess.WhiteQueen)
