@@ -32,7 +32,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 		if !g.ended {
 			g.completedByNextMove(out, at, side, ev.At)
 		}
-		e := g.verdict(side, ev, f.in, both)
+		e := g.verdict(f, both)
 		if !g.ended {
 			for i := len(g.plies) - 1; i >= 0; i-- {
 				p := g.plies[i]
@@ -41,7 +41,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 				// scan or two after it was made)
 				// (a move whose press was read after the flag was not
 				// completed when it fell either)
-				open := !p.completed || p.pressed && !p.unverified && !earlier(p.pressAt, p.pressIn, ev.At, f.in)
+				open := !p.completed || p.pressedAfter(f)
 				if p.side == side && open && p.madeAt <= ev.At+boardReportLag {
 					g.plies[i].warned = true
 					g.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
@@ -86,18 +86,24 @@ func (g *Game) completedByNextMove(out *[]Event, at time.Duration, side clockd.S
 	}
 }
 
-// countAtFlag is side's count of completed moves when its flag, reported
-// by input in at flagAt, fell: a press read after the flag's reading (the
-// same reading time or later) completed its move after the flag, whenever
-// arbiterd came to resolve it (6.3.1: the moves completed in the period).
-func (g *Game) countAtFlag(side clockd.Side, flagAt time.Duration, in int) int {
-	n := g.counts.Of(side)
+// countAtFlag is the flagged side's count of completed moves when flag f
+// fell: a press read after the flag's reading (the same reading time or
+// later) completed its move after the flag, whenever arbiterd came to
+// resolve it (6.3.1: the moves completed in the period).
+func (g *Game) countAtFlag(f fallen) int {
+	n := g.counts.Of(f.Side)
 	for _, p := range g.plies {
-		if p.side == side && p.pressed && !p.unverified && !earlier(p.pressAt, p.pressIn, flagAt, in) {
+		if p.side == f.Side && p.pressedAfter(f) {
 			n--
 		}
 	}
 	return n
+}
+
+// pressedAfter reports whether the ply was completed by a press read after
+// flag f's reading (the same reading time or later).
+func (p plyInfo) pressedAfter(f fallen) bool {
+	return p.pressed && !p.unverified && !earlier(p.pressAt, p.pressIn, f.At, f.in)
 }
 
 // nextOwn returns the index of the next ply after ply i made by the same
@@ -112,9 +118,10 @@ func (g *Game) nextOwn(i int) int {
 }
 
 // verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
-func (g *Game) verdict(side clockd.Side, ev clockd.ClockEvent, in int, both bool) Event {
+func (g *Game) verdict(f fallen, both bool) Event {
+	ev, side := f.ClockEvent, f.Side
 	hw := max(ev.Period, 1)
-	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: g.countAtFlag(side, ev.At, in)}
+	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: g.countAtFlag(f)}
 	e.OpponentCanMate, e.MateLine = g.canMate(side.Other())
 	if g.unjudged(&e, side, hw) {
 		return e
