@@ -137,7 +137,9 @@ func (g *Game) searchWithin(from int, t *target, plies int, exclude []move, budg
 	}
 	s.stack = s.stack[:plies+1]
 	s.stack[plies] = g.positions[from]
-	s.dfs(plies)
+	if t.occOnly || s.materialReachable(&s.stack[plies], plies) { // an occupancy-only board names no pieces
+		s.dfs(plies)
+	}
 	found, complete = s.found, !s.spent
 	s.g, s.t, s.exclude, s.found, s.budget = nil, nil, nil, nil, nil
 	searchers.Put(s)
@@ -193,9 +195,6 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 		}
 		return ^uint64(0), ^uint64(0), true
 	}
-	if !s.materialReachable(p, r) {
-		return 0, 0, false
-	}
 	to = ^uint64(0)
 	for c := bitboard.White; c <= bitboard.Black; c++ {
 		need := t.need(p, c)
@@ -243,8 +242,9 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 // left: pieces are only ever taken off, a pawn gone may come back as one
 // promoted piece, and every piece taken costs the other side a move. A
 // piece put down on the board (a spare queen, a knocked piece set back on
-// the wrong side) is ruled out here at once instead of by searching every
-// sequence.
+// the wrong side) is ruled out once, at the search's start, instead of by
+// searching every sequence (checked at every position it cost 4 % of an
+// ordinary search and pruned little more).
 func (s *searcher) materialReachable(p *position, r int) bool {
 	t := s.t
 	for c := bitboard.White; c <= bitboard.Black; c++ {
