@@ -530,9 +530,6 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 	// Plies shown before the absence and never completed are not verified
 	// (see unverify): they are among the plies made while the board was
 	// not read.
-	if from > len(g.plies) {
-		from = len(g.plies)
-	}
 	if k := countTrailing(g.plies[:from]); k > 0 {
 		from -= k
 		least += k
