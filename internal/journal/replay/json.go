@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/driver/dgt"
 	"github.com/arbiterd/arbiterd/driver/lineclock"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
@@ -28,128 +29,10 @@ func faceOf(f dgt.FaceTime) faceJSON {
 	return faceJSON{Seconds: f.Time.Seconds(), Flag: f.Flag, FlagShown: f.FlagShown, PerMove: f.PerMove}
 }
 
-// JSON renders m as one JSON object (no newline): t (seconds, six
-// decimals), port, type and the decoded fields.
-func JSON(m Message) ([]byte, error) {
-	h := head{T: rawT(m.At), Port: m.Port}
-	var v any
-	switch x := m.Msg.(type) {
-	case dgt.BoardDump:
-		h.Type = "board"
-		v = struct {
-			head
-			Position string  `json:"position"`
-			Fields   [64]int `json:"fields"`
-		}{h, x.String(), ints(x.Fields)}
-	case dgt.FieldUpdate:
-		h.Type = "field"
-		v = struct {
-			head
-			Field  int    `json:"field"`
-			Square string `json:"square"`
-			Piece  int    `json:"piece"`
-			Char   string `json:"char"`
-		}{h, int(x.Field), dgt.FieldName(x.Field), int(x.Piece), dgt.PieceChar(x.Piece)}
-	case dgt.ClockTime:
-		h.Type = "clock"
-		v = struct {
-			head
-			Left           faceJSON `json:"left"`
-			Right          faceJSON `json:"right"`
-			Running        bool     `json:"running"`
-			LeverRightHigh bool     `json:"lever_right_high"`
-			BatteryLow     bool     `json:"battery_low"`
-			TurnD3         bool     `json:"turn_d3"`
-			TurnD4         bool     `json:"turn_d4"`
-			NoClock        bool     `json:"no_clock"`
-		}{h, faceOf(x.Left), faceOf(x.Right), x.Running, x.LeverRightHigh, x.BatteryLow, x.TurnD3, x.TurnD4, x.NoClock}
-	case dgt.ClockAck:
-		h.Type = "clock-ack"
-		btn, _ := x.Button()
-		v = struct {
-			head
-			Ack        [4]int `json:"ack"`
-			Unprompted bool   `json:"unprompted"`
-			Button     int    `json:"button,omitempty"`
-		}{h, [4]int{int(x.Ack[0]), int(x.Ack[1]), int(x.Ack[2]), int(x.Ack[3])}, x.Unprompted(), btn}
-	case dgt.Serial:
-		h.Type = "serial"
-		v = struct {
-			head
-			Serial string `json:"serial"`
-		}{h, x.Number}
-	case dgt.LongSerial:
-		h.Type = "long-serial"
-		v = struct {
-			head
-			Serial string `json:"serial"`
-		}{h, x.Number}
-	case dgt.Version:
-		h.Type = "version"
-		v = struct {
-			head
-			Version string `json:"version"`
-		}{h, fmt.Sprintf("%d.%d", x.Major, x.Minor)}
-	case dgt.Trademark:
-		h.Type = "trademark"
-		v = struct {
-			head
-			Text string `json:"text"`
-		}{h, x.Text}
-	case dgt.BusAddress:
-		h.Type = "bus-address"
-		v = struct {
-			head
-			Address int `json:"address"`
-		}{h, int(x.Address)}
-	case dgt.Battery:
-		h.Type = "battery"
-		v = struct {
-			head
-			Data []int `json:"data"`
-		}{h, bytesInts(x.Data)}
-	case dgt.EEPROMMoves:
-		h.Type = "eeprom-moves"
-		v = struct {
-			head
-			Length int `json:"length"`
-		}{h, len(x.Data)}
-	case lineclock.Hello:
-		h.Type = "hello"
-		v = struct {
-			head
-			Version int    `json:"version"`
-			Model   string `json:"model"`
-			Serial  string `json:"serial"`
-		}{h, x.Version, x.Model, x.Serial}
-	case lineclock.Status:
-		h.Type = "status"
-		turn := ""
-		switch x.Turn {
-		case lineclock.TurnLeft:
-			turn = "left"
-		case lineclock.TurnRight:
-			turn = "right"
-		}
-		v = struct {
-			head
-			Seq        int      `json:"seq"`
-			Left       faceJSON `json:"left"`
-			Right      faceJSON `json:"right"`
-			Turn       string   `json:"turn"` // "left", "right", "" before the start
-			Running    bool     `json:"running"`
-			BatteryLow bool     `json:"battery_low"`
-		}{h, x.Seq, lineFaceOf(x.Left, x.LeftFlags), lineFaceOf(x.Right, x.RightFlags), turn, x.Running, x.BatteryLow}
-	case lineclock.Press:
-		h.Type = "press"
-		v = lineEvent{h, x.Seq, x.Face.String(), x.Left.Seconds(), x.Right.Seconds()}
-	case lineclock.Flag:
-		h.Type = "flag"
-		v = lineEvent{h, x.Seq, x.Face.String(), x.Left.Seconds(), x.Right.Seconds()}
-	default:
-		return nil, fmt.Errorf("replay: no JSON form for %T", m.Msg)
-	}
-	return json.Marshal(v)
+// lineFaceOf is one face of a lineclock STATUS line, in the form of a DGT
+// clock face.
+func lineFaceOf(t time.Duration, f lineclock.FaceFlags) faceJSON {
+	return faceJSON{Seconds: t.Seconds(), Flag: f.Fallen, FlagShown: f.Shown, PerMove: f.PerMove}
 }
 
 // head starts every message's JSON object.
@@ -159,31 +42,110 @@ type head struct {
 	Type string `json:"type"`
 }
 
-// lineFaceOf is one face of a lineclock STATUS line, in the form of a DGT
-// clock face.
-func lineFaceOf(t time.Duration, f lineclock.FaceFlags) faceJSON {
-	return faceJSON{Seconds: t.Seconds(), Flag: f.Fallen, FlagShown: f.Shown, PerMove: f.PerMove}
+// field is one member of a message's JSON object after the head: its name
+// and the value encoding/json writes for it.
+type field struct {
+	name  string
+	value any
 }
 
-// lineEvent is a lineclock PRESS or FLAG: the face (the lever pressed, or
-// the face whose time ran out) and both displayed times.
-type lineEvent struct {
-	head
-	Seq   int     `json:"seq"`
-	Face  string  `json:"face"`
-	Left  float64 `json:"left"`
-	Right float64 `json:"right"`
-}
-
-func ints(f [64]byte) [64]int {
-	var out [64]int
-	for i, b := range f {
-		out[i] = int(b)
+// JSON renders m as one JSON object (no newline): t (seconds, six
+// decimals), port, type and the decoded fields, in that order.
+func JSON(m Message) ([]byte, error) {
+	typ, fields := decodedFields(m.Msg)
+	if typ == "" {
+		return nil, fmt.Errorf("replay: no JSON form for %T", m.Msg)
 	}
-	return out
+	b, err := json.Marshal(head{T: rawT(m.At), Port: m.Port, Type: typ})
+	if err != nil {
+		return nil, err
+	}
+	b = b[:len(b)-1] // the head's closing brace; the fields follow
+	for _, f := range fields {
+		name, _ := json.Marshal(f.name)
+		value, err := json.Marshal(f.value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(append(b, ','), name...), ':'), value...)
+	}
+	return append(b, '}'), nil
 }
 
-func bytesInts(b []byte) []int {
+// decodedFields is a message's type and its fields in the order they are
+// written; the type is "" for a message with no JSON form.
+func decodedFields(msg any) (string, []field) {
+	switch x := msg.(type) {
+	case dgt.BoardDump:
+		return "board", []field{{"position", x.String()}, {"fields", ints(x.Fields[:])}}
+	case dgt.FieldUpdate:
+		return "field", []field{{"field", int(x.Field)}, {"square", dgt.FieldName(x.Field)},
+			{"piece", int(x.Piece)}, {"char", dgt.PieceChar(x.Piece)}}
+	case dgt.ClockTime:
+		return "clock", []field{{"left", faceOf(x.Left)}, {"right", faceOf(x.Right)},
+			{"running", x.Running}, {"lever_right_high", x.LeverRightHigh}, {"battery_low", x.BatteryLow},
+			{"turn_d3", x.TurnD3}, {"turn_d4", x.TurnD4}, {"no_clock", x.NoClock}}
+	case dgt.ClockAck:
+		return "clock-ack", clockAckFields(x)
+	case dgt.Serial:
+		return "serial", []field{{"serial", x.Number}}
+	case dgt.LongSerial:
+		return "long-serial", []field{{"serial", x.Number}}
+	case dgt.Version:
+		return "version", []field{{"version", fmt.Sprintf("%d.%d", x.Major, x.Minor)}}
+	case dgt.Trademark:
+		return "trademark", []field{{"text", x.Text}}
+	case dgt.BusAddress:
+		return "bus-address", []field{{"address", int(x.Address)}}
+	case dgt.Battery:
+		return "battery", []field{{"data", ints(x.Data)}}
+	case dgt.EEPROMMoves:
+		return "eeprom-moves", []field{{"length", len(x.Data)}}
+	case lineclock.Hello:
+		return "hello", []field{{"version", x.Version}, {"model", x.Model}, {"serial", x.Serial}}
+	case lineclock.Status:
+		return "status", []field{{"seq", x.Seq},
+			{"left", lineFaceOf(x.Left, x.LeftFlags)}, {"right", lineFaceOf(x.Right, x.RightFlags)},
+			{"turn", turnName(x.Turn)}, {"running", x.Running}, {"battery_low", x.BatteryLow}}
+	case lineclock.Press:
+		return "press", lineEventFields(x.Seq, x.Face, x.Left, x.Right)
+	case lineclock.Flag:
+		return "flag", lineEventFields(x.Seq, x.Face, x.Left, x.Right)
+	}
+	return "", nil
+}
+
+// clockAckFields is a clock's acknowledgement: its four bytes, whether the
+// clock sent it unprompted and the button it reports (left out when none).
+func clockAckFields(x dgt.ClockAck) []field {
+	fields := []field{{"ack", ints(x.Ack[:])}, {"unprompted", x.Unprompted()}}
+	if btn, _ := x.Button(); btn != 0 {
+		fields = append(fields, field{"button", btn})
+	}
+	return fields
+}
+
+// turnName is the side a lineclock STATUS line says is to move: "left",
+// "right", or "" before the start.
+func turnName(t lineclock.Turn) string {
+	switch t {
+	case lineclock.TurnLeft:
+		return "left"
+	case lineclock.TurnRight:
+		return "right"
+	}
+	return ""
+}
+
+// lineEventFields is a lineclock PRESS or FLAG: the face (the lever
+// pressed, or the face whose time ran out) and both displayed times.
+func lineEventFields(seq int, face clockd.Face, left, right time.Duration) []field {
+	return []field{{"seq", seq}, {"face", face.String()}, {"left", left.Seconds()}, {"right", right.Seconds()}}
+}
+
+// ints widens bytes to numbers, so that encoding/json writes an array and
+// not base64.
+func ints(b []byte) []int {
 	out := make([]int, len(b))
 	for i, c := range b {
 		out[i] = int(c)
