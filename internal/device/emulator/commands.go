@@ -57,10 +57,36 @@ func (s *sim) command(data []byte, at time.Duration) {
 	}
 }
 
+// modeCommands are the single-byte commands that put the board in a mode.
+var modeCommands = map[byte]UpdateMode{
+	cmdReset:       ModeIdle,
+	cmdUpdate:      ModeUpdate,
+	cmdUpdateBoard: ModeUpdateBoard,
+	cmdUpdateNice:  ModeUpdateNice,
+}
+
+// fixedAnswers are the single-byte commands the board answers with a
+// message that does not depend on the game.
+var fixedAnswers = map[byte]func() []byte{
+	cmdSerial:     serialMessage,
+	cmdLongSerial: longSerialMessage,
+	cmdBusAddress: busAddressMessage,
+	cmdTrademark:  trademarkMessage,
+	cmdVersion:    versionMessage,
+	cmdEEMoves:    eeMovesMessage,
+	cmdBattery:    batteryMessage,
+}
+
 func (s *sim) simpleCommand(cmd byte, at time.Duration) {
+	if mode, ok := modeCommands[cmd]; ok {
+		s.mode = mode
+		return
+	}
+	if answer, ok := fixedAnswers[cmd]; ok {
+		s.out = append(s.out, answer())
+		return
+	}
 	switch cmd {
-	case cmdReset:
-		s.mode = ModeIdle
 	case cmdSendClock:
 		if s.clockOff {
 			s.out = append(s.out, bwtime(Display{NoClock: true}))
@@ -69,26 +95,6 @@ func (s *sim) simpleCommand(cmd byte, at time.Duration) {
 		s.out = append(s.out, bwtime(s.clock.display(at)))
 	case cmdSendBoard:
 		s.out = append(s.out, boardDump(&s.reported))
-	case cmdUpdate:
-		s.mode = ModeUpdate
-	case cmdUpdateBoard:
-		s.mode = ModeUpdateBoard
-	case cmdUpdateNice:
-		s.mode = ModeUpdateNice
-	case cmdSerial:
-		s.out = append(s.out, serialMessage())
-	case cmdBusAddress:
-		s.out = append(s.out, busAddressMessage())
-	case cmdTrademark:
-		s.out = append(s.out, trademarkMessage())
-	case cmdEEMoves:
-		s.out = append(s.out, eeMovesMessage())
-	case cmdBattery:
-		s.out = append(s.out, batteryMessage())
-	case cmdVersion:
-		s.out = append(s.out, versionMessage())
-	case cmdLongSerial:
-		s.out = append(s.out, longSerialMessage())
 	}
 	// Anything else is ignored, as the board does.
 }

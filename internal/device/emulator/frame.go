@@ -141,44 +141,25 @@ func faceBytes(f Face) (h, m, s byte) {
 	if secs > 9*3600+59*60+59 {
 		secs = 9*3600 + 59*60 + 59
 	}
-	h = byte(secs / 3600)
-	if f.FlagBlocked {
-		h |= faceFlagBlocked
-	}
-	if f.PerMove {
-		h |= facePerMove
-	}
-	if f.FlagShown {
-		h |= faceFlagShown
-	}
+	h = byte(secs/3600) | bit(f.FlagBlocked, faceFlagBlocked) | bit(f.PerMove, facePerMove) | bit(f.FlagShown, faceFlagShown)
 	return h, bcd(secs / 60 % 60), bcd(secs % 60)
 }
 
+// bit is b when on holds, else 0.
+func bit(on bool, b byte) byte {
+	if on {
+		return b
+	}
+	return 0
+}
+
 func (d Display) status() byte {
-	var st byte
-	if d.Running {
-		st |= statusRunning
-	}
-	if d.RightHigh {
-		st |= statusRightHigh
-	}
-	if d.BatteryLow {
-		st |= statusBatteryLow
-	}
 	left, right := byte(statusTurnD3), byte(statusTurnD4)
 	if d.TurnBits2015 {
 		left, right = right, left
 	}
-	if d.RightTurn {
-		st |= right
-	}
-	if d.LeftTurn {
-		st |= left
-	}
-	if d.NoClock {
-		st |= statusNoClockConn
-	}
-	return st
+	return bit(d.Running, statusRunning) | bit(d.RightHigh, statusRightHigh) | bit(d.BatteryLow, statusBatteryLow) |
+		bit(d.LeftTurn, left) | bit(d.RightTurn, right) | bit(d.NoClock, statusNoClockConn)
 }
 
 // bwtime is the 0x8d message: b3..b5 the right face (hours with flag bits,

@@ -177,25 +177,18 @@ func field(sq chess.Square, reversed bool) int {
 // pieceCode is the DGT code of a piece: 0 empty, 1–6 white P R N B K Q,
 // 7–12 black p r n b k q.
 func pieceCode(p chess.Piece) byte {
-	var c byte
-	switch p.Type() {
-	case chess.Pawn:
-		c = 1
-	case chess.Rook:
-		c = 2
-	case chess.Knight:
-		c = 3
-	case chess.Bishop:
-		c = 4
-	case chess.King:
-		c = 5
-	case chess.Queen:
-		c = 6
-	default:
+	c, ok := whiteCodes[p.Type()]
+	if !ok {
 		return 0
 	}
 	if p.Color() == chess.Black {
 		c += 6
 	}
 	return c
+}
+
+// whiteCodes are the DGT codes of the white pieces; a black piece's is six
+// more.
+var whiteCodes = map[chess.PieceType]byte{
+	chess.Pawn: 1, chess.Rook: 2, chess.Knight: 3, chess.Bishop: 4, chess.King: 5, chess.Queen: 6,
 }

@@ -244,19 +244,13 @@ func (s *sim) step() {
 		s.clockChanged(e.at, true)
 	case evPause:
 		s.clock.pause(e.at)
-		s.note(e.at, 0, "arbiter", "the arbiter stops the clock (%s)", s.times(e.at))
-		s.clockGen++
-		s.clockChanged(e.at, true)
+		s.arbiterSetClock(e.at, "the arbiter stops the clock")
 	case evAdjust:
 		s.clock.adjust(e.side, e.by)
-		s.note(e.at, 0, "arbiter", "the arbiter changes %s's time by %s (%s)", e.side, e.by, s.times(e.at))
-		s.clockGen++
-		s.clockChanged(e.at, true)
+		s.arbiterSetClock(e.at, fmt.Sprintf("the arbiter changes %s's time by %s", e.side, e.by))
 	case evResume:
 		s.clock.resume(e.at)
-		s.note(e.at, 0, "arbiter", "the arbiter starts the clock again (%s)", s.times(e.at))
-		s.clockGen++
-		s.clockChanged(e.at, true)
+		s.arbiterSetClock(e.at, "the arbiter starts the clock again")
 	case evReplug:
 		s.unplugged = false
 		s.mode = ModeIdle
@@ -698,6 +692,14 @@ func (s *sim) note(at time.Duration, plyNo int, kind, format string, args ...any
 		plyNo = 0
 	}
 	s.cfg.Observe(Note{At: at, Ply: plyNo, Kind: kind, Text: fmt.Sprintf(format, args...)})
+}
+
+// arbiterSetClock follows the arbiter's change to the clock at at: a note
+// of what was done with both times, and the display sent anew.
+func (s *sim) arbiterSetClock(at time.Duration, what string) {
+	s.note(at, 0, "arbiter", "%s (%s)", what, s.times(at))
+	s.clockGen++
+	s.clockChanged(at, true)
 }
 
 // times renders both clocks as displayed at at.

@@ -2,22 +2,12 @@ package emulator
 
 import "golang.org/x/sys/unix"
 
-// makeRaw turns off every input, output and line processing of the
-// terminal and sets 9600 baud 8N1, like a DGT board's serial line. macOS
-// keeps the speed only in Ispeed and Ospeed (there is no CBAUD field in
-// Cflag), and reads and sets the mode with TIOCGETA and TIOCSETA.
-func makeRaw(fd int) error {
-	t, err := unix.IoctlGetTermios(fd, unix.TIOCGETA)
-	if err != nil {
-		return err
-	}
-	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON | unix.IXOFF
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	t.Cflag &^= unix.CSIZE | unix.PARENB | unix.CSTOPB
-	t.Cflag |= unix.CS8 | unix.CREAD | unix.CLOCAL
-	t.Ispeed, t.Ospeed = unix.B9600, unix.B9600
-	t.Cc[unix.VMIN] = 1
-	t.Cc[unix.VTIME] = 0
-	return unix.IoctlSetTermios(fd, unix.TIOCSETA, t)
-}
+// macOS reads and sets the terminal mode with TIOCGETA and TIOCSETA, and
+// keeps the line speed only in Ispeed and Ospeed (Cflag has no CBAUD
+// field).
+const (
+	getTermios = unix.TIOCGETA
+	setTermios = unix.TIOCSETA
+	cflagBaud  = 0
+	cflag9600  = 0
+)
