@@ -78,24 +78,8 @@ func Decode(frame []byte) (Message, error) {
 		return FieldUpdate{Field: data[0], Piece: data[1]}, nil
 	case MsgBWTime:
 		return decodeBWTime(frame)
-	case MsgSerialNr:
-		s, err := text(frame)
-		if err != nil {
-			return nil, err
-		}
-		return Serial{Number: s}, nil
-	case MsgLongSerial:
-		s, err := text(frame)
-		if err != nil {
-			return nil, err
-		}
-		return LongSerial{Number: s}, nil
-	case MsgTrademark:
-		s, err := text(frame)
-		if err != nil {
-			return nil, err
-		}
-		return Trademark{Text: s}, nil
+	case MsgSerialNr, MsgLongSerial, MsgTrademark:
+		return decodeText(frame)
 	case MsgVersion:
 		return Version{Major: data[0], Minor: data[1]}, nil
 	case MsgBusAddress:
@@ -106,6 +90,22 @@ func Decode(frame []byte) (Message, error) {
 		return EEPROMMoves{Data: append([]byte(nil), data...)}, nil
 	}
 	return nil, frameErr(frame, 0, ErrUnknownID, "%d bytes", len(frame))
+}
+
+// decodeText decodes the messages that carry nothing but text: the two
+// serial numbers and the trademark.
+func decodeText(frame []byte) (Message, error) {
+	s, err := text(frame)
+	if err != nil {
+		return nil, err
+	}
+	switch frame[0] {
+	case MsgSerialNr:
+		return Serial{Number: s}, nil
+	case MsgLongSerial:
+		return LongSerial{Number: s}, nil
+	}
+	return Trademark{Text: s}, nil
 }
 
 // text decodes the data bytes of a frame as printable ASCII; a trailing NUL

@@ -48,23 +48,15 @@ func scan(data []byte, atEOF bool) (scanResult, int) {
 		return scanMore, 0
 	}
 	if data[0]&0x80 == 0 {
-		n := 1
-		for n < len(data) && data[n]&0x80 == 0 {
-			n++
-		}
+		n, _ := nextHigh(data, 1, len(data))
 		return scanGarbage, n
 	}
 	// A header: the two length bytes must have bit 7 clear.
-	for i := 1; i < HeaderLen && i < len(data); i++ {
-		if data[i]&0x80 != 0 {
-			return scanBroken, i
-		}
+	if i, found := nextHigh(data, 1, min(HeaderLen, len(data))); found {
+		return scanBroken, i
 	}
 	if len(data) < HeaderLen {
-		if atEOF {
-			return scanBroken, len(data)
-		}
-		return scanMore, 0
+		return cutShort(data, atEOF)
 	}
 	size := int(data[1])<<7 | int(data[2])
 	if want, fixed := frameLen(data[0]); (fixed && size != want) || size < HeaderLen {
@@ -72,19 +64,33 @@ func scan(data []byte, atEOF bool) (scanResult, int) {
 	}
 	// Data bytes must have bit 7 clear; a set bit 7 starts the next message,
 	// which means this one was cut short.
-	end := min(size, len(data))
-	for i := HeaderLen; i < end; i++ {
-		if data[i]&0x80 != 0 {
-			return scanBroken, i
-		}
+	if i, found := nextHigh(data, HeaderLen, min(size, len(data))); found {
+		return scanBroken, i
 	}
 	if len(data) < size {
-		if atEOF {
-			return scanBroken, len(data)
-		}
-		return scanMore, 0
+		return cutShort(data, atEOF)
 	}
 	return scanFrame, size
+}
+
+// nextHigh finds the first byte of data[from:to] with bit 7 set (a message
+// id); it is to, not found, when there is none.
+func nextHigh(data []byte, from, to int) (i int, found bool) {
+	for i = from; i < to; i++ {
+		if data[i]&0x80 != 0 {
+			return i, true
+		}
+	}
+	return to, false
+}
+
+// cutShort is scan's answer for a frame whose bytes have not all arrived:
+// broken at the end of the input, else wait for more.
+func cutShort(data []byte, atEOF bool) (scanResult, int) {
+	if atEOF {
+		return scanBroken, len(data)
+	}
+	return scanMore, 0
 }
 
 // Split is a bufio.SplitFunc that returns one well-formed DGT frame (header
