@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -108,21 +110,11 @@ func (o *emulateOptions) config() (emulator.Config, error) {
 		return cfg, fmt.Errorf("--tc %q: %w", o.tc, err)
 	}
 	cfg.Periods = periods
-	switch o.periodBy {
-	case "at-flag":
-		cfg.PeriodBy = emulator.AtFlag
-	case "after-presses":
-		cfg.PeriodBy = emulator.AfterPresses
-	default:
-		return cfg, fmt.Errorf("--period-by %q: want at-flag or after-presses", o.periodBy)
+	if cfg.PeriodBy, err = choice("--period-by", o.periodBy, []string{"at-flag", "after-presses"}, emulator.AtFlag, emulator.AfterPresses); err != nil {
+		return cfg, err
 	}
-	switch o.end {
-	case "stop":
-		cfg.End = emulator.EndStop
-	case "flag":
-		cfg.End = emulator.EndFlag
-	default:
-		return cfg, fmt.Errorf("--end %q: want stop or flag", o.end)
+	if cfg.End, err = choice("--end", o.end, []string{"stop", "flag"}, emulator.EndStop, emulator.EndFlag); err != nil {
+		return cfg, err
 	}
 	cfg.PGN = emulator.DefaultPGN
 	if o.pgnFile != "" {
@@ -140,6 +132,15 @@ func (o *emulateOptions) config() (emulator.Config, error) {
 		cfg.Script = append(cfg.Script, a)
 	}
 	return cfg, nil
+}
+
+// choice is the value a flag's word names: values[i] for words[i].
+func choice[T any](flag, word string, words []string, values ...T) (T, error) {
+	if i := slices.Index(words, word); i >= 0 {
+		return values[i], nil
+	}
+	var none T
+	return none, fmt.Errorf("%s %q: want %s", flag, word, strings.Join(words, " or "))
 }
 
 func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config, link string) error {

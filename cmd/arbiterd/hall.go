@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"os/signal"
 	"syscall"
@@ -26,10 +25,7 @@ arbiterd replay of the hall's copy gives the venue's events byte for byte.
 /hall shows which venue is cut off and how far behind. See docs/scale-out.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if file == "" {
-				return usageError{errors.New("hall: --config FILE is required")}
-			}
-			c, err := scaleout.LoadHallConfig(file)
+			c, err := loadConfig("hall", file, scaleout.LoadHallConfig)
 			if err != nil {
 				return err
 			}

@@ -74,28 +74,23 @@ A malformed capture stops it with the line number and exit status 1.`,
 }
 
 func runReplay(cmd *cobra.Command, o replayOptions) error {
-	f, err := os.Open(o.capture)
-	if err != nil {
-		return fmt.Errorf("replay: %w", err)
-	}
-	defer f.Close()
-	out := bufio.NewWriter(cmd.OutOrStdout())
 	var events []reconcile.Event
-	p, err := pipeline.Replay(bufio.NewReader(f), pipeline.Options{}, func(e reconcile.Event) error {
-		if o.report || o.pgnFile != "" {
-			events = append(events, e)
-		}
-		if o.report {
-			return nil
-		}
-		out.Write(reconcile.Marshal(e))
-		return out.WriteByte('\n')
+	var p *pipeline.Pipeline
+	err := readCapture(cmd, o.capture, func(in io.Reader, out *bufio.Writer) (err error) {
+		p, err = pipeline.Replay(in, pipeline.Options{}, func(e reconcile.Event) error {
+			if o.report || o.pgnFile != "" {
+				events = append(events, e)
+			}
+			if o.report {
+				return nil
+			}
+			out.Write(reconcile.Marshal(e))
+			return out.WriteByte('\n')
+		})
+		return err
 	})
-	if ferr := out.Flush(); err == nil && ferr != nil {
-		err = ferr
-	}
 	if err != nil {
-		return fmt.Errorf("replay %s: %w", o.capture, err)
+		return err
 	}
 	tags := p.Tags()
 	if o.pgnFile != "" {
@@ -123,28 +118,43 @@ func runReplay(cmd *cobra.Command, o replayOptions) error {
 }
 
 func runReplayDecoded(cmd *cobra.Command, o replayOptions) error {
-	f, err := os.Open(o.capture)
+	var st replay.Stats
+	err := readCapture(cmd, o.capture, func(in io.Reader, out *bufio.Writer) (err error) {
+		st, err = replay.Run(in, replay.Options{}, func(m replay.Message) error {
+			b, err := replay.JSON(m)
+			if err != nil {
+				return err
+			}
+			out.Write(b)
+			return out.WriteByte('\n')
+		})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if o.stats {
+		printStats(cmd.ErrOrStderr(), st)
+	}
+	return nil
+}
+
+// readCapture opens the capture at path for read, which writes to standard
+// output through out; out is flushed at the end, and an error names the
+// capture.
+func readCapture(cmd *cobra.Command, path string, read func(in io.Reader, out *bufio.Writer) error) error {
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
 	out := bufio.NewWriter(cmd.OutOrStdout())
-	st, err := replay.Run(bufio.NewReader(f), replay.Options{}, func(m replay.Message) error {
-		b, err := replay.JSON(m)
-		if err != nil {
-			return err
-		}
-		out.Write(b)
-		return out.WriteByte('\n')
-	})
+	err = read(bufio.NewReader(f), out)
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = ferr
 	}
 	if err != nil {
-		return fmt.Errorf("replay %s: %w", o.capture, err)
-	}
-	if o.stats {
-		printStats(cmd.ErrOrStderr(), st)
+		return fmt.Errorf("replay %s: %w", path, err)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -35,10 +34,7 @@ The HTTP server (localhost by default) serves the live view and /metrics
 Flags override the file. See docs/operations.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if file == "" {
-				return usageError{errors.New("serve: --config FILE is required")}
-			}
-			c, err := config.Load(file)
+			c, err := loadConfig("serve", file, config.Load)
 			if err != nil {
 				return err
 			}
@@ -53,32 +49,7 @@ Flags override the file. See docs/operations.md.`,
 			if err := c.Validate(); err != nil {
 				return usageError{fmt.Errorf("serve: after the flags: %w", err)}
 			}
-			log := newLogger(cmd.ErrOrStderr(), c.LogFormat, c.LogLevel)
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			opts := daemon.Options{Config: c, Logger: log, Speed: speed}
-			var venue *scaleout.Venue
-			if c.NATS != nil { // a venue of a larger event: publish to NATS JetStream (docs/scale-out.md)
-				vo, err := scaleout.VenueOptionsFrom(c, log)
-				if err != nil {
-					return err
-				}
-				if venue, err = scaleout.OpenVenue(vo); err != nil {
-					return err
-				}
-				opts.OnEvent = venue.OnEvent
-			}
-			d, err := daemon.New(opts)
-			if err != nil {
-				if venue != nil {
-					venue.Close()
-				}
-				return err
-			}
-			if venue != nil {
-				return venue.Serve(ctx, d.Hub(), d.Run)
-			}
-			return d.Run(ctx)
+			return runServe(cmd, c, speed)
 		},
 	}
 	f := cmd.Flags()
@@ -92,6 +63,47 @@ Flags override the file. See docs/operations.md.`,
 	f.Float64Var(&speed, "emulated-speed", 1, "capture time per real second, for emulated boards playing faster than real time")
 	f.MarkHidden("emulated-speed")
 	return cmd
+}
+
+// runServe runs the daemon on a checked configuration until SIGINT or
+// SIGTERM.
+func runServe(cmd *cobra.Command, c *config.Config, speed float64) error {
+	log := newLogger(cmd.ErrOrStderr(), c.LogFormat, c.LogLevel)
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := daemon.Options{Config: c, Logger: log, Speed: speed}
+	var venue *scaleout.Venue
+	if c.NATS != nil { // a venue of a larger event: publish to NATS JetStream (docs/scale-out.md)
+		vo, err := scaleout.VenueOptionsFrom(c, log)
+		if err != nil {
+			return err
+		}
+		if venue, err = scaleout.OpenVenue(vo); err != nil {
+			return err
+		}
+		opts.OnEvent = venue.OnEvent
+	}
+	d, err := daemon.New(opts)
+	if err != nil {
+		if venue != nil {
+			venue.Close()
+		}
+		return err
+	}
+	if venue != nil {
+		return venue.Serve(ctx, d.Hub(), d.Run)
+	}
+	return d.Run(ctx)
+}
+
+// loadConfig reads the configuration file named by --config, which the
+// command requires.
+func loadConfig[C any](command, file string, load func(path string) (C, error)) (C, error) {
+	if file == "" {
+		var none C
+		return none, usageError{fmt.Errorf("%s: --config FILE is required", command)}
+	}
+	return load(file)
 }
 
 func newLogger(w io.Writer, format, level string) *slog.Logger {

@@ -112,18 +112,27 @@ func eachLine(in io.Reader, fn func(n int, line string)) error {
 	return sc.Err()
 }
 
-func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
-	a := unwinnable.NewAnalyzer(opt)
-	bad := 0
-	var out []byte // one answer line, reused
-	var werr error
-	err := eachLine(in, func(n int, line string) {
-		q, err := unwinnable.ParseQuery(line)
+// eachQuery calls fn for every line of in that parse reads; the others
+// are reported on errw as name:n: error, and bad counts them.
+func eachQuery(in io.Reader, name string, errw io.Writer, parse func(string) (unwinnable.Query, error),
+	fn func(n int, line string, q unwinnable.Query)) (bad int, err error) {
+	err = eachLine(in, func(n int, line string) {
+		q, err := parse(line)
 		if err != nil {
 			bad++
 			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
 			return
 		}
+		fn(n, line, q)
+	})
+	return bad, err
+}
+
+func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
+	a := unwinnable.NewAnalyzer(opt)
+	var out []byte // one answer line, reused
+	var werr error
+	bad, err := eachQuery(in, name, errw, unwinnable.ParseQuery, func(n int, line string, q unwinnable.Query) {
 		start := time.Now()
 		r := a.Analyze(&q.Pos, q.Side)
 		us := time.Since(start).Microseconds()
@@ -163,15 +172,9 @@ func appendAnswer(b []byte, r unwinnable.Result, us int64) []byte {
 
 func runLabelled(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
 	a := unwinnable.NewAnalyzer(opt)
-	var bad, queries, agree, undetermined, wrong int
+	var queries, agree, undetermined, wrong int
 	var total, worst time.Duration
-	err := eachLine(in, func(n int, line string) {
-		q, err := unwinnable.ParseLabelled(line)
-		if err != nil {
-			bad++
-			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
-			return
-		}
+	bad, err := eachQuery(in, name, errw, unwinnable.ParseLabelled, func(n int, line string, q unwinnable.Query) {
 		pos := q.Pos
 		for _, side := range []bitboard.Color{bitboard.White, bitboard.Black} {
 			start := time.Now()
