@@ -52,6 +52,7 @@ type Interpreter struct {
 	st      istate
 	suspect *Reading // an impossible reading awaiting confirmation
 	inBad   bool     // an Impossible episode was reported
+	gap     bool     // readings stopped for a while (Gap): the next may be far from the last
 	battery bool     // low battery reported
 }
 
@@ -121,12 +122,7 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 		// in confirming it, press after press.
 		sus := *in.suspect
 		st2 := in.st
-		room := in.tc.maxIncrement() * maxMerged
-		for _, f := range [2]Face{Left, Right} {
-			if need := max(sus.Face(f).Time, r.Face(f).Time) + room - in.limit(&st2, f); need > 0 {
-				st2.allow[f] += need
-			}
-		}
+		in.allowFor(&st2, sus, r)
 		st2.last = sus
 		if t, ok := absolute(&st2, sus, false); ok {
 			st2.turn, st2.turnKnown = t, true
@@ -137,6 +133,26 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 			st, out, why = st2, out2, ""
 			out = append([]ClockEvent{{Kind: Impossible, At: r.At, Clock: timesOf(&st, r),
 				Detail: "the clock kept showing the unexpected times, so they are taken as the clock's real state from now on"}}, out...)
+			out = append(out, in.running(&st, r, "the clock's times are taken as they are")...)
+		}
+	}
+	if in.gap {
+		in.gap = false
+		if why != "" {
+			// More happened while the clock was not read than one
+			// interval can show: the reading is the clock's state as it
+			// is, taken afresh like a clock connected again.
+			st = in.st
+			in.allowFor(&st, r, r)
+			if why = in.absurd(&st, r); why == "" {
+				prev := st.last
+				st.last = r
+				out = in.stopStart(&st, prev, r)
+				out = append(append(out, in.begin(&st, r)...), in.flags(&st, r)...)
+			}
+		}
+		if why == "" {
+			out = append(out, in.running(&st, r, "the clock is read again after a gap")...)
 		}
 	}
 	if why != "" {
@@ -145,6 +161,43 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 	in.suspect, in.inBad = nil, false
 	in.st = st
 	return append(evs, out...)
+}
+
+// Gap tells the interpreter that readings stopped for a while: the device
+// relaying the clock was away, or arbiterd was. The next reading may show
+// any number of presses since the last. When one interval cannot explain
+// it, it is taken as the clock's state as it is (its presses cannot be
+// counted, and it is no reading to distrust); in either case whose time
+// runs is reported (Running), so that whose turn it is after the gap is
+// known.
+func (in *Interpreter) Gap() {
+	if in.st.have {
+		in.gap = true
+	}
+}
+
+// allowFor raises the most each face may show to what a and b show, with
+// the usual room for presses merged into the next reading left above them:
+// a limit raised to exactly what is shown would take the next press's
+// increment for an impossible reading.
+func (in *Interpreter) allowFor(st *istate, a, b Reading) {
+	room := in.tc.maxIncrement() * maxMerged
+	for _, f := range [2]Face{Left, Right} {
+		if need := max(a.Face(f).Time, b.Face(f).Time) + room - in.limit(st, f); need > 0 {
+			st.allow[f] += need
+		}
+	}
+}
+
+// running reports whose time runs at r, when the clock runs and it is
+// known.
+func (in *Interpreter) running(st *istate, r Reading, why string) []ClockEvent {
+	if !st.started || !st.running || !st.turnKnown {
+		return nil
+	}
+	s := in.sideOf(st, st.turn)
+	return []ClockEvent{{Kind: Running, At: r.At, Side: s, Clock: timesOf(st, r), Period: st.period[st.turn],
+		Detail: fmt.Sprintf("%s; %s's time runs", why, s)}}
 }
 
 // impossible records an untrusted reading as the suspect to confirm, and

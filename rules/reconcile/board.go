@@ -388,7 +388,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		return
 	}
 	g.away.farIn = 0
-	if g.rebase(out, at, g.rec.Ply(), resyncPlies+1) {
+	if g.rebase(out, at, g.rec.Ply(), resyncPlies+1, "which no sequence of moves arbiterd can check reaches") {
 		g.unexpl.on = false
 		return
 	}
@@ -429,18 +429,41 @@ func (g *Game) rebaseDue() time.Duration {
 // are recorded, not completed, not counted, and reported.
 func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) {
 	g.resolveBefore(out, at)
-	if turn, ok := g.clockTurn(); ok && len(moves) > 0 {
+	turn, ok := g.clockTurn()
+	if ok && len(moves) > 0 {
 		after := g.rec.PositionAt(from).Turn()
 		if len(moves)%2 == 1 {
 			after = after.Other()
 		}
-		if after != turn && g.rebase(out, at, from, len(moves)+1) {
+		if after != turn {
 			// The clock says the other side is to move: more plies were
 			// made than the shortest sequence, by an odd number. The
 			// sequence cannot be the one played; the record is rebuilt
 			// from the board instead.
-			return
+			back, least := from, len(moves)+1
+			if g.away.unchecked {
+				// The unverified plies below were laid when the clock
+				// had not said whose turn it was: the wrong side to move
+				// may be theirs, and they may be fewer than were made.
+				// All that is sure is that one ply at least was made
+				// after them.
+				k := countTrailing(g.plies[:back])
+				u := 0
+				for i := back - k - 1; i >= 0 && g.plies[i].unverified; i-- {
+					u++
+				}
+				if u > 0 {
+					back, least = back-k-u, u+1
+				}
+			}
+			why := fmt.Sprintf("which the shortest sequences of moves from there reach with %s to move, while the clock shows %s's time running: more plies were made than they number", name(sideOf(turn.Other())), name(sideOf(turn)))
+			if g.rebase(out, at, back, least, why) {
+				return
+			}
 		}
+	}
+	if !ok && len(moves) > 0 {
+		g.away.unchecked = true
 	}
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, moves, false)
@@ -504,7 +527,10 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 // sequence of moves from the record reaches it: the side to move is the
 // one the clock last handed the move to (a press after the absence), the
 // ply numbers go on from the fewest plies that can have been made.
-func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
+//
+// why says how the board's position stands to the record ("which no
+// sequence of moves arbiterd can check reaches").
+func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why string) bool {
 	s := g.snap
 	if s.OccupancyOnly || s.Unknown != 0 {
 		return false
@@ -578,10 +604,10 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int) bool {
 	}
 	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
 	g.reportUnverified(out, at, fmt.Sprintf(
-		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), which no sequence of moves arbiterd can check reaches. "+
+		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), %s. "+
 			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
 			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
-		made, verified, g.counts.White, g.counts.Black, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1),
+		made, verified, g.counts.White, g.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1),
 		Event{Ply: verified, Made: made, FEN: rec.FEN()})
 	if st := rec.Status(); st.Over {
 		// The board shows a game that has ended, by a move nobody saw: a
@@ -603,16 +629,22 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 	}
 }
 
-// clockTurn is the side to move by the clock: the opponent of the side
-// whose press was seen last, if that press came after the board went away.
+// clockTurn is the side to move by the clock: the side whose time the
+// clock showed running last, if it showed it after the board went away (a
+// press then, or the clock read again after the absence).
 func (g *Game) clockTurn() (chess.Color, bool) {
-	if !g.pend.seen || g.pend.lastAt < g.away.at {
+	if !g.pend.runsKnown || g.pend.runsAt < g.away.at {
 		return chess.White, false
 	}
-	if g.pend.last == clockd.White {
-		return chess.Black, true
+	if g.pend.runs == clockd.White {
+		return chess.White, true
 	}
-	return chess.White, true
+	return chess.Black, true
+}
+
+// clockRunsFor records that the clock showed side's time running at at.
+func (g *Game) clockRunsFor(side clockd.Side, at time.Duration) {
+	g.pend.runs, g.pend.runsAt, g.pend.runsKnown = side, at, true
 }
 
 // absorbPresses drops the presses that wait for a move made while the board
@@ -1035,7 +1067,7 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 			// never announced as a move, never counted
 			g.away.unv[info.side]--
 			if g.away.unv == [2]int{} && !g.away.unvOpen {
-				g.away.unvFrom = 0 // the count is verified again
+				g.away.unvFrom, g.away.unchecked = 0, false // the count is verified again
 			}
 			continue
 		case info.completed:

@@ -188,9 +188,12 @@ type pending struct {
 	backDue  bool
 	backSide clockd.Side
 	wait     bool // the first pending press waits for the board to stand still (see resolvePress)
-	seen     bool // a press was read (last: its side; lastAt: when)
-	last     clockd.Side
-	lastAt   time.Duration
+	// runs: whose time the clock last showed running, as of runsAt (known:
+	// the clock has told it), from a press (the other side's then runs),
+	// the start (White's) or a reading taken as it is (clockd.Running).
+	runs      clockd.Side
+	runsAt    time.Duration
+	runsKnown bool
 }
 
 // flagState is the periods and flags as the clock showed them and the
@@ -248,6 +251,10 @@ type absence struct {
 	// judged.
 	stale   bool
 	rebased bool // the record was rebuilt from the board in this absence
+	// unchecked: unverified plies were laid when the clock had not shown
+	// whose turn it was since the board went away; a side to move the
+	// clock shows later may contradict them (see unverify).
+	unchecked bool
 }
 
 // held is several plies the board shows at once, not yet accepted.
@@ -433,7 +440,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 		} else {
 			g.away.disconnected = true // presses wait for the board to be back
 			if !g.away.unsettled {
-				g.away.unsettled, g.away.at, g.away.warned = true, at, false
+				g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, at, false, false
 			}
 		}
 		g.anomaly(&out, at, kind, 0, true, "–",
@@ -507,7 +514,7 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 			g.away.resync = true
 			if !g.away.unsettled {
 				// the image was last known right at the previous input
-				g.away.unsettled, g.away.at, g.away.warned = true, g.boardAt, false
+				g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, g.boardAt, false, false
 			}
 		}
 	}
@@ -519,6 +526,14 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	var out []Event
 	g.inputs++
 	at := ev.At
+	if ev.Kind == clockd.Running {
+		// Whose time runs at this instant is known before what fell due
+		// up to it is decided: the clock read again after a gap tells
+		// the side to move the board's position must have (see
+		// clockTurn), and the board's deadline may fall due with this
+		// very reading.
+		g.clockRunsFor(ev.Side, at)
+	}
 	g.advance(&out, at, at)
 	switch ev.Kind {
 	case clockd.Started:
@@ -536,10 +551,11 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.started = true
 		g.clock = ev.Clock
 		g.ref.Start(at)
+		g.clockRunsFor(clockd.White, at)
 	case clockd.Press:
 		g.clock = ev.Clock
 		g.flag.sincePress = false
-		g.pend.seen, g.pend.last, g.pend.lastAt = true, ev.Side, at
+		g.clockRunsFor(ev.Side.Other(), at)
 		g.emit(&out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 		if !g.ended {
 			g.pend.presses = append(g.pend.presses, pendingPress{ev: ev, in: g.inputs})
@@ -608,6 +624,8 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.anomaly(&out, at, KindClockDisconnected, 0, true, "–",
 			"The board reports that no clock is connected; presses and flags are not seen until it is back. Check the clock cable.")
 	case clockd.Connected:
+		g.clock = ev.Clock
+	case clockd.Running:
 		g.clock = ev.Clock
 	case clockd.Convention:
 		// What the clock's signs of whose time runs mean changed, or the

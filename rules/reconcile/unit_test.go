@@ -865,3 +865,81 @@ func TestSecondAbsenceIsSearchedAtOnce(t *testing.T) {
 		t.Errorf("3.5 s after the second absence: record %s, board %s\n%s", st.FEN, h.shadow.FEN(), h.jsonl())
 	}
 }
+
+// parityHarness plays 1.e4 e5, then the board is away while 2.Nf3 Qe7
+// 3.Nc3 Qf6 are played: four plies, White to move. The shortest sequence
+// that reaches that position is three plies (the queen d8-f6 at once),
+// which leaves Black to move.
+func parityHarness(t *testing.T) *harness {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.opening("e4", "e5")
+	h.feed(h.g.Session(sec(4), "disconnected", "board"))
+	h.feed(h.g.Session(sec(20), "connected", "board"))
+	return h
+}
+
+// completedAt returns the ply at which san was completed (0: never).
+func (h *harness) completedAt(san string) int {
+	for _, c := range h.of(TypeComplete) {
+		if c.SAN == san {
+			return c.Ply
+		}
+	}
+	return 0
+}
+
+func TestResyncTakesTheSideToMoveFromTheClockReadAgain(t *testing.T) {
+	// The clock, read again after the gap, shows White's time running:
+	// more plies were made than the shortest sequence, so the record is
+	// rebuilt from the board with White to move, numbered from the fewest
+	// plies that give White the move (four): 4.Bc4 is ply 7, 4...Nc6 ply 8.
+	h := parityHarness(t)
+	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.5), Side: W})
+	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
+	h.advance(30)
+	h.play(31, "Bc4")
+	h.press(31.5, W)
+	h.play(33, "Nc6")
+	h.press(33.5, B)
+	h.advance(40)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; a.Ply != 2 || a.Made != 4 || !strings.Contains(a.Detail, "while the clock shows White's time running") {
+		t.Errorf("unverified-moves: verified ply %d, made %d (want 2, 4): %s", a.Ply, a.Made, a.Detail)
+	}
+	if p := h.completedAt("Bc4"); p != 7 {
+		t.Errorf("Bc4 completed as ply %d, want 7", p)
+	}
+	if p := h.completedAt("Nc6"); p != 8 {
+		t.Errorf("Nc6 completed as ply %d, want 8", p)
+	}
+}
+
+func TestResyncOfTheWrongParityIsMendedWhenTheClockSpeaks(t *testing.T) {
+	// No clock reading came before the board settled: the three plies of
+	// the shortest sequence are recorded, unverified, with Black to move.
+	// Then White presses with 4.Bc4 on the board, which only a move by the
+	// side the record has not to move explains: the clock says the
+	// unverified plies were laid with the wrong side to move. The ply
+	// numbers from there on may be too low, never too high: 4...Nc6 is
+	// ply 8 at most (it is ply 8 in the game).
+	h := parityHarness(t)
+	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
+	h.advance(30)
+	if a := h.of(TypeAnomaly); len(a) != 2 || a[1].Made != 3 {
+		t.Fatalf("before the press: %v, want the three plies of the shortest sequence reported", h.anomalies())
+	}
+	h.play(31, "Bc4")
+	h.press(31.5, W)
+	h.play(33, "Nc6")
+	h.press(33.5, B)
+	h.advance(40)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if p := h.completedAt("Nc6"); p < 1 || p > 8 {
+		t.Errorf("Nc6 completed as ply %d, want 8 or fewer (and completed)", p)
+	}
+	for _, c := range h.of(TypeComplete) {
+		if c.Ply > 2 && c.SAN != "Bc4" && c.SAN != "Nc6" {
+			t.Errorf("a ply nobody saw completed: %+v", c)
+		}
+	}
+}

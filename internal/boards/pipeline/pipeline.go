@@ -252,6 +252,11 @@ func (p *Pipeline) Session(at time.Duration, portName, state string) ([]reconcil
 		}
 	}
 	p.emit(p.game.Advance(at))
+	if reconcile.State(state) == reconcile.StateConnected && p.interp != nil {
+		// The port was away (or arbiterd was): the clock was not read
+		// meanwhile, and its next reading may show any number of presses.
+		p.interp.Gap()
+	}
 	p.emit(p.session(at, reconcile.State(state), portName))
 	return p.events, nil
 }
