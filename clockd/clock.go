@@ -43,12 +43,6 @@ const (
 	// Reset: the clock was set back to the control's starting times
 	// mid-game; the interpreter counts afresh (periods, presses) from it.
 	Reset
-	// Running: readings resumed after a gap (the device relaying the
-	// clock, or arbiterd, was away) or the clock's times were taken as
-	// they are after an untrusted reading was confirmed; Side's time runs.
-	// Presses made meanwhile are not reported one by one (they cannot be
-	// counted), but whose turn it is can be read.
-	Running
 )
 
 // String returns a lower-case name such as "press" or "period-added".
@@ -80,8 +74,6 @@ func (k EventKind) String() string {
 		return "convention"
 	case Reset:
 		return "reset"
-	case Running:
-		return "running"
 	}
 	return fmt.Sprintf("EventKind(%d)", int(k))
 }

@@ -133,7 +133,6 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 			st, out, why = st2, out2, ""
 			out = append([]ClockEvent{{Kind: Impossible, At: r.At, Clock: timesOf(&st, r),
 				Detail: "the clock kept showing the unexpected times, so they are taken as the clock's real state from now on"}}, out...)
-			out = append(out, in.running(&st, r, "the clock's times are taken as they are")...)
 		}
 	}
 	if in.gap {
@@ -151,9 +150,6 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 				out = append(append(out, in.begin(&st, r)...), in.flags(&st, r)...)
 			}
 		}
-		if why == "" {
-			out = append(out, in.running(&st, r, "the clock is read again after a gap")...)
-		}
 	}
 	if why != "" {
 		return append(evs, in.impossible(r, why)...)
@@ -166,10 +162,9 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 // Gap tells the interpreter that readings stopped for a while: the device
 // relaying the clock was away, or arbiterd was. The next reading may show
 // any number of presses since the last. When one interval cannot explain
-// it, it is taken as the clock's state as it is (its presses cannot be
-// counted, and it is no reading to distrust); in either case whose time
-// runs is reported (Running), so that whose turn it is after the gap is
-// known.
+// it, it is taken as the clock's state as it is, like a clock connected
+// again: its presses cannot be counted, and it is no reading to distrust
+// (the absence was reported already).
 func (in *Interpreter) Gap() {
 	if in.st.have {
 		in.gap = true
@@ -187,17 +182,6 @@ func (in *Interpreter) allowFor(st *istate, a, b Reading) {
 			st.allow[f] += need
 		}
 	}
-}
-
-// running reports whose time runs at r, when the clock runs and it is
-// known.
-func (in *Interpreter) running(st *istate, r Reading, why string) []ClockEvent {
-	if !st.started || !st.running || !st.turnKnown {
-		return nil
-	}
-	s := in.sideOf(st, st.turn)
-	return []ClockEvent{{Kind: Running, At: r.At, Side: s, Clock: timesOf(st, r), Period: st.period[st.turn],
-		Detail: fmt.Sprintf("%s; %s's time runs", why, s)}}
 }
 
 // impossible records an untrusted reading as the suspect to confirm, and

@@ -441,20 +441,14 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 			// sequence cannot be the one played; the record is rebuilt
 			// from the board instead.
 			back, least := from, len(moves)+1
-			if g.away.unchecked {
+			if v := g.away.unvFrom - 1 - g.plyBase; g.away.unchecked && v >= 0 && v < back {
 				// The unverified plies below were laid when the clock
 				// had not said whose turn it was: the wrong side to move
-				// may be theirs, and they may be fewer than were made.
-				// All that is sure is that one ply at least was made
-				// after them.
-				k := countTrailing(g.plies[:back])
-				u := 0
-				for i := back - k - 1; i >= 0 && g.plies[i].unverified; i-- {
-					u++
-				}
-				if u > 0 {
-					back, least = back-k-u, u+1
-				}
+				// may be theirs, and those laid after the first may
+				// count moves nobody made. All that is sure is that the
+				// first sequence's plies were made, and one more at
+				// least since.
+				back, least = v, g.away.laid+1
 			}
 			why := fmt.Sprintf("which the shortest sequences of moves from there reach with %s to move, while the clock shows %s's time running: more plies were made than they number", name(sideOf(turn.Other())), name(sideOf(turn)))
 			if g.rebase(out, at, back, least, why) {
@@ -465,6 +459,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if !ok && len(moves) > 0 {
 		g.away.unchecked = true
 	}
+	firstLaid := g.away.unvFrom == 0
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, moves, false)
 	}
@@ -507,6 +502,9 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	g.away.unv[clockd.Black] += n[clockd.Black]
 	if g.away.unvFrom == 0 {
 		g.away.unvFrom = first
+	}
+	if firstLaid {
+		g.away.laid = len(words)
 	}
 	g.absorbPresses(n)
 	how := "the only sequence of that length that reaches it is " + strings.Join(words, " ")
@@ -629,22 +627,21 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 	}
 }
 
-// clockTurn is the side to move by the clock: the side whose time the
-// clock showed running last, if it showed it after the board went away (a
-// press then, or the clock read again after the absence).
+// clockTurn is the side to move by the clock in the position the board
+// shows: the opponent of the side that pressed last, when that press was
+// read as it happened, after the board went away and after the board began
+// to show its position. Whose time runs says no more than that: the
+// runner's own move may be on the board, not yet pressed; and a press
+// recovered from the merged reading after an absence was made at a moment
+// nobody saw.
 func (g *Game) clockTurn() (chess.Color, bool) {
-	if !g.pend.runsKnown || g.pend.runsAt < g.away.at {
+	if !g.pend.seen || !g.pend.live || g.pend.lastAt <= g.away.at || g.pend.lastIn < g.snapIn {
 		return chess.White, false
 	}
-	if g.pend.runs == clockd.White {
-		return chess.White, true
+	if g.pend.last == clockd.White {
+		return chess.Black, true
 	}
-	return chess.Black, true
-}
-
-// clockRunsFor records that the clock showed side's time running at at.
-func (g *Game) clockRunsFor(side clockd.Side, at time.Duration) {
-	g.pend.runs, g.pend.runsAt, g.pend.runsKnown = side, at, true
+	return chess.White, true
 }
 
 // absorbPresses drops the presses that wait for a move made while the board

@@ -188,12 +188,14 @@ type pending struct {
 	backDue  bool
 	backSide clockd.Side
 	wait     bool // the first pending press waits for the board to stand still (see resolvePress)
-	// runs: whose time the clock last showed running, as of runsAt (known:
-	// the clock has told it), from a press (the other side's then runs),
-	// the start (White's) or a reading taken as it is (clockd.Running).
-	runs      clockd.Side
-	runsAt    time.Duration
-	runsKnown bool
+	// last: the side that pressed last (seen: a press was read), when
+	// (lastAt), by which input (lastIn), and whether it was read as it
+	// happened rather than recovered from a merged reading (live).
+	seen   bool
+	last   clockd.Side
+	lastAt time.Duration
+	lastIn int
+	live   bool
 }
 
 // flagState is the periods and flags as the clock showed them and the
@@ -252,9 +254,12 @@ type absence struct {
 	stale   bool
 	rebased bool // the record was rebuilt from the board in this absence
 	// unchecked: unverified plies were laid when the clock had not shown
-	// whose turn it was since the board went away; a side to move the
-	// clock shows later may contradict them (see unverify).
+	// whose turn it was in the board's position; a side to move the clock
+	// shows later may contradict them (see unverify). laid is how many
+	// plies the first of them numbered from the last verified position:
+	// the fewest that can have been made up to the position they reached.
 	unchecked bool
+	laid      int
 }
 
 // held is several plies the board shows at once, not yet accepted.
@@ -526,14 +531,6 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	var out []Event
 	g.inputs++
 	at := ev.At
-	if ev.Kind == clockd.Running {
-		// Whose time runs at this instant is known before what fell due
-		// up to it is decided: the clock read again after a gap tells
-		// the side to move the board's position must have (see
-		// clockTurn), and the board's deadline may fall due with this
-		// very reading.
-		g.clockRunsFor(ev.Side, at)
-	}
 	g.advance(&out, at, at)
 	switch ev.Kind {
 	case clockd.Started:
@@ -551,11 +548,10 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.started = true
 		g.clock = ev.Clock
 		g.ref.Start(at)
-		g.clockRunsFor(clockd.White, at)
 	case clockd.Press:
 		g.clock = ev.Clock
 		g.flag.sincePress = false
-		g.clockRunsFor(ev.Side.Other(), at)
+		g.pend.seen, g.pend.last, g.pend.lastAt, g.pend.lastIn, g.pend.live = true, ev.Side, at, g.inputs, !ev.Inferred
 		g.emit(&out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 		if !g.ended {
 			g.pend.presses = append(g.pend.presses, pendingPress{ev: ev, in: g.inputs})
@@ -624,8 +620,6 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.anomaly(&out, at, KindClockDisconnected, 0, true, "–",
 			"The board reports that no clock is connected; presses and flags are not seen until it is back. Check the clock cable.")
 	case clockd.Connected:
-		g.clock = ev.Clock
-	case clockd.Running:
 		g.clock = ev.Clock
 	case clockd.Convention:
 		// What the clock's signs of whose time runs mean changed, or the

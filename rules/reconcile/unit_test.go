@@ -791,12 +791,16 @@ func TestOneReadSeveralPresses(t *testing.T) {
 	}
 }
 
-func TestResyncSideToMoveFromTheClock(t *testing.T) {
+func TestResyncSideToMoveFromAPressBeforeTheBoard(t *testing.T) {
 	// While the board was away White played Ra2, Rb2 and Black Kd8, Ke7:
 	// four plies, White to move. The shortest sequence to the board's
-	// position has three (Ra2/Rb1, Ke7, Rb2) and leaves Black to move,
-	// but the clock's last press was Black's: the record is rebuilt from
-	// the board with White to move, numbered after four plies.
+	// position has three (Ra2/Rb1, Ke7, Rb2) and leaves Black to move.
+	// The clock's last press was Black's, but it was read before the board
+	// showed its position: White's next move may be on the board, not yet
+	// pressed, so that press does not decide the side to move, and the
+	// three plies are laid. Rb7+ then replaces the last of them (a rook
+	// move from b1): the moves that follow are the game's, by the right
+	// side, numbered two too low — as the report warns — never too high.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC), StartFEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"})
 	h.show(0)
 	h.start(1)
@@ -814,11 +818,13 @@ func TestResyncSideToMoveFromTheClock(t *testing.T) {
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	h.play(12, "Rb7+")
 	h.press(12.3, W)
-	h.advance(15)
+	h.play(14, "Kd6")
+	h.press(14.3, B)
+	h.advance(17)
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	c := h.of(TypeComplete)
-	if len(c) != 1 || c[0].SAN != "Rb7+" || c[0].Ply != 5 || c[0].Side != W {
-		t.Fatalf("completions %+v\n%s", c, h.jsonl())
+	if len(c) != 2 || c[0].SAN != "Rb7+" || c[0].Side != W || c[0].Ply > 5 || c[1].SAN != "Kd6" || c[1].Ply != c[0].Ply+1 {
+		t.Fatalf("completions %+v, want Rb7+ and Kd6 at plies 5 and 6 or fewer\n%s", c, h.jsonl())
 	}
 }
 
@@ -888,14 +894,15 @@ func (h *harness) completedAt(san string) int {
 	return 0
 }
 
-func TestResyncTakesTheSideToMoveFromTheClockReadAgain(t *testing.T) {
-	// The clock, read again after the gap, shows White's time running:
-	// more plies were made than the shortest sequence, so the record is
+func TestResyncTakesTheSideToMoveFromAPressReadAfterTheBoard(t *testing.T) {
+	// Back from the absence the board shows 3...Qf6, then Black presses:
+	// White is to move in that position. The shortest sequence leaves Black
+	// to move, so more plies were made than it numbers: the record is
 	// rebuilt from the board with White to move, numbered from the fewest
 	// plies that give White the move (four): 4.Bc4 is ply 7, 4...Nc6 ply 8.
 	h := parityHarness(t)
-	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.5), Side: W})
 	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
+	h.press(21.5, B)
 	h.advance(30)
 	h.play(31, "Bc4")
 	h.press(31.5, W)
@@ -911,6 +918,30 @@ func TestResyncTakesTheSideToMoveFromTheClockReadAgain(t *testing.T) {
 	}
 	if p := h.completedAt("Nc6"); p != 8 {
 		t.Errorf("Nc6 completed as ply %d, want 8", p)
+	}
+}
+
+func TestResyncIsNotMisledByAMoveNotYetPressed(t *testing.T) {
+	// Back from the absence the board shows 3.Bc4 and White presses; then
+	// Black sets down 3...Bc5 and has not pressed when the board has shown
+	// it long enough to settle. White's press says Black is to move, but in
+	// a position before Black's move: it says nothing of the one the board
+	// shows now. The four plies stand, with White to move: 4.c3 is ply 7.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.opening("e4", "e5")
+	h.feed(h.g.Session(sec(4), "disconnected", "board"))
+	h.feed(h.g.Session(sec(20), "connected", "board"))
+	h.play(20.2, "Nf3", "Nc6", "Bc4")
+	h.press(20.4, W)
+	h.play(20.6, "Bc5")
+	h.advance(25)
+	h.press(26, B)
+	h.play(28, "c3")
+	h.press(28.5, W)
+	h.advance(35)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if p := h.completedAt("c3"); p != 7 {
+		t.Errorf("c3 completed as ply %d, want 7", p)
 	}
 }
 
