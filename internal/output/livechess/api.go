@@ -150,20 +150,16 @@ func isUpgrade(r *http.Request) bool {
 	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
-func (a *API) eboards() []EBoard {
-	boards := a.h.Boards()
-	out := make([]EBoard, 0, len(boards))
-	for _, b := range boards {
-		out = append(out, EBoardOf(b))
-	}
-	return out
-}
+func (a *API) eboards() []EBoard { return eachBoard(a.h, EBoardOf) }
 
-func (a *API) sources() []Source {
-	boards := a.h.Boards()
-	out := make([]Source, 0, len(boards))
+func (a *API) sources() []Source { return eachBoard(a.h, sourceOf) }
+
+// eachBoard is shape applied to every board of h, in the hub's order.
+func eachBoard[T any](h *hub.Hub, shape func(hub.Board) T) []T {
+	boards := h.Boards()
+	out := make([]T, 0, len(boards))
 	for _, b := range boards {
-		out = append(out, sourceOf(b))
+		out = append(out, shape(b))
 	}
 	return out
 }

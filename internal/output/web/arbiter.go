@@ -90,12 +90,9 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request, do func(id string) 
 		writeError(w, status, "board %s: %v", id, err)
 		return
 	}
-	b, err := s.hub.Board(id)
-	if err != nil {
-		writeError(w, http.StatusNotFound, "unknown board %q", id)
-		return
+	if b, ok := s.lookup(w, r); ok {
+		writeJSON(w, http.StatusAccepted, s.view(b))
 	}
-	writeJSON(w, http.StatusAccepted, s.view(b))
 }
 
 // readBody decodes a small JSON body, answering 400 when it is not one.

@@ -253,10 +253,7 @@ func (s *Server) ack(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	b, err := s.hub.Board(id)
-	if err != nil {
-		writeError(w, http.StatusNotFound, "unknown board %q", id)
-		return
+	if b, ok := s.lookup(w, r); ok {
+		writeJSON(w, http.StatusOK, s.view(b))
 	}
-	writeJSON(w, http.StatusOK, s.view(b))
 }
