@@ -370,6 +370,18 @@ func (h *Hall) route(m jetstream.Msg, wantKind string) (*game, gameKey, bool) {
 	return g, k, true
 }
 
+// routed hands m, under the hall's lock, to fn with the game it belongs
+// to; a message that route refuses is acknowledged and dropped.
+func (h *Hall) routed(m jetstream.Msg, kind string, fn func(m jetstream.Msg, g *game, k gameKey) bool) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g, k, ok := h.route(m, kind)
+	if !ok {
+		return true
+	}
+	return fn(m, g, k)
+}
+
 func (h *Hall) dir(k gameKey) string {
 	return filepath.Join(h.o.Data, "venues", k.venue, "round-"+k.round)
 }
@@ -434,13 +446,10 @@ func (h *Hall) saveOwners() {
 
 // onEvent applies one event message: written to the venue's events file,
 // then shown. It returns false when the message must come again.
-func (h *Hall) onEvent(m jetstream.Msg) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	g, k, ok := h.route(m, "events")
-	if !ok {
-		return true
-	}
+func (h *Hall) onEvent(m jetstream.Msg) bool { return h.routed(m, "events", h.applyEvent) }
+
+// applyEvent is onEvent for a routed message, under h.mu.
+func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey) bool {
 	data := m.Data()
 	e, err := parseLoose(data)
 	if err == nil && e.Board != k.board {
@@ -583,13 +592,10 @@ func (h *Hall) gapExpired(since *time.Time) bool {
 }
 
 // onCapture writes one capture chunk at its offset.
-func (h *Hall) onCapture(m jetstream.Msg) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	g, k, ok := h.route(m, "capture")
-	if !ok {
-		return true
-	}
+func (h *Hall) onCapture(m jetstream.Msg) bool { return h.routed(m, "capture", h.writeCapture) }
+
+// writeCapture is onCapture for a routed message, under h.mu.
+func (h *Hall) writeCapture(m jetstream.Msg, g *game, k gameKey) bool {
 	off, err := strconv.ParseInt(m.Headers().Get(HeaderOffset), 10, 64)
 	if err != nil {
 		h.hallAlert(k.venue, KindBadMessage, fmt.Sprintf("a capture chunk of board %s from venue %s without its offset was ignored",
