@@ -187,52 +187,22 @@ type Session struct {
 // live path on the other end, the capture, events and PGN written into the
 // folder.
 func Live(ctx context.Context, s Session) (*Result, error) {
-	if _, err := ParseLine(string(s.Line)); err != nil {
+	tc, err := s.complete()
+	if err != nil {
 		return nil, err
 	}
-	if s.Speed <= 0 {
-		s.Speed = 1
-	}
-	if s.StopWhen == nil {
-		s.StopWhen = func(e reconcile.Event) bool {
-			return e.Type == reconcile.TypeEnd || (e.Type == reconcile.TypeFlag && e.Verdict != reconcile.VerdictNone)
-		}
-	}
-	tc, err := clockd.ParseTimeControl(s.Meta["timecontrol"])
-	if err != nil && s.Meta["timecontrol"] != "" {
-		return nil, fmt.Errorf("demo: time control: %w", err)
-	}
-	ecfg := s.Emulator
-	ecfg.Speed, ecfg.Wait, ecfg.Linger = s.Speed, true, true
 	// When the players stop the clock after the last move, the game is
 	// over for the emulation; arbiterd still needs the next inputs (the
 	// board's answers to its keep-alive polls) to settle the last press.
 	stopped := make(chan struct{})
-	var stopOnce sync.Once
-	observe := ecfg.Observe
-	ecfg.Observe = func(n emulator.Note) {
-		if n.Kind == "stop" {
-			stopOnce.Do(func() { close(stopped) })
-		}
-		if observe != nil {
-			observe(n)
-		}
-	}
-	emu, err := emulator.New(ecfg)
+	emu, err := s.newEmulator(stopped)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-
-	dir := s.Dir
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "arbiterd-demo-"); err != nil {
-			return nil, fmt.Errorf("demo: %w", err)
-		}
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	res, err := resultIn(s.Dir)
+	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	res := &Result{Dir: dir, Capture: filepath.Join(dir, "game.capture"),
-		Events: filepath.Join(dir, "events.jsonl"), PGN: filepath.Join(dir, "game.pgn")}
 
 	line, err := openLine(s.Line)
 	if err != nil {
@@ -246,34 +216,115 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 	go func() { emuDone <- emu.Run(ctx, line.device) }()
 	defer func() { cancel(); <-emuDone }()
 
-	cf, err := os.Create(res.Capture)
-	if err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
-	}
-	defer cf.Close()
-	cw, err := capture.NewWriter(cf)
+	out, err := openOutputs(res, s, tc)
 	if err != nil {
 		return nil, err
 	}
-	// The emulation may run faster than real time; the capture records
-	// the emulated (game) time so that it reads like a real game, and says so.
-	if err := cw.Comment(fmt.Sprintf(" emulated board; times are game time, played at %g× real time", s.Speed)); err != nil {
-		return nil, err
-	}
-	ef, err := os.Create(res.Events)
-	if err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
-	}
-	defer ef.Close()
-	ew := bufio.NewWriter(ef)
-	defer ew.Flush()
-
-	record := pgn.New(pgn.Tags{Event: s.Meta["event"], Round: s.Meta["round"], Board: s.Meta["board"],
-		White: s.Meta["white"], Black: s.Meta["black"], TimeControl: tc, StartFEN: s.Meta["start-fen"],
-		Site: s.Meta[capture.MetaSite], Date: capture.Date(s.Meta[capture.MetaStarted])})
+	defer out.close()
 
 	t0 := time.Now()
 	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * s.Speed) }
+	settled := settleAfter(ctx, stopped, cancel)
+	if s.OnStart != nil {
+		s.OnStart(line.name, res.Dir)
+	}
+	over := false
+	err = live.Run(ctx, live.Config{
+		Path: line.path, Open: line.open, Meta: s.Meta, Capture: out.capture, Now: now, Oracle: s.Oracle,
+		OnEvent: func(e reconcile.Event) bool {
+			out.add(e)
+			res.add(e)
+			if s.OnEvent != nil {
+				s.OnEvent(e)
+			}
+			if s.StopWhen(e) {
+				over = true
+			}
+			return !over
+		},
+	})
+	if err != nil && !errors.Is(err, live.ErrStopped) && !(errors.Is(err, context.Canceled) && (over || settled.Load())) {
+		return res, fmt.Errorf("demo: %w", err)
+	}
+	if err := out.finish(res.PGN); err != nil {
+		return res, err
+	}
+	if s.OnDone != nil {
+		s.OnDone(res)
+	}
+	return res, nil
+}
+
+// complete checks s's line and time control and fills in the defaults of
+// its speed and its end; it returns the time control from the meta.
+func (s *Session) complete() (clockd.TimeControl, error) {
+	if _, err := ParseLine(string(s.Line)); err != nil {
+		return clockd.TimeControl{}, err
+	}
+	if s.Speed <= 0 {
+		s.Speed = 1
+	}
+	if s.StopWhen == nil {
+		s.StopWhen = func(e reconcile.Event) bool {
+			return e.Type == reconcile.TypeEnd || (e.Type == reconcile.TypeFlag && e.Verdict != reconcile.VerdictNone)
+		}
+	}
+	tc, err := clockd.ParseTimeControl(s.Meta["timecontrol"])
+	if err != nil && s.Meta["timecontrol"] != "" {
+		return tc, fmt.Errorf("demo: time control: %w", err)
+	}
+	return tc, nil
+}
+
+// newEmulator is the emulator of s at its speed, waiting for the host's first
+// command and answering until the session ends; stopped is closed when the
+// players stop the clock.
+func (s *Session) newEmulator(stopped chan struct{}) (*emulator.Emulator, error) {
+	ecfg := s.Emulator
+	ecfg.Speed, ecfg.Wait, ecfg.Linger = s.Speed, true, true
+	var stopOnce sync.Once
+	observe := ecfg.Observe
+	ecfg.Observe = func(n emulator.Note) {
+		if n.Kind == "stop" {
+			stopOnce.Do(func() { close(stopped) })
+		}
+		if observe != nil {
+			observe(n)
+		}
+	}
+	return emulator.New(ecfg)
+}
+
+// resultIn names the files of a result in dir, made if need be ("": a new
+// temporary folder).
+func resultIn(dir string) (*Result, error) {
+	var err error
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "arbiterd-demo-"); err != nil {
+			return nil, err
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return &Result{Dir: dir, Capture: filepath.Join(dir, "game.capture"),
+		Events: filepath.Join(dir, "events.jsonl"), PGN: filepath.Join(dir, "game.pgn")}, nil
+}
+
+// add keeps e in the result: the stream, the moves completed and the flag.
+func (res *Result) add(e reconcile.Event) {
+	res.Stream = append(res.Stream, e)
+	switch e.Type {
+	case reconcile.TypeComplete:
+		res.Completed = e.Moves
+	case reconcile.TypeFlag:
+		f := e
+		res.Flag = &f
+	}
+}
+
+// settleAfter cancels the session SettleTime after stopped is closed; the
+// flag it returns says that it did.
+func settleAfter(ctx context.Context, stopped <-chan struct{}, cancel context.CancelFunc) *atomic.Bool {
 	var settled atomic.Bool
 	go func() {
 		select {
@@ -288,50 +339,77 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 		case <-ctx.Done():
 		}
 	}()
-	if s.OnStart != nil {
-		s.OnStart(line.name, dir)
+	return &settled
+}
+
+// outputs are the files a session writes as it goes: the capture, the
+// event stream, and the PGN record written at the end.
+type outputs struct {
+	captureFile, eventsFile *os.File
+	capture                 *capture.Writer
+	events                  *bufio.Writer
+	record                  *pgn.Game
+}
+
+// openOutputs creates the capture and the event stream of res, and starts
+// the PGN record from s's meta.
+func openOutputs(res *Result, s Session, tc clockd.TimeControl) (_ *outputs, err error) {
+	o := &outputs{record: pgn.New(pgn.Tags{Event: s.Meta["event"], Round: s.Meta["round"], Board: s.Meta["board"],
+		White: s.Meta["white"], Black: s.Meta["black"], TimeControl: tc, StartFEN: s.Meta["start-fen"],
+		Site: s.Meta[capture.MetaSite], Date: capture.Date(s.Meta[capture.MetaStarted])})}
+	defer func() {
+		if err != nil {
+			o.close()
+		}
+	}()
+	if o.captureFile, err = os.Create(res.Capture); err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
 	}
-	over := false
-	err = live.Run(ctx, live.Config{
-		Path: line.path, Open: line.open, Meta: s.Meta, Capture: cw, Now: now, Oracle: s.Oracle,
-		OnEvent: func(e reconcile.Event) bool {
-			ew.Write(reconcile.Marshal(e))
-			ew.WriteByte('\n')
-			record.Add(e)
-			res.Stream = append(res.Stream, e)
-			if s.OnEvent != nil {
-				s.OnEvent(e)
-			}
-			switch e.Type {
-			case reconcile.TypeComplete:
-				res.Completed = e.Moves
-			case reconcile.TypeFlag:
-				f := e
-				res.Flag = &f
-			}
-			if s.StopWhen(e) {
-				over = true
-			}
-			return !over
-		},
-	})
-	if err != nil && !errors.Is(err, live.ErrStopped) && !(errors.Is(err, context.Canceled) && (over || settled.Load())) {
-		return res, fmt.Errorf("demo: %w", err)
+	if o.capture, err = capture.NewWriter(o.captureFile); err != nil {
+		return nil, err
 	}
-	if err := ew.Flush(); err != nil {
-		return res, fmt.Errorf("demo: %w", err)
+	// The emulation may run faster than real time; the capture records
+	// the emulated (game) time so that it reads like a real game, and says so.
+	if err := o.capture.Comment(fmt.Sprintf(" emulated board; times are game time, played at %g× real time", s.Speed)); err != nil {
+		return nil, err
+	}
+	if o.eventsFile, err = os.Create(res.Events); err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	o.events = bufio.NewWriter(o.eventsFile)
+	return o, nil
+}
+
+// add writes e to the event stream and the PGN record.
+func (o *outputs) add(e reconcile.Event) {
+	o.events.Write(reconcile.Marshal(e))
+	o.events.WriteByte('\n')
+	o.record.Add(e)
+}
+
+// finish flushes the event stream and writes the PGN record to path.
+func (o *outputs) finish(path string) error {
+	if err := o.events.Flush(); err != nil {
+		return fmt.Errorf("demo: %w", err)
 	}
 	var pb strings.Builder
-	if err := record.Write(&pb); err != nil {
-		return res, err
+	if err := o.record.Write(&pb); err != nil {
+		return err
 	}
-	if err := os.WriteFile(res.PGN, []byte(pb.String()), 0o644); err != nil {
-		return res, fmt.Errorf("demo: %w", err)
+	if err := os.WriteFile(path, []byte(pb.String()), 0o644); err != nil {
+		return fmt.Errorf("demo: %w", err)
 	}
-	if s.OnDone != nil {
-		s.OnDone(res)
+	return nil
+}
+
+// close flushes the event stream and closes the files that are open (a
+// nil *os.File's Close does nothing).
+func (o *outputs) close() {
+	if o.events != nil {
+		o.events.Flush()
 	}
-	return res, nil
+	o.eventsFile.Close()
+	o.captureFile.Close()
 }
 
 // boardLine is the emulator's end of the line and how arbiterd opens the
