@@ -9,23 +9,22 @@ const HeaderLen = 3
 // is cut short there (see Split).
 const MaxFrameLen = 1<<14 - 1
 
+// fixedDataLen is the number of data bytes of each fixed-size message, by
+// id; 0 for the messages whose length varies.
+var fixedDataLen = [256]byte{
+	MsgBoardDump:   64,
+	MsgBWTime:      7,
+	MsgFieldUpdate: 2,
+	MsgBusAddress:  2,
+	MsgSerialNr:    5,
+	MsgVersion:     2,
+	MsgLongSerial:  10,
+}
+
 // frameLen gives the only valid total length of the fixed-size messages.
 func frameLen(id byte) (n int, fixed bool) {
-	switch id {
-	case MsgBoardDump:
-		return HeaderLen + 64, true
-	case MsgBWTime:
-		return HeaderLen + 7, true
-	case MsgFieldUpdate:
-		return HeaderLen + 2, true
-	case MsgBusAddress:
-		return HeaderLen + 2, true
-	case MsgSerialNr:
-		return HeaderLen + 5, true
-	case MsgVersion:
-		return HeaderLen + 2, true
-	case MsgLongSerial:
-		return HeaderLen + 10, true
+	if d := fixedDataLen[id]; d != 0 {
+		return HeaderLen + int(d), true
 	}
 	return 0, false
 }
