@@ -25,6 +25,29 @@ func (p *Position) AttackersOf(s Square, c Color, occ uint64) uint64 {
 		BishopAttacks(s, occ)&(pc[Bishop]|pc[Queen]) | RookAttacks(s, occ)&(pc[Rook]|pc[Queen])
 }
 
+// AttackedWith reports whether square s is attacked by colour c's men
+// given the occupancy occ: AttackersOf(s, c, occ) != 0, answered by the
+// cheap leapers first and without building the set.
+func (p *Position) AttackedWith(s Square, c Color, occ uint64) bool { return p.attackedBy(s, c, occ) }
+
+// AttackedExcept is AttackedWith with the men on the squares of except
+// left out of the attackers (not of the occupancy): AttackersOf(s, c,
+// occ)&^except != 0.
+func (p *Position) AttackedExcept(s Square, c Color, occ, except uint64) bool {
+	pc := &p.pieces[c]
+	keep := ^except
+	if (tbl.pawn[c.Other()][s]&pc[Pawn]|tbl.knight[s]&pc[Knight]|tbl.king[s]&pc[King])&keep != 0 {
+		return true
+	}
+	if bq := (pc[Bishop] | pc[Queen]) & keep; bq != 0 && BishopAttacks(s, occ)&bq != 0 {
+		return true
+	}
+	if rq := (pc[Rook] | pc[Queen]) & keep; rq != 0 && RookAttacks(s, occ)&rq != 0 {
+		return true
+	}
+	return false
+}
+
 // Attacked reports whether s is attacked by colour c in the position.
 func (p *Position) Attacked(s Square, c Color) bool { return p.attackedBy(s, c, p.All()) }
 
@@ -67,6 +90,13 @@ func (p *Position) LegalMoves(ml *MoveList) {
 func (p *Position) HasLegalMove() bool {
 	var ml MoveList
 	return p.generate(&ml, true)
+}
+
+// HasLegalMoveIn is HasLegalMove with ml as scratch space (its moves are
+// overwritten), for callers that ask often and keep a list at hand.
+func (p *Position) HasLegalMoveIn(ml *MoveList) bool {
+	ml.N = 0
+	return p.generate(ml, true)
 }
 
 // IsCheckmate reports whether the side to move is checkmated.

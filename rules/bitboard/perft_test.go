@@ -160,3 +160,54 @@ func TestGivesCheckWith(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackedExcept compares AttackedWith and AttackedExcept with
+// AttackersOf, and HasLegalMoveIn with HasLegalMove, at every position of
+// the perft trees to depth 3, for every square, both colours, the full
+// occupancy and the occupancy without the side to move's king, and every
+// single man of the attacking colour left out.
+func TestAttackedExcept(t *testing.T) {
+	var scratch MoveList
+	var walk func(p *Position, depth int) int
+	walk = func(p *Position, depth int) int {
+		if got, want := p.HasLegalMoveIn(&scratch), p.HasLegalMove(); got != want {
+			t.Fatalf("%s: HasLegalMoveIn %v, HasLegalMove %v", p.FEN(), got, want)
+		}
+		for _, occ := range [2]uint64{p.All(), p.All() &^ p.Pieces(p.Side(), King)} {
+			for c := White; c <= Black; c++ {
+				for s := Square(0); s < 64; s++ {
+					set := p.AttackersOf(s, c, occ)
+					if got := p.AttackedWith(s, c, occ); got != (set != 0) {
+						t.Fatalf("%s: AttackedWith(%v, %v) = %v, attackers %#x", p.FEN(), s, c, got, set)
+					}
+					for b := p.Occupied(c); b != 0; b &= b - 1 {
+						except := b & -b
+						if got := p.AttackedExcept(s, c, occ, except); got != (set&^except != 0) {
+							t.Fatalf("%s: AttackedExcept(%v, %v, %#x) = %v, attackers %#x", p.FEN(), s, c, except, got, set)
+						}
+					}
+				}
+			}
+		}
+		n := 1
+		if depth > 1 {
+			var ml MoveList
+			p.LegalMoves(&ml)
+			for _, m := range ml.Slice() {
+				u := p.Make(m)
+				n += walk(p, depth-1)
+				p.Unmake(m, u)
+			}
+		}
+		return n
+	}
+	for _, c := range perftCases {
+		p, err := ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := walk(&p, 3); n < 100 {
+			t.Fatalf("%s: %d positions walked", c.fen, n)
+		}
+	}
+}

@@ -88,8 +88,6 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	var ci bb.CheckInfo
 	if winnerToMove {
 		ci = p.CheckInfo()
-	} else if s.goal == nil {
-		s.kingHere = s.kingTerms(lk, lk)
 	}
 	if disc == 0 && s.goal == nil {
 		// Only the best move is searched: find it without the list.
@@ -115,15 +113,10 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	n := 0
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
-		if winnerToMove && p.GivesCheckWith(m, &ci) {
-			// Look for a mate in one among the winner's checks.
-			u := p.Make(m)
-			mate := s.mated()
-			p.Unmake(m, u)
-			if mate {
-				s.path[ply] = m
-				return true, ply + 1
-			}
+		if winnerToMove && p.GivesCheckWith(m, &ci) && s.mateBy(m) {
+			// A mate in one among the winner's checks.
+			s.path[ply] = m
+			return true, ply + 1
 		}
 		if !deeper {
 			continue
@@ -173,11 +166,11 @@ func (s *searcher) mated() bool {
 	k := p.KingSquare(us)
 	occ := p.All() &^ (1 << uint(k))
 	for t := bb.KingAttacks(k) &^ p.Occupied(us); t != 0; t &= t - 1 {
-		if p.AttackersOf(bb.Square(bits.TrailingZeros64(t)), us.Other(), occ) == 0 {
+		if !p.AttackedWith(bb.Square(bits.TrailingZeros64(t)), us.Other(), occ) {
 			return false
 		}
 	}
-	return !p.HasLegalMove()
+	return !p.HasLegalMoveIn(&s.evasions)
 }
 
 // The helpmate heuristic scores a position higher the closer it looks to
@@ -203,7 +196,7 @@ func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	}
 	switch {
 	case pc.Color() != s.winner && pc.Type() == bb.King:
-		v += s.kingTerms(to, from) - s.kingHere
+		v += s.kingStep(from, to)
 	case pc.Color() != s.winner:
 		v += int32(dist(from, lk) - dist(to, lk))
 	case pc.Type() == bb.King:
@@ -218,6 +211,65 @@ func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	}
 	return v
 }
+
+// kingStep is kingTerms(to, from) - kingTerms(from, from): the change a
+// move of the loser's king from from to to makes to the score. For a
+// step to a neighbour square it is computed from the change of each
+// distance, which is one at most: the men for which to is one step
+// farther or nearer than from are looked up (kingStepSets).
+func (s *searcher) kingStep(from, to bb.Square) int32 {
+	i := stepIndex(from, to)
+	if i < 0 {
+		return s.kingTerms(to, from) - s.kingTerms(from, from)
+	}
+	p := &s.pos
+	w, l := s.winner, s.winner.Other()
+	wk := p.KingSquare(w)
+	v := -12*int32(s.cornerD[to]-s.cornerD[from]) - 3*int32(dist(wk, to)-dist(wk, from))
+	pieces := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn)
+	men := p.Occupied(l) &^ p.Pieces(l, bb.King)
+	st := &kingStepSets[from][i]
+	v -= 2*int32(bits.OnesCount64(pieces&st.farther)-bits.OnesCount64(pieces&st.nearer)) +
+		int32(bits.OnesCount64(men&st.farther)-bits.OnesCount64(men&st.nearer))
+	free := ^(p.All() &^ (1 << uint(from)))
+	v -= 2 * int32(bits.OnesCount64(bb.KingAttacks(to)&free)-bits.OnesCount64(bb.KingAttacks(from)&free))
+	return v
+}
+
+// stepIndex returns the index (0 to 7) of the king step from from to
+// to, or -1 when to is not a neighbour of from.
+func stepIndex(from, to bb.Square) int {
+	if dist(from, to) != 1 {
+		return -1
+	}
+	return int(stepIndexOf[int(to)-int(from)+9])
+}
+
+// stepIndexOf maps to - from + 9 of a king step to its index.
+var stepIndexOf = [19]int8{0, 1, 2, -1, -1, -1, -1, -1, 3, -1, 4, -1, -1, -1, -1, -1, 5, 6, 7}
+
+// kingStepSets[from][i] holds, for the king step i from from, the squares
+// one step farther from its destination than from from, and those one
+// step nearer.
+var kingStepSets = func() (t [64][8]struct{ farther, nearer uint64 }) {
+	for from := bb.Square(0); from < 64; from++ {
+		for to := bb.Square(0); to < 64; to++ {
+			i := stepIndex(from, to)
+			if i < 0 {
+				continue
+			}
+			for x := bb.Square(0); x < 64; x++ {
+				switch dist(x, to) - dist(x, from) {
+				case 1:
+					t[from][i].farther |= 1 << uint(x)
+				case -1:
+					t[from][i].nearer |= 1 << uint(x)
+				}
+			}
+		}
+	}
+	return t
+}()
 
 // kingTerms is the part of the score that depends on the loser's king standing
 // on k (ignoring a man on skip, the king's present square).

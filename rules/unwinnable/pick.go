@@ -49,8 +49,11 @@ func (s *searcher) mateBy(m bb.Move) bool {
 	if s.flightAfter(m) {
 		return false
 	}
+	// No flight square: mated unless a man can take the checker or
+	// block the check (the legal move generator, which looks at the king's
+	// steps again, answers that).
 	u := p.Make(m)
-	mate := s.mated()
+	mate := !p.HasLegalMoveIn(&s.evasions)
 	p.Unmake(m, u)
 	return mate
 }
@@ -89,7 +92,7 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	if winnerToMove && blockers&(1<<uint(k)) != 0 {
 		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
 			to := bb.Square(bits.TrailingZeros64(t))
-			if p.AttackersOf(to, them, occNoKing) != 0 {
+			if p.AttackedWith(to, them, occNoKing) {
 				continue
 			}
 			mv := bb.NewMove(k, to)
@@ -246,7 +249,7 @@ func (s *searcher) kingOrBest(ks *kingStepList, k bb.Square, them bb.Color, occN
 		if best.ok && ks.v[i] < best.v {
 			break
 		}
-		if s.pos.AttackersOf(ks.to[i], them, occNoKing) == 0 {
+		if !s.pos.AttackedWith(ks.to[i], them, occNoKing) {
 			return bb.NewMove(k, ks.to[i]), false, true
 		}
 		// Illegal: drop it, keeping the others in order.
@@ -350,7 +353,7 @@ func (s *searcher) flightAfter(m bb.Move) bool {
 		own = attacks(pt, to, occ)
 	}
 	for f := bb.KingAttacks(lk) &^ p.Occupied(us.Other()) &^ own; f != 0; f &= f - 1 {
-		if p.AttackersOf(bb.Square(bits.TrailingZeros64(f)), us, occ)&^fromBit == 0 {
+		if !p.AttackedExcept(bb.Square(bits.TrailingZeros64(f)), us, occ, fromBit) {
 			return true
 		}
 	}

@@ -53,7 +53,6 @@ func TestPickPlain(t *testing.T) {
 					ci = p.CheckInfo()
 				} else {
 					cip = nil
-					s.kingHere = s.kingTerms(lk, lk)
 				}
 				for _, score := range [2]bool{true, false} {
 					wm, wmate, wok := s.pickByList(lk, cip, score)
@@ -167,4 +166,37 @@ func TestFlightAfter(t *testing.T) {
 		t.Fatalf("%d checks, no flight square found: the test proves nothing", checks)
 	}
 	t.Logf("%d checks, a flight square found before the move for %d", checks, found)
+}
+
+// TestKingStep checks kingStep, which sums the changes of the distances
+// from the sets of squares one step farther or nearer, against the
+// difference of kingTerms, for every neighbour square of every square
+// (the king placed there, men on the squares or not) at every position
+// of random games.
+func TestKingStep(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	var s searcher
+	n := 0
+	for i := 0; i < 100; i++ {
+		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 80, func(p *bb.Position, _ bb.Move) {
+			for _, w := range [2]bb.Color{bb.White, bb.Black} {
+				s.reset(p, w)
+				for from := bb.Square(0); from < 64; from++ {
+					for b := bb.KingAttacks(from); b != 0; b &= b - 1 {
+						to := bb.Square(bits.TrailingZeros64(b))
+						want := s.kingTerms(to, from) - s.kingTerms(from, from)
+						if got := s.kingStep(from, to); got != want {
+							t.Fatalf("%s, winner %v, %v to %v: kingStep = %d, want %d", p.FEN(), w, from, to, got, want)
+						}
+						n++
+					}
+				}
+				// Castling: not a step, computed from kingTerms.
+				if got, want := s.kingStep(4, 6), s.kingTerms(6, 4)-s.kingTerms(4, 4); got != want {
+					t.Fatalf("%s: kingStep(e1, g1) = %d, want %d", p.FEN(), got, want)
+				}
+			}
+		})
+	}
+	t.Logf("%d steps", n)
 }

@@ -28,9 +28,6 @@ type searcher struct {
 	cornerD *[64]int8
 	// goal, when set, directs the discrepancy search to a target square.
 	goal *goal
-	// kingHere is kingTerms of the loser's king on its square, for the
-	// node whose moves are being scored.
-	kingHere int32
 	// plainDone is the number of allowances (0, 1, ...) of discrepancies
 	// the plain heuristic search has searched to the end, without a mate,
 	// in this query.
@@ -51,6 +48,7 @@ type searcher struct {
 	seen      map[uint64]struct{}
 	walkStack []walkFrame
 	goalBuf   []goal
+	evasions  bb.MoveList // scratch space of the mate tests
 	path      [maxPly]bb.Move
 	lists     [maxPly]bb.MoveList
 	scores    [maxPly][256]int32
