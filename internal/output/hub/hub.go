@@ -283,154 +283,210 @@ func (e *entry) setClock(t clockd.Times, at time.Duration, wall time.Time) {
 	e.state.ClockAt = wall
 }
 
+// apply updates the board's state with one event.
 func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 	s := &e.state
 	s.Seq, s.T = ev.Seq, secs(ev.At)
 	switch ev.Type {
 	case reconcile.TypeSession:
-		if e.clockPort != "" && ev.Port == e.clockPort {
-			switch ev.State {
-			case reconcile.StateConnected, reconcile.StateStart, reconcile.StateResync:
-				s.ClockConnection = "connected"
-			case reconcile.StateDisconnected:
-				s.ClockConnection = "disconnected"
-				s.Running = ""
-			}
-			break
-		}
-		switch ev.State {
-		case reconcile.StateConnected, reconcile.StateStart:
-			if s.Connection != "ended" {
-				s.Connection = "connected"
-			}
-		case reconcile.StateDisconnected:
-			s.Connection = "disconnected"
-			s.Running = ""
-		case reconcile.StateEnd:
-			s.Connection = "ended"
-			s.Running = ""
-		}
+		e.applySession(ev)
 	case reconcile.TypePosition:
 		s.FEN, s.Orientation = ev.FEN, ev.Orientation
 		e.after = append(e.after[:0], madeAt{fen: ev.FEN})
 	case reconcile.TypeMove:
-		s.FEN, s.Ply, s.LastMove = ev.FEN, ev.Ply, ev.UCI
-		if ev.Ply >= 1 {
-			if len(e.made) >= ev.Ply {
-				e.made = e.made[:ev.Ply-1]
-			}
-			for len(e.made) < ev.Ply-1 {
-				e.made = append(e.made, "")
-			}
-			e.made = append(e.made, ev.SAN)
-			e.after = append(e.after[:min(len(e.after), ev.Ply)], make([]madeAt, max(0, ev.Ply-len(e.after)))...)
-			e.after = append(e.after, madeAt{fen: ev.FEN, uci: ev.UCI})
-		}
+		e.applyMove(ev)
 	case reconcile.TypeRetract:
-		s.Ply = ev.Ply - 1
-		if ev.Ply >= 1 {
-			// the board is back where the ply before left it
-			if n := ev.Ply - 1; n < len(e.after) && e.after[n].fen != "" {
-				s.FEN, s.LastMove = e.after[n].fen, e.after[n].uci
-			}
-			e.after = e.after[:min(len(e.after), ev.Ply)]
-			// a take-back, or a made ply that stood in the record
-			// uncompleted before a completed reply
-			if len(s.SAN) >= ev.Ply {
-				s.SAN = s.SAN[:ev.Ply-1]
-			}
-			if len(e.made) >= ev.Ply {
-				e.made = e.made[:ev.Ply-1]
-			}
-		}
+		e.applyRetract(ev)
 	case reconcile.TypePress:
 		e.setClock(ev.Clock, ev.At, wall)
 		s.Running = ev.Side.Other().String()
 	case reconcile.TypeComplete:
-		if ev.Ply < 1 {
-			break
-		}
-		for len(s.SAN) < ev.Ply-1 {
-			// A ply made and answered but not completed yet by its own
-			// side stands as made. Plies made while the board was not
-			// read, which arbiterd could not verify (an unverified-moves
-			// anomaly says so), keep their places: SAN[i] is always ply
-			// i+1.
-			san := UnverifiedSAN
-			if n := len(s.SAN); n < len(e.made) && e.made[n] != "" {
-				san = e.made[n]
-			}
-			s.SAN = append(s.SAN, san)
-		}
-		if len(s.SAN) >= ev.Ply {
-			// completed after its side's opponent's reply was: it keeps
-			// its place (the presses came out of the board's order)
-			s.SAN[ev.Ply-1] = ev.SAN
-		} else {
-			s.SAN = append(s.SAN, ev.SAN)
-		}
-		s.Moves.White, s.Moves.Black = ev.Moves.White, ev.Moves.Black
-		e.setClock(ev.Clock, ev.At, wall)
-		e.updateRequired()
+		e.applyComplete(ev, wall)
 	case reconcile.TypePeriod:
 		e.updateRequired()
 	case reconcile.TypeFlag:
-		f := ev
-		s.Flag = &f
-		s.Verdict = string(ev.Verdict)
-		e.setClock(ev.Clock, ev.At, wall)
-		level := Red
-		if ev.Verdict == reconcile.VerdictNone {
-			level = Amber
-		}
-		e.alert(ev, level, "flag", ev.Side.String(), ev.Article, ev.Reason)
+		e.applyFlag(ev, wall)
 	case reconcile.TypeEnd:
 		s.Result, s.EndReason = ev.Result, ev.Reason
 		s.Running = ""
 	case reconcile.TypeAnomaly:
-		side := ""
-		if !ev.NoSide {
-			side = ev.Side.String()
-		}
-		if ev.Kind == reconcile.KindClockStopped {
-			s.Running = ""
-		}
-		e.alert(ev, Amber, string(ev.Kind), side, ev.Article, ev.Detail)
+		e.applyAnomaly(ev)
 	case reconcile.TypePause:
 		if ev.State == reconcile.StateStopped {
 			s.Running = ""
 		}
 	case reconcile.TypeAdjust:
-		s.Clock.White, s.Clock.Black = secs(ev.Clock.White), secs(ev.Clock.Black)
-		for i := range s.Alerts {
-			a := &s.Alerts[i]
-			for _, q := range ev.Closes {
-				if a.Seq == q && a.ClosedBy == 0 {
-					a.ClosedBy, a.Acked = ev.Seq, true
-				}
-			}
-		}
-		// the change itself, for the record: nothing to act on
-		e.alert(ev, Note, "adjust", ev.Side.String(), ev.Article, ev.Reason)
-		s.Alerts[len(s.Alerts)-1].Acked = true
+		e.applyAdjust(ev)
 	case reconcile.TypeClaim:
 		e.alert(ev, Amber, "claim", ev.Side.String(), ev.Article, ev.Reason)
 	case reconcile.TypeDecision:
-		if ev.Decision != reconcile.DecisionPostponed {
-			for i := range s.Alerts {
-				if a := &s.Alerts[i]; a.Seq == ev.Claim && a.Kind == "claim" && a.ClosedBy == 0 {
-					a.ClosedBy, a.Acked = ev.Seq, true
-				}
+		e.applyDecision(ev)
+	}
+}
+
+// applySession follows the connection of the board, or of its clock when
+// the session event is the clock port's.
+func (e *entry) applySession(ev reconcile.Event) {
+	s := &e.state
+	if e.clockPort != "" && ev.Port == e.clockPort {
+		switch ev.State {
+		case reconcile.StateConnected, reconcile.StateStart, reconcile.StateResync:
+			s.ClockConnection = "connected"
+		case reconcile.StateDisconnected:
+			s.ClockConnection = "disconnected"
+			s.Running = ""
+		}
+		return
+	}
+	switch ev.State {
+	case reconcile.StateConnected, reconcile.StateStart:
+		if s.Connection != "ended" {
+			s.Connection = "connected"
+		}
+	case reconcile.StateDisconnected:
+		s.Connection = "disconnected"
+		s.Running = ""
+	case reconcile.StateEnd:
+		s.Connection = "ended"
+		s.Running = ""
+	}
+}
+
+// applyMove shows a ply made on the board and keeps its SAN and the board
+// after it, for when it is completed or retracted.
+func (e *entry) applyMove(ev reconcile.Event) {
+	s := &e.state
+	s.FEN, s.Ply, s.LastMove = ev.FEN, ev.Ply, ev.UCI
+	if ev.Ply < 1 {
+		return
+	}
+	if len(e.made) >= ev.Ply {
+		e.made = e.made[:ev.Ply-1]
+	}
+	for len(e.made) < ev.Ply-1 {
+		e.made = append(e.made, "")
+	}
+	e.made = append(e.made, ev.SAN)
+	e.after = append(e.after[:min(len(e.after), ev.Ply)], make([]madeAt, max(0, ev.Ply-len(e.after)))...)
+	e.after = append(e.after, madeAt{fen: ev.FEN, uci: ev.UCI})
+}
+
+// applyRetract takes a ply back: the board, the record and the plies made.
+func (e *entry) applyRetract(ev reconcile.Event) {
+	s := &e.state
+	s.Ply = ev.Ply - 1
+	if ev.Ply < 1 {
+		return
+	}
+	// the board is back where the ply before left it
+	if n := ev.Ply - 1; n < len(e.after) && e.after[n].fen != "" {
+		s.FEN, s.LastMove = e.after[n].fen, e.after[n].uci
+	}
+	e.after = e.after[:min(len(e.after), ev.Ply)]
+	// a take-back, or a made ply that stood in the record
+	// uncompleted before a completed reply
+	if len(s.SAN) >= ev.Ply {
+		s.SAN = s.SAN[:ev.Ply-1]
+	}
+	if len(e.made) >= ev.Ply {
+		e.made = e.made[:ev.Ply-1]
+	}
+}
+
+// applyComplete puts a completed ply in the record, in its place, with the
+// moves completed and the clocks.
+func (e *entry) applyComplete(ev reconcile.Event, wall time.Time) {
+	s := &e.state
+	if ev.Ply < 1 {
+		return
+	}
+	for len(s.SAN) < ev.Ply-1 {
+		// A ply made and answered but not completed yet by its own
+		// side stands as made. Plies made while the board was not
+		// read, which arbiterd could not verify (an unverified-moves
+		// anomaly says so), keep their places: SAN[i] is always ply
+		// i+1.
+		san := UnverifiedSAN
+		if n := len(s.SAN); n < len(e.made) && e.made[n] != "" {
+			san = e.made[n]
+		}
+		s.SAN = append(s.SAN, san)
+	}
+	if len(s.SAN) >= ev.Ply {
+		// completed after its side's opponent's reply was: it keeps
+		// its place (the presses came out of the board's order)
+		s.SAN[ev.Ply-1] = ev.SAN
+	} else {
+		s.SAN = append(s.SAN, ev.SAN)
+	}
+	s.Moves.White, s.Moves.Black = ev.Moves.White, ev.Moves.Black
+	e.setClock(ev.Clock, ev.At, wall)
+	e.updateRequired()
+}
+
+// applyFlag keeps the flag and its verdict, and raises an alert: red, or
+// amber when the verdict is none.
+func (e *entry) applyFlag(ev reconcile.Event, wall time.Time) {
+	s := &e.state
+	f := ev
+	s.Flag = &f
+	s.Verdict = string(ev.Verdict)
+	e.setClock(ev.Clock, ev.At, wall)
+	level := Red
+	if ev.Verdict == reconcile.VerdictNone {
+		level = Amber
+	}
+	e.alert(ev, level, "flag", ev.Side.String(), ev.Article, ev.Reason)
+}
+
+// applyAnomaly raises an amber alert; a stopped clock no longer runs.
+func (e *entry) applyAnomaly(ev reconcile.Event) {
+	side := ""
+	if !ev.NoSide {
+		side = ev.Side.String()
+	}
+	if ev.Kind == reconcile.KindClockStopped {
+		e.state.Running = ""
+	}
+	e.alert(ev, Amber, string(ev.Kind), side, ev.Article, ev.Detail)
+}
+
+// applyAdjust shows the arbiter's clock change, closes the alerts it
+// answers and keeps it, acknowledged, as a note.
+func (e *entry) applyAdjust(ev reconcile.Event) {
+	s := &e.state
+	s.Clock.White, s.Clock.Black = secs(ev.Clock.White), secs(ev.Clock.Black)
+	for i := range s.Alerts {
+		a := &s.Alerts[i]
+		for _, q := range ev.Closes {
+			if a.Seq == q && a.ClosedBy == 0 {
+				a.ClosedBy, a.Acked = ev.Seq, true
 			}
 		}
-		level := Note
-		if ev.Decision == reconcile.DecisionRejected {
-			level = Amber // the two minutes are still to be added
+	}
+	// the change itself, for the record: nothing to act on
+	e.alert(ev, Note, "adjust", ev.Side.String(), ev.Article, ev.Reason)
+	s.Alerts[len(s.Alerts)-1].Acked = true
+}
+
+// applyDecision closes the claim it decides (unless postponed) and keeps
+// it as an alert: a note, or amber when the claim is rejected.
+func (e *entry) applyDecision(ev reconcile.Event) {
+	s := &e.state
+	if ev.Decision != reconcile.DecisionPostponed {
+		for i := range s.Alerts {
+			if a := &s.Alerts[i]; a.Seq == ev.Claim && a.Kind == "claim" && a.ClosedBy == 0 {
+				a.ClosedBy, a.Acked = ev.Seq, true
+			}
 		}
-		e.alert(ev, level, "decision", ev.Side.String(), ev.Article, ev.Reason)
-		if level == Note {
-			s.Alerts[len(s.Alerts)-1].Acked = true
-		}
+	}
+	level := Note
+	if ev.Decision == reconcile.DecisionRejected {
+		level = Amber // the two minutes are still to be added
+	}
+	e.alert(ev, level, "decision", ev.Side.String(), ev.Article, ev.Reason)
+	if level == Note {
+		s.Alerts[len(s.Alerts)-1].Acked = true
 	}
 }
 
