@@ -206,101 +206,12 @@ type deadliner interface {
 // pending when Run returns ends only when rw delivers or fails, so close rw
 // after Run.
 func (e *Emulator) Run(ctx context.Context, rw io.ReadWriter) error {
-	s := newSim(&e.cfg, e.start, e.moves)
-
-	in := make(chan []byte)
-	readErr := make(chan error, 1)
-	stop := make(chan struct{})
-	readerDone := make(chan struct{})
-	go readLoop(rw, in, readErr, stop, readerDone)
-	dl, hasDL := rw.(deadliner)
-	unhook := context.AfterFunc(ctx, func() {
-		if hasDL {
-			_ = dl.SetWriteDeadline(time.Now())
-		}
-	})
-	defer func() {
-		unhook()
-		close(stop)
-		if hasDL {
-			_ = dl.SetReadDeadline(time.Now())
-			<-readerDone
-			_ = dl.SetReadDeadline(time.Time{})
-			_ = dl.SetWriteDeadline(time.Time{})
-		}
-	}()
-
-	file, _ := rw.(*os.File)
-	overrun := false
-	var t0 time.Time
-	started := false
-	now := func() time.Duration {
-		if !started {
-			return 0
-		}
-		return time.Duration(float64(time.Since(t0)) * e.speed)
-	}
-	begin := func() {
-		t0, started = time.Now(), true
-		s.begin(0)
-	}
+	r := &boardRun{e: e, ctx: ctx, s: newSim(&e.cfg, e.start, e.moves), rw: rw}
+	r.file, _ = rw.(*os.File)
+	in, readErr, stopReader := startReader(ctx, rw)
+	defer stopReader()
 	if !e.cfg.Wait {
-		begin()
-	}
-	flush := func() error {
-		if len(s.out) == 0 {
-			return nil
-		}
-		var buf []byte
-		for _, f := range s.out {
-			buf = append(buf, f...)
-		}
-		s.out = s.out[:0]
-		if file != nil && hungUp(file) {
-			e.lost.Add(int64(len(buf)))
-			return nil // no host has the port open: lost, as on a cable
-		}
-		if file != nil {
-			// A serial line never waits for its listener: when the host
-			// does not read (or no host has the pty open), what does not
-			// fit in the buffer is lost, as a UART overruns.
-			wait := overrunWait
-			if overrun {
-				wait = time.Millisecond
-			}
-			_ = file.SetWriteDeadline(time.Now().Add(wait))
-		}
-		n, err := rw.Write(buf)
-		switch {
-		case err == nil:
-			overrun = false
-			return nil
-		case file != nil && errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() == nil:
-			overrun = true
-			e.lost.Add(int64(len(buf) - n))
-			return nil
-		case errors.Is(err, syscall.EIO):
-			e.lost.Add(int64(len(buf) - n))
-			return nil // a pty without a host: the bytes are lost, as on a cable
-		case ctx.Err() != nil:
-			return ctx.Err()
-		}
-		return fmt.Errorf("emulator: write: %w", err)
-	}
-	advance := func(cur time.Duration) error {
-		for {
-			at, ok := s.nextAt()
-			if !ok || at > cur {
-				return nil
-			}
-			s.step()
-			if err := flush(); err != nil {
-				return err
-			}
-			if s.unplugDone {
-				return ErrUnplugged
-			}
-		}
+		r.begin()
 	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -308,17 +219,17 @@ func (e *Emulator) Run(ctx context.Context, rw io.ReadWriter) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		cur := now()
-		if started {
-			if err := advance(cur); err != nil {
+		cur := r.now()
+		if r.started {
+			if err := r.advance(cur); err != nil {
 				return err
 			}
 		}
-		if s.finished() && !e.cfg.Linger {
+		if r.s.finished() && !e.cfg.Linger {
 			return nil
 		}
 		var wake <-chan time.Time
-		if at, ok := s.nextAt(); ok && started {
+		if at, ok := r.s.nextAt(); ok && r.started {
 			timer.Reset(time.Duration(float64(at-cur) / e.speed))
 			wake = timer.C
 		}
@@ -327,21 +238,7 @@ func (e *Emulator) Run(ctx context.Context, rw io.ReadWriter) error {
 			return ctx.Err()
 		case <-wake:
 		case data := <-in:
-			if !started {
-				s.command(data, 0)
-				begin()
-			} else {
-				cur = now()
-				if err := advance(cur); err != nil {
-					return err
-				}
-				at := cur
-				if next, ok := s.nextAt(); ok && next < at {
-					at = next
-				}
-				s.command(data, at)
-			}
-			if err := flush(); err != nil {
+			if err := r.input(data); err != nil {
 				return err
 			}
 		case err := <-readErr:
@@ -351,6 +248,143 @@ func (e *Emulator) Run(ctx context.Context, rw io.ReadWriter) error {
 			}
 		}
 	}
+}
+
+// startReader starts reading the host's bytes from rw. When ctx is done, a
+// write that blocks is stopped (where rw has deadlines). stop ends the
+// reader and, where rw has deadlines, waits for it.
+func startReader(ctx context.Context, rw io.ReadWriter) (in <-chan []byte, readErr <-chan error, stop func()) {
+	inc := make(chan []byte)
+	errc := make(chan error, 1)
+	stopc := make(chan struct{})
+	readerDone := make(chan struct{})
+	go readLoop(rw, inc, errc, stopc, readerDone)
+	dl, hasDL := rw.(deadliner)
+	unhook := context.AfterFunc(ctx, func() {
+		if hasDL {
+			_ = dl.SetWriteDeadline(time.Now())
+		}
+	})
+	return inc, errc, func() {
+		unhook()
+		close(stopc)
+		if hasDL {
+			_ = dl.SetReadDeadline(time.Now())
+			<-readerDone
+			_ = dl.SetReadDeadline(time.Time{})
+			_ = dl.SetWriteDeadline(time.Time{})
+		}
+	}
+}
+
+// boardRun is one Run of the board: the game played afresh, the line it
+// plays on and its clock, which starts at the first host command under
+// Wait.
+type boardRun struct {
+	e       *Emulator
+	ctx     context.Context
+	s       *sim
+	rw      io.ReadWriter
+	file    *os.File  // rw when it is a file (a pty): writes to it do not wait for the host
+	overrun bool      // the last write to file timed out: the host does not read
+	t0      time.Time // when the game started, in real time
+	started bool
+}
+
+// now is the emulated time since the game started (0 before).
+func (r *boardRun) now() time.Duration {
+	if !r.started {
+		return 0
+	}
+	return time.Duration(float64(time.Since(r.t0)) * r.e.speed)
+}
+
+// begin starts the game now.
+func (r *boardRun) begin() {
+	r.t0, r.started = time.Now(), true
+	r.s.begin(0)
+}
+
+// input hands the host's bytes to the board: the first ones start the
+// game; later ones arrive now, after whatever was due before them.
+func (r *boardRun) input(data []byte) error {
+	if !r.started {
+		r.s.command(data, 0)
+		r.begin()
+	} else {
+		cur := r.now()
+		if err := r.advance(cur); err != nil {
+			return err
+		}
+		at := cur
+		if next, ok := r.s.nextAt(); ok && next < at {
+			at = next
+		}
+		r.s.command(data, at)
+	}
+	return r.flush()
+}
+
+// advance plays what is due up to cur, writing each step's output.
+func (r *boardRun) advance(cur time.Duration) error {
+	for {
+		at, ok := r.s.nextAt()
+		if !ok || at > cur {
+			return nil
+		}
+		r.s.step()
+		if err := r.flush(); err != nil {
+			return err
+		}
+		if r.s.unplugDone {
+			return ErrUnplugged
+		}
+	}
+}
+
+// flush writes the board's pending output to the host. Like a serial line,
+// it does not wait for a host that does not read: what does not go out is
+// counted as lost.
+func (r *boardRun) flush() error {
+	s, e, file := r.s, r.e, r.file
+	if len(s.out) == 0 {
+		return nil
+	}
+	var buf []byte
+	for _, f := range s.out {
+		buf = append(buf, f...)
+	}
+	s.out = s.out[:0]
+	if file != nil && hungUp(file) {
+		e.lost.Add(int64(len(buf)))
+		return nil // no host has the port open: lost, as on a cable
+	}
+	if file != nil {
+		// A serial line never waits for its listener: when the host
+		// does not read (or no host has the pty open), what does not
+		// fit in the buffer is lost, as a UART overruns.
+		wait := overrunWait
+		if r.overrun {
+			wait = time.Millisecond
+		}
+		_ = file.SetWriteDeadline(time.Now().Add(wait))
+	}
+	n, err := r.rw.Write(buf)
+	switch {
+	case err == nil:
+		r.overrun = false
+		return nil
+	case file != nil && errors.Is(err, os.ErrDeadlineExceeded) && r.ctx.Err() == nil:
+		r.overrun = true
+		e.lost.Add(int64(len(buf) - n))
+		return nil
+	case errors.Is(err, syscall.EIO):
+		e.lost.Add(int64(len(buf) - n))
+		return nil // a pty without a host: the bytes are lost, as on a cable
+	case r.ctx.Err() != nil:
+		return r.ctx.Err()
+	}
+	return fmt.Errorf("emulator: write: %w", err)
 }
 
 // readLoop delivers the host's bytes. A pty master whose slave nobody has
