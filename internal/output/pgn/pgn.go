@@ -267,6 +267,16 @@ func Clock(d time.Duration) string {
 // tags in a fixed order, then the movetext with [%clk] and [%emt] per move.
 func (g *Game) Write(w io.Writer) error {
 	var b strings.Builder
+	g.writeTags(&b)
+	b.WriteByte('\n')
+	wrap(&b, g.movetext())
+	b.WriteString("\n\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeTags writes the seven-tag roster and arbiterd's tags, one a line.
+func (g *Game) writeTags(b *strings.Builder) {
 	round := g.tags.Round
 	if round == "" {
 		round = "?"
@@ -275,7 +285,7 @@ func (g *Game) Write(w io.Writer) error {
 		round = g.tags.Round + "." + g.tags.Board
 	}
 	tag := func(k, v string) {
-		fmt.Fprintf(&b, "[%s \"%s\"]\n", k, escape(v))
+		fmt.Fprintf(b, "[%s \"%s\"]\n", k, escape(v))
 	}
 	tag("Event", orQ(g.tags.Event))
 	tag("Site", orQ(g.tags.Site))
@@ -303,38 +313,23 @@ func (g *Game) Write(w io.Writer) error {
 		tag("SetUp", "1")
 		tag("FEN", g.tags.StartFEN)
 	}
-	b.WriteByte('\n')
+}
 
-	var tokens []string
-	startMove, blackFirst := 1, false
+// movetext is the game's movetext as tokens: moves with their numbers,
+// clock comments, notes and the result.
+func (g *Game) movetext() []string {
+	t := moveTokens{startMove: 1, numbered: true}
 	if g.tags.StartFEN != "" {
 		f := strings.Fields(g.tags.StartFEN)
 		if len(f) >= 6 {
-			fmt.Sscan(f[5], &startMove)
+			fmt.Sscan(f[5], &t.startMove)
 		}
-		blackFirst = len(f) >= 2 && f[1] == "b"
+		t.blackFirst = len(f) >= 2 && f[1] == "b"
 	}
-	prev := 0        // the last ply written
-	numbered := true // the next Black move needs its "N..." (at the start, after a comment)
 	for _, n := range g.early {
-		tokens = append(tokens, "{"+strings.ReplaceAll(n, "}", ")")+"}")
+		t.comment(n)
 	}
-	move := func(ply int, side clockd.Side, san string) {
-		// Move numbers from the ply: the record may start with Black.
-		plyIdx := ply - 1
-		if blackFirst {
-			plyIdx++
-		}
-		num := startMove + plyIdx/2
-		switch {
-		case side == clockd.White:
-			tokens = append(tokens, fmt.Sprintf("%d.", num))
-		case numbered:
-			tokens = append(tokens, fmt.Sprintf("%d...", num))
-		}
-		tokens = append(tokens, san)
-		numbered = false
-	}
+	prev := 0 // the last ply written
 	for _, m := range g.moves {
 		ply := m.Ply
 		for p := prev + 1; p < ply; p++ {
@@ -344,40 +339,81 @@ func (g *Game) Write(w io.Writer) error {
 				// completed by that side's next move, 6.2.1). The plies
 				// after it follow from it, so it stands in the record,
 				// without a clock.
-				move(p, sideOfPly(p, blackFirst), g.made[p-1])
+				t.move(p, sideOfPly(p, t.blackFirst), g.made[p-1])
 				continue
 			}
-			// Plies made while the board was not read: arbiterd could
-			// not verify them (its unverified-moves anomaly), so the
-			// movetext says where they belong instead of inventing them.
-			q := p
-			for q+1 < ply && (q+1 > len(g.made) || g.made[q] == "") {
-				q++
-			}
-			what := fmt.Sprintf("ply %d was", p)
-			if q > p {
-				what = fmt.Sprintf("plies %d to %d were", p, q)
-			}
-			tokens = append(tokens, "{arbiterd: "+what+" made while the board was not read and could not be verified}")
-			numbered = true
-			p = q
+			p = t.unverified(p, ply, g.made)
 		}
 		prev = ply
-		move(ply, m.Side, m.SAN)
+		t.move(ply, m.Side, m.SAN)
 		c := fmt.Sprintf("{[%%clk %s]", Clock(m.Clock))
 		if m.EMT >= 0 {
 			c += fmt.Sprintf(" [%%emt %s]", Clock(m.EMT))
 		}
-		tokens = append(tokens, c+"}")
+		t.tokens = append(t.tokens, c+"}")
 		for _, n := range m.Notes {
-			tokens = append(tokens, "{"+strings.ReplaceAll(n, "}", ")")+"}")
+			t.comment(n)
 		}
-		numbered = true
+		t.numbered = true
 	}
 	if g.comment != "" {
-		tokens = append(tokens, "{"+strings.ReplaceAll(g.comment, "}", ")")+"}")
+		t.comment(g.comment)
 	}
-	tokens = append(tokens, g.result)
+	return append(t.tokens, g.result)
+}
+
+// moveTokens builds the tokens of a movetext.
+type moveTokens struct {
+	tokens     []string
+	startMove  int  // the number of the record's first move
+	blackFirst bool // the record starts with Black's move
+	numbered   bool // the next Black move needs its "N..." (at the start, after a comment)
+}
+
+// move adds a ply's SAN, after its move number where one is due; the
+// number is the ply's, since the record may start with Black.
+func (t *moveTokens) move(ply int, side clockd.Side, san string) {
+	plyIdx := ply - 1
+	if t.blackFirst {
+		plyIdx++
+	}
+	num := t.startMove + plyIdx/2
+	switch {
+	case side == clockd.White:
+		t.tokens = append(t.tokens, fmt.Sprintf("%d.", num))
+	case t.numbered:
+		t.tokens = append(t.tokens, fmt.Sprintf("%d...", num))
+	}
+	t.tokens = append(t.tokens, san)
+	t.numbered = false
+}
+
+// comment adds a comment; a '}' in its text becomes ')'.
+func (t *moveTokens) comment(text string) {
+	t.tokens = append(t.tokens, "{"+strings.ReplaceAll(text, "}", ")")+"}")
+}
+
+// unverified adds a comment for the plies from p on, before ply next, that
+// were made while the board was not read: arbiterd could not verify them
+// (its unverified-moves anomaly), so the movetext says where they belong
+// instead of inventing them. It returns the last of them.
+func (t *moveTokens) unverified(p, next int, made []string) int {
+	q := p
+	for q+1 < next && (q+1 > len(made) || made[q] == "") {
+		q++
+	}
+	what := fmt.Sprintf("ply %d was", p)
+	if q > p {
+		what = fmt.Sprintf("plies %d to %d were", p, q)
+	}
+	t.tokens = append(t.tokens, "{arbiterd: "+what+" made while the board was not read and could not be verified}")
+	t.numbered = true
+	return q
+}
+
+// wrap writes tokens separated by spaces, in lines of at most 79
+// characters (a longer token stands on a line of its own).
+func wrap(b *strings.Builder, tokens []string) {
 	line := 0
 	for i, t := range tokens {
 		if i > 0 {
@@ -392,9 +428,6 @@ func (g *Game) Write(w io.Writer) error {
 		b.WriteString(t)
 		line += len(t)
 	}
-	b.WriteString("\n\n")
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // sideOfPly is the side that made ply (1-based) of a record whose first
