@@ -134,33 +134,41 @@ func pgnMoves(text string) (moves []string, fen string, err error) {
 				continue
 			}
 			inMoves = true
-			switch {
-			case tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*":
+			san, result := sanOf(tok)
+			if result {
 				return moves, fen, nil
-			case tok[0] == '$':
-				continue
 			}
-			// Strip a move number ("12." or "12...") glued to the move.
-			k := 0
-			for k < len(tok) && tok[k] >= '0' && tok[k] <= '9' {
-				k++
+			if san != "" {
+				moves = append(moves, san)
 			}
-			if k < len(tok) && tok[k] == '.' {
-				tok = strings.TrimLeft(tok[k:], ".")
-			} else if k == len(tok) {
-				continue // a bare number
-			}
-			tok = strings.TrimRight(tok, "!?")
-			if tok == "" {
-				continue
-			}
-			moves = append(moves, tok)
 		}
 	}
 	if depth != 0 {
 		return nil, "", fmt.Errorf("emulator: PGN: unterminated variation")
 	}
 	return moves, fen, nil
+}
+
+// sanOf is the move a movetext token holds, without a move number glued
+// to it ("12." or "12...") or a "!" or "?"; it is "" for a NAG or a bare
+// number. result says the token is the game's result.
+func sanOf(tok string) (san string, result bool) {
+	switch {
+	case tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*":
+		return "", true
+	case tok[0] == '$':
+		return "", false
+	}
+	k := 0
+	for k < len(tok) && tok[k] >= '0' && tok[k] <= '9' {
+		k++
+	}
+	if k < len(tok) && tok[k] == '.' {
+		tok = strings.TrimLeft(tok[k:], ".")
+	} else if k == len(tok) {
+		return "", false // a bare number
+	}
+	return strings.TrimRight(tok, "!?"), false
 }
 
 // field maps a square to the board's own field number (0 = a8 … 63 = h1

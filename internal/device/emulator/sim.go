@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"cmp"
 	"container/heap"
 	"fmt"
 	"math"
@@ -177,20 +178,7 @@ func (s *sim) step() {
 	case evPly:
 		s.doPly(e.at, e.ply)
 	case evPhys:
-		if s.over && !s.opsBegun[e.ply] {
-			return
-		}
-		s.opsBegun[e.ply] = true
-		s.phys[e.op.sq] = e.op.piece
-		if e.last && e.ply >= 0 && e.ply < len(s.plies) {
-			pl := s.plies[e.ply]
-			s.note(e.at, e.ply+1, "move", "%s plays %s", title(colorPlayer(pl.before.Turn())), pl.san)
-		}
-		if !s.scanDue {
-			s.scanDue = true
-			next := (e.at/scanPeriod + 1) * scanPeriod
-			s.push(&event{at: next, kind: evScan, ply: -1})
-		}
+		s.handOp(e)
 	case evScan:
 		s.scan()
 	case evPress:
@@ -207,15 +195,7 @@ func (s *sim) step() {
 		if e.gen != s.clockGen {
 			return
 		}
-		res := s.clock.flag(e.at)
-		if !res.periodAdded {
-			s.over = true
-			s.note(e.at, 0, "flag", "%s's flag falls in the last period: blocked at zero, the clock stops", title(res.side))
-		} else {
-			s.note(e.at, 0, "flag", "%s's flag falls; the next period is added to both, the clock runs on (%s)", title(res.side), s.times(e.at))
-		}
-		s.clockGen++
-		s.clockChanged(e.at, true)
+		s.flagFalls(e.at)
 	case evStop:
 		s.over = true
 		s.note(e.at, 0, "stop", "the clock is stopped (%s)", s.times(e.at))
@@ -223,11 +203,7 @@ func (s *sim) step() {
 		s.clockGen++
 		s.clockChanged(e.at, true)
 	case evGarbage:
-		g := make([]byte, e.n)
-		for i := range g {
-			g[i] = byte(s.rng.Intn(256))
-		}
-		s.emit(g)
+		s.emit(s.garbage(e.n))
 	case evUnplug:
 		s.unplugged = true
 		if e.n == 0 {
@@ -258,6 +234,49 @@ func (s *sim) step() {
 		s.reported = s.fields()
 		s.lastDisplay = nil
 	}
+}
+
+// handOp is one hand operation of a ply on the physical board (a piece
+// lifted or set down); the board is scanned at its next scan period. Once
+// the game is over, a ply not begun yet is not played.
+func (s *sim) handOp(e *event) {
+	if s.over && !s.opsBegun[e.ply] {
+		return
+	}
+	s.opsBegun[e.ply] = true
+	s.phys[e.op.sq] = e.op.piece
+	if e.last && e.ply >= 0 && e.ply < len(s.plies) {
+		pl := s.plies[e.ply]
+		s.note(e.at, e.ply+1, "move", "%s plays %s", title(colorPlayer(pl.before.Turn())), pl.san)
+	}
+	if !s.scanDue {
+		s.scanDue = true
+		next := (e.at/scanPeriod + 1) * scanPeriod
+		s.push(&event{at: next, kind: evScan, ply: -1})
+	}
+}
+
+// flagFalls is a time reaching zero at at: in the last period the game is
+// over, else the next period is added and the clock runs on.
+func (s *sim) flagFalls(at time.Duration) {
+	res := s.clock.flag(at)
+	if !res.periodAdded {
+		s.over = true
+		s.note(at, 0, "flag", "%s's flag falls in the last period: blocked at zero, the clock stops", title(res.side))
+	} else {
+		s.note(at, 0, "flag", "%s's flag falls; the next period is added to both, the clock runs on (%s)", title(res.side), s.times(at))
+	}
+	s.clockGen++
+	s.clockChanged(at, true)
+}
+
+// garbage is n random bytes, as line noise.
+func (s *sim) garbage(n int) []byte {
+	g := make([]byte, n)
+	for i := range g {
+		g[i] = byte(s.rng.Intn(256))
+	}
+	return g
 }
 
 // finished says nothing more will happen by itself: the game is over and
@@ -416,47 +435,8 @@ func (s *sim) doPly(t0 time.Duration, i int) {
 	if s.over {
 		return
 	}
-	for _, a := range s.script[i] {
-		s.note(t0, i+1, "action", "%s", a)
-		switch a.Kind {
-		case Garbage:
-			n := a.N
-			if n == 0 {
-				n = 8
-			}
-			s.push(&event{at: t0 + 50*time.Millisecond, kind: evGarbage, ply: i, n: n})
-		case DropField:
-			n := a.N
-			if n == 0 {
-				n = 1
-			}
-			s.dropField = n
-		case DropClock:
-			n := a.N
-			if n == 0 {
-				n = 1
-			}
-			s.dropArmed, s.dropArmedN = i, n
-		case ClockOff:
-			s.push(&event{at: t0, kind: evClockOff, ply: i})
-			if a.For > 0 {
-				s.push(&event{at: t0 + a.For, kind: evClockOn, ply: i})
-			}
-		case Unplug:
-			if a.For > 0 {
-				s.push(&event{at: t0, kind: evUnplug, ply: i, n: 1})
-				s.push(&event{at: t0 + a.For, kind: evReplug, ply: i})
-			} else {
-				s.push(&event{at: t0, kind: evUnplug, ply: i})
-			}
-		}
-	}
-	var mover Player
-	if i < len(s.plies) {
-		mover = colorPlayer(s.plies[i].before.Turn())
-	} else {
-		mover = colorPlayer(s.lastPosition().Turn())
-	}
+	s.lineFaults(t0, i)
+	mover := s.mover(i)
 
 	if a, ok := s.has(i, Kings); ok {
 		s.kingsSignal(t0+s.randDur(2*time.Second, 6*time.Second), a.Result)
@@ -496,6 +476,44 @@ func (s *sim) doPly(t0 time.Duration, i int) {
 		s.mergeAt = i
 	}
 	s.planMove(t0, i, mover, think, true)
+}
+
+// lineFaults notes each scripted action of ply i at t0 and schedules the
+// faults of the line and the clock among them: noise, dropped messages,
+// the clock cut off and an unplugged board.
+func (s *sim) lineFaults(t0 time.Duration, i int) {
+	for _, a := range s.script[i] {
+		s.note(t0, i+1, "action", "%s", a)
+		switch a.Kind {
+		case Garbage:
+			s.push(&event{at: t0 + 50*time.Millisecond, kind: evGarbage, ply: i, n: cmp.Or(a.N, 8)})
+		case DropField:
+			s.dropField = cmp.Or(a.N, 1)
+		case DropClock:
+			s.dropArmed, s.dropArmedN = i, cmp.Or(a.N, 1)
+		case ClockOff:
+			s.push(&event{at: t0, kind: evClockOff, ply: i})
+			if a.For > 0 {
+				s.push(&event{at: t0 + a.For, kind: evClockOn, ply: i})
+			}
+		case Unplug:
+			if a.For > 0 {
+				s.push(&event{at: t0, kind: evUnplug, ply: i, n: 1})
+				s.push(&event{at: t0 + a.For, kind: evReplug, ply: i})
+			} else {
+				s.push(&event{at: t0, kind: evUnplug, ply: i})
+			}
+		}
+	}
+}
+
+// mover is the player who makes ply i (after the last ply: the side to
+// move in the final position).
+func (s *sim) mover(i int) Player {
+	if i < len(s.plies) {
+		return colorPlayer(s.plies[i].before.Turn())
+	}
+	return colorPlayer(s.lastPosition().Turn())
 }
 
 // arbiter plays ply i's arbiter actions: one stop, each change of time a
