@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -131,7 +132,6 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	out := &sseWriter{w: w, rc: http.NewResponseController(w)}
 	out.buf.WriteString("retry: 2000\n\n")
 
-	sent := parseCursor(r.Header.Get("Last-Event-ID"))
 	var states []hub.Board
 	if board != "" {
 		b, err := s.hub.Board(board)
@@ -142,11 +142,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	} else {
 		states = s.hub.Boards()
 	}
-	// Each board: the events the client missed (when it resumes), then its
-	// state now.
-	caught := covered{} // board -> seq covered by the state sent
-	seen := sent
-	sent = cursor{} // only the boards of this stream
+	sent, caught := s.catchUp(out, states, parseCursor(r.Header.Get("Last-Event-ID")))
+	if err := out.flush(); err != nil {
+		return
+	}
+	s.follow(ctx, out, updates, sent, caught)
+}
+
+// catchUp writes, for each board, the events the client missed since seen
+// (when it resumes), then its state now. It returns the cursor of this
+// stream's boards and the seq each state covers.
+func (s *Server) catchUp(out *sseWriter, states []hub.Board, seen cursor) (sent cursor, caught covered) {
+	sent, caught = cursor{}, covered{}
 	for _, b := range states {
 		if since, ok := seen[b.ID]; ok && since <= b.Seq {
 			evs, err := s.hub.Events(b.ID, since)
@@ -164,10 +171,12 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		caught[b.ID] = b.Seq
 		out.message(msgState, sent.String(), s.stateData(b))
 	}
-	if err := out.flush(); err != nil {
-		return
-	}
+	return sent, caught
+}
 
+// follow writes the hub's updates as they come, and a keep-alive comment
+// when there are none, until the client or the server goes away.
+func (s *Server) follow(ctx context.Context, out *sseWriter, updates <-chan hub.Update, sent cursor, caught covered) {
 	tick := time.NewTicker(s.opt.KeepAlive)
 	defer tick.Stop()
 	for {
