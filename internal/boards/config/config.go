@@ -389,6 +389,14 @@ func (c *Config) validate() []*Error {
 		}
 	}
 	errs = append(errs, c.LiveChess.validate()...)
+	c.validateBoards(bad)
+	errs = append(errs, c.NATS.validate()...)
+	return errs
+}
+
+// validateBoards checks the boards: unique numbers, ports used once (board
+// and clock alike), the drivers, and each board's game (checkGame).
+func (c *Config) validateBoards(bad func(field, format string, a ...any)) {
 	if len(c.Boards) == 0 {
 		bad("boards", "no boards: the daemon needs at least one")
 	}
@@ -432,27 +440,31 @@ func (c *Config) validate() []*Error {
 				bad(f+".clock.driver", "%q: the only separate clock driver is lineclock", b.Clock.Driver)
 			}
 		}
-		for _, s := range []struct{ key, v string }{{"white", b.White}, {"black", b.Black}} {
-			if strings.ContainsAny(s.v, "\n\r") {
-				bad(f+"."+s.key, "a line break in a player's name")
-			}
-		}
-		if b.TimeControl == "" {
-			bad(f+".timecontrol", "missing: the time control decides every flag verdict (e.g. 40/5400+30:1800+30)")
-		} else if _, err := clockd.ParseTimeControl(b.TimeControl); err != nil {
-			bad(f+".timecontrol", "%v", err)
-		}
-		if _, err := clockd.ParseWhiteFace(b.ClockWhite); err != nil {
-			bad(f+".clock_white", "%v", err)
-		}
-		if b.StartFEN != "" {
-			if _, err := rules.NewGame(b.StartFEN); err != nil {
-				bad(f+".start_fen", "%v", err)
-			}
+		b.checkGame(f, bad)
+	}
+}
+
+// checkGame checks what board b (field f) says of its game: the players'
+// names, the time control, the clock's white face and the start position.
+func (b Board) checkGame(f string, bad func(field, format string, a ...any)) {
+	for _, s := range []struct{ key, v string }{{"white", b.White}, {"black", b.Black}} {
+		if strings.ContainsAny(s.v, "\n\r") {
+			bad(f+"."+s.key, "a line break in a player's name")
 		}
 	}
-	errs = append(errs, c.NATS.validate()...)
-	return errs
+	if b.TimeControl == "" {
+		bad(f+".timecontrol", "missing: the time control decides every flag verdict (e.g. 40/5400+30:1800+30)")
+	} else if _, err := clockd.ParseTimeControl(b.TimeControl); err != nil {
+		bad(f+".timecontrol", "%v", err)
+	}
+	if _, err := clockd.ParseWhiteFace(b.ClockWhite); err != nil {
+		bad(f+".clock_white", "%v", err)
+	}
+	if b.StartFEN != "" {
+		if _, err := rules.NewGame(b.StartFEN); err != nil {
+			bad(f+".start_fen", "%v", err)
+		}
+	}
 }
 
 // comPort is a Windows serial port name, with or without the device
