@@ -43,11 +43,9 @@ type quantity struct {
 // parseProse reads a time control written as an English sentence.
 func parseProse(s string) (clockd.TimeControl, error) {
 	words := proseWords(strings.ToLower(s))
-	type period struct{ moves, secs int }
-	var periods []period
+	var periods []prosePeriod
 	pending := 0 // a move count written before its time ("40 moves in 90 minutes")
-	inc, incStart := -1, 1
-	mode := clockd.Fischer
+	inc := proseIncrement{secs: -1, from: 1, mode: clockd.Fischer}
 	lastTime := -10 // word index of the last period time
 	for i := 0; i < len(words); i++ {
 		n, ok := atoi(words[i])
@@ -56,11 +54,11 @@ func parseProse(s string) (clockd.TimeControl, error) {
 		}
 		// "move 61" (from move 61): where the increment starts.
 		if i > 0 && (words[i-1] == "move" || words[i-1] == "moves") && i+1 < len(words) && !isUnit(words[i+1]) {
-			incStart = n
+			inc.from = n
 			continue
 		}
 		if i > 0 && words[i-1] == "move" && i+1 == len(words) {
-			incStart = n
+			inc.from = n
 			continue
 		}
 		if i+1 >= len(words) {
@@ -87,25 +85,50 @@ func parseProse(s string) (clockd.TimeControl, error) {
 			secs = n * 60
 		}
 		if isIncrement(words, i, u) {
-			inc = secs
-			for _, w := range words[max(0, i-4):min(len(words), i+6)] {
-				switch w {
-				case "delay":
-					mode = clockd.Delay
-				case "bronstein":
-					mode = clockd.Bronstein
-				}
-			}
+			inc.secs = secs
+			inc.mode = modeNear(words, i, inc.mode)
 			i++
 			continue
 		}
-		periods = append(periods, period{moves: pending, secs: secs})
+		periods = append(periods, prosePeriod{moves: pending, secs: secs})
 		pending, lastTime = 0, i
 		i++
 	}
 	if len(periods) == 0 {
 		return clockd.TimeControl{}, errors.New("no period time found")
 	}
+	return proseControl(s, periods, inc)
+}
+
+// prosePeriod is a period read from prose: its move count (0: the rest of
+// the game) and its time in seconds.
+type prosePeriod struct{ moves, secs int }
+
+// proseIncrement is the increment read from prose: its seconds (-1: none),
+// the move it starts from and its mode.
+type proseIncrement struct {
+	secs, from int
+	mode       clockd.Mode
+}
+
+// modeNear is the increment's mode the words around word i name (delay or
+// Bronstein); mode when they name none.
+func modeNear(words []string, i int, mode clockd.Mode) clockd.Mode {
+	for _, w := range words[max(0, i-4):min(len(words), i+6)] {
+		switch w {
+		case "delay":
+			mode = clockd.Delay
+		case "bronstein":
+			mode = clockd.Bronstein
+		}
+	}
+	return mode
+}
+
+// proseControl is the time control of the periods and the increment read
+// from the prose s: each period but the last has a move count, and the
+// increment starts at a period's first move.
+func proseControl(s string, periods []prosePeriod, inc proseIncrement) (clockd.TimeControl, error) {
 	var tc clockd.TimeControl
 	start := 1
 	for i, p := range periods {
@@ -117,11 +140,11 @@ func parseProse(s string) (clockd.TimeControl, error) {
 			return clockd.TimeControl{}, fmt.Errorf("%q: period %d has no move count", s, i+1)
 		}
 		q := clockd.Period{Moves: p.moves, Time: time.Duration(p.secs) * time.Second}
-		if inc > 0 && start >= incStart {
-			q.Increment, q.Mode = time.Duration(inc)*time.Second, mode
+		if inc.secs > 0 && start >= inc.from {
+			q.Increment, q.Mode = time.Duration(inc.secs)*time.Second, inc.mode
 		}
-		if inc > 0 && incStart > start && (last || incStart < start+p.moves) {
-			return clockd.TimeControl{}, fmt.Errorf("%q: an increment from move %d starts inside a period", s, incStart)
+		if inc.secs > 0 && inc.from > start && (last || inc.from < start+p.moves) {
+			return clockd.TimeControl{}, fmt.Errorf("%q: an increment from move %d starts inside a period", s, inc.from)
 		}
 		tc.Periods = append(tc.Periods, q)
 		start += p.moves
