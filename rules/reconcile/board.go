@@ -429,35 +429,8 @@ func (g *Game) rebaseDue() time.Duration {
 // are recorded, not completed, not counted, and reported.
 func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) {
 	g.resolveBefore(out, at)
-	turn, ok := g.clockTurn()
-	if ok && len(moves) > 0 {
-		after := g.rec.PositionAt(from).Turn()
-		if len(moves)%2 == 1 {
-			after = after.Other()
-		}
-		if after != turn {
-			// The clock says the other side is to move: more plies were
-			// made than the shortest sequence, by an odd number. The
-			// sequence cannot be the one played; the record is rebuilt
-			// from the board instead.
-			back, least := from, len(moves)+1
-			if v := g.away.unvFrom - 1 - g.plyBase; g.away.unchecked && v >= 0 && v < back {
-				// The unverified plies below were laid when the clock
-				// had not said whose turn it was: the wrong side to move
-				// may be theirs, and those laid after the first may
-				// count moves nobody made. All that is sure is that the
-				// first sequence's plies were made, and one more at
-				// least since.
-				back, least = v, g.away.laid+1
-			}
-			why := fmt.Sprintf("which the shortest sequences of moves from there reach with %s to move, while the clock shows %s's time running: more plies were made than they number", name(sideOf(turn.Other())), name(sideOf(turn)))
-			if g.rebase(out, at, back, least, why) {
-				return
-			}
-		}
-	}
-	if !ok && len(moves) > 0 {
-		g.away.unchecked = true
+	if len(moves) > 0 && g.rebuildOnTheClocksTurn(out, at, from, moves) {
+		return
 	}
 	firstLaid := g.away.unvFrom == 0
 	if from < g.rec.Ply() {
@@ -519,6 +492,40 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 			"Establish those moves (scoresheets, the players) before ruling on a flag or a move count (6.10). arbiterd follows the game again from the board's position.",
 		len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]),
 		Event{Ply: verified, Made: len(sans), Plies: sans, FEN: g.rec.FEN()})
+}
+
+// rebuildOnTheClocksTurn checks the side to move after moves (the shortest
+// sequence from ply from to the board's position) against the clock's
+// (clockTurn). When they differ the sequence cannot be the one played: more
+// plies were made, by an odd number, and the record is rebuilt from the
+// board instead (it reports whether it was). Without the clock's word the
+// plies are laid unchecked, for a later press to contradict.
+func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) bool {
+	turn, ok := g.clockTurn()
+	if !ok {
+		g.away.unchecked = true
+		return false
+	}
+	after := g.rec.PositionAt(from).Turn()
+	if len(moves)%2 == 1 {
+		after = after.Other()
+	}
+	if after == turn {
+		return false
+	}
+	back, least := from, len(moves)+1
+	if v := g.away.unvFrom - 1 - g.plyBase; g.away.unchecked && v >= 0 && v < back {
+		// The unverified plies below were laid when the clock had not
+		// said whose turn it was: the wrong side to move may be theirs,
+		// and those laid after the first may count moves nobody made.
+		// All that is sure is that the first sequence's plies were made,
+		// and one more at least since.
+		back, least = v, g.away.laid+1
+	}
+	pressed := sideOf(turn.Other())
+	why := fmt.Sprintf("which the shortest sequences of moves from there reach with %s to move, while %s pressed the clock after the board showed it: more plies were made than they number",
+		name(pressed), name(pressed))
+	return g.rebase(out, at, back, least, why)
 }
 
 // rebase rebuilds the record from the position the board shows, when no

@@ -534,68 +534,13 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	g.advance(&out, at, at)
 	switch ev.Kind {
 	case clockd.Started:
-		if g.started {
-			// the clock runs again after a reset: the times the
-			// arbiter set back are an adjustment
-			g.clockRuns(&out, at, ev.Clock)
-			g.ref.Resume(at)
-			for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-				g.ref.SetTime(s, ev.Clock.Of(s), at)
-			}
-		} else {
-			g.startedAt = at // the round starts for this board (6.7.1)
-		}
-		g.started = true
-		g.clock = ev.Clock
-		g.ref.Start(at)
+		g.clockStarted(&out, at, ev)
 	case clockd.Press:
-		g.clock = ev.Clock
-		g.flag.sincePress = false
-		g.pend.seen, g.pend.last, g.pend.lastAt, g.pend.lastIn, g.pend.live = true, ev.Side, at, g.inputs, !ev.Inferred
-		g.emit(&out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
-		if !g.ended {
-			g.pend.presses = append(g.pend.presses, pendingPress{ev: ev, in: g.inputs})
-		}
+		g.clockPressed(&out, at, ev)
 	case clockd.Flag:
-		g.clock = ev.Clock
-		if g.flag.down[ev.Side] {
-			break
-		}
-		g.flag.down[ev.Side] = true
-		g.flag.sincePress = true
-		// The period whose time ran out is the interpreter's to say: it
-		// alone sees whether the clock added the next one at the flag.
-		if ev.Period < 1 {
-			ev.Period = max(1, g.flag.hwPeriod[ev.Side])
-		}
-		// A period the clock added in the same reading came with this
-		// flag: it is not a counter's addition to check against the moves.
-		kept := g.flag.checks[:0]
-		for _, c := range g.flag.checks {
-			if c.ev.Side != ev.Side || c.ev.At != ev.At {
-				kept = append(kept, c)
-			}
-		}
-		g.flag.checks = kept
-		g.flag.flags = append(g.flag.flags, fallen{ev, g.inputs})
+		g.clockFlag(ev)
 	case clockd.PeriodAdded:
-		g.clock = ev.Clock
-		period := ev.Period
-		if period <= g.flag.hwPeriod[ev.Side] {
-			period = g.flag.hwPeriod[ev.Side] + 1
-		}
-		g.flag.hwPeriod[ev.Side] = period
-		// A clock may show the flag at 0:00 and add the next period only
-		// with the flagged side's next press: while that side's flag is
-		// down, an addition is the flag's, not a counter's.
-		flagged := g.flag.down[ev.Side]
-		g.flag.down[ev.Side] = false
-		g.emit(&out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
-		if !g.flag.sincePress && !flagged && len(g.tc().Periods) > 0 && !g.ended && !g.atStart {
-			ev.Period = period
-			g.flag.checks = append(g.flag.checks, periodCheck{ev: ev, in: g.inputs})
-			g.snapChecks(ev.Side)
-		}
+		g.clockPeriodAdded(&out, at, ev)
 	case clockd.Stopped:
 		g.stopped = true
 		g.clock = ev.Clock
@@ -627,19 +572,104 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		// should know.
 		g.anomaly(&out, at, KindClockReading, 0, true, "6.10", "The clock's readings need a look: "+ev.Detail+".")
 	case clockd.Reset:
-		// The clock counts afresh; the record and the move counts stand.
-		before := g.clock
-		g.clock = ev.Clock
-		g.flag.hwPeriod = [2]int{1, 1}
-		g.flag.down = [2]bool{}
-		if !g.ended {
-			g.anomaly(&out, at, KindClockReading, 0, true, "6.10",
-				fmt.Sprintf("The clock was reset to the control's starting times (White %s, Black %s) in the middle of the game; it last showed White %s, Black %s. Set it back to the times before the reset, with the periods each player is in, before play goes on (6.10).",
-					hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
-			g.clockReset(&out, before, ev.Clock)
-		}
+		g.clockWasReset(&out, at, ev)
 	}
 	return out
+}
+
+// clockStarted handles the clock started: the round begins for this board
+// (6.7.1), or, after a reset, the clock runs again with the times the
+// arbiter set back.
+func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if g.started {
+		// the clock runs again after a reset: the times the
+		// arbiter set back are an adjustment
+		g.clockRuns(out, at, ev.Clock)
+		g.ref.Resume(at)
+		for _, s := range []clockd.Side{clockd.White, clockd.Black} {
+			g.ref.SetTime(s, ev.Clock.Of(s), at)
+		}
+	} else {
+		g.startedAt = at // the round starts for this board (6.7.1)
+	}
+	g.started = true
+	g.clock = ev.Clock
+	g.ref.Start(at)
+}
+
+// clockPressed records a press: it waits to be resolved against the board
+// (resolvePress).
+func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	g.clock = ev.Clock
+	g.flag.sincePress = false
+	g.pend.seen, g.pend.last, g.pend.lastAt, g.pend.lastIn, g.pend.live = true, ev.Side, at, g.inputs, !ev.Inferred
+	g.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
+	if !g.ended {
+		g.pend.presses = append(g.pend.presses, pendingPress{ev: ev, in: g.inputs})
+	}
+}
+
+// clockFlag records a flag, judged once the presses before it are resolved
+// (resolveFlags).
+func (g *Game) clockFlag(ev clockd.ClockEvent) {
+	g.clock = ev.Clock
+	if g.flag.down[ev.Side] {
+		return
+	}
+	g.flag.down[ev.Side] = true
+	g.flag.sincePress = true
+	// The period whose time ran out is the interpreter's to say: it
+	// alone sees whether the clock added the next one at the flag.
+	if ev.Period < 1 {
+		ev.Period = max(1, g.flag.hwPeriod[ev.Side])
+	}
+	// A period the clock added in the same reading came with this
+	// flag: it is not a counter's addition to check against the moves.
+	kept := g.flag.checks[:0]
+	for _, c := range g.flag.checks {
+		if c.ev.Side != ev.Side || c.ev.At != ev.At {
+			kept = append(kept, c)
+		}
+	}
+	g.flag.checks = kept
+	g.flag.flags = append(g.flag.flags, fallen{ev, g.inputs})
+}
+
+// clockPeriodAdded records a period the clock added, and the check of the
+// moves against it when a counter added it.
+func (g *Game) clockPeriodAdded(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	g.clock = ev.Clock
+	period := ev.Period
+	if period <= g.flag.hwPeriod[ev.Side] {
+		period = g.flag.hwPeriod[ev.Side] + 1
+	}
+	g.flag.hwPeriod[ev.Side] = period
+	// A clock may show the flag at 0:00 and add the next period only
+	// with the flagged side's next press: while that side's flag is
+	// down, an addition is the flag's, not a counter's.
+	flagged := g.flag.down[ev.Side]
+	g.flag.down[ev.Side] = false
+	g.emit(out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
+	if !g.flag.sincePress && !flagged && len(g.tc().Periods) > 0 && !g.ended && !g.atStart {
+		ev.Period = period
+		g.flag.checks = append(g.flag.checks, periodCheck{ev: ev, in: g.inputs})
+		g.snapChecks(ev.Side)
+	}
+}
+
+// clockWasReset handles the clock set back to the control's starting times
+// mid-game: it counts afresh; the record and the move counts stand.
+func (g *Game) clockWasReset(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	before := g.clock
+	g.clock = ev.Clock
+	g.flag.hwPeriod = [2]int{1, 1}
+	g.flag.down = [2]bool{}
+	if !g.ended {
+		g.anomaly(out, at, KindClockReading, 0, true, "6.10",
+			fmt.Sprintf("The clock was reset to the control's starting times (White %s, Black %s) in the middle of the game; it last showed White %s, Black %s. Set it back to the times before the reset, with the periods each player is in, before play goes on (6.10).",
+				hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
+		g.clockReset(out, before, ev.Clock)
+	}
 }
 
 // ActionKind is what an arbiter did.

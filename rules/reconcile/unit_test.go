@@ -910,7 +910,7 @@ func TestResyncTakesTheSideToMoveFromAPressReadAfterTheBoard(t *testing.T) {
 	h.press(33.5, B)
 	h.advance(40)
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
-	if a := h.of(TypeAnomaly)[1]; a.Ply != 2 || a.Made != 4 || !strings.Contains(a.Detail, "while the clock shows White's time running") {
+	if a := h.of(TypeAnomaly)[1]; a.Ply != 2 || a.Made != 4 || !strings.Contains(a.Detail, "with Black to move, while Black pressed the clock after the board showed it") {
 		t.Errorf("unverified-moves: verified ply %d, made %d (want 2, 4): %s", a.Ply, a.Made, a.Detail)
 	}
 	if p := h.completedAt("Bc4"); p != 7 {
