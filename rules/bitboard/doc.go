@@ -15,9 +15,11 @@
 // Squares are numbered a1=0, b1=1, …, h8=63. Attack tables (knight, king,
 // pawn captures, sliding rays, between/line masks) and the Zobrist keys
 // used by Position.Hash are computed once at package initialisation into
-// immutable tables; sliding attacks are looked up by magic bitboards whose
-// multipliers were found by a search from fixed seeds (knownMagics; the
-// search runs at initialisation only for a square whose known one fails).
+// immutable tables; a bishop's attacks are looked up by magic bitboards
+// whose multipliers were found by a search from fixed seeds (knownMagics;
+// the search runs at initialisation only for a square whose known one
+// fails), a rook's are computed from its file and rank (RookAttacks; the
+// rook's magic table, 800 KB, is kept as a reference).
 //
 // The position ignores the move counters for legality; it keeps them only
 // to round-trip FEN. Threefold repetition and the 50/75-move rules are not

@@ -2,7 +2,8 @@ package bitboard
 
 import "math/bits"
 
-// Sliding attacks by "fancy" magic bitboards. For a slider on square s only
+// Sliding attacks by "fancy" magic bitboards (a bishop's; a rook's are
+// computed by RookAttacks, the rook's table being kept as a reference). For a slider on square s only
 // the occupancy of its relevant squares matters: the squares on its rays,
 // without the last square of each ray (a piece there cannot hide anything
 // behind it). Multiplying that masked occupancy by a per-square magic
@@ -280,7 +281,56 @@ func BishopAttacks(s Square, occ uint64) uint64 {
 }
 
 // RookAttacks returns the squares a rook on s attacks given the occupancy.
+// It is computed, not looked up in the rook's magic table (800 KB, mostly
+// out of the processor's nearest caches during a search): the file by
+// subtraction on the occupancy and its byte-reversed image (the slider's
+// bit borrows through the empty squares up to the first blocker), the
+// rank from a 512-byte table indexed by the rank's inner occupancy.
+// TestMagicAttacksEqualRayScan checks it, and the magic table, against
+// the ray scan.
 func RookAttacks(s Square, occ uint64) uint64 {
+	mask := fileMask[s]
+	b := uint64(1) << uint(s)
+	up := occ & mask
+	down := bits.ReverseBytes64(up)
+	up -= b
+	down -= bits.ReverseBytes64(b)
+	file := (up ^ bits.ReverseBytes64(down)) & mask
+	sh := uint(s) &^ 7
+	return file | uint64(rankAttacks[s&7][occ>>sh>>1&63])<<sh
+}
+
+// rookAttacksMagic is the magic table's answer for a rook on s.
+func rookAttacksMagic(s Square, occ uint64) uint64 {
 	m := &rookMagics[s]
 	return m.attacks[m.index(occ)]
 }
+
+// fileMask[s] is the file of s without s. rankAttacks[f][o] holds the
+// squares of a rank that a rook on file f attacks when the bits of o are
+// the occupancy of files b to g.
+var fileMask, rankAttacks = func() (fm [64]uint64, ra [8][64]uint8) {
+	for s := 0; s < 64; s++ {
+		fm[s] = 0x0101010101010101 << uint(s&7) &^ (1 << uint(s))
+	}
+	for f := 0; f < 8; f++ {
+		for o := 0; o < 64; o++ {
+			occ := o << 1
+			var a uint8
+			for g := f + 1; g < 8; g++ {
+				a |= 1 << uint(g)
+				if occ&(1<<uint(g)) != 0 {
+					break
+				}
+			}
+			for g := f - 1; g >= 0; g-- {
+				a |= 1 << uint(g)
+				if occ&(1<<uint(g)) != 0 {
+					break
+				}
+			}
+			ra[f][o] = a
+		}
+	}
+	return fm, ra
+}()

@@ -52,6 +52,9 @@ func TestMagicAttacksEqualRayScan(t *testing.T) {
 		if got, want := RookAttacks(s, occ), slideAttacks(s, occ, rookDirs); got != want {
 			t.Fatalf("RookAttacks(%d, %#x) = %#x, want %#x", s, occ, got, want)
 		}
+		if got, want := rookAttacksMagic(s, occ), slideAttacks(s, occ, rookDirs); got != want {
+			t.Fatalf("rookAttacksMagic(%d, %#x) = %#x, want %#x", s, occ, got, want)
+		}
 		if got, want := BishopAttacks(s, occ), slideAttacks(s, occ, bishopDirs); got != want {
 			t.Fatalf("BishopAttacks(%d, %#x) = %#x, want %#x", s, occ, got, want)
 		}
@@ -152,7 +155,8 @@ func BenchmarkSliderAttacks(b *testing.B) {
 		rook func(Square, uint64) uint64
 		bish func(Square, uint64) uint64
 	}{
-		{"magic", RookAttacks, BishopAttacks},
+		{"magic", rookAttacksMagic, BishopAttacks},
+		{"computed rook", RookAttacks, BishopAttacks},
 		{"rayscan", func(s Square, occ uint64) uint64 { return slideAttacks(s, occ, rookDirs) },
 			func(s Square, occ uint64) uint64 { return slideAttacks(s, occ, bishopDirs) }},
 	} {
