@@ -268,7 +268,6 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		return
 	}
 	side := ev.Side
-	chosen := -1
 	var cands []int
 	for i, p := range g.plies {
 		if !p.completed && p.side == side {
@@ -324,19 +323,23 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		g.away.absorb[side] = 0 // read live: the presses of the absence are all in
 	}
 	if len(cands) == 0 {
-		g.pend.backDue, g.pend.backSide = true, side.Other()
-		g.illegal[side]++
-		g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
-			fmt.Sprintf("%s pressed the clock %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
-				name(side), g.when(ev), possessive(side), g.penalty(side)))
-		g.expectPenalty(out, side, possessive(side)+" press without a move")
+		g.pressWithoutMove(out, at, ev)
 		return
 	}
+	g.completeByPress(out, at, pr, cands)
+}
+
+// completeByPress completes the ply of pr's side that its press completes,
+// among cands (that side's uncompleted plies, at least one), and those of
+// that side before it by the next move (6.2.1).
+func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, cands []int) {
 	// The press completes the latest of side's moves made before it. When
 	// more presses of side wait after it (the clock was read late because
 	// the board that relays it was away, or one reading showed several
 	// presses), they were made in that order: each later one is for a later
 	// move, so this one leaves the latest moves to them.
+	ev, side := pr.ev, pr.ev.Side
+	chosen := -1
 	var before []int
 	for _, i := range cands {
 		// The board reports a move a scan or two after it is made, so a
@@ -372,6 +375,19 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	g.plies[chosen].pressAt, g.plies[chosen].pressIn = ev.At, pr.in
 	// keep the reference clock in step: a completed move, at the press
 	g.ref.Press(side, ev.At, g.counts.Of(side))
+}
+
+// pressWithoutMove reports ev, a press with no new move of its side on the
+// board: an illegal move (6.2.4, 7.5.3); the opponent's press back, with no
+// move of its own, is then expected and no offence.
+func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	side := ev.Side
+	g.pend.backDue, g.pend.backSide = true, side.Other()
+	g.illegal[side]++
+	g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
+		fmt.Sprintf("%s pressed the clock %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
+			name(side), g.when(ev), possessive(side), g.penalty(side)))
+	g.expectPenalty(out, side, possessive(side)+" press without a move")
 }
 
 // laterPresses counts the presses of pr's side that wait after pr: the
