@@ -69,33 +69,10 @@ func (a *Auditor) Game(g *Game) *Report {
 		r.Control = j.tc[0].Required(1)
 	}
 	pos := &positions{g: g}
-	var reps [2]sideReplay
-	counting := false // the clocks show a clock that counts moves
-	for side := range reps {
-		reps[side] = replaySide(clockd.Side(side), s[side], j.tc[side], nil)
-	}
-	// A clock that gives both players the period at the first flag: replay
-	// again knowing where each side's time ran out.
-	var flags [2][]int
-	for side := range reps {
-		for _, ad := range reps[side].adds {
-			if ad.atFlag && ad.move >= 1 && ad.move <= len(s[side]) {
-				flags[side] = append(flags[side], s[side][ad.move-1].ply)
-			}
-		}
-	}
-	if len(flags[0])+len(flags[1]) > 0 {
-		for side := range reps {
-			reps[side] = replaySide(clockd.Side(side), s[side], j.tc[side], flags[1-side])
-		}
-	}
+	reps := replayBoth(s, j.tc)
+	counting := countsMoves(reps) // the clocks show a clock that counts moves
 	for side := range reps {
 		r.Chart[side] = reps[side].points
-		for _, ad := range reps[side].adds {
-			if !ad.atFlag && !ad.withFlag && ad.completed == ad.required {
-				counting = true
-			}
-		}
 	}
 	for side := range reps {
 		rep := &reps[side]
@@ -120,6 +97,44 @@ func (a *Auditor) Game(g *Game) *Report {
 		return cmp.Or(cmp.Compare(x.Move, y.Move), cmp.Compare(x.Side, y.Side))
 	})
 	return r
+}
+
+// replayBoth replays each side's clock. A clock that gives both players
+// the period at the first flag is replayed again knowing where each side's
+// time ran out.
+func replayBoth(s [2][]sideMove, tc [2]clockd.TimeControl) [2]sideReplay {
+	var reps [2]sideReplay
+	for side := range reps {
+		reps[side] = replaySide(clockd.Side(side), s[side], tc[side], nil)
+	}
+	var flags [2][]int
+	for side := range reps {
+		for _, ad := range reps[side].adds {
+			if ad.atFlag && ad.move >= 1 && ad.move <= len(s[side]) {
+				flags[side] = append(flags[side], s[side][ad.move-1].ply)
+			}
+		}
+	}
+	if len(flags[0])+len(flags[1]) > 0 {
+		for side := range reps {
+			reps[side] = replaySide(clockd.Side(side), s[side], tc[side], flags[1-side])
+		}
+	}
+	return reps
+}
+
+// countsMoves reports whether the clocks show a clock that counts moves: a
+// period added, without a flag, when its side completed the moves
+// required.
+func countsMoves(reps [2]sideReplay) bool {
+	for _, rep := range reps {
+		for _, ad := range rep.adds {
+			if !ad.atFlag && !ad.withFlag && ad.completed == ad.required {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // opponentClean reports whether the opponent's moves just before and
