@@ -86,52 +86,20 @@ func (g *Game) Add(e reconcile.Event) {
 	case reconcile.TypePeriod:
 		g.added[idx(e.Side)] += e.Added
 	case reconcile.TypeMove:
-		if e.Ply < 1 {
-			break
+		g.made = madePly(g.made, e)
+	case reconcile.TypeAnomaly:
+		if e.Kind == reconcile.KindUnverified && e.FEN != "" && len(g.made) > e.Ply {
+			// A ply the board showed before an absence and nobody
+			// completed is among the plies that could not be verified
+			// (after verified_ply): it is no move of the record.
+			g.made = g.made[:e.Ply]
 		}
-		if len(g.made) >= e.Ply {
-			g.made = g.made[:e.Ply-1]
-		}
-		for len(g.made) < e.Ply-1 {
-			g.made = append(g.made, "") // plies arbiterd could not verify
-		}
-		g.made = append(g.made, e.SAN)
 	case reconcile.TypeComplete:
 		g.complete(e)
 	case reconcile.TypeRetract:
-		// A retraction that reaches completed moves is a take-back (7.1):
-		// the record loses those moves.
-		n := 0
-		for _, m := range g.moves {
-			if m.Ply < e.Ply {
-				g.moves[n] = m
-				n++
-			}
-		}
-		g.moves = g.moves[:n]
-		if e.Ply >= 1 && len(g.made) >= e.Ply {
-			g.made = g.made[:e.Ply-1]
-		}
+		g.retract(e)
 	case reconcile.TypeFlag:
-		if e.Verdict != reconcile.VerdictNone {
-			// The game ends: the clocks as the flag fell are the last.
-			// After a flag that ends nothing, the clock before the next
-			// move is still the one its last press left (the time to the
-			// flag is part of that move's time, %emt).
-			g.clock = e.Clock
-			g.known = [2]bool{true, true}
-		}
-		switch e.Verdict {
-		case reconcile.VerdictLoss:
-			g.result = winner(e.Side.Other())
-			g.term = "time forfeit"
-		case reconcile.VerdictDraw:
-			g.result = "1/2-1/2"
-			g.term = "time forfeit"
-		}
-		if e.Verdict != reconcile.VerdictNone {
-			g.comment = e.Reason
-		}
+		g.flag(e)
 	case reconcile.TypeEnd:
 		g.result = e.Result
 		g.term = termination(e.Reason)
@@ -155,6 +123,60 @@ func (g *Game) Add(e reconcile.Event) {
 		if e.FEN != "" && g.tags.StartFEN == "" && len(g.moves) == 0 && !isStandard(e.FEN) {
 			g.tags.StartFEN = e.FEN
 		}
+	}
+}
+
+// madePly keeps the SAN of a ply made on the board in made, in its place:
+// made[i] is ply i+1, "" for plies arbiterd could not verify.
+func madePly(made []string, e reconcile.Event) []string {
+	if e.Ply < 1 {
+		return made
+	}
+	if len(made) >= e.Ply {
+		made = made[:e.Ply-1]
+	}
+	for len(made) < e.Ply-1 {
+		made = append(made, "") // plies arbiterd could not verify
+	}
+	return append(made, e.SAN)
+}
+
+// retract takes a ply back. A retraction that reaches completed moves is
+// a take-back (7.1): the record loses those moves.
+func (g *Game) retract(e reconcile.Event) {
+	n := 0
+	for _, m := range g.moves {
+		if m.Ply < e.Ply {
+			g.moves[n] = m
+			n++
+		}
+	}
+	g.moves = g.moves[:n]
+	if e.Ply >= 1 && len(g.made) >= e.Ply {
+		g.made = g.made[:e.Ply-1]
+	}
+}
+
+// flag takes a flag's verdict: a loss or a draw ends the game on time.
+func (g *Game) flag(e reconcile.Event) {
+	if e.Verdict != reconcile.VerdictNone {
+		// The game ends: the clocks as the flag fell are the last.
+		// After a flag that ends nothing, the clock before the next
+		// move is still the one its last press left (the time to the
+		// flag is part of that move's time, %emt).
+		g.clock = e.Clock
+		g.known = [2]bool{true, true}
+	}
+	switch e.Verdict {
+	case reconcile.VerdictLoss:
+		g.result = winner(e.Side.Other())
+		g.term = "time forfeit"
+	case reconcile.VerdictDraw:
+		g.result = "1/2-1/2"
+		g.term = "time forfeit"
+	}
+	if e.Verdict != reconcile.VerdictNone {
+		g.comment = e.Reason
 	}
 }
 
