@@ -109,6 +109,29 @@ func TestUnverifiedPliesLeaveAMarkedGap(t *testing.T) {
 	}
 }
 
+// A ply the board showed before an absence, never completed, is among the
+// plies the unverified-moves anomaly names (after its verified_ply): the
+// movetext does not write it as a move.
+func TestAPlyShownBeforeAnAbsenceIsInTheGap(t *testing.T) {
+	g := New(Tags{})
+	g.Add(reconcile.Event{Type: reconcile.TypeComplete, Ply: 1, Side: clockd.White, SAN: "e4", By: reconcile.ByPress})
+	g.Add(reconcile.Event{Type: reconcile.TypeComplete, Ply: 2, Side: clockd.Black, SAN: "e5", By: reconcile.ByPress})
+	g.Add(reconcile.Event{Type: reconcile.TypeMove, Ply: 3, Side: clockd.White, SAN: "Nf3"})
+	g.Add(reconcile.Event{Type: reconcile.TypeAnomaly, Kind: reconcile.KindUnverified, NoSide: true, Ply: 2, Made: 4,
+		Plies: []string{"Nf3", "Nc6", "Bb5", "a6"}, FEN: "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"})
+	g.Add(reconcile.Event{Type: reconcile.TypeMove, Ply: 7, Side: clockd.White, SAN: "Ba4"})
+	g.Add(reconcile.Event{Type: reconcile.TypeComplete, Ply: 7, Side: clockd.White, SAN: "Ba4", By: reconcile.ByPress})
+	var b strings.Builder
+	if err := g.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Join(strings.Fields(b.String()), " ")
+	want := "1... e5 {[%clk 0:00:00] [%emt 0:00:00]} {arbiterd: plies 3 to 6 were made while the board was not read and could not be verified} 4. Ba4"
+	if !strings.Contains(out, want) || strings.Contains(out, "Nf3") {
+		t.Errorf("PGN lacks %q, or writes Nf3 as a move:\n%s", want, out)
+	}
+}
+
 // A forgotten press (6.2.1): Black's 2...Nc6 is not pressed, White replies
 // 3.Bb5 (White's clock is not running, so White cannot press) and Black's
 // 3...a6 is pressed. The presses complete ply 6 before ply 5, which its
