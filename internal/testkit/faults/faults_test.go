@@ -161,8 +161,16 @@ func verdict(base, got outcome) (string, error) {
 }
 
 // parallel bounds how many live games run at once (each is a pty, an
-// emulator and a live path; the machine is shared).
-const parallel = 3
+// emulator and a live path; the machine is shared): ARBITERD_FAULT_PARALLEL,
+// else 3. A game spends most of its time waiting for the next move (about
+// 0.35 s of CPU in the 9 s it plays), so many can share two cores without
+// changing what each one sees; the long forms run with more.
+var parallel = func() int {
+	if n, err := strconv.Atoi(os.Getenv("ARBITERD_FAULT_PARALLEL")); err == nil && n > 0 {
+		return n
+	}
+	return 3
+}()
 
 // TestFaults plays the game through a pty with one scripted fault per trial,
 // at a random ply, and judges every trial against the undisturbed run.
