@@ -116,40 +116,8 @@ func (s *session) run(parent context.Context) error {
 
 	reqs := make(chan []byte)
 	s.wg.Add(2)
-	go func() {
-		// Reads end when the connection closes: the caller closes it
-		// after run returns (with a close handshake on shutdown).
-		defer s.wg.Done()
-		for {
-			_, msg, err := s.c.Read(context.Background())
-			if err != nil {
-				cancel(err)
-				return
-			}
-			select {
-			case reqs <- msg:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		defer s.wg.Done()
-		for {
-			select {
-			case msg := <-s.out:
-				wctx, wcancel := context.WithTimeout(ctx, s.a.writeTimeout)
-				err := s.c.Write(wctx, websocket.MessageText, msg)
-				wcancel()
-				if err != nil {
-					cancel(fmt.Errorf("%w: %v", errSlow, err))
-					return
-				}
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	go s.readRequests(ctx, cancel, reqs)
+	go s.writeQueued(ctx, cancel)
 
 	defer func() {
 		if s.hold != nil {
@@ -185,6 +153,46 @@ func (s *session) run(parent context.Context) error {
 			if err := s.take(ctx, cancel, u, ok); err != nil {
 				return err
 			}
+		}
+	}
+}
+
+// readRequests hands the client's messages to reqs until the connection
+// fails, which cancels the session. Reads end when the connection closes:
+// the caller closes it after run returns (with a close handshake on
+// shutdown).
+func (s *session) readRequests(ctx context.Context, cancel context.CancelCauseFunc, reqs chan<- []byte) {
+	defer s.wg.Done()
+	for {
+		_, msg, err := s.c.Read(context.Background())
+		if err != nil {
+			cancel(err)
+			return
+		}
+		select {
+		case reqs <- msg:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// writeQueued writes the queued messages to the client; a write that takes
+// longer than the write timeout cancels the session as too slow.
+func (s *session) writeQueued(ctx context.Context, cancel context.CancelCauseFunc) {
+	defer s.wg.Done()
+	for {
+		select {
+		case msg := <-s.out:
+			wctx, wcancel := context.WithTimeout(ctx, s.a.writeTimeout)
+			err := s.c.Write(wctx, websocket.MessageText, msg)
+			wcancel()
+			if err != nil {
+				cancel(fmt.Errorf("%w: %v", errSlow, err))
+				return
+			}
+		case <-ctx.Done():
+			return
 		}
 	}
 }
