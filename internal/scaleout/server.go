@@ -173,6 +173,29 @@ func StartServer(o ServerOptions) (*Server, error) {
 	if o.Domain == "" || o.StoreDir == "" {
 		return nil, errors.New("scaleout: a server needs a JetStream domain and a store directory")
 	}
+	opts, err := o.natsOptions()
+	if err != nil {
+		return nil, err
+	}
+	s, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("scaleout: nats server: %w", err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(30 * time.Second) {
+		s.Shutdown()
+		return nil, errors.New("scaleout: the embedded NATS server did not become ready in 30 s")
+	}
+	srv := &Server{Server: s, LeafAddr: o.LeafListen}
+	if o.Cluster != nil {
+		srv.ClusterAddr = o.Cluster.Listen
+	}
+	return srv, nil
+}
+
+// natsOptions is the embedded server's configuration. The leaf and cluster
+// addresses that ask for a free port are given one in o.
+func (o *ServerOptions) natsOptions() (*server.Options, error) {
 	opts := &server.Options{
 		ServerName: o.Name, JetStream: true, JetStreamDomain: o.Domain, StoreDir: o.StoreDir,
 		NoSigs: true, NoLog: true, DontListen: o.Listen == "", Host: "127.0.0.1", Port: server.RANDOM_PORT,
@@ -208,55 +231,61 @@ func StartServer(o ServerOptions) (*Server, error) {
 		opts.LeafNode.NoAdvertise = true
 	}
 	if len(o.Remotes) > 0 {
-		seed, err := o.Auth.seed()
-		if err != nil {
+		if err := o.leafRemotes(opts); err != nil {
 			return nil, err
 		}
-		for _, urls := range o.Remotes {
-			r := &server.RemoteLeafOpts{Credentials: o.Auth.Credentials, Nkey: seed}
-			for _, s := range urls {
-				u, err := url.Parse(s)
-				if err != nil {
-					return nil, fmt.Errorf("scaleout: leaf remote %q: %w", s, err)
-				}
-				r.URLs = append(r.URLs, u)
-			}
-			if o.TLS != nil {
-				r.TLS, r.TLSConfig = true, o.TLS.Clone()
-			}
-			opts.LeafNode.Remotes = append(opts.LeafNode.Remotes, r)
-		}
-		opts.LeafNode.ReconnectInterval = time.Second
 	}
-	if c := o.Cluster; c != nil {
-		h, p, err := splitHostPort(c.Listen)
-		if err != nil {
-			return nil, fmt.Errorf("scaleout: cluster listen: %w", err)
+	if o.Cluster != nil {
+		if err := o.clusterRoutes(opts); err != nil {
+			return nil, err
 		}
-		opts.Cluster.Name, opts.Cluster.Host, opts.Cluster.Port = c.Name, h, p
-		opts.Cluster.TLSConfig = o.TLS
-		for _, s := range c.Routes {
+	}
+	return opts, nil
+}
+
+// leafRemotes adds the leaf-node connections the server dials, signed with
+// o.Auth, each over TLS when o.TLS is set.
+func (o *ServerOptions) leafRemotes(opts *server.Options) error {
+	seed, err := o.Auth.seed()
+	if err != nil {
+		return err
+	}
+	for _, urls := range o.Remotes {
+		r := &server.RemoteLeafOpts{Credentials: o.Auth.Credentials, Nkey: seed}
+		for _, s := range urls {
 			u, err := url.Parse(s)
 			if err != nil {
-				return nil, fmt.Errorf("scaleout: route %q: %w", s, err)
+				return fmt.Errorf("scaleout: leaf remote %q: %w", s, err)
 			}
-			opts.Routes = append(opts.Routes, u)
+			r.URLs = append(r.URLs, u)
 		}
+		if o.TLS != nil {
+			r.TLS, r.TLSConfig = true, o.TLS.Clone()
+		}
+		opts.LeafNode.Remotes = append(opts.LeafNode.Remotes, r)
 	}
-	s, err := server.NewServer(opts)
+	opts.LeafNode.ReconnectInterval = time.Second
+	return nil
+}
+
+// clusterRoutes makes the server a node of o.Cluster: its listener and the
+// routes to the other nodes.
+func (o *ServerOptions) clusterRoutes(opts *server.Options) error {
+	c := o.Cluster
+	h, p, err := splitHostPort(c.Listen)
 	if err != nil {
-		return nil, fmt.Errorf("scaleout: nats server: %w", err)
+		return fmt.Errorf("scaleout: cluster listen: %w", err)
 	}
-	go s.Start()
-	if !s.ReadyForConnections(30 * time.Second) {
-		s.Shutdown()
-		return nil, errors.New("scaleout: the embedded NATS server did not become ready in 30 s")
+	opts.Cluster.Name, opts.Cluster.Host, opts.Cluster.Port = c.Name, h, p
+	opts.Cluster.TLSConfig = o.TLS
+	for _, s := range c.Routes {
+		u, err := url.Parse(s)
+		if err != nil {
+			return fmt.Errorf("scaleout: route %q: %w", s, err)
+		}
+		opts.Routes = append(opts.Routes, u)
 	}
-	srv := &Server{Server: s, LeafAddr: o.LeafListen}
-	if o.Cluster != nil {
-		srv.ClusterAddr = o.Cluster.Listen
-	}
-	return srv, nil
+	return nil
 }
 
 // connect opens a client connection: in-process to an embedded server, or
