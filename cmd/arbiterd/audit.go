@@ -83,17 +83,26 @@ func (m multiSink) Error(err error) {
 	}
 }
 
-func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
+// options are the auditor's options the flags give.
+func (o auditOptions) options() (audit.Options, error) {
 	opt := audit.Options{NodeBudget: o.nodes}
 	if o.nodes < 0 {
-		return usageError{fmt.Errorf("--nodes %d: want a count of positions, 0 for the default", o.nodes)}
+		return opt, usageError{fmt.Errorf("--nodes %d: want a count of positions, 0 for the default", o.nodes)}
 	}
 	if o.timeControl != "" {
 		tc, err := clockd.ParseTimeControl(o.timeControl)
 		if err != nil {
-			return usageError{fmt.Errorf("--timecontrol: %w", err)}
+			return opt, usageError{fmt.Errorf("--timecontrol: %w", err)}
 		}
 		opt.TimeControl = &tc
+	}
+	return opt, nil
+}
+
+func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
+	opt, err := o.options()
+	if err != nil {
+		return err
 	}
 	if len(args) == 0 {
 		args = []string{"-"}

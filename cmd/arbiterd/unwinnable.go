@@ -59,34 +59,7 @@ printed, then a summary. A bad line is reported with its line number and
 the run continues; the exit status is then non-zero, as it is when a
 --label run disagrees with a label.`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.quick && o.full {
-				return usageError{errors.New("--quick and --full exclude each other")}
-			}
-			in := cmd.InOrStdin()
-			name := "stdin"
-			if len(args) == 1 && args[0] != "-" {
-				f, err := os.Open(args[0])
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				in, name = f, args[0]
-			}
-			if o.nodes < 0 {
-				return usageError{fmt.Errorf("--nodes %d: want a count of positions, 0 for the mode's default", o.nodes)}
-			}
-			opt := unwinnable.Options{Mode: unwinnable.Full, NodeBudget: o.nodes, LineBudget: o.lineNodes}
-			if o.quick {
-				opt.Mode = unwinnable.Quick
-			}
-			w := bufio.NewWriter(cmd.OutOrStdout())
-			defer w.Flush()
-			if o.label {
-				return runLabelled(in, name, w, cmd.ErrOrStderr(), opt)
-			}
-			return runQueries(in, name, w, cmd.ErrOrStderr(), opt)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runUnwinnable(cmd, args, o) },
 	}
 	cmd.Flags().BoolVar(&o.quick, "quick", false, "small node budget, as the live daemon uses (may answer undetermined)")
 	cmd.Flags().BoolVar(&o.full, "full", false, "large node budget for a ruling (the default)")
@@ -94,6 +67,37 @@ the run continues; the exit status is then non-zero, as it is when a
 	cmd.Flags().Int64Var(&o.lineNodes, "line-nodes", 0, "node budget for shortening a mate line found (0 = the mode's default: none with --quick, up to 200,000 with --full; -1 = none)")
 	cmd.Flags().BoolVar(&o.label, "label", false, `read the labelled format "XY FEN" and print agreement with the labels`)
 	return cmd
+}
+
+// runUnwinnable answers the queries of the file args names (standard
+// input without one).
+func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) error {
+	if o.quick && o.full {
+		return usageError{errors.New("--quick and --full exclude each other")}
+	}
+	in := cmd.InOrStdin()
+	name := "stdin"
+	if len(args) == 1 && args[0] != "-" {
+		f, err := os.Open(args[0])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in, name = f, args[0]
+	}
+	if o.nodes < 0 {
+		return usageError{fmt.Errorf("--nodes %d: want a count of positions, 0 for the mode's default", o.nodes)}
+	}
+	opt := unwinnable.Options{Mode: unwinnable.Full, NodeBudget: o.nodes, LineBudget: o.lineNodes}
+	if o.quick {
+		opt.Mode = unwinnable.Quick
+	}
+	w := bufio.NewWriter(cmd.OutOrStdout())
+	defer w.Flush()
+	if o.label {
+		return runLabelled(in, name, w, cmd.ErrOrStderr(), opt)
+	}
+	return runQueries(in, name, w, cmd.ErrOrStderr(), opt)
 }
 
 // eachLine calls fn for every non-blank, non-comment line with its number.
