@@ -1,6 +1,7 @@
 package scaleout
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
@@ -76,18 +77,10 @@ var venueName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // Validate fills in the defaults and checks every setting; all errors are
 // reported at once.
 func (c *HallConfig) Validate() error {
-	if c.Data == "" {
-		c.Data = "hall-data"
-	}
-	if c.Listen == "" {
-		c.Listen = config.DefaultListen
-	}
-	if c.LogFormat == "" {
-		c.LogFormat = config.DefaultLogFormat
-	}
-	if c.LogLevel == "" {
-		c.LogLevel = config.DefaultLogLevel
-	}
+	c.Data = cmp.Or(c.Data, "hall-data")
+	c.Listen = cmp.Or(c.Listen, config.DefaultListen)
+	c.LogFormat = cmp.Or(c.LogFormat, config.DefaultLogFormat)
+	c.LogLevel = cmp.Or(c.LogLevel, config.DefaultLogLevel)
 	var errs []error
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, a...)))
@@ -128,11 +121,18 @@ func (c *HallConfig) Validate() error {
 	if !config.AuthGivenOnce(n.Credentials, n.NKeySeedFile, n.NKeySeedEnv) {
 		bad("nats.credentials", config.SeveralAuth)
 	}
-	if len(c.Venues) == 0 {
+	checkVenues(c.Venues, bad)
+	return errors.Join(errs...)
+}
+
+// checkVenues checks the venues: at least one, each with its own valid
+// name, a leaf-node URL without credentials, and board numbers from 1.
+func checkVenues(venues []HallVenue, bad func(field, format string, a ...any)) {
+	if len(venues) == 0 {
 		bad("venues", "no venues: the hall gathers at least one")
 	}
 	seen := map[string]bool{}
-	for i, v := range c.Venues {
+	for i, v := range venues {
 		f := fmt.Sprintf("venues[%d]", i)
 		switch {
 		case !venueName.MatchString(v.Name):
@@ -156,7 +156,6 @@ func (c *HallConfig) Validate() error {
 			}
 		}
 	}
-	return errors.Join(errs...)
 }
 
 // HallOptionsFrom maps a hall configuration to the hall's options.
