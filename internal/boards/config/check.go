@@ -297,44 +297,13 @@ func (s *schema) check(field string, t reflect.Type, n *node, device bool) {
 	if n.kind == scalarNode && n.tag == "null" {
 		return // an empty value: the setting's default, which validation judges
 	}
-	place := field
-	if place == "" {
-		place = "the file"
-	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		s.check(field, t.Elem(), n, device)
 	case reflect.Struct:
-		if n.kind != mapNode {
-			s.bad(field, n.line, "%s where settings (key: value) belong", what(n))
-			return
-		}
-		known := map[string]reflect.StructField{}
-		for i := 0; i < t.NumField(); i++ {
-			if k := keyOf(t.Field(i)); k != "" {
-				known[k] = t.Field(i)
-			}
-		}
-		for i, k := range n.keys {
-			f, ok := known[k]
-			if !ok {
-				s.errs = append(s.errs, &Error{Field: join(field, k), Line: n.keyLines[i], Err: unknownKey(k, place, settingNames(t))})
-				continue
-			}
-			s.check(join(field, k), f.Type, n.vals[i], f.Tag.Get("arbiterd") == "device")
-		}
+		s.checkSettings(field, t, n)
 	case reflect.Slice:
-		if n.kind != listNode {
-			if t.Elem().Kind() == reflect.Struct || t.Elem().Kind() == reflect.Pointer {
-				s.bad(field, n.line, "%s where a list belongs (each entry starting with '-' in YAML, [[%s]] in TOML)", what(n), field)
-			} else {
-				s.bad(field, n.line, "%s where a list belongs", what(n))
-			}
-			return
-		}
-		for i, it := range n.items {
-			s.check(fmt.Sprintf("%s[%d]", field, i), t.Elem(), it, device)
-		}
+		s.checkList(field, t, n, device)
 	case reflect.Map:
 		if n.kind != mapNode {
 			s.bad(field, n.line, "%s where settings (key: value) belong", what(n))
@@ -352,20 +321,7 @@ func (s *schema) check(field string, t reflect.Type, n *node, device bool) {
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		switch {
-		case n.kind != scalarNode:
-			s.bad(field, n.line, "%s where a whole number belongs", what(n))
-		case n.tag == "float":
-			s.bad(field, n.line, "%s is not a whole number", n.text)
-		case n.tag == "str":
-			if _, err := strconv.ParseFloat(strings.TrimSpace(n.text), 64); err == nil {
-				s.bad(field, n.line, "%q is text: write the number without quotes", n.text)
-			} else {
-				s.bad(field, n.line, "%q where a whole number belongs", n.text)
-			}
-		case n.tag != "int":
-			s.bad(field, n.line, "%s where a whole number belongs", what(n))
-		}
+		s.checkWhole(field, n)
 	case reflect.Float32, reflect.Float64:
 		if n.kind != scalarNode || (n.tag != "int" && n.tag != "float") {
 			s.bad(field, n.line, "%s where a number belongs", what(n))
@@ -374,6 +330,67 @@ func (s *schema) check(field string, t reflect.Type, n *node, device bool) {
 		if n.kind != scalarNode || n.tag != "bool" {
 			s.bad(field, n.line, "%s where true or false belongs", what(n))
 		}
+	}
+}
+
+// checkSettings checks the settings (key: value) of struct t: each key
+// is one of its settings, and each value fits it.
+func (s *schema) checkSettings(field string, t reflect.Type, n *node) {
+	if n.kind != mapNode {
+		s.bad(field, n.line, "%s where settings (key: value) belong", what(n))
+		return
+	}
+	place := field
+	if place == "" {
+		place = "the file"
+	}
+	known := map[string]reflect.StructField{}
+	for i := 0; i < t.NumField(); i++ {
+		if k := keyOf(t.Field(i)); k != "" {
+			known[k] = t.Field(i)
+		}
+	}
+	for i, k := range n.keys {
+		f, ok := known[k]
+		if !ok {
+			s.errs = append(s.errs, &Error{Field: join(field, k), Line: n.keyLines[i], Err: unknownKey(k, place, settingNames(t))})
+			continue
+		}
+		s.check(join(field, k), f.Type, n.vals[i], f.Tag.Get("arbiterd") == "device")
+	}
+}
+
+// checkList checks a list of slice type t, entry by entry.
+func (s *schema) checkList(field string, t reflect.Type, n *node, device bool) {
+	if n.kind != listNode {
+		if t.Elem().Kind() == reflect.Struct || t.Elem().Kind() == reflect.Pointer {
+			s.bad(field, n.line, "%s where a list belongs (each entry starting with '-' in YAML, [[%s]] in TOML)", what(n), field)
+		} else {
+			s.bad(field, n.line, "%s where a list belongs", what(n))
+		}
+		return
+	}
+	for i, it := range n.items {
+		s.check(fmt.Sprintf("%s[%d]", field, i), t.Elem(), it, device)
+	}
+}
+
+// checkWhole checks a whole number; a number written in quotes is told
+// apart from other text.
+func (s *schema) checkWhole(field string, n *node) {
+	switch {
+	case n.kind != scalarNode:
+		s.bad(field, n.line, "%s where a whole number belongs", what(n))
+	case n.tag == "float":
+		s.bad(field, n.line, "%s is not a whole number", n.text)
+	case n.tag == "str":
+		if _, err := strconv.ParseFloat(strings.TrimSpace(n.text), 64); err == nil {
+			s.bad(field, n.line, "%q is text: write the number without quotes", n.text)
+		} else {
+			s.bad(field, n.line, "%q where a whole number belongs", n.text)
+		}
+	case n.tag != "int":
+		s.bad(field, n.line, "%s where a whole number belongs", what(n))
 	}
 }
 
