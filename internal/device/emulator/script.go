@@ -150,49 +150,11 @@ func ParseAction(s string) (Action, error) {
 				return bad("%q is not key=value", part)
 			}
 		}
-		switch key {
-		case "ply":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 {
-				return bad("ply %q is not a whole number from 1", val)
-			}
-			a.Ply, plySeen = n, true
-		case "n":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > 4096 {
-				return bad("n %q is not a whole number from 1 to 4096", val)
-			}
-			a.N = n
-		case "for":
-			d, err := time.ParseDuration(val)
-			if err != nil || d <= 0 {
-				return bad("for %q is not a positive duration such as 10s", val)
-			}
-			a.For = d
-		case "result":
-			if val != "1-0" && val != "0-1" && val != "1/2-1/2" {
-				return bad("result %q is not 1-0, 0-1 or 1/2-1/2", val)
-			}
-			a.Result = val
-		case "side":
-			switch val {
-			case "white":
-				a.Side = White
-			case "black":
-				a.Side = Black
-			default:
-				return bad("side %q is not white or black", val)
-			}
-			sideSeen = true
-		case "by":
-			d, err := time.ParseDuration(val)
-			if err != nil || d == 0 {
-				return bad("by %q is not a non-zero duration such as 2m or -30s", val)
-			}
-			a.By = d
-		default:
-			return bad("unknown key %q (known: ply, n, for, result, side, by)", key)
+		if problem := a.set(key, val); problem != "" {
+			return bad("%s", problem)
 		}
+		plySeen = plySeen || key == "ply"
+		sideSeen = sideSeen || key == "side"
 	}
 	if !plySeen {
 		return bad("missing ply=N")
@@ -204,6 +166,54 @@ func ParseAction(s string) (Action, error) {
 		return bad("%v", err)
 	}
 	return a, nil
+}
+
+// set sets the action's setting key to val; problem says what is wrong
+// with them ("" when nothing is).
+func (a *Action) set(key, val string) (problem string) {
+	switch key {
+	case "ply":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return fmt.Sprintf("ply %q is not a whole number from 1", val)
+		}
+		a.Ply = n
+	case "n":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 || n > 4096 {
+			return fmt.Sprintf("n %q is not a whole number from 1 to 4096", val)
+		}
+		a.N = n
+	case "for":
+		d, err := time.ParseDuration(val)
+		if err != nil || d <= 0 {
+			return fmt.Sprintf("for %q is not a positive duration such as 10s", val)
+		}
+		a.For = d
+	case "result":
+		if val != "1-0" && val != "0-1" && val != "1/2-1/2" {
+			return fmt.Sprintf("result %q is not 1-0, 0-1 or 1/2-1/2", val)
+		}
+		a.Result = val
+	case "side":
+		switch val {
+		case "white":
+			a.Side = White
+		case "black":
+			a.Side = Black
+		default:
+			return fmt.Sprintf("side %q is not white or black", val)
+		}
+	case "by":
+		d, err := time.ParseDuration(val)
+		if err != nil || d == 0 {
+			return fmt.Sprintf("by %q is not a non-zero duration such as 2m or -30s", val)
+		}
+		a.By = d
+	default:
+		return fmt.Sprintf("unknown key %q (known: ply, n, for, result, side, by)", key)
+	}
+	return ""
 }
 
 func (k ActionKind) valid() bool {
