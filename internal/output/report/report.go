@@ -88,55 +88,61 @@ func (r *Report) Write(w io.Writer) error {
 		b.WriteString("Incidents\n")
 	}
 	for _, e := range r.incidents {
-		at := fmt.Sprintf("%12s", fmt.Sprintf("%.3f s", e.At.Seconds()))
-		switch e.Type {
-		case reconcile.TypeAnomaly:
-			side := "–"
-			if !e.NoSide {
-				side = e.Side.String()
-			}
-			fmt.Fprintf(&b, "%s  %-8s %s [%s] (%s)\n%s\n", at, "ANOMALY", e.Kind, side, orDash(e.Article), indent(e.Detail))
-		case reconcile.TypePeriod:
-			fmt.Fprintf(&b, "%s  %-8s %s: period %d begins, %s added\n", at, "PERIOD", e.Side, e.Period, pgn.Clock(e.Added))
-		case reconcile.TypeFlag:
-			req := "all remaining moves"
-			if e.MovesRequired > 0 {
-				req = fmt.Sprintf("%d", e.MovesRequired)
-			}
-			fmt.Fprintf(&b, "%s  %-8s %s's flag, period %d: %d moves completed, %s required; control reached: %v\n",
-				at, "FLAG", e.Side, e.Period, e.MovesCompleted, req, e.ControlReached)
-			fmt.Fprintf(&b, "%14s opponent can mate: %s", "", e.OpponentCanMate)
-			if len(e.MateLine) > 0 {
-				fmt.Fprintf(&b, " (for instance %s)", strings.Join(e.MateLine, " "))
-			}
-			fmt.Fprintf(&b, "\n%14s VERDICT: %s (%s)\n%s\n", "", strings.ToUpper(string(e.Verdict)), e.Article, indent(e.Reason))
-		case reconcile.TypeEnd:
-			fmt.Fprintf(&b, "%s  %-8s %s, %s (%s)\n", at, "END", e.Result, e.Reason, orDash(e.Article))
-		case reconcile.TypeAdjust:
-			closes := ""
-			if len(e.Closes) > 0 {
-				closes = fmt.Sprintf("; settles the alert(s) of seq %v", e.Closes)
-			}
-			fmt.Fprintf(&b, "%s  %-8s %s's clock %s, from %s to %s (%s)%s\n%s\n", at, "ADJUST", e.Side, reconcile.FormatChange(e.Added),
-				pgn.Clock(e.From), pgn.Clock(e.To), orDash(e.Article), closes, indent(e.Reason))
-		case reconcile.TypeClaim:
-			fmt.Fprintf(&b, "%s  %-8s %s claims a draw (%s); opponent can mate: %s\n%s\n", at, "CLAIM", e.Side, orDash(e.Article), e.OpponentCanMate, indent(e.Reason))
-		case reconcile.TypeDecision:
-			fmt.Fprintf(&b, "%s  %-8s %s on %s's claim (seq %d) (%s)\n%s\n", at, "DECISION", strings.ToUpper(e.Decision), e.Side, e.Claim, orDash(e.Article), indent(e.Reason))
-		case reconcile.TypePause:
-			what := "the arbiter stopped the clock"
-			if e.State == reconcile.StateRunning {
-				what = "the clock runs again"
-			}
-			fmt.Fprintf(&b, "%s  %-8s %s (%s)\n%s\n", at, "PAUSE", what, orDash(e.Article), indent(e.Reason))
-		case reconcile.TypeRetract:
-			fmt.Fprintf(&b, "%s  %-8s moves from ply %d taken back (7.1: restore times and the move count)\n", at, "TAKEBACK", e.Ply)
-		case reconcile.TypeSession:
-			fmt.Fprintf(&b, "%s  %-8s port %s %s\n", at, "SESSION", e.Port, e.State)
-		}
+		writeIncident(&b, e)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeIncident writes one incident: its capture time, its kind in
+// capitals and what the arbiter needs to know of it.
+func writeIncident(b *strings.Builder, e reconcile.Event) {
+	at := fmt.Sprintf("%12s", fmt.Sprintf("%.3f s", e.At.Seconds()))
+	switch e.Type {
+	case reconcile.TypeAnomaly:
+		side := "–"
+		if !e.NoSide {
+			side = e.Side.String()
+		}
+		fmt.Fprintf(b, "%s  %-8s %s [%s] (%s)\n%s\n", at, "ANOMALY", e.Kind, side, orDash(e.Article), indent(e.Detail))
+	case reconcile.TypePeriod:
+		fmt.Fprintf(b, "%s  %-8s %s: period %d begins, %s added\n", at, "PERIOD", e.Side, e.Period, pgn.Clock(e.Added))
+	case reconcile.TypeFlag:
+		req := "all remaining moves"
+		if e.MovesRequired > 0 {
+			req = fmt.Sprintf("%d", e.MovesRequired)
+		}
+		fmt.Fprintf(b, "%s  %-8s %s's flag, period %d: %d moves completed, %s required; control reached: %v\n",
+			at, "FLAG", e.Side, e.Period, e.MovesCompleted, req, e.ControlReached)
+		fmt.Fprintf(b, "%14s opponent can mate: %s", "", e.OpponentCanMate)
+		if len(e.MateLine) > 0 {
+			fmt.Fprintf(b, " (for instance %s)", strings.Join(e.MateLine, " "))
+		}
+		fmt.Fprintf(b, "\n%14s VERDICT: %s (%s)\n%s\n", "", strings.ToUpper(string(e.Verdict)), e.Article, indent(e.Reason))
+	case reconcile.TypeEnd:
+		fmt.Fprintf(b, "%s  %-8s %s, %s (%s)\n", at, "END", e.Result, e.Reason, orDash(e.Article))
+	case reconcile.TypeAdjust:
+		closes := ""
+		if len(e.Closes) > 0 {
+			closes = fmt.Sprintf("; settles the alert(s) of seq %v", e.Closes)
+		}
+		fmt.Fprintf(b, "%s  %-8s %s's clock %s, from %s to %s (%s)%s\n%s\n", at, "ADJUST", e.Side, reconcile.FormatChange(e.Added),
+			pgn.Clock(e.From), pgn.Clock(e.To), orDash(e.Article), closes, indent(e.Reason))
+	case reconcile.TypeClaim:
+		fmt.Fprintf(b, "%s  %-8s %s claims a draw (%s); opponent can mate: %s\n%s\n", at, "CLAIM", e.Side, orDash(e.Article), e.OpponentCanMate, indent(e.Reason))
+	case reconcile.TypeDecision:
+		fmt.Fprintf(b, "%s  %-8s %s on %s's claim (seq %d) (%s)\n%s\n", at, "DECISION", strings.ToUpper(e.Decision), e.Side, e.Claim, orDash(e.Article), indent(e.Reason))
+	case reconcile.TypePause:
+		what := "the arbiter stopped the clock"
+		if e.State == reconcile.StateRunning {
+			what = "the clock runs again"
+		}
+		fmt.Fprintf(b, "%s  %-8s %s (%s)\n%s\n", at, "PAUSE", what, orDash(e.Article), indent(e.Reason))
+	case reconcile.TypeRetract:
+		fmt.Fprintf(b, "%s  %-8s moves from ply %d taken back (7.1: restore times and the move count)\n", at, "TAKEBACK", e.Ply)
+	case reconcile.TypeSession:
+		fmt.Fprintf(b, "%s  %-8s port %s %s\n", at, "SESSION", e.Port, e.State)
+	}
 }
 
 func orDash(s string) string {
