@@ -279,59 +279,11 @@ func (a *Auditor) canMate(pos *positions, ply int, side clockd.Side) (unwinnable
 // timeForfeit checks a result decided on time against the 6.9 verdict on
 // the final position.
 func (a *Auditor) timeForfeit(g *Game, s [2][]sideMove, reps [2]sideReplay, pos *positions, result string) (Finding, bool) {
-	term := strings.ToLower(g.Tag("Termination"))
 	n := len(g.Plies)
 	if n == 0 {
 		return Finding{}, false
 	}
-	toMove := clockd.Side((n + startSide(g)) % 2)
-	flagged, how := clockd.Side(-1), ""
-	for side := range reps {
-		sd := clockd.Side(side)
-		switch {
-		case reps[side].flagEnd:
-			flagged, how = sd, fmt.Sprintf("%s's clock read 0:00 after the last move", sideName(sd))
-		case isZeroClock(g.Tag(sideName(sd) + "Clock")):
-			flagged, how = sd, fmt.Sprintf("the %sClock tag reads %s", sideName(sd), g.Tag(sideName(sd)+"Clock"))
-		}
-	}
-	strong := strings.Contains(term, "time")
-	if strong && flagged < 0 {
-		switch result {
-		case "1-0":
-			flagged = clockd.Black
-		case "0-1":
-			flagged = clockd.White
-		default:
-			flagged = toMove
-		}
-		how = fmt.Sprintf("the Termination tag says %q", g.Tag("Termination"))
-	} else if strong {
-		how += fmt.Sprintf(", and the Termination tag says %q", g.Tag("Termination"))
-	}
-	if flagged < 0 && !strong {
-		// No tag says so, but a decisive game whose loser was to move
-		// with almost no time left was most likely lost on time.
-		loser := clockd.Side(-1)
-		switch result {
-		case "1-0":
-			loser = clockd.Black
-		case "0-1":
-			loser = clockd.White
-		}
-		if loser < 0 || loser != toMove || term != "" && !strings.Contains(term, "unterminated") {
-			return Finding{}, false
-		}
-		rep := reps[loser]
-		inc := time.Duration(0)
-		if p := lastPeriodIncrement(s[loser]); p >= 0 {
-			inc = p
-		}
-		if rep.last == Unknown || rep.last > max(10*time.Second, 2*inc) {
-			return Finding{}, false
-		}
-		flagged, how = loser, fmt.Sprintf("no tag says how it ended, but %s was to move with %s left", sideName(loser), hms(rep.last))
-	}
+	flagged, how, strong := whoFlagged(g, s, reps, result)
 	if flagged < 0 {
 		return Finding{}, false
 	}
@@ -359,6 +311,68 @@ func (a *Auditor) timeForfeit(g *Game, s [2][]sideMove, reps [2]sideReplay, pos 
 		return Finding{}, false
 	}
 	return f, true
+}
+
+// whoFlagged says whose flag decided the game (-1: nobody's) and how the
+// record shows it: a clock at 0:00 after the last move, a clock tag at
+// zero, or the Termination tag (strong: it says the game ended on time).
+// With no tag saying how the game ended, a decisive game whose loser was
+// to move with almost no time left was most likely lost on time.
+func whoFlagged(g *Game, s [2][]sideMove, reps [2]sideReplay, result string) (flagged clockd.Side, how string, strong bool) {
+	term := strings.ToLower(g.Tag("Termination"))
+	toMove := clockd.Side((len(g.Plies) + startSide(g)) % 2)
+	flagged, how = clockd.Side(-1), ""
+	for side := range reps {
+		sd := clockd.Side(side)
+		switch {
+		case reps[side].flagEnd:
+			flagged, how = sd, fmt.Sprintf("%s's clock read 0:00 after the last move", sideName(sd))
+		case isZeroClock(g.Tag(sideName(sd) + "Clock")):
+			flagged, how = sd, fmt.Sprintf("the %sClock tag reads %s", sideName(sd), g.Tag(sideName(sd)+"Clock"))
+		}
+	}
+	strong = strings.Contains(term, "time")
+	if strong && flagged < 0 {
+		switch result {
+		case "1-0":
+			flagged = clockd.Black
+		case "0-1":
+			flagged = clockd.White
+		default:
+			flagged = toMove
+		}
+		how = fmt.Sprintf("the Termination tag says %q", g.Tag("Termination"))
+	} else if strong {
+		how += fmt.Sprintf(", and the Termination tag says %q", g.Tag("Termination"))
+	}
+	if flagged < 0 && !strong {
+		flagged, how = lostOnTime(term, toMove, s, reps, result)
+	}
+	return flagged, how, strong
+}
+
+// lostOnTime is the loser of a decisive game who was to move with almost
+// no time left (-1: there is none), when no tag says how the game ended.
+func lostOnTime(term string, toMove clockd.Side, s [2][]sideMove, reps [2]sideReplay, result string) (clockd.Side, string) {
+	loser := clockd.Side(-1)
+	switch result {
+	case "1-0":
+		loser = clockd.Black
+	case "0-1":
+		loser = clockd.White
+	}
+	if loser < 0 || loser != toMove || term != "" && !strings.Contains(term, "unterminated") {
+		return -1, ""
+	}
+	rep := reps[loser]
+	inc := time.Duration(0)
+	if p := lastPeriodIncrement(s[loser]); p >= 0 {
+		inc = p
+	}
+	if rep.last == Unknown || rep.last > max(10*time.Second, 2*inc) {
+		return -1, ""
+	}
+	return loser, fmt.Sprintf("no tag says how it ended, but %s was to move with %s left", sideName(loser), hms(rep.last))
 }
 
 func lastPeriodIncrement(ms []sideMove) time.Duration {
