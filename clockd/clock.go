@@ -43,6 +43,13 @@ const (
 	// Reset: the clock was set back to the control's starting times
 	// mid-game; the interpreter counts afresh (periods, presses) from it.
 	Reset
+	// Running: Side's time runs, as a reading says that the interpreter
+	// takes as a whole rather than press by press: the first after a gap
+	// in the readings (the device relaying the clock, or arbiterd, was
+	// away), or one confirming an untrusted reading. The presses made
+	// meanwhile may not be countable; whose turn it is can be read —
+	// unless the runner has moved and not yet pressed.
+	Running
 )
 
 // String returns a lower-case name such as "press" or "period-added".
@@ -74,6 +81,8 @@ func (k EventKind) String() string {
 		return "convention"
 	case Reset:
 		return "reset"
+	case Running:
+		return "running"
 	}
 	return fmt.Sprintf("EventKind(%d)", int(k))
 }

@@ -131,8 +131,10 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 		out2, why2 := in.analyse(&st2, r)
 		if why2 == "" {
 			st, out, why = st2, out2, ""
-			out = append([]ClockEvent{{Kind: Impossible, At: r.At, Clock: timesOf(&st, r),
-				Detail: "the clock kept showing the unexpected times, so they are taken as the clock's real state from now on"}}, out...)
+			head := append([]ClockEvent{{Kind: Impossible, At: r.At, Clock: timesOf(&st, r),
+				Detail: "the clock kept showing the unexpected times, so they are taken as the clock's real state from now on"}},
+				in.running(&st, r, "the clock's times are taken as they are")...)
+			out = append(head, out...)
 		}
 	}
 	if in.gap {
@@ -149,6 +151,11 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 				out = in.stopStart(&st, prev, r)
 				out = append(append(out, in.begin(&st, r)...), in.flags(&st, r)...)
 			}
+		}
+		if why == "" {
+			// Whose time runs comes first: it is what the reading says
+			// of the turn as a whole, whatever presses it holds.
+			out = append(in.running(&st, r, "the clock is read again after a gap"), out...)
 		}
 	}
 	if why != "" {
@@ -182,6 +189,17 @@ func (in *Interpreter) allowFor(st *istate, a, b Reading) {
 			st.allow[f] += need
 		}
 	}
+}
+
+// running reports whose time runs at r (Running), when the clock runs and
+// it is known.
+func (in *Interpreter) running(st *istate, r Reading, why string) []ClockEvent {
+	if !st.started || !st.running || !st.turnKnown {
+		return nil
+	}
+	s := in.sideOf(st, st.turn)
+	return []ClockEvent{{Kind: Running, At: r.At, Side: s, Clock: timesOf(st, r), Period: st.period[st.turn],
+		Detail: fmt.Sprintf("%s; %s's time runs", why, s)}}
 }
 
 // impossible records an untrusted reading as the suspect to confirm, and

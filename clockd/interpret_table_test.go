@@ -21,7 +21,7 @@ func kinds(evs []ClockEvent) string {
 	for _, e := range evs {
 		w := e.Kind.String()
 		switch e.Kind {
-		case Press, Flag, PeriodAdded, Adjusted:
+		case Press, Flag, PeriodAdded, Adjusted, Running:
 			w += ":" + e.Side.String()
 		}
 		if e.Inferred {
@@ -67,7 +67,7 @@ func TestInterpreterTable(t *testing.T) {
 			// press after that is a press, not another untrusted reading.
 			[]Reading{rd(0, 900, 900, "L", true), rd(100, 1000, 995, "R", true), rd(101, 1000, 994, "R", true),
 				rd(105, 999, 1001, "L", true), rd(109, 1006, 1000, "R", true), rd(113, 1005, 1007, "L", true)},
-			"started impossible impossible press:black press:white press:black", nil},
+			"started impossible impossible running:black press:black press:white press:black", nil},
 		{"lever position when there are no turn bits", "300", WhiteAuto,
 			[]Reading{
 				with(rd(0, 300, 300, "", true), func(r *Reading) { r.LeverKnown, r.LeverRightHigh = true, false }),
@@ -252,7 +252,7 @@ func TestInterpreterTable(t *testing.T) {
 			"started impossible press:white", nil},
 		{"a confirmed impossible reading becomes the reference", "300", WhiteLeft,
 			[]Reading{rd(0, 300, 300, "L", true), rd(1, 299, 300, "L", true), rd(2, 398, 300, "L", true), rd(3, 397, 300, "L", true), rd(4, 397, 299, "R", true)},
-			"started impossible impossible press:white", nil},
+			"started impossible impossible running:white press:white", nil},
 		{"running time rising in delay mode", "300d5", WhiteLeft,
 			[]Reading{rd(0, 300, 300, "L", true), rd(1, 299, 300, "L", true), rd(2, 300, 300, "L", true), rd(3, 299, 300, "L", true)},
 			"started impossible", nil},

@@ -635,20 +635,26 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 }
 
 // clockTurn is the side to move by the clock in the position the board
-// shows: the opponent of the side that pressed last, when that press was
-// read as it happened, after the board went away and after the board began
-// to show its position. Whose time runs says no more than that: the
-// runner's own move may be on the board, not yet pressed; and a press
-// recovered from the merged reading after an absence was made at a moment
-// nobody saw.
+// shows: the latest word of the clock (a press, or a reading taken as a
+// whole) after the board went away, unless the board has changed since it
+// was read then — the runner's own move may be the change, not yet
+// pressed. A word from while the board was not read is taken (the position
+// read after it is the one it speaks of, unless the runner moved in that
+// very moment).
 func (g *Game) clockTurn() (chess.Color, bool) {
-	if !g.pend.seen || !g.pend.live || g.pend.lastAt <= g.away.at || g.pend.lastIn < g.snapIn {
+	t := g.pend.turn
+	if !t.seen || t.at <= g.away.at || (t.snapKnown && t.snap != g.snap) {
 		return chess.White, false
 	}
-	if g.pend.last == clockd.White {
-		return chess.Black, true
+	if t.toMove == clockd.White {
+		return chess.White, true
 	}
-	return chess.White, true
+	return chess.Black, true
+}
+
+// clockSays records the clock's word that side is to move, at at.
+func (g *Game) clockSays(side clockd.Side, at time.Duration) {
+	g.pend.turn = clockWord{seen: true, toMove: side, at: at, snap: g.snap, snapKnown: !g.away.disconnected}
 }
 
 // absorbPresses drops the presses that wait for a move made while the board

@@ -188,14 +188,20 @@ type pending struct {
 	backDue  bool
 	backSide clockd.Side
 	wait     bool // the first pending press waits for the board to stand still (see resolvePress)
-	// last: the side that pressed last (seen: a press was read), when
-	// (lastAt), by which input (lastIn), and whether it was read as it
-	// happened rather than recovered from a merged reading (live).
-	seen   bool
-	last   clockd.Side
-	lastAt time.Duration
-	lastIn int
-	live   bool
+	// turn is the clock's latest word on the side to move (see clockTurn).
+	turn clockWord
+}
+
+// clockWord is what the clock last said about the side to move: toMove,
+// at at, when the board showed snap (snapKnown: it had been read since it
+// was last away). A press hands the move to the other side; a reading
+// taken as a whole (clockd.Running) names the runner.
+type clockWord struct {
+	seen      bool
+	toMove    clockd.Side
+	at        time.Duration
+	snap      rules.Snapshot
+	snapKnown bool
 }
 
 // flagState is the periods and flags as the clock showed them and the
@@ -531,6 +537,12 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	var out []Event
 	g.inputs++
 	at := ev.At
+	if ev.Kind == clockd.Running {
+		// What a reading taken as a whole says of the turn is known
+		// before what falls due with it is decided: the board's deadline
+		// after an absence may fall due with this very reading.
+		g.clockSays(ev.Side, at)
+	}
 	g.advance(&out, at, at)
 	switch ev.Kind {
 	case clockd.Started:
@@ -564,7 +576,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Disconnected:
 		g.anomaly(&out, at, KindClockDisconnected, 0, true, "–",
 			"The board reports that no clock is connected; presses and flags are not seen until it is back. Check the clock cable.")
-	case clockd.Connected:
+	case clockd.Connected, clockd.Running:
 		g.clock = ev.Clock
 	case clockd.Convention:
 		// What the clock's signs of whose time runs mean changed, or the
@@ -602,7 +614,7 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	g.clock = ev.Clock
 	g.flag.sincePress = false
-	g.pend.seen, g.pend.last, g.pend.lastAt, g.pend.lastIn, g.pend.live = true, ev.Side, at, g.inputs, !ev.Inferred
+	g.clockSays(ev.Side.Other(), at)
 	g.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 	if !g.ended {
 		g.pend.presses = append(g.pend.presses, pendingPress{ev: ev, in: g.inputs})

@@ -118,7 +118,7 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	g.ended = true
 	g.away = absence{unsettled: true, resync: true, unv: [2]int{1, 0}, unvFrom: 2, suspect: true, stale: true}
 	g.held = held{slide: true, fix: true, away: true, backTo: 3, from: 1}
-	g.pend = pending{backDue: true, seen: true, wait: true}
+	g.pend = pending{backDue: true, turn: clockWord{seen: true}, wait: true}
 	g.unexpl = unexplained{on: true, warned: true, in: 4}
 	seq, inputs := g.seq, g.inputs
 	h.board = rules.SnapshotOf(g.start)
@@ -132,7 +132,7 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	if g.held.plies != nil || g.held.slide || g.held.fix || g.held.away || g.held.backTo != -1 || g.held.from != 0 {
 		t.Errorf("the old game's held plies survived: %+v", g.held)
 	}
-	if g.pend.backDue || g.pend.seen || g.pend.wait || len(g.pend.presses) != 0 {
+	if g.pend.backDue || g.pend.turn.seen || g.pend.wait || len(g.pend.presses) != 0 {
 		t.Errorf("the old game's pending presses survived: %+v", g.pend)
 	}
 	if g.unexpl != (unexplained{}) {

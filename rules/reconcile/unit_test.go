@@ -791,16 +791,12 @@ func TestOneReadSeveralPresses(t *testing.T) {
 	}
 }
 
-func TestResyncSideToMoveFromAPressBeforeTheBoard(t *testing.T) {
+func TestResyncSideToMoveFromTheClock(t *testing.T) {
 	// While the board was away White played Ra2, Rb2 and Black Kd8, Ke7:
 	// four plies, White to move. The shortest sequence to the board's
-	// position has three (Ra2/Rb1, Ke7, Rb2) and leaves Black to move.
-	// The clock's last press was Black's, but it was read before the board
-	// showed its position: White's next move may be on the board, not yet
-	// pressed, so that press does not decide the side to move, and the
-	// three plies are laid. Rb7+ then replaces the last of them (a rook
-	// move from b1): the moves that follow are the game's, by the right
-	// side, numbered two too low — as the report warns — never too high.
+	// position has three (Ra2/Rb1, Ke7, Rb2) and leaves Black to move,
+	// but the clock's last press was Black's: the record is rebuilt from
+	// the board with White to move, numbered after four plies.
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC), StartFEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"})
 	h.show(0)
 	h.start(1)
@@ -818,13 +814,11 @@ func TestResyncSideToMoveFromAPressBeforeTheBoard(t *testing.T) {
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	h.play(12, "Rb7+")
 	h.press(12.3, W)
-	h.play(14, "Kd6")
-	h.press(14.3, B)
-	h.advance(17)
+	h.advance(15)
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	c := h.of(TypeComplete)
-	if len(c) != 2 || c[0].SAN != "Rb7+" || c[0].Side != W || c[0].Ply > 5 || c[1].SAN != "Kd6" || c[1].Ply != c[0].Ply+1 {
-		t.Fatalf("completions %+v, want Rb7+ and Kd6 at plies 5 and 6 or fewer\n%s", c, h.jsonl())
+	if len(c) != 1 || c[0].SAN != "Rb7+" || c[0].Ply != 5 || c[0].Side != W {
+		t.Fatalf("completions %+v\n%s", c, h.jsonl())
 	}
 }
 
@@ -892,6 +886,32 @@ func (h *harness) completedAt(san string) int {
 		}
 	}
 	return 0
+}
+
+func TestResyncTakesTheSideToMoveFromTheClockReadAgain(t *testing.T) {
+	// The clock, read again after the gap with no press to count, shows
+	// White's time running, and the board then shows 3...Qf6: more plies
+	// were made than the shortest sequence, so the record is rebuilt from
+	// the board with White to move: 4.Bc4 is ply 7, 4...Nc6 ply 8.
+	h := parityHarness(t)
+	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.5), Side: W})
+	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
+	h.advance(30)
+	h.play(31, "Bc4")
+	h.press(31.5, W)
+	h.play(33, "Nc6")
+	h.press(33.5, B)
+	h.advance(40)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; a.Ply != 2 || a.Made != 4 {
+		t.Errorf("unverified-moves: verified ply %d, made %d (want 2, 4): %s", a.Ply, a.Made, a.Detail)
+	}
+	if p := h.completedAt("Bc4"); p != 7 {
+		t.Errorf("Bc4 completed as ply %d, want 7", p)
+	}
+	if p := h.completedAt("Nc6"); p != 8 {
+		t.Errorf("Nc6 completed as ply %d, want 8", p)
+	}
 }
 
 func TestResyncTakesTheSideToMoveFromAPressReadAfterTheBoard(t *testing.T) {
