@@ -227,7 +227,16 @@ func (r *run) declare() error {
 	if r.cfg.ClockPath != "" {
 		ports = append(ports, PortDecl{r.cfg.ClockPort, lineclockDriver})
 	}
-	return DeclarePorts(r.cfg.Capture, r.p, ports, r.cfg.Meta, r.emit)
+	// A disk that is full from the start fails the declaration: with
+	// OnJournalError the failure is reported once and the game goes on in
+	// memory, as with any later write.
+	return declarePorts(r.cfg.Capture, r.p, ports, r.cfg.Meta, r.emit, func(err error) error {
+		r.j.syncFailed(err)
+		if r.cfg.OnJournalError == nil {
+			return err
+		}
+		return nil
+	})
 }
 
 // session makes the DGT session over the board's line, every byte of
@@ -394,9 +403,18 @@ const lineclockDriver = "lineclock"
 // DeclarePorts is Declare for a game with several ports (a board and its
 // separate lineclock): every port is declared, then the meta.
 func DeclarePorts(cw *capture.Writer, p *pipeline.Pipeline, ports []PortDecl, meta map[string]string, emit func([]reconcile.Event, error) error) error {
+	return declarePorts(cw, p, ports, meta, emit, func(err error) error { return err })
+}
+
+// declarePorts is DeclarePorts with failed deciding what a failed capture
+// write does: its error stops the declaration, nil goes on with the
+// pipeline alone.
+func declarePorts(cw *capture.Writer, p *pipeline.Pipeline, ports []PortDecl, meta map[string]string, emit func([]reconcile.Event, error) error, failed func(error) error) error {
 	for _, pd := range ports {
 		if err := cw.Port(pd.Name, pd.Driver); err != nil {
-			return err
+			if err := failed(err); err != nil {
+				return err
+			}
 		}
 		if err := emit(p.Port(pd.Name, pd.Driver)); err != nil {
 			return err
@@ -405,7 +423,9 @@ func DeclarePorts(cw *capture.Writer, p *pipeline.Pipeline, ports []PortDecl, me
 	seen := map[string]bool{}
 	write := func(k, v string) error {
 		if err := cw.Meta(k, v); err != nil {
-			return err
+			if err := failed(err); err != nil {
+				return err
+			}
 		}
 		return p.Meta(k, v)
 	}

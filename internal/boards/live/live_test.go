@@ -115,3 +115,59 @@ func TestJournalFailureKeepsGame(t *testing.T) {
 		t.Errorf("completed %+v", last)
 	}
 }
+
+// TestJournalFailureAtTheDeclaration fills the disk while Run declares the
+// game's port and meta (the capture's first lines): the failure is reported
+// once through OnJournalError and the game goes on in memory, as with a
+// disk that fills later.
+func TestJournalFailureAtTheDeclaration(t *testing.T) {
+	const speed = 1000
+	emu, err := emulator.New(emulator.Config{PGN: emulator.DefaultPGN, Speed: speed, Seed: 1, Wait: true, Linger: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	master, slave, err := emulator.OpenPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer master.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	emuDone := make(chan error, 1)
+	go func() { emuDone <- emu.Run(ctx, master) }()
+	defer func() { cancel(); <-emuDone }()
+
+	disk := &diskFull{limit: 43} // the header fits, the port's declaration does not
+	cw, err := capture.NewWriter(disk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu        sync.Mutex
+		failures  []error
+		completed int
+	)
+	t0 := time.Now()
+	err = Run(ctx, Config{
+		Path: slave, Capture: cw,
+		Meta: map[string]string{"board": "1", "timecontrol": "900+10"},
+		Now:  func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) },
+		OnJournalError: func(err error) {
+			mu.Lock()
+			failures = append(failures, err)
+			mu.Unlock()
+		},
+		OnEvent: func(e reconcile.Event) bool {
+			if e.Type == reconcile.TypeComplete {
+				completed++
+			}
+			return completed < 5
+		},
+	})
+	if !errors.Is(err, ErrStopped) {
+		t.Fatalf("Run: %v, want it stopped by the caller after 5 moves completed on a full disk", err)
+	}
+	if len(failures) != 1 || !errors.Is(failures[0], syscall.ENOSPC) {
+		t.Errorf("journal failures reported: %v, want one ENOSPC", failures)
+	}
+}
