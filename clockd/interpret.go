@@ -112,51 +112,13 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 	st := in.st
 	out, why := in.analyse(&st, r)
 	if why != "" && in.suspect != nil {
-		// Does the clock confirm the previous impossible reading? Then it
-		// really shows it (6.10: the display is conclusive), and it becomes
-		// the reference.
-		// The limit is raised to the times shown with its usual room for
-		// presses merged into the next reading left above them: a limit
-		// raised to exactly what is shown would take the next press's
-		// increment for another impossible reading, and lose that press
-		// in confirming it, press after press.
-		sus := *in.suspect
-		st2 := in.st
-		in.allowFor(&st2, sus, r)
-		st2.last = sus
-		if t, ok := absolute(&st2, sus, false); ok {
-			st2.turn, st2.turnKnown = t, true
-		}
-		st2.running = sus.Running && st2.started
-		out2, why2 := in.analyse(&st2, r)
-		if why2 == "" {
+		if st2, out2, ok := in.confirmed(r); ok {
 			st, out, why = st2, out2, ""
-			head := append([]ClockEvent{{Kind: Impossible, At: r.At, Clock: timesOf(&st, r),
-				Detail: "the clock kept showing the unexpected times, so they are taken as the clock's real state from now on"}},
-				in.running(&st, r, "the clock's times are taken as they are")...)
-			out = append(head, out...)
 		}
 	}
 	if in.gap {
 		in.gap = false
-		if why != "" {
-			// More happened while the clock was not read than one
-			// interval can show: the reading is the clock's state as it
-			// is, taken afresh like a clock connected again.
-			st = in.st
-			in.allowFor(&st, r, r)
-			if why = in.absurd(&st, r); why == "" {
-				prev := st.last
-				st.last = r
-				out = in.stopStart(&st, prev, r)
-				out = append(append(out, in.begin(&st, r)...), in.flags(&st, r)...)
-			}
-		}
-		if why == "" {
-			// Whose time runs comes first: it is what the reading says
-			// of the turn as a whole, whatever presses it holds.
-			out = append(in.running(&st, r, "the clock is read again after a gap"), out...)
-		}
+		st, out, why = in.afterGap(st, r, out, why)
 	}
 	if why != "" {
 		return append(evs, in.impossible(r, why)...)
@@ -164,6 +126,55 @@ func (in *Interpreter) Feed(r Reading) []ClockEvent {
 	in.suspect, in.inBad = nil, false
 	in.st = st
 	return append(evs, out...)
+}
+
+// confirmed reports whether r confirms the impossible reading held as the
+// suspect: the clock really shows it (6.10: the display is conclusive), and
+// it becomes the reference. It returns the state and events that follow.
+// The limit is raised to the times shown with its usual room for presses
+// merged into the next reading left above them: a limit raised to exactly
+// what is shown would take the next press's increment for another
+// impossible reading, and lose that press in confirming it, press after
+// press.
+func (in *Interpreter) confirmed(r Reading) (istate, []ClockEvent, bool) {
+	sus := *in.suspect
+	st := in.st
+	in.allowFor(&st, sus, r)
+	st.last = sus
+	if t, ok := absolute(&st, sus, false); ok {
+		st.turn, st.turnKnown = t, true
+	}
+	st.running = sus.Running && st.started
+	out, why := in.analyse(&st, r)
+	if why != "" {
+		return st, nil, false
+	}
+	head := append([]ClockEvent{{Kind: Impossible, At: r.At, Clock: timesOf(&st, r),
+		Detail: "the clock kept showing the unexpected times, so they are taken as the clock's real state from now on"}},
+		in.running(&st, r, "the clock's times are taken as they are")...)
+	return st, append(head, out...), true
+}
+
+// afterGap reads r, the first reading after a gap (see Gap), given what
+// analysing it against the last reading gave (st, out, why).
+func (in *Interpreter) afterGap(st istate, r Reading, out []ClockEvent, why string) (istate, []ClockEvent, string) {
+	if why != "" {
+		// More happened while the clock was not read than one interval
+		// can show: the reading is the clock's state as it is, taken
+		// afresh like a clock connected again.
+		st = in.st
+		in.allowFor(&st, r, r)
+		if why = in.absurd(&st, r); why != "" {
+			return st, out, why
+		}
+		prev := st.last
+		st.last = r
+		out = in.stopStart(&st, prev, r)
+		out = append(append(out, in.begin(&st, r)...), in.flags(&st, r)...)
+	}
+	// Whose time runs comes first: it is what the reading says of the
+	// turn as a whole, whatever presses it holds.
+	return st, append(in.running(&st, r, "the clock is read again after a gap"), out...), ""
 }
 
 // Gap tells the interpreter that readings stopped for a while: the device
