@@ -45,7 +45,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		// the waits that count from that change (held plies, a position
 		// to resynchronise to, a slide) are not restarted by it — with a
 		// dump each second they would never end.
-		g.snapAt, g.snapIn, g.shown, g.shownSet = at, g.inputs, s, true
+		g.snapAt, g.snapIn, g.shown, g.shownSet, g.dumped = at, g.inputs, s, true, false
 	}
 	g.held.plies = nil
 	g.held.away, g.held.ambiguous = false, false
@@ -513,6 +513,15 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 	if after == turn {
 		return false
 	}
+	if !g.dumped {
+		// Rebuilding the record is final, and the position came from
+		// field updates alone: one garbled on the line (a piece that
+		// seems gone) can make a sequence of the wrong length. The plies
+		// are laid unchecked; a dump puts the board right, and a later
+		// press settles the side to move.
+		g.away.unchecked = true
+		return false
+	}
 	back, least := from, len(moves)+1
 	if v := g.away.unvFrom - 1 - g.plyBase; g.away.unchecked && v >= 0 && v < back {
 		// The unverified plies below were laid when the clock had not
@@ -638,9 +647,9 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 // shows: the latest word of the clock (a press, or a reading taken as a
 // whole) after the board went away, unless the board has changed since it
 // was read then — the runner's own move may be the change, not yet
-// pressed. A word from while the board was not read is taken (the position
-// read after it is the one it speaks of, unless the runner moved in that
-// very moment).
+// pressed. A word from while the board was not read speaks of the position
+// the board is first read with after it (unless the runner moved in that
+// very moment), and goes stale as that changes.
 func (g *Game) clockTurn() (chess.Color, bool) {
 	t := g.pend.turn
 	if !t.seen || t.at <= g.away.at || (t.snapKnown && t.snap != g.snap) {

@@ -155,8 +155,12 @@ type Game struct {
 	snapIn  int            // and by which input
 	// shown is the snapshot the board changed to at snapAt (shownSet:
 	// there is one); a snapshot equal to it changes nothing.
-	shown      rules.Snapshot
-	shownSet   bool
+	shown    rules.Snapshot
+	shownSet bool
+	// dumped: a board dump (the board read afresh, not a field update)
+	// has shown the snapshot since the board changed to it: a field
+	// update garbled on the line is put right by the next dump.
+	dumped     bool
 	illegal    [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
 	correcting bool          // retract: completed plies go as a correction, not a take-back
 	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
@@ -463,7 +467,15 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 // Board reports the board's state at time at (after every change, settled
 // or not), in the board's own frame.
 func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
+	return g.board(at, s, false)
+}
+
+// board reports the board's state; dump: as read afresh (Dump).
+func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	var out []Event
+	if dump {
+		defer func() { g.dumped = true }()
+	}
 	g.inputs++
 	g.advance(&out, at, at)
 	if g.away.disconnected {
@@ -474,7 +486,21 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 			g.unexpl.since, g.unexpl.in = at, g.inputs
 		}
 	}
-	defer func() { g.away.disconnected = false }()
+	before := g.snap
+	defer func() {
+		if g.away.disconnected && g.pend.turn.seen && !g.pend.turn.snapKnown {
+			// The clock spoke while the board was not read: its word is
+			// about the position the board is first read with, and goes
+			// stale as that changes (see clockTurn) — unless that first
+			// reading is a field update, a change: then the word is
+			// about the position before it.
+			g.pend.turn.snap, g.pend.turn.snapKnown = g.snap, true
+			if !dump {
+				g.pend.turn.snap = before
+			}
+		}
+		g.away.disconnected = false
+	}()
 	if !g.oriented || g.ended {
 		o, ok := rules.DetectOrientation(s, g.start)
 		if !ok {
@@ -529,7 +555,7 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 			}
 		}
 	}
-	return g.Board(at, s)
+	return g.board(at, s, true)
 }
 
 // Clock reports an interpreted clock event.

@@ -78,10 +78,22 @@ func (h *harness) show(at float64) {
 	h.feed(h.g.Board(sec(at), s))
 }
 
+// dump shows the board as a board dump does (the board read afresh, as the
+// keep-alive poll reads it each second).
+func (h *harness) dump(at float64) {
+	s := h.board
+	if h.rotate {
+		s = s.Rotated()
+	}
+	h.log = append(h.log, input{at: sec(at), snap: s, board: true, dump: true})
+	h.feed(h.g.Dump(sec(at), s))
+}
+
 // input is one recorded input of a scenario.
 type input struct {
 	at    time.Duration
 	board bool
+	dump  bool
 	snap  rules.Snapshot
 	clock *clockd.ClockEvent
 	state string // session
@@ -92,6 +104,8 @@ func replay(g *Game, log []input) []Event {
 	var out []Event
 	for _, in := range log {
 		switch {
+		case in.dump:
+			out = append(out, g.Dump(in.at, in.snap)...)
 		case in.board:
 			out = append(out, g.Board(in.at, in.snap)...)
 		case in.clock != nil:

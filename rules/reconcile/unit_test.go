@@ -809,7 +809,7 @@ func TestResyncSideToMoveFromTheClock(t *testing.T) {
 	}
 	h.feed(h.g.Session(sec(7.5), "connected", "board"))
 	h.board = rules.SnapshotOf(h.shadow.Position())
-	h.show(8)
+	h.dump(8) // the board read afresh on its return
 	h.advance(11)
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	h.play(12, "Rb7+")
@@ -890,12 +890,18 @@ func (h *harness) completedAt(san string) int {
 
 func TestResyncTakesTheSideToMoveFromTheClockReadAgain(t *testing.T) {
 	// The clock, read again after the gap with no press to count, shows
-	// White's time running, and the board then shows 3...Qf6: more plies
+	// White's time running, and the board, read afresh, then shows 3...Qf6: more plies
 	// were made than the shortest sequence, so the record is rebuilt from
 	// the board with White to move: 4.Bc4 is ply 7, 4...Nc6 ply 8.
 	h := parityHarness(t)
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.5), Side: W})
-	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
+	for _, san := range []string{"Nf3", "Qe7", "Nc3", "Qf6"} {
+		if err := h.shadow.MoveSAN(san); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.dump(21) // the board read afresh on its return
 	h.advance(30)
 	h.play(31, "Bc4")
 	h.press(31.5, W)
@@ -922,6 +928,7 @@ func TestResyncTakesTheSideToMoveFromAPressReadAfterTheBoard(t *testing.T) {
 	// plies that give White the move (four): 4.Bc4 is ply 7, 4...Nc6 ply 8.
 	h := parityHarness(t)
 	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
+	h.dump(21.2) // the keep-alive poll's dump
 	h.press(21.5, B)
 	h.advance(30)
 	h.play(31, "Bc4")
@@ -975,12 +982,14 @@ func TestResyncOfTheWrongParityIsMendedWhenTheClockSpeaks(t *testing.T) {
 	// ply 8 at most (it is ply 8 in the game).
 	h := parityHarness(t)
 	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
+	h.dump(21.2) // the keep-alive poll's dump
 	h.advance(30)
 	if a := h.of(TypeAnomaly); len(a) != 2 || a[1].Made != 3 {
 		t.Fatalf("before the press: %v, want the three plies of the shortest sequence reported", h.anomalies())
 	}
 	h.play(31, "Bc4")
 	h.press(31.5, W)
+	h.dump(32)
 	h.play(33, "Nc6")
 	h.press(33.5, B)
 	h.advance(40)
@@ -992,5 +1001,38 @@ func TestResyncOfTheWrongParityIsMendedWhenTheClockSpeaks(t *testing.T) {
 		if c.Ply > 2 && c.SAN != "Bc4" && c.SAN != "Nc6" {
 			t.Errorf("a ply nobody saw completed: %+v", c)
 		}
+	}
+}
+
+func TestTheClocksWordBeforeAChangeIsStale(t *testing.T) {
+	// The clock is read again before the board, which comes back with a
+	// field update (a change, not the board read afresh): the clock's word
+	// was about the position before that change, and the runner's own move
+	// may be the change. It decides nothing: the shortest sequence is laid.
+	h := parityHarness(t)
+	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.5), Side: W})
+	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
+	h.dump(21.2)
+	h.advance(30)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; a.Made != 3 || len(a.Plies) != 3 {
+		t.Errorf("unverified-moves: made %d, plies %v; want the three plies of the shortest sequence: %s", a.Made, a.Plies, a.Detail)
+	}
+}
+
+func TestResyncDoesNotRebuildFromFieldUpdatesAlone(t *testing.T) {
+	// The same return as TestResyncTakesTheSideToMoveFromAPressReadAfterTheBoard,
+	// but no board dump has shown the position: it came from field
+	// updates alone, and one garbled on the line (a piece that seems gone)
+	// can make a sequence of the wrong length. The clock's word does not
+	// rebuild the record from it: the shortest sequence is laid, unverified,
+	// for a dump and a later press to settle.
+	h := parityHarness(t)
+	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
+	h.press(21.5, B)
+	h.advance(30)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; a.Made != 3 || len(a.Plies) != 3 {
+		t.Errorf("unverified-moves: made %d, plies %v; want the three plies of the shortest sequence: %s", a.Made, a.Plies, a.Detail)
 	}
 }
