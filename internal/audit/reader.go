@@ -314,23 +314,11 @@ func (r *Reader) movetext(st *game, line []byte, at int) error {
 	i := 0
 	for i < len(line) {
 		if st.inComment {
-			j := bytes.IndexByte(line[i:], '}')
-			end := len(line)
-			if j >= 0 {
-				end = i + j
-			}
-			if st.depth == 0 && len(st.comment) < maxComment {
-				st.comment = append(st.comment, line[i:min(end, i+maxComment-len(st.comment))]...)
-				st.comment = append(st.comment, ' ')
-			}
-			if j < 0 {
+			end, closed := st.readComment(line[i:])
+			if !closed {
 				return nil
 			}
-			st.inComment = false
-			if st.depth == 0 {
-				st.clockComment()
-			}
-			i = end + 1
+			i += end + 1
 			continue
 		}
 		c := line[i]
@@ -382,6 +370,29 @@ func (r *Reader) movetext(st *game, line []byte, at int) error {
 		}
 	}
 	return nil
+}
+
+// readComment keeps the text of an open comment from rest (a main-line
+// comment, up to maxComment bytes); closed says the comment's '}' is in
+// rest, at end.
+func (st *game) readComment(rest []byte) (end int, closed bool) {
+	j := bytes.IndexByte(rest, '}')
+	end = len(rest)
+	if j >= 0 {
+		end = j
+	}
+	if st.depth == 0 && len(st.comment) < maxComment {
+		st.comment = append(st.comment, rest[:min(end, maxComment-len(st.comment))]...)
+		st.comment = append(st.comment, ' ')
+	}
+	if j < 0 {
+		return end, false
+	}
+	st.inComment = false
+	if st.depth == 0 {
+		st.clockComment()
+	}
+	return end, true
 }
 
 func isDelim(c byte) bool {
