@@ -1,6 +1,9 @@
 package clockd
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Whose clock runs.
 //
@@ -80,31 +83,27 @@ func claim(r Reading, k int) (Face, bool) {
 // face's time stayed put, the clock running throughout. It is the
 // displays' testimony of whose time ran.
 func ranAlone(p, r Reading) (Face, bool) {
-	if !p.Running || !r.Running {
-		return Left, false
-	}
-	dl, dr := r.Left.Time-p.Left.Time, r.Right.Time-p.Right.Time
-	switch {
-	case dl < 0 && dr == 0:
-		return Left, true
-	case dr < 0 && dl == 0:
-		return Right, true
-	}
-	return Left, false
+	return alone(p, r, func(d, other time.Duration) bool { return d < 0 && other == 0 })
 }
 
 // roseAlone returns the face whose time rose by more than the display's
 // resolution from p to r while the other's did not rise, the clock
 // running throughout.
 func roseAlone(p, r Reading) (Face, bool) {
+	return alone(p, r, func(d, other time.Duration) bool { return d > granularity && other <= 0 })
+}
+
+// alone returns the face whose change of time from p to r, against the
+// other face's change, is what changed says, the clock running throughout.
+func alone(p, r Reading, changed func(d, other time.Duration) bool) (Face, bool) {
 	if !p.Running || !r.Running {
 		return Left, false
 	}
 	dl, dr := r.Left.Time-p.Left.Time, r.Right.Time-p.Right.Time
 	switch {
-	case dl > granularity && dr <= 0:
+	case changed(dl, dr):
 		return Left, true
-	case dr > granularity && dl <= 0:
+	case changed(dr, dl):
 		return Right, true
 	}
 	return Left, false
