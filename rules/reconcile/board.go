@@ -45,7 +45,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		// the waits that count from that change (held plies, a position
 		// to resynchronise to, a slide) are not restarted by it — with a
 		// dump each second they would never end.
-		g.snapAt, g.snapIn, g.shown, g.shownSet, g.dumped = at, g.inputs, s, true, false
+		g.snapAt, g.snapIn, g.shown, g.shownSet = at, g.inputs, s, true
 	}
 	g.held.plies = nil
 	g.held.away, g.held.ambiguous = false, false
@@ -511,15 +511,6 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 		after = after.Other()
 	}
 	if after == turn {
-		return false
-	}
-	if !g.dumped {
-		// Rebuilding the record is final, and the position came from
-		// field updates alone: one garbled on the line (a piece that
-		// seems gone) can make a sequence of the wrong length. The plies
-		// are laid unchecked; a dump puts the board right, and a later
-		// press settles the side to move.
-		g.away.unchecked = true
 		return false
 	}
 	back, least := from, len(moves)+1

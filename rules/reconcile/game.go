@@ -473,9 +473,6 @@ func (g *Game) Board(at time.Duration, s rules.Snapshot) []Event {
 // board reports the board's state; dump: as read afresh (Dump).
 func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	var out []Event
-	if dump {
-		defer func() { g.dumped = true }()
-	}
 	g.inputs++
 	g.advance(&out, at, at)
 	if g.away.disconnected {

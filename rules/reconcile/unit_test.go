@@ -1019,20 +1019,3 @@ func TestTheClocksWordBeforeAChangeIsStale(t *testing.T) {
 		t.Errorf("unverified-moves: made %d, plies %v; want the three plies of the shortest sequence: %s", a.Made, a.Plies, a.Detail)
 	}
 }
-
-func TestResyncDoesNotRebuildFromFieldUpdatesAlone(t *testing.T) {
-	// The same return as TestResyncTakesTheSideToMoveFromAPressReadAfterTheBoard,
-	// but no board dump has shown the position: it came from field
-	// updates alone, and one garbled on the line (a piece that seems gone)
-	// can make a sequence of the wrong length. The clock's word does not
-	// rebuild the record from it: the shortest sequence is laid, unverified,
-	// for a dump and a later press to settle.
-	h := parityHarness(t)
-	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
-	h.press(21.5, B)
-	h.advance(30)
-	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
-	if a := h.of(TypeAnomaly)[1]; a.Made != 3 || len(a.Plies) != 3 {
-		t.Errorf("unverified-moves: made %d, plies %v; want the three plies of the shortest sequence: %s", a.Made, a.Plies, a.Detail)
-	}
-}
