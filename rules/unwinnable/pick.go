@@ -295,7 +295,7 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 			if x := q & ringAt[lk][d]; x != 0 {
 				bto = bb.Square(bits.TrailingZeros64(x))
 				if winnerToMove {
-					bv = 2 * (df - int32(d))
+					bv = s.w.piece * (df - int32(d))
 				} else {
 					bv = df - int32(d)
 				}
@@ -309,7 +309,7 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 		d := int32(dist(to, lk))
 		var v int32
 		if winnerToMove {
-			v = 2*df - d - 6
+			v = s.w.piece*(df-d) + d + s.w.capture
 		} else {
 			v = df + d - 24*materialValue[s.pos.PieceAt(to).Type()]
 		}

@@ -28,6 +28,10 @@ func (s *searcher) pickByList(lk bb.Square, ci *bb.CheckInfo, score bool) (m bb.
 	return best.m, false, best.ok
 }
 
+// modeWeights are the heuristic's weights of the two modes, which the
+// tests of the move picking alternate.
+var modeWeights = [2]weights{quickWeights, fullWeights}
+
 // TestPickPlain checks that pickPlain, which ranks a piece's moves by set
 // operations, returns the move of the list at every position of random
 // games (pins, checks, castling, en passant and promotions among them),
@@ -43,6 +47,7 @@ func TestPickPlain(t *testing.T) {
 	var ml bb.MoveList
 	n, mates := 0, 0
 	for i := 0; i < 600; i++ {
+		s.w = modeWeights[i%2]
 		randomPlies(t, rng, starts[i%len(starts)], 100, func(p *bb.Position, _ bb.Move) {
 			for _, w := range [2]bb.Color{bb.White, bb.Black} {
 				s.reset(p, w)
@@ -106,13 +111,14 @@ func TestKingTerms(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	var s searcher
 	for i := 0; i < 100; i++ {
+		s.w = modeWeights[i%2]
 		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 80, func(p *bb.Position, _ bb.Move) {
 			for _, w := range [2]bb.Color{bb.White, bb.Black} {
 				s.reset(p, w)
 				l := w.Other()
 				for k := bb.Square(0); k < 64; k++ {
 					skip := p.KingSquare(l)
-					want := -12*int32(s.cornerDistSlow(k)) - 3*int32(dist(p.KingSquare(w), k))
+					want := -s.w.corner*int32(s.cornerDistSlow(k)) - 3*int32(dist(p.KingSquare(w), k))
 					for b := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn); b != 0; b &= b - 1 {
 						want -= 2 * int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
 					}
@@ -178,6 +184,7 @@ func TestKingStep(t *testing.T) {
 	var s searcher
 	n := 0
 	for i := 0; i < 100; i++ {
+		s.w = modeWeights[i%2]
 		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 80, func(p *bb.Position, _ bb.Move) {
 			for _, w := range [2]bb.Color{bb.White, bb.Black} {
 				s.reset(p, w)

@@ -13,6 +13,7 @@ const maxPly = 256
 type searcher struct {
 	pos    bb.Position
 	winner bb.Color
+	w      weights // the heuristic's, by mode
 	nodes  int64
 	limit  int64 // node count at which the current phase stops
 	abort  bool

@@ -116,6 +116,10 @@ type Analyzer struct {
 // NewAnalyzer returns an Analyzer for the options.
 func NewAnalyzer(opt Options) *Analyzer {
 	a := &Analyzer{opt: opt}
+	a.s.w = quickWeights
+	if opt.Mode == Full {
+		a.s.w = fullWeights
+	}
 	// Tables sized to the budget: a query never stores more positions
 	// than it visits (2^12 entries for the quick budget, 2^20, the most,
 	// for the daemon's 1,000,000-node retry: 32 MiB for both tables).
