@@ -10,6 +10,9 @@
 # (a failure prints that command with its S).
 # The last lines summarise each fault: trials equal to the undisturbed
 # game, trials that differ but were reported, failures.
+# ARBITERD_FAULT_PARALLEL (default 3) sets how many games play at once; a
+# game uses little CPU, but at 20x real time an overloaded machine shows
+# in the trials (docs/RELIABILITY.md, load artefacts).
 set -u
 cd "$(dirname "$0")/.."
 trials=${1:-100}
