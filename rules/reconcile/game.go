@@ -155,12 +155,8 @@ type Game struct {
 	snapIn  int            // and by which input
 	// shown is the snapshot the board changed to at snapAt (shownSet:
 	// there is one); a snapshot equal to it changes nothing.
-	shown    rules.Snapshot
-	shownSet bool
-	// dumped: a board dump (the board read afresh, not a field update)
-	// has shown the snapshot since the board changed to it: a field
-	// update garbled on the line is put right by the next dump.
-	dumped     bool
+	shown      rules.Snapshot
+	shownSet   bool
 	illegal    [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
 	correcting bool          // retract: completed plies go as a correction, not a take-back
 	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
