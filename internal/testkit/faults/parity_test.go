@@ -1,0 +1,43 @@
+package faults
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+// TestSideToMoveAfterAnAbsence replays the captures of trials in which the
+// side to move after an absence was decided wrong (docs/RELIABILITY.md, the
+// side to move after an absence): the first clock reading after the gap,
+// or the presses merged into it, say whose turn it is; a word of the clock
+// from before a change of the board does not. Each must give the game's
+// moves, numbered as the game or lower after the unverified-moves report,
+// with no penalty invented and no clock reading distrusted for the gap.
+func TestSideToMoveAfterAnAbsence(t *testing.T) {
+	chunks, _ := pliesBegin(t)
+	base := replayChunks(t, chunks)
+	for _, tc := range []struct{ file, what string }{
+		{"restart-wrong-parity.capture", "SIGKILL trial 1000766: nine plies unseen, the shortest sequence eight; ply numbers two high"},
+		{"unplug-wrong-parity.capture", "unplug trial 1000021: the presses of the absence read merged after it; twelve illegal-move alarms"},
+		{"garbage-transient.capture", "garbage trial 1000045: a press read before the rook was lifted off g1 for Bxg1; 'Bg1' at ply 40"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			got := replayCapture(filepath.Join("testdata", tc.file))
+			if got.RunErr != nil {
+				t.Fatal(got.RunErr)
+			}
+			if _, err := verdict(base, got); err != nil {
+				t.Fatalf("%s: %v\n%s", tc.what, err, summary(got))
+			}
+			if p := penalties(got); len(p) > 0 {
+				t.Fatalf("%s: %d invented penalties\n%s", tc.what, len(p), summary(got))
+			}
+			for _, e := range got.Events {
+				if e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindClockReading {
+					t.Errorf("%s: the clock read again after the gap was distrusted: %s", tc.what, e.Detail)
+				}
+			}
+		})
+	}
+}
