@@ -529,9 +529,10 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 }
 
 // rebase rebuilds the record from the position the board shows, when no
-// sequence of moves from the record reaches it: the side to move is the
-// one the clock last handed the move to (a press after the absence), the
-// ply numbers go on from the fewest plies that can have been made.
+// sequence of moves from the record reaches it or the clock says the one
+// found has the wrong side to move: the side to move is the clock's
+// (clockTurn), else the record's; the ply numbers go on from the fewest
+// plies that can have been made.
 //
 // why says how the board's position stands to the record ("which no
 // sequence of moves arbiterd can check reaches").
@@ -639,8 +640,9 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 // whole) after the board went away, unless the board has changed since it
 // was read then — the runner's own move may be the change, not yet
 // pressed. A word from while the board was not read speaks of the position
-// the board is first read with after it (unless the runner moved in that
-// very moment), and goes stale as that changes.
+// the board is first read with after it when that reading is a dump (the
+// board read afresh), of the position before it when it is a field update
+// (a change), and goes stale as the board changes (see Game.board).
 func (g *Game) clockTurn() (chess.Color, bool) {
 	t := g.pend.turn
 	if !t.seen || t.at <= g.away.at || (t.snapKnown && t.snap != g.snap) {
