@@ -37,6 +37,26 @@ type pathError struct{ err error }
 func (e *pathError) Error() string { return "write board-1.capture: " + e.err.Error() }
 func (e *pathError) Unwrap() error { return e.err }
 
+// playEmulated plays cfg's game on an emulated board behind a pseudo-
+// terminal until the test ends (a minute at most); it returns the context
+// the run should use and the port to open.
+func playEmulated(t *testing.T, cfg emulator.Config) (context.Context, string) {
+	t.Helper()
+	emu, err := emulator.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	master, slave, err := emulator.OpenPTY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	emuDone := make(chan error, 1)
+	go func() { emuDone <- emu.Run(ctx, master) }()
+	t.Cleanup(func() { cancel(); <-emuDone; master.Close() })
+	return ctx, slave
+}
+
 // TestJournalFailureKeepsGame fills the disk in the middle of a game: Run
 // reports it once through OnJournalError and the game goes on in memory —
 // moves are still completed after the capture stopped growing.
@@ -46,20 +66,7 @@ func TestJournalFailureKeepsGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	const speed = 1000
-	emu, err := emulator.New(emulator.Config{PGN: emulator.DefaultPGN, Periods: periods, Speed: speed, Seed: 1, Wait: true, Linger: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	master, slave, err := emulator.OpenPTY()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer master.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	emuDone := make(chan error, 1)
-	go func() { emuDone <- emu.Run(ctx, master) }()
-	defer func() { cancel(); <-emuDone }()
+	ctx, slave := playEmulated(t, emulator.Config{PGN: emulator.DefaultPGN, Periods: periods, Speed: speed, Seed: 1, Wait: true, Linger: true})
 
 	disk := &diskFull{limit: 6000}
 	cw, err := capture.NewWriter(disk)
@@ -122,20 +129,7 @@ func TestJournalFailureKeepsGame(t *testing.T) {
 // disk that fills later.
 func TestJournalFailureAtTheDeclaration(t *testing.T) {
 	const speed = 1000
-	emu, err := emulator.New(emulator.Config{PGN: emulator.DefaultPGN, Speed: speed, Seed: 1, Wait: true, Linger: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	master, slave, err := emulator.OpenPTY()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer master.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	emuDone := make(chan error, 1)
-	go func() { emuDone <- emu.Run(ctx, master) }()
-	defer func() { cancel(); <-emuDone }()
+	ctx, slave := playEmulated(t, emulator.Config{PGN: emulator.DefaultPGN, Speed: speed, Seed: 1, Wait: true, Linger: true})
 
 	disk := &diskFull{limit: 43} // the header fits, the port's declaration does not
 	cw, err := capture.NewWriter(disk)
