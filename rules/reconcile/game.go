@@ -478,22 +478,19 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 		if g.unexpl.on {
 			g.unexpl.since, g.unexpl.in = at, g.inputs
 		}
-	}
-	before := g.snap
-	defer func() {
-		if g.away.disconnected && g.pend.turn.seen && !g.pend.turn.snapKnown {
+		if t := &g.pend.turn; t.seen && !t.snapKnown {
 			// The clock spoke while the board was not read: its word is
-			// about the position the board is first read with, and goes
-			// stale as that changes (see clockTurn) — unless that first
-			// reading is a field update, a change: then the word is
+			// about the position the board is first read with if this
+			// reading is a dump, and goes stale as that changes (see
+			// clockTurn); a field update is a change, so the word is
 			// about the position before it.
-			g.pend.turn.snap, g.pend.turn.snapKnown = g.snap, true
-			if !dump {
-				g.pend.turn.snap = before
+			t.snap, t.snapKnown = g.snap, true
+			if dump {
+				defer func() { t.snap = g.snap }()
 			}
 		}
-		g.away.disconnected = false
-	}()
+		defer func() { g.away.disconnected = false }()
+	}
 	if !g.oriented || g.ended {
 		o, ok := rules.DetectOrientation(s, g.start)
 		if !ok {
