@@ -878,6 +878,18 @@ func parityHarness(t *testing.T) *harness {
 	return h
 }
 
+// playBc4Nc6 plays 4.Bc4 and 4...Nc6 of the parity scenario after the
+// return, each pressed, and returns the plies they were completed at
+// (0: never).
+func (h *harness) playBc4Nc6() (bc4, nc6 int) {
+	h.play(31, "Bc4")
+	h.press(31.5, W)
+	h.play(33, "Nc6")
+	h.press(33.5, B)
+	h.advance(40)
+	return h.completedAt("Bc4"), h.completedAt("Nc6")
+}
+
 // completedAt returns the ply at which san was completed (0: never).
 func (h *harness) completedAt(san string) int {
 	for _, c := range h.of(TypeComplete) {
@@ -903,20 +915,13 @@ func TestResyncTakesTheSideToMoveFromTheClockReadAgain(t *testing.T) {
 	h.board = rules.SnapshotOf(h.shadow.Position())
 	h.dump(21) // the board read afresh on its return
 	h.advance(30)
-	h.play(31, "Bc4")
-	h.press(31.5, W)
-	h.play(33, "Nc6")
-	h.press(33.5, B)
-	h.advance(40)
+	bc4, nc6 := h.playBc4Nc6()
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	if a := h.of(TypeAnomaly)[1]; a.Ply != 2 || a.Made != 4 {
 		t.Errorf("unverified-moves: verified ply %d, made %d (want 2, 4): %s", a.Ply, a.Made, a.Detail)
 	}
-	if p := h.completedAt("Bc4"); p != 7 {
-		t.Errorf("Bc4 completed as ply %d, want 7", p)
-	}
-	if p := h.completedAt("Nc6"); p != 8 {
-		t.Errorf("Nc6 completed as ply %d, want 8", p)
+	if bc4 != 7 || nc6 != 8 {
+		t.Errorf("Bc4 and Nc6 completed as plies %d and %d, want 7 and 8", bc4, nc6)
 	}
 }
 
@@ -928,23 +933,15 @@ func TestResyncTakesTheSideToMoveFromAPressReadAfterTheBoard(t *testing.T) {
 	// plies that give White the move (four): 4.Bc4 is ply 7, 4...Nc6 ply 8.
 	h := parityHarness(t)
 	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
-	h.dump(21.2) // the keep-alive poll's dump
 	h.press(21.5, B)
 	h.advance(30)
-	h.play(31, "Bc4")
-	h.press(31.5, W)
-	h.play(33, "Nc6")
-	h.press(33.5, B)
-	h.advance(40)
+	bc4, nc6 := h.playBc4Nc6()
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	if a := h.of(TypeAnomaly)[1]; a.Ply != 2 || a.Made != 4 || !strings.Contains(a.Detail, "with Black to move, while Black pressed the clock after the board showed it") {
 		t.Errorf("unverified-moves: verified ply %d, made %d (want 2, 4): %s", a.Ply, a.Made, a.Detail)
 	}
-	if p := h.completedAt("Bc4"); p != 7 {
-		t.Errorf("Bc4 completed as ply %d, want 7", p)
-	}
-	if p := h.completedAt("Nc6"); p != 8 {
-		t.Errorf("Nc6 completed as ply %d, want 8", p)
+	if bc4 != 7 || nc6 != 8 {
+		t.Errorf("Bc4 and Nc6 completed as plies %d and %d, want 7 and 8", bc4, nc6)
 	}
 }
 
@@ -982,20 +979,14 @@ func TestResyncOfTheWrongParityIsMendedWhenTheClockSpeaks(t *testing.T) {
 	// ply 8 at most (it is ply 8 in the game).
 	h := parityHarness(t)
 	h.play(21, "Nf3", "Qe7", "Nc3", "Qf6")
-	h.dump(21.2) // the keep-alive poll's dump
 	h.advance(30)
 	if a := h.of(TypeAnomaly); len(a) != 2 || a[1].Made != 3 {
 		t.Fatalf("before the press: %v, want the three plies of the shortest sequence reported", h.anomalies())
 	}
-	h.play(31, "Bc4")
-	h.press(31.5, W)
-	h.dump(32)
-	h.play(33, "Nc6")
-	h.press(33.5, B)
-	h.advance(40)
+	_, nc6 := h.playBc4Nc6()
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
-	if p := h.completedAt("Nc6"); p < 1 || p > 8 {
-		t.Errorf("Nc6 completed as ply %d, want 8 or fewer (and completed)", p)
+	if nc6 < 1 || nc6 > 8 {
+		t.Errorf("Nc6 completed as ply %d, want 8 or fewer (and completed)", nc6)
 	}
 	for _, c := range h.of(TypeComplete) {
 		if c.Ply > 2 && c.SAN != "Bc4" && c.SAN != "Nc6" {
