@@ -79,36 +79,22 @@ func TestJournalFailureKeepsGame(t *testing.T) {
 	if err := Declare(cw, p, "board", map[string]string{"board": "1", "timecontrol": "40/5400+30:1800+30"}, emit); err != nil {
 		t.Fatal(err)
 	}
-	var (
-		mu        sync.Mutex
-		failures  []error
-		afterFail int // moves completed after the first failure
-	)
+	var failures journalFailures
+	afterFail := 0 // moves completed after the first failure
 	t0 := time.Now()
 	err = Run(ctx, Config{
 		Path: slave, Capture: cw, Pipeline: p,
-		Now: func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) },
-		OnJournalError: func(err error) {
-			mu.Lock()
-			failures = append(failures, err)
-			mu.Unlock()
-		},
+		Now:            func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) },
+		OnJournalError: failures.add,
 		OnEvent: func(e reconcile.Event) bool {
 			evs = append(evs, e)
-			mu.Lock()
-			defer mu.Unlock()
-			if e.Type == reconcile.TypeComplete && len(failures) > 0 {
+			if e.Type == reconcile.TypeComplete && failures.count() > 0 {
 				afterFail++
 			}
 			return afterFail < 5
 		},
 	})
-	if !errors.Is(err, ErrStopped) {
-		t.Fatalf("Run: %v, want it stopped by the caller after 5 moves completed on a full disk", err)
-	}
-	if len(failures) != 1 || !errors.Is(failures[0], syscall.ENOSPC) {
-		t.Errorf("journal failures reported: %v, want one ENOSPC", failures)
-	}
+	failures.wantStoppedAfterOneENOSPC(t, err)
 	if disk.buf.Len() > disk.limit {
 		t.Errorf("the capture grew past the full disk")
 	}
@@ -136,21 +122,14 @@ func TestJournalFailureAtTheDeclaration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var (
-		mu        sync.Mutex
-		failures  []error
-		completed int
-	)
+	var failures journalFailures
+	completed := 0
 	t0 := time.Now()
 	err = Run(ctx, Config{
 		Path: slave, Capture: cw,
-		Meta: map[string]string{"board": "1", "timecontrol": "900+10"},
-		Now:  func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) },
-		OnJournalError: func(err error) {
-			mu.Lock()
-			failures = append(failures, err)
-			mu.Unlock()
-		},
+		Meta:           map[string]string{"board": "1", "timecontrol": "900+10"},
+		Now:            func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) },
+		OnJournalError: failures.add,
 		OnEvent: func(e reconcile.Event) bool {
 			if e.Type == reconcile.TypeComplete {
 				completed++
@@ -158,10 +137,38 @@ func TestJournalFailureAtTheDeclaration(t *testing.T) {
 			return completed < 5
 		},
 	})
+	failures.wantStoppedAfterOneENOSPC(t, err)
+}
+
+// journalFailures collects what Run reports through OnJournalError.
+type journalFailures struct {
+	mu   sync.Mutex
+	errs []error
+}
+
+func (f *journalFailures) add(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.errs = append(f.errs, err)
+}
+
+func (f *journalFailures) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.errs)
+}
+
+// wantStoppedAfterOneENOSPC checks Run's error (stopped by the caller after
+// five moves completed on a full disk) and that the disk was reported full
+// exactly once.
+func (f *journalFailures) wantStoppedAfterOneENOSPC(t *testing.T, err error) {
+	t.Helper()
 	if !errors.Is(err, ErrStopped) {
 		t.Fatalf("Run: %v, want it stopped by the caller after 5 moves completed on a full disk", err)
 	}
-	if len(failures) != 1 || !errors.Is(failures[0], syscall.ENOSPC) {
-		t.Errorf("journal failures reported: %v, want one ENOSPC", failures)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.errs) != 1 || !errors.Is(f.errs[0], syscall.ENOSPC) {
+		t.Errorf("journal failures reported: %v, want one ENOSPC", f.errs)
 	}
 }
