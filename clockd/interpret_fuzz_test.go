@@ -9,7 +9,7 @@ import (
 // FuzzInterpreter feeds arbitrary readings (decoded from the fuzz bytes,
 // 8 bytes each) and checks that the interpreter never panics and keeps its
 // promises: events come in the readings' order, presses and flags name a
-// side and a period of the control, and Started comes at most once and
+// side and a period of the control, Running names a side, and Started comes at most once and
 // before any press.
 func FuzzInterpreter(f *testing.F) {
 	f.Add([]byte{0, 0, 10, 0, 10, 0, 0x13, 0, 0, 1, 9, 0, 10, 0, 0x13, 0, 0, 2, 9, 0, 9, 0, 0x15, 0})
@@ -51,6 +51,10 @@ func FuzzInterpreter(f *testing.F) {
 					}
 					if e.Side != White && e.Side != Black || e.Period < 1 || e.Period > len(tc.Periods) {
 						t.Fatalf("bad event %v", e)
+					}
+				case Running:
+					if e.Side != White && e.Side != Black {
+						t.Fatalf("Running names no side: %v", e)
 					}
 				case Impossible, Stopped, Resumed, Disconnected, Connected, Adjusted, BatteryLow, Convention, Reset:
 				default:
