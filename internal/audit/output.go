@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/arbiterd/arbiterd/internal/output/broadcast"
 )
 
 // JSONSink writes one JSON object per game per line (docs/audit.md).
@@ -84,20 +86,11 @@ func (s *TableSink) Flush() error {
 	bw := bufio.NewWriter(s.w)
 	for _, round := range s.order {
 		games := s.rounds[round]
-		sort.SliceStable(games, func(i, j int) bool { return boardLess(games[i].Board, games[j].Board) })
+		sort.SliceStable(games, func(i, j int) bool { return broadcast.LessBoard(games[i].Board, games[j].Board) })
 		writeRound(bw, round, games)
 	}
 	s.order, s.rounds, s.n = nil, map[string][]*Report{}, 0
 	return bw.Flush()
-}
-
-func boardLess(a, b string) bool {
-	x, errA := strconv.Atoi(a)
-	y, errB := strconv.Atoi(b)
-	if errA == nil && errB == nil {
-		return x < y
-	}
-	return a < b
 }
 
 func writeRound(w *bufio.Writer, round string, games []*Report) {

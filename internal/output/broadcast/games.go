@@ -167,7 +167,8 @@ func (gs *Games) Boards() []string {
 }
 
 // LessBoard orders board ids numerically when both are numbers, else as
-// text: board 2 before board 10.
+// text: board 2 before board 10. It is the one order of board ids: the
+// round folders and the audit's table list boards by it.
 func LessBoard(a, b string) bool {
 	x, okx := number(a)
 	y, oky := number(b)
