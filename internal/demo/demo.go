@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -194,8 +193,7 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 	// When the players stop the clock after the last move, the game is
 	// over for the emulation; arbiterd still needs the next inputs (the
 	// board's answers to its keep-alive polls) to settle the last press.
-	stopped := make(chan struct{})
-	emu, err := s.newEmulator(stopped)
+	emu, stopped, err := s.newEmulator()
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
@@ -224,7 +222,8 @@ func Live(ctx context.Context, s Session) (*Result, error) {
 
 	t0 := time.Now()
 	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * s.Speed) }
-	settled := settleAfter(ctx, stopped, cancel)
+	var settled atomic.Bool // the session was cancelled SettleTime after the stop
+	emulator.AfterStop(ctx, stopped, SettleTime, func() { settled.Store(true); cancel() })
 	if s.OnStart != nil {
 		s.OnStart(line.name, res.Dir)
 	}
@@ -277,22 +276,15 @@ func (s *Session) complete() (clockd.TimeControl, error) {
 }
 
 // newEmulator is the emulator of s at its speed, waiting for the host's first
-// command and answering until the session ends; stopped is closed when the
-// players stop the clock.
-func (s *Session) newEmulator(stopped chan struct{}) (*emulator.Emulator, error) {
+// command and answering until the session ends; the channel it returns is
+// closed when the players stop the clock.
+func (s *Session) newEmulator() (*emulator.Emulator, <-chan struct{}, error) {
 	ecfg := s.Emulator
 	ecfg.Speed, ecfg.Wait, ecfg.Linger = s.Speed, true, true
-	var stopOnce sync.Once
-	observe := ecfg.Observe
-	ecfg.Observe = func(n emulator.Note) {
-		if n.Kind == "stop" {
-			stopOnce.Do(func() { close(stopped) })
-		}
-		if observe != nil {
-			observe(n)
-		}
-	}
-	return emulator.New(ecfg)
+	var stopped <-chan struct{}
+	ecfg.Observe, stopped = emulator.StopSignal(ecfg.Observe)
+	emu, err := emulator.New(ecfg)
+	return emu, stopped, err
 }
 
 // resultIn names the files of a result in dir, made if need be ("": a new
@@ -320,26 +312,6 @@ func (res *Result) add(e reconcile.Event) {
 		f := e
 		res.Flag = &f
 	}
-}
-
-// settleAfter cancels the session SettleTime after stopped is closed; the
-// flag it returns says that it did.
-func settleAfter(ctx context.Context, stopped <-chan struct{}, cancel context.CancelFunc) *atomic.Bool {
-	var settled atomic.Bool
-	go func() {
-		select {
-		case <-stopped:
-		case <-ctx.Done():
-			return
-		}
-		select {
-		case <-time.After(SettleTime):
-			settled.Store(true)
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return &settled
 }
 
 // outputs are the files a session writes as it goes: the capture, the

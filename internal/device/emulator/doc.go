@@ -61,7 +61,9 @@
 // and writes like a port (Windows, which has no pseudo-terminals, and many
 // boards in one process); Play computes the whole byte stream at once, with
 // emulated times, for captures and fast tests.
-// Observe reports moves, presses, periods and flags as they happen.
+// Observe reports moves, presses, periods and flags as they happen;
+// StopSignal and AfterStop end a host's session a settling time after the
+// players stop the clock.
 //
 // # A clock on its own line
 //

@@ -71,13 +71,8 @@ func emuConfig(seed int64, script ...emulator.Action) emulator.Config {
 func playLive(ctx context.Context, cfg emulator.Config, w io.Writer, journalErrOK bool) outcome {
 	var o outcome
 	cfg.Speed, cfg.Wait, cfg.Linger = speed, true, true
-	stopped := make(chan struct{})
-	var once sync.Once
-	cfg.Observe = func(n emulator.Note) {
-		if n.Kind == "stop" {
-			once.Do(func() { close(stopped) })
-		}
-	}
+	var stopped <-chan struct{}
+	cfg.Observe, stopped = emulator.StopSignal(nil)
 	emu, err := emulator.New(cfg)
 	if err != nil {
 		o.RunErr = err
@@ -102,21 +97,12 @@ func playLive(ctx context.Context, cfg emulator.Config, w io.Writer, journalErrO
 	}
 	var settled bool
 	var mu sync.Mutex
-	go func() {
-		select {
-		case <-stopped:
-		case <-ctx.Done():
-			return
-		}
-		select {
-		case <-time.After(settle):
-			mu.Lock()
-			settled = true
-			mu.Unlock()
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	emulator.AfterStop(ctx, stopped, settle, func() {
+		mu.Lock()
+		settled = true
+		mu.Unlock()
+		cancel()
+	})
 	t0 := time.Now()
 	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * speed) }
 	lc := live.Config{

@@ -237,23 +237,19 @@ func (b *board) run(ctx context.Context, i int) (res boardResult) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var mu sync.Mutex
-	stopped := make(chan struct{})
-	var once sync.Once
 	cfg := emulator.Config{
 		Game: b.game, Periods: b.periods, Speed: b.o.Speed, Seed: b.o.Seed*7919 + int64(i),
 		ThinkTime: func(ply int) time.Duration { return b.thinks[min(ply, len(b.thinks)-1)] },
 		Wait:      !b.o.EmulatorsOnly, Linger: true,
-		Observe: func(n emulator.Note) {
-			switch n.Kind {
-			case "press":
-				mu.Lock()
-				res.played++
-				mu.Unlock()
-			case "stop":
-				once.Do(func() { close(stopped) })
-			}
-		},
 	}
+	var stopped <-chan struct{}
+	cfg.Observe, stopped = emulator.StopSignal(func(n emulator.Note) {
+		if n.Kind == "press" {
+			mu.Lock()
+			res.played++
+			mu.Unlock()
+		}
+	})
 	em, err := emulator.New(cfg)
 	if err != nil {
 		res.err = err
@@ -272,18 +268,7 @@ func (b *board) run(ctx context.Context, i int) (res boardResult) {
 	emuDone := make(chan error, 1)
 	go func() { emuDone <- em.Run(ctx, dev) }()
 	defer func() { cancel(); dev.Close(); <-emuDone }()
-	go func() {
-		select {
-		case <-stopped:
-		case <-ctx.Done():
-			return
-		}
-		select {
-		case <-time.After(b.o.Settle):
-		case <-ctx.Done():
-		}
-		cancel()
-	}()
+	emulator.AfterStop(ctx, stopped, b.o.Settle, cancel)
 
 	if b.o.EmulatorsOnly {
 		buf := make([]byte, 256)
