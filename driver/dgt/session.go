@@ -56,14 +56,11 @@ const (
 	StateUnresponsive
 )
 
+var stateNames = [...]string{StateStarting: "starting", StateReady: "ready", StateUnresponsive: "unresponsive"}
+
 func (s State) String() string {
-	switch s {
-	case StateStarting:
-		return "starting"
-	case StateReady:
-		return "ready"
-	case StateUnresponsive:
-		return "unresponsive"
+	if s >= 0 && int(s) < len(stateNames) {
+		return stateNames[s]
 	}
 	return fmt.Sprintf("State(%d)", int(s))
 }

@@ -41,12 +41,11 @@ const (
 	AfterPresses
 )
 
+var periodRuleNames = [...]string{AtFlag: "at-flag", AfterPresses: "after-presses"}
+
 func (r PeriodRule) String() string {
-	switch r {
-	case AtFlag:
-		return "at-flag"
-	case AfterPresses:
-		return "after-presses"
+	if r >= 0 && int(r) < len(periodRuleNames) {
+		return periodRuleNames[r]
 	}
 	return fmt.Sprintf("PeriodRule(%d)", int(r))
 }

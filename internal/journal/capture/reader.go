@@ -22,20 +22,12 @@ const (
 	KindArbiter                 // #arbiter SECONDS claim SIDE | decide SEQ DECISION (arbiterd extension)
 )
 
+var kindNames = [...]string{KindPort: "port", KindMeta: "meta", KindComment: "comment", KindData: "data",
+	KindSession: "session", KindArbiter: "arbiter"}
+
 func (k Kind) String() string {
-	switch k {
-	case KindPort:
-		return "port"
-	case KindMeta:
-		return "meta"
-	case KindComment:
-		return "comment"
-	case KindData:
-		return "data"
-	case KindSession:
-		return "session"
-	case KindArbiter:
-		return "arbiter"
+	if k >= KindPort && int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
