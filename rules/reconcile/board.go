@@ -256,6 +256,23 @@ func (g *Game) farFromStart(o rules.Orientation) bool {
 // backInStep ends an absence: the board's position is explained again.
 func (g *Game) backInStep() {
 	g.away.resync, g.away.unsettled, g.away.suspect, g.away.stale, g.away.rebased, g.away.farIn = false, false, false, false, false, 0
+	g.away.lossy = false
+}
+
+// waitsForTheBoard reports whether a decision on what the board shows after
+// lost updates (settling held plies, rebuilding the record) waits for the
+// board to be read again, and until when at most: the clock spoke after
+// the board's latest reading, so the board may have changed since without
+// saying so (a capture whose updates were lost: the captured piece lifted,
+// the capturing one not yet seen on its square, the press already made).
+// The next dump shows it; the wait is bounded by twice ScanLag after the
+// word, for a board that is not polled.
+func (g *Game) waitsForTheBoard() (time.Duration, bool) {
+	t := g.pend.turn
+	if !g.away.lossy || !t.seen || t.at <= g.boardAt {
+		return 0, false
+	}
+	return t.at + 2*g.cfg.ScanLag, true
 }
 
 // unsure reports whether the record ends in what arbiterd put there without
@@ -416,6 +433,9 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 // stand for six times UnexplainedAfter.
 func (g *Game) rebaseDue() time.Duration {
 	stood := g.snapAt + g.cfg.UnexplainedAfter
+	if until, ok := g.waitsForTheBoard(); ok {
+		stood = max(stood, until)
+	}
 	for _, p := range g.pend.presses {
 		if p.ev.At >= g.snapAt {
 			return max(stood, p.ev.At+g.cfg.ScanLag)

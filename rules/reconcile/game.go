@@ -266,6 +266,14 @@ type absence struct {
 	// the fewest that can have been made up to the position they reached.
 	unchecked bool
 	laid      int
+	// lossy: the absence is lost field updates — a dump contradicted the
+	// image while the board was connected. Until the board is back in
+	// step, what it shows is known only as of its latest reading: a press
+	// after that reading may complete a move the board has not shown yet
+	// (the updates of a capture lost, the next dump a second away), so
+	// nothing is settled or rebuilt on the clock's word until the board
+	// has been read after it (see waitsForTheBoard).
+	lossy bool
 }
 
 // held is several plies the board shows at once, not yet accepted.
@@ -539,6 +547,7 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 		}
 		if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
 			g.away.resync = true
+			g.away.lossy = g.away.lossy || !g.away.disconnected
 			if !g.away.unsettled {
 				// the image was last known right at the previous input
 				g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, g.boardAt, false, false

@@ -118,7 +118,11 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		}
 	}
 	if g.held.plies != nil {
-		consider(g.snapAt+lag, dSettle, 0)
+		due := g.snapAt + lag
+		if until, ok := g.waitsForTheBoard(); ok && g.held.away {
+			due = max(due, until)
+		}
+		consider(due, dSettle, 0)
 	}
 	if len(g.pend.presses) > 0 && !g.away.disconnected && !g.settling() {
 		due := g.pend.presses[0].ev.At + lag

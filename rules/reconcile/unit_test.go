@@ -1010,3 +1010,33 @@ func TestTheClocksWordBeforeAChangeIsStale(t *testing.T) {
 		t.Errorf("unverified-moves: made %d, plies %v; want the three plies of the shortest sequence: %s", a.Made, a.Plies, a.Detail)
 	}
 }
+
+func TestLostUpdatesOfACaptureWaitForTheNextDump(t *testing.T) {
+	// The field updates of 18...Bxg1 in the Immortal Game are lost: the
+	// keep-alive dump shows the rook lifted off g1, the bishop still on
+	// c5 (it is in the hand, already on its way). Black presses before the
+	// next dump. Four plies explain the lifted rook (…Bxg1, a White move
+	// and back, …Bc5) with Black to move, against the press; rebuilding
+	// the record from that transient derailed the rest of the game. The
+	// press came after the board's latest reading, so the board is read
+	// again first: the next dump shows the capture made.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	immortal := strings.Fields("e4 e5 f4 exf4 Bc4 Qh4+ Kf1 b5 Bxb5 Nf6 Nf3 Qh6 d3 Nh5 Nh4 Qg5 Nf5 c6 g4 Nf6 Rg1 cxb5 h4 Qg6 h5 Qg5 Qf3 Ng8 Bxf4 Qf6 Nc3 Bc5 Nd5 Qxb2 Bd6")
+	h.opening(immortal...)
+	at := float64(2 + len(immortal))
+	h.dump(at) // the keep-alive dump agrees with the image
+	// the rook lifted off g1, its update lost: the next dump shows it
+	h.board.Squares[squareOf(t, "g1")] = chess.NoPiece
+	h.dump(at + 1)
+	h.press(at+1.9, B)
+	if err := h.shadow.MoveSAN("Bxg1"); err != nil {
+		t.Fatal(err)
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.dump(at + 2.6) // after ScanLag: the held plies fell due before it
+	h.advance(at + 5)
+	h.wantAnomalies()
+	if p := h.completedAt("Bxg1"); p != 36 {
+		t.Errorf("18...Bxg1 completed at ply %d, want 36\n%s", p, h.jsonl())
+	}
+}
