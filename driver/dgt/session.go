@@ -223,168 +223,216 @@ func (s *Session) Run(ctx context.Context) error {
 		cancel()
 		<-readerDone
 	}()
-	stamped, _ := s.rw.(StampedReader)
 	go func() {
 		defer close(readerDone)
-		empty := 0
-		for {
-			b := make([]byte, s.opts.ReadSize)
-			var n int
-			var at time.Duration
-			var err error
-			if stamped != nil {
-				n, at, err = stamped.ReadStamped(b)
-			} else {
-				n, err = s.rw.Read(b)
-				at = now()
-			}
-			if n == 0 && err == nil {
-				if empty++; empty >= maxEmptyReads {
-					err = io.ErrNoProgress
-				}
-			} else {
-				empty = 0
-			}
-			if n > 0 || err != nil {
-				select {
-				case reads <- chunk{b[:n], at, err}:
-				case <-ctx.Done():
-					return
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
+		s.read(ctx, now, reads)
 	}()
-
-	emit := func(e Event) error {
-		select {
-		case s.events <- e:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	setState := func(st State) error {
-		s.mu.Lock()
-		changed := s.state != st
-		s.state = st
-		s.mu.Unlock()
-		if !changed {
-			return nil
-		}
-		return emit(Event{At: now(), State: st})
-	}
-	write := func(b []byte) error {
-		if _, err := s.rw.Write(b); err != nil {
-			return fmt.Errorf("dgt: writing % x: %w", b, err)
-		}
-		return nil
-	}
 
 	poll := time.NewTicker(s.opts.PollInterval)
 	defer poll.Stop()
 	ackTimer := time.NewTimer(time.Hour)
 	ackTimer.Stop()
 	defer ackTimer.Stop()
+	r := &sessionRun{s: s, ctx: ctx, caller: caller, now: now, dec: NewDecoder(), ackTimer: ackTimer, reqs: s.reqs}
 
-	dec := NewDecoder()
-	heard := false    // a message arrived since the last poll was sent
-	polled := false   // a poll is outstanding
-	var cur *clockReq // the clock command waiting for its ack
-	sends := 0        // how often cur was sent
-	reqs := s.reqs    // nil while a command is in flight
-	// stop ends Run with err, answering the command in flight. Once the
-	// context is done, a failed read or write is the line closing because
-	// Run is stopping (the port closes with the context): that is the
-	// cancellation, whichever the select saw first. It asks the caller's
-	// context, not the one derived here: a cancel marks the caller's done
-	// before it reaches its children one by one, so a port closed by an
-	// AfterFunc of the caller's context can fail a read while the derived
-	// context does not yet say it is done.
-	stop := func(err error) error {
-		if caller.Err() != nil {
-			err = caller.Err()
-		} else if ctx.Err() != nil {
-			err = ctx.Err()
-		}
-		if cur != nil {
-			cur.reply <- err
-		}
-		return err
-	}
-
-	if err := write(StartCommands()); err != nil {
-		return stop(err)
+	if err := r.write(StartCommands()); err != nil {
+		return r.stop(err)
 	}
 	for {
+		var err error
 		select {
 		case <-ctx.Done():
-			return stop(ctx.Err())
-
+			err = ctx.Err()
 		case c := <-reads:
-			var msgs []Message
-			if len(c.b) > 0 {
-				msgs = dec.Feed(c.b)
-				s.mu.Lock()
-				s.stats = dec.Stats()
-				s.mu.Unlock()
-			}
-			at := c.at
-			for _, m := range msgs {
-				heard = true
-				if err := setState(StateReady); err != nil {
-					return stop(err)
-				}
-				if a, ok := m.(ClockAck); ok && cur != nil && a.Acks(cur.cmd[3]) {
-					cur.reply <- nil
-					cur, reqs = nil, s.reqs
-					ackTimer.Stop()
-				}
-				if err := emit(Event{At: at, Msg: m}); err != nil {
-					return stop(err)
-				}
-			}
-			if c.err != nil {
-				if errors.Is(c.err, io.EOF) {
-					return stop(fmt.Errorf("dgt: board connection ended: %w", c.err))
-				}
-				return stop(fmt.Errorf("dgt: reading from the board: %w", c.err))
-			}
-
+			err = r.received(c)
 		case <-poll.C:
-			if polled && !heard {
-				if err := setState(StateUnresponsive); err != nil {
-					return stop(err)
-				}
-			}
-			heard, polled = false, true
-			if err := write(PollCommands()); err != nil {
-				return stop(err)
-			}
-
-		case r := <-reqs:
-			cur, reqs, sends = &r, nil, 1
-			if err := write(r.cmd); err != nil {
-				return stop(err)
-			}
-			ackTimer.Reset(s.opts.AckTimeout)
-
+			err = r.poll()
+		case req := <-r.reqs:
+			err = r.send(req)
 		case <-ackTimer.C:
-			if cur == nil {
-				continue
-			}
-			if sends >= s.opts.MaxSends {
-				cur.reply <- fmt.Errorf("%w (clock command % x, sent %d times)", ErrNoAck, cur.cmd, sends)
-				cur, reqs = nil, s.reqs
-				continue
-			}
-			sends++
-			if err := write(cur.cmd); err != nil {
-				return stop(err)
-			}
-			ackTimer.Reset(s.opts.AckTimeout)
+			err = r.ackTimedOut()
+		}
+		if err != nil {
+			return r.stop(err)
 		}
 	}
+}
+
+// read reads rw until a read fails or ctx is done, and hands every chunk
+// read (or the error) to reads, with the time it was read at: the
+// reader's own stamp when it has one (StampedReader), else now's.
+func (s *Session) read(ctx context.Context, now func() time.Duration, reads chan<- chunk) {
+	stamped, _ := s.rw.(StampedReader)
+	empty := 0
+	for {
+		b := make([]byte, s.opts.ReadSize)
+		var n int
+		var at time.Duration
+		var err error
+		if stamped != nil {
+			n, at, err = stamped.ReadStamped(b)
+		} else {
+			n, err = s.rw.Read(b)
+			at = now()
+		}
+		if n == 0 && err == nil {
+			if empty++; empty >= maxEmptyReads {
+				err = io.ErrNoProgress
+			}
+		} else {
+			empty = 0
+		}
+		if n > 0 || err != nil {
+			select {
+			case reads <- chunk{b[:n], at, err}:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// sessionRun is one Run's conversation with the board: the decoder, the
+// keep-alive poll's bookkeeping and the clock command in flight. Its
+// methods run on Run's goroutine; an error they return ends Run (through
+// stop).
+type sessionRun struct {
+	s        *Session
+	ctx      context.Context // Run's own, cancelled when Run returns
+	caller   context.Context // the context Run was given
+	now      func() time.Duration
+	dec      *Decoder
+	ackTimer *time.Timer
+
+	heard  bool          // a message arrived since the last poll was sent
+	polled bool          // a poll is outstanding
+	cur    *clockReq     // the clock command waiting for its ack
+	sends  int           // how often cur was sent
+	reqs   chan clockReq // the session's requests; nil while a command is in flight
+}
+
+func (r *sessionRun) emit(e Event) error {
+	select {
+	case r.s.events <- e:
+		return nil
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	}
+}
+
+func (r *sessionRun) setState(st State) error {
+	r.s.mu.Lock()
+	changed := r.s.state != st
+	r.s.state = st
+	r.s.mu.Unlock()
+	if !changed {
+		return nil
+	}
+	return r.emit(Event{At: r.now(), State: st})
+}
+
+func (r *sessionRun) write(b []byte) error {
+	if _, err := r.s.rw.Write(b); err != nil {
+		return fmt.Errorf("dgt: writing % x: %w", b, err)
+	}
+	return nil
+}
+
+// stop is the error Run ends with, given err, and answers the command in
+// flight with it. Once the context is done, a failed read or write is the
+// line closing because Run is stopping (the port closes with the
+// context): that is the cancellation, whichever the select saw first. It
+// asks the caller's context, not the one derived in Run: a cancel marks
+// the caller's done before it reaches its children one by one, so a port
+// closed by an AfterFunc of the caller's context can fail a read while the
+// derived context does not yet say it is done.
+func (r *sessionRun) stop(err error) error {
+	if r.caller.Err() != nil {
+		err = r.caller.Err()
+	} else if r.ctx.Err() != nil {
+		err = r.ctx.Err()
+	}
+	if r.cur != nil {
+		r.cur.reply <- err
+	}
+	return err
+}
+
+// received decodes a chunk read from the board and emits its messages; a
+// message shows the board is there, and a clock ack answers the command in
+// flight.
+func (r *sessionRun) received(c chunk) error {
+	var msgs []Message
+	if len(c.b) > 0 {
+		msgs = r.dec.Feed(c.b)
+		r.s.mu.Lock()
+		r.s.stats = r.dec.Stats()
+		r.s.mu.Unlock()
+	}
+	for _, m := range msgs {
+		r.heard = true
+		if err := r.setState(StateReady); err != nil {
+			return err
+		}
+		if a, ok := m.(ClockAck); ok && r.cur != nil && a.Acks(r.cur.cmd[3]) {
+			r.cur.reply <- nil
+			r.cur, r.reqs = nil, r.s.reqs
+			r.ackTimer.Stop()
+		}
+		if err := r.emit(Event{At: c.at, Msg: m}); err != nil {
+			return err
+		}
+	}
+	if c.err != nil {
+		if errors.Is(c.err, io.EOF) {
+			return fmt.Errorf("dgt: board connection ended: %w", c.err)
+		}
+		return fmt.Errorf("dgt: reading from the board: %w", c.err)
+	}
+	return nil
+}
+
+// poll sends the keep-alive poll; a board that answered nothing since the
+// last one is unresponsive.
+func (r *sessionRun) poll() error {
+	if r.polled && !r.heard {
+		if err := r.setState(StateUnresponsive); err != nil {
+			return err
+		}
+	}
+	r.heard, r.polled = false, true
+	return r.write(PollCommands())
+}
+
+// send sends a clock command; no other is taken until it is acknowledged
+// or given up.
+func (r *sessionRun) send(req clockReq) error {
+	r.cur, r.reqs, r.sends = &req, nil, 1
+	if err := r.write(req.cmd); err != nil {
+		return err
+	}
+	r.ackTimer.Reset(r.s.opts.AckTimeout)
+	return nil
+}
+
+// ackTimedOut sends the command in flight again, or gives it up with
+// ErrNoAck after MaxSends sends.
+func (r *sessionRun) ackTimedOut() error {
+	if r.cur == nil {
+		return nil
+	}
+	if r.sends >= r.s.opts.MaxSends {
+		r.cur.reply <- fmt.Errorf("%w (clock command % x, sent %d times)", ErrNoAck, r.cur.cmd, r.sends)
+		r.cur, r.reqs = nil, r.s.reqs
+		return nil
+	}
+	r.sends++
+	if err := r.write(r.cur.cmd); err != nil {
+		return err
+	}
+	r.ackTimer.Reset(r.s.opts.AckTimeout)
+	return nil
 }
