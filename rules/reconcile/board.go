@@ -102,8 +102,9 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 	if res.Kind == rules.Ambiguous {
 		moves = shortest(res.Candidates)
 	}
-	if resync && len(moves) >= 2 {
-		// Back from an absence, the board is several plies on. A
+	if resync && (len(moves) >= 2 || g.away.fromStart) {
+		// Back from an absence, the board is several plies on (or the
+		// board is first read with the game under way, any ply on). A
 		// piece in the hand can look like a sequence of exchanges,
 		// so the explanation is held until the board has shown it
 		// for ScanLag; then it is applied, or reported as moves that
@@ -256,7 +257,39 @@ func (g *Game) farFromStart(o rules.Orientation) bool {
 // backInStep ends an absence: the board's position is explained again.
 func (g *Game) backInStep() {
 	g.away.resync, g.away.unsettled, g.away.suspect, g.away.stale, g.away.rebased, g.away.farIn = false, false, false, false, false, 0
-	g.away.lossy = false
+	g.away.lossy, g.away.fromStart = false, false
+}
+
+// underWay reports whether the board, not yet oriented, shows the game under
+// way: the clock has started (or spoken) and the position is one the moves
+// of an absence from the start (up to resyncPlies) reach with the board one
+// way round and not the other. That is the orientation; a board being set
+// up, or a game further on, is not recognised (the start position, or the
+// game's start-fen, is awaited). Each reading is searched once.
+func (g *Game) underWay(s rules.Snapshot) (rules.Orientation, bool) {
+	clockSpoke := g.started || len(g.pend.presses) > 0 || g.pend.turn.seen
+	if !clockSpoke || s.OccupancyOnly || s.Unknown != 0 || g.rec.Ply() != 0 {
+		// Without a clock that runs, a board that is not at the start
+		// is being set up.
+		g.first.tried = false
+		return rules.WhiteBottom, false
+	}
+	g.first.tried = true
+	var found []rules.Orientation
+	for _, o := range []rules.Orientation{rules.WhiteBottom, rules.BlackBottom} {
+		r := s
+		if o == rules.BlackBottom {
+			r = s.Rotated()
+		}
+		switch rules.Reconstruct(g.rec, r, rules.Options{MaxPlies: resyncPlies}).Kind {
+		case rules.Forward, rules.Ambiguous:
+			found = append(found, o)
+		}
+	}
+	if len(found) != 1 {
+		return rules.WhiteBottom, false
+	}
+	return found[0], true
 }
 
 // waitsForTheBoard reports whether a decision on what the board shows after
@@ -449,6 +482,11 @@ func (g *Game) rebaseDue() time.Duration {
 // are recorded, not completed, not counted, and reported.
 func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) {
 	g.resolveBefore(out, at)
+	back := "The board came back from an absence showing"
+	if g.away.fromStart {
+		back = "The board was first read with the game under way, showing" // arbiterd started after the first moves
+	}
+	g.away.fromStart = false // the plies made before the board was first read are these
 	if len(moves) > 0 && g.rebuildOnTheClocksTurn(out, at, from, moves) {
 		return
 	}
@@ -507,10 +545,10 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	// the absence ends with the first verified move after these plies
 	g.away.suspect, g.away.stale = false, false
 	g.reportUnverified(out, at, fmt.Sprintf(
-		"The board came back from an absence showing a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
+		"%s a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
 			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts; if more plies were made than that, the plies from here on are numbered too low. "+
 			"Establish those moves (scoresheets, the players) before ruling on a flag or a move count (6.10). arbiterd follows the game again from the board's position.",
-		len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]),
+		back, len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]),
 		Event{Ply: verified, Made: len(sans), Plies: sans, FEN: g.rec.FEN()})
 }
 
@@ -578,6 +616,7 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why strin
 		return false
 	}
 	g.resolveBefore(out, at)
+	g.away.fromStart = false
 	again := g.away.rebased && len(g.plies) == 0
 	// Plies shown before the absence and never completed are not verified
 	// (see unverify): they are among the plies made while the board was

@@ -136,8 +136,14 @@ type Game struct {
 	now      time.Duration // the latest input time
 	inputs   int           // board and clock inputs so far
 	boardAt  time.Duration // the time of the latest board input
-	stopped  bool          // the clock is stopped
-	started  bool          // the clock has started (startedAt: when, first)
+	// first: the board's latest reading before it showed the game (set),
+	// and whether it was searched as a game under way (tried; see underWay).
+	first struct {
+		snap       rules.Snapshot
+		set, tried bool
+	}
+	stopped bool // the clock is stopped
+	started bool // the clock has started (startedAt: when, first)
 	// The default time (6.7.1): when the clock started first (startedAt,
 	// once started) and whether the check was done.
 	startedAt   time.Duration
@@ -274,6 +280,9 @@ type absence struct {
 	// nothing is settled or rebuilt on the clock's word until the board
 	// has been read after it (see waitsForTheBoard).
 	lossy bool
+	// fromStart: the board was first read with the game under way: every
+	// ply made before was made unseen, one or two included (see underWay).
+	fromStart bool
 }
 
 // held is several plies the board shows at once, not yet accepted.
@@ -501,6 +510,16 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	}
 	if !g.oriented || g.ended {
 		o, ok := rules.DetectOrientation(s, g.start)
+		underWay := false
+		if !ok && !g.oriented {
+			if !g.first.set || g.first.snap != s {
+				g.first.snap, g.first.set, g.first.tried = s, true, false
+			}
+			if !g.first.tried {
+				o, underWay = g.underWay(s)
+				ok = underWay
+			}
+		}
 		if !ok {
 			if !g.oriented && !g.unexpl.on {
 				// pieces being set up; said once if it lasts (see advance)
@@ -518,7 +537,19 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 		}
 		g.oriented, g.orient = true, o
 		g.emit(&out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
-		return out
+		if !underWay {
+			// Presses read before the board showed the game were made
+			// when arbiterd could not see what was on it: not judged.
+			g.pend.presses = nil
+			return out
+		}
+		// The board is first read with the game under way (arbiterd
+		// started, or restarted, after the first moves): the moves made
+		// before are those of an absence from the start, searched to the
+		// full depth, held until they settle, and reported as unverified
+		// when more than a quick pair; the presses read meanwhile wait.
+		g.away.resync, g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, true, 0, false, false
+		g.away.fromStart = true
 	}
 	raw := s
 	if g.orient == rules.BlackBottom {
@@ -610,6 +641,11 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.anomaly(&out, at, KindClockReading, 0, true, "6.10", "The clock's readings need a look: "+ev.Detail+".")
 	case clockd.Reset:
 		g.clockWasReset(&out, at, ev)
+	}
+	if !g.oriented && g.first.set && !g.first.tried {
+		// The board shows something else than the start: now that the
+		// clock has spoken, it may be a game under way (see underWay).
+		out = append(out, g.board(at, g.first.snap, false)...)
 	}
 	return out
 }

@@ -124,7 +124,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		}
 		consider(due, dSettle, 0)
 	}
-	if len(g.pend.presses) > 0 && !g.away.disconnected && !g.settling() {
+	if len(g.pend.presses) > 0 && g.oriented && !g.away.disconnected && !g.settling() {
 		due := g.pend.presses[0].ev.At + lag
 		if g.pend.wait {
 			// The press would be an illegal move, but the board is still
@@ -493,10 +493,11 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		}
 	}
 	switch {
-	case away && (len(moves) > 2 || ambig):
+	case away && (len(moves) > 2 || ambig || g.away.fromStart):
 		// Back from an absence the board settled several plies on: more
 		// than two plies, or several ways to get there, are moves nobody
-		// saw; they are reported, not completed.
+		// saw; they are reported, not completed. So are the plies of a
+		// game under way when the board was first read.
 		g.unverify(out, at, from, moves, ambig)
 	default:
 		if away {

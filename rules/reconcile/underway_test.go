@@ -1,0 +1,61 @@
+package reconcile
+
+import (
+	"testing"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
+)
+
+func TestBoardFirstReadWithTheGameUnderWay(t *testing.T) {
+	// The daemon is killed before it read the board; restarted, it reads
+	// the board first after 1.e4 e5 were made and pressed. Those two plies
+	// were not seen: reported as unverified, not completed. The game goes on
+	// from them, and the presses read before the board showed the game are
+	// never judged as presses without a move.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.start(0.5)
+	h.feed(h.g.Session(sec(0.9), "disconnected", "board"))
+	for _, san := range []string{"e4", "e5"} {
+		if err := h.shadow.MoveSAN(san); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.dump(5.2)
+	h.feed(h.g.Session(sec(5.3), "connected", "board"))
+	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(5.5), Side: W})
+	h.play(7.8, "f4")
+	h.press(8.1, W)
+	h.play(9.7, "exf4")
+	h.press(10.4, B)
+	h.play(11.5, "Bc4")
+	h.press(12.1, W)
+	h.advance(20)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	for san, ply := range map[string]int{"f4": 3, "exf4": 4, "Bc4": 5} {
+		if got := h.completedAt(san); got != ply {
+			t.Errorf("%s completed at ply %d, want %d\n%s", san, got, ply, h.jsonl())
+		}
+	}
+}
+
+func TestPressesBeforeTheBoardShowsTheGameAreNotJudged(t *testing.T) {
+	// The clock runs and is pressed while the board shows no game arbiterd
+	// can follow (pieces still being set up): nothing is there to judge
+	// the presses against, so none is a press without a move (7.5.3), then
+	// or once the start position is set up.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.setBoard(0, "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1")
+	h.start(0.5)
+	h.press(2, W)
+	h.press(3, B)
+	h.advance(15)
+	h.wantAnomalies(KindUnexplainedPosition)
+	h.setBoard(20, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	h.play(25, "e4")
+	h.press(25.2, W)
+	h.advance(30)
+	h.wantAnomalies(KindUnexplainedPosition)
+	h.wantCompleted(1, 0)
+}
