@@ -109,23 +109,14 @@ func (p *Position) IsStalemate() bool { return !p.InCheck() && !p.HasLegalMove()
 // soon as one legal move exists. It returns whether any move was found.
 func (p *Position) generate(ml *MoveList, stopAtFirst bool) bool {
 	us, them := p.side, p.side.Other()
-	own, opp := p.occ[us], p.occ[them]
-	occ := own | opp
+	own := p.occ[us]
+	occ := own | p.occ[them]
 	k := p.KingSquare(us)
 	checkers := p.AttackersOf(k, them, occ)
 	start := ml.N
 
-	// King steps: the destination must not be attacked once the king has
-	// left its square (so sliders see through it).
-	occNoKing := occ &^ (1 << uint(k))
-	for t := tbl.king[k] &^ own; t != 0; t &= t - 1 {
-		to := Square(bits.TrailingZeros64(t))
-		if !p.attackedBy(to, them, occNoKing) {
-			ml.add(NewMove(k, to))
-			if stopAtFirst {
-				return true
-			}
-		}
+	if p.genKingSteps(ml, k, occ, stopAtFirst) {
+		return true
 	}
 	if checkers&(checkers-1) != 0 {
 		return ml.N > start // double check: only the king may move
@@ -141,69 +132,100 @@ func (p *Position) generate(ml *MoveList, stopAtFirst bool) bool {
 		}
 	}
 	pins := p.pinned(k)
-	ok := func(from, to Square) bool {
-		return pins&(1<<uint(from)) == 0 || tbl.line[k][from]&(1<<uint(to)) != 0
+	if p.genPieceMoves(ml, k, pins, occ, target, stopAtFirst) || p.genPawnMoves(ml, k, pins, occ, target, stopAtFirst) {
+		return true
 	}
-	// Knights (a pinned knight can never move).
-	for b := p.pieces[us][Knight] &^ pins; b != 0; b &= b - 1 {
-		from := Square(bits.TrailingZeros64(b))
-		for t := tbl.knight[from] & target; t != 0; t &= t - 1 {
-			ml.add(NewMove(from, Square(bits.TrailingZeros64(t))))
+	return ml.N > start
+}
+
+// genKingSteps appends the king's steps (castling aside): the destination
+// must not be attacked once the king has left its square (so sliders see
+// through it). With stopAtFirst it returns true at the first.
+func (p *Position) genKingSteps(ml *MoveList, k Square, occ uint64, stopAtFirst bool) bool {
+	them := p.side.Other()
+	occNoKing := occ &^ (1 << uint(k))
+	for t := tbl.king[k] &^ p.occ[p.side]; t != 0; t &= t - 1 {
+		to := Square(bits.TrailingZeros64(t))
+		if !p.attackedBy(to, them, occNoKing) {
+			ml.add(NewMove(k, to))
 			if stopAtFirst {
 				return true
 			}
 		}
 	}
+	return false
+}
+
+// genPieceMoves appends the knights', bishops', rooks' and queens' moves
+// onto target that the pins (of the king on k) allow. With stopAtFirst it
+// returns true at the first.
+func (p *Position) genPieceMoves(ml *MoveList, k Square, pins, occ, target uint64, stopAtFirst bool) bool {
+	us := p.side
+	// A pinned knight can never move.
+	for b := p.pieces[us][Knight] &^ pins; b != 0; b &= b - 1 {
+		from := Square(bits.TrailingZeros64(b))
+		if addMoves(ml, from, tbl.knight[from]&target, k, pins, stopAtFirst) {
+			return true
+		}
+	}
 	for b := p.pieces[us][Bishop] | p.pieces[us][Queen]; b != 0; b &= b - 1 {
 		from := Square(bits.TrailingZeros64(b))
-		for t := BishopAttacks(from, occ) & target; t != 0; t &= t - 1 {
-			to := Square(bits.TrailingZeros64(t))
-			if ok(from, to) {
-				ml.add(NewMove(from, to))
-				if stopAtFirst {
-					return true
-				}
-			}
+		if addMoves(ml, from, BishopAttacks(from, occ)&target, k, pins, stopAtFirst) {
+			return true
 		}
 	}
 	for b := p.pieces[us][Rook] | p.pieces[us][Queen]; b != 0; b &= b - 1 {
 		from := Square(bits.TrailingZeros64(b))
-		for t := RookAttacks(from, occ) & target; t != 0; t &= t - 1 {
-			to := Square(bits.TrailingZeros64(t))
-			if ok(from, to) {
-				ml.add(NewMove(from, to))
-				if stopAtFirst {
-					return true
-				}
+		if addMoves(ml, from, RookAttacks(from, occ)&target, k, pins, stopAtFirst) {
+			return true
+		}
+	}
+	return false
+}
+
+// addMoves appends the moves from from to the squares of tos that the pins
+// (of the king on k) allow. With stopAtFirst it returns true at the first.
+func addMoves(ml *MoveList, from Square, tos uint64, k Square, pins uint64, stopAtFirst bool) bool {
+	for t := tos; t != 0; t &= t - 1 {
+		to := Square(bits.TrailingZeros64(t))
+		if pinAllows(pins, k, from, to) {
+			ml.add(NewMove(from, to))
+			if stopAtFirst {
+				return true
 			}
 		}
 	}
-	// Pawns.
+	return false
+}
+
+// pinAllows tells whether the piece on from may go to to: it is not pinned
+// to the king on k, or it stays on the line of the pin.
+func pinAllows(pins uint64, k, from, to Square) bool {
+	return pins&(1<<uint(from)) == 0 || tbl.line[k][from]&(1<<uint(to)) != 0
+}
+
+// genPawnMoves appends the pawns' pushes, captures and en-passant captures
+// onto target that the pins (of the king on k) allow, each promotion four
+// times. With stopAtFirst it returns true at the first.
+func (p *Position) genPawnMoves(ml *MoveList, k Square, pins, occ, target uint64, stopAtFirst bool) bool {
+	us := p.side
+	opp := p.occ[us.Other()]
 	fwd, rank3, promoRank := 8, uint64(0xff0000), uint64(0xff00000000000000)
 	if us == Black {
 		fwd, rank3, promoRank = -8, 0xff0000000000, 0xff
-	}
-	addPawn := func(from, to Square, flags Move) {
-		if promoRank&(1<<uint(to)) != 0 {
-			for _, pt := range [...]PieceType{Queen, Rook, Bishop, Knight} {
-				ml.add(NewMove(from, to) | Move(pt)<<12)
-			}
-			return
-		}
-		ml.add(NewMove(from, to) | flags)
 	}
 	for b := p.pieces[us][Pawn]; b != 0; b &= b - 1 {
 		from := Square(bits.TrailingZeros64(b))
 		one := from + Square(fwd)
 		if occ&(1<<uint(one)) == 0 {
-			if target&(1<<uint(one)) != 0 && ok(from, one) {
-				addPawn(from, one, 0)
+			if target&(1<<uint(one)) != 0 && pinAllows(pins, k, from, one) {
+				addPawnMove(ml, from, one, promoRank)
 				if stopAtFirst {
 					return true
 				}
 			}
 			two := one + Square(fwd)
-			if rank3&(1<<uint(one)) != 0 && occ&(1<<uint(two)) == 0 && target&(1<<uint(two)) != 0 && ok(from, two) {
+			if rank3&(1<<uint(one)) != 0 && occ&(1<<uint(two)) == 0 && target&(1<<uint(two)) != 0 && pinAllows(pins, k, from, two) {
 				ml.add(NewMove(from, two) | FlagDouble)
 				if stopAtFirst {
 					return true
@@ -212,8 +234,8 @@ func (p *Position) generate(ml *MoveList, stopAtFirst bool) bool {
 		}
 		for t := tbl.pawn[us][from] & opp & target; t != 0; t &= t - 1 {
 			to := Square(bits.TrailingZeros64(t))
-			if ok(from, to) {
-				addPawn(from, to, 0)
+			if pinAllows(pins, k, from, to) {
+				addPawnMove(ml, from, to, promoRank)
 				if stopAtFirst {
 					return true
 				}
@@ -229,7 +251,19 @@ func (p *Position) generate(ml *MoveList, stopAtFirst bool) bool {
 			}
 		}
 	}
-	return ml.N > start
+	return false
+}
+
+// addPawnMove appends a pawn's move from from to to: four moves, one a
+// piece, when to is on promoRank.
+func addPawnMove(ml *MoveList, from, to Square, promoRank uint64) {
+	if promoRank&(1<<uint(to)) != 0 {
+		for _, pt := range [...]PieceType{Queen, Rook, Bishop, Knight} {
+			ml.add(NewMove(from, to) | Move(pt)<<12)
+		}
+		return
+	}
+	ml.add(NewMove(from, to))
 }
 
 // EnPassantLegal reports whether the side to move has a legal en-passant
