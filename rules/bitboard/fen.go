@@ -40,43 +40,8 @@ func ParseFEN(fen string) (Position, error) {
 	}
 	p.ep = NoSquare
 	p.fullmove = 1
-	if n := strings.Count(f[0], "/") + 1; n != 8 {
-		return bad("placement", "want 8 ranks separated by '/', got %d", n)
-	}
-	rest := f[0]
-	for i := 0; i < 8; i++ {
-		row := rest
-		if j := strings.IndexByte(rest, '/'); j >= 0 {
-			row, rest = rest[:j], rest[j+1:]
-		}
-		r := 7 - i
-		file := 0
-		for _, ch := range []byte(row) {
-			if ch >= '1' && ch <= '8' {
-				file += int(ch - '0')
-				if file > 8 {
-					break
-				}
-				continue
-			}
-			pt := strings.IndexByte("pnbrqk", ch|0x20)
-			if pt < 0 {
-				return bad("placement", "rank %d: unknown piece letter %q", r+1, ch)
-			}
-			if file >= 8 {
-				file++
-				break
-			}
-			c := White
-			if ch >= 'a' {
-				c = Black
-			}
-			p.put(MakePiece(c, PieceType(pt)), Square(r*8+file))
-			file++
-		}
-		if file != 8 {
-			return bad("placement", "rank %d (%q) covers %d files, want 8", r+1, row, file)
-		}
+	if err := p.readPlacement(f[0]); err != nil {
+		return bad("placement", "%s", err)
 	}
 	if err := p.checkPlacement(); err != nil {
 		return bad("placement", "%s", err)
@@ -93,24 +58,8 @@ func ParseFEN(fen string) (Position, error) {
 		return bad("side to move", "%s", err)
 	}
 	if len(f) > 2 && f[2] != "-" {
-		for _, ch := range []byte(f[2]) {
-			var bit uint8
-			switch ch {
-			case 'K':
-				bit = WhiteKingside
-			case 'Q':
-				bit = WhiteQueenside
-			case 'k':
-				bit = BlackKingside
-			case 'q':
-				bit = BlackQueenside
-			default:
-				return bad("castling", "want a combination of KQkq or \"-\", got %q", f[2])
-			}
-			if p.castle&bit != 0 {
-				return bad("castling", "right %q repeated in %q", ch, f[2])
-			}
-			p.castle |= bit
+		if err := p.readCastling(f[2]); err != nil {
+			return bad("castling", "%s", err)
 		}
 	}
 	if err := p.checkCastling(); err != nil {
@@ -142,6 +91,74 @@ func ParseFEN(fen string) (Position, error) {
 	}
 	p.hash = p.computeHash()
 	return p, nil
+}
+
+// readPlacement puts the pieces of a FEN's placement field on p's board.
+func (p *Position) readPlacement(placement string) error {
+	if n := strings.Count(placement, "/") + 1; n != 8 {
+		return fmt.Errorf("want 8 ranks separated by '/', got %d", n)
+	}
+	rest := placement
+	for i := 0; i < 8; i++ {
+		row := rest
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			row, rest = rest[:j], rest[j+1:]
+		}
+		r := 7 - i
+		file := 0
+		for _, ch := range []byte(row) {
+			if ch >= '1' && ch <= '8' {
+				file += int(ch - '0')
+				if file > 8 {
+					break
+				}
+				continue
+			}
+			pt := strings.IndexByte("pnbrqk", ch|0x20)
+			if pt < 0 {
+				return fmt.Errorf("rank %d: unknown piece letter %q", r+1, ch)
+			}
+			if file >= 8 {
+				file++
+				break
+			}
+			c := White
+			if ch >= 'a' {
+				c = Black
+			}
+			p.put(MakePiece(c, PieceType(pt)), Square(r*8+file))
+			file++
+		}
+		if file != 8 {
+			return fmt.Errorf("rank %d (%q) covers %d files, want 8", r+1, row, file)
+		}
+	}
+	return nil
+}
+
+// readCastling sets p's castling rights from a FEN's castling field (not
+// "-").
+func (p *Position) readCastling(rights string) error {
+	for _, ch := range []byte(rights) {
+		var bit uint8
+		switch ch {
+		case 'K':
+			bit = WhiteKingside
+		case 'Q':
+			bit = WhiteQueenside
+		case 'k':
+			bit = BlackKingside
+		case 'q':
+			bit = BlackQueenside
+		default:
+			return fmt.Errorf("want a combination of KQkq or \"-\", got %q", rights)
+		}
+		if p.castle&bit != 0 {
+			return fmt.Errorf("right %q repeated in %q", ch, rights)
+		}
+		p.castle |= bit
+	}
+	return nil
 }
 
 // The checks of the position beyond syntax, one per field, run as each
