@@ -114,6 +114,9 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		return
 	}
 	if resync {
+		if g.away.unchecked && g.rebuildOnTheClocksTurn(out, at, res.From, moves) {
+			return // the plies laid unchecked had the wrong side to move
+		}
 		g.backInStep()
 	}
 	if j, ok := g.earlier(s); ok && len(moves) >= 2 {

@@ -499,6 +499,10 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		// saw; they are reported, not completed. So are the plies of a
 		// game under way when the board was first read.
 		g.unverify(out, at, from, moves, ambig)
+	case away && g.away.unchecked && g.rebuildOnTheClocksTurn(out, at, from, moves):
+		// The one or two plies the board settled on leave the other side
+		// to move than the clock says: the unverified plies before them
+		// were laid with the wrong side to move (see unverify).
 	default:
 		if away {
 			g.backInStep()

@@ -25,6 +25,7 @@ func TestSideToMoveAfterAnAbsence(t *testing.T) {
 		{"unplug-wrong-parity.capture", "unplug trial 1000021: the presses of the absence read merged after it; twelve illegal-move alarms", false},
 		{"garbage-transient.capture", "garbage trial 1000045: a press read before the rook was lifted off g1 for Bxg1; 'Bg1' at ply 40", false},
 		{"restart-before-the-board-was-read.capture", "SIGKILL trial 7000812: killed before the first board reading, restarted after 1.e4 e5; the start never seen, every press a press without a move", false},
+		{"unplug-flaky-wrong-parity.capture", "unplug trial 8000105: five disconnections in 30 s; five plies laid unverified with the wrong side to move, then 16.Nc3 Bc5 completed as 15...Bc5 16.Nc3", false},
 		{"drop-field-capture-in-hand.capture", "drop-field trial 1000076: the updates of 18...Bxg1 lost, a dump showing the rook lifted, Black's press before the next dump; rebuilt from it, 12 alarms", true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
