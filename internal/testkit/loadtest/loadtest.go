@@ -110,6 +110,62 @@ func (r *Report) String() string {
 // Run plays the boards and measures. It returns when every board's game has
 // been played and settled (or ctx is done).
 func Run(ctx context.Context, o Options) (*Report, error) {
+	periods, err := o.complete()
+	if err != nil {
+		return nil, err
+	}
+
+	h := hub.New(hub.Options{})
+	rep := &Report{Boards: o.Boards, Plies: o.Plies}
+	var mu sync.Mutex // guards rep's slices and counters
+
+	runtime.GC()
+	heap0, rss0 := heapInUse(), rss()
+	cpu0 := cpuTime()
+	t0 := time.Now()
+	if !o.Start.IsZero() {
+		t0 = o.Start
+	}
+	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * o.Speed) }
+	wallOf := func(at time.Duration) time.Time { return t0.Add(time.Duration(float64(at) / o.Speed)) }
+
+	peaks := samplePeaks(ctx)
+
+	var wg sync.WaitGroup
+	for i := 0; i < o.Boards; i++ {
+		id := strconv.Itoa(i + max(1, o.FirstID))
+		game := o.Games[i%len(o.Games)][:o.Plies]
+		r := rand.New(rand.NewSource(o.Seed*7919 + int64(i)))
+		thinks := make([]time.Duration, o.Plies+2)
+		for p := range thinks {
+			thinks[p] = o.Think(r, p)
+		}
+		b := &board{id: id, game: game, o: o, periods: periods, thinks: thinks, now: now, wallOf: wallOf, hub: h}
+		if !o.EmulatorsOnly {
+			h.AddBoard(hub.Info{ID: id, Round: "1", White: "W" + id, Black: "B" + id, TimeControl: o.TimeControl})
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := b.run(ctx, i)
+			mu.Lock()
+			defer mu.Unlock()
+			rep.add(id, res)
+		}()
+	}
+	wg.Wait()
+	rep.Wall = time.Since(t0)
+	rep.CPU = cpuTime() - cpu0
+	heapPeak, rssPeak := peaks()
+	rep.HeapPeak = sub(heapPeak, heap0)
+	rep.RSSPeak = sub(rssPeak, rss0)
+	sort.Strings(rep.Errors)
+	return rep, ctx.Err()
+}
+
+// complete checks o and fills in its defaults; it returns the emulator's
+// periods of its time control.
+func (o *Options) complete() ([]emulator.Period, error) {
 	if o.Boards <= 0 || len(o.Games) == 0 || o.Plies <= 0 || o.Think == nil {
 		return nil, errors.New("loadtest: need boards, games, plies and a think time")
 	}
@@ -134,23 +190,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			return nil, fmt.Errorf("loadtest: game %d has %d plies, fewer than %d", i, len(g), o.Plies)
 		}
 	}
+	return periods, nil
+}
 
-	h := hub.New(hub.Options{})
-	rep := &Report{Boards: o.Boards, Plies: o.Plies}
-	var mu sync.Mutex // guards rep's slices and counters
-
-	runtime.GC()
-	heap0, rss0 := heapInUse(), rss()
-	cpu0 := cpuTime()
-	t0 := time.Now()
-	if !o.Start.IsZero() {
-		t0 = o.Start
-	}
-	now := func() time.Duration { return time.Duration(float64(time.Since(t0)) * o.Speed) }
-	wallOf := func(at time.Duration) time.Time { return t0.Add(time.Duration(float64(at) / o.Speed)) }
-
-	// Sample memory while the boards run.
-	sampleCtx, stopSampling := context.WithCancel(ctx)
+// samplePeaks samples the heap in use and the resident set every half
+// second until the function it returns is called (or ctx is done); that
+// function gives the highest of each.
+func samplePeaks(ctx context.Context) func() (heapPeak, rssPeak uint64) {
+	ctx, stop := context.WithCancel(ctx)
 	var heapPeak, rssPeak uint64
 	sampled := make(chan struct{})
 	go func() {
@@ -160,52 +207,30 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		for {
 			heapPeak, rssPeak = max(heapPeak, heapInUse()), max(rssPeak, rss())
 			select {
-			case <-sampleCtx.Done():
+			case <-ctx.Done():
 				return
 			case <-tick.C:
 			}
 		}
 	}()
-
-	var wg sync.WaitGroup
-	for i := 0; i < o.Boards; i++ {
-		id := strconv.Itoa(i + max(1, o.FirstID))
-		game := o.Games[i%len(o.Games)][:o.Plies]
-		r := rand.New(rand.NewSource(o.Seed*7919 + int64(i)))
-		thinks := make([]time.Duration, o.Plies+2)
-		for p := range thinks {
-			thinks[p] = o.Think(r, p)
-		}
-		b := &board{id: id, game: game, o: o, periods: periods, thinks: thinks, now: now, wallOf: wallOf, hub: h}
-		if !o.EmulatorsOnly {
-			h.AddBoard(hub.Info{ID: id, Round: "1", White: "W" + id, Black: "B" + id, TimeControl: o.TimeControl})
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res := b.run(ctx, i)
-			mu.Lock()
-			defer mu.Unlock()
-			rep.Played += res.played
-			rep.Completed += res.completed
-			rep.Lost += max(0, res.played-res.completed)
-			rep.Misattributed += res.misattributed
-			rep.Raw = append(rep.Raw, res.raw...)
-			rep.Processing = append(rep.Processing, res.processing...)
-			if res.err != nil {
-				rep.Errors = append(rep.Errors, fmt.Sprintf("board %s: %v", id, res.err))
-			}
-		}()
+	return func() (uint64, uint64) {
+		stop()
+		<-sampled
+		return heapPeak, rssPeak
 	}
-	wg.Wait()
-	rep.Wall = time.Since(t0)
-	rep.CPU = cpuTime() - cpu0
-	stopSampling()
-	<-sampled
-	rep.HeapPeak = sub(heapPeak, heap0)
-	rep.RSSPeak = sub(rssPeak, rss0)
-	sort.Strings(rep.Errors)
-	return rep, ctx.Err()
+}
+
+// add counts one board's result in the report.
+func (rep *Report) add(id string, res boardResult) {
+	rep.Played += res.played
+	rep.Completed += res.completed
+	rep.Lost += max(0, res.played-res.completed)
+	rep.Misattributed += res.misattributed
+	rep.Raw = append(rep.Raw, res.raw...)
+	rep.Processing = append(rep.Processing, res.processing...)
+	if res.err != nil {
+		rep.Errors = append(rep.Errors, fmt.Sprintf("board %s: %v", id, res.err))
+	}
 }
 
 func sub(a, b uint64) uint64 {
