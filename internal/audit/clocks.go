@@ -67,11 +67,7 @@ func credit(tc clockd.TimeControl, p int) time.Duration {
 func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl, oppFlags []int) sideReplay {
 	out := sideReplay{side: side, last: Unknown}
 	if len(tc.Periods) == 0 {
-		for _, m := range ms {
-			if m.clk != Unknown {
-				out.points = append(out.points, Point{Move: m.k, Seconds: secs(m.clk)})
-			}
-		}
+		out.points = readings(ms)
 		return out
 	}
 	p := 1
@@ -92,17 +88,7 @@ func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl, oppFlags
 		inc := credit(tc, p)
 		incs := time.Duration(g) * inc
 		e := m.clk - pre - incs // time gained beyond the increments: ≤ 0 unless time was added
-		// With the %emt of every move since the last reading, the time
-		// added is known: a player who overstepped by more than the
-		// period's time shows no gain, only a clock above zero.
-		added, addedKnown := e, true
-		for j := iPrev + 1; j <= idx; j++ {
-			if ms[j].emt == Unknown {
-				addedKnown = false
-				break
-			}
-			added += ms[j].emt
-		}
+		added, addedKnown := addedSince(ms, iPrev, idx, e)
 		wasZero := iPrev >= 0 && pre == 0
 		handled := false
 		next := time.Duration(-1)
@@ -123,13 +109,7 @@ func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl, oppFlags
 			handled = true
 		}
 		if !handled && e <= tolGain && g == 1 && !last && m.k >= 2 && inc >= minIncr && m.emt != Unknown && trust {
-			r := e + m.emt // the clock's change less what the increment and the move's time explain
-			switch {
-			case absDur(r+inc) <= tolIncr && cleanAround(ms, idx, inc):
-				out.addEMT(IncrementMissing, m.k, "6.10", fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: the %s increment was not credited", m.k, hms(m.emt), hms(pre), hms(m.clk), hms(inc)))
-			case absDur(r-inc) <= tolIncr && cleanAround(ms, idx, inc):
-				out.addEMT(IncrementExtra, m.k, "6.10", fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: one increment (%s) more than the control gives was credited", m.k, hms(m.emt), hms(pre), hms(m.clk), hms(inc)))
-			}
+			out.checkIncrementByEMT(ms, idx, e, pre, inc)
 			handled = true
 		}
 		if !handled && e > tolGain {
@@ -143,6 +123,47 @@ func replaySide(side clockd.Side, ms []sideMove, tc clockd.TimeControl, oppFlags
 	}
 	out.flagEnd = out.last == 0 && out.lastMove == len(ms) && len(ms) > 0
 	return out
+}
+
+// readings are the points of the moves with a clock reading.
+func readings(ms []sideMove) []Point {
+	var points []Point
+	for _, m := range ms {
+		if m.clk != Unknown {
+			points = append(points, Point{Move: m.k, Seconds: secs(m.clk)})
+		}
+	}
+	return points
+}
+
+// addedSince is the time added to the clock from the reading at iPrev to
+// the one at idx, which gained e beyond the increments. It is known when
+// every move in between has its %emt: a player who overstepped by more
+// than the period's time shows no gain, only a clock above zero.
+func addedSince(ms []sideMove, iPrev, idx int, e time.Duration) (added time.Duration, known bool) {
+	added = e
+	for j := iPrev + 1; j <= idx; j++ {
+		if ms[j].emt == Unknown {
+			return added, false
+		}
+		added += ms[j].emt
+	}
+	return added, true
+}
+
+// checkIncrementByEMT holds the reading of move ms[idx], e beyond the
+// increments from pre, against the move's %emt: what the increment and the
+// move's time do not explain is an increment not credited, or one too
+// many.
+func (out *sideReplay) checkIncrementByEMT(ms []sideMove, idx int, e, pre, inc time.Duration) {
+	m := ms[idx]
+	r := e + m.emt // the clock's change less what the increment and the move's time explain
+	switch {
+	case absDur(r+inc) <= tolIncr && cleanAround(ms, idx, inc):
+		out.addEMT(IncrementMissing, m.k, "6.10", fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: the %s increment was not credited", m.k, hms(m.emt), hms(pre), hms(m.clk), hms(inc)))
+	case absDur(r-inc) <= tolIncr && cleanAround(ms, idx, inc):
+		out.addEMT(IncrementExtra, m.k, "6.10", fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: one increment (%s) more than the control gives was credited", m.k, hms(m.emt), hms(pre), hms(m.clk), hms(inc)))
+	}
 }
 
 func absDur(d time.Duration) time.Duration {
