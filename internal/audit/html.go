@@ -126,33 +126,59 @@ const (
 
 // writeChart draws the clocks of one game.
 func writeChart(w *bufio.Writer, r *Report) {
-	maxMove, maxSec := 1, 60.0
+	c := newChart(r)
+	fmt.Fprintf(w, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"clock chart\">\n", chartW, chartH)
+	c.writeGrid(w, r.Control)
+	c.writeClocks(w, r.Chart)
+	c.writePeriods(w, r)
+	c.writeFindings(w, r.Findings)
+	w.WriteString("</svg>\n")
+}
+
+// chart is the scale of a game's chart: the moves and the seconds its axes
+// reach.
+type chart struct {
+	maxMove int
+	maxSec  float64
+}
+
+func newChart(r *Report) chart {
+	c := chart{maxMove: 1, maxSec: 60.0}
 	for _, pts := range r.Chart {
 		for _, p := range pts {
-			maxMove = max(maxMove, p.Move)
-			maxSec = max(maxSec, p.Seconds)
+			c.maxMove = max(c.maxMove, p.Move)
+			c.maxSec = max(c.maxSec, p.Seconds)
 		}
 	}
 	if r.Control > 0 {
-		maxMove = max(maxMove, r.Control+2)
+		c.maxMove = max(c.maxMove, r.Control+2)
 	}
-	x := func(move float64) float64 { return padL + move/float64(maxMove)*(chartW-padL-padR) }
-	y := func(sec float64) float64 { return padT + (1-sec/maxSec)*(chartH-padT-padB) }
-	fmt.Fprintf(w, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"clock chart\">\n", chartW, chartH)
-	// Grid: time every step, moves every ten.
-	step := niceStep(maxSec)
-	for t := 0.0; t <= maxSec; t += step {
+	return c
+}
+
+func (c chart) x(move float64) float64 { return padL + move/float64(c.maxMove)*(chartW-padL-padR) }
+func (c chart) y(sec float64) float64  { return padT + (1-sec/c.maxSec)*(chartH-padT-padB) }
+
+// writeGrid draws the axes' lines and labels (time every step, moves every
+// ten) and the move of the control.
+func (c chart) writeGrid(w *bufio.Writer, control int) {
+	step := niceStep(c.maxSec)
+	for t := 0.0; t <= c.maxSec; t += step {
 		fmt.Fprintf(w, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			padL, chartW-padR, y(t), y(t), padL-4, y(t)+4, html.EscapeString(hmShort(t)))
+			padL, chartW-padR, c.y(t), c.y(t), padL-4, c.y(t)+4, html.EscapeString(hmShort(t)))
 	}
-	for m := 0; m <= maxMove; m += moveStep(maxMove) {
-		fmt.Fprintf(w, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", x(float64(m)), chartH-8, m)
+	for m := 0; m <= c.maxMove; m += moveStep(c.maxMove) {
+		fmt.Fprintf(w, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", c.x(float64(m)), chartH-8, m)
 	}
-	if r.Control > 0 {
+	if control > 0 {
 		fmt.Fprintf(w, "<line class=\"control\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"4 3\"><title>the control: move %d</title></line>\n",
-			x(float64(r.Control)), x(float64(r.Control)), padT, chartH-padB, r.Control)
+			c.x(float64(control)), c.x(float64(control)), padT, chartH-padB, control)
 	}
-	for side, pts := range r.Chart {
+}
+
+// writeClocks draws each side's readings as a line.
+func (c chart) writeClocks(w *bufio.Writer, readings [2][]Point) {
+	for side, pts := range readings {
 		if len(pts) == 0 {
 			continue
 		}
@@ -161,13 +187,17 @@ func writeChart(w *bufio.Writer, r *Report) {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(strconv.FormatFloat(x(float64(p.Move)), 'f', 1, 64))
+			b.WriteString(strconv.FormatFloat(c.x(float64(p.Move)), 'f', 1, 64))
 			b.WriteByte(',')
-			b.WriteString(strconv.FormatFloat(y(p.Seconds), 'f', 1, 64))
+			b.WriteString(strconv.FormatFloat(c.y(p.Seconds), 'f', 1, 64))
 		}
 		name := []string{"white", "black"}[side]
 		fmt.Fprintf(w, "<polyline class=\"%s\" fill=\"none\" stroke-width=\"1.6\" points=\"%s\"/>\n", name, b.String())
 	}
+}
+
+// writePeriods marks each period added on its side's line.
+func (c chart) writePeriods(w *bufio.Writer, r *Report) {
 	for _, p := range r.Periods {
 		side := 0
 		if p.Side == "black" {
@@ -184,13 +214,17 @@ func writeChart(w *bufio.Writer, r *Report) {
 			how = "when the time ran out"
 		}
 		fmt.Fprintf(w, "<circle class=\"period %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: period %d, +%s, first shown after move %d, %s</title></circle>\n",
-			p.Side, x(float64(p.Move)), y(sec), []string{"#2a62b0", "#222"}[side], p.Side, p.Period, hmShort(float64(p.Seconds)), p.Move, how)
+			p.Side, c.x(float64(p.Move)), c.y(sec), []string{"#2a62b0", "#222"}[side], p.Side, p.Period, hmShort(float64(p.Seconds)), p.Move, how)
 	}
-	for _, f := range r.Findings {
+}
+
+// writeFindings marks the move of each finding above the chart.
+func (c chart) writeFindings(w *bufio.Writer, findings []Finding) {
+	for _, f := range findings {
 		if f.Move <= 0 {
 			continue
 		}
-		cx := x(float64(f.Move))
+		cx := c.x(float64(f.Move))
 		color := "#c00"
 		if f.Kind == ClockData {
 			color = "#999"
@@ -198,7 +232,6 @@ func writeChart(w *bufio.Writer, r *Report) {
 		fmt.Fprintf(w, "<path class=\"finding-mark\" d=\"M%.1f %d l-5 9 h10 z\" fill=\"%s\"><title>%s, %s move %d</title></path>\n",
 			cx, padT-10, color, html.EscapeString(f.Kind), html.EscapeString(f.Side), f.Move)
 	}
-	w.WriteString("</svg>\n")
 }
 
 func niceStep(maxSec float64) float64 {
