@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -92,12 +93,23 @@ func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) error
 	if o.quick {
 		opt.Mode = unwinnable.Quick
 	}
-	w := bufio.NewWriter(cmd.OutOrStdout())
+	defer batchRuntime()()
+	w := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
 	defer w.Flush()
 	if o.label {
 		return runLabelled(in, name, w, cmd.ErrOrStderr(), opt)
 	}
 	return runQueries(in, name, w, cmd.ErrOrStderr(), opt)
+}
+
+// batchRuntime sets the Go runtime up for a batch of queries and returns
+// the function that restores it. The analysis runs on one goroutine and
+// allocates about two objects a query: one processor is enough, and no
+// idle thread spins on the other core looking for work each time the
+// program writes its answers or the collector wakes.
+func batchRuntime() (restore func()) {
+	procs := runtime.GOMAXPROCS(1)
+	return func() { runtime.GOMAXPROCS(procs) }
 }
 
 // eachLine calls fn for every non-blank, non-comment line with its number.
@@ -133,6 +145,7 @@ func eachQuery(in io.Reader, name string, errw io.Writer, parse func(string) (un
 }
 
 func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
+	opt.Moves = true // the lines as moves, formatted straight into out
 	a := unwinnable.NewAnalyzer(opt)
 	var out []byte // one answer line, reused
 	var werr error
@@ -166,6 +179,10 @@ func appendAnswer(b []byte, r unwinnable.Result, us int64) []byte {
 			b = append(b, ' ')
 			b = append(b, m...)
 		}
+		for _, m := range r.Moves {
+			b = append(b, ' ')
+			b = appendUCI(b, m)
+		}
 	}
 	b = append(b, " nodes "...)
 	b = strconv.AppendInt(b, r.Nodes, 10)
@@ -174,7 +191,19 @@ func appendAnswer(b []byte, r unwinnable.Result, us int64) []byte {
 	return append(b, '\n')
 }
 
+// appendUCI appends m in UCI notation, as bitboard.Move.UCI writes it.
+func appendUCI(b []byte, m bitboard.Move) []byte {
+	for _, sq := range [2]bitboard.Square{m.From(), m.To()} {
+		b = append(b, byte('a'+sq.File()), byte('1'+sq.Rank()))
+	}
+	if pr := m.Promotion(); pr != bitboard.NoPieceType {
+		b = append(b, pr.String()...)
+	}
+	return b
+}
+
 func runLabelled(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
+	opt.Moves = true // the lines are not printed: no strings for them
 	a := unwinnable.NewAnalyzer(opt)
 	var queries, agree, undetermined, wrong int
 	var total, worst time.Duration

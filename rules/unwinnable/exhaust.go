@@ -115,7 +115,7 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 			}
 			s.unwind(stack)
 			path = s.cutDetours(path) // the walk wanders
-			return Result{Verdict: Winnable, Line: uciLine(path), Nodes: s.nodes, Reason: "mate found by exhaustive walk"}, true
+			return Result{Verdict: Winnable, Line: s.lineOf(path), Nodes: s.nodes, Reason: "mate found by exhaustive walk"}, true
 		}
 		if stop {
 			s.unwind(stack)

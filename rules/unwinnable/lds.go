@@ -46,7 +46,11 @@ func (s *searcher) lds(budget int64, maxDisc int) (Result, bool) {
 	// would find nothing again: start past them.
 	for disc := s.plainDone; disc <= maxDisc; disc++ {
 		s.ldsT.stamp++
-		if found, n := s.ldsFind(0, plainDepth, disc); found {
+		find := s.ldsFind
+		if disc == 0 && s.goal == nil {
+			find = s.plainFind
+		}
+		if found, n := find(0, plainDepth, disc); found {
 			return Result{Verdict: Winnable, Line: s.line(n), Nodes: s.nodes, Reason: "helpmate found"}, true
 		}
 		if s.abort {
@@ -153,6 +157,72 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 		}
 	}
 	return false, 0
+}
+
+// plainFind is ldsFind(0, depth, 0) with s.goal nil at the root of a
+// search (the table holds nothing of the current allowance): a single
+// line, the heuristic's best move at every node, followed in a loop.
+// A position the line comes back to ends it, as the table would: the
+// line keeps its own positions' keys (plainKeys) and looks back as far
+// as the last capture or pawn move, which no position before it can
+// repeat, instead of probing the table.
+func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
+	p := &s.pos
+	made, found := 0, false
+	for ; ; ply, depth = ply+1, depth-1 {
+		s.nodes++
+		if s.nodes >= s.limit {
+			s.abort = true
+			break
+		}
+		winnerToMove := p.Side() == s.winner
+		if depth <= 0 || (!winnerToMove && depth < 2) || s.cannotMate() {
+			break
+		}
+		key := p.Hash()
+		if s.plainRepeats(ply, key) {
+			break
+		}
+		s.plainKeys[ply] = key
+		deeper := !winnerToMove || depth >= 3
+		lk := p.KingSquare(s.winner.Other())
+		var m bb.Move
+		var mate, ok bool
+		if winnerToMove {
+			ci := p.CheckInfo()
+			m, mate, ok = s.pickPlain(lk, &ci, deeper, &s.lists[ply])
+		} else {
+			m, mate, ok = s.pickPlain(lk, nil, deeper, &s.lists[ply])
+		}
+		if !ok {
+			break
+		}
+		s.path[ply] = m
+		if mate {
+			found = true
+			break
+		}
+		s.plainUndo[made] = p.Make(m)
+		made++
+	}
+	for i := made - 1; i >= 0; i-- {
+		p.Unmake(s.path[i], s.plainUndo[i])
+	}
+	if found {
+		return true, ply + 1
+	}
+	return false, 0
+}
+
+// plainRepeats reports whether the position of key stood on the line of
+// plainFind before ply, since the last capture or pawn move.
+func (s *searcher) plainRepeats(ply int, key uint64) bool {
+	for i := ply - 2; i >= 0 && i >= ply-s.pos.HalfmoveClock(); i -= 2 {
+		if s.plainKeys[i] == key {
+			return true
+		}
+	}
+	return false
 }
 
 var materialValue = [...]int32{1, 3, 3, 5, 9, 0}

@@ -3,6 +3,7 @@ package unwinnable
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -206,4 +207,47 @@ func TestKingStep(t *testing.T) {
 		})
 	}
 	t.Logf("%d steps", n)
+}
+
+// TestPlainFind checks that plainFind, the single line of the plain
+// heuristic followed in a loop with its own cycle test, ends where
+// ldsFind with no discrepancy ends, in as many nodes, from every query of
+// timeouts-30k (every 16th, -short every 64th) with the first look's
+// budget and with a larger one, in both modes' weights, and leaves the
+// position as it was.
+func TestPlainFind(t *testing.T) {
+	qs := timeoutQueries(t)
+	step := 16
+	if testing.Short() || raceEnabled {
+		step = 64
+	}
+	var s, r searcher
+	r.ldsT, s.ldsT = newLDSTable(12), newLDSTable(12)
+	checked := 0
+	for i := 0; i < len(qs); i += step {
+		for _, w := range modeWeights {
+			for _, budget := range []int64{firstLook, 3000} {
+				for _, x := range []*searcher{&s, &r} {
+					x.w = w
+					x.reset(&qs[i].pos, qs[i].side)
+					x.limit = budget
+					x.ldsT.stamp++
+				}
+				got, gotN := s.plainFind(0, plainDepth, 0)
+				want, wantN := r.ldsFind(0, plainDepth, 0)
+				if got != want || gotN != wantN || s.nodes != r.nodes || s.abort != r.abort {
+					t.Fatalf("%s for %s, budget %d: plainFind %v %d in %d nodes, ldsFind %v %d in %d nodes",
+						qs[i].pos.FEN(), qs[i].side, budget, got, gotN, s.nodes, want, wantN, r.nodes)
+				}
+				if got && !slices.Equal(s.path[:gotN], r.path[:wantN]) {
+					t.Fatalf("%s for %s: lines differ", qs[i].pos.FEN(), qs[i].side)
+				}
+				if s.pos != qs[i].pos {
+					t.Fatalf("%s: plainFind left the position changed", qs[i].pos.FEN())
+				}
+				checked++
+			}
+		}
+	}
+	t.Logf("%d lines compared", checked)
 }

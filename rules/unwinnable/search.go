@@ -51,6 +51,10 @@ type searcher struct {
 	goalBuf   []goal
 	evasions  bb.MoveList // scratch space of the mate tests
 	path      [maxPly]bb.Move
+	movesOnly bool            // Options.Moves applies: lines go to moves
+	moves     []bb.Move       // the last line found, when movesOnly
+	plainKeys [maxPly]uint64  // plainFind's positions
+	plainUndo [maxPly]bb.Undo // plainFind's moves made
 	lists     [maxPly]bb.MoveList
 	scores    [maxPly][256]int32
 }
@@ -66,7 +70,17 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.plainDone = 0
 }
 
-func (s *searcher) line(n int) []string { return uciLine(s.path[:n]) }
+func (s *searcher) line(n int) []string { return s.lineOf(s.path[:n]) }
+
+// lineOf returns path in UCI notation, or, when only moves are wanted
+// (movesOnly), keeps a copy of it in s.moves and returns nil.
+func (s *searcher) lineOf(path []bb.Move) []string {
+	if s.movesOnly {
+		s.moves = append(s.moves[:0], path...)
+		return nil
+	}
+	return uciLine(path)
+}
 
 // uciLine returns the moves in UCI notation in two allocations: the
 // slice, and one string of which every move is a part.

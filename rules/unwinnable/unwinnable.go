@@ -71,6 +71,11 @@ type Options struct {
 	// full mode up to 20,000 nodes, and 180,000 more for a line still
 	// over 30 plies, each at most half NodeBudget), negative = none.
 	LineBudget int64
+	// Moves asks for the mate line as moves (Result.Moves), not as
+	// strings (Result.Line stays nil), when the line is not shortened
+	// (quick mode without a line budget, or a negative LineBudget): a
+	// batch of queries that prints the lines allocates nothing for them.
+	Moves bool
 }
 
 func (o Options) budget() int64 {
@@ -88,7 +93,11 @@ type Result struct {
 	Verdict Verdict
 	// Line holds, when Winnable, UCI moves from the queried position that
 	// end with the side's checkmating move.
-	Line  []string
+	Line []string
+	// Moves holds the same line as moves instead, when Options.Moves
+	// applies (Line is then nil). It belongs to the Analyzer and is
+	// valid until its next query.
+	Moves []bitboard.Move
 	Nodes int64 // positions visited
 	// Reason says in words how the verdict was reached.
 	Reason string
@@ -116,6 +125,9 @@ type Analyzer struct {
 // NewAnalyzer returns an Analyzer for the options.
 func NewAnalyzer(opt Options) *Analyzer {
 	a := &Analyzer{opt: opt}
+	if first, _ := a.shortBudgets(); opt.Moves && first == 0 {
+		a.s.movesOnly = true
+	}
 	a.s.w = quickWeights
 	if opt.Mode == Full {
 		a.s.w = fullWeights
@@ -136,6 +148,17 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	}
 	s := &a.s
 	s.reset(pos, side)
+	r := a.analyze(pos, side)
+	if s.movesOnly && r.Verdict == Winnable {
+		r.Moves = s.moves
+	}
+	return r
+}
+
+// analyze is Analyze after the material rules, on the position set by
+// reset.
+func (a *Analyzer) analyze(pos *bitboard.Position, side bitboard.Color) Result {
+	s := &a.s
 	if a.verdictOnly() {
 		// Most flag-fall positions have a mate the heuristic search
 		// finds in a few dozen nodes: look for it before the structure

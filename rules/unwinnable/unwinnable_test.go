@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,6 +158,43 @@ func TestNodeBudgetBounds(t *testing.T) {
 			}
 			if r.Nodes > opt.NodeBudget {
 				t.Errorf("%s with %+v: %d nodes, more than the budget", fen, opt, r.Nodes)
+			}
+		}
+	}
+}
+
+// TestOptionsMoves checks that Options.Moves gives the line found as
+// moves, the same line Result.Line gives without it, where the line is
+// not shortened (quick mode, full mode with a negative LineBudget), and
+// is ignored where it is (full mode's default).
+func TestOptionsMoves(t *testing.T) {
+	for _, opt := range []Options{{Mode: Quick}, {Mode: Full, LineBudget: -1}, {Mode: Full}} {
+		plain := NewAnalyzer(opt)
+		opt.Moves = true
+		moves := NewAnalyzer(opt)
+		shortened := opt.Mode == Full && opt.LineBudget == 0
+		for _, tc := range verdictCases {
+			pos, err := bb.ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, got := plain.Analyze(&pos, tc.side), moves.Analyze(&pos, tc.side)
+			if got.Verdict != want.Verdict || got.Nodes != want.Nodes {
+				t.Fatalf("%s for %s, %+v: %s in %d nodes with Moves, %s in %d without", tc.fen, tc.side, opt,
+					got.Verdict, got.Nodes, want.Verdict, want.Nodes)
+			}
+			if shortened {
+				if got.Moves != nil || !slices.Equal(got.Line, want.Line) {
+					t.Fatalf("%s for %s: Moves %v, Line %v, want Line %v", tc.fen, tc.side, got.Moves, got.Line, want.Line)
+				}
+				continue
+			}
+			var uci []string
+			for _, m := range got.Moves {
+				uci = append(uci, m.UCI())
+			}
+			if got.Line != nil || !slices.Equal(uci, want.Line) {
+				t.Fatalf("%s for %s, %+v: Moves %v (Line %v), want %v", tc.fen, tc.side, opt, uci, got.Line, want.Line)
 			}
 		}
 	}
