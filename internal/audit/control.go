@@ -225,26 +225,17 @@ func chooseControl(g *Game, s [2][]sideMove, flag *clockd.TimeControl, cache map
 		facts[i] = inferBase(s[i], inc)
 	}
 	hasClocks := facts[0].clocks+facts[1].clocks > 0
-	agree := func(tc clockd.TimeControl) bool {
-		return fits(tc, facts[0], inc, incN, incExact) && fits(tc, facts[1], inc, incN, incExact)
-	}
+	fitsSide := func(tc clockd.TimeControl, i int) bool { return fits(tc, facts[i], inc, incN, incExact) }
+	agree := func(tc clockd.TimeControl) bool { return fitsSide(tc, 0) && fitsSide(tc, 1) }
 	if flag != nil {
 		j.tc = [2]clockd.TimeControl{*flag, *flag}
 		j.source = SourceFlag
 		j.mismatch = hasClocks && !agree(*flag)
 		return j
 	}
-	pt, ok := cache[j.tagText]
-	if !ok {
-		pt.tc, pt.err = ParseTimeControl(j.tagText)
-		if len(cache) > 256 {
-			clear(cache)
-		}
-		cache[j.tagText] = pt
-	}
-	tag, tagErr := pt.tc, pt.err
-	if tagErr == nil && (!hasClocks || agree(tag)) {
-		j.tc = [2]clockd.TimeControl{tag, tag}
+	tag := parseTagCached(cache, j.tagText)
+	if tag.err == nil && (!hasClocks || agree(tag.tc)) {
+		j.tc = [2]clockd.TimeControl{tag.tc, tag.tc}
 		j.source = SourceTag
 		return j
 	}
@@ -253,7 +244,31 @@ func chooseControl(g *Game, s [2][]sideMove, flag *clockd.TimeControl, cache map
 		return j
 	}
 	j.source = SourceClocks
-	j.mismatch = tagErr == nil
+	j.mismatch = tag.err == nil
+	j.tc = clocksControl(s, facts, inc, tag, fitsSide)
+	return j
+}
+
+// parseTagCached parses a TimeControl tag, through cache: a file's games
+// mostly share one tag.
+func parseTagCached(cache map[string]parsedTag, text string) parsedTag {
+	pt, ok := cache[text]
+	if !ok {
+		pt.tc, pt.err = ParseTimeControl(text)
+		if len(cache) > 256 {
+			clear(cache)
+		}
+		cache[text] = pt
+	}
+	return pt
+}
+
+// clocksControl is each side's control as the clocks show it: the tag's
+// where it fits the side's clocks, else one period of the time the side's
+// clock started from with the increment inc, and a second period when the
+// clocks show one added.
+func clocksControl(s [2][]sideMove, facts [2]clockFacts, inc time.Duration, tag parsedTag, fitsSide func(clockd.TimeControl, int) bool) [2]clockd.TimeControl {
+	var tc [2]clockd.TimeControl
 	var base [2]time.Duration
 	for i := range s {
 		f := facts[i]
@@ -269,24 +284,24 @@ func chooseControl(g *Game, s [2][]sideMove, flag *clockd.TimeControl, cache map
 		base = [2]time.Duration{hi, hi}
 	}
 	for i := range s {
-		if tagErr == nil && fits(tag, facts[i], inc, incN, incExact) {
-			j.tc[i] = tag
+		if tag.err == nil && fitsSide(tag.tc, i) {
+			tc[i] = tag.tc
 			continue
 		}
-		j.tc[i] = clockd.TimeControl{Periods: []clockd.Period{{Time: base[i], Increment: inc}}}
+		tc[i] = clockd.TimeControl{Periods: []clockd.Period{{Time: base[i], Increment: inc}}}
 	}
 	// A second period the clocks show (the tag missing or wrong): its
 	// time, after the FIDE standard 40 moves.
-	if add := observedAddition(s, j.tc[0]); add > 0 && len(j.tc[0].Periods) == 1 && len(j.tc[1].Periods) == 1 {
-		for i := range j.tc {
-			p := j.tc[i].Periods[0]
-			j.tc[i] = clockd.TimeControl{Periods: []clockd.Period{
+	if add := observedAddition(s, tc[0]); add > 0 && len(tc[0].Periods) == 1 && len(tc[1].Periods) == 1 {
+		for i := range tc {
+			p := tc[i].Periods[0]
+			tc[i] = clockd.TimeControl{Periods: []clockd.Period{
 				{Moves: 40, Time: p.Time, Increment: p.Increment},
 				{Time: add, Increment: p.Increment},
 			}}
 		}
 	}
-	return j
+	return tc
 }
 
 // observedAddition returns the time a clock gained in one step beyond the

@@ -165,15 +165,7 @@ type game struct {
 func (r *Reader) Next() (*Game, error) {
 	var st *game
 	for {
-		var line []byte
-		var err error
-		at := 0
-		if r.hasPend {
-			line, at, r.hasPend = r.pending, r.pendAt, false
-		} else {
-			line, err = r.readLine()
-			at = r.line
-		}
+		line, at, err := r.nextLine()
 		if err == errLineTooLong {
 			r.skip = true
 			return nil, r.errAt(at, "line longer than %d bytes: not PGN text; skipping to the next game", maxLine)
@@ -232,6 +224,17 @@ func (r *Reader) Next() (*Game, error) {
 			return st.g, nil
 		}
 	}
+}
+
+// nextLine is the next line to read and its number: the line held back
+// (the next game's first tag) when there is one, else the input's next.
+func (r *Reader) nextLine() ([]byte, int, error) {
+	if r.hasPend {
+		r.hasPend = false
+		return r.pending, r.pendAt, nil
+	}
+	line, err := r.readLine()
+	return line, r.line, err
 }
 
 // finish ends a game at the end of the input or at the next game's tags.
