@@ -117,41 +117,13 @@ func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 		failed++
 		fmt.Fprintln(stderr, "arbiterd audit:", err)
 	}
-	var sinks multiSink
-	var flush []func() error
-	if o.json {
-		s := audit.NewJSONSink(cmd.OutOrStdout(), report)
-		sinks, flush = append(sinks, s), append(flush, s.Flush)
-	} else {
-		s := audit.NewTableSink(cmd.OutOrStdout(), report)
-		sinks, flush = append(sinks, s), append(flush, s.Flush)
+	out, err := o.openSinks(cmd, args, report)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
 	}
-	var htmlFile *os.File
-	if o.html != "" {
-		htmlFile, err = os.Create(o.html)
-		if err != nil {
-			return fmt.Errorf("audit: %w", err)
-		}
-		defer htmlFile.Close()
-		title := "arbiterd audit"
-		if len(args) == 1 && args[0] != "-" {
-			title += " — " + filepath.Base(args[0])
-		}
-		h := audit.NewHTMLSink(htmlFile, title, func(error) {}) // the table or JSON sink prints errors
-		sinks = append(sinks, h)
-		flush = append(flush, h.Close)
-	}
-	a := audit.New(opt)
-	st, runErr := a.Run(files, cmd.InOrStdin(), sinks)
-	for _, f := range flush {
-		if err := f(); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	if htmlFile != nil {
-		if err := htmlFile.Close(); err != nil && runErr == nil && !errors.Is(err, os.ErrClosed) {
-			runErr = err
-		}
+	st, runErr := audit.New(opt).Run(files, cmd.InOrStdin(), out.sinks)
+	if err := out.finish(); err != nil && runErr == nil {
+		runErr = err
 	}
 	if runErr != nil {
 		return fmt.Errorf("audit: %w", runErr)
@@ -163,6 +135,59 @@ func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 		return fmt.Errorf("audit: %d input error(s); every game that could be read was audited", failed)
 	}
 	return nil
+}
+
+// auditSinks are where the reports go: the table or the JSON lines on
+// standard output, and with --html the HTML file.
+type auditSinks struct {
+	sinks    multiSink
+	flush    []func() error
+	htmlFile *os.File
+}
+
+// openSinks opens the sinks o asks for; report is told of every input
+// error (the HTML sink leaves them to the other).
+func (o auditOptions) openSinks(cmd *cobra.Command, args []string, report func(error)) (*auditSinks, error) {
+	var out auditSinks
+	if o.json {
+		s := audit.NewJSONSink(cmd.OutOrStdout(), report)
+		out.sinks, out.flush = append(out.sinks, s), append(out.flush, s.Flush)
+	} else {
+		s := audit.NewTableSink(cmd.OutOrStdout(), report)
+		out.sinks, out.flush = append(out.sinks, s), append(out.flush, s.Flush)
+	}
+	if o.html != "" {
+		f, err := os.Create(o.html)
+		if err != nil {
+			return nil, err
+		}
+		out.htmlFile = f
+		title := "arbiterd audit"
+		if len(args) == 1 && args[0] != "-" {
+			title += " — " + filepath.Base(args[0])
+		}
+		h := audit.NewHTMLSink(f, title, func(error) {}) // the table or JSON sink prints errors
+		out.sinks = append(out.sinks, h)
+		out.flush = append(out.flush, h.Close)
+	}
+	return &out, nil
+}
+
+// finish flushes every sink and closes the HTML file; it returns the
+// first error.
+func (out *auditSinks) finish() error {
+	var first error
+	for _, f := range out.flush {
+		if err := f(); err != nil && first == nil {
+			first = err
+		}
+	}
+	if out.htmlFile != nil {
+		if err := out.htmlFile.Close(); err != nil && first == nil && !errors.Is(err, os.ErrClosed) {
+			first = err
+		}
+	}
+	return first
 }
 
 func summary(w io.Writer, st audit.Stats) {
