@@ -117,35 +117,7 @@ func New(o Options) (*Daemon, error) {
 	if err := o.Config.Validate(); err != nil {
 		return nil, fmt.Errorf("daemon: %w", err)
 	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
-	if o.Hub == nil {
-		o.Hub = hub.New(hub.Options{})
-	}
-	if o.Speed <= 0 {
-		o.Speed = 1
-	}
-	if o.Backoff == (serialport.Backoff{}) {
-		o.Backoff = serialport.DefaultBackoff()
-	}
-	if o.OpenCapture == nil {
-		o.OpenCapture = func(path string, resume bool) (*capture.Writer, error) {
-			if resume {
-				return capture.Append(path)
-			}
-			return capture.Create(path)
-		}
-	}
-	if o.SyncInterval <= 0 {
-		o.SyncInterval = time.Second
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Build == (buildinfo.Info{}) {
-		o.Build = buildinfo.Read()
-	}
+	o.setDefaults()
 	d := &Daemon{o: o, cfg: o.Config, log: o.Logger, hub: o.Hub, m: newMetrics()}
 	d.dir = filepath.Join(d.cfg.Data, "round-"+d.cfg.Round)
 	// The HTTP port first: taken, the daemon stops before any capture
@@ -177,6 +149,40 @@ func New(o Options) (*Daemon, error) {
 		d.o.Runners = d.DefaultRunners()
 	}
 	return d, nil
+}
+
+// setDefaults fills in the options left zero (Mounts and Runners aside:
+// they need the daemon).
+func (o *Options) setDefaults() {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Hub == nil {
+		o.Hub = hub.New(hub.Options{})
+	}
+	if o.Speed <= 0 {
+		o.Speed = 1
+	}
+	if o.Backoff == (serialport.Backoff{}) {
+		o.Backoff = serialport.DefaultBackoff()
+	}
+	if o.OpenCapture == nil {
+		o.OpenCapture = func(path string, resume bool) (*capture.Writer, error) {
+			if resume {
+				return capture.Append(path)
+			}
+			return capture.Create(path)
+		}
+	}
+	if o.SyncInterval <= 0 {
+		o.SyncInterval = time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Build == (buildinfo.Info{}) {
+		o.Build = buildinfo.Read()
+	}
 }
 
 // closeListener closes a listener New opened (one given in Options is the
