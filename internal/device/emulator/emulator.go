@@ -147,21 +147,30 @@ func New(cfg Config) (*Emulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, a := range cfg.Script {
-		if cfg.NoClock && a.Kind == ClockOff {
-			return nil, fmt.Errorf("emulator: action %s: no clock is attached to the board (NoClock)", a)
-		}
-		if err := a.check(); err != nil {
-			return nil, fmt.Errorf("emulator: action %s: %w", a, err)
-		}
-		if a.Ply > len(plies)+1 || (a.Ply == len(plies)+1 && !a.Kind.afterLastAllowed()) {
-			return nil, fmt.Errorf("emulator: action %s: the game has %d plies", a, len(plies))
-		}
-		if (a.Kind == TwoPlies || a.Kind == MergedPress) && a.Ply >= len(plies) {
-			return nil, fmt.Errorf("emulator: action %s needs a ply after it; the game has %d plies", a, len(plies))
-		}
+	if err := checkScript(cfg.Script, cfg.NoClock, len(plies)); err != nil {
+		return nil, err
 	}
 	return &Emulator{cfg: cfg, speed: cfg.Speed, plies: len(plies), start: start, moves: plies}, nil
+}
+
+// checkScript checks each action of a script against a game of plies plies
+// (and a board without a clock when noClock).
+func checkScript(script []Action, noClock bool, plies int) error {
+	for _, a := range script {
+		if noClock && a.Kind == ClockOff {
+			return fmt.Errorf("emulator: action %s: no clock is attached to the board (NoClock)", a)
+		}
+		if err := a.check(); err != nil {
+			return fmt.Errorf("emulator: action %s: %w", a, err)
+		}
+		if a.Ply > plies+1 || (a.Ply == plies+1 && !a.Kind.afterLastAllowed()) {
+			return fmt.Errorf("emulator: action %s: the game has %d plies", a, plies)
+		}
+		if (a.Kind == TwoPlies || a.Kind == MergedPress) && a.Ply >= plies {
+			return fmt.Errorf("emulator: action %s needs a ply after it; the game has %d plies", a, plies)
+		}
+	}
+	return nil
 }
 
 func checkPeriods(ps []Period) error {
