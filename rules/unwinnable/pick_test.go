@@ -251,3 +251,41 @@ func TestPlainFind(t *testing.T) {
 	}
 	t.Logf("%d lines compared", checked)
 }
+
+// TestFlightKept checks the quick test of flightAfter against the exact
+// one: whenever a flight square of the position before a check is kept
+// (flightKept), the exact test finds one after the move, at every check
+// of random games; and the kept squares' cache follows the position.
+func TestFlightKept(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	var s searcher
+	kept, exact, checks := 0, 0, 0
+	for i := 0; i < 400; i++ {
+		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 120, func(p *bb.Position, m bb.Move) {
+			if !p.GivesCheck(m) || m&(bb.FlagCastle|bb.FlagEnPassant) != 0 || p.PieceAt(m.From()).Type() == bb.King {
+				return
+			}
+			checks++
+			s.pos = *p
+			us, pt := p.Side(), p.PieceAt(m.From()).Type()
+			if pr := m.Promotion(); pr != bb.NoPieceType {
+				pt = pr
+			}
+			k := s.flightKept(us, pt, m.From(), m.To())
+			e := s.flightExact(us, pt, m.From(), m.To())
+			if k && !e {
+				t.Fatalf("%s, %v: a flight square kept, but none after the move", p.FEN(), m)
+			}
+			if k {
+				kept++
+			}
+			if e {
+				exact++
+			}
+		})
+	}
+	if kept == 0 {
+		t.Fatalf("%d checks, no flight square kept: the test proves nothing", checks)
+	}
+	t.Logf("%d checks: a flight square after %d, kept from before the move for %d", checks, exact, kept)
+}

@@ -148,7 +148,7 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 	}
 	s := &a.s
 	s.reset(pos, side)
-	r := a.analyze(pos, side)
+	r := a.analyze()
 	if s.movesOnly && r.Verdict == Winnable {
 		r.Moves = s.moves
 	}
@@ -156,8 +156,9 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 }
 
 // analyze is Analyze after the material rules, on the position set by
-// reset.
-func (a *Analyzer) analyze(pos *bitboard.Position, side bitboard.Color) Result {
+// reset (the searcher's own copy: the caller's never leaves the stack for
+// the heap).
+func (a *Analyzer) analyze() Result {
 	s := &a.s
 	if a.verdictOnly() {
 		// Most flag-fall positions have a mate the heuristic search
@@ -167,7 +168,7 @@ func (a *Analyzer) analyze(pos *bitboard.Position, side bitboard.Color) Result {
 			return r
 		}
 	}
-	if r, ok := structureVerdictIn(&s.cf, pos, side); ok {
+	if r, ok := structureVerdictIn(&s.cf, &s.pos, s.winner); ok {
 		r.Nodes = s.nodes
 		return r
 	}
