@@ -161,6 +161,10 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 			case own >= 0 && g.pressesRead(p.side):
 				// several presses of the side wait: they complete its
 				// moves in order (see resolvePress)
+			case own >= 0 && g.pressedFor(i):
+				// a press of the side made after the ply waits (the
+				// board away, or back and not settled): it completes the
+				// ply when presses are judged again, not the next move
 			case own >= 0:
 				consider(g.plies[own].madeAt+lag, dNextMove, i)
 			case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified && !g.couldNotPress(i):

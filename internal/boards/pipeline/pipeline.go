@@ -252,13 +252,33 @@ func (p *Pipeline) Session(at time.Duration, portName, state string) ([]reconcil
 		}
 	}
 	p.emit(p.game.Advance(at))
-	if reconcile.State(state) == reconcile.StateConnected && p.interp != nil {
-		// The port was away (or arbiterd was): the clock was not read
-		// meanwhile, and its next reading may show any number of presses.
-		p.interp.Gap()
+	switch reconcile.State(state) {
+	case reconcile.StateConnected:
+		if p.interp != nil {
+			// The port was away (or arbiterd was): the clock was not read
+			// meanwhile, and its next reading may show any number of presses.
+			p.interp.Gap()
+		}
+	case reconcile.StateDisconnected:
+		if p.interp != nil && p.carriesClock(portName) {
+			// The same, from the moment the clock's line went away: a
+			// restarted daemon's board may relay the clock before it
+			// answers the requests that make the session "connected".
+			p.interp.Gap()
+		}
 	}
 	p.emit(p.session(at, reconcile.State(state), portName))
 	return p.events, nil
+}
+
+// carriesClock reports whether the game's clock is read on port name: its
+// own port when it has one, else the DGT board that relays it.
+func (p *Pipeline) carriesClock(name string) bool {
+	if p.clockPort != "" {
+		return name == p.clockPort
+	}
+	pt := p.ports[name]
+	return pt != nil && pt.dgt != nil
 }
 
 // session hands a port's session change to the game. A port is a separate
