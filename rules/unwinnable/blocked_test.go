@@ -1,0 +1,283 @@
+package unwinnable
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	bb "github.com/arbiterd/arbiterd/rules/bitboard"
+)
+
+// boardFEN builds a position from a board of piece letters ('.' empty,
+// a1 first) and the side to move; it reports false for an illegal
+// position or one where the game is over.
+func boardFEN(board *[64]byte, side byte) (bb.Position, bool) {
+	b := make([]byte, 0, 90)
+	for r := 7; r >= 0; r-- {
+		empty := byte(0)
+		for f := 0; f < 8; f++ {
+			c := board[r*8+f]
+			if c == '.' {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b = append(b, '0'+empty)
+				empty = 0
+			}
+			b = append(b, c)
+		}
+		if empty > 0 {
+			b = append(b, '0'+empty)
+		}
+		if r > 0 {
+			b = append(b, '/')
+		}
+	}
+	b = append(b, ' ', side)
+	b = append(b, " - - 0 1"...)
+	pos, err := bb.ParseFEN(string(b))
+	if err != nil {
+		return pos, false
+	}
+	var ml bb.MoveList
+	pos.LegalMoves(&ml)
+	return pos, ml.N > 0
+}
+
+// randomBlockedEndgame places both kings, one or two pairs of pawns
+// blocking each other on a file (a White pawn with a Black pawn just
+// above it) and up to most-2-2·pairs more men, bishops more often than
+// not, on random squares.
+func randomBlockedEndgame(rng *rand.Rand, most int) (bb.Position, bool) {
+	var board [64]byte
+	for i := range board {
+		board[i] = '.'
+	}
+	place := func(c byte) int {
+		for {
+			s := rng.IntN(64)
+			if (c == 'P' || c == 'p') && (s < 8 || s >= 56) {
+				continue
+			}
+			if board[s] == '.' {
+				board[s] = c
+				return s
+			}
+		}
+	}
+	pairs := 1 + rng.IntN(min(2, (most-2)/2))
+	for i := 0; i < pairs; {
+		s := 8 + rng.IntN(40)
+		if board[s] != '.' || board[s+8] != '.' {
+			continue
+		}
+		board[s], board[s+8] = 'P', 'p'
+		i++
+	}
+	place('K')
+	place('k')
+	if extra := most - 2 - 2*pairs; extra > 0 {
+		const men = "BBbbBbNnRrQqPp"
+		for n := rng.IntN(extra + 1); n > 0; n-- {
+			place(men[rng.IntN(len(men))])
+		}
+	}
+	return boardFEN(&board, "wb"[rng.IntN(2)])
+}
+
+// randomChain builds a pawn chain across the board: on every file a
+// White pawn with a Black pawn just above it, on ranks 3 to 6 with
+// neighbouring files at most a rank apart, the White king below the
+// chain, the Black king above it, and one to three bishops of each side
+// on random squares of either side of the chain.
+func randomChain(rng *rand.Rand, zigzag bool) (bb.Position, bool) {
+	flip := rng.IntN(2)
+	var board [64]byte
+	for i := range board {
+		board[i] = '.'
+	}
+	r := 2 + rng.IntN(3)
+	var low, high [8]int // the White and Black pawns' ranks
+	for f := 0; f < 8; f++ {
+		if f > 0 {
+			r = min(max(r+rng.IntN(3)-1, 2), 4)
+		}
+		if zigzag {
+			r = 2 + (f+flip)%2
+		}
+		if f > 0 && !zigzag && rng.IntN(6) == 0 {
+			continue // a gap: no pawns on this file
+		}
+		board[r*8+f], board[(r+1)*8+f] = 'P', 'p'
+		low[f], high[f] = r, r+1
+	}
+	placeIn := func(c byte, ok func(rank, file int) bool) {
+		for tries := 0; tries < 200; tries++ {
+			s := rng.IntN(64)
+			if board[s] == '.' && ok(s/8, s%8) {
+				board[s] = c
+				return
+			}
+		}
+	}
+	below := func(rank, file int) bool { return low[file] == 0 || rank < low[file] }
+	above := func(rank, file int) bool { return high[file] == 0 || rank > high[file] }
+	anywhere := func(int, int) bool { return true }
+	placeIn('K', below)
+	placeIn('k', above)
+	for _, c := range []byte{'B', 'b'} {
+		for n := 1 + rng.IntN(3); n > 0; n-- {
+			where := below
+			if rng.IntN(2) == 0 {
+				where = above
+			}
+			if rng.IntN(5) == 0 {
+				where = anywhere
+			}
+			placeIn(c, where)
+		}
+	}
+	return boardFEN(&board, "wb"[rng.IntN(2)])
+}
+
+// blockedFamily are positions of the blocked-pawn-and-bishops family:
+// pawn chains locked across the board, kings on either side, bishops of
+// both colours on both sides. Each unwinnable one has a winnable
+// look-alike beside it: a bishop of the colour that can take a pawn of
+// the chain, or stand where the other king can be mated, or a file of
+// the chain opened so that a pawn walks through.
+var blockedFamily = []struct {
+	fen  string
+	side bb.Color
+	want Verdict
+}{
+	// White's bishops: a1 dark behind its chain, d7 light among Black's
+	// men, whose pawns all stand on dark squares and whose king on
+	// light ones never has a light neighbour a light bishop can check
+	// it from with every dark neighbour blocked.
+	{"8/3B2k1/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/Bb6/6K1 w - - 0 1", bb.White, Unwinnable},
+	{"8/3B2k1/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/Bb6/6K1 w - - 0 1", bb.Black, Unwinnable},
+	{"8/3B2k1/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/B7/6K1 w - - 0 1", bb.Black, Unwinnable},
+	// The same with the bishop on e7, a dark square: it takes a pawn.
+	{"8/4B1k1/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/Bb6/6K1 w - - 0 1", bb.White, Winnable},
+	// White's bishop behind the chain on b1 (light) or a1 (dark).
+	{"8/3B2k1/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/1b6/1B4K1 w - - 0 1", bb.White, Unwinnable},
+	{"8/3B2k1/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/1b6/B5K1 w - - 0 1", bb.White, Winnable},
+	// Both sides' bishops behind White's chain.
+	{"4k3/8/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/3bB3/3K4 b - - 0 1", bb.White, Unwinnable},
+	{"4k3/8/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/3bB3/3K4 b - - 0 1", bb.Black, Unwinnable},
+	{"4k3/8/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/3b1B2/3K4 b - - 0 1", bb.White, Winnable},
+	// A file of the chain open: d3 and d4 empty, every square a king
+	// would cross still attacked by a pawn; e3 and e4 empty instead,
+	// the f-pawn walks through.
+	{"4k3/8/8/p1p1p1p1/PpP1PpPp/1P3P1P/3bB3/3K4 b - - 0 1", bb.White, Unwinnable},
+	{"4k3/8/8/p1p3p1/PpPpP1Pp/1P1P1P1P/3bB3/3K4 b - - 0 1", bb.White, Winnable},
+	// Black's king behind the chain with a bishop of each colour of
+	// White's on its side; Black's question with its bishop on d7
+	// (light) or e1 (dark, behind White's chain: it takes a pawn).
+	{"7k/3b4/3B4/1pBp1p1p/pPpPpPpP/P1P1P1P1/2K5/4B3 w - - 0 1", bb.White, Unwinnable},
+	{"7k/3b4/3B4/1pBp1p1p/pPpPpPpP/P1P1P1P1/2K5/4B3 w - - 0 1", bb.Black, Unwinnable},
+	{"7k/3b4/3B4/1pBp1p1p/pPpPpPpP/P1P1P1P1/2K5/4b3 w - - 0 1", bb.Black, Winnable},
+	// White's dark bishop among Black's men, another behind its chain on
+	// e1 (dark) or d1 (light: it takes a pawn).
+	{"5B2/k6b/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4B1K1 b - - 0 1", bb.White, Unwinnable},
+	{"5B2/k6b/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/3B2K1 b - - 0 1", bb.White, Winnable},
+}
+
+// TestBlockedFamily answers the positions of blockedFamily in full mode
+// (and quick mode, which may say undetermined, never the other verdict):
+// every unwinnable one proven, every winnable look-alike with a mate line
+// that replays.
+func TestBlockedFamily(t *testing.T) {
+	for _, opt := range []Options{{Mode: Full, LineBudget: -1}, {Mode: Quick}} {
+		a := NewAnalyzer(opt)
+		for _, tc := range blockedFamily {
+			pos, err := bb.ParseFEN(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := a.Analyze(&pos, tc.side)
+			if r.Verdict != tc.want && !(opt.Mode == Quick && r.Verdict == Undetermined) {
+				t.Errorf("%s for %s, %s mode: %s (%s, %d nodes), want %s", tc.fen, tc.side, opt.Mode, r.Verdict, r.Reason, r.Nodes, tc.want)
+			}
+			if r.Verdict == Winnable {
+				assertMateLine(t, tc.fen, tc.side, r.Line)
+			}
+		}
+	}
+}
+
+// TestRandomBlockedEndgames asks both sides of random endgames of five to
+// seven men with one or two pairs of pawns blocking each other (and
+// ARBITERD_BLOCKED_CHAINS positions of locked chains across the board
+// with bishops on both sides) as the live daemon does (quick mode, then
+// the 1,000,000-node retry) and in full mode: the answers never
+// contradict each other, every mate line replays. ARBITERD_BLOCKED sets
+// the number of endgames (default 100 and 40 chains, 20 and 10 under
+// -short or the race detector); ARBITERD_ENDGAME_FULL=1 gives full mode its default budget
+// and fails on an undetermined answer.
+func TestRandomBlockedEndgames(t *testing.T) {
+	n, chains := 100, 40
+	if raceEnabled || testing.Short() {
+		n, chains = 20, 10
+	}
+	for _, e := range []struct {
+		name string
+		v    *int
+	}{{"ARBITERD_BLOCKED", &n}, {"ARBITERD_BLOCKED_CHAINS", &chains}} {
+		if v := os.Getenv(e.name); v != "" {
+			var err error
+			if *e.v, err = strconv.Atoi(v); err != nil || *e.v < 0 {
+				t.Fatalf("%s=%q: want a count", e.name, v)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	quick := NewAnalyzer(Options{Mode: Quick})
+	retry := NewAnalyzer(Options{Mode: Full, NodeBudget: 1_000_000, LineBudget: -1})
+	strict := os.Getenv("ARBITERD_ENDGAME_FULL") != ""
+	fullOpt := Options{Mode: Full, NodeBudget: 100_000, LineBudget: -1}
+	if strict {
+		fullOpt.NodeBudget = 0
+	}
+	full := NewAnalyzer(fullOpt)
+	count := map[string]int{}
+	for done := 0; done < n+chains; {
+		kind := "endgame"
+		pos, ok := randomBlockedEndgame(rng, 5+rng.IntN(3))
+		if done >= n {
+			kind = "chain"
+			pos, ok = randomChain(rng, rng.IntN(2) == 0)
+		}
+		if !ok {
+			continue
+		}
+		done++
+		fen := pos.FEN()
+		for _, side := range []bb.Color{bb.White, bb.Black} {
+			daemon := quick.Analyze(&pos, side)
+			count[kind+" quick "+daemon.Verdict.String()]++
+			if daemon.Verdict == Undetermined {
+				daemon = retry.Analyze(&pos, side)
+				count[kind+" after retry "+daemon.Verdict.String()]++
+			}
+			other := full.Analyze(&pos, side)
+			count[kind+" full "+other.Verdict.String()]++
+			if strict && other.Verdict == Undetermined {
+				t.Errorf("%s for %s: undetermined in full mode", fen, side)
+			}
+			if daemon.Verdict != Undetermined && other.Verdict != Undetermined && daemon.Verdict != other.Verdict {
+				t.Errorf("%s for %s: the daemon's analysis says %s (%s), full mode %s (%s)",
+					fen, side, daemon.Verdict, daemon.Reason, other.Verdict, other.Reason)
+			}
+			for _, r := range []Result{daemon, other} {
+				if r.Verdict == Winnable {
+					assertMateLine(t, fen, side, r.Line)
+				}
+			}
+		}
+	}
+	t.Logf("%d random blocked endgames of five to seven men and %d locked chains, both sides: %v", n, chains, count)
+}
