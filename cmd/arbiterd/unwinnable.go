@@ -113,7 +113,31 @@ func batchRuntime() (restore func()) {
 }
 
 // eachLine calls fn for every non-blank, non-comment line with its number.
+// A regular file is read whole, its lines parts of one string (a line
+// read by a scanner is a string of its own, an allocation per query);
+// anything else line by line, as it comes.
 func eachLine(in io.Reader, fn func(n int, line string)) error {
+	if f, ok := in.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			b, err := io.ReadAll(f)
+			if err != nil {
+				return err
+			}
+			text := string(b)
+			for n := 1; text != ""; n++ {
+				line := text
+				if i := strings.IndexByte(text, '\n'); i >= 0 {
+					line, text = text[:i], text[i+1:]
+				} else {
+					text = ""
+				}
+				if line = strings.TrimSpace(line); line != "" && line[0] != '#' {
+					fn(n, line)
+				}
+			}
+			return nil
+		}
+	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	n := 0

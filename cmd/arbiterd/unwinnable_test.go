@@ -201,3 +201,28 @@ func TestUnwinnableBadLines(t *testing.T) {
 		}
 	}
 }
+
+// TestUnwinnableFileAsStdin checks that a query file, read whole, is
+// answered and diagnosed line for line as the same text on standard
+// input, read line by line: comments, blank lines, CRLF line ends, a bad
+// line and a last line without a newline.
+func TestUnwinnableFileAsStdin(t *testing.T) {
+	text := "# header\r\n8/8/8/4k3/8/8/8/4K2R w - - 0 1 white\r\n\r\n  \n8/8/8/4k3/8/8/8/4K2R x - - 0 1\n" +
+		"8/8/8/4k3/8/8/8/4KN2 w - - 0 1 white\n8/8/8/8/3N4/8/r7/k1K5 w - - 0 1 white"
+	file := filepath.Join(t.TempDir(), "q.txt")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"--quick", "--full"} {
+		fileOut, fileErr, err1 := runArgs(t, "unwinnable", mode, file)
+		inOut, inErr, err2 := runArgsIn(t, text, "unwinnable", mode)
+		times := regexp.MustCompile(` time \d+`)
+		fileOut, inOut = times.ReplaceAllString(fileOut, ""), times.ReplaceAllString(inOut, "")
+		if fileOut != inOut || strings.ReplaceAll(fileErr, file, "stdin") != inErr || (err1 == nil) != (err2 == nil) {
+			t.Errorf("%s: file gives %q, %q, %v; stdin %q, %q, %v", mode, fileOut, fileErr, err1, inOut, inErr, err2)
+		}
+		if n := strings.Count(fileOut, "\n"); n != 3 || !strings.HasPrefix(fileErr, file+":5: ") {
+			t.Errorf("%s: %d answers (want 3), diagnostic %q (want one for line 5)", mode, n, fileErr)
+		}
+	}
+}
