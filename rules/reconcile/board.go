@@ -63,6 +63,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 			g.hold(at, res.From, res.Moves)
 			if resync {
 				g.held.away = true
+				g.held.inHand = g.transient(res.From, res.Moves)
 			} else {
 				g.held.slide = g.slidOn(res.From, res.Moves)
 			}
@@ -111,6 +112,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		// cannot be verified (see settle).
 		g.hold(at, res.From, moves)
 		g.held.away, g.held.ambiguous = true, res.Kind == rules.Ambiguous
+		g.held.inHand = g.transient(res.From, moves)
 		return
 	}
 	if resync {
@@ -293,6 +295,58 @@ func (g *Game) underWay(s rules.Snapshot) (rules.Orientation, bool) {
 		return rules.WhiteBottom, false
 	}
 	return found[0], true
+}
+
+// transient reports whether the board, back from an absence, is better
+// explained as a move in the making than by moves (from ply from): the
+// moves leave the other side to move than the clock says, and the board is,
+// but for one piece lifted off it, a position the record reaches in at most
+// two plies with the clock's side to move (pieceInHand). A capture is made
+// by lifting the captured piece first: a dump read then shows a position
+// that four plies explain (…Bxg1, a move and back, …Bc5) with the wrong
+// side to move, and rebuilding the record from it derails the game.
+func (g *Game) transient(from int, moves []*chess.Move) bool {
+	turn, ok := g.clockTurn()
+	if !ok || g.snap.OccupancyOnly || g.snap.Unknown != 0 {
+		return false
+	}
+	after := g.rec.PositionAt(from).Turn()
+	if len(moves)%2 == 1 {
+		after = after.Other()
+	}
+	return after != turn && pieceInHand(g.rec.Position(), g.snap, turn, 2)
+}
+
+// pieceInHand reports whether s is a position that depth plies or fewer
+// from p reach with turn to move, with one piece lifted off it.
+func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth int) bool {
+	if p.Turn() == turn && oneLifted(rules.SnapshotOf(p), s) {
+		return true
+	}
+	if depth == 0 {
+		return false
+	}
+	for _, m := range p.ValidMoves() {
+		if pieceInHand(p.Update(m), s, turn, depth-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLifted reports whether got is want with exactly one piece taken off.
+func oneLifted(want, got rules.Snapshot) bool {
+	lifted := 0
+	for sq, pc := range want.Squares {
+		if got.Squares[sq] == pc {
+			continue
+		}
+		if got.Squares[sq] != chess.NoPiece {
+			return false
+		}
+		lifted++
+	}
+	return lifted == 1
 }
 
 // waitsForTheBoard reports whether a decision on what the board shows after
@@ -785,6 +839,7 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.fix, g.held.merge = moves, from, -1, false, false, false
+	g.held.inHand = false
 	if !g.unexpl.on {
 		g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
 	}

@@ -122,6 +122,9 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		if until, ok := g.waitsForTheBoard(); ok && g.held.away {
 			due = max(due, until)
 		}
+		if g.held.away && g.held.inHand {
+			due = max(due, g.snapAt+g.cfg.UnexplainedAfter)
+		}
 		consider(due, dSettle, 0)
 	}
 	if len(g.pend.presses) > 0 && g.oriented && !g.away.disconnected && !g.settling() {

@@ -27,6 +27,7 @@ func TestSideToMoveAfterAnAbsence(t *testing.T) {
 		{"restart-before-the-board-was-read.capture", "SIGKILL trial 7000812: killed before the first board reading, restarted after 1.e4 e5; the start never seen, every press a press without a move", false},
 		{"unplug-flaky-wrong-parity.capture", "unplug trial 8000105: five disconnections in 30 s; five plies laid unverified with the wrong side to move, then 16.Nc3 Bc5 completed as 15...Bc5 16.Nc3", false},
 		{"restart-press-pending-before-the-kill.capture", "SIGKILL trial 7000763: killed with 13.h5 pressed but not yet judged and the queen on e2 on its way to f3; h5 completed by the next move, the press given to Qe2; two clock-reading alerts at the restart", false},
+		{"restart-updates-before-the-dump.capture", "SIGKILL trial 8000765: the restarted daemon read field updates before the board's first dump and laid them on the image of before the crash; Black's press of the absence judged a press without a move", false},
 		{"drop-field-capture-in-hand.capture", "drop-field trial 1000076: the updates of 18...Bxg1 lost, a dump showing the rook lifted, Black's press before the next dump; rebuilt from it, 12 alarms", true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
