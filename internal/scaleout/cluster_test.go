@@ -62,4 +62,7 @@ func TestHallClusterNodeKilled(t *testing.T) {
 	nodes[0].Shutdown() // the node the hall's client most likely talks to
 	waitGames(t, h, vs, 4*time.Minute)
 	checkHall(t, h, vs, false)
+	// Each venue's messages reach the hall through its own streams only:
+	// what the hall's stream holds of a venue is in the venue's order.
+	checkOwnStreams(t, vs)
 }

@@ -22,6 +22,10 @@
 //
 // The local streams keep everything while the hall is unreachable: they
 // are the venue's own, in its own JetStream domain (the venue's name).
+// They hold the venue's own messages only: no message on a board's
+// subject crosses a leaf connection, either way (every venue's streams
+// listen on the same subjects, and where the venues dial the hall, the
+// hall would pass each one's interest on to the others).
 //
 // The hall (`arbiterd hall`) runs a NATS server of its own in the JetStream
 // domain "hall" (or joins a cluster by URL), connected to the venues as

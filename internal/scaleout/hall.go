@@ -469,10 +469,12 @@ func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey) bool {
 	if e.Seq <= g.last {
 		return true // already written: a redelivery
 	}
-	if e.Seq != g.last+1 {
+	if e.Seq != g.last+1 && !h.fillEvents(k, g, m.Subject(), e.Seq) {
 		// An earlier event is late (delivered again after the ack wait,
-		// behind the backlog): the hall's stream holds it already.
-		h.fillEvents(k, g, m.Subject(), e.Seq)
+		// behind the backlog), and the hall's stream, which holds it
+		// already, could not be read (a hall node failing over): no
+		// evidence of a loss, and no start of the wait for one.
+		return false
 	}
 	if e.Seq != g.last+1 {
 		// Not in the hall's stream: not sourced yet, or lost at the venue.
@@ -527,8 +529,10 @@ func streamSeq(m jetstream.Msg) uint64 {
 // may come long after; the stream holds the venue's messages in the
 // venue's order, so an earlier event is there before the later one that
 // came, and need not be waited for.
-func (h *Hall) fillEvents(k gameKey, g *game, subj string, upTo int) {
-	h.scanStream(HallEventsStream, subj, k.venue, g.evSeq, func(raw *jetstream.RawStreamMsg) bool {
+//
+// It tells whether the stream was read (false: the look-up failed).
+func (h *Hall) fillEvents(k gameKey, g *game, subj string, upTo int) bool {
+	return h.scanStream(HallEventsStream, subj, k.venue, g.evSeq, func(raw *jetstream.RawStreamMsg) bool {
 		e, err := parseLoose(raw.Data)
 		switch {
 		case err != nil || e.Board != k.board || e.Seq <= g.last:
@@ -542,31 +546,32 @@ func (h *Hall) fillEvents(k gameKey, g *game, subj string, upTo int) {
 
 // scanStream hands fn the venue's messages on subj in the hall's stream,
 // in order, from after stream sequence after, until fn returns false or
-// there are no more. A failed look-up is logged: the message that started
-// it comes again. It runs under the hall's lock, as the writes do: a few
-// requests to the hall's server, only when a message came out of order.
-func (h *Hall) scanStream(stream, subj, venue string, after uint64, fn func(*jetstream.RawStreamMsg) bool) {
+// there are no more. A failed look-up is logged and reported (false): the
+// message that started it comes again. It runs under the hall's lock, as
+// the writes do: a few requests to the hall's server, only when a message
+// came out of order.
+func (h *Hall) scanStream(stream, subj, venue string, after uint64, fn func(*jetstream.RawStreamMsg) bool) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	s, err := h.js.Stream(ctx, stream)
 	if err != nil {
 		h.log.Warn("looking up a late message in the hall's stream", "stream", stream, "err", err)
-		return
+		return false
 	}
 	for seq := after + 1; ; {
 		raw, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subj))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			return
+			return true
 		} else if err != nil {
 			h.log.Warn("looking up a late message in the hall's stream", "stream", stream, "err", err)
-			return
+			return false
 		}
 		seq = raw.Sequence + 1
 		if raw.Header.Get(HeaderVenue) != venue {
 			continue
 		}
 		if !fn(raw) {
-			return
+			return true
 		}
 	}
 }
@@ -606,10 +611,10 @@ func (h *Hall) writeCapture(m jetstream.Msg, g *game, k gameKey) bool {
 	if off+int64(len(data)) <= g.capSize {
 		return true // a redelivery
 	}
-	if off > g.capSize {
-		// An earlier chunk is late: the hall's stream holds it already
-		// (see fillEvents).
-		h.fillCapture(k, g, m.Subject(), off)
+	if off > g.capSize && !h.fillCapture(k, g, m.Subject(), off) {
+		// An earlier chunk is late, and the hall's stream, which holds it
+		// already, could not be read (see applyEvent).
+		return false
 	}
 	if off > g.capSize {
 		// Not in the hall's stream: not sourced yet, or lost at the venue.
@@ -647,8 +652,8 @@ func (h *Hall) writeChunk(k gameKey, g *game, off int64, data []byte, seq uint64
 // fillCapture writes the board's capture chunks before offset upTo that
 // the hall has not had yet, read straight from the hall's stream (see
 // fillEvents).
-func (h *Hall) fillCapture(k gameKey, g *game, subj string, upTo int64) {
-	h.scanStream(HallCaptureStream, subj, k.venue, g.capSeq, func(raw *jetstream.RawStreamMsg) bool {
+func (h *Hall) fillCapture(k gameKey, g *game, subj string, upTo int64) bool {
+	return h.scanStream(HallCaptureStream, subj, k.venue, g.capSeq, func(raw *jetstream.RawStreamMsg) bool {
 		off, err := strconv.ParseInt(raw.Header.Get(HeaderOffset), 10, 64)
 		switch {
 		case err != nil || off+int64(len(raw.Data)) <= g.capSize:

@@ -245,13 +245,26 @@ func (o *ServerOptions) natsOptions() (*server.Options, error) {
 
 // leafRemotes adds the leaf-node connections the server dials, signed with
 // o.Auth, each over TLS when o.TLS is set.
+//
+// No board message (the subjects of the venues' streams) crosses a leaf
+// connection either way: every venue's streams listen on the same
+// subjects, so without this a venue's stream would also store what
+// another venue publishes while both are connected (the interest of
+// each venue's stream reaches the others through the hall). The hall
+// would then source a venue's messages from two streams, and have them
+// in no fixed order: a venue's later messages could come through the
+// other venue's stream long before its own stream's earlier ones (one
+// source held up after a hall node fails), and the hall take the earlier
+// ones as lost. The hall reads the venues' streams by sourcing, which
+// does not use these subjects.
 func (o *ServerOptions) leafRemotes(opts *server.Options) error {
 	seed, err := o.Auth.seed()
 	if err != nil {
 		return err
 	}
 	for _, urls := range o.Remotes {
-		r := &server.RemoteLeafOpts{Credentials: o.Auth.Credentials, Nkey: seed}
+		r := &server.RemoteLeafOpts{Credentials: o.Auth.Credentials, Nkey: seed,
+			DenyImports: []string{EventsSubjects, CaptureSubjects}, DenyExports: []string{EventsSubjects, CaptureSubjects}}
 		for _, s := range urls {
 			u, err := url.Parse(s)
 			if err != nil {

@@ -15,6 +15,12 @@ const (
 	HallDomain = "hall"
 )
 
+// The subjects of a venue's streams (arbiterd.<event>.<round>.<board>.<kind>).
+const (
+	EventsSubjects  = "arbiterd.*.*.*.events"
+	CaptureSubjects = "arbiterd.*.*.*.capture"
+)
+
 // Message headers the venue adds.
 const (
 	HeaderVenue  = "Arbiterd-Venue"  // the venue's name

@@ -156,8 +156,8 @@ func OpenVenue(o VenueOptions) (*Venue, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for _, s := range []jetstream.StreamConfig{
-		{Name: EventsStream, Subjects: []string{"arbiterd.*.*.*.events"}, Description: "arbiterd: every board's events (venue " + o.Venue + ")"},
-		{Name: CaptureStream, Subjects: []string{"arbiterd.*.*.*.capture"}, Description: "arbiterd: every board's capture (venue " + o.Venue + ")"},
+		{Name: EventsStream, Subjects: []string{EventsSubjects}, Description: "arbiterd: every board's events (venue " + o.Venue + ")"},
+		{Name: CaptureStream, Subjects: []string{CaptureSubjects}, Description: "arbiterd: every board's capture (venue " + o.Venue + ")"},
 	} {
 		s.Storage, s.MaxBytes, s.Duplicates = jetstream.FileStorage, o.MaxBytes, 10*time.Minute
 		if s.MaxBytes == 0 {
