@@ -451,9 +451,12 @@ func (cf *confinement) dropCandidates(r *fillRound) (drop, stuck uint64) {
 // unstick frees, and returns to be dropped, the stuck men that have a
 // move after all. A man that may be taken stays where it is as long as it
 // has no move: the square ahead of a pawn holds a fixed man and nothing
-// of the enemy can stand where it takes; every first square of a piece's
-// lines holds one of its own fixed men.
+// of the enemy can stand where it takes; a piece is jammed (every first
+// square of its lines holds one of its own fixed men, or its group can
+// only move onto its own squares), or every move it has mates side's
+// fixed king (pieceMoves), after which side never mates.
 func (cf *confinement) unstick(r *fillRound) (drop uint64) {
+	sideAtt := r.attBy[cf.side] | pawnAttacks(cf.side, cf.pathOf[cf.side]) | cf.fixedGuard(cf.side, cf.kings)
 	for _, m := range cf.men {
 		if !m.stuck {
 			continue
@@ -465,7 +468,7 @@ func (cf *confinement) unstick(r *fillRound) (drop uint64) {
 		} else {
 			var jammed bool
 			jammed, cf.jam[m.sq] = cf.jammed(m.sq, m.c, r.attBy[m.c.Other()], r.kingAttBy[m.c.Other()])
-			moves = !jammed
+			moves = !jammed && cf.pieceMoves(m.pt, m.sq, sideAtt) != 0
 		}
 		if moves {
 			cf.stuck &^= sb

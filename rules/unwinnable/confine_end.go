@@ -57,10 +57,11 @@ func (cf *confinement) fixedGuard(c bb.Color, except uint64) uint64 {
 // matesSide reports whether the loser's piece of type pt on from, moving
 // to t, would checkmate side's fixed king with every fixed man in place:
 // it checks from t at contact range (no square between to block), side's
-// king cannot take it (a fixed loser's man guards t) nor step away (each
-// neighbour holds side's own fixed man or is attacked by the loser's fixed
-// men or by the piece from t), and no other man of side can ever attack
-// t (sideAtt). side's king must be fixed.
+// king cannot take it (t is not next to the king, as for a knight's
+// check, or a fixed loser's man guards t) nor step away (each neighbour
+// holds side's own fixed man or is attacked by the loser's fixed men or
+// by the piece from t), and no other man of side can ever attack t
+// (sideAtt). side's king must be fixed.
 func (cf *confinement) matesSide(pt bb.PieceType, from, t bb.Square, sideAtt uint64) bool {
 	side, loser := cf.side, cf.side.Other()
 	king := cf.fixedOf[side] & cf.kings
@@ -73,7 +74,7 @@ func (cf *confinement) matesSide(pt bb.PieceType, from, t bb.Square, sideAtt uin
 		return false
 	}
 	guard := cf.fixedGuard(loser, uint64(1)<<uint(from))
-	if guard&tb == 0 {
+	if guard&tb == 0 && bb.KingAttacks(k)&tb != 0 {
 		return false
 	}
 	guard |= near(loser, pt, t)

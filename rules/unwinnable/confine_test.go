@@ -84,6 +84,20 @@ var confineCases = []struct {
 	{"pawns take a piece of two", "8/7p/k4p1P/3b1p1K/5Pp1/6P1/6P1/8 w - - 0 1", bb.Black, false},
 	// The king's capture of g2 is answered by the f-pawn: no stalemate.
 	{"capture does not stalemate", "8/8/8/8/3k4/5PpK/6P1/8 w - - 0 1", bb.Black, false},
+	// Black's knight on h2 has two moves, Nf1+ and Ng4+, each mate of
+	// White's walled-in king (no White man ever reaches a light square
+	// to take the knight, f1 is not next to the king): it never moves,
+	// no pawn ever captures, and White's dark bishops never mate Black's
+	// king, which has only its light bishop to fill a light neighbour.
+	{"a knight whose every move mates", "6b1/8/1k6/3p1p2/3PpP1B/3pKp2/3P1P1n/B7 w - - 0 1", bb.White, true},
+	// Look-alikes where White mates: the knight on g1 has a quiet move
+	// (to e2, then on to e5 for the d-pawn to take); without the d2 pawn
+	// White's king steps to d2 out of Nf1+; a light bishop on d1 or h1
+	// takes pawns of the chain.
+	{"a knight with a quiet move", "6b1/8/1k6/3p1p2/3PpP1B/3pKp2/3P1P2/B5n1 w - - 0 1", bb.White, false},
+	{"a knight's check the king steps out of", "6b1/8/1k6/3p1p2/3PpP1B/3pKp2/5P1n/B7 w - - 0 1", bb.White, false},
+	{"a light bishop beside the dark ones", "6b1/8/1k6/3p1p2/3PpP1B/3pKp2/3P1P1n/B2B4 w - - 0 1", bb.White, false},
+	{"a light bishop in the corner", "6b1/8/1k6/3p1p2/3PpP1B/3pKp2/3P1P1n/B6B w - - 0 1", bb.White, false},
 }
 
 func TestConfinement(t *testing.T) {
@@ -284,4 +298,31 @@ func TestEndingMoves(t *testing.T) {
 		t.Error("Qxc4 judged recaptured with a2 open to Black's king")
 	}
 	cf.fixedOf[bb.Black] = fixed
+
+	// A knight's check from a square not next to the king needs no guard:
+	// the king cannot take it. Nf1+ mates White's walled-in king on e3
+	// unless a White man can take on f1; a knight on c1 gives no check.
+	pos, err = bb.ParseFEN("6b1/8/1k6/3p1p2/3PpP1B/3pKp2/3P1P1n/B7 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf = confine(&pos, bb.White)
+	if !cf.ok {
+		t.Fatal("no confinement in the knight's position")
+	}
+	if !cf.matesSide(bb.Knight, sq("h2"), sq("f1"), 0) || !cf.matesSide(bb.Knight, sq("h2"), sq("g4"), 0) {
+		t.Error("Nf1+ or Ng4+ not judged mate")
+	}
+	if cf.matesSide(bb.Knight, sq("h2"), sq("f1"), 1<<uint(sq("f1"))) {
+		t.Error("Nf1+ judged mate though White can take on f1")
+	}
+	if cf.matesSide(bb.Knight, sq("h2"), sq("c1"), 0) {
+		t.Error("a knight on c1 judged to mate a king on e3")
+	}
+	fixedW = cf.fixedOf[bb.White]
+	cf.fixedOf[bb.White] &^= 1 << uint(sq("d4"))
+	if cf.matesSide(bb.Knight, sq("h2"), sq("f1"), 0) {
+		t.Error("Nf1+ judged mate with d4 open to White's king")
+	}
+	cf.fixedOf[bb.White] = fixedW
 }
