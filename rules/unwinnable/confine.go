@@ -607,6 +607,12 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 	}
 	if kingReach == 0 { // the loser's king is fixed
 		kingReach = cf.fixedOf[loser] & cf.kings
+	} else if k0 := pos.Pieces(loser, bb.King); pos.Side() == loser && k0&cf.fixedGuard(side, 0) != 0 && !pos.IsCheckmate() {
+		// The loser's king is in check from side's fixed men, which are
+		// never taken and check from next to it or as pawns (no block):
+		// it steps away now and never comes back, so it is never mated
+		// where it stands.
+		kingReach &^= k0
 	}
 	cover |= attacks | cf.fixed
 	if pos.Castling()&castleRights(loser) == 0 && pos.Occupied(loser)&^cf.fixed&^cf.stuck == 0 {

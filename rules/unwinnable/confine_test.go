@@ -98,6 +98,14 @@ var confineCases = []struct {
 	{"a knight's check the king steps out of", "6b1/8/1k6/3p1p2/3PpP1B/3pKp2/5P1n/B7 w - - 0 1", bb.White, false},
 	{"a light bishop beside the dark ones", "6b1/8/1k6/3p1p2/3PpP1B/3pKp2/3P1P1n/B2B4 w - - 0 1", bb.White, false},
 	{"a light bishop in the corner", "6b1/8/1k6/3p1p2/3PpP1B/3pKp2/3P1P1n/B6B w - - 0 1", bb.White, false},
+	// White's king in check from two fixed pawns must leave f3, a light
+	// square whose one dark neighbour its bishop could fill, for good:
+	// everywhere else it can go a light square has two or three dark
+	// neighbours, and White has one dark bishop on its side of the chain
+	// for Black's light bishops to need. With both White bishops there
+	// (h1 with g1 and h2 filled) Black mates.
+	{"a king that must leave the one mating square", "4k1b1/4B3/8/1p1p1p1p/pPpPpPpP/P1P1PKP1/b4B2/8 w - - 0 1", bb.Black, true},
+	{"two blockers for a light corner", "4k1b1/8/8/1p1p1p1p/pPpPpPpP/P1P1PKP1/b2B1B2/8 w - - 0 1", bb.Black, false},
 }
 
 func TestConfinement(t *testing.T) {
