@@ -262,6 +262,7 @@ func (g *Game) farFromStart(o rules.Orientation) bool {
 // backInStep ends an absence: the board's position is explained again.
 func (g *Game) backInStep() {
 	g.away.resync, g.away.unsettled, g.away.suspect, g.away.stale, g.away.rebased, g.away.farIn = false, false, false, false, false, 0
+	g.away.farSet = false
 	g.away.lossy, g.away.fromStart = false, false
 }
 
@@ -488,10 +489,14 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		}
 		return
 	}
+	if g.movedOnFrom(out, at) {
+		return
+	}
 	if max(at, due) < g.rebaseDue() {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.suspect, g.away.farIn = true, g.snapIn
+		g.away.far, g.away.farSet, g.away.farAt = g.snap, true, g.snapAt
 		return
 	}
 	g.away.farIn = 0
@@ -511,6 +516,42 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		"The board came back showing a position arbiterd cannot follow from the last position it verified (after ply %d: White %d, Black %d completed moves): no sequence of up to %d moves reaches it, and it is not a legal position arbiterd can start from. "+
 			"The moves made while the board was not read cannot be verified and are not counted; presses are not judged until the board shows a position arbiterd can follow. Check the board, and establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
 		g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1), Event{})
+}
+
+// movedOnFrom rebuilds the record from the far position the board showed
+// before (see absence.far) when what it shows now is that position with one
+// legal move made: a piece in the hand is put down on a square, never moved
+// by a legal move, so that position was the game's. The record is rebuilt
+// from it with the mover to move, and the move is then followed as usual.
+// Back from a long absence in quick play the board rarely stands still for
+// UnexplainedAfter; without this, nothing was followed until it did.
+func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
+	far, now := g.away.far, g.snap
+	if !g.away.farSet || far == now || far.OccupancyOnly || far.Unknown != 0 {
+		return false
+	}
+	old := g.rec.Position()
+	for _, t := range []chess.Color{chess.White, chess.Black} {
+		r, err := rules.NewGame(placementFEN(far, old, t, 1))
+		if err != nil {
+			continue
+		}
+		res := rules.Reconstruct(r, now, rules.Options{MaxPlies: 1})
+		if res.Kind != rules.Forward || len(res.Moves) != 1 {
+			continue
+		}
+		// presses made since the board showed far are those of the
+		// move it then showed, not of the plies nobody saw
+		g.snap, g.away.keepFrom = far, g.away.farAt
+		ok := g.rebaseAs(out, at, g.rec.Ply(), resyncPlies+1, "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made", t, true)
+		g.snap, g.away.keepFrom = now, 0
+		if !ok {
+			return false
+		}
+		g.process(out, at)
+		return true
+	}
+	return false
 }
 
 // rebaseDue returns when the record may be rebuilt from what the board
@@ -652,6 +693,12 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 // why says how the board's position stands to the record ("which no
 // sequence of moves arbiterd can check reaches").
 func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why string) bool {
+	return g.rebaseAs(out, at, from, least, why, chess.White, false)
+}
+
+// rebaseAs is rebase with the side to move given (forced) rather than the
+// clock's or the record's.
+func (g *Game) rebaseAs(out *[]Event, at time.Duration, from, least int, why string, forcedTurn chess.Color, forced bool) bool {
 	s := g.snap
 	if s.OccupancyOnly || s.Unknown != 0 {
 		return false
@@ -660,6 +707,9 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why strin
 	turn := old.Turn()
 	if t, ok := g.clockTurn(); ok {
 		turn = t
+	}
+	if forced {
+		turn = forcedTurn
 	}
 	var rec *rules.Game
 	for _, t := range []chess.Color{turn, turn.Other()} {
@@ -784,7 +834,7 @@ func (g *Game) absorbPresses(n [2]int) {
 	kept := g.pend.presses[:0]
 	var seen [2]int
 	for _, p := range g.pend.presses {
-		if p.ev.At >= g.away.at {
+		if p.ev.At >= g.away.at && (g.away.keepFrom == 0 || p.ev.At < g.away.keepFrom) {
 			seen[p.ev.Side]++
 			continue
 		}

@@ -260,6 +260,16 @@ type absence struct {
 	// same, so the board must show it for UnexplainedAfter first. A new
 	// snapshot is searched again at once.
 	farIn int
+	// far: the position the board showed when the deeper search last
+	// failed (farSet); if the board then shows it with one legal move
+	// made, it was a real position, not a piece in the hand (see
+	// movedOnFrom).
+	far    rules.Snapshot
+	farSet bool
+	farAt  time.Duration // since when the board showed far
+	// keepFrom (not 0): presses from then on are not absorbed by the
+	// unverified plies (see absorbPresses, movedOnFrom)
+	keepFrom time.Duration
 	// stale: back from an absence, the board shows a position arbiterd
 	// can neither reach nor start from; presses since the absence are not
 	// judged.

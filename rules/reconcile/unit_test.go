@@ -565,8 +565,73 @@ func TestGapTooLongToReconstruct(t *testing.T) {
 
 func TestGapBeyondTheDeepSearchRebuildsTheRecord(t *testing.T) {
 	// Ten plies while the board was away: no search reaches the position,
-	// so arbiterd rebuilds its record from the board (the side to move is
-	// the one the last press handed the move to) and follows the game on.
+	// so arbiterd rebuilds its record from the board and follows the game
+	// on: once the position has stood for UnexplainedAfter with a press
+	// made while it stood (TestGapBeyondTheDeepSearchStoodStill), or, as
+	// here, as soon as the board shows it with one legal move made — a
+	// piece in the hand is put down, not moved, so the position was real.
+	h := gapBeyondTheDeepSearch(t)
+	h.advance(27)
+	h.wantAnomalies(KindBoardDisconnected)
+	h.play(28, "e5")
+	h.press(28.4, B)
+	h.advance(30)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; !strings.Contains(a.Detail, "after ply 1") || !strings.Contains(a.Detail, "then showed a move made") {
+		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	h.play(40, "f3")
+	h.press(40.3, W)
+	h.play(43, "Nc6")
+	h.press(43.2, B)
+	h.advance(50)
+	h.wantCompleted(2, 2) // e4, then e5, f3 and Nc6
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	c := h.of(TypeComplete)
+	// e5 is the move the board showed made from the rebuilt position, by
+	// Black, completed by its press; the fewest plies that fit are
+	// numbered before it: at least 9, and an odd number since e4 was ply 1
+	// and Black is to move.
+	if len(c) != 4 || c[1].SAN != "e5" || c[1].By != ByPress || c[1].Ply%2 != 0 || c[1].Ply < 12 ||
+		c[2].SAN != "f3" || c[2].Ply != c[1].Ply+1 || c[3].SAN != "Nc6" || c[3].Ply != c[2].Ply+1 {
+		t.Errorf("completions %+v", c)
+	}
+	if st := h.g.State(); st.FEN != h.shadow.FEN() && !strings.HasPrefix(h.shadow.FEN(), strings.Join(strings.Fields(st.FEN)[:3], " ")) {
+		t.Errorf("record %s, board %s", st.FEN, h.shadow.FEN())
+	}
+}
+
+func TestGapBeyondTheDeepSearchStoodStill(t *testing.T) {
+	// The same return; the board stands still, and nobody presses.
+	// Rebuilding the record is final, and a piece held in a hand looks the
+	// same: the position must stand for UnexplainedAfter with a press made
+	// while it stood (the player had finished the move), or six times as
+	// long without one.
+	h := gapBeyondTheDeepSearch(t)
+	h.advance(70)
+	h.wantAnomalies(KindBoardDisconnected)
+	h.advance(76)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; !strings.Contains(a.Detail, "after ply 1") || !strings.Contains(a.Detail, "position the board shows") {
+		t.Errorf("unverified-moves detail: %s", a.Detail)
+	}
+	h.play(80, "e5")
+	h.press(80.3, B)
+	h.play(83, "f3")
+	h.press(83.2, W)
+	h.advance(90)
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if got := h.completedAt("e5"); got < 12 || got%2 != 0 {
+		t.Errorf("e5 completed at ply %d, want an even ply from 12 on\n%s", got, h.jsonl())
+	}
+	if h.completedAt("f3") != h.completedAt("e5")+1 {
+		t.Errorf("f3 at ply %d after e5 at %d", h.completedAt("f3"), h.completedAt("e5"))
+	}
+}
+
+// gapBeyondTheDeepSearch plays 1.e4, takes the board away for ten plies
+// (10...Be3, every one pressed) and shows it again at 15.5 s.
+func gapBeyondTheDeepSearch(t *testing.T) *harness {
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
 	h.show(0)
 	h.start(1)
@@ -583,37 +648,7 @@ func TestGapBeyondTheDeepSearchRebuildsTheRecord(t *testing.T) {
 	h.feed(h.g.Session(sec(15), "connected", "board"))
 	h.board = rules.SnapshotOf(h.shadow.Position())
 	h.show(15.5)
-	// Rebuilding the record is final, and a piece held in a hand looks
-	// the same: the position must stand for UnexplainedAfter with a
-	// press made while it stood (the player had finished the move).
-	h.advance(27)
-	h.wantAnomalies(KindBoardDisconnected)
-	h.play(28, "e5")
-	h.press(28.4, B)
-	h.advance(37.5)
-	h.wantAnomalies(KindBoardDisconnected)
-	h.advance(38.5)
-	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
-	if a := h.of(TypeAnomaly)[1]; !strings.Contains(a.Detail, "after ply 1") || !strings.Contains(a.Detail, "position the board shows") {
-		t.Errorf("unverified-moves detail: %s", a.Detail)
-	}
-	h.play(40, "f3")
-	h.press(40.3, W)
-	h.play(43, "Nc6")
-	h.press(43.2, B)
-	h.advance(50)
-	h.wantCompleted(2, 1) // e4, then f3 and Nc6
-	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
-	c := h.of(TypeComplete)
-	// e5 went into the rebuilt record (its press is absorbed); the
-	// fewest plies that fit are numbered: at least 9, and an odd number
-	// since White is to move as after ply 2.
-	if len(c) != 3 || c[1].SAN != "f3" || c[2].SAN != "Nc6" || c[2].Ply != c[1].Ply+1 || c[1].Side != W || c[1].Ply < 11 || c[1].Ply%2 != 1 {
-		t.Errorf("completions %+v", c)
-	}
-	if st := h.g.State(); st.FEN != h.shadow.FEN() && !strings.HasPrefix(h.shadow.FEN(), strings.Join(strings.Fields(st.FEN)[:3], " ")) {
-		t.Errorf("record %s, board %s", st.FEN, h.shadow.FEN())
-	}
+	return h
 }
 
 // immortal18 is the Immortal Game before 18.Bd6: lifting the bishop from
