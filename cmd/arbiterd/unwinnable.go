@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/spf13/cobra"
 
@@ -113,37 +114,21 @@ func batchRuntime() (restore func()) {
 }
 
 // eachLine calls fn for every non-blank, non-comment line with its number.
-// A regular file is read whole, its lines parts of one string (a line
-// read by a scanner is a string of its own, an allocation per query);
-// anything else line by line, as it comes.
+// The line fn gets is valid only until fn returns: it is read in place
+// from the scanner's buffer, which the next line overwrites (a string of
+// its own per line would be an allocation per query), so fn must copy
+// what it keeps.
 func eachLine(in io.Reader, fn func(n int, line string)) error {
-	if f, ok := in.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			b, err := io.ReadAll(f)
-			if err != nil {
-				return err
-			}
-			text := string(b)
-			for n := 1; text != ""; n++ {
-				line := text
-				if i := strings.IndexByte(text, '\n'); i >= 0 {
-					line, text = text[:i], text[i+1:]
-				} else {
-					text = ""
-				}
-				if line = strings.TrimSpace(line); line != "" && line[0] != '#' {
-					fn(n, line)
-				}
-			}
-			return nil
-		}
-	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	n := 0
 	for sc.Scan() {
 		n++
-		line := strings.TrimSpace(sc.Text())
+		b := sc.Bytes()
+		if len(b) == 0 {
+			continue
+		}
+		line := strings.TrimSpace(unsafe.String(&b[0], len(b)))
 		if line == "" || line[0] == '#' {
 			continue
 		}

@@ -202,10 +202,10 @@ func TestUnwinnableBadLines(t *testing.T) {
 	}
 }
 
-// TestUnwinnableFileAsStdin checks that a query file, read whole, is
-// answered and diagnosed line for line as the same text on standard
-// input, read line by line: comments, blank lines, CRLF line ends, a bad
-// line and a last line without a newline.
+// TestUnwinnableFileAsStdin checks that a query file is answered and
+// diagnosed line for line as the same text on standard input (each line
+// read in place from the scanner's buffer): comments, blank lines, CRLF
+// line ends, a bad line and a last line without a newline.
 func TestUnwinnableFileAsStdin(t *testing.T) {
 	text := "# header\r\n8/8/8/4k3/8/8/8/4K2R w - - 0 1 white\r\n\r\n  \n8/8/8/4k3/8/8/8/4K2R x - - 0 1\n" +
 		"8/8/8/4k3/8/8/8/4KN2 w - - 0 1 white\n8/8/8/8/3N4/8/r7/k1K5 w - - 0 1 white"

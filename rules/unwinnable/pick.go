@@ -407,8 +407,18 @@ func pseudoAttacks(c bb.Color, pt bb.PieceType, sq bb.Square) uint64 {
 	if pt == bb.Pawn {
 		return bb.PawnAttacks(c, sq)
 	}
-	return attacks(pt, sq, 0)
+	return emptyBoardAttacks[pt][sq]
 }
+
+// emptyBoardAttacks[pt][sq] is attacks(pt, sq, 0).
+var emptyBoardAttacks = func() (t [6][64]uint64) {
+	for pt := bb.Knight; pt <= bb.King; pt++ {
+		for sq := bb.Square(0); sq < 64; sq++ {
+			t[pt][sq] = attacks(pt, sq, 0)
+		}
+	}
+	return t
+}()
 
 // lineThrough[sq] holds sq and every square on a rank, file or diagonal
 // through it.
