@@ -359,7 +359,7 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 		// (once the turn has passed the presser does not move again).
 		// (Not for a press recovered from a merged reading: its time is
 		// the reading's, later than the press.)
-		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) || (!ev.Inferred && g.plies[i].madeAt <= ev.At+boardReportLag) {
+		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) || (!ev.Inferred && g.plies[i].madeAt <= ev.At+boardReportLag && !g.repliedAfter(pr, i)) {
 			before = append(before, i)
 		}
 	}
@@ -386,6 +386,29 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 	g.plies[chosen].pressAt, g.plies[chosen].pressIn = ev.At, pr.in
 	// keep the reference clock in step: a completed move, at the press
 	g.ref.Press(side, ev.At, g.counts.Of(side))
+}
+
+// repliedAfter reports whether the opponent of pr's side pressed the clock
+// after pr and before ply i was made (by the order of the input): the turn
+// had passed and come back, so ply i cannot be the move pr completed,
+// however close its time (a daemon that read a second of the line at once
+// stamps it all alike). A reply alone is not enough: a board reports a
+// scan's changed squares one after the other, so the end of a slide can be
+// read after the reply to it.
+func (g *Game) repliedAfter(pr pendingPress, i int) bool {
+	mi, opp := g.plies[i].madeIn, pr.ev.Side.Other()
+	for _, q := range g.pend.presses {
+		if q.ev.Side == opp && q.in > pr.in && q.in < mi {
+			return true
+		}
+	}
+	for j := i - 1; j >= 0; j-- {
+		p := g.plies[j]
+		if p.side == opp && p.pressed && p.pressIn > pr.in && p.pressIn < mi {
+			return true
+		}
+	}
+	return false
 }
 
 // pressWithoutMove reports ev, a press with no new move of its side on the
