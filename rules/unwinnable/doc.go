@@ -53,10 +53,12 @@
 //     from a neighbour the mate must cover, which only a moving mating
 //     king could do with a discovered check. Moves after which the side
 //     can never mate are left out (confine_end.go): a move of the other
-//     side that mates the side's walled-in king, a capture of the side's
-//     only man (a bare king remains), and that man's capture of a wall
-//     man next to the other king with a check every reply to which takes
-//     it back;
+//     side that mates the side's walled-in king (so a piece whose every
+//     move does never moves), a capture of the side's only man (a bare
+//     king remains), and that man's capture of a wall man next to the
+//     other king with a check every reply to which takes it back. A king
+//     in check from the side's fixed men steps away for good: it is never
+//     mated where it stands;
 //  4. a probe for the shortest helpmates (the mating side moves at most
 //     twice), most flag-fall positions having one: the discrepancy search
 //     below, capped at three or four plies, once with its plain score and
@@ -128,7 +130,8 @@
 //
 // A query allocates nothing per node: the move lists, scores, tables
 // and the scratch space of the proofs and the walk belong to the
-// Analyzer and are reused; a mate line as found is two allocations. A
+// Analyzer and are reused; a mate line as found is two allocations,
+// none with Options.Moves (the line as moves, for a batch). A
 // node of the heuristic search with no discrepancy left (the first look
 // is nothing else) builds no move list at all: it walks the legal moves
 // piece by piece and ranks a piece's quiet moves by the nearest ring
