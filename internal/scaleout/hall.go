@@ -22,6 +22,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
+	"github.com/arbiterd/arbiterd/internal/output/broadcast"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -820,19 +821,10 @@ func (h *Hall) Status() Status {
 				s.Boards = append(s.Boards, b)
 			}
 		}
-		sort.Slice(s.Boards, func(i, j int) bool { return lessBoard(s.Boards[i], s.Boards[j]) })
+		sort.Slice(s.Boards, func(i, j int) bool { return broadcast.LessBoard(s.Boards[i], s.Boards[j]) })
 		st.Venues = append(st.Venues, s)
 	}
 	return st
-}
-
-func lessBoard(a, b string) bool {
-	x, e1 := strconv.Atoi(a)
-	y, e2 := strconv.Atoi(b)
-	if e1 == nil && e2 == nil {
-		return x < y
-	}
-	return a < b
 }
 
 // load reads what the hall has written before (after a restart): each
