@@ -1,9 +1,6 @@
 package clockd
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // EventKind says what an Event (reference clock) or ClockEvent
 // (interpreted hardware readings) reports.
@@ -53,39 +50,12 @@ const (
 )
 
 // String returns a lower-case name such as "press" or "period-added".
-func (k EventKind) String() string {
-	switch k {
-	case Flag:
-		return "flag"
-	case PeriodAdded:
-		return "period-added"
-	case Started:
-		return "started"
-	case Press:
-		return "press"
-	case Stopped:
-		return "stopped"
-	case Resumed:
-		return "resumed"
-	case Impossible:
-		return "impossible"
-	case Disconnected:
-		return "disconnected"
-	case Connected:
-		return "connected"
-	case Adjusted:
-		return "adjusted"
-	case BatteryLow:
-		return "battery-low"
-	case Convention:
-		return "convention"
-	case Reset:
-		return "reset"
-	case Running:
-		return "running"
-	}
-	return fmt.Sprintf("EventKind(%d)", int(k))
-}
+var eventKindNames = [...]string{Flag: "flag", PeriodAdded: "period-added", Started: "started", Press: "press",
+	Stopped: "stopped", Resumed: "resumed", Impossible: "impossible", Disconnected: "disconnected",
+	Connected: "connected", Adjusted: "adjusted", BatteryLow: "battery-low", Convention: "convention",
+	Reset: "reset", Running: "running"}
+
+func (k EventKind) String() string { return enumName(k, eventKindNames[:], "EventKind") }
 
 // Event is something the reference clock reports.
 type Event struct {

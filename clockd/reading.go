@@ -15,15 +15,7 @@ const (
 )
 
 // String returns "left" or "right".
-func (f Face) String() string {
-	switch f {
-	case Left:
-		return "left"
-	case Right:
-		return "right"
-	}
-	return fmt.Sprintf("Face(%d)", int(f))
-}
+func (f Face) String() string { return enumName(f, []string{Left: "left", Right: "right"}, "Face") }
 
 // Other returns the opposite face.
 func (f Face) Other() Face {
@@ -45,15 +37,7 @@ const (
 
 // String returns "auto", "left" or "right".
 func (w WhiteFace) String() string {
-	switch w {
-	case WhiteAuto:
-		return "auto"
-	case WhiteLeft:
-		return "left"
-	case WhiteRight:
-		return "right"
-	}
-	return fmt.Sprintf("WhiteFace(%d)", int(w))
+	return enumName(w, []string{WhiteAuto: "auto", WhiteLeft: "left", WhiteRight: "right"}, "WhiteFace")
 }
 
 // ParseWhiteFace parses "left", "right" or "auto" (the capture meta key

@@ -11,15 +11,7 @@ const (
 )
 
 // String returns "white" or "black".
-func (s Side) String() string {
-	switch s {
-	case White:
-		return "white"
-	case Black:
-		return "black"
-	}
-	return fmt.Sprintf("Side(%d)", int(s))
-}
+func (s Side) String() string { return enumName(s, []string{White: "white", Black: "black"}, "Side") }
 
 // Other returns the opponent.
 func (s Side) Other() Side {
@@ -45,15 +37,7 @@ const (
 
 // String returns "fischer", "delay" or "bronstein".
 func (m Mode) String() string {
-	switch m {
-	case Fischer:
-		return "fischer"
-	case Delay:
-		return "delay"
-	case Bronstein:
-		return "bronstein"
-	}
-	return fmt.Sprintf("Mode(%d)", int(m))
+	return enumName(m, []string{Fischer: "fischer", Delay: "delay", Bronstein: "bronstein"}, "Mode")
 }
 
 // Class is the FIDE category of a time control (Appendices A and B).
@@ -67,13 +51,14 @@ const (
 
 // String returns "standard", "rapid" or "blitz".
 func (c Class) String() string {
-	switch c {
-	case Standard:
-		return "standard"
-	case Rapid:
-		return "rapid"
-	case Blitz:
-		return "blitz"
+	return enumName(c, []string{Standard: "standard", Rapid: "rapid", Blitz: "blitz"}, "Class")
+}
+
+// enumName is the name of v in names (indexed by value; an empty name is
+// none), or "typ(v)" for a value without one.
+func enumName[T ~int](v T, names []string, typ string) string {
+	if v >= 0 && int(v) < len(names) && names[v] != "" {
+		return names[v]
 	}
-	return fmt.Sprintf("Class(%d)", int(c))
+	return fmt.Sprintf("%s(%d)", typ, int(v))
 }
