@@ -290,6 +290,11 @@ type absence struct {
 	// nothing is settled or rebuilt on the clock's word until the board
 	// has been read after it (see waitsForTheBoard).
 	lossy bool
+	// dumped: the board has been read whole (a dump) since it was last
+	// connected again. Until then a field update is laid on the image of
+	// before the absence, which may be stale: what it explains is held
+	// for the dump, not accepted at once (see forward).
+	dumped bool
 	// fromStart: the board was first read with the game under way: every
 	// ply made before was made unseen, one or two included (see underWay).
 	fromStart bool
@@ -468,7 +473,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 	if (state == StateConnected || state == StateResync) && !clock {
 		// The board is back: what it shows may be several plies on. A
 		// clock coming back changes nothing on the board.
-		g.away.resync = true
+		g.away.resync, g.away.dumped = true, false
 	}
 	if state == StateEnd {
 		g.advance(&out, at, time.Duration(1<<62))
@@ -591,6 +596,7 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 		if g.orient == rules.BlackBottom {
 			r = r.Rotated()
 		}
+		g.away.dumped = true
 		if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
 			g.away.resync = true
 			g.away.lossy = g.away.lossy || !g.away.disconnected

@@ -260,12 +260,6 @@ func (p *Pipeline) Session(at time.Duration, portName, state string) ([]reconcil
 			p.interp.Gap()
 		}
 	case reconcile.StateDisconnected:
-		if pt := p.ports[portName]; pt != nil && pt.dgt != nil {
-			// What the board showed is no longer known: field updates
-			// read before its next dump would be laid on the image of
-			// before the absence (a move seen where several were made).
-			pt.haveBoard = false
-		}
 		if p.interp != nil && p.carriesClock(portName) {
 			// The same, from the moment the clock's line went away: a
 			// restarted daemon's board may relay the clock before it
