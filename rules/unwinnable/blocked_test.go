@@ -228,11 +228,14 @@ func TestBlockedFamily(t *testing.T) {
 // the 1,000,000-node retry) and in full mode: the answers never
 // contradict each other, every mate line replays. ARBITERD_BLOCKED sets
 // the number of endgames (default 100 and 40 chains, 20 and 10 under
-// -short or the race detector); ARBITERD_ENDGAME_FULL=1 gives full mode its default budget
+// -short, 8 and 4 under the race detector); ARBITERD_ENDGAME_FULL=1 gives full mode its default budget
 // and fails on an undetermined answer.
 func TestRandomBlockedEndgames(t *testing.T) {
 	n, chains := 100, 40
-	if raceEnabled || testing.Short() {
+	switch {
+	case raceEnabled:
+		n, chains = 8, 4
+	case testing.Short():
 		n, chains = 20, 10
 	}
 	for _, e := range []struct {

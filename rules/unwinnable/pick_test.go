@@ -211,14 +211,17 @@ func TestKingStep(t *testing.T) {
 
 // TestPlainFind checks that plainFind, the single line of the plain
 // heuristic followed in a loop with its own cycle test, ends where
-// ldsFind with no discrepancy ends, in as many nodes, from every query of
-// timeouts-30k (every 16th, -short every 64th) with the first look's
-// budget and with a larger one, in both modes' weights, and leaves the
-// position as it was.
+// ldsFind with no discrepancy ends, in as many nodes, from every 16th
+// query of timeouts-30k (-short every 64th, under the race detector every
+// 512th) with the first look's budget and with a larger one, in both
+// modes' weights, and leaves the position as it was.
 func TestPlainFind(t *testing.T) {
 	qs := timeoutQueries(t)
 	step := 16
-	if testing.Short() || raceEnabled {
+	switch {
+	case raceEnabled:
+		step = 512
+	case testing.Short():
 		step = 64
 	}
 	var s, r searcher
@@ -260,7 +263,11 @@ func TestFlightKept(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 28))
 	var s searcher
 	kept, exact, checks := 0, 0, 0
-	for i := 0; i < 400; i++ {
+	games := 400
+	if raceEnabled {
+		games = 50
+	}
+	for i := 0; i < games; i++ {
 		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 120, func(p *bb.Position, m bb.Move) {
 			if !p.GivesCheck(m) || m&(bb.FlagCastle|bb.FlagEnPassant) != 0 || p.PieceAt(m.From()).Type() == bb.King {
 				return
