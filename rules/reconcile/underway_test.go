@@ -59,3 +59,23 @@ func TestPressesBeforeTheBoardShowsTheGameAreNotJudged(t *testing.T) {
 	h.wantAnomalies(KindUnexplainedPosition)
 	h.wantCompleted(1, 0)
 }
+
+func TestAFlagBeforeTheBoardShowsTheGameIsNotJudged(t *testing.T) {
+	// arbiterd started with the game far on: the board shows a position
+	// it cannot follow from the start, so it has no count of completed
+	// moves and no position. A flag then is no loss on a count of zero.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "2/60:60")})
+	h.setBoard(0, "r4rk1/pp2qppp/2n1bn2/2bpp3/4P3/2NP1N2/PPPBBPPP/R2Q1RK1 w - - 4 10")
+	h.start(0.5)
+	h.press(2, W)
+	h.press(3, B)
+	h.flag(61, W)
+	h.advance(80)
+	f := h.of(TypeFlag)
+	if len(f) != 1 || f[0].Verdict != VerdictUnknown || f[0].OpponentCanMate != MateUnknown {
+		t.Fatalf("flag %+v, want verdict unknown", f)
+	}
+	if e := h.of(TypeEnd); len(e) != 0 {
+		t.Errorf("the game was ended: %+v", e)
+	}
+}
