@@ -343,24 +343,6 @@ func (s *searcher) flightAfter(m bb.Move) bool {
 	if pr := m.Promotion(); pr != bb.NoPieceType {
 		pt = pr
 	}
-	// A flight square before the move stays one if the moving man
-	// cannot attack it from to on an empty board and it shares no line
-	// with from (only a line through from can be opened by the move).
-	if s.flightKept(us, pt, from, to) {
-		return true
-	}
-	return s.flightExact(us, pt, from, to)
-}
-
-// flightKept reports whether a flight square of flightsBefore stays one
-// after the move of a man of type pt (after promotion) from from to to.
-func (s *searcher) flightKept(us bb.Color, pt bb.PieceType, from, to bb.Square) bool {
-	return s.flightsBefore()&^pseudoAttacks(us, pt, to)&^lineThrough[from]&^(1<<uint(to)) != 0
-}
-
-// flightExact is flightAfter's answer computed square by square.
-func (s *searcher) flightExact(us bb.Color, pt bb.PieceType, from, to bb.Square) bool {
-	p := &s.pos
 	lk := p.KingSquare(us.Other())
 	fromBit := uint64(1) << uint(from)
 	occ := (p.All()&^fromBit | 1<<uint(to)) &^ (1 << uint(lk))
@@ -377,54 +359,3 @@ func (s *searcher) flightExact(us bb.Color, pt bb.PieceType, from, to bb.Square)
 	}
 	return false
 }
-
-// flightsBefore returns the neighbour squares of the king of the side not
-// to move that hold none of its men and that no man of the side to move
-// attacks (the king left out of the board, as after a check along a
-// line): its flight squares if it were in check now. It is kept for the
-// node (s.flightsKey), whose checks are all tested from it.
-func (s *searcher) flightsBefore() uint64 {
-	p := &s.pos
-	if key := p.Hash(); s.flightsOK && s.flightsKey == key {
-		return s.flights
-	}
-	us := p.Side()
-	lk := p.KingSquare(us.Other())
-	occ := p.All() &^ (1 << uint(lk))
-	var f uint64
-	for t := bb.KingAttacks(lk) &^ p.Occupied(us.Other()); t != 0; t &= t - 1 {
-		if sq := bb.Square(bits.TrailingZeros64(t)); !p.AttackedWith(sq, us, occ) {
-			f |= 1 << uint(sq)
-		}
-	}
-	s.flights, s.flightsKey, s.flightsOK = f, p.Hash(), true
-	return f
-}
-
-// pseudoAttacks returns the squares a man of type pt and colour c on sq
-// attacks on an empty board: at least those it attacks on any board.
-func pseudoAttacks(c bb.Color, pt bb.PieceType, sq bb.Square) uint64 {
-	if pt == bb.Pawn {
-		return bb.PawnAttacks(c, sq)
-	}
-	return emptyBoardAttacks[pt][sq]
-}
-
-// emptyBoardAttacks[pt][sq] is attacks(pt, sq, 0).
-var emptyBoardAttacks = func() (t [6][64]uint64) {
-	for pt := bb.Knight; pt <= bb.King; pt++ {
-		for sq := bb.Square(0); sq < 64; sq++ {
-			t[pt][sq] = attacks(pt, sq, 0)
-		}
-	}
-	return t
-}()
-
-// lineThrough[sq] holds sq and every square on a rank, file or diagonal
-// through it.
-var lineThrough = func() (t [64]uint64) {
-	for sq := bb.Square(0); sq < 64; sq++ {
-		t[sq] = 1<<uint(sq) | bb.BishopAttacks(sq, 0) | bb.RookAttacks(sq, 0)
-	}
-	return t
-}()

@@ -51,15 +51,12 @@ type searcher struct {
 	goalBuf   []goal
 	evasions  bb.MoveList // scratch space of the mate tests
 	path      [maxPly]bb.Move
-	// flights are flightsBefore's answer for the position of flightsKey.
-	flights, flightsKey uint64
-	flightsOK           bool
-	movesOnly           bool            // Options.Moves applies: lines go to moves
-	moves               []bb.Move       // the last line found, when movesOnly
-	plainKeys           [maxPly]uint64  // plainFind's positions
-	plainUndo           [maxPly]bb.Undo // plainFind's moves made
-	lists               [maxPly]bb.MoveList
-	scores              [maxPly][256]int32
+	movesOnly bool            // Options.Moves applies: lines go to moves
+	moves     []bb.Move       // the last line found, when movesOnly
+	plainKeys [maxPly]uint64  // plainFind's positions
+	plainUndo [maxPly]bb.Undo // plainFind's moves made
+	lists     [maxPly]bb.MoveList
+	scores    [maxPly][256]int32
 }
 
 func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
