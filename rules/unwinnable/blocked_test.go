@@ -271,29 +271,7 @@ func TestRandomBlockedEndgames(t *testing.T) {
 			continue
 		}
 		done++
-		fen := pos.FEN()
-		for _, side := range []bb.Color{bb.White, bb.Black} {
-			daemon := quick.Analyze(&pos, side)
-			count[kind+" quick "+daemon.Verdict.String()]++
-			if daemon.Verdict == Undetermined {
-				daemon = retry.Analyze(&pos, side)
-				count[kind+" after retry "+daemon.Verdict.String()]++
-			}
-			other := full.Analyze(&pos, side)
-			count[kind+" full "+other.Verdict.String()]++
-			if strict && other.Verdict == Undetermined {
-				t.Errorf("%s for %s: undetermined in full mode", fen, side)
-			}
-			if daemon.Verdict != Undetermined && other.Verdict != Undetermined && daemon.Verdict != other.Verdict {
-				t.Errorf("%s for %s: the daemon's analysis says %s (%s), full mode %s (%s)",
-					fen, side, daemon.Verdict, daemon.Reason, other.Verdict, other.Reason)
-			}
-			for _, r := range []Result{daemon, other} {
-				if r.Verdict == Winnable {
-					assertMateLine(t, fen, side, r.Line)
-				}
-			}
-		}
+		crossCheck(t, &pos, kind+" ", analyzers{quick, retry, full}, strict, count)
 	}
 	t.Logf("%d random blocked endgames of five to seven men and %d locked chains, both sides: %v", n, chains, count)
 }

@@ -117,29 +117,42 @@ func TestRandomEndgames(t *testing.T) {
 			continue
 		}
 		done++
-		fen := pos.FEN()
-		for _, side := range []bb.Color{bb.White, bb.Black} {
-			daemon := quick.Analyze(&pos, side)
-			count["quick "+daemon.Verdict.String()]++
-			if daemon.Verdict == Undetermined {
-				daemon = retry.Analyze(&pos, side)
-				count["after retry "+daemon.Verdict.String()]++
-			}
-			other := full.Analyze(&pos, side)
-			count["full "+other.Verdict.String()]++
-			if strict && other.Verdict == Undetermined {
-				t.Errorf("%s for %s: undetermined in full mode", fen, side)
-			}
-			if daemon.Verdict != Undetermined && other.Verdict != Undetermined && daemon.Verdict != other.Verdict {
-				t.Errorf("%s for %s: the daemon's analysis says %s (%s), full mode %s (%s)",
-					fen, side, daemon.Verdict, daemon.Reason, other.Verdict, other.Reason)
-			}
-			for _, r := range []Result{daemon, other} {
-				if r.Verdict == Winnable {
-					assertMateLine(t, fen, side, r.Line)
-				}
+		crossCheck(t, &pos, "", analyzers{quick, retry, full}, strict, count)
+	}
+	t.Logf("%d random endgames of up to %d men, both sides: %v", n, most, count)
+}
+
+// analyzers are the three a random position is checked with: the daemon's
+// (quick, then a full retry of what it leaves undetermined) and full mode.
+type analyzers struct{ quick, retry, full *Analyzer }
+
+// crossCheck analyses pos for both sides the daemon's way and in full mode,
+// counts the verdicts (keys prefixed by kind), and fails on a full-mode
+// undetermined when strict, on the two disagreeing, and on a mate line that
+// does not mate.
+func crossCheck(t *testing.T, pos *bb.Position, kind string, a analyzers, strict bool, count map[string]int) {
+	t.Helper()
+	fen := pos.FEN()
+	for _, side := range []bb.Color{bb.White, bb.Black} {
+		daemon := a.quick.Analyze(pos, side)
+		count[kind+"quick "+daemon.Verdict.String()]++
+		if daemon.Verdict == Undetermined {
+			daemon = a.retry.Analyze(pos, side)
+			count[kind+"after retry "+daemon.Verdict.String()]++
+		}
+		other := a.full.Analyze(pos, side)
+		count[kind+"full "+other.Verdict.String()]++
+		if strict && other.Verdict == Undetermined {
+			t.Errorf("%s for %s: undetermined in full mode", fen, side)
+		}
+		if daemon.Verdict != Undetermined && other.Verdict != Undetermined && daemon.Verdict != other.Verdict {
+			t.Errorf("%s for %s: the daemon's analysis says %s (%s), full mode %s (%s)",
+				fen, side, daemon.Verdict, daemon.Reason, other.Verdict, other.Reason)
+		}
+		for _, r := range []Result{daemon, other} {
+			if r.Verdict == Winnable {
+				assertMateLine(t, fen, side, r.Line)
 			}
 		}
 	}
-	t.Logf("%d random endgames of up to %d men, both sides: %v", n, most, count)
 }
