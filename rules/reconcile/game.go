@@ -528,48 +528,8 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 		}
 		defer func() { g.away.disconnected = false }()
 	}
-	if !g.oriented || g.ended {
-		o, ok := rules.DetectOrientation(s, g.start)
-		underWay := false
-		if !ok && !g.oriented {
-			if !g.first.set || g.first.snap != s {
-				g.first.snap, g.first.set, g.first.tried = s, true, false
-			}
-			if !g.first.tried {
-				o, underWay = g.underWay(s)
-				ok = underWay
-			}
-		}
-		if !ok {
-			if !g.oriented && !g.unexpl.on {
-				// pieces being set up; said once if it lasts (see advance)
-				g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
-			}
-			return out
-		}
-		g.unexpl.on = false
-		if g.ended {
-			rec, err := rules.NewGame(g.cfg.StartFEN)
-			if err != nil { // New checked the FEN; keep the old record
-				return out
-			}
-			g.reset(rec)
-		}
-		g.oriented, g.orient = true, o
-		g.emit(&out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
-		if !underWay {
-			// Presses read before the board showed the game were made
-			// when arbiterd could not see what was on it: not judged.
-			g.pend.presses = nil
-			return out
-		}
-		// The board is first read with the game under way (arbiterd
-		// started, or restarted, after the first moves): the moves made
-		// before are those of an absence from the start, searched to the
-		// full depth, held until they settle, and reported as unverified
-		// when more than a quick pair; the presses read meanwhile wait.
-		g.away.resync, g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, true, 0, false, false
-		g.away.fromStart = true
+	if (!g.oriented || g.ended) && !g.orientTo(&out, at, s) {
+		return out
 	}
 	raw := s
 	if g.orient == rules.BlackBottom {
@@ -581,6 +541,56 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	}
 	g.boardAt = at
 	return out
+}
+
+// orientTo looks for the game on a board not yet oriented (or after the
+// game ended, for the next one): the start position either way round, or a
+// game under way (see underWay). It reports whether s is to be followed as
+// a position of the game now (false: waiting for the start, or the start
+// itself, which the orientation event reports).
+func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
+	o, ok := rules.DetectOrientation(s, g.start)
+	underWay := false
+	if !ok && !g.oriented {
+		if !g.first.set || g.first.snap != s {
+			g.first.snap, g.first.set, g.first.tried = s, true, false
+		}
+		if !g.first.tried {
+			o, underWay = g.underWay(s)
+			ok = underWay
+		}
+	}
+	if !ok {
+		if !g.oriented && !g.unexpl.on {
+			// pieces being set up; said once if it lasts (see advance)
+			g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
+		}
+		return false
+	}
+	g.unexpl.on = false
+	if g.ended {
+		rec, err := rules.NewGame(g.cfg.StartFEN)
+		if err != nil { // New checked the FEN; keep the old record
+			return false
+		}
+		g.reset(rec)
+	}
+	g.oriented, g.orient = true, o
+	g.emit(out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
+	if !underWay {
+		// Presses read before the board showed the game were made
+		// when arbiterd could not see what was on it: not judged.
+		g.pend.presses = nil
+		return false
+	}
+	// The board is first read with the game under way (arbiterd
+	// started, or restarted, after the first moves): the moves made
+	// before are those of an absence from the start, searched to the
+	// full depth, held until they settle, and reported as unverified
+	// when more than a quick pair; the presses read meanwhile wait.
+	g.away.resync, g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, true, 0, false, false
+	g.away.fromStart = true
+	return true
 }
 
 // Dump reports the board's whole state as read afresh from the device (a

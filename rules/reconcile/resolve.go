@@ -146,34 +146,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		}
 	}
 	if !g.ended {
-		for i, p := range g.plies {
-			if p.completed {
-				continue
-			}
-			own, opp := -1, -1
-			for j := i + 1; j < len(g.plies); j++ {
-				if g.plies[j].side == p.side {
-					if own < 0 {
-						own = j
-					}
-				} else if opp < 0 {
-					opp = j
-				}
-			}
-			switch {
-			case own >= 0 && g.pressesRead(p.side):
-				// several presses of the side wait: they complete its
-				// moves in order (see resolvePress)
-			case own >= 0 && g.pressedFor(i):
-				// a press of the side made after the ply waits (the
-				// board away, or back and not settled): it completes the
-				// ply when presses are judged again, not the next move
-			case own >= 0:
-				consider(g.plies[own].madeAt+lag, dNextMove, i)
-			case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified && !g.couldNotPress(i):
-				consider(g.plies[opp].madeAt+lag, dWarn, i)
-			}
-		}
+		g.plyDeadlines(consider)
 		if n := len(g.plies); n > 0 && g.rec.Status().Over {
 			consider(g.plies[n-1].madeAt+lag, dGameEnd, n-1)
 		}
@@ -203,6 +176,41 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		consider(d, dDefault, 0)
 	}
 	return due, kind, idx
+}
+
+// plyDeadlines gives consider the deadlines of the uncompleted plies: a
+// ply completed by its side's next move, or reported made without a press
+// once the opponent has replied (6.2.1).
+func (g *Game) plyDeadlines(consider func(d time.Duration, k, i int)) {
+	lag := g.cfg.ScanLag
+	for i, p := range g.plies {
+		if p.completed {
+			continue
+		}
+		own, opp := -1, -1
+		for j := i + 1; j < len(g.plies); j++ {
+			if g.plies[j].side == p.side {
+				if own < 0 {
+					own = j
+				}
+			} else if opp < 0 {
+				opp = j
+			}
+		}
+		switch {
+		case own >= 0 && g.pressesRead(p.side):
+			// several presses of the side wait: they complete its
+			// moves in order (see resolvePress)
+		case own >= 0 && g.pressedFor(i):
+			// a press of the side made after the ply waits (the
+			// board away, or back and not settled): it completes the
+			// ply when presses are judged again, not the next move
+		case own >= 0:
+			consider(g.plies[own].madeAt+lag, dNextMove, i)
+		case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified && !g.couldNotPress(i):
+			consider(g.plies[opp].madeAt+lag, dWarn, i)
+		}
+	}
 }
 
 // settling reports whether the board, back from an absence, shows a
