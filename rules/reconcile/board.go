@@ -103,7 +103,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 	if res.Kind == rules.Ambiguous {
 		moves = shortest(res.Candidates)
 	}
-	if resync && (len(moves) >= 2 || g.away.fromStart || (!g.away.dumped && !g.away.lossy)) {
+	if resync && (len(moves) >= 2 || g.away.fromStart || g.away.undumped) {
 		// Back from an absence, the board is several plies on (or the
 		// board is first read with the game under way, any ply on). A
 		// piece in the hand can look like a sequence of exchanges,

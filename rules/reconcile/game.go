@@ -290,11 +290,13 @@ type absence struct {
 	// nothing is settled or rebuilt on the clock's word until the board
 	// has been read after it (see waitsForTheBoard).
 	lossy bool
-	// dumped: the board has been read whole (a dump) since it was last
-	// connected again. Until then a field update is laid on the image of
+	// undumped: the board has not been read whole (a dump) since it was
+	// disconnected. Until it is, a field update is laid on the image of
 	// before the absence, which may be stale: what it explains is held
-	// for the dump, not accepted at once (see forward).
-	dumped bool
+	// for the dump, not accepted at once (see forward). (Since the
+	// disconnection, not since the reconnection: the board's first dump
+	// may be read before the session says it is connected.)
+	undumped bool
 	// fromStart: the board was first read with the game under way: every
 	// ply made before was made unseen, one or two included (see underWay).
 	fromStart bool
@@ -473,7 +475,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 	if (state == StateConnected || state == StateResync) && !clock {
 		// The board is back: what it shows may be several plies on. A
 		// clock coming back changes nothing on the board.
-		g.away.resync, g.away.dumped = true, false
+		g.away.resync = true
 	}
 	if state == StateEnd {
 		g.advance(&out, at, time.Duration(1<<62))
@@ -487,6 +489,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 			kind, what = KindClockDisconnected, "clock"
 		} else {
 			g.away.disconnected = true // presses wait for the board to be back
+			g.away.undumped = true
 			if !g.away.unsettled {
 				g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, at, false, false
 			}
@@ -606,7 +609,7 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 		if g.orient == rules.BlackBottom {
 			r = r.Rotated()
 		}
-		g.away.dumped = true
+		g.away.undumped = false
 		if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
 			g.away.resync = true
 			g.away.lossy = g.away.lossy || !g.away.disconnected
