@@ -60,6 +60,10 @@ type Result struct {
 	Signal     string          // ResultSignal: "1-0", "0-1" or "1/2-1/2"
 	Unknown    []chess.Square  // UnknownPieces: the squares holding unidentified codes
 	Exhausted  bool            // Unexplained: the search stopped at Options.MaxNodes
+	// Least (Unexplained): no forward sequence of fewer plies reaches s
+	// from the record's position — those were all searched. MaxPlies+1
+	// when the search was complete; less when the node budget stopped it.
+	Least int
 }
 
 // Reconstruct explains snapshot s (already in White-at-the-bottom frame) from
@@ -120,7 +124,7 @@ func Reconstruct(g *Game, s Snapshot, opt Options) Result {
 		if c <= opt.MaxPlies {
 			seqs, complete := g.searchWithin(n, &t, c, nil, &budget)
 			if !complete {
-				return Result{Kind: Unexplained, From: n, Exhausted: true}
+				return Result{Kind: Unexplained, From: n, Exhausted: true, Least: c}
 			}
 			if len(seqs) > 0 {
 				return g.result(Forward, n, seqs)
@@ -135,14 +139,14 @@ func Reconstruct(g *Game, s Snapshot, opt Options) Result {
 			}
 			seqs, complete := g.searchWithin(n-k, &t, c-k, g.moves[n-k:n], &budget)
 			if !complete {
-				return Result{Kind: Unexplained, From: n, Exhausted: true}
+				return Result{Kind: Unexplained, From: n, Exhausted: true, Least: c}
 			}
 			if len(seqs) > 0 {
 				return g.result(Correction, n-k, seqs)
 			}
 		}
 	}
-	return Result{Kind: Unexplained, From: n}
+	return Result{Kind: Unexplained, From: n, Least: opt.MaxPlies + 1}
 }
 
 func (g *Game) result(kind Kind, from int, seqs [][]move) Result {

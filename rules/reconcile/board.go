@@ -496,11 +496,11 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.suspect, g.away.farIn = true, g.snapIn
-		g.away.far, g.away.farSet, g.away.farAt = g.snap, true, g.snapAt
+		g.away.far, g.away.farSet, g.away.farAt, g.away.farLeast = g.snap, true, g.snapAt, least(res)
 		return
 	}
 	g.away.farIn = 0
-	if g.rebase(out, at, g.rec.Ply(), resyncPlies+1, "which no sequence of moves arbiterd can check reaches") {
+	if g.rebase(out, at, g.rec.Ply(), least(res), "which no sequence of moves arbiterd can check reaches") {
 		g.unexpl.on = false
 		return
 	}
@@ -516,6 +516,16 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		"The board came back showing a position arbiterd cannot follow from the last position it verified (after ply %d: White %d, Black %d completed moves): no sequence of up to %d moves reaches it, and it is not a legal position arbiterd can start from. "+
 			"The moves made while the board was not read cannot be verified and are not counted; presses are not judged until the board shows a position arbiterd can follow. Check the board, and establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
 		g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1), Event{})
+}
+
+// least is the fewest plies that can have been made to reach a position the
+// deeper search did not reach (res): one more than it searched, or fewer
+// when its node budget stopped it before (rules.Result.Least).
+func least(res rules.Result) int {
+	if res.Kind == rules.Unexplained && res.Least > 0 {
+		return min(res.Least, resyncPlies+1)
+	}
+	return 1
 }
 
 // movedOnFrom rebuilds the record from the far position the board showed
@@ -543,7 +553,7 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 		// presses made since the board showed far are those of the
 		// move it then showed, not of the plies nobody saw
 		g.snap, g.away.keepFrom = far, g.away.farAt
-		ok := g.rebaseAs(out, at, g.rec.Ply(), resyncPlies+1, "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made", t, true)
+		ok := g.rebaseAs(out, at, g.rec.Ply(), g.away.farLeast, "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made", t, true)
 		g.snap, g.away.keepFrom = now, 0
 		if !ok {
 			return false

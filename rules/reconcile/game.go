@@ -267,6 +267,9 @@ type absence struct {
 	far    rules.Snapshot
 	farSet bool
 	farAt  time.Duration // since when the board showed far
+	// farLeast: the fewest plies that can have been made to reach far
+	// (see least)
+	farLeast int
 	// keepFrom (not 0): presses from then on are not absorbed by the
 	// unverified plies (see absorbPresses, movedOnFrom)
 	keepFrom time.Duration

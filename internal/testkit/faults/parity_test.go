@@ -29,6 +29,7 @@ func TestSideToMoveAfterAnAbsence(t *testing.T) {
 		{"restart-press-pending-before-the-kill.capture", "SIGKILL trial 7000763: killed with 13.h5 pressed but not yet judged and the queen on e2 on its way to f3; h5 completed by the next move, the press given to Qe2; two clock-reading alerts at the restart", false},
 		{"restart-updates-before-the-dump.capture", "SIGKILL trial 8000765: the restarted daemon read field updates before the board's first dump and laid them on the image of before the crash; Black's press of the absence judged a press without a move", false},
 		{"stall-press-before-the-reply.capture", "SIGKILL trial 7000768, before the kill: the daemon read 5 s of the line at once (one stamp): White's press for 13.h5, 13...Qg5 and its press, then the queen lifted for 14.Qf3 and seen on e2; the press completed Qe2 and h5 by the next move", false},
+		{"unplug-search-budget.capture", "unplug trial 8000075: back eight plies on; the deeper search ran out of nodes before eight plies, the record was rebuilt as if nine had been made and numbered two high", false},
 		{"drop-field-capture-in-hand.capture", "drop-field trial 1000076: the updates of 18...Bxg1 lost, a dump showing the rook lifted, Black's press before the next dump; rebuilt from it, 12 alarms", true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
