@@ -492,7 +492,10 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 			kind, what = KindClockDisconnected, "clock"
 		} else {
 			g.away.disconnected = true // presses wait for the board to be back
-			g.away.undumped = true
+			// What the board shows when it is read again may be several
+			// plies on, and it may be read before the session says it is
+			// connected (a restarted daemon's board answers first).
+			g.away.resync, g.away.undumped = true, true
 			if !g.away.unsettled {
 				g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, at, false, false
 			}
@@ -611,6 +614,12 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 		r := s
 		if g.orient == rules.BlackBottom {
 			r = r.Rotated()
+		}
+		if g.away.undumped {
+			// The first dump since the board was disconnected: plies
+			// held on what field updates showed before it were laid on
+			// the image of before the absence, and go.
+			g.held.plies, g.held.away, g.held.ambiguous, g.held.inHand = nil, false, false, false
 		}
 		g.away.undumped = false
 		if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
