@@ -193,7 +193,7 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 		}
 		g.atStart, g.resetAt = true, at
 		g.held.plies, g.held.backTo, g.held.away, g.held.ambiguous, g.held.slide = nil, -1, false, false, false
-		g.unexpl.on, g.away.suspect, g.away.farIn = false, false, 0
+		g.unexpl.on, g.away.suspect, g.away.far = false, false, farPosition{}
 		turned := ""
 		if o != g.orient {
 			turned = " turned round"
@@ -261,26 +261,21 @@ func (g *Game) farFromStart(o rules.Orientation) bool {
 
 // backInStep ends an absence: the board's position is explained again.
 func (g *Game) backInStep() {
-	g.away.resync, g.away.unsettled, g.away.suspect, g.away.stale, g.away.rebased, g.away.farIn = false, false, false, false, false, 0
-	g.away.farSet = false
+	g.away.resync, g.away.unsettled, g.away.suspect, g.away.stale, g.away.rebased = false, false, false, false, false
+	g.away.far = farPosition{}
 	g.away.lossy, g.away.fromStart = false, false
 }
 
 // underWay reports whether the board, not yet oriented, shows the game under
-// way: the clock has started (or spoken) and the position is one the moves
-// of an absence from the start (up to resyncPlies) reach with the board one
-// way round and not the other. That is the orientation; a board being set
-// up, or a game further on, is not recognised (the start position, or the
-// game's start-fen, is awaited). Each reading is searched once.
+// way: a position the moves of an absence from the start (up to
+// resyncPlies) reach with the board one way round and not the other. That
+// is the orientation; a game further on is not recognised (the start
+// position, or the game's start-fen, is awaited). orientTo asks it once a
+// reading, once the clock has spoken (clockSpoke).
 func (g *Game) underWay(s rules.Snapshot) (rules.Orientation, bool) {
-	clockSpoke := g.started || len(g.pend.presses) > 0 || g.pend.turn.seen
-	if !clockSpoke || s.OccupancyOnly || s.Unknown != 0 || g.rec.Ply() != 0 {
-		// Without a clock that runs, a board that is not at the start
-		// is being set up.
-		g.first.tried = false
+	if s.OccupancyOnly || s.Unknown != 0 || g.rec.Ply() != 0 {
 		return rules.WhiteBottom, false
 	}
-	g.first.tried = true
 	var found []rules.Orientation
 	for _, o := range []rules.Orientation{rules.WhiteBottom, rules.BlackBottom} {
 		r := s
@@ -296,6 +291,12 @@ func (g *Game) underWay(s rules.Snapshot) (rules.Orientation, bool) {
 		return rules.WhiteBottom, false
 	}
 	return found[0], true
+}
+
+// clockSpoke reports whether the clock has started, been pressed or said
+// whose time runs.
+func (g *Game) clockSpoke() bool {
+	return g.started || len(g.pend.presses) > 0 || g.pend.turn.seen
 }
 
 // transient reports whether the board, back from an absence, is better
@@ -495,11 +496,11 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	if max(at, due) < g.rebaseDue() {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
-		g.away.suspect, g.away.farIn = true, g.snapIn
-		g.away.far, g.away.farSet, g.away.farAt, g.away.farLeast = g.snap, true, g.snapAt, least(res)
+		g.away.suspect = true
+		g.away.far = farPosition{in: g.snapIn, snap: g.snap, at: g.snapAt, least: least(res)}
 		return
 	}
-	g.away.farIn = 0
+	g.away.far = farPosition{}
 	if g.rebase(out, at, g.rec.Ply(), least(res), "which no sequence of moves arbiterd can check reaches") {
 		g.unexpl.on = false
 		return
@@ -536,26 +537,24 @@ func least(res rules.Result) int {
 // Back from a long absence in quick play the board rarely stands still for
 // UnexplainedAfter; without this, nothing was followed until it did.
 func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
-	far, now := g.away.far, g.snap
-	if !g.away.farSet || far == now || far.OccupancyOnly || far.Unknown != 0 {
+	far := g.away.far
+	if far.in == 0 || far.snap == g.snap || far.snap.OccupancyOnly || far.snap.Unknown != 0 {
 		return false
 	}
 	old := g.rec.Position()
 	for _, t := range []chess.Color{chess.White, chess.Black} {
-		r, err := rules.NewGame(placementFEN(far, old, t, 1))
+		r, err := rules.NewGame(placementFEN(far.snap, old, t, 1))
 		if err != nil {
 			continue
 		}
-		res := rules.Reconstruct(r, now, rules.Options{MaxPlies: 1})
+		res := rules.Reconstruct(r, g.snap, rules.Options{MaxPlies: 1})
 		if res.Kind != rules.Forward || len(res.Moves) != 1 {
 			continue
 		}
-		// presses made since the board showed far are those of the
+		// the presses made since the board showed far are those of the
 		// move it then showed, not of the plies nobody saw
-		g.snap, g.away.keepFrom = far, g.away.farAt
-		ok := g.rebaseAs(out, at, g.rec.Ply(), g.away.farLeast, "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made", t, true)
-		g.snap, g.away.keepFrom = now, 0
-		if !ok {
+		if !g.rebuild(out, at, rebuild{snap: far.snap, from: g.rec.Ply(), least: far.least, turn: t, keepFrom: far.at,
+			why: "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made"}) {
 			return false
 		}
 		g.process(out, at)
@@ -645,7 +644,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if firstLaid {
 		g.away.laid = len(words)
 	}
-	g.absorbPresses(n)
+	g.absorbPresses(n, 0)
 	how := "the only sequence of that length that reaches it is " + strings.Join(words, " ")
 	if ambiguous {
 		how = "several sequences of that length reach it, for example " + strings.Join(words, " ")
@@ -703,24 +702,36 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 // why says how the board's position stands to the record ("which no
 // sequence of moves arbiterd can check reaches").
 func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why string) bool {
-	return g.rebaseAs(out, at, from, least, why, chess.White, false)
+	turn := g.rec.PositionAt(from).Turn()
+	if t, ok := g.clockTurn(); ok {
+		turn = t
+	}
+	return g.rebuild(out, at, rebuild{snap: g.snap, from: from, least: least, why: why, turn: turn})
 }
 
-// rebaseAs is rebase with the side to move given (forced) rather than the
-// clock's or the record's.
-func (g *Game) rebaseAs(out *[]Event, at time.Duration, from, least int, why string, forcedTurn chess.Color, forced bool) bool {
-	s := g.snap
+// rebuild is how the record is rebuilt (see Game.rebuild): from the
+// position snap, the plies after from replaced by at least least plies
+// nobody saw, why saying how snap stands to the record; turn is the side to
+// move in snap (the other if that position is not legal); presses made from
+// keepFrom on (when not 0) are of the moves after snap, not of those plies.
+type rebuild struct {
+	snap     rules.Snapshot
+	from     int
+	least    int
+	why      string
+	turn     chess.Color
+	keepFrom time.Duration
+}
+
+// rebuild rebuilds the record as b says (see rebase); it reports whether it
+// could (not from an occupancy-only board, unknown codes, or a position
+// that is not legal either side to move).
+func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
+	s, from, least, turn := b.snap, b.from, b.least, b.turn
 	if s.OccupancyOnly || s.Unknown != 0 {
 		return false
 	}
 	old := g.rec.PositionAt(from)
-	turn := old.Turn()
-	if t, ok := g.clockTurn(); ok {
-		turn = t
-	}
-	if forced {
-		turn = forcedTurn
-	}
 	var rec *rules.Game
 	for _, t := range []chess.Color{turn, turn.Other()} {
 		r, err := rules.NewGame(placementFEN(s, old, t, 1))
@@ -782,14 +793,14 @@ func (g *Game) rebaseAs(out *[]Event, at time.Duration, from, least int, why str
 		g.away.unvFrom = verified + 1
 	}
 	if !again {
-		g.absorbPresses(n)
+		g.absorbPresses(n, b.keepFrom)
 	}
 	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), %s. "+
 			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
 			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
-		made, verified, g.counts.White, g.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1),
+		made, verified, g.counts.White, g.counts.Black, b.why, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1),
 		Event{Ply: verified, Made: made, FEN: rec.FEN()})
 	if st := rec.Status(); st.Over {
 		// The board shows a game that has ended, by a move nobody saw: a
@@ -839,12 +850,14 @@ func (g *Game) clockSays(side clockd.Side, at time.Duration) {
 // was not read (they belong to the unverified plies, n of each side), and
 // lets as many more of each side as its unverified plies still lack
 // complete nothing without penalty: the clock is relayed by the board, so
-// the presses made meanwhile may be read only after it is back.
-func (g *Game) absorbPresses(n [2]int) {
+// the presses made meanwhile may be read only after it is back. Presses
+// from keepFrom on (when not 0) are kept: they are of moves made after the
+// position the record was rebuilt from (see movedOnFrom).
+func (g *Game) absorbPresses(n [2]int, keepFrom time.Duration) {
 	kept := g.pend.presses[:0]
 	var seen [2]int
 	for _, p := range g.pend.presses {
-		if p.ev.At >= g.away.at && (g.away.keepFrom == 0 || p.ev.At < g.away.keepFrom) {
+		if p.ev.At >= g.away.at && (keepFrom == 0 || p.ev.At < keepFrom) {
 			seen[p.ev.Side]++
 			continue
 		}

@@ -254,25 +254,9 @@ type absence struct {
 	// without a move.
 	absorb  [2]int
 	suspect bool // back from an absence, the board shows what nothing explains
-	// farIn: back from an absence, not even the deeper search reaches
-	// the snapshot of this input (its snapIn; 0: none). Rebuilding the
-	// record from it is final, and a piece held in the hand looks the
-	// same, so the board must show it for UnexplainedAfter first. A new
-	// snapshot is searched again at once.
-	farIn int
-	// far: the position the board showed when the deeper search last
-	// failed (farSet); if the board then shows it with one legal move
-	// made, it was a real position, not a piece in the hand (see
-	// movedOnFrom).
-	far    rules.Snapshot
-	farSet bool
-	farAt  time.Duration // since when the board showed far
-	// farLeast: the fewest plies that can have been made to reach far
-	// (see least)
-	farLeast int
-	// keepFrom (not 0): presses from then on are not absorbed by the
-	// unverified plies (see absorbPresses, movedOnFrom)
-	keepFrom time.Duration
+	// far: back from an absence, the position not even the deeper search
+	// reaches (see farPosition).
+	far farPosition
 	// stale: back from an absence, the board shows a position arbiterd
 	// can neither reach nor start from; presses since the absence are not
 	// judged.
@@ -303,6 +287,18 @@ type absence struct {
 	// fromStart: the board was first read with the game under way: every
 	// ply made before was made unseen, one or two included (see underWay).
 	fromStart bool
+}
+
+// farPosition is a position the board showed back from an absence that not
+// even the deeper search reaches from the record. Rebuilding the record from
+// it is final, and a piece held in the hand looks the same, so the board
+// must show it for UnexplainedAfter first — or show it with one legal move
+// made (see movedOnFrom). A new snapshot is searched again at once.
+type farPosition struct {
+	in    int            // the input that showed it (its snapIn; 0: none)
+	snap  rules.Snapshot // the position
+	at    time.Duration  // since when the board showed it
+	least int            // the fewest plies that can have been made to reach it (see least)
 }
 
 // held is several plies the board shows at once, not yet accepted.
@@ -540,16 +536,22 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	if (!g.oriented || g.ended) && !g.orientTo(&out, at, s) {
 		return out
 	}
+	g.show(&out, at, s)
+	g.boardAt = at
+	return out
+}
+
+// show takes s, in the board's own frame, as what the board shows of the
+// game.
+func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 	raw := s
 	if g.orient == rules.BlackBottom {
 		s = s.Rotated()
 	}
 	g.snap = s
-	if !g.boardReset(&out, at, raw) {
-		g.process(&out, at)
+	if !g.boardReset(out, at, raw) {
+		g.process(out, at)
 	}
-	g.boardAt = at
-	return out
 }
 
 // orientTo looks for the game on a board not yet oriented (or after the
@@ -564,7 +566,10 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 		if !g.first.set || g.first.snap != s {
 			g.first.snap, g.first.set, g.first.tried = s, true, false
 		}
-		if !g.first.tried {
+		if !g.first.tried && g.clockSpoke() {
+			// searched once, and only once the clock runs: without one,
+			// a board that is not at the start is being set up
+			g.first.tried = true
 			o, underWay = g.underWay(s)
 			ok = underWay
 		}
@@ -688,10 +693,10 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Reset:
 		g.clockWasReset(&out, at, ev)
 	}
-	if !g.oriented && g.first.set && !g.first.tried {
+	if !g.oriented && g.first.set && !g.first.tried && g.clockSpoke() && g.orientTo(&out, at, g.first.snap) {
 		// The board shows something else than the start: now that the
 		// clock has spoken, it may be a game under way (see underWay).
-		out = append(out, g.board(at, g.first.snap, false)...)
+		g.show(&out, at, g.first.snap)
 	}
 	return out
 }

@@ -139,7 +139,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		consider(due, dPress, 0)
 	}
 	if g.away.suspect && g.unexpl.on && g.held.plies == nil {
-		if g.away.farIn == g.snapIn {
+		if g.away.far.in == g.snapIn {
 			consider(g.rebaseDue(), dResync, 0)
 		} else {
 			consider(g.snapAt+lag, dResync, 0)
