@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -38,36 +37,7 @@ func randomEndgameN(rng *rand.Rand, most int) (bb.Position, bool) {
 	for n := 1 + rng.IntN(most); n > 0; n-- {
 		place(men[rng.IntN(len(men))])
 	}
-	var sb strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			c := board[r*8+f]
-			if c == '.' {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(c)
-		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
-	sb.WriteString([]string{" w - - 0 1", " b - - 0 1"}[rng.IntN(2)])
-	pos, err := bb.ParseFEN(sb.String())
-	if err != nil {
-		return pos, false
-	}
-	var ml bb.MoveList
-	pos.LegalMoves(&ml)
-	return pos, ml.N > 0
+	return boardFEN(&board, "wb"[rng.IntN(2)])
 }
 
 // TestRandomEndgames asks both sides of random endgames of up to six men,
