@@ -576,10 +576,7 @@ func TestGapBeyondTheDeepSearchRebuildsTheRecord(t *testing.T) {
 	h.play(28, "e5")
 	h.press(28.4, B)
 	h.advance(30)
-	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
-	if a := h.of(TypeAnomaly)[1]; !strings.Contains(a.Detail, "after ply 1") || !strings.Contains(a.Detail, "then showed a move made") {
-		t.Errorf("unverified-moves detail: %s", a.Detail)
-	}
+	h.wantRebuiltAfterPly1("then showed a move made")
 	h.play(40, "f3")
 	h.press(40.3, W)
 	h.play(43, "Nc6")
@@ -611,10 +608,7 @@ func TestGapBeyondTheDeepSearchStoodStill(t *testing.T) {
 	h.advance(70)
 	h.wantAnomalies(KindBoardDisconnected)
 	h.advance(76)
-	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
-	if a := h.of(TypeAnomaly)[1]; !strings.Contains(a.Detail, "after ply 1") || !strings.Contains(a.Detail, "position the board shows") {
-		t.Errorf("unverified-moves detail: %s", a.Detail)
-	}
+	h.wantRebuiltAfterPly1("position the board shows")
 	h.play(80, "e5")
 	h.press(80.3, B)
 	h.play(83, "f3")
@@ -626,6 +620,17 @@ func TestGapBeyondTheDeepSearchStoodStill(t *testing.T) {
 	}
 	if h.completedAt("f3") != h.completedAt("e5")+1 {
 		t.Errorf("f3 at ply %d after e5 at %d", h.completedAt("f3"), h.completedAt("e5"))
+	}
+}
+
+// wantRebuiltAfterPly1 checks that the record was rebuilt from the board
+// after the gap of gapBeyondTheDeepSearch: the disconnection and the
+// unverified-moves anomaly, from ply 1, saying why (phrase).
+func (h *harness) wantRebuiltAfterPly1(phrase string) {
+	h.t.Helper()
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly)[1]; !strings.Contains(a.Detail, "after ply 1") || !strings.Contains(a.Detail, phrase) {
+		h.t.Errorf("unverified-moves detail: %s", a.Detail)
 	}
 }
 
