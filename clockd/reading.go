@@ -18,12 +18,7 @@ const (
 func (f Face) String() string { return enumName(f, []string{Left: "left", Right: "right"}, "Face") }
 
 // Other returns the opposite face.
-func (f Face) Other() Face {
-	if f == Left {
-		return Right
-	}
-	return Left
-}
+func (f Face) Other() Face { return other(f, Left, Right) }
 
 // WhiteFace says which face shows White's time.
 type WhiteFace int

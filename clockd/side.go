@@ -14,12 +14,7 @@ const (
 func (s Side) String() string { return enumName(s, []string{White: "white", Black: "black"}, "Side") }
 
 // Other returns the opponent.
-func (s Side) Other() Side {
-	if s == White {
-		return Black
-	}
-	return White
-}
+func (s Side) Other() Side { return other(s, White, Black) }
 
 // Mode is how a period's per-move time is credited.
 type Mode int
@@ -52,6 +47,15 @@ const (
 // String returns "standard", "rapid" or "blitz".
 func (c Class) String() string {
 	return enumName(c, []string{Standard: "standard", Rapid: "rapid", Blitz: "blitz"}, "Class")
+}
+
+// other is b when v is a and a otherwise: the other value of a two-valued
+// enum.
+func other[T comparable](v, a, b T) T {
+	if v == a {
+		return b
+	}
+	return a
 }
 
 // enumName is the name of v in names (indexed by value; an empty name is

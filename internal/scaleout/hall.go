@@ -710,41 +710,47 @@ func (h *Hall) onHeartbeat(msg *nats.Msg) {
 }
 
 // watch marks the venues whose heartbeat stopped, and those that came
-// back, on their boards.
+// back, on their boards, four times a second until ctx ends.
 func (h *Hall) watch(ctx context.Context) {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	for {
 		select {
+		case <-t.C:
+			h.checkVenues()
 		case <-ctx.Done():
 			return
-		case <-t.C:
 		}
-		h.mu.Lock()
-		now := h.o.Now()
-		for _, vs := range h.venues {
-			heard := vs.lastHB
-			if heard.IsZero() {
-				heard = h.started // never heard: as if heard when the hall started
-			}
-			silent := now.Sub(heard)
-			switch {
-			case !vs.cut && silent > h.o.Stale:
-				vs.cut, vs.cutSince = true, heard
-				text := fmt.Sprintf("venue %s is cut off from the hall since %s: its boards may be behind",
+	}
+}
+
+// checkVenues raises venue-cut on a venue silent for longer than Stale,
+// and venue-back once it is heard again and the hall has caught up.
+func (h *Hall) checkVenues() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	now := h.o.Now()
+	for _, vs := range h.venues {
+		heard := vs.lastHB
+		if heard.IsZero() {
+			heard = h.started // never heard: as if heard when the hall started
+		}
+		silent := now.Sub(heard)
+		switch {
+		case !vs.cut && silent > h.o.Stale:
+			vs.cut, vs.cutSince = true, heard
+			text := fmt.Sprintf("venue %s is cut off from the hall since %s: its boards may be behind",
+				vs.ref.Name, heard.UTC().Format("15:04:05"))
+			if vs.lastHB.IsZero() {
+				text = fmt.Sprintf("venue %s has not been heard since the hall started at %s: its boards may be behind",
 					vs.ref.Name, heard.UTC().Format("15:04:05"))
-				if vs.lastHB.IsZero() {
-					text = fmt.Sprintf("venue %s has not been heard since the hall started at %s: its boards may be behind",
-						vs.ref.Name, heard.UTC().Format("15:04:05"))
-				}
-				h.venueAlert(vs, KindVenueCut, text)
-			case vs.cut && silent <= h.o.Stale && h.behindLocked(vs) == 0:
-				vs.cut = false
-				h.venueAlert(vs, KindVenueBack, fmt.Sprintf("venue %s is back (cut off for %s); the hall has caught up",
-					vs.ref.Name, now.Sub(vs.cutSince).Round(time.Second)))
 			}
+			h.venueAlert(vs, KindVenueCut, text)
+		case vs.cut && silent <= h.o.Stale && h.behindLocked(vs) == 0:
+			vs.cut = false
+			h.venueAlert(vs, KindVenueBack, fmt.Sprintf("venue %s is back (cut off for %s); the hall has caught up",
+				vs.ref.Name, now.Sub(vs.cutSince).Round(time.Second)))
 		}
-		h.mu.Unlock()
 	}
 }
 

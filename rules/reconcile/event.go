@@ -222,7 +222,8 @@ type Event struct {
 func (e Event) MarshalJSON() ([]byte, error) { return Marshal(e), nil }
 
 // Marshal returns the event as one JSON object (no trailing newline), with
-// exactly the fields its type requires, in a stable order.
+// exactly the fields its type requires, in a stable order: the four every
+// event has, then its type's layout.
 func Marshal(e Event) []byte {
 	w := jw{b: make([]byte, 0, 160)}
 	w.b = append(w.b, '{')
@@ -231,126 +232,161 @@ func Marshal(e Event) []byte {
 	w.key("t")
 	w.b = appendMicros(w.b, e.At)
 	w.int("seq", e.Seq)
-	switch e.Type {
-	case TypeSession:
-		w.str("state", string(e.State))
-		w.str("port", e.Port)
-	case TypePosition:
-		w.str("fen", e.FEN)
-		w.str("orientation", e.Orientation)
-	case TypeMove:
-		w.int("ply", e.Ply)
-		w.str("side", e.Side.String())
-		w.str("san", e.SAN)
-		w.str("uci", e.UCI)
-		w.str("fen", e.FEN)
-	case TypeRetract:
-		w.int("ply", e.Ply)
-		w.str("reason", e.Reason)
-		w.str("san", e.SAN)
-		w.str("uci", e.UCI)
-	case TypePress:
-		w.str("side", e.Side.String())
-		w.clock("clock", e.Clock)
-		w.trueOnly("inferred", e.Inferred)
-	case TypeComplete:
-		w.int("ply", e.Ply)
-		w.str("side", e.Side.String())
-		w.str("by", e.By)
-		w.moves("moves", e.Moves)
-		w.clock("clock", e.Clock)
-		w.str("san", e.SAN)
-	case TypeAnomaly:
-		w.str("kind", string(e.Kind))
-		if e.NoSide {
-			w.null("side")
-		} else {
-			w.str("side", e.Side.String())
-		}
-		w.str("article", e.Article)
-		w.str("detail", e.Detail)
-		if e.Kind == KindUnverified && e.FEN != "" {
-			w.int("verified_ply", e.Ply)
-			w.int("made", e.Made)
-			if len(e.Plies) > 0 {
-				w.strs("plies", e.Plies)
-			}
-			w.str("fen", e.FEN)
-		}
-	case TypePeriod:
-		w.str("side", e.Side.String())
-		w.int("period", e.Period)
-		w.seconds("added", e.Added)
-	case TypeFlag:
-		marshalFlag(&w, e)
-	case TypeEnd:
-		w.str("result", e.Result)
-		w.str("reason", e.Reason)
-		w.str("article", e.Article)
-	default:
-		marshalArbiter(&w, e)
+	for _, m := range layouts[e.Type] {
+		members[m](&w, &e)
 	}
 	w.b = append(w.b, '}')
 	return w.b
 }
 
-// marshalFlag writes a flag event's fields: the verdict and what it rests
-// on.
-func marshalFlag(w *jw, e Event) {
-	w.str("side", e.Side.String())
-	w.clock("clock", e.Clock)
-	w.int("period", e.Period)
-	w.int("moves_completed", e.MovesCompleted)
-	if e.MovesRequired > 0 {
-		w.int("moves_required", e.MovesRequired)
-	} else {
-		w.null("moves_required")
-	}
-	w.key("control_reached")
-	w.b = strconv.AppendBool(w.b, e.ControlReached)
-	w.mate(e)
-	w.str("verdict", string(e.Verdict))
-	w.str("article", e.Article)
-	w.str("reason", e.Reason)
+// layouts lists the members of each event type after the four common ones,
+// in the order docs/events.md gives them. A type not listed has none.
+var layouts = map[Type][]member{
+	TypeSession:  {mState, mPort},
+	TypePosition: {mFEN, mOrientation},
+	TypeMove:     {mPly, mSide, mSAN, mUCI, mFEN},
+	TypeRetract:  {mPly, mReason, mSAN, mUCI},
+	TypePress:    {mSide, mClock, mInferred},
+	TypeComplete: {mPly, mSide, mBy, mMoves, mClock, mSAN},
+	TypeAnomaly:  {mKind, mSideOrNull, mArticle, mDetail, mUnverified},
+	TypePeriod:   {mSide, mPeriod, mAdded},
+	TypeFlag: {mSide, mClock, mPeriod, mMovesCompleted, mMovesRequired, mControlReached,
+		mMate, mVerdict, mArticle, mReason},
+	TypeEnd:      {mResult, mReason, mArticle},
+	TypeAdjust:   {mSide, mFrom, mTo, mDelta, mClock, mArticle, mReason, mSideUnsure, mCloses},
+	TypeClaim:    {mSide, mFEN, mClock, mQuiet, mRecent, mMate, mArticle, mReason},
+	TypeDecision: {mSide, mClaim, mDecision, mArticle, mReason},
+	TypePause:    {mState, mBy, mClock, mArticle, mReason},
 }
 
-// marshalArbiter writes the fields of the extension events of the
-// arbiter's hand: adjust, claim, decision, pause.
-func marshalArbiter(w *jw, e Event) {
-	switch e.Type {
-	case TypeAdjust:
-		w.str("side", e.Side.String())
-		w.seconds("from", e.From)
-		w.seconds("to", e.To)
-		w.seconds("delta", e.Added)
-		w.clock("clock", e.Clock)
-		w.str("article", e.Article)
-		w.str("reason", e.Reason)
-		w.trueOnly("side_unsure", e.Inferred)
-		if len(e.Closes) > 0 {
-			w.ints("closes", e.Closes)
-		}
-	case TypeClaim:
-		w.str("side", e.Side.String())
-		w.str("fen", e.FEN)
-		w.clock("clock", e.Clock)
-		w.int("quiet_plies", e.Quiet)
-		w.strs("recent", e.Recent)
-		w.mate(e)
-		w.str("article", e.Article)
-		w.str("reason", e.Reason)
-	case TypeDecision:
-		w.str("side", e.Side.String())
-		w.int("claim", e.Claim)
-		w.str("decision", e.Decision)
-		w.str("article", e.Article)
-		w.str("reason", e.Reason)
-	case TypePause:
-		w.str("state", string(e.State))
-		w.str("by", e.By)
-		w.clock("clock", e.Clock)
-		w.str("article", e.Article)
-		w.str("reason", e.Reason)
+// member is one member (or, for mate and unverified, a group of members)
+// of an event's JSON object; members writes it.
+type member uint8
+
+const (
+	mState member = iota
+	mPort
+	mFEN
+	mOrientation
+	mPly
+	mSide
+	mSideOrNull
+	mSAN
+	mUCI
+	mReason
+	mClock
+	mInferred
+	mBy
+	mMoves
+	mKind
+	mArticle
+	mDetail
+	mUnverified
+	mPeriod
+	mAdded
+	mMovesCompleted
+	mMovesRequired
+	mControlReached
+	mMate
+	mVerdict
+	mResult
+	mFrom
+	mTo
+	mDelta
+	mSideUnsure
+	mCloses
+	mQuiet
+	mRecent
+	mClaim
+	mDecision
+	memberCount
+)
+
+// members writes each member from the event: the plain ones first, then
+// those converted, then those with a rule of their own.
+var members = [memberCount]func(w *jw, e *Event){
+	mPort:           func(w *jw, e *Event) { w.str("port", e.Port) },
+	mFEN:            func(w *jw, e *Event) { w.str("fen", e.FEN) },
+	mOrientation:    func(w *jw, e *Event) { w.str("orientation", e.Orientation) },
+	mPly:            func(w *jw, e *Event) { w.int("ply", e.Ply) },
+	mSAN:            func(w *jw, e *Event) { w.str("san", e.SAN) },
+	mUCI:            func(w *jw, e *Event) { w.str("uci", e.UCI) },
+	mReason:         func(w *jw, e *Event) { w.str("reason", e.Reason) },
+	mClock:          func(w *jw, e *Event) { w.clock("clock", e.Clock) },
+	mInferred:       func(w *jw, e *Event) { w.trueOnly("inferred", e.Inferred) },
+	mBy:             func(w *jw, e *Event) { w.str("by", e.By) },
+	mMoves:          func(w *jw, e *Event) { w.moves("moves", e.Moves) },
+	mArticle:        func(w *jw, e *Event) { w.str("article", e.Article) },
+	mDetail:         func(w *jw, e *Event) { w.str("detail", e.Detail) },
+	mPeriod:         func(w *jw, e *Event) { w.int("period", e.Period) },
+	mAdded:          func(w *jw, e *Event) { w.seconds("added", e.Added) },
+	mMovesCompleted: func(w *jw, e *Event) { w.int("moves_completed", e.MovesCompleted) },
+	mControlReached: func(w *jw, e *Event) { w.boolean("control_reached", e.ControlReached) },
+	mResult:         func(w *jw, e *Event) { w.str("result", e.Result) },
+	mFrom:           func(w *jw, e *Event) { w.seconds("from", e.From) },
+	mTo:             func(w *jw, e *Event) { w.seconds("to", e.To) },
+	mDelta:          func(w *jw, e *Event) { w.seconds("delta", e.Added) },
+	mSideUnsure:     func(w *jw, e *Event) { w.trueOnly("side_unsure", e.Inferred) },
+	mQuiet:          func(w *jw, e *Event) { w.int("quiet_plies", e.Quiet) },
+	mRecent:         func(w *jw, e *Event) { w.strs("recent", e.Recent) },
+	mClaim:          func(w *jw, e *Event) { w.int("claim", e.Claim) },
+	mDecision:       func(w *jw, e *Event) { w.str("decision", e.Decision) },
+	mState:          func(w *jw, e *Event) { w.str("state", string(e.State)) },
+	mKind:           func(w *jw, e *Event) { w.str("kind", string(e.Kind)) },
+	mVerdict:        func(w *jw, e *Event) { w.str("verdict", string(e.Verdict)) },
+	mSide:           func(w *jw, e *Event) { w.str("side", e.Side.String()) },
+	mSideOrNull:     writeSideOrNull,
+	mUnverified:     writeUnverified,
+	mMovesRequired:  writeMovesRequired,
+	mMate:           writeMate,
+	mCloses:         writeCloses,
+}
+
+// writeSideOrNull writes an anomaly's side, null when it has none.
+func writeSideOrNull(w *jw, e *Event) {
+	if e.NoSide {
+		w.null("side")
+		return
+	}
+	w.str("side", e.Side.String())
+}
+
+// writeUnverified writes what an unverified-moves anomaly rests on (the
+// extension's members), when a position could be built.
+func writeUnverified(w *jw, e *Event) {
+	if e.Kind != KindUnverified || e.FEN == "" {
+		return
+	}
+	w.int("verified_ply", e.Ply)
+	w.int("made", e.Made)
+	if len(e.Plies) > 0 {
+		w.strs("plies", e.Plies)
+	}
+	w.str("fen", e.FEN)
+}
+
+// writeMovesRequired writes a flag's required count, null when the period
+// covers all remaining moves or the control is unknown.
+func writeMovesRequired(w *jw, e *Event) {
+	if e.MovesRequired > 0 {
+		w.int("moves_required", e.MovesRequired)
+		return
+	}
+	w.null("moves_required")
+}
+
+// writeMate writes the 6.9 answer, with its line when it is "yes".
+func writeMate(w *jw, e *Event) {
+	w.str("opponent_can_mate", string(e.OpponentCanMate))
+	if e.OpponentCanMate == MateYes {
+		w.strs("mate_line", e.MateLine)
+	}
+}
+
+// writeCloses writes the alerts an adjustment settles, when there are any.
+func writeCloses(w *jw, e *Event) {
+	if len(e.Closes) > 0 {
+		w.ints("closes", e.Closes)
 	}
 }
 
@@ -432,12 +468,10 @@ func (w *jw) moves(k string, m Moves) {
 	w.b = append(w.b, '}')
 }
 
-// mate writes the 6.9 answer, with its line when it is "yes".
-func (w *jw) mate(e Event) {
-	w.str("opponent_can_mate", string(e.OpponentCanMate))
-	if e.OpponentCanMate == MateYes {
-		w.strs("mate_line", e.MateLine)
-	}
+// boolean writes k: true or false.
+func (w *jw) boolean(k string, v bool) {
+	w.key(k)
+	w.b = strconv.AppendBool(w.b, v)
 }
 
 func (w *jw) clock(k string, t clockd.Times) {
