@@ -17,36 +17,14 @@ import (
 // process reconciles the latest snapshot with the record.
 func (g *Game) process(out *[]Event, at time.Duration) {
 	s := g.snap
-	// Between two scans of a connected board at most two plies are
-	// plausible (two quick moves in time trouble); longer sequences are
-	// searched only after the board was away (connect, resync, a dump that
-	// contradicted the image), or they would explain transient states by
-	// moves nobody made.
-	// Likewise only the last ply may be replaced (a slide that goes on, a
-	// change of mind before the press): replacing more lets a lifted piece
-	// be explained as an alternative history in which it was captured.
-	// After an absence the plies arbiterd could not verify stay
-	// replaceable until a verified move follows them: if they explained a
-	// piece in the hand, the board shows it when the piece lands.
-	depth, back := g.cfg.MaxPlies, g.retractable()
-	if !g.away.resync {
-		depth, back = min(depth, 2), min(g.trailing(), 1)
-	}
+	depth, back := g.searchBounds()
 	res := g.explain(s, depth, back)
 	resync := g.away.resync
 	if g.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
 		return
 	}
-	if !g.shownSet || s != g.shown {
-		// The board shows something new. A snapshot that repeats the last
-		// one (a keep-alive dump, a field reported again) shows nothing
-		// new: the board has shown its position since it last changed, and
-		// the waits that count from that change (held plies, a position
-		// to resynchronise to, a slide) are not restarted by it — with a
-		// dump each second they would never end.
-		g.snapAt, g.snapIn, g.shown, g.shownSet = at, g.inputs, s, true
-	}
+	g.noteShown(at, s)
 	g.held.plies = nil
 	g.held.away, g.held.ambiguous = false, false
 	switch res.Kind {
@@ -59,22 +37,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		g.unexpl.on = false
 		g.forward(out, at, s, res, resync)
 	case rules.Correction:
-		if len(res.Moves) >= 2 {
-			g.hold(at, res.From, res.Moves)
-			if resync {
-				g.held.away = true
-				g.held.inHand = g.transient(res.From, res.Moves)
-			} else {
-				g.held.slide = g.slidOn(res.From, res.Moves)
-			}
-			break
-		}
-		g.unexpl.on = false
-		if resync {
-			g.backInStep()
-		}
-		g.retract(out, at, res.From, res.Moves, false)
-		g.apply(out, at, res.Moves)
+		g.correct(out, at, res, resync)
 	case rules.TakeBack:
 		g.unexpl.on = false
 		g.backInStep()
@@ -90,6 +53,62 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	default: // Unexplained, UnknownPieces
 		g.notExplained(at, s, res, resync)
 	}
+}
+
+// searchBounds is how many plies an explanation of the snapshot may add
+// (depth) and how many of the record's it may replace (back).
+//
+// Between two scans of a connected board at most two plies are plausible
+// (two quick moves in time trouble); longer sequences are searched only
+// after the board was away (connect, resync, a dump that contradicted the
+// image), or they would explain transient states by moves nobody made.
+// Likewise only the last ply may be replaced (a slide that goes on, a
+// change of mind before the press): replacing more lets a lifted piece be
+// explained as an alternative history in which it was captured. After an
+// absence the plies arbiterd could not verify stay replaceable until a
+// verified move follows them: if they explained a piece in the hand, the
+// board shows it when the piece lands.
+func (g *Game) searchBounds() (depth, back int) {
+	depth, back = g.cfg.MaxPlies, g.retractable()
+	if !g.away.resync {
+		depth, back = min(depth, 2), min(g.trailing(), 1)
+	}
+	return depth, back
+}
+
+// noteShown records that the board shows s at this time. A snapshot that
+// repeats the last one (a keep-alive dump, a field reported again) shows
+// nothing new: the board has shown its position since it last changed, and
+// the waits that count from that change (held plies, a position to
+// resynchronise to, a slide) are not restarted by it — with a dump each
+// second they would never end.
+func (g *Game) noteShown(at time.Duration, s rules.Snapshot) {
+	if !g.shownSet || s != g.shown {
+		g.snapAt, g.snapIn, g.shown, g.shownSet = at, g.inputs, s, true
+	}
+}
+
+// correct takes a board that shows the record with its last plies
+// replaced: one replaced ply is retracted and the new one applied at once;
+// a longer replacement is held (after an absence it may explain a piece in
+// the hand; on a connected board, a slide that goes on).
+func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync bool) {
+	if len(res.Moves) >= 2 {
+		g.hold(at, res.From, res.Moves)
+		if resync {
+			g.held.away = true
+			g.held.inHand = g.transient(res.From, res.Moves)
+		} else {
+			g.held.slide = g.slidOn(res.From, res.Moves)
+		}
+		return
+	}
+	g.unexpl.on = false
+	if resync {
+		g.backInStep()
+	}
+	g.retract(out, at, res.From, res.Moves, false)
+	g.apply(out, at, res.Moves)
 }
 
 // forward takes a board that shows the record's position with plies added
@@ -727,19 +746,12 @@ type rebuild struct {
 // could (not from an occupancy-only board, unknown codes, or a position
 // that is not legal either side to move).
 func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
-	s, from, least, turn := b.snap, b.from, b.least, b.turn
+	s, from, least := b.snap, b.from, b.least
 	if s.OccupancyOnly || s.Unknown != 0 {
 		return false
 	}
 	old := g.rec.PositionAt(from)
-	var rec *rules.Game
-	for _, t := range []chess.Color{turn, turn.Other()} {
-		r, err := rules.NewGame(placementFEN(s, old, t, 1))
-		if err == nil {
-			rec, turn = r, t
-			break
-		}
-	}
+	rec, turn := legalPlacement(s, old, b.turn)
 	if rec == nil {
 		return false
 	}
@@ -757,35 +769,14 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, nil, false) // superseded by the board's position
 	}
-	// At least least plies were made after ply from, and as many more as
-	// the side to move requires. A record rebuilt in this absence, with no
-	// verified move since, was rebuilt from a board in the middle of a
-	// change: it is replaced, numbered the same.
 	verified := g.plyBase + from
 	h := g.before.White + g.before.Black + from // half-moves before the position at from
-	made := least
-	if (h+made)%2 != b2i(turn == chess.Black) {
-		made++
-	}
-	if again {
-		made = 0
-	}
-	var n [2]int
-	side := sideOf(old.Turn())
-	for i := 0; i < made; i++ {
-		n[side]++
-		side = side.Other()
-	}
+	made, n := unseenPlies(h, least, sideOf(old.Turn()), turn, again)
 	// the move number of the position, so that moves are named as on a scoresheet
 	if r, err := rules.NewGame(placementFEN(s, old, turn, (h+made)/2+1)); err == nil {
 		rec = r
 	}
-	g.rec = rec
-	g.plies = nil
-	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
-	g.held.plies, g.held.backTo = nil, -1
-	g.plyBase = verified + made
-	g.before = movesBefore(rec.Position())
+	g.followFrom(rec, verified+made)
 	g.away.unv[clockd.White] += n[clockd.White]
 	g.away.unv[clockd.Black] += n[clockd.Black]
 	g.away.unvOpen = true
@@ -796,18 +787,70 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		g.absorbPresses(n, b.keepFrom)
 	}
 	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
-	g.reportUnverified(out, at, fmt.Sprintf(
-		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), %s. "+
-			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
-			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
-		made, verified, g.counts.White, g.counts.Black, b.why, n[clockd.White], n[clockd.Black], verified+1, rec.FEN(), verified+1),
-		Event{Ply: verified, Made: made, FEN: rec.FEN()})
+	g.reportRebuilt(out, at, b.why, verified, made, n)
 	if st := rec.Status(); st.Over {
 		// The board shows a game that has ended, by a move nobody saw: a
 		// mate or a stalemate on the board ends it all the same.
 		g.finish(out, at, st.Result, st.Reason, st.Article)
 	}
 	return true
+}
+
+// legalPlacement is the game from the pieces of s (castling and en passant
+// rights as far as old allows them) with turn to move, or the other side
+// if that position is not legal; nil when neither is.
+func legalPlacement(s rules.Snapshot, old *chess.Position, turn chess.Color) (*rules.Game, chess.Color) {
+	for _, t := range []chess.Color{turn, turn.Other()} {
+		if r, err := rules.NewGame(placementFEN(s, old, t, 1)); err == nil {
+			return r, t
+		}
+	}
+	return nil, turn
+}
+
+// unseenPlies is how many plies were made while the board was not read
+// and how many of them were each side's, h half-moves into the game, first
+// to move after the last verified position and turn to move in the one
+// the board shows: at least least, and one more when the side to move
+// requires it. A record rebuilt again in the same absence, with no
+// verified move since, was rebuilt from a board in the middle of a change:
+// it is replaced, numbered the same (none made).
+func unseenPlies(h, least int, first clockd.Side, turn chess.Color, again bool) (made int, n [2]int) {
+	made = least
+	if (h+made)%2 != b2i(turn == chess.Black) {
+		made++
+	}
+	if again {
+		made = 0
+	}
+	side := first
+	for i := 0; i < made; i++ {
+		n[side]++
+		side = side.Other()
+	}
+	return made, n
+}
+
+// followFrom makes rec the record, its first position numbered ply.
+func (g *Game) followFrom(rec *rules.Game, ply int) {
+	g.rec = rec
+	g.plies = nil
+	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
+	g.held.plies, g.held.backTo = nil, -1
+	g.plyBase = ply
+	g.before = movesBefore(rec.Position())
+}
+
+// reportRebuilt raises the unverified-moves anomaly of a rebuilt record:
+// made plies nobody saw after ply verified, n of them each side's.
+func (g *Game) reportRebuilt(out *[]Event, at time.Duration, why string, verified, made int, n [2]int) {
+	fen := g.rec.FEN()
+	g.reportUnverified(out, at, fmt.Sprintf(
+		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), %s. "+
+			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
+			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
+		made, verified, g.counts.White, g.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, fen, verified+1),
+		Event{Ply: verified, Made: made, FEN: fen})
 }
 
 // resolveBefore resolves the presses made before the board went away: they
