@@ -626,19 +626,46 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	// stays in the record, with the plies made meanwhile, unverified.
 	kept := countTrailing(g.plies)
 	verified := g.plyBase + g.rec.Ply() - kept
-	first := verified + 1
-	var n [2]int
-	var words, sans []string
+	l := g.layUnverified(at, kept, moves)
+	if len(l.words) == 0 {
+		return
+	}
+	g.away.unv[clockd.White] += l.n[clockd.White]
+	g.away.unv[clockd.Black] += l.n[clockd.Black]
+	if g.away.unvFrom == 0 {
+		g.away.unvFrom = verified + 1
+	}
+	if firstLaid {
+		g.away.laid = len(l.words)
+	}
+	g.absorbPresses(l.n, 0)
+	// the absence ends with the first verified move after these plies
+	g.away.suspect, g.away.stale = false, false
+	g.reportLaid(out, at, back, verified, l, ambiguous)
+}
+
+// laidPlies are plies laid in the record unverified: how many were each
+// side's, their text as on a scoresheet ("5.e4 e5") and their SAN.
+type laidPlies struct {
+	n           [2]int
+	words, sans []string
+}
+
+// layUnverified marks the last kept plies of the record completed but
+// unverified and appends moves the same way (up to the first that is not
+// legal).
+func (g *Game) layUnverified(at time.Duration, kept int, moves []*chess.Move) laidPlies {
+	var l laidPlies
 	note := func(i int) {
 		g.plies[i].completed, g.plies[i].unverified = true, true
 		side := g.plies[i].side
 		w := g.moveText(i)
-		if len(words) > 0 && side == clockd.Black {
+		if len(l.words) > 0 && side == clockd.Black {
 			w = g.rec.SAN(i + 1) // "5.e4 e5", not "5.e4 5...e5"
 		}
-		words = append(words, w)
-		sans = append(sans, g.rec.SAN(i+1))
-		n[side]++
+		l.words = append(l.words, w)
+		l.sans = append(l.sans, g.rec.SAN(i+1))
+		l.n[side]++
 	}
 	for i := len(g.plies) - kept; i < len(g.plies); i++ {
 		note(i)
@@ -652,30 +679,23 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
 		note(len(g.plies) - 1)
 	}
-	if len(words) == 0 {
-		return
-	}
-	g.away.unv[clockd.White] += n[clockd.White]
-	g.away.unv[clockd.Black] += n[clockd.Black]
-	if g.away.unvFrom == 0 {
-		g.away.unvFrom = first
-	}
-	if firstLaid {
-		g.away.laid = len(words)
-	}
-	g.absorbPresses(n, 0)
-	how := "the only sequence of that length that reaches it is " + strings.Join(words, " ")
+	return l
+}
+
+// reportLaid raises the unverified-moves anomaly of plies laid after ply
+// verified; back opens the text (how the board was read again).
+func (g *Game) reportLaid(out *[]Event, at time.Duration, back string, verified int, l laidPlies, ambiguous bool) {
+	first := verified + 1
+	how := "the only sequence of that length that reaches it is " + strings.Join(l.words, " ")
 	if ambiguous {
-		how = "several sequences of that length reach it, for example " + strings.Join(words, " ")
+		how = "several sequences of that length reach it, for example " + strings.Join(l.words, " ")
 	}
-	// the absence ends with the first verified move after these plies
-	g.away.suspect, g.away.stale = false, false
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"%s a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
 			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts; if more plies were made than that, the plies from here on are numbered too low. "+
 			"Establish those moves (scoresheets, the players) before ruling on a flag or a move count (6.10). arbiterd follows the game again from the board's position.",
-		back, len(words), verified, g.counts.White, g.counts.Black, how, first, first+len(words)-1, n[clockd.White], n[clockd.Black]),
-		Event{Ply: verified, Made: len(sans), Plies: sans, FEN: g.rec.FEN()})
+		back, len(l.words), verified, g.counts.White, g.counts.Black, how, first, first+len(l.words)-1, l.n[clockd.White], l.n[clockd.Black]),
+		Event{Ply: verified, Made: len(l.sans), Plies: l.sans, FEN: g.rec.FEN()})
 }
 
 // rebuildOnTheClocksTurn checks the side to move after moves (the shortest

@@ -38,72 +38,86 @@ func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
 		if kind == dNone || due > limit {
 			return
 		}
-		switch kind {
-		case dSettle:
-			pressed := false
-			for _, p := range g.pend.presses {
-				pressed = pressed || p.ev.At+g.cfg.ScanLag >= g.snapAt
-			}
-			g.settle(out, stamp, pressed)
-		case dPress:
-			pr := g.pend.presses[0]
-			g.pend.presses = g.pend.presses[1:]
-			g.pend.wait = false
-			g.resolvePress(out, stamp, pr)
-			g.snapChecks(pr.ev.Side)
-		case dNextMove:
-			g.complete(out, stamp, idx, ByNextMove, g.clock)
-		case dWarn:
-			g.plies[idx].warned = true
-			p := g.plies[idx]
-			g.anomaly(out, stamp, KindMoveWithoutPress, p.side, false, "6.2.1",
-				fmt.Sprintf("%s made %s but %s replied before %s pressed the clock. The move is completed only by %s press or next move (6.2.1); check the clocks.",
-					name(p.side), g.moveText(idx), name(p.side.Other()), name(p.side), possessive(p.side)))
-		case dGameEnd:
-			for i := range g.plies {
-				if !g.plies[i].completed {
-					g.complete(out, stamp, i, ByGameEnd, g.clock)
-				}
-			}
-			st := g.rec.Status()
-			g.finish(out, stamp, st.Result, st.Reason, st.Article)
-		case dUnexplained:
-			g.unexpl.warned = true
-			if !g.oriented {
-				g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
-					fmt.Sprintf("For %s the board has not shown the starting position (%s) either way round, so arbiterd cannot follow the game. Set the position up, or give the game's start position (meta start-fen).",
-						seconds(limitOf(stamp, g.unexpl.since)), g.start.String()))
-				break
-			}
-			if side, san, ok := g.twoMoves(); ok {
-				g.anomaly(out, stamp, KindTwoMoves, side, false, "7.5",
-					fmt.Sprintf("The board shows a second move by %s (%s) although %s has not moved. If %s presses the clock it is an illegal move (7.5); otherwise restore the position (%s).",
-						name(side), san, name(side.Other()), name(side), g.rec.FEN()))
-			} else {
-				g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
-					fmt.Sprintf("For %s the board has shown a position that no legal sequence of up to %d plies from the game explains (the game is at %s). Pieces may have been knocked over or moved by hand; check the board.",
-						seconds(limitOf(stamp, g.unexpl.since)), g.cfg.MaxPlies, g.rec.FEN()))
-			}
-		case dResync:
-			g.resyncFar(out, stamp, due)
-		case dFlag:
-			g.resolveFlags(out, stamp)
-		case dStop:
-			ev := g.flag.stops[0]
-			g.flag.stops = g.flag.stops[1:]
-			g.clockStopped(out, stamp, ev)
-		case dCheck:
-			c := g.flag.checks[idx]
-			g.flag.checks = append(g.flag.checks[:idx:idx], g.flag.checks[idx+1:]...)
-			done := g.counts.Of(c.ev.Side)
-			if c.known {
-				done = c.done
-			}
-			g.checkPeriod(out, stamp, c.ev, done)
-		case dDefault:
-			g.defaultTimePassed(out, stamp)
-		}
+		g.resolve(out, stamp, due, kind, idx)
 	}
+}
+
+// resolve takes the decision of one deadline (kind, with the index of
+// what it is about), due at due.
+func (g *Game) resolve(out *[]Event, stamp, due time.Duration, kind, idx int) {
+	switch kind {
+	case dSettle:
+		pressed := false
+		for _, p := range g.pend.presses {
+			pressed = pressed || p.ev.At+g.cfg.ScanLag >= g.snapAt
+		}
+		g.settle(out, stamp, pressed)
+	case dPress:
+		pr := g.pend.presses[0]
+		g.pend.presses = g.pend.presses[1:]
+		g.pend.wait = false
+		g.resolvePress(out, stamp, pr)
+		g.snapChecks(pr.ev.Side)
+	case dNextMove:
+		g.complete(out, stamp, idx, ByNextMove, g.clock)
+	case dWarn:
+		g.plies[idx].warned = true
+		p := g.plies[idx]
+		g.anomaly(out, stamp, KindMoveWithoutPress, p.side, false, "6.2.1",
+			fmt.Sprintf("%s made %s but %s replied before %s pressed the clock. The move is completed only by %s press or next move (6.2.1); check the clocks.",
+				name(p.side), g.moveText(idx), name(p.side.Other()), name(p.side), possessive(p.side)))
+	case dGameEnd:
+		for i := range g.plies {
+			if !g.plies[i].completed {
+				g.complete(out, stamp, i, ByGameEnd, g.clock)
+			}
+		}
+		st := g.rec.Status()
+		g.finish(out, stamp, st.Result, st.Reason, st.Article)
+	case dUnexplained:
+		g.unexpl.warned = true
+		g.warnUnexplained(out, stamp)
+	case dResync:
+		g.resyncFar(out, stamp, due)
+	case dFlag:
+		g.resolveFlags(out, stamp)
+	case dStop:
+		ev := g.flag.stops[0]
+		g.flag.stops = g.flag.stops[1:]
+		g.clockStopped(out, stamp, ev)
+	case dCheck:
+		c := g.flag.checks[idx]
+		g.flag.checks = append(g.flag.checks[:idx:idx], g.flag.checks[idx+1:]...)
+		done := g.counts.Of(c.ev.Side)
+		if c.known {
+			done = c.done
+		}
+		g.checkPeriod(out, stamp, c.ev, done)
+	case dDefault:
+		g.defaultTimePassed(out, stamp)
+	}
+}
+
+// warnUnexplained tells the arbiter that the board has shown, for
+// UnexplainedAfter, something arbiterd cannot follow: not the start
+// position yet, a second move by one side (7.5), or a position no legal
+// sequence explains.
+func (g *Game) warnUnexplained(out *[]Event, stamp time.Duration) {
+	if !g.oriented {
+		g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
+			fmt.Sprintf("For %s the board has not shown the starting position (%s) either way round, so arbiterd cannot follow the game. Set the position up, or give the game's start position (meta start-fen).",
+				seconds(limitOf(stamp, g.unexpl.since)), g.start.String()))
+		return
+	}
+	if side, san, ok := g.twoMoves(); ok {
+		g.anomaly(out, stamp, KindTwoMoves, side, false, "7.5",
+			fmt.Sprintf("The board shows a second move by %s (%s) although %s has not moved. If %s presses the clock it is an illegal move (7.5); otherwise restore the position (%s).",
+				name(side), san, name(side.Other()), name(side), g.rec.FEN()))
+		return
+	}
+	g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
+		fmt.Sprintf("For %s the board has shown a position that no legal sequence of up to %d plies from the game explains (the game is at %s). Pieces may have been knocked over or moved by hand; check the board.",
+			seconds(limitOf(stamp, g.unexpl.since)), g.cfg.MaxPlies, g.rec.FEN()))
 }
 
 func limitOf(stamp, since time.Duration) time.Duration { return stamp - since }
@@ -118,25 +132,10 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		}
 	}
 	if g.held.plies != nil {
-		due := g.snapAt + lag
-		if until, ok := g.waitsForTheBoard(); ok && g.held.away {
-			due = max(due, until)
-		}
-		if g.held.away && g.held.inHand {
-			due = max(due, g.snapAt+g.cfg.UnexplainedAfter)
-		}
-		consider(due, dSettle, 0)
+		consider(g.heldDue(), dSettle, 0)
 	}
 	if len(g.pend.presses) > 0 && g.oriented && !g.away.disconnected && !g.settling() {
-		due := g.pend.presses[0].ev.At + lag
-		if g.pend.wait {
-			// The press would be an illegal move, but the board is still
-			// changing (a piece in the hand, a move going on): it is judged
-			// once the board has stood still for ScanLag, or
-			// UnexplainedAfter after the press.
-			due = max(due, min(g.snapAt+lag, g.pend.presses[0].ev.At+g.cfg.UnexplainedAfter))
-		}
-		consider(due, dPress, 0)
+		consider(g.pressDue(), dPress, 0)
 	}
 	if g.away.suspect && g.unexpl.on && g.held.plies == nil {
 		if g.away.far.in == g.snapIn {
@@ -158,13 +157,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		consider(g.flag.flags[0].At+lag, dFlag, 0)
 	}
 	if len(g.flag.stops) > 0 {
-		due := g.flag.stops[0].At + lag
-		if g.unexpl.on && g.held.plies == nil {
-			// pieces are being moved (the kings put on the centre
-			// squares to signal a result, after the clock was stopped)
-			due = max(due, g.flag.stops[0].At+g.cfg.UnexplainedAfter)
-		}
-		consider(due, dStop, 0)
+		consider(g.stopDue(), dStop, 0)
 	}
 	for i, c := range g.flag.checks {
 		if !g.pressPendingUpTo(c.ev.Side, c.in) {
@@ -176,6 +169,45 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		consider(d, dDefault, 0)
 	}
 	return due, kind, idx
+}
+
+// heldDue is when the held plies are settled: once the board has shown
+// them for ScanLag; after an absence not before the board is read again
+// in full, and a piece that may be in the hand not before
+// UnexplainedAfter.
+func (g *Game) heldDue() time.Duration {
+	due := g.snapAt + g.cfg.ScanLag
+	if until, ok := g.waitsForTheBoard(); ok && g.held.away {
+		due = max(due, until)
+	}
+	if g.held.away && g.held.inHand {
+		due = max(due, g.snapAt+g.cfg.UnexplainedAfter)
+	}
+	return due
+}
+
+// pressDue is when the first pending press is judged: ScanLag after it.
+// When it would be an illegal move but the board is still changing (a
+// piece in the hand, a move going on), it is judged once the board has
+// stood still for ScanLag, or UnexplainedAfter after the press.
+func (g *Game) pressDue() time.Duration {
+	at, lag := g.pend.presses[0].ev.At, g.cfg.ScanLag
+	due := at + lag
+	if g.pend.wait {
+		due = max(due, min(g.snapAt+lag, at+g.cfg.UnexplainedAfter))
+	}
+	return due
+}
+
+// stopDue is when the first stop of the clock is judged: ScanLag after
+// it, or UnexplainedAfter while pieces are being moved (the kings put on
+// the centre squares to signal a result, after the clock was stopped).
+func (g *Game) stopDue() time.Duration {
+	at := g.flag.stops[0].At
+	if g.unexpl.on && g.held.plies == nil {
+		return max(at+g.cfg.ScanLag, at+g.cfg.UnexplainedAfter)
+	}
+	return at + g.cfg.ScanLag
 }
 
 // plyDeadlines gives consider the deadlines of the uncompleted plies: a
@@ -273,26 +305,11 @@ func (g *Game) pressPendingUpTo(s clockd.Side, in int) bool {
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	ev := pr.ev
-	if g.atStart && ev.At >= g.resetAt {
-		// The board shows the starting position, not the game: a press
-		// meanwhile (players trying the clock, or pressing a reset
-		// clock) has no move arbiterd can judge.
-		return
-	}
-	if g.ended || (g.away.stale && ev.At >= g.away.at) {
-		// A press made once the board had gone away, while arbiterd cannot
-		// follow the position it came back with, completes nothing it can
-		// check, and it is no illegal move either. Presses from before the
-		// absence are judged on what the board showed then.
+	if g.pressIgnored(ev) {
 		return
 	}
 	side := ev.Side
-	var cands []int
-	for i, p := range g.plies {
-		if !p.completed && p.side == side {
-			cands = append(cands, i)
-		}
-	}
+	cands := g.uncompleted(side)
 	backOK := g.pend.backDue && g.pend.backSide == side
 	g.pend.backDue = false
 	if len(cands) == 0 && backOK && !g.placedBy(side) {
@@ -300,10 +317,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		// clock; pressing back gives the turn back and is no offence.
 		return
 	}
-	// The held plies replace the move the press would complete, with one
-	// whose piece is not then taken (a piece in the hand looks like that).
-	replaces := len(cands) > 0 && g.held.plies != nil && g.held.from <= cands[len(cands)-1] && !takenLater(g.held.plies)
-	if g.held.plies != nil && !g.held.fix && (len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) || (!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.held.slide || replaces) {
+	if g.heldFirst(pr, cands) {
 		// the plies the board showed around the press (or reported up to
 		// two scans after it, or that replace the move the press would
 		// complete: the board's latest word on it) are accepted now; a
@@ -330,22 +344,68 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		g.illegalPress(out, at, side)
 		return
 	}
-	if g.away.absorb[side] > 0 && (len(cands) == 0 || (ev.Inferred && ev.At >= g.away.at)) {
-		// the press of a move made while the board was not read (read in
-		// the merged reading after the board came back, or with no move to
-		// complete): it completes nothing arbiterd verified, and it is not
-		// a press without a move
-		g.away.absorb[side]--
+	if g.absorbs(ev, len(cands) > 0) {
 		return
-	}
-	if !ev.Inferred {
-		g.away.absorb[side] = 0 // read live: the presses of the absence are all in
 	}
 	if len(cands) == 0 {
 		g.pressWithoutMove(out, at, ev)
 		return
 	}
 	g.completeByPress(out, at, pr, cands)
+}
+
+// pressIgnored reports whether a press is not judged at all: made while
+// the board shows the starting position instead of the game (players
+// trying the clock, or pressing a reset clock), after the game ended, or
+// once the board had gone away while arbiterd cannot follow the position
+// it came back with (it completes nothing arbiterd can check, and it is no
+// illegal move either; presses from before the absence are judged on what
+// the board showed then).
+func (g *Game) pressIgnored(ev clockd.ClockEvent) bool {
+	return (g.atStart && ev.At >= g.resetAt) || g.ended || (g.away.stale && ev.At >= g.away.at)
+}
+
+// uncompleted lists the side's plies not completed yet.
+func (g *Game) uncompleted(side clockd.Side) []int {
+	var cands []int
+	for i, p := range g.plies {
+		if !p.completed && p.side == side {
+			cands = append(cands, i)
+		}
+	}
+	return cands
+}
+
+// heldFirst reports whether the held plies are to be settled before the
+// press is judged: the board showed them around the press, or reported
+// them up to two scans after it, or they replace the move the press would
+// complete with one whose piece is not then taken (a piece in the hand
+// looks like that).
+func (g *Game) heldFirst(pr pendingPress, cands []int) bool {
+	if g.held.plies == nil || g.held.fix {
+		return false
+	}
+	ev := pr.ev
+	replaces := len(cands) > 0 && g.held.from <= cands[len(cands)-1] && !takenLater(g.held.plies)
+	return len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) ||
+		(!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.held.slide || replaces
+}
+
+// absorbs reports whether the press is that of a move made while the
+// board was not read (read in the merged reading after the board came
+// back, or with no move to complete): it completes nothing arbiterd
+// verified, and it is not a press without a move. A press read live ends
+// the absence's presses.
+func (g *Game) absorbs(ev clockd.ClockEvent, hasMove bool) bool {
+	side := ev.Side
+	if g.away.absorb[side] > 0 && (!hasMove || (ev.Inferred && ev.At >= g.away.at)) {
+		g.away.absorb[side]--
+		return true
+	}
+	if !ev.Inferred {
+		g.away.absorb[side] = 0
+	}
+	return false
 }
 
 // completeByPress completes the ply of pr's side that its press completes,
