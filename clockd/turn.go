@@ -194,90 +194,28 @@ func absolute(st *istate, r Reading, confirmedOnly bool) (Face, bool) {
 // is corrected in st without a press; so is White's face when it was
 // taken from that belief at the start (6.6).
 func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure bool, evs []ClockEvent) {
-	// A change of an indicator is a press. No change means no press only
-	// from an indicator seen to change (a stuck one tells nothing); steady
-	// says that no indicator changed.
-	flip, flipKnown, steady := false, false, false
-	var valid, changed [2]bool
-	var now [2]Face // what each valid indicator claims at r
-	for k := range st.ind {
-		cp, okp := claim(p, k)
-		cr, okr := claim(r, k)
-		if okr {
-			st.ind[k].seen[cr] = true
-		}
-		now[k] = cr
-		valid[k], changed[k] = okp && okr, okp && okr && cp != cr
-		if changed[k] {
-			st.ind[k].stuck = false
-		}
-	}
-	for k := range st.ind {
-		if !valid[k] {
-			continue
-		}
-		if changed[k] {
-			flip, flipKnown, steady = true, true, false
-			break
-		}
-		steady = true
-		if st.ind[k].live() {
-			flipKnown = true
-		}
-	}
-	if flip {
-		// An indicator that stands still while another changes is stuck
-		// (a clock that does not report it): it tells nothing.
-		for o := range st.ind {
-			if !valid[o] || changed[o] || st.ind[o].stuck {
-				continue
-			}
-			st.ind[o].stuck = true
-			if st.turnKnown && !st.turnSure {
-				// The turn believed so far may have come from it: what the
-				// others believe decides now.
-				if b, ok := absolute(st, r, false); ok && b != st.turn.Other() {
-					in.mirrored(st)
-				}
-			}
-		}
-	}
+	c := in.indicatorChanges(st, p, r)
 	// At a press the clock credits the presser's face (an increment, a
 	// period): a face whose time rose while the other's did not is the
 	// face that pressed, the one that ran before; the other runs now. It
 	// is the displays' testimony too, and the one a simple delay leaves
 	// when no time moves between presses.
-	if g, ok := roseAlone(p, r); ok && flip {
+	if g, ok := roseAlone(p, r); ok && c.flip {
 		if st.turnKnown && st.turn != g && !st.turnSure && !st.ind[indBits].contradicted() && !st.ind[indLever].contradicted() {
 			in.mirrored(st) // the belief was mirrored
 		}
 		for k := range st.ind {
-			if valid[k] && changed[k] {
-				evs = append(evs, in.learn(st, k, now[k], g.Other(), r)...)
+			if c.valid[k] && c.changed[k] {
+				evs = append(evs, in.learn(st, k, c.now[k], g.Other(), r)...)
 			}
 		}
 	}
 	// Across a change of the indicators the face that ran may have run
 	// before the press or after it: only a reading without one testifies.
 	f, alone := ranAlone(p, r)
-	alone = alone && !flip
+	alone = alone && !c.flip
 	if alone {
-		for k := range st.ind {
-			if valid[k] && !changed[k] {
-				evs = append(evs, in.learn(st, k, now[k], f, r)...)
-			}
-		}
-		if steady && st.turnKnown && st.turn != f && !st.ind[indBits].contradicted() && !st.ind[indLever].contradicted() {
-			// The face that ran is not the one believed to run, and no
-			// indicator changed: the belief was mirrored.
-			in.mirrored(st)
-			if in.cfg != WhiteAuto && st.started && st.presses == [2]int{} && f != st.white {
-				// White's clock runs at the start (6.6), and White's face
-				// is set: the displays say the setting is wrong.
-				evs = append(evs, ClockEvent{Kind: Convention, At: r.At, Clock: timesOf(st, r),
-					Detail: fmt.Sprintf("the clock started with the %s face running, but White's face is set to %s: check the clock's orientation and the board's clock-white setting (6.6)", f, st.white)})
-			}
-		}
+		evs = append(evs, in.ranBetween(st, r, c, f)...)
 	}
 	if y, ok := absolute(st, r, true); ok {
 		return y, true, true, evs
@@ -285,8 +223,8 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 	if alone {
 		return f, true, true, evs
 	}
-	if st.turnKnown && flipKnown {
-		if flip {
+	if st.turnKnown && c.flipKnown {
+		if c.flip {
 			return st.turn.Other(), true, st.turnSure, evs
 		}
 		return st.turn, true, st.turnSure, evs
@@ -295,6 +233,88 @@ func (in *Interpreter) turnAt(st *istate, p, r Reading) (y Face, known, sure boo
 		return y, true, false, evs
 	}
 	return st.turn, st.turnKnown, st.turnSure, evs
+}
+
+// changes is what the turn indicators did between two readings: whether
+// one changed (flip: a press), whether a press or its absence is known
+// (flipKnown: no change means no press only from an indicator seen to
+// change, a stuck one tells nothing), and whether none changed (steady);
+// per indicator, whether it was valid in both readings, whether it
+// changed, and what it claims now.
+type changes struct {
+	flip, flipKnown, steady bool
+	valid, changed          [2]bool
+	now                     [2]Face
+}
+
+// indicatorChanges compares the indicators of p and r, and marks stuck an
+// indicator that stands still while another changes (a clock that does not
+// report it): when the turn believed so far may have come from it, what
+// the others believe decides now.
+func (in *Interpreter) indicatorChanges(st *istate, p, r Reading) changes {
+	var c changes
+	for k := range st.ind {
+		cp, okp := claim(p, k)
+		cr, okr := claim(r, k)
+		if okr {
+			st.ind[k].seen[cr] = true
+		}
+		c.now[k] = cr
+		c.valid[k], c.changed[k] = okp && okr, okp && okr && cp != cr
+		if c.changed[k] {
+			st.ind[k].stuck = false
+		}
+	}
+	for k := range st.ind {
+		if !c.valid[k] {
+			continue
+		}
+		if c.changed[k] {
+			c.flip, c.flipKnown, c.steady = true, true, false
+			break
+		}
+		c.steady = true
+		if st.ind[k].live() {
+			c.flipKnown = true
+		}
+	}
+	if !c.flip {
+		return c
+	}
+	for o := range st.ind {
+		if !c.valid[o] || c.changed[o] || st.ind[o].stuck {
+			continue
+		}
+		st.ind[o].stuck = true
+		if st.turnKnown && !st.turnSure {
+			if b, ok := absolute(st, r, false); ok && b != st.turn.Other() {
+				in.mirrored(st)
+			}
+		}
+	}
+	return c
+}
+
+// ranBetween learns from a reading in which face f alone ran and no
+// indicator changed: the indicators that stood still claim f. When the
+// face that ran is not the one believed to run, the belief was mirrored;
+// at the start, with White's face set, that says the setting is wrong
+// (White's clock runs at the start, 6.6).
+func (in *Interpreter) ranBetween(st *istate, r Reading, c changes, f Face) []ClockEvent {
+	var evs []ClockEvent
+	for k := range st.ind {
+		if c.valid[k] && !c.changed[k] {
+			evs = append(evs, in.learn(st, k, c.now[k], f, r)...)
+		}
+	}
+	if c.steady && st.turnKnown && st.turn != f && !st.ind[indBits].contradicted() && !st.ind[indLever].contradicted() {
+		in.mirrored(st)
+		if in.cfg != WhiteAuto && st.started && st.presses == [2]int{} && f != st.white {
+			evs = append(evs, ClockEvent{Kind: Convention, At: r.At, Clock: timesOf(st, r),
+				Detail: fmt.Sprintf("the clock started with the %s face running, but White's face is set to %s: check the clock's orientation and the board's clock-white setting (6.6)", f, st.white)})
+		}
+	}
+	return evs
 }
 
 // mirrored turns the believed turn round, and White's face with it when
