@@ -141,53 +141,9 @@ func parsePGN(s string) (TimeControl, error) {
 	var tc TimeControl
 	for {
 		start := sc.pos
-		if sc.peek() == '*' {
-			return TimeControl{}, sc.errf(sc.pos, "sandclock periods (\"*SECONDS\") are not supported")
-		}
-		a, err := sc.number("a move count or seconds", maxSeconds)
+		p, err := sc.period()
 		if err != nil {
 			return TimeControl{}, err
-		}
-		var p Period
-		secAt := start
-		if sc.peek() == '/' {
-			if a == 0 {
-				return TimeControl{}, sc.errf(start, "a period's move count must be positive")
-			}
-			if a > maxMoves {
-				return TimeControl{}, sc.errf(start, "move count is too large (at most %d)", maxMoves)
-			}
-			p.Moves = a
-			sc.pos++
-			secAt = sc.pos
-			a, err = sc.number("the period's seconds", maxSeconds)
-			if err != nil {
-				return TimeControl{}, err
-			}
-		}
-		if a == 0 {
-			return TimeControl{}, sc.errf(secAt, "a period needs a positive time")
-		}
-		p.Time = time.Duration(a) * time.Second
-		switch c := sc.peek(); c {
-		case '+', 'd', 'b':
-			switch c {
-			case 'd':
-				p.Mode = Delay
-			case 'b':
-				p.Mode = Bronstein
-			default:
-				p.Mode = Fischer
-			}
-			sc.pos++
-			n, err := sc.number("the increment or delay in seconds", maxIncrement)
-			if err != nil {
-				return TimeControl{}, err
-			}
-			p.Increment = time.Duration(n) * time.Second
-			if n == 0 {
-				p.Mode = Fischer
-			}
 		}
 		tc.Periods = append(tc.Periods, p)
 		if sc.eof() {
@@ -207,4 +163,54 @@ func parsePGN(s string) (TimeControl, error) {
 			return TimeControl{}, sc.errf(sc.pos, "expected a period after ':'")
 		}
 	}
+}
+
+// pgnModes are the letters that give a period's per-move time.
+var pgnModes = map[byte]Mode{'+': Fischer, 'd': Delay, 'b': Bronstein}
+
+// period reads one period of the PGN notation: [MOVES/]SECONDS, then
+// optionally +N (Fischer), dN (delay) or bN (Bronstein).
+func (sc *scanner) period() (Period, error) {
+	start := sc.pos
+	if sc.peek() == '*' {
+		return Period{}, sc.errf(sc.pos, "sandclock periods (\"*SECONDS\") are not supported")
+	}
+	a, err := sc.number("a move count or seconds", maxSeconds)
+	if err != nil {
+		return Period{}, err
+	}
+	var p Period
+	secAt := start
+	if sc.peek() == '/' {
+		if a == 0 {
+			return Period{}, sc.errf(start, "a period's move count must be positive")
+		}
+		if a > maxMoves {
+			return Period{}, sc.errf(start, "move count is too large (at most %d)", maxMoves)
+		}
+		p.Moves = a
+		sc.pos++
+		secAt = sc.pos
+		a, err = sc.number("the period's seconds", maxSeconds)
+		if err != nil {
+			return Period{}, err
+		}
+	}
+	if a == 0 {
+		return Period{}, sc.errf(secAt, "a period needs a positive time")
+	}
+	p.Time = time.Duration(a) * time.Second
+	if m, ok := pgnModes[sc.peek()]; ok {
+		p.Mode = m
+		sc.pos++
+		n, err := sc.number("the increment or delay in seconds", maxIncrement)
+		if err != nil {
+			return Period{}, err
+		}
+		p.Increment = time.Duration(n) * time.Second
+		if n == 0 {
+			p.Mode = Fischer
+		}
+	}
+	return p, nil
 }
