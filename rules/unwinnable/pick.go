@@ -104,11 +104,7 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 			}
 		}
 	} else if score {
-		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
-			to := bb.Square(bits.TrailingZeros64(t))
-			ks.v[ks.n], ks.to[ks.n] = s.moveDelta(bb.NewMove(k, to), lk), to
-			ks.n++
-		}
+		s.kingSteps(&ks, k, lk, own, opp)
 	}
 	if checkers&(checkers-1) != 0 {
 		return s.kingOrBest(&ks, k, them, occNoKing, best)
@@ -227,35 +223,80 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	return s.kingOrBest(&ks, k, them, occNoKing, best)
 }
 
-// kingStepList holds the king's steps to squares free of its own men, with
-// their scores, in generation order.
+// kingStepList holds the king's steps to squares free of its own men, in
+// generation order, each as a key: its score times 16 plus 15 less its
+// index, so that the greatest key is the first step of the highest
+// score; a step found illegal gets noKey.
 type kingStepList struct {
-	v  [8]int32
-	to [8]bb.Square
-	n  int
+	key [8]int64
+	to  [8]bb.Square
+	n   int
+}
+
+const noKey = -1 << 62
+
+// kingSteps scores the steps of the side to move's king on k to the
+// squares free of its own men (own) into ks: moveDelta's terms, the
+// position's parts of them computed once for all the steps.
+func (s *searcher) kingSteps(ks *kingStepList, k, lk bb.Square, own, opp uint64) {
+	p := &s.pos
+	n := 0
+	if p.Side() == s.winner {
+		dk := int32(dist(k, lk))
+		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
+			to := bb.Square(bits.TrailingZeros64(t))
+			d := int32(dist(to, lk))
+			v := -5 * (d - dk)
+			if opp&(1<<uint(to)) != 0 {
+				v += s.w.capture + d
+			}
+			ks.key[n], ks.to[n] = int64(v)<<4|int64(15-n), to
+			n++
+		}
+		ks.n = n
+		return
+	}
+	// The loser's king (k is lk): kingStep's terms.
+	w, l := s.winner, s.winner.Other()
+	wk := p.KingSquare(w)
+	pieces := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn)
+	men := p.Occupied(l) &^ p.Pieces(l, bb.King)
+	free := ^(p.All() &^ (1 << uint(k)))
+	base := s.w.corner*int32(s.cornerD[k]) + 3*int32(dist(wk, k)) + 2*int32(bits.OnesCount64(bb.KingAttacks(k)&free))
+	sets := &kingStepSets[k]
+	for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
+		to := bb.Square(bits.TrailingZeros64(t))
+		st := &sets[stepIndexOf[int(to)-int(k)+9]]
+		v := base - s.w.corner*int32(s.cornerD[to]) - 3*int32(dist(wk, to)) -
+			s.w.piecesNear*int32(bits.OnesCount64(pieces&st.farther)-bits.OnesCount64(pieces&st.nearer)) -
+			s.w.menNear*int32(bits.OnesCount64(men&st.farther)-bits.OnesCount64(men&st.nearer)) -
+			2*int32(bits.OnesCount64(bb.KingAttacks(to)&free))
+		if opp&(1<<uint(to)) != 0 {
+			v -= 24*materialValue[p.PieceAt(to).Type()] - 2
+		}
+		ks.key[n], ks.to[n] = int64(v)<<4|int64(15-n), to
+		n++
+	}
+	ks.n = n
 }
 
 // kingOrBest returns the king step of ks that generation order would
 // choose over best (the first legal step of the highest score, when that
 // score is at least best's), or else best.
 func (s *searcher) kingOrBest(ks *kingStepList, k bb.Square, them bb.Color, occNoKing uint64, best choice) (bb.Move, bool, bool) {
-	for ks.n > 0 {
-		i := 0
-		for j := 1; j < ks.n; j++ {
-			if ks.v[j] > ks.v[i] {
-				i = j
-			}
+	for left := ks.n; left > 0; left-- {
+		top := int64(noKey)
+		for _, key := range ks.key[:ks.n] {
+			top = max(top, key)
 		}
-		if best.ok && ks.v[i] < best.v {
+		if best.ok && int32(top>>4) < best.v {
 			break
 		}
+		i := 15 - int(top&15)
 		if !s.pos.AttackedWith(ks.to[i], them, occNoKing) {
 			return bb.NewMove(k, ks.to[i]), false, true
 		}
-		// Illegal: drop it, keeping the others in order.
-		copy(ks.v[i:ks.n], ks.v[i+1:ks.n])
-		copy(ks.to[i:ks.n], ks.to[i+1:ks.n])
-		ks.n--
+		ks.key[i] = noKey // illegal
 	}
 	return best.m, false, best.ok
 }
