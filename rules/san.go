@@ -82,70 +82,26 @@ func disambiguation(p *position, m move, pt chess.PieceType) string {
 // annotation marks, "0-0" for "O-O", promotion with or without "=", surplus
 // disambiguation, long forms such as "Ng1-f3", and a trailing "e.p.".
 func parseSAN(p *position, legal []move, s string) (move, error) {
-	orig := s
-	s = strings.TrimSpace(s)
-	s = strings.TrimSuffix(s, "e.p.")
-	s = strings.TrimRight(s, "+#!? ")
 	bad := func(why string) (move, error) {
-		return move{}, fmt.Errorf("%w: %q in %s: %s", ErrIllegalMove, orig, p.FEN(), why)
+		return move{}, fmt.Errorf("%w: %q in %s: %s", ErrIllegalMove, s, p.FEN(), why)
 	}
-	if s == "" {
-		return bad("empty move")
+	sm, why := readSAN(s)
+	if why != "" {
+		return bad(why)
 	}
-	var castle uint8
-	switch strings.ReplaceAll(s, "0", "O") {
-	case "O-O":
-		castle = flagCastleK
-	case "O-O-O":
-		castle = flagCastleQ
-	}
-	if castle != 0 {
+	if sm.castle != 0 {
 		for _, m := range legal {
-			if m.flags&castle != 0 {
+			if m.flags&sm.castle != 0 {
 				return m, nil
 			}
 		}
 		return bad("castling is not legal here")
 	}
-	pt := chess.Pawn
-	if i := strings.IndexByte("KQRBN", s[0]); i >= 0 {
-		pt = chess.PieceType(i + 1)
-		s = s[1:]
-	}
-	promo := chess.NoPieceType
-	if n := len(s); n > 0 {
-		if i := strings.IndexByte("QRBN", s[n-1]); i >= 0 {
-			promo = promoTypes[i]
-			s = strings.TrimSuffix(s[:n-1], "=")
-		}
-	}
-	if len(s) < 2 {
-		return bad("no destination square")
-	}
-	to, err := bitboard.ParseSquare(s[len(s)-2:])
-	if err != nil {
-		return bad("no destination square")
-	}
-	fromFile, fromRank := -1, -1
-	for _, c := range s[:len(s)-2] {
-		switch {
-		case c == 'x' || c == ':' || c == '-':
-		case c >= 'a' && c <= 'h':
-			fromFile = int(c - 'a')
-		case c >= '1' && c <= '8':
-			fromRank = int(c - '1')
-		default:
-			return bad(fmt.Sprintf("unexpected %q", c))
-		}
-	}
 	var found []move
 	for _, m := range legal {
-		if bitboard.Square(m.to) != to || pieceType(p.piece(int(m.from))) != pt || m.promo != promo ||
-			m.flags&(flagCastleK|flagCastleQ) != 0 ||
-			(fromFile >= 0 && int(m.from)%8 != fromFile) || (fromRank >= 0 && int(m.from)/8 != fromRank) {
-			continue
+		if sm.names(p, m) {
+			found = append(found, m)
 		}
-		found = append(found, m)
 	}
 	switch len(found) {
 	case 1:
@@ -158,4 +114,71 @@ func parseSAN(p *position, legal []move, s string) (move, error) {
 		names[i] = m.uci()
 	}
 	return bad("ambiguous between " + strings.Join(names, ", "))
+}
+
+// sanMove is what a move in SAN says: castling (castle), or the piece that
+// moves, where to, the promotion, and the file and rank it comes from when
+// they are given (-1 when not).
+type sanMove struct {
+	castle             uint8
+	piece, promo       chess.PieceType
+	to                 bitboard.Square
+	fromFile, fromRank int
+}
+
+// readSAN reads a move in SAN (check marks, annotations and "e.p." are
+// ignored; 0-0 is O-O); why says what is wrong when it cannot.
+func readSAN(s string) (sm sanMove, why string) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(s, "e.p.")
+	s = strings.TrimRight(s, "+#!? ")
+	if s == "" {
+		return sm, "empty move"
+	}
+	switch strings.ReplaceAll(s, "0", "O") {
+	case "O-O":
+		sm.castle = flagCastleK
+		return sm, ""
+	case "O-O-O":
+		sm.castle = flagCastleQ
+		return sm, ""
+	}
+	sm.piece, sm.promo = chess.Pawn, chess.NoPieceType
+	if i := strings.IndexByte("KQRBN", s[0]); i >= 0 {
+		sm.piece = chess.PieceType(i + 1)
+		s = s[1:]
+	}
+	if n := len(s); n > 0 {
+		if i := strings.IndexByte("QRBN", s[n-1]); i >= 0 {
+			sm.promo = promoTypes[i]
+			s = strings.TrimSuffix(s[:n-1], "=")
+		}
+	}
+	if len(s) < 2 {
+		return sm, "no destination square"
+	}
+	to, err := bitboard.ParseSquare(s[len(s)-2:])
+	if err != nil {
+		return sm, "no destination square"
+	}
+	sm.to, sm.fromFile, sm.fromRank = to, -1, -1
+	for _, c := range s[:len(s)-2] {
+		switch {
+		case c == 'x' || c == ':' || c == '-':
+		case c >= 'a' && c <= 'h':
+			sm.fromFile = int(c - 'a')
+		case c >= '1' && c <= '8':
+			sm.fromRank = int(c - '1')
+		default:
+			return sm, fmt.Sprintf("unexpected %q", c)
+		}
+	}
+	return sm, ""
+}
+
+// names reports whether m, legal in p, is the move sm says (not castling).
+func (sm sanMove) names(p *position, m move) bool {
+	return bitboard.Square(m.to) == sm.to && pieceType(p.piece(int(m.from))) == sm.piece && m.promo == sm.promo &&
+		m.flags&(flagCastleK|flagCastleQ) == 0 &&
+		(sm.fromFile < 0 || int(m.from)%8 == sm.fromFile) && (sm.fromRank < 0 || int(m.from)/8 == sm.fromRank)
 }
