@@ -161,8 +161,6 @@ func (g *Game) searchWithin(from int, t *target, plies int, exclude []move, budg
 // target is still reachable and which origins and destinations can help.
 func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 	t := s.t
-	occ := p.All()
-	own := p.Occupied(p.Side())
 	castles := 0
 	if castleRightsOf(p, bitboard.White) {
 		castles++
@@ -170,10 +168,28 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 	if castleRightsOf(p, bitboard.Black) {
 		castles++
 	}
-	// Every ply empties one origin square; castling empties two (once per
-	// side), and en passant also the square of the pawn it takes, which among
-	// the squares occupied now can only be the pawn that just advanced two.
-	leave := occ &^ t.occ
+	if bits.OnesCount64(emptied(p, t.occ)) > r+castles {
+		return 0, 0, false
+	}
+	if t.occOnly {
+		return occupancyMasks(p, t.occ, r, castles)
+	}
+	if to, ok = t.destinations(p, r); !ok {
+		return 0, 0, false
+	}
+	if r == 1 {
+		return t.lastMove(p, to)
+	}
+	return ^uint64(0), to, true
+}
+
+// emptied is the squares occupied in p that the target has empty: each
+// needs a ply to empty it. Every ply empties one origin square; castling
+// empties two (once per side), and en passant also the square of the pawn
+// it takes, which among the squares occupied now can only be the pawn that
+// just advanced two (not counted).
+func emptied(p *position, target uint64) uint64 {
+	leave := p.All() &^ target
 	if ep := p.EnPassant(); ep != bitboard.NoSquare {
 		victim := ep + 8
 		if p.Side() == bitboard.White {
@@ -181,20 +197,28 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 		}
 		leave &^= 1 << uint(victim)
 	}
-	if bits.OnesCount64(leave) > r+castles {
+	return leave
+}
+
+// occupancyMasks are the masks towards a target known by occupancy only
+// (target): a ply fills at most one empty square (castling two), and the
+// last move must empty its origin and end on an occupied square.
+func occupancyMasks(p *position, target uint64, r, castles int) (from, to uint64, ok bool) {
+	occ := p.All()
+	if bits.OnesCount64(target&^occ) > r+castles {
 		return 0, 0, false
 	}
-	if t.occOnly {
-		// A ply fills at most one empty square (castling two).
-		if bits.OnesCount64(t.occ&^occ) > r+castles {
-			return 0, 0, false
-		}
-		if r == 1 {
-			// The last move must empty its origin and end on an occupied square.
-			return own & (occ &^ t.occ), t.occ, true
-		}
-		return ^uint64(0), ^uint64(0), true
+	if r == 1 {
+		return p.Occupied(p.Side()) & (occ &^ target), target, true
 	}
+	return ^uint64(0), ^uint64(0), true
+}
+
+// destinations checks that each side has the moves left in r plies to put
+// a piece on every square where the target has one of its men and p does
+// not (one castling fills two); when the side to move has no move to
+// spare, its move must land on one of them (to).
+func (t *target) destinations(p *position, r int) (to uint64, ok bool) {
 	to = ^uint64(0)
 	for c := bitboard.White; c <= bitboard.Black; c++ {
 		need := t.need(p, c)
@@ -204,38 +228,39 @@ func (s *searcher) masks(p *position, r int) (from, to uint64, ok bool) {
 		}
 		left := movesLeft(p, c, r)
 		if n > left {
-			return 0, 0, false
+			return 0, false
 		}
 		if c == p.Side() && n == left {
-			// No move to spare: this one must put a piece where the target wants it.
 			to = need
 		}
 	}
-	if r == 1 {
-		var diff uint64
-		for c := bitboard.White; c <= bitboard.Black; c++ {
-			for pt := bitboard.Pawn; pt < bitboard.NoPieceType; pt++ {
-				diff |= t.pieces[c][pt] ^ p.Pieces(c, pt)
-			}
+	return to, true
+}
+
+// lastMove gives the masks of the last ply: the squares where p and the
+// target differ, which one move changes two of (en passant three, the
+// pawn taken too; castling four, the rook too).
+func (t *target) lastMove(p *position, to uint64) (from, dest uint64, ok bool) {
+	var diff uint64
+	for c := bitboard.White; c <= bitboard.Black; c++ {
+		for pt := bitboard.Pawn; pt < bitboard.NoPieceType; pt++ {
+			diff |= t.pieces[c][pt] ^ p.Pieces(c, pt)
 		}
-		// One move changes two squares; en passant three (the pawn taken
-		// too), castling four (the rook too).
-		switch bits.OnesCount64(diff) {
-		case 2:
-		case 3:
-			if p.EnPassant() == bitboard.NoSquare {
-				return 0, 0, false
-			}
-		case 4:
-			if !castleRightsOf(p, p.Side()) {
-				return 0, 0, false
-			}
-		default:
+	}
+	switch bits.OnesCount64(diff) {
+	case 2:
+	case 3:
+		if p.EnPassant() == bitboard.NoSquare {
 			return 0, 0, false
 		}
-		return own & diff, to & diff, true
+	case 4:
+		if !castleRightsOf(p, p.Side()) {
+			return 0, 0, false
+		}
+	default:
+		return 0, 0, false
 	}
-	return ^uint64(0), to, true
+	return p.Occupied(p.Side()) & diff, to & diff, true
 }
 
 // materialReachable checks the target's material against p's with r plies
