@@ -50,6 +50,8 @@ type searcher struct {
 	walkStack []walkFrame
 	goalBuf   []goal
 	evasions  bb.MoveList // scratch space of the mate tests
+	picks     *[pickEntries]pickEntry
+	pickStamp uint32
 	path      [maxPly]bb.Move
 	movesOnly bool            // Options.Moves applies: lines go to moves
 	moves     []bb.Move       // the last line found, when movesOnly
@@ -66,6 +68,10 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.nodes = 0
 	s.abort = false
 	s.tt.newQuery()
+	if s.picks == nil {
+		s.picks = new([pickEntries]pickEntry)
+	}
+	s.pickStamp++
 	s.goals, s.goalRound, s.goalRound0 = nil, 0, fullGoalRound0
 	s.plainDone = 0
 }
