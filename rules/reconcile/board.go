@@ -84,8 +84,30 @@ func (g *Game) searchBounds() (depth, back int) {
 // second they would never end.
 func (g *Game) noteShown(at time.Duration, s rules.Snapshot) {
 	if !g.shownSet || s != g.shown {
+		if !g.shownSet || !liftedFrom(g.shown, s) {
+			g.placed = s
+		}
 		g.snapAt, g.snapIn, g.shown, g.shownSet = at, g.inputs, s, true
 	}
+}
+
+// liftedFrom reports whether s is p with pieces lifted and nothing else
+// changed.
+func liftedFrom(p, s rules.Snapshot) bool {
+	if p.Unknown != s.Unknown || p.OccupancyOnly != s.OccupancyOnly {
+		return false
+	}
+	lifted := false
+	for i, pc := range s.Squares {
+		switch {
+		case pc == p.Squares[i]:
+		case pc == chess.NoPiece:
+			lifted = true
+		default:
+			return false
+		}
+	}
+	return lifted
 }
 
 // correct takes a board that shows the record with its last plies
@@ -512,15 +534,22 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	if g.movedOnFrom(out, at) {
 		return
 	}
+	// The plies the board showed before the absence and nobody completed
+	// may never have been made (a piece seen on its way): the search tried
+	// the sequences that replace them too, and the fewest plies made count
+	// from below them.
+	k := g.unpressedTail()
+	from, fewest := g.rec.Ply()-k, least(res, k)
 	if max(at, due) < g.rebaseDue() {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.suspect = true
-		g.away.far = farPosition{in: g.snapIn, snap: g.snap, at: g.snapAt, least: least(res)}
+		g.away.far = farPosition{in: g.snapIn, snap: g.snap, at: g.snapAt, least: fewest, from: from, fen: g.rec.FEN(),
+			lifted: g.placed != g.snap, placed: g.placed}
 		return
 	}
 	g.away.far = farPosition{}
-	if g.rebase(out, at, g.rec.Ply(), least(res), "which no sequence of moves arbiterd can check reaches") {
+	if g.rebase(out, at, from, fewest, "which no sequence of moves arbiterd can check reaches") {
 		g.unexpl.on = false
 		return
 	}
@@ -539,30 +568,63 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 }
 
 // least is the fewest plies that can have been made to reach a position the
-// deeper search did not reach (res): one more than it searched, or fewer
-// when its node budget stopped it before (rules.Result.Least).
-func least(res rules.Result) int {
-	if res.Kind == rules.Unexplained && res.Least > 0 {
-		return min(res.Least, resyncPlies+1)
+// deeper search did not reach (res), counted from the record's position k
+// plies back (below the trailing plies the search could replace): one more
+// than it searched, or fewer when its node budget stopped it before
+// (rules.Result.Least). The search tried the sequences from there too, so
+// none of up to resyncPlies plies reaches the position from there when it
+// was complete; when its budget stopped it at cost c, none of fewer than
+// c-k plies is known not to. (The k plies themselves may never have been
+// made: counting them too would number the plies after the rebuild too
+// high.)
+func least(res rules.Result, k int) int {
+	if res.Kind != rules.Unexplained || res.Least <= 0 {
+		return 1
 	}
-	return 1
+	if res.Exhausted {
+		return max(1, min(res.Least, resyncPlies+1)-k)
+	}
+	return min(res.Least, resyncPlies+1)
 }
 
 // movedOnFrom rebuilds the record from the far position the board showed
 // before (see absence.far) when what it shows now is that position with one
 // legal move made: a piece in the hand is put down on a square, never moved
-// by a legal move, so that position was the game's. The record is rebuilt
-// from it with the mover to move, and the move is then followed as usual.
-// Back from a long absence in quick play the board rarely stands still for
-// UnexplainedAfter; without this, nothing was followed until it did.
+// by a legal move, so that position was the game's. When the far position
+// was shown with pieces lifted, the game's is the one they were lifted
+// from (a capture under way, the taken piece lifted first: the capturing
+// piece lands by what looks like a legal move from the position without
+// it). The record is rebuilt from it with the mover to move, and the move
+// is then followed as usual. Back from a long absence in quick play the
+// board rarely stands still for UnexplainedAfter; without this, nothing was
+// followed until it did.
 func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	far := g.away.far
-	if far.in == 0 || far.snap == g.snap || far.snap.OccupancyOnly || far.snap.Unknown != 0 {
+	if far.in == 0 {
+		return false
+	}
+	from, fewest := far.from, far.least
+	if far.fen != g.rec.FEN() || from > g.rec.Ply() {
+		from, fewest = g.rec.Ply(), 1 // the record changed since: no count is known
+	}
+	base := far.snap
+	if far.lifted {
+		// the position the pieces were lifted from: how far it is from
+		// the record is searched again
+		base = far.placed
+		res := g.explain(base, resyncPlies, g.retractable())
+		if res.Kind != rules.Unexplained {
+			return false
+		}
+		k := g.unpressedTail()
+		from, fewest = g.rec.Ply()-k, least(res, k)
+	}
+	if base == g.snap || base.OccupancyOnly || base.Unknown != 0 {
 		return false
 	}
 	old := g.rec.Position()
 	for _, t := range []chess.Color{chess.White, chess.Black} {
-		r, err := rules.NewGame(placementFEN(far.snap, old, t, 1))
+		r, err := rules.NewGame(placementFEN(base, old, t, 1))
 		if err != nil {
 			continue
 		}
@@ -572,7 +634,7 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 		}
 		// the presses made since the board showed far are those of the
 		// move it then showed, not of the plies nobody saw
-		if !g.rebuild(out, at, rebuild{snap: far.snap, from: g.rec.Ply(), least: far.least, turn: t, keepFrom: far.at,
+		if !g.rebuild(out, at, rebuild{snap: base, from: from, least: fewest, turn: t, keepFrom: far.at,
 			why: "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made"}) {
 			return false
 		}
@@ -1106,6 +1168,17 @@ func (g *Game) trailing() int {
 // the ply was made.
 func (g *Game) pressedFor(i int) bool {
 	return g.pressedBefore(i, time.Duration(1<<62))
+}
+
+// unpressedTail is how many plies at the end of the record nobody
+// completed or pressed for before the board went away: shown before the
+// absence, they may never have been made (a piece seen on its way).
+func (g *Game) unpressedTail() int {
+	n := 0
+	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed && !g.pressedBefore(i, g.away.at); i-- {
+		n++
+	}
+	return n
 }
 
 // pressedBefore reports whether a press waiting to be resolved, made

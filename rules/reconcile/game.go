@@ -161,8 +161,13 @@ type Game struct {
 	snapIn  int            // and by which input
 	// shown is the snapshot the board changed to at snapAt (shownSet:
 	// there is one); a snapshot equal to it changes nothing.
-	shown      rules.Snapshot
-	shownSet   bool
+	shown    rules.Snapshot
+	shownSet bool
+	// placed is the last snapshot shown that was not made from the one
+	// before by lifting pieces only: while pieces are lifted (in a hand,
+	// or a taken piece lifted before the capturing one lands) the game's
+	// position is the one they were lifted from.
+	placed     rules.Snapshot
 	illegal    [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
 	correcting bool          // retract: completed plies go as a correction, not a take-back
 	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
@@ -295,10 +300,17 @@ type absence struct {
 // must show it for UnexplainedAfter first — or show it with one legal move
 // made (see movedOnFrom). A new snapshot is searched again at once.
 type farPosition struct {
-	in    int            // the input that showed it (its snapIn; 0: none)
-	snap  rules.Snapshot // the position
-	at    time.Duration  // since when the board showed it
-	least int            // the fewest plies that can have been made to reach it (see least)
+	in   int            // the input that showed it (its snapIn; 0: none)
+	snap rules.Snapshot // the position
+	at   time.Duration  // since when the board showed it
+	// the fewest plies that can have been made to reach it (see least),
+	// from the record's position below its trailing plies (from), while
+	// the record is at position fen
+	least, from int
+	fen         string
+	// lifted: the position is placed with pieces lifted (see Game.placed)
+	lifted bool
+	placed rules.Snapshot
 }
 
 // held is several plies the board shows at once, not yet accepted.

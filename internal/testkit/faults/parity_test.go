@@ -31,6 +31,7 @@ func TestSideToMoveAfterAnAbsence(t *testing.T) {
 		{"stall-press-before-the-reply.capture", "SIGKILL trial 7000768, before the kill: the daemon read 5 s of the line at once (one stamp): White's press for 13.h5, 13...Qg5 and its press, then the queen lifted for 14.Qf3 and seen on e2; the press completed Qe2 and h5 by the next move", false},
 		{"unplug-search-budget.capture", "unplug trial 8000075: back eight plies on; the deeper search ran out of nodes before eight plies, the record was rebuilt as if nine had been made and numbered two high", false},
 		{"restart-read-before-connected.capture", "SIGKILL trial 12000824: the restarted daemon's board answered before the session said connected: 7.d3 taken as the next move, a pawn lifted on the old image explained as 7...Qxh2 8.Nbd2 Qh6 9.Nb1, and 6...Qh6 'corrected' to Qxh2", false},
+		{"restart-slide-laid-before-the-kill.capture", "SIGKILL trial 17000785: killed with the queen seen on e2 on its way to f3 (laid, never pressed), back ten plies on; the deeper search tried the plies without Qe2 too, yet the rebuild added Qe2 to its count: numbered two high, Bxg1 completed as ply 38", false},
 		{"drop-field-capture-in-hand.capture", "drop-field trial 1000076: the updates of 18...Bxg1 lost, a dump showing the rook lifted, Black's press before the next dump; rebuilt from it, 12 alarms", true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
