@@ -179,6 +179,7 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 	p := &s.pos
 	made, found := 0, false
+	s.plainFrom = *p
 	for ; ; ply, depth = ply+1, depth-1 {
 		s.nodes++
 		if s.nodes >= s.limit {
@@ -212,11 +213,11 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 			found = true
 			break
 		}
-		s.plainUndo[made] = p.Make(m)
+		p.Make(m)
 		made++
 	}
-	for i := made - 1; i >= 0; i-- {
-		p.Unmake(s.path[i], s.plainUndo[i])
+	if made > 0 {
+		*p = s.plainFrom // the line taken back at once
 	}
 	if found {
 		return true, ply + 1

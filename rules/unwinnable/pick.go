@@ -104,7 +104,7 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 			}
 		}
 	} else if score {
-		s.kingSteps(&ks, k, lk, own, opp)
+		s.scoreKingSteps(&ks, k, lk, own, opp)
 	}
 	if checkers&(checkers-1) != 0 {
 		return s.kingOrBest(&ks, k, them, occNoKing, best)
@@ -216,11 +216,31 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 				return mv, true, true
 			}
 			if score {
-				best.offer(mv, s.moveDelta(mv, lk))
+				best.offer(mv, s.pawnDelta(mv, lk, winnerToMove))
 			}
 		}
 	}
 	return s.kingOrBest(&ks, k, them, occNoKing, best)
+}
+
+// pawnDelta is moveDelta for a pawn's move that does not promote, by the
+// side to move (the winner when winnerToMove).
+func (s *searcher) pawnDelta(m bb.Move, lk bb.Square, winnerToMove bool) int32 {
+	from, to := m.From(), m.To()
+	c := s.pos.PieceAt(to) // none for en passant, as in moveDelta
+	dt := int32(dist(to, lk))
+	if winnerToMove {
+		v := s.w.pawn + s.w.pawnRank*int32(relativeRank(s.winner, to))
+		if c != bb.NoPiece {
+			v += s.w.capture + dt
+		}
+		return v
+	}
+	v := int32(dist(from, lk)) - dt
+	if c != bb.NoPiece {
+		v -= 24*materialValue[c.Type()] - 2*dt
+	}
+	return v
 }
 
 // kingStepList holds the king's steps to squares free of its own men, in
@@ -235,10 +255,10 @@ type kingStepList struct {
 
 const noKey = -1 << 62
 
-// kingSteps scores the steps of the side to move's king on k to the
+// scoreKingSteps scores the steps of the side to move's king on k to the
 // squares free of its own men (own) into ks: moveDelta's terms, the
 // position's parts of them computed once for all the steps.
-func (s *searcher) kingSteps(ks *kingStepList, k, lk bb.Square, own, opp uint64) {
+func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp uint64) {
 	p := &s.pos
 	n := 0
 	if p.Side() == s.winner {

@@ -53,10 +53,10 @@ type searcher struct {
 	picks     *[pickEntries]pickEntry
 	pickStamp uint32
 	path      [maxPly]bb.Move
-	movesOnly bool            // Options.Moves applies: lines go to moves
-	moves     []bb.Move       // the last line found, when movesOnly
-	plainKeys [maxPly]uint64  // plainFind's positions
-	plainUndo [maxPly]bb.Undo // plainFind's moves made
+	movesOnly bool           // Options.Moves applies: lines go to moves
+	moves     []bb.Move      // the last line found, when movesOnly
+	plainKeys [maxPly]uint64 // plainFind's positions
+	plainFrom bb.Position    // plainFind's start, restored after its line
 	lists     [maxPly]bb.MoveList
 	scores    [maxPly][256]int32
 }
