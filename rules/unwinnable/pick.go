@@ -251,6 +251,7 @@ type kingStepList struct {
 	key [8]int64
 	to  [8]bb.Square
 	n   int
+	top int64 // the greatest key, set with the keys
 }
 
 const noKey = -1 << 62
@@ -261,6 +262,7 @@ const noKey = -1 << 62
 func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp uint64) {
 	p := &s.pos
 	n := 0
+	ks.top = noKey
 	if p.Side() == s.winner {
 		dk := int32(dist(k, lk))
 		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
@@ -270,7 +272,9 @@ func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp ui
 			if opp&(1<<uint(to)) != 0 {
 				v += s.w.capture + d
 			}
-			ks.key[n], ks.to[n] = int64(v)<<4|int64(15-n), to
+			key := int64(v)<<4 | int64(15-n)
+			ks.key[n], ks.to[n] = key, to
+			ks.top = max(ks.top, key)
 			n++
 		}
 		ks.n = n
@@ -294,7 +298,9 @@ func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp ui
 		if opp&(1<<uint(to)) != 0 {
 			v -= 24*materialValue[p.PieceAt(to).Type()] - 2
 		}
-		ks.key[n], ks.to[n] = int64(v)<<4|int64(15-n), to
+		key := int64(v)<<4 | int64(15-n)
+		ks.key[n], ks.to[n] = key, to
+		ks.top = max(ks.top, key)
 		n++
 	}
 	ks.n = n
@@ -304,10 +310,13 @@ func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp ui
 // choose over best (the first legal step of the highest score, when that
 // score is at least best's), or else best.
 func (s *searcher) kingOrBest(ks *kingStepList, k bb.Square, them bb.Color, occNoKing uint64, best choice) (bb.Move, bool, bool) {
+	top := ks.top
 	for left := ks.n; left > 0; left-- {
-		top := int64(noKey)
-		for _, key := range ks.key[:ks.n] {
-			top = max(top, key)
+		if left < ks.n {
+			top = noKey
+			for _, key := range ks.key[:ks.n] {
+				top = max(top, key)
+			}
 		}
 		if best.ok && int32(top>>4) < best.v {
 			break
