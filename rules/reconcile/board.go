@@ -84,11 +84,18 @@ func (g *Game) searchBounds() (depth, back int) {
 // second they would never end.
 func (g *Game) noteShown(at time.Duration, s rules.Snapshot) {
 	if !g.shownSet || s != g.shown {
-		if !g.shownSet || !liftedFrom(g.shown, s) {
-			g.placed = s
-		}
 		g.snapAt, g.snapIn, g.shown, g.shownSet = at, g.inputs, s, true
 	}
+}
+
+// legalBoard reports whether s is a legal position with one side or the
+// other to move.
+func (g *Game) legalBoard(s rules.Snapshot) bool {
+	if s.OccupancyOnly || s.Unknown != 0 {
+		return false
+	}
+	r, _ := legalPlacement(s, g.rec.Position(), chess.White)
+	return r != nil
 }
 
 // liftedFrom reports whether s is p with pieces lifted and nothing else

@@ -163,10 +163,10 @@ type Game struct {
 	// there is one); a snapshot equal to it changes nothing.
 	shown    rules.Snapshot
 	shownSet bool
-	// placed is the last snapshot shown that was not made from the one
-	// before by lifting pieces only: while pieces are lifted (in a hand,
-	// or a taken piece lifted before the capturing one lands) the game's
-	// position is the one they were lifted from.
+	// placed is the last snapshot that was not made from the one before by
+	// lifting pieces only: while pieces are lifted (in a hand, or a taken
+	// piece lifted before the capturing one lands) the game's position is
+	// the one they were lifted from (see movedOnFrom).
 	placed     rules.Snapshot
 	illegal    [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
 	correcting bool          // retract: completed plies go as a correction, not a take-back
@@ -395,6 +395,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.counts = g.base
 	g.before, g.plyBase = g.base, 0
 	g.snap = rules.SnapshotOf(g.start)
+	g.placed = g.snap
 	g.shownSet = false
 	g.illegal = [2]int{}
 	g.ended, g.result, g.endReason = false, "", ""
@@ -559,6 +560,9 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 	raw := s
 	if g.orient == rules.BlackBottom {
 		s = s.Rotated()
+	}
+	if s != g.snap && (!liftedFrom(g.snap, s) || !g.legalBoard(g.snap)) {
+		g.placed = s // a piece taken off a position no game has is a correction
 	}
 	g.snap = s
 	if !g.boardReset(out, at, raw) {
