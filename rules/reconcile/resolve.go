@@ -138,9 +138,14 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		consider(g.pressDue(), dPress, 0)
 	}
 	if g.away.suspect && g.unexpl.on && g.held.plies == nil {
-		if g.away.far.in == g.snapIn {
+		switch {
+		case g.away.far.in == g.snapIn:
 			consider(g.rebaseDue(), dResync, 0)
-		} else {
+		case g.snap != g.placed:
+			// a piece lifted (a taken piece, before the capturing one
+			// lands): no position to search for until it has stood
+			consider(g.snapAt+g.cfg.UnexplainedAfter, dResync, 0)
+		default:
 			consider(g.snapAt+lag, dResync, 0)
 		}
 	}

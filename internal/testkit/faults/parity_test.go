@@ -32,6 +32,8 @@ func TestSideToMoveAfterAnAbsence(t *testing.T) {
 		{"unplug-search-budget.capture", "unplug trial 8000075: back eight plies on; the deeper search ran out of nodes before eight plies, the record was rebuilt as if nine had been made and numbered two high", false},
 		{"restart-read-before-connected.capture", "SIGKILL trial 12000824: the restarted daemon's board answered before the session said connected: 7.d3 taken as the next move, a pawn lifted on the old image explained as 7...Qxh2 8.Nbd2 Qh6 9.Nb1, and 6...Qh6 'corrected' to Qxh2", false},
 		{"restart-slide-laid-before-the-kill.capture", "SIGKILL trial 17000785: killed with the queen seen on e2 on its way to f3 (laid, never pressed), back ten plies on; the deeper search tried the plies without Qe2 too, yet the rebuild added Qe2 to its count: numbered two high, Bxg1 completed as ply 38", false},
+		{"restart-capture-lifted-at-the-return.capture", "SIGKILL trial 19000827: back eleven plies on, Black lifted the bishop off b5 to take it (11...cxb5); that position stood a scan lag and was laid as nine unverified plies explaining the bishop away (8...Qxb5), the record then numbered six high", false},
+		{"stalled-host-capture-lifted.capture", "drop-clock trial 18000066 on a host at load 15: eight absences in 90 s; the b-pawn lifted for 5.Bxb5 was read 8 s before the next byte and rebuilt from; a press without a move and two illegal moves (White lost) followed", false},
 		{"drop-field-capture-in-hand.capture", "drop-field trial 1000076: the updates of 18...Bxg1 lost, a dump showing the rook lifted, Black's press before the next dump; rebuilt from it, 12 alarms", true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
