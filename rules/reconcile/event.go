@@ -411,14 +411,17 @@ func (w *jw) str(k, v string) {
 }
 
 // strs writes a list of strings ([] when empty).
-func (w *jw) strs(k string, list []string) {
+func (w *jw) strs(k string, l []string) { list(w, k, l, appendString) }
+
+// list writes k: the items as a JSON array, each written by add.
+func list[T any](w *jw, k string, items []T, add func([]byte, T) []byte) {
 	w.key(k)
 	w.b = append(w.b, '[')
-	for i, m := range list {
+	for i, v := range items {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = appendString(w.b, m)
+		w.b = add(w.b, v)
 	}
 	w.b = append(w.b, ']')
 }
@@ -429,16 +432,8 @@ func (w *jw) int(k string, v int) {
 }
 
 // ints writes a list of integers.
-func (w *jw) ints(k string, list []int) {
-	w.key(k)
-	w.b = append(w.b, '[')
-	for i, v := range list {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = strconv.AppendInt(w.b, int64(v), 10)
-	}
-	w.b = append(w.b, ']')
+func (w *jw) ints(k string, l []int) {
+	list(w, k, l, func(b []byte, v int) []byte { return strconv.AppendInt(b, int64(v), 10) })
 }
 
 func (w *jw) null(k string) {
