@@ -60,32 +60,11 @@ func parseFIDE(s string) (TimeControl, error) {
 	}
 	var tc TimeControl
 	for i, t := range terms {
-		if t.perMv || t.mode != Fischer {
-			return TimeControl{}, sc.errf(t.at, "only the last part may be a per-move increment or delay")
+		p, err := sc.fidePeriod(t, i == len(terms)-1)
+		if err != nil {
+			return TimeControl{}, err
 		}
-		var d time.Duration
-		switch t.unit {
-		case unitHours:
-			d = time.Duration(t.amount) * time.Hour
-		case unitSeconds:
-			d = time.Duration(t.amount) * time.Second
-		default:
-			d = time.Duration(t.amount) * time.Minute
-		}
-		if d <= 0 {
-			return TimeControl{}, sc.errf(t.at, "a period needs a positive time")
-		}
-		if d > maxSeconds*time.Second {
-			return TimeControl{}, sc.errf(t.at, "a period's time is too large (at most %d hours)", maxSeconds/3600)
-		}
-		last := i == len(terms)-1
-		if last && t.moves > 0 {
-			return TimeControl{}, sc.errf(t.at, "the last period lasts to the end of the game and takes no move count")
-		}
-		if !last && t.moves == 0 {
-			return TimeControl{}, sc.errf(t.at, "only the last period may omit the move count (write TIME/MOVES)")
-		}
-		tc.Periods = append(tc.Periods, Period{Moves: t.moves, Time: d})
+		tc.Periods = append(tc.Periods, p)
 	}
 	if inc != nil && inc.amount > 0 {
 		if inc.amount > maxIncrement {
@@ -97,6 +76,37 @@ func parseFIDE(s string) (TimeControl, error) {
 		}
 	}
 	return tc, nil
+}
+
+// fidePeriod is the period a part of the control gives (last: the part
+// that lasts to the end of the game).
+func (sc *scanner) fidePeriod(t fideTerm, last bool) (Period, error) {
+	if t.perMv || t.mode != Fischer {
+		return Period{}, sc.errf(t.at, "only the last part may be a per-move increment or delay")
+	}
+	d := time.Duration(t.amount) * t.unit.size()
+	switch {
+	case d <= 0:
+		return Period{}, sc.errf(t.at, "a period needs a positive time")
+	case d > maxSeconds*time.Second:
+		return Period{}, sc.errf(t.at, "a period's time is too large (at most %d hours)", maxSeconds/3600)
+	case last && t.moves > 0:
+		return Period{}, sc.errf(t.at, "the last period lasts to the end of the game and takes no move count")
+	case !last && t.moves == 0:
+		return Period{}, sc.errf(t.at, "only the last period may omit the move count (write TIME/MOVES)")
+	}
+	return Period{Moves: t.moves, Time: d}, nil
+}
+
+// size is how long one of the unit is (minutes when none was written).
+func (u unit) size() time.Duration {
+	switch u {
+	case unitHours:
+		return time.Hour
+	case unitSeconds:
+		return time.Second
+	}
+	return time.Minute
 }
 
 func (sc *scanner) spaces() {
