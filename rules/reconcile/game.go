@@ -660,10 +660,14 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	var out []Event
 	g.inputs++
 	at := ev.At
-	if ev.Kind == clockd.Running {
+	if t := g.pend.turn; ev.Kind == clockd.Running && (!t.seen || t.toMove != ev.Side || t.at <= g.away.at) {
 		// What a reading taken as a whole says of the turn is known
 		// before what falls due with it is decided: the board's deadline
-		// after an absence may fall due with this very reading.
+		// after an absence may fall due with this very reading. A reading
+		// that names the side the clock already said was to move since
+		// the absence says nothing new, and the board may have changed
+		// since by that side's own move, not yet pressed: the word stays
+		// tied to the position the board showed when it was given.
 		g.clockSays(ev.Side, at)
 	}
 	g.advance(&out, at, at)

@@ -114,7 +114,9 @@ func verdict(base, got outcome) (string, error) {
 	// have been made, which may be too few: from there on each completed
 	// move must still be the game's move, by the same side and in the
 	// game's order, but its ply number may be low by one constant (fixed
-	// by the first completion after the report, and never negative).
+	// by the completions up to the next report, and never negative: the
+	// smallest that fits them all, as a game may repeat a move, 5...Nf6
+	// and 10...Nf6).
 	played := map[int]string{}
 	last := 0
 	for _, e := range base.Events {
@@ -123,8 +125,19 @@ func verdict(base, got outcome) (string, error) {
 			last = max(last, e.Ply)
 		}
 	}
+	fits := func(from, d int) bool { // the completions from event from on, to the next report
+		for _, e := range got.Events[from:] {
+			if e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindUnverified {
+				break
+			}
+			if e.Type == reconcile.TypeComplete && played[e.Ply+d] != e.SAN {
+				return false
+			}
+		}
+		return true
+	}
 	shift, open := 0, false
-	for _, e := range got.Events {
+	for i, e := range got.Events {
 		if e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindUnverified {
 			open = true
 		}
@@ -134,7 +147,7 @@ func verdict(base, got outcome) (string, error) {
 		if open {
 			open = false
 			for d := shift; e.Ply+d <= last; d += 2 { // the same side: an even shift
-				if played[e.Ply+d] == e.SAN {
+				if fits(i, d) {
 					shift = d
 					break
 				}
