@@ -193,6 +193,17 @@ func TestHallFeeds(t *testing.T) {
 				missing = append(missing, fmt.Sprintf("%s: venue's game file %d bytes, hall's %d", v.name, len(want), len(got)))
 			}
 		}
+		// The venue writes its game file after the game's end event: the
+		// hall's index has the result once both have passed through.
+		var idx broadcast.Index
+		if b, err := os.ReadFile(filepath.Join(round, "index.json")); err != nil || json.Unmarshal(b, &idx) != nil {
+			missing = append(missing, "the hall's round index")
+		}
+		for _, g := range idx.Games {
+			if g.Result == "*" {
+				missing = append(missing, "the hall's round index: board "+g.Board+" has no result yet")
+			}
+		}
 		all, _ := os.ReadFile(filepath.Join(round, "games.pgn"))
 		if len(missing) == 0 && (len(all) == 0 || li.body() != string(all)) {
 			missing = append(missing, fmt.Sprintf("lichess: the last push (%d bytes) is not the round's games.pgn (%d)", len(li.body()), len(all)))
