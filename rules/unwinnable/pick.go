@@ -138,30 +138,27 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 			return mv, true, true
 		}
 	}
-	for b := p.Pieces(us, bb.Bishop) | p.Pieces(us, bb.Queen); b != 0; b &= b - 1 {
-		from := bb.Square(bits.TrailingZeros64(b))
-		t := bb.BishopAttacks(from, occ) & target
-		if pins&(1<<uint(from)) != 0 {
-			t &= bb.Line(k, from)
+	for _, rook := range [2]bool{false, true} { // along diagonals, then along lines
+		movers := p.Pieces(us, bb.Bishop)
+		if rook {
+			movers = p.Pieces(us, bb.Rook)
 		}
-		if winnerToMove {
-			checkSq = ci.Squares(p.PieceAt(from).Type())
-		}
-		if mv, ok := s.pieceMoves(from, t, checkSq, blockers, ck, lk, opp, winnerToMove, score, &best); ok {
-			return mv, true, true
-		}
-	}
-	for b := p.Pieces(us, bb.Rook) | p.Pieces(us, bb.Queen); b != 0; b &= b - 1 {
-		from := bb.Square(bits.TrailingZeros64(b))
-		t := bb.RookAttacks(from, occ) & target
-		if pins&(1<<uint(from)) != 0 {
-			t &= bb.Line(k, from)
-		}
-		if winnerToMove {
-			checkSq = ci.Squares(p.PieceAt(from).Type())
-		}
-		if mv, ok := s.pieceMoves(from, t, checkSq, blockers, ck, lk, opp, winnerToMove, score, &best); ok {
-			return mv, true, true
+		for b := movers | p.Pieces(us, bb.Queen); b != 0; b &= b - 1 {
+			from := bb.Square(bits.TrailingZeros64(b))
+			t := bb.BishopAttacks(from, occ)
+			if rook {
+				t = bb.RookAttacks(from, occ)
+			}
+			t &= target
+			if pins&(1<<uint(from)) != 0 {
+				t &= bb.Line(k, from)
+			}
+			if winnerToMove {
+				checkSq = ci.Squares(p.PieceAt(from).Type())
+			}
+			if mv, ok := s.pieceMoves(from, t, checkSq, blockers, ck, lk, opp, winnerToMove, score, &best); ok {
+				return mv, true, true
+			}
 		}
 	}
 
