@@ -254,3 +254,51 @@ func TestPlainFind(t *testing.T) {
 	}
 	t.Logf("%d lines compared", checked)
 }
+
+// TestPickScoresAsMoveDelta checks the two scorers pickPlain uses instead
+// of moveDelta for speed against moveDelta itself, at every position of
+// random games, both sides as the winner, both modes' weights: a king's
+// steps as scoreKingSteps keys them (score times 16 plus 15 less the
+// index), and a pawn's moves that do not promote by pawnDelta. They
+// restate moveDelta's terms, so a change to one must reach the others.
+func TestPickScoresAsMoveDelta(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 38))
+	var s searcher
+	var ml bb.MoveList
+	kings, pawns := 0, 0
+	for i := 0; i < 200; i++ {
+		s.w = modeWeights[i%2]
+		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 100, func(p *bb.Position, _ bb.Move) {
+			for _, w := range [2]bb.Color{bb.White, bb.Black} {
+				s.reset(p, w)
+				lk := p.KingSquare(w.Other())
+				k := p.KingSquare(p.Side())
+				var ks kingStepList
+				s.scoreKingSteps(&ks, k, lk, p.Occupied(p.Side()), p.Occupied(p.Side().Other()))
+				for i := 0; i < ks.n; i++ {
+					if got, want := int32(ks.key[i]>>4), s.moveDelta(bb.NewMove(k, ks.to[i]), lk); got != want {
+						t.Fatalf("%s, winner %v: the king's step to %v scored %d, moveDelta %d", p.FEN(), w, ks.to[i], got, want)
+					}
+					if 15-int(ks.key[i]&15) != i {
+						t.Fatalf("%s: step %d keyed as index %d", p.FEN(), i, 15-int(ks.key[i]&15))
+					}
+					kings++
+				}
+				p.LegalMoves(&ml)
+				for _, m := range ml.Moves[:ml.N] {
+					if p.PieceAt(m.From()).Type() != bb.Pawn || m.Promotion() != bb.NoPieceType {
+						continue
+					}
+					if got, want := s.pawnDelta(m, lk, p.Side() == w), s.moveDelta(m, lk); got != want {
+						t.Fatalf("%s, winner %v: pawn move %v scored %d, moveDelta %d", p.FEN(), w, m, got, want)
+					}
+					pawns++
+				}
+			}
+		})
+	}
+	if kings == 0 || pawns == 0 {
+		t.Fatalf("%d king steps and %d pawn moves compared", kings, pawns)
+	}
+	t.Logf("%d king steps, %d pawn moves", kings, pawns)
+}
