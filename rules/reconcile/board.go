@@ -98,24 +98,30 @@ func (g *Game) legalBoard(s rules.Snapshot) bool {
 	return r != nil
 }
 
-// liftedFrom reports whether s is p with pieces lifted and nothing else
-// changed.
-func liftedFrom(p, s rules.Snapshot) bool {
+// lifted counts the pieces s has lifted off p, or is -1 when anything else
+// changed (a piece put down, unknown codes, a board of another kind).
+func lifted(p, s rules.Snapshot) int {
 	if p.Unknown != s.Unknown || p.OccupancyOnly != s.OccupancyOnly {
-		return false
+		return -1
 	}
-	lifted := false
-	for i, pc := range s.Squares {
-		switch {
-		case pc == p.Squares[i]:
-		case pc == chess.NoPiece:
-			lifted = true
+	n := 0
+	for sq, pc := range p.Squares {
+		switch s.Squares[sq] {
+		case pc:
+		case chess.NoPiece:
+			n++
 		default:
-			return false
+			return -1
 		}
 	}
-	return lifted
+	return n
 }
+
+// lifting reports whether the board shows pieces lifted off the last
+// position in which a piece was put down (see Game.placed): a piece in a
+// hand, or a taken piece lifted before the capturing one lands — no
+// position of the game.
+func (g *Game) lifting() bool { return g.snap != g.placed }
 
 // correct takes a board that shows the record with its last plies
 // replaced: one replaced ply is retracted and the new one applied at once;
@@ -370,7 +376,7 @@ func (g *Game) transient(from int, moves []*chess.Move) bool {
 // pieceInHand reports whether s is a position that depth plies or fewer
 // from p reach with turn to move, with one piece lifted off it.
 func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth int) bool {
-	if p.Turn() == turn && oneLifted(rules.SnapshotOf(p), s) {
+	if p.Turn() == turn && lifted(rules.SnapshotOf(p), s) == 1 {
 		return true
 	}
 	if depth == 0 {
@@ -382,21 +388,6 @@ func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth in
 		}
 	}
 	return false
-}
-
-// oneLifted reports whether got is want with exactly one piece taken off.
-func oneLifted(want, got rules.Snapshot) bool {
-	lifted := 0
-	for sq, pc := range want.Squares {
-		if got.Squares[sq] == pc {
-			continue
-		}
-		if got.Squares[sq] != chess.NoPiece {
-			return false
-		}
-		lifted++
-	}
-	return lifted == 1
 }
 
 // waitsForTheBoard reports whether a decision on what the board shows after
@@ -552,7 +543,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.suspect = true
 		g.away.far = farPosition{in: g.snapIn, snap: g.snap, at: g.snapAt, least: fewest, from: from, fen: g.rec.FEN(),
-			lifted: g.placed != g.snap, placed: g.placed}
+			placed: g.placed}
 		return
 	}
 	g.away.far = farPosition{}
@@ -610,22 +601,8 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	if far.in == 0 {
 		return false
 	}
-	from, fewest := far.from, far.least
-	if far.fen != g.rec.FEN() || from > g.rec.Ply() {
-		from, fewest = g.rec.Ply(), 1 // the record changed since: no count is known
-	}
-	base := far.snap
-	if far.lifted {
-		// the position the pieces were lifted from: how far it is from
-		// the record is searched again
-		base = far.placed
-		res := g.explain(base, resyncPlies, g.retractable())
-		if res.Kind != rules.Unexplained {
-			return false
-		}
-		k := g.unpressedTail()
-		from, fewest = g.rec.Ply()-k, least(res, k)
-	}
+	// the position the pieces were lifted from, when they were
+	base := far.placed
 	if base == g.snap || base.OccupancyOnly || base.Unknown != 0 {
 		return false
 	}
@@ -639,6 +616,10 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 		if res.Kind != rules.Forward || len(res.Moves) != 1 {
 			continue
 		}
+		from, fewest, ok := g.fewestTo(far, base)
+		if !ok {
+			return false
+		}
 		// the presses made since the board showed far are those of the
 		// move it then showed, not of the plies nobody saw
 		if !g.rebuild(out, at, rebuild{snap: base, from: from, least: fewest, turn: t, keepFrom: far.at,
@@ -649,6 +630,27 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 		return true
 	}
 	return false
+}
+
+// fewestTo is the record's ply the rebuild from base counts from and the
+// fewest plies that can have been made to reach base (see least): those
+// found when the board showed far, unless the record has changed since
+// (then none is known), or base is the position the pieces of far were
+// lifted from, which is searched now. ok is false when that search
+// reaches base: it is no far position.
+func (g *Game) fewestTo(far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
+	if base != far.snap {
+		res := g.explain(base, resyncPlies, g.retractable())
+		if res.Kind != rules.Unexplained {
+			return 0, 0, false
+		}
+		k := g.unpressedTail()
+		return g.rec.Ply() - k, least(res, k), true
+	}
+	if far.fen != g.rec.FEN() || far.from > g.rec.Ply() {
+		return g.rec.Ply(), 1, true // the record changed since: no count is known
+	}
+	return far.from, far.least, true
 }
 
 // rebaseDue returns when the record may be rebuilt from what the board

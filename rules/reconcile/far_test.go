@@ -8,29 +8,32 @@ import (
 	"github.com/arbiterd/arbiterd/rules"
 )
 
-// A snapshot with pieces lifted and nothing else changed is a lift; a
-// piece put down anywhere, or nothing changed, is not.
-func TestLiftedFrom(t *testing.T) {
+// lifted counts the pieces a snapshot has lifted off another when nothing
+// else changed, and is -1 when a piece was put down anywhere.
+func TestLifted(t *testing.T) {
 	start := rules.SnapshotOf(chess.StartingPosition())
-	lifted := start
-	lifted.Squares[chess.G1] = chess.NoPiece
-	twice := lifted
-	twice.Squares[chess.E2] = chess.NoPiece
-	moved := lifted
+	one := start
+	one.Squares[chess.G1] = chess.NoPiece
+	two := one
+	two.Squares[chess.E2] = chess.NoPiece
+	moved := one
 	moved.Squares[chess.F3] = chess.WhiteKnight
+	unknown := one
+	unknown.Unknown = 1 << chess.A3
 	for _, tc := range []struct {
 		name string
 		p, s rules.Snapshot
-		want bool
+		want int
 	}{
-		{"one piece lifted", start, lifted, true},
-		{"two pieces lifted", start, twice, true},
-		{"a piece put down", start, moved, false},
-		{"a piece put back", lifted, start, false},
-		{"nothing changed", start, start, false},
+		{"one piece lifted", start, one, 1},
+		{"two pieces lifted", start, two, 2},
+		{"a piece put down", start, moved, -1},
+		{"a piece put back", one, start, -1},
+		{"an unknown code", start, unknown, -1},
+		{"nothing changed", start, start, 0},
 	} {
-		if got := liftedFrom(tc.p, tc.s); got != tc.want {
-			t.Errorf("%s: liftedFrom = %v, want %v", tc.name, got, tc.want)
+		if got := lifted(tc.p, tc.s); got != tc.want {
+			t.Errorf("%s: lifted = %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }

@@ -308,8 +308,8 @@ type farPosition struct {
 	// the record is at position fen
 	least, from int
 	fen         string
-	// lifted: the position is placed with pieces lifted (see Game.placed)
-	lifted bool
+	// placed: the position the pieces of snap were lifted from (see
+	// Game.placed), snap itself when none was
 	placed rules.Snapshot
 }
 
@@ -561,7 +561,7 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 	if g.orient == rules.BlackBottom {
 		s = s.Rotated()
 	}
-	if s != g.snap && (!liftedFrom(g.snap, s) || !g.legalBoard(g.snap)) {
+	if s != g.snap && (lifted(g.snap, s) <= 0 || !g.legalBoard(g.snap)) {
 		g.placed = s // a piece taken off a position no game has is a correction
 	}
 	g.snap = s

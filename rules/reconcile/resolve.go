@@ -141,7 +141,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 		switch {
 		case g.away.far.in == g.snapIn:
 			consider(g.rebaseDue(), dResync, 0)
-		case g.snap != g.placed:
+		case g.lifting():
 			// a piece lifted (a taken piece, before the capturing one
 			// lands): no position to search for until it has stood
 			consider(g.snapAt+g.cfg.UnexplainedAfter, dResync, 0)
@@ -391,9 +391,9 @@ func (g *Game) heldFirst(pr pendingPress, cands []int) bool {
 		return false
 	}
 	ev := pr.ev
-	replaces := len(cands) > 0 && g.held.from <= cands[len(cands)-1] && !takenLater(g.held.plies)
 	return len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) ||
-		(!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.held.slide || replaces
+		(!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.held.slide ||
+		(g.held.from <= cands[len(cands)-1] && !takenLater(g.held.plies)) // replaces
 }
 
 // absorbs reports whether the press is that of a move made while the
