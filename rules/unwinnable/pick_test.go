@@ -38,43 +38,35 @@ var modeWeights = [2]weights{quickWeights, fullWeights}
 // games (pins, checks, castling, en passant and promotions among them),
 // for both sides as the winner, with and without scoring.
 func TestPickPlain(t *testing.T) {
-	rng := rand.New(rand.NewPCG(17, 18))
 	starts := append([]string{
 		"4k3/8/8/2pP4/8/8/8/4K2R w K c6 0 1",
 		"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
 		"8/1P4k1/8/8/8/8/1p4K1/8 w - - 0 1",
 	}, randomGameStarts...)
-	var s searcher
 	var ml bb.MoveList
 	n, mates := 0, 0
-	for i := 0; i < 600; i++ {
-		s.w = modeWeights[i%2]
-		randomPlies(t, rng, starts[i%len(starts)], 100, func(p *bb.Position, _ bb.Move) {
-			for _, w := range [2]bb.Color{bb.White, bb.Black} {
-				s.reset(p, w)
-				lk := p.KingSquare(w.Other())
-				var ci bb.CheckInfo
-				cip := &ci
-				if p.Side() == w {
-					ci = p.CheckInfo()
-				} else {
-					cip = nil
-				}
-				for _, score := range [2]bool{true, false} {
-					wm, wmate, wok := s.pickByList(lk, cip, score)
-					gm, gmate, gok := s.pickPlain(lk, cip, score, &ml)
-					if wm != gm || wmate != gmate || wok != gok {
-						t.Fatalf("%s, winner %v, score %v: pickPlain = %v %v %v, want %v %v %v",
-							p.FEN(), w, score, gm, gmate, gok, wm, wmate, wok)
-					}
-					n++
-					if wmate {
-						mates++
-					}
-				}
+	forRandomNodes(t, 17, 600, 100, starts, func(s *searcher, p *bb.Position, w bb.Color) {
+		lk := p.KingSquare(w.Other())
+		var ci bb.CheckInfo
+		cip := &ci
+		if p.Side() == w {
+			ci = p.CheckInfo()
+		} else {
+			cip = nil
+		}
+		for _, score := range [2]bool{true, false} {
+			wm, wmate, wok := s.pickByList(lk, cip, score)
+			gm, gmate, gok := s.pickPlain(lk, cip, score, &ml)
+			if wm != gm || wmate != gmate || wok != gok {
+				t.Fatalf("%s, winner %v, score %v: pickPlain = %v %v %v, want %v %v %v",
+					p.FEN(), w, score, gm, gmate, gok, wm, wmate, wok)
 			}
-		})
-	}
+			n++
+			if wmate {
+				mates++
+			}
+		}
+	})
 	if mates == 0 {
 		t.Fatal("no mate among the picks: the test proves less than it should")
 	}
@@ -262,43 +254,53 @@ func TestPlainFind(t *testing.T) {
 // index), and a pawn's moves that do not promote by pawnDelta. They
 // restate moveDelta's terms, so a change to one must reach the others.
 func TestPickScoresAsMoveDelta(t *testing.T) {
-	rng := rand.New(rand.NewPCG(37, 38))
-	var s searcher
 	var ml bb.MoveList
 	kings, pawns := 0, 0
-	for i := 0; i < 200; i++ {
-		s.w = modeWeights[i%2]
-		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 100, func(p *bb.Position, _ bb.Move) {
-			for _, w := range [2]bb.Color{bb.White, bb.Black} {
-				s.reset(p, w)
-				lk := p.KingSquare(w.Other())
-				k := p.KingSquare(p.Side())
-				var ks kingStepList
-				s.scoreKingSteps(&ks, k, lk, p.Occupied(p.Side()), p.Occupied(p.Side().Other()))
-				for i := 0; i < ks.n; i++ {
-					if got, want := int32(ks.key[i]>>4), s.moveDelta(bb.NewMove(k, ks.to[i]), lk); got != want {
-						t.Fatalf("%s, winner %v: the king's step to %v scored %d, moveDelta %d", p.FEN(), w, ks.to[i], got, want)
-					}
-					if 15-int(ks.key[i]&15) != i {
-						t.Fatalf("%s: step %d keyed as index %d", p.FEN(), i, 15-int(ks.key[i]&15))
-					}
-					kings++
-				}
-				p.LegalMoves(&ml)
-				for _, m := range ml.Moves[:ml.N] {
-					if p.PieceAt(m.From()).Type() != bb.Pawn || m.Promotion() != bb.NoPieceType {
-						continue
-					}
-					if got, want := s.pawnDelta(m, lk, p.Side() == w), s.moveDelta(m, lk); got != want {
-						t.Fatalf("%s, winner %v: pawn move %v scored %d, moveDelta %d", p.FEN(), w, m, got, want)
-					}
-					pawns++
-				}
+	forRandomNodes(t, 37, 200, 100, randomGameStarts, func(s *searcher, p *bb.Position, w bb.Color) {
+		lk := p.KingSquare(w.Other())
+		k := p.KingSquare(p.Side())
+		var ks kingStepList
+		s.scoreKingSteps(&ks, k, lk, p.Occupied(p.Side()), p.Occupied(p.Side().Other()))
+		for i := 0; i < ks.n; i++ {
+			if got, want := int32(ks.key[i]>>4), s.moveDelta(bb.NewMove(k, ks.to[i]), lk); got != want {
+				t.Fatalf("%s, winner %v: the king's step to %v scored %d, moveDelta %d", p.FEN(), w, ks.to[i], got, want)
 			}
-		})
-	}
+			if 15-int(ks.key[i]&15) != i {
+				t.Fatalf("%s: step %d keyed as index %d", p.FEN(), i, 15-int(ks.key[i]&15))
+			}
+			kings++
+		}
+		p.LegalMoves(&ml)
+		for _, m := range ml.Moves[:ml.N] {
+			if p.PieceAt(m.From()).Type() != bb.Pawn || m.Promotion() != bb.NoPieceType {
+				continue
+			}
+			if got, want := s.pawnDelta(m, lk, p.Side() == w), s.moveDelta(m, lk); got != want {
+				t.Fatalf("%s, winner %v: pawn move %v scored %d, moveDelta %d", p.FEN(), w, m, got, want)
+			}
+			pawns++
+		}
+	})
 	if kings == 0 || pawns == 0 {
 		t.Fatalf("%d king steps and %d pawn moves compared", kings, pawns)
 	}
 	t.Logf("%d king steps, %d pawn moves", kings, pawns)
+}
+
+// forRandomNodes calls visit at every position of games random games of up
+// to plies plies from starts (in turn), for each side as the winner, with
+// a searcher reset there and the two modes' weights alternating by game.
+func forRandomNodes(t *testing.T, seed uint64, games, plies int, starts []string, visit func(s *searcher, p *bb.Position, w bb.Color)) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	var s searcher
+	for i := 0; i < games; i++ {
+		s.w = modeWeights[i%2]
+		randomPlies(t, rng, starts[i%len(starts)], plies, func(p *bb.Position, _ bb.Move) {
+			for _, w := range [2]bb.Color{bb.White, bb.Black} {
+				s.reset(p, w)
+				visit(&s, p, w)
+			}
+		})
+	}
 }
