@@ -431,7 +431,7 @@ func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
 	u := 0
 	for u < n {
 		p := g.plies[n-1-u]
-		if !p.unverified && (!g.away.resync || p.completed || g.pressedBefore(n-1-u, g.away.at)) {
+		if !p.unverified && (!g.away.resync || p.completed || g.pressedBefore(n-1-u, true)) {
 			break
 		}
 		u++
@@ -948,7 +948,7 @@ func (g *Game) reportRebuilt(out *[]Event, at time.Duration, why string, verifie
 // are judged on the record as it was then, before it is brought to the
 // board's position.
 func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
-	for len(g.pend.presses) > 0 && g.pend.presses[0].ev.At < g.away.at {
+	for len(g.pend.presses) > 0 && g.away.before(g.pend.presses[0].ev.At, g.pend.presses[0].in) {
 		pr := g.pend.presses[0]
 		g.pend.presses = g.pend.presses[1:]
 		g.resolvePress(out, at, pr)
@@ -991,7 +991,7 @@ func (g *Game) absorbPresses(n [2]int, keepFrom time.Duration) {
 	kept := g.pend.presses[:0]
 	var seen [2]int
 	for _, p := range g.pend.presses {
-		if p.ev.At >= g.away.at && (keepFrom == 0 || p.ev.At < keepFrom) {
+		if !g.away.before(p.ev.At, p.in) && (keepFrom == 0 || p.ev.At < keepFrom) {
 			seen[p.ev.Side]++
 			continue
 		}
@@ -1176,7 +1176,7 @@ func (g *Game) trailing() int {
 // pressedFor reports whether a pending press of the ply's side came after
 // the ply was made.
 func (g *Game) pressedFor(i int) bool {
-	return g.pressedBefore(i, time.Duration(1<<62))
+	return g.pressedBefore(i, false)
 }
 
 // unpressedTail is how many plies at the end of the record nobody
@@ -1184,18 +1184,18 @@ func (g *Game) pressedFor(i int) bool {
 // absence, they may never have been made (a piece seen on its way).
 func (g *Game) unpressedTail() int {
 	n := 0
-	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed && !g.pressedBefore(i, g.away.at); i-- {
+	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed && !g.pressedBefore(i, true); i-- {
 		n++
 	}
 	return n
 }
 
-// pressedBefore reports whether a press waiting to be resolved, made
-// before until, may complete ply i.
-func (g *Game) pressedBefore(i int, until time.Duration) bool {
+// pressedBefore reports whether a press waiting to be resolved may
+// complete ply i; beforeAway: only a press read before the board went away.
+func (g *Game) pressedBefore(i int, beforeAway bool) bool {
 	p := g.plies[i]
 	for _, pr := range g.pend.presses {
-		if pr.ev.At < until && pr.ev.Side == p.side && !earlier(pr.ev.At, pr.in, p.madeAt, p.madeIn) {
+		if (!beforeAway || g.away.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !earlier(pr.ev.At, pr.in, p.madeAt, p.madeIn) {
 			return true
 		}
 	}

@@ -136,6 +136,7 @@ type Game struct {
 	now      time.Duration // the latest input time
 	inputs   int           // board and clock inputs so far
 	boardAt  time.Duration // the time of the latest board input
+	boardIn  int           // and its input
 	// first: the board's latest reading before it showed the game (set),
 	// and whether it was searched as a game under way (tried; see underWay).
 	first struct {
@@ -239,6 +240,11 @@ type absence struct {
 	disconnected bool          // the board is disconnected: presses wait for it
 	unsettled    bool          // the board has been away since at and is not yet explained again
 	at           time.Duration // when the board went away (or was last believed)
+	// in is the last input read before the board went away: an input
+	// stamped at is before the absence when it is no later than in (a
+	// disconnection is stamped at the last record read before it, which
+	// may be a press; see before).
+	in int
 	warned       bool          // the unverified-moves anomaly of this absence was raised
 	resync       bool          // search the full depth until the board's position is explained
 	// unv counts, by side, the plies made while the board was not read
@@ -292,6 +298,12 @@ type absence struct {
 	// fromStart: the board was first read with the game under way: every
 	// ply made before was made unseen, one or two included (see underWay).
 	fromStart bool
+}
+
+// before reports whether the input in, stamped at, was read before the
+// board went away.
+func (a *absence) before(at time.Duration, in int) bool {
+	return earlier(at, in, a.at, a.in+1)
 }
 
 // farPosition is a position the board showed back from an absence that not
@@ -506,7 +518,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 			// connected (a restarted daemon's board answers first).
 			g.away.resync, g.away.undumped = true, true
 			if !g.away.unsettled {
-				g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, at, false, false
+				g.away.unsettled, g.away.at, g.away.in, g.away.warned, g.away.unchecked = true, at, g.inputs, false, false
 			}
 		}
 		g.anomaly(&out, at, kind, 0, true, "–",
@@ -550,7 +562,7 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 		return out
 	}
 	g.show(&out, at, s)
-	g.boardAt = at
+	g.boardAt, g.boardIn = at, g.inputs
 	return out
 }
 
@@ -618,7 +630,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 	// before are those of an absence from the start, searched to the
 	// full depth, held until they settle, and reported as unverified
 	// when more than a quick pair; the presses read meanwhile wait.
-	g.away.resync, g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, true, 0, false, false
+	g.away.resync, g.away.unsettled, g.away.at, g.away.in, g.away.warned, g.away.unchecked = true, true, 0, 0, false, false
 	g.away.fromStart = true
 	return true
 }
@@ -648,7 +660,7 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 			g.away.lossy = g.away.lossy || !g.away.disconnected
 			if !g.away.unsettled {
 				// the image was last known right at the previous input
-				g.away.unsettled, g.away.at, g.away.warned, g.away.unchecked = true, g.boardAt, false, false
+				g.away.unsettled, g.away.at, g.away.in, g.away.warned, g.away.unchecked = true, g.boardAt, g.boardIn, false, false
 			}
 		}
 	}

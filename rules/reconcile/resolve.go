@@ -310,7 +310,7 @@ func (g *Game) pressPendingUpTo(s clockd.Side, in int) bool {
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	ev := pr.ev
-	if g.pressIgnored(ev) {
+	if g.pressIgnored(pr) {
 		return
 	}
 	side := ev.Side
@@ -349,7 +349,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		g.illegalPress(out, at, side)
 		return
 	}
-	if g.absorbs(ev, len(cands) > 0) {
+	if g.absorbs(pr, len(cands) > 0) {
 		return
 	}
 	if len(cands) == 0 {
@@ -366,8 +366,9 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 // it came back with (it completes nothing arbiterd can check, and it is no
 // illegal move either; presses from before the absence are judged on what
 // the board showed then).
-func (g *Game) pressIgnored(ev clockd.ClockEvent) bool {
-	return (g.atStart && ev.At >= g.resetAt) || g.ended || (g.away.stale && ev.At >= g.away.at)
+func (g *Game) pressIgnored(pr pendingPress) bool {
+	ev := pr.ev
+	return (g.atStart && ev.At >= g.resetAt) || g.ended || (g.away.stale && !g.away.before(ev.At, pr.in))
 }
 
 // uncompleted lists the side's plies not completed yet.
@@ -401,9 +402,9 @@ func (g *Game) heldFirst(pr pendingPress, cands []int) bool {
 // back, or with no move to complete): it completes nothing arbiterd
 // verified, and it is not a press without a move. A press read live ends
 // the absence's presses.
-func (g *Game) absorbs(ev clockd.ClockEvent, hasMove bool) bool {
-	side := ev.Side
-	if g.away.absorb[side] > 0 && (!hasMove || (ev.Inferred && ev.At >= g.away.at)) {
+func (g *Game) absorbs(pr pendingPress, hasMove bool) bool {
+	ev, side := pr.ev, pr.ev.Side
+	if g.away.absorb[side] > 0 && (!hasMove || (ev.Inferred && !g.away.before(ev.At, pr.in))) {
 		g.away.absorb[side]--
 		return true
 	}

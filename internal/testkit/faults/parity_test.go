@@ -36,6 +36,7 @@ func TestSideToMoveAfterAnAbsence(t *testing.T) {
 		{"stalled-host-capture-lifted.capture", "drop-clock trial 18000066 on a host at load 15: eight absences in 90 s; the b-pawn lifted for 5.Bxb5 was read 8 s before the next byte and rebuilt from; a press without a move and two illegal moves (White lost) followed", false},
 		{"restart-repeated-move-after-the-return.capture", "SIGKILL trial 7000728: the daemon down 42 s, back twenty plies on and rebuilt at least nine on; its first completion, 10...Nf6, is a move the game also played as 5...Nf6 (the check of the numbering must use every completion)", false},
 		{"stalled-host-slide-with-a-running-reading.capture", "drop-field trial 7000063 on a stalled host: 7.5 s read at once, then White's pawn seen on h3 on its way to h4 and a reading after the gap naming White's clock running; taken as White having pressed after the board showed h3, the record was rebuilt two plies high", false},
+		{"restart-pressed-at-the-kill.capture", "SIGKILL trial 16000832: killed right after Black pressed for 13...Qg5, the press the last record before the disconnection (both at one stamp); the press was taken as read after the absence, Qg5 as a piece on its way, and the return laid as four plies from before it with the wrong side to move; 13 illegal-move alarms", false},
 		{"drop-field-capture-in-hand.capture", "drop-field trial 1000076: the updates of 18...Bxg1 lost, a dump showing the rook lifted, Black's press before the next dump; rebuilt from it, 12 alarms", true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
