@@ -1080,3 +1080,43 @@ func TestLostUpdatesOfACaptureWaitForTheNextDump(t *testing.T) {
 		t.Errorf("18...Bxg1 completed at ply %d, want 36\n%s", p, h.jsonl())
 	}
 }
+
+func TestAPressAtTheDisconnectionsStampIsFromBeforeTheAbsence(t *testing.T) {
+	// Black put the queen on g5 and pressed; the daemon was killed right
+	// after, and the recovered journal stamps the disconnection at its last
+	// record: the press. While it was down, 3.Nc3 Nc6 4.Bc4 Qh4 were played.
+	// The press was read before the board went away, so Qg5 is pressed: the
+	// board comes back four plies on from it, White to move, as the clock
+	// says. Explained from below Qg5, four plies would do too (the queen
+	// going d8-h4 at once) with Black to move, against the clock, and
+	// White's next move would read as a second move in a row.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.opening("e4", "e5", "Nf3")
+	h.play(5, "Qg5")
+	h.press(6, B)
+	h.feed(h.g.Session(sec(6), "disconnected", "board"))
+	h.feed(h.g.Session(sec(20), "connected", "board"))
+	for _, san := range []string{"Nc3", "Nc6", "Bc4", "Qh4"} {
+		if err := h.shadow.MoveSAN(san); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.dump(20)
+	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.5), Side: W})
+	h.advance(24)
+	h.play(25, "d3")
+	h.press(25.5, W)
+	h.advance(30)
+	var got []string
+	for _, c := range h.of(TypeComplete) {
+		got = append(got, fmt.Sprintf("%d.%s", c.Ply, c.SAN))
+	}
+	if want := "1.e4 2.e5 3.Nf3 4.Qg5 9.d3"; strings.Join(got, " ") != want {
+		t.Errorf("completed %q, want %q", strings.Join(got, " "), want)
+	}
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly); len(a) == 2 && (a[1].Ply != 4 || a[1].Made != 4) {
+		t.Errorf("unverified-moves from verified ply %d, %d made; want 4 and 4: %s", a[1].Ply, a[1].Made, a[1].Detail)
+	}
+}
