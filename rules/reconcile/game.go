@@ -240,11 +240,7 @@ type absence struct {
 	disconnected bool          // the board is disconnected: presses wait for it
 	unsettled    bool          // the board has been away since at and is not yet explained again
 	at           time.Duration // when the board went away (or was last believed)
-	// in is the last input read before the board went away: an input
-	// stamped at is before the absence when it is no later than in (a
-	// disconnection is stamped at the last record read before it, which
-	// may be a press; see before).
-	in int
+	in           int           // the last input read before it (see before)
 	warned       bool          // the unverified-moves anomaly of this absence was raised
 	resync       bool          // search the full depth until the board's position is explained
 	// unv counts, by side, the plies made while the board was not read
@@ -301,7 +297,10 @@ type absence struct {
 }
 
 // before reports whether the input in, stamped at, was read before the
-// board went away.
+// board went away. Stamps alone cannot say when they are equal: a
+// disconnection is stamped at the last record read before it, which may be
+// a press (a killed daemon's journal), so an input stamped a.at is before
+// the absence when it is no later than a.in.
 func (a *absence) before(at time.Duration, in int) bool {
 	return earlier(at, in, a.at, a.in+1)
 }
