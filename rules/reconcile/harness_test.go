@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -318,6 +319,19 @@ func (h *harness) of(tp Type) []Event {
 		}
 	}
 	return r
+}
+
+// wantCompletions checks the completed plies, in order, as "1.e4 2.e5 …"
+// (ply number and SAN).
+func (h *harness) wantCompletions(want string) {
+	h.t.Helper()
+	var got []string
+	for _, c := range h.of(TypeComplete) {
+		got = append(got, fmt.Sprintf("%d.%s", c.Ply, c.SAN))
+	}
+	if strings.Join(got, " ") != want {
+		h.t.Errorf("completed %q, want %q", strings.Join(got, " "), want)
+	}
 }
 
 // anomalies lists the anomaly kinds in order.

@@ -320,13 +320,7 @@ func TestResyncAPieceOnItsWayBeforeTheAbsenceIsNotAMove(t *testing.T) {
 	h.feed(h.g.Session(sec(8.5), "connected", "board"))
 	h.setBoard(9, "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P1N2/PPP2PPP/RNBQKB1R b KQkq - 0 3")
 	h.advance(15)
-	var got []string
-	for _, c := range h.of(TypeComplete) {
-		got = append(got, fmt.Sprintf("%d.%s", c.Ply, c.SAN))
-	}
-	if want := "1.e4 2.e5 3.Nf3 4.Qg5 5.d3"; strings.Join(got, " ") != want {
-		t.Errorf("completed %q, want %q", strings.Join(got, " "), want)
-	}
+	h.wantCompletions("1.e4 2.e5 3.Nf3 4.Qg5 5.d3")
 	h.wantAnomalies(KindBoardDisconnected)
 }
 
@@ -1108,13 +1102,7 @@ func TestAPressAtTheDisconnectionsStampIsFromBeforeTheAbsence(t *testing.T) {
 	h.play(25, "d3")
 	h.press(25.5, W)
 	h.advance(30)
-	var got []string
-	for _, c := range h.of(TypeComplete) {
-		got = append(got, fmt.Sprintf("%d.%s", c.Ply, c.SAN))
-	}
-	if want := "1.e4 2.e5 3.Nf3 4.Qg5 9.d3"; strings.Join(got, " ") != want {
-		t.Errorf("completed %q, want %q", strings.Join(got, " "), want)
-	}
+	h.wantCompletions("1.e4 2.e5 3.Nf3 4.Qg5 9.d3")
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 	if a := h.of(TypeAnomaly); len(a) == 2 && (a[1].Ply != 4 || a[1].Made != 4) {
 		t.Errorf("unverified-moves from verified ply %d, %d made; want 4 and 4: %s", a[1].Ply, a[1].Made, a[1].Detail)
