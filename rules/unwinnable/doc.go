@@ -70,7 +70,11 @@
 //     corner and hemmed in by its own men, the mating side's men close,
 //     promotions) and allows a few deviations along a line, probing every
 //     check of the mating side for mate in one; a line it finds is
-//     returned as proof;
+//     returned as proof. Quick mode, whose weights follow shorter lines on
+//     most positions, spends the second half of this search's share with
+//     full mode's weights, which find mates quick mode's miss (a lone
+//     minor piece against men that must box their own king in), unless
+//     the first half searched every allowance to the end;
 //  6. a full-width iterative-deepening helpmate search with forced-move
 //     extensions and a transposition table, which also proves a position
 //     dead when every line ends (mate of the other side, stalemate, or

@@ -61,6 +61,19 @@ func (s *searcher) lds(budget int64, maxDisc int) (Result, bool) {
 	return Result{}, false
 }
 
+// ldsWith is lds with the weights w instead of the query's: the
+// allowances it searches to the end are its own (the query's plainDone is
+// set aside, and restored after), and so are the plain picks it keeps
+// (they depend on the weights): they carry the query's other stamp,
+// pickStamp+1, which no other query uses.
+func (s *searcher) ldsWith(w *weights, budget int64, maxDisc int) (Result, bool) {
+	keep, done := s.w, s.plainDone
+	s.w, s.plainDone = *w, 0
+	s.pickStamp++
+	defer func() { s.w, s.plainDone = keep, done; s.pickStamp-- }()
+	return s.lds(budget, maxDisc)
+}
+
 // plainDepth is the depth of the plain heuristic search.
 const plainDepth = 120
 

@@ -71,7 +71,7 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	if s.picks == nil {
 		s.picks = new([pickEntries]pickEntry)
 	}
-	s.pickStamp++
+	s.pickStamp += 2 // the query's picks, and those of ldsWith (pickStamp+1)
 	s.goals, s.goalRound, s.goalRound0 = nil, 0, fullGoalRound0
 	s.plainDone = 0
 }

@@ -237,7 +237,21 @@ func (a *Analyzer) search() Result {
 		ldsShare, goalShare, walkShare = budget*15/100, budget/5, budget*45/100
 		s.goalRound0 = fullGoalRound0
 	}
-	if r, ok := s.lds(ldsShare, ldsMaxDisc); ok {
+	if a.opt.Mode == Quick {
+		// Quick mode's weights follow the shorter lines on most
+		// positions, full mode's find mates they miss (a lone minor
+		// piece or pawn against men that must box their own king in):
+		// the heuristic search spends half its share with each.
+		half := ldsShare / 2
+		if r, ok := s.lds(half, ldsMaxDisc); ok {
+			return r
+		}
+		if s.plainDone <= ldsMaxDisc {
+			if r, ok := s.ldsWith(&fullWeights, ldsShare-half, ldsMaxDisc); ok {
+				return r
+			}
+		}
+	} else if r, ok := s.lds(ldsShare, ldsMaxDisc); ok {
 		return r
 	}
 	if r, ok := s.helpmate(budget / 20); ok {
