@@ -241,7 +241,10 @@ func (a *Analyzer) search() Result {
 		// Quick mode's weights follow the shorter lines on most
 		// positions, full mode's find mates they miss (a lone minor
 		// piece or pawn against men that must box their own king in):
-		// the heuristic search spends half its share with each.
+		// the heuristic search spends half its share with each, the
+		// second half only when the first did not search every
+		// allowance to the end (a tree that small is left to the
+		// searches after it, as before).
 		half := ldsShare / 2
 		if r, ok := s.lds(half, ldsMaxDisc); ok {
 			return r
