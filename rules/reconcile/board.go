@@ -687,6 +687,12 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if len(moves) > 0 && g.rebuildOnTheClocksTurn(out, at, from, moves) {
 		return
 	}
+	var keepFrom time.Duration
+	if _, behind := g.reached(from, moves); behind {
+		// the board shows a move made since the position the plies
+		// reach: the presses since it showed that position are of it
+		keepFrom = g.held.at
+	}
 	firstLaid := g.away.unvFrom == 0
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, moves, false)
@@ -709,7 +715,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if firstLaid {
 		g.away.laid = len(l.words)
 	}
-	g.absorbPresses(l.n, 0)
+	g.absorbPresses(l.n, keepFrom)
 	// the absence ends with the first verified move after these plies
 	g.away.suspect, g.away.stale = false, false
 	g.reportLaid(out, at, back, verified, l, ambiguous)
@@ -777,6 +783,15 @@ func (g *Game) reportLaid(out *[]Event, at time.Duration, back string, verified 
 // plies are laid unchecked, for a later press to contradict.
 func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) bool {
 	turn, ok := g.clockTurn()
+	reached, behind := g.reached(from, moves)
+	if ok && behind {
+		// The board has moved on from the position the moves reach
+		// (held plies settled while it shows the next move): the
+		// clock's word is about the board as it is, and its turn in the
+		// position reached is that of the side whose move the board
+		// then shows.
+		turn, ok = g.moverTo(reached, g.rec.PositionAt(from), turn)
+	}
 	if !ok {
 		g.away.unchecked = true
 		return false
@@ -800,7 +815,47 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 	pressed := sideOf(turn.Other())
 	why := fmt.Sprintf("which the shortest sequences of moves from there reach with %s to move, while %s pressed the clock after the board showed it: more plies were made than they number",
 		name(pressed), name(pressed))
-	return g.rebase(out, at, back, least, why)
+	if !behind {
+		return g.rebase(out, at, back, least, why)
+	}
+	// rebuilt from the position reached, the move the board shows since
+	// is then followed as usual, and the presses since the board showed
+	// that position are of it, not of the plies nobody saw
+	if !g.rebuild(out, at, rebuild{snap: reached, from: back, least: least, turn: turn, keepFrom: g.held.at, why: why}) {
+		return false
+	}
+	g.unexpl.on = false
+	g.process(out, at)
+	return true
+}
+
+// reached is the position moves reach from ply from, and whether the board
+// shows another (it has moved on since).
+func (g *Game) reached(from int, moves []*chess.Move) (rules.Snapshot, bool) {
+	p := g.rec.PositionAt(from)
+	for _, m := range moves {
+		p = p.Update(m)
+	}
+	s := rules.SnapshotOf(p)
+	return s, !sameBoard(s, g.snap)
+}
+
+// moverTo is the side whose one legal move leads from the pieces of s to the
+// board's position, when the clock's turn there (turn) is the other side's:
+// the side to move in s by the clock's word. ok is false when no single
+// move of either side leads there, or the clock's turn contradicts it.
+func (g *Game) moverTo(s rules.Snapshot, old *chess.Position, turn chess.Color) (chess.Color, bool) {
+	for _, t := range []chess.Color{chess.White, chess.Black} {
+		r, err := rules.NewGame(placementFEN(s, old, t, 1))
+		if err != nil {
+			continue
+		}
+		res := rules.Reconstruct(r, g.snap, rules.Options{MaxPlies: 1})
+		if res.Kind == rules.Forward && len(res.Moves) == 1 {
+			return t, t.Other() == turn
+		}
+	}
+	return turn, false
 }
 
 // rebase rebuilds the record from the position the board shows, when no
@@ -1046,6 +1101,7 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.fix, g.held.merge = moves, from, -1, false, false, false
+	g.held.at = at
 	g.held.inHand = false
 	if !g.unexpl.on {
 		g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false

@@ -1108,3 +1108,64 @@ func TestAPressAtTheDisconnectionsStampIsFromBeforeTheAbsence(t *testing.T) {
 		t.Errorf("unverified-moves from verified ply %d, %d made; want 4 and 4: %s", a[1].Ply, a[1].Made, a[1].Detail)
 	}
 }
+
+func TestTheClocksTurnAfterTheNextMoveIsAboutTheBoardThen(t *testing.T) {
+	// Black's queen was seen on g5, not pressed, when the daemon was killed;
+	// while it was down Black pressed, and 3.Nc3 Nc6 4.Bc4 Qh4 were played.
+	// Back, the board is read whole, and in one burst the clock names
+	// White's clock running, White plays 5.d3 and presses. The shortest
+	// sequence to the position read (Qd8-h4 at once, 3.Nc3 Nc6 4.Bc4) leaves
+	// Black to move, where the clock's word, given after d3, says White was:
+	// the word is about the board after d3, and one move of White's leads
+	// there. So more plies were made than four, and d3 is the next move,
+	// completed by its press: ply 9, as in the game.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.opening("e4", "e5", "Nf3")
+	h.play(5, "Qg5")
+	h.feed(h.g.Session(sec(5.5), "disconnected", "board"))
+	h.feed(h.g.Session(sec(20), "connected", "board"))
+	for _, san := range []string{"Nc3", "Nc6", "Bc4", "Qh4"} {
+		if err := h.shadow.MoveSAN(san); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.dump(20)
+	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(21), Side: W})
+	h.play(21, "d3")
+	h.press(21, W)
+	h.advance(30)
+	h.wantCompletions("1.e4 2.e5 3.Nf3 9.d3")
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if a := h.of(TypeAnomaly); len(a) == 2 && (a[1].Ply != 3 || a[1].Made != 5) {
+		t.Errorf("unverified-moves from verified ply %d, %d made; want 3 and 5: %s", a[1].Ply, a[1].Made, a[1].Detail)
+	}
+}
+
+func TestThePressOfTheNextMoveAfterAnAbsenceCompletesIt(t *testing.T) {
+	// As above, but Black's 2...Qg5 was pressed before the daemon was
+	// killed: the four plies to the position read (3.Nc3 Nc6 4.Bc4 Qh4)
+	// leave White to move, as the clock says after 5.d3. They are laid
+	// unverified; White's press, read after the board showed that position,
+	// is d3's and completes it, with no alarm of a move without a press.
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.opening("e4", "e5", "Nf3", "Qg5")
+	h.feed(h.g.Session(sec(6.5), "disconnected", "board"))
+	h.feed(h.g.Session(sec(20), "connected", "board"))
+	for _, san := range []string{"Nc3", "Nc6", "Bc4", "Qh4"} {
+		if err := h.shadow.MoveSAN(san); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.dump(20)
+	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(21), Side: W})
+	h.play(21, "d3")
+	h.press(21, W)
+	h.advance(24)
+	h.play(25, "a6")
+	h.press(25.5, B)
+	h.advance(30)
+	h.wantCompletions("1.e4 2.e5 3.Nf3 4.Qg5 9.d3 10.a6")
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+}
