@@ -1032,7 +1032,8 @@ func (g *Game) clockTurn() (chess.Color, bool) {
 
 // clockSays records the clock's word that side is to move, at at.
 func (g *Game) clockSays(side clockd.Side, at time.Duration) {
-	g.pend.turn = clockWord{seen: true, toMove: side, at: at, snap: g.snap, snapKnown: !g.away.disconnected}
+	g.pend.turn = clockWord{seen: true, toMove: side, at: at, snap: g.snap, snapKnown: !g.away.disconnected,
+		undumped: !g.away.disconnected && g.away.undumped}
 }
 
 // absorbPresses drops the presses that wait for a move made while the board

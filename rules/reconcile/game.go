@@ -214,6 +214,10 @@ type clockWord struct {
 	at        time.Duration
 	snap      rules.Snapshot
 	snapKnown bool
+	// undumped: given after the board was back and before it was read
+	// whole (field updates laid on the image of before the absence): it
+	// is about the position the board's first dump shows.
+	undumped bool
 }
 
 // flagState is the periods and flags as the clock showed them and the
@@ -557,6 +561,10 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 			}
 		}
 		defer func() { g.away.disconnected = false }()
+	}
+	if t := &g.pend.turn; dump && t.seen && t.undumped {
+		t.undumped = false
+		defer func() { t.snap = g.snap }()
 	}
 	if (!g.oriented || g.ended) && !g.orientTo(&out, at, s) {
 		return out

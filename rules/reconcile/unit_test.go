@@ -1169,3 +1169,33 @@ func TestThePressOfTheNextMoveAfterAnAbsenceCompletesIt(t *testing.T) {
 	h.wantCompletions("1.e4 2.e5 3.Nf3 4.Qg5 9.d3 10.a6")
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
 }
+
+func TestTheClocksWordBeforeTheFirstDumpIsAboutTheDump(t *testing.T) {
+	// Back from the absence, the board first sends a field update (the
+	// queen set down on f6), laid on the image of before the absence; then
+	// the clock names White's clock running; then the board is read whole:
+	// 2.Nf3 Qe7 3.Nc3 Qf6. The clock's word came after the board was back
+	// but before it was read whole: it is about the position the dump
+	// shows, not the stale image. The shortest sequence (2.Nf3 Qf6 3.Nc3)
+	// leaves Black to move where the clock says White: at least four plies
+	// were made, and 4.Bc4 and 4...Nc6 are plies 7 and 8, as in the game.
+	h := parityHarness(t)
+	h.put(20.1, "f6", chess.BlackQueen)
+	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.3), Side: W})
+	for _, san := range []string{"Nf3", "Qe7", "Nc3", "Qf6"} {
+		if err := h.shadow.MoveSAN(san); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.dump(20.5)
+	h.advance(30)
+	if a := h.of(TypeAnomaly); len(a) != 2 || a[1].Made != 4 {
+		t.Fatalf("after the dump: %v, want the unverified plies counted four (%+v)", h.anomalies(), a)
+	}
+	bc4, nc6 := h.playBc4Nc6()
+	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	if bc4 != 7 || nc6 != 8 {
+		t.Errorf("Bc4 and Nc6 completed as plies %d and %d, want 7 and 8", bc4, nc6)
+	}
+}
