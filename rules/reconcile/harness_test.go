@@ -145,6 +145,18 @@ func (h *harness) play(at float64, sans ...string) {
 	h.show(at)
 }
 
+// unseen makes moves (SAN) on the board without showing them: moves made
+// while the board was not read; the next show or dump reads them.
+func (h *harness) unseen(sans ...string) {
+	h.t.Helper()
+	for _, s := range sans {
+		if err := h.shadow.MoveSAN(s); err != nil {
+			h.t.Fatalf("unseen %s: %v", s, err)
+		}
+	}
+	h.board = rules.SnapshotOf(h.shadow.Position())
+}
+
 // put changes one square of the board without a move (noise, hands).
 func (h *harness) put(at float64, square string, p chess.Piece) {
 	h.t.Helper()

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/arbiterd/arbiterd/clockd"
-	"github.com/arbiterd/arbiterd/rules"
 )
 
 func TestBoardFirstReadWithTheGameUnderWay(t *testing.T) {
@@ -16,12 +15,7 @@ func TestBoardFirstReadWithTheGameUnderWay(t *testing.T) {
 	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
 	h.start(0.5)
 	h.feed(h.g.Session(sec(0.9), "disconnected", "board"))
-	for _, san := range []string{"e4", "e5"} {
-		if err := h.shadow.MoveSAN(san); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.unseen("e4", "e5")
 	h.dump(5.2)
 	h.feed(h.g.Session(sec(5.3), "connected", "board"))
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(5.5), Side: W})

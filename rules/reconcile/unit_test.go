@@ -941,12 +941,7 @@ func TestResyncTakesTheSideToMoveFromTheClockReadAgain(t *testing.T) {
 	// the board with White to move: 4.Bc4 is ply 7, 4...Nc6 ply 8.
 	h := parityHarness(t)
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.5), Side: W})
-	for _, san := range []string{"Nf3", "Qe7", "Nc3", "Qf6"} {
-		if err := h.shadow.MoveSAN(san); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.unseen("Nf3", "Qe7", "Nc3", "Qf6")
 	h.dump(21) // the board read afresh on its return
 	h.advance(30)
 	bc4, nc6 := h.playBc4Nc6()
@@ -1090,12 +1085,7 @@ func TestAPressAtTheDisconnectionsStampIsFromBeforeTheAbsence(t *testing.T) {
 	h.press(6, B)
 	h.feed(h.g.Session(sec(6), "disconnected", "board"))
 	h.feed(h.g.Session(sec(20), "connected", "board"))
-	for _, san := range []string{"Nc3", "Nc6", "Bc4", "Qh4"} {
-		if err := h.shadow.MoveSAN(san); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.unseen("Nc3", "Nc6", "Bc4", "Qh4")
 	h.dump(20)
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.5), Side: W})
 	h.advance(24)
@@ -1124,12 +1114,7 @@ func TestTheClocksTurnAfterTheNextMoveIsAboutTheBoardThen(t *testing.T) {
 	h.play(5, "Qg5")
 	h.feed(h.g.Session(sec(5.5), "disconnected", "board"))
 	h.feed(h.g.Session(sec(20), "connected", "board"))
-	for _, san := range []string{"Nc3", "Nc6", "Bc4", "Qh4"} {
-		if err := h.shadow.MoveSAN(san); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.unseen("Nc3", "Nc6", "Bc4", "Qh4")
 	h.dump(20)
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(21), Side: W})
 	h.play(21, "d3")
@@ -1152,12 +1137,7 @@ func TestThePressOfTheNextMoveAfterAnAbsenceCompletesIt(t *testing.T) {
 	h.opening("e4", "e5", "Nf3", "Qg5")
 	h.feed(h.g.Session(sec(6.5), "disconnected", "board"))
 	h.feed(h.g.Session(sec(20), "connected", "board"))
-	for _, san := range []string{"Nc3", "Nc6", "Bc4", "Qh4"} {
-		if err := h.shadow.MoveSAN(san); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.unseen("Nc3", "Nc6", "Bc4", "Qh4")
 	h.dump(20)
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(21), Side: W})
 	h.play(21, "d3")
@@ -1182,12 +1162,7 @@ func TestTheClocksWordBeforeTheFirstDumpIsAboutTheDump(t *testing.T) {
 	h := parityHarness(t)
 	h.put(20.1, "f6", chess.BlackQueen)
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.3), Side: W})
-	for _, san := range []string{"Nf3", "Qe7", "Nc3", "Qf6"} {
-		if err := h.shadow.MoveSAN(san); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.unseen("Nf3", "Qe7", "Nc3", "Qf6")
 	h.dump(20.5)
 	h.advance(30)
 	if a := h.of(TypeAnomaly); len(a) != 2 || a[1].Made != 4 {
