@@ -1079,23 +1079,40 @@ func TestAPressAtTheDisconnectionsStampIsFromBeforeTheAbsence(t *testing.T) {
 	// says. Explained from below Qg5, four plies would do too (the queen
 	// going d8-h4 at once) with Black to move, against the clock, and
 	// White's next move would read as a second move in a row.
-	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
-	h.opening("e4", "e5", "Nf3")
-	h.play(5, "Qg5")
-	h.press(6, B)
-	h.feed(h.g.Session(sec(6), "disconnected", "board"))
-	h.feed(h.g.Session(sec(20), "connected", "board"))
-	h.unseen("Nc3", "Nc6", "Bc4", "Qh4")
-	h.dump(20)
+	h := queenOnG5Harness(t, true, 6)
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(20.5), Side: W})
 	h.advance(24)
 	h.play(25, "d3")
 	h.press(25.5, W)
 	h.advance(30)
 	h.wantCompletions("1.e4 2.e5 3.Nf3 4.Qg5 9.d3")
+	h.wantUnverified(4, 4)
+}
+
+// queenOnG5Harness plays 1.e4 e5 2.Nf3 and Black's queen set down on g5
+// (pressed at 6 s, or not), the daemon killed at down; while it was down
+// 3.Nc3 Nc6 4.Bc4 Qh4 were played, and the board is read whole at 20 s.
+func queenOnG5Harness(t *testing.T, pressed bool, down float64) *harness {
+	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
+	h.opening("e4", "e5", "Nf3")
+	h.play(5, "Qg5")
+	if pressed {
+		h.press(6, B)
+	}
+	h.feed(h.g.Session(sec(down), "disconnected", "board"))
+	h.feed(h.g.Session(sec(20), "connected", "board"))
+	h.unseen("Nc3", "Nc6", "Bc4", "Qh4")
+	h.dump(20)
+	return h
+}
+
+// wantUnverified checks the anomalies are the disconnection and one
+// unverified-moves report, from verified ply ply, made plies made.
+func (h *harness) wantUnverified(ply, made int) {
+	h.t.Helper()
 	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
-	if a := h.of(TypeAnomaly); len(a) == 2 && (a[1].Ply != 4 || a[1].Made != 4) {
-		t.Errorf("unverified-moves from verified ply %d, %d made; want 4 and 4: %s", a[1].Ply, a[1].Made, a[1].Detail)
+	if a := h.of(TypeAnomaly); len(a) == 2 && (a[1].Ply != ply || a[1].Made != made) {
+		h.t.Errorf("unverified-moves from verified ply %d, %d made; want %d and %d: %s", a[1].Ply, a[1].Made, ply, made, a[1].Detail)
 	}
 }
 
@@ -1109,22 +1126,13 @@ func TestTheClocksTurnAfterTheNextMoveIsAboutTheBoardThen(t *testing.T) {
 	// the word is about the board after d3, and one move of White's leads
 	// there. So more plies were made than four, and d3 is the next move,
 	// completed by its press: ply 9, as in the game.
-	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
-	h.opening("e4", "e5", "Nf3")
-	h.play(5, "Qg5")
-	h.feed(h.g.Session(sec(5.5), "disconnected", "board"))
-	h.feed(h.g.Session(sec(20), "connected", "board"))
-	h.unseen("Nc3", "Nc6", "Bc4", "Qh4")
-	h.dump(20)
+	h := queenOnG5Harness(t, false, 5.5)
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(21), Side: W})
 	h.play(21, "d3")
 	h.press(21, W)
 	h.advance(30)
 	h.wantCompletions("1.e4 2.e5 3.Nf3 9.d3")
-	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
-	if a := h.of(TypeAnomaly); len(a) == 2 && (a[1].Ply != 3 || a[1].Made != 5) {
-		t.Errorf("unverified-moves from verified ply %d, %d made; want 3 and 5: %s", a[1].Ply, a[1].Made, a[1].Detail)
-	}
+	h.wantUnverified(3, 5)
 }
 
 func TestThePressOfTheNextMoveAfterAnAbsenceCompletesIt(t *testing.T) {
@@ -1133,12 +1141,7 @@ func TestThePressOfTheNextMoveAfterAnAbsenceCompletesIt(t *testing.T) {
 	// leave White to move, as the clock says after 5.d3. They are laid
 	// unverified; White's press, read after the board showed that position,
 	// is d3's and completes it, with no alarm of a move without a press.
-	h := newHarness(t, Config{TimeControl: mustTC(t, standardTC)})
-	h.opening("e4", "e5", "Nf3", "Qg5")
-	h.feed(h.g.Session(sec(6.5), "disconnected", "board"))
-	h.feed(h.g.Session(sec(20), "connected", "board"))
-	h.unseen("Nc3", "Nc6", "Bc4", "Qh4")
-	h.dump(20)
+	h := queenOnG5Harness(t, true, 6.5)
 	h.clock(clockd.ClockEvent{Kind: clockd.Running, At: sec(21), Side: W})
 	h.play(21, "d3")
 	h.press(21, W)
@@ -1147,7 +1150,7 @@ func TestThePressOfTheNextMoveAfterAnAbsenceCompletesIt(t *testing.T) {
 	h.press(25.5, B)
 	h.advance(30)
 	h.wantCompletions("1.e4 2.e5 3.Nf3 4.Qg5 9.d3 10.a6")
-	h.wantAnomalies(KindBoardDisconnected, KindUnverified)
+	h.wantUnverified(4, 4)
 }
 
 func TestTheClocksWordBeforeTheFirstDumpIsAboutTheDump(t *testing.T) {
