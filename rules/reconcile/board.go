@@ -606,30 +606,22 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	if base == g.snap || base.OccupancyOnly || base.Unknown != 0 {
 		return false
 	}
-	old := g.rec.Position()
-	for _, t := range []chess.Color{chess.White, chess.Black} {
-		r, err := rules.NewGame(placementFEN(base, old, t, 1))
-		if err != nil {
-			continue
-		}
-		res := rules.Reconstruct(r, g.snap, rules.Options{MaxPlies: 1})
-		if res.Kind != rules.Forward || len(res.Moves) != 1 {
-			continue
-		}
-		from, fewest, ok := g.fewestTo(far, base)
-		if !ok {
-			return false
-		}
-		// the presses made since the board showed far are those of the
-		// move it then showed, not of the plies nobody saw
-		if !g.rebuild(out, at, rebuild{snap: base, from: from, least: fewest, turn: t, keepFrom: far.at,
-			why: "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made"}) {
-			return false
-		}
-		g.process(out, at)
-		return true
+	t, ok := g.moverTo(base, g.rec.Position())
+	if !ok {
+		return false
 	}
-	return false
+	from, fewest, ok := g.fewestTo(far, base)
+	if !ok {
+		return false
+	}
+	// the presses made since the board showed far are those of the
+	// move it then showed, not of the plies nobody saw
+	if !g.rebuild(out, at, rebuild{snap: base, from: from, least: fewest, turn: t, keepFrom: far.at,
+		why: "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made"}) {
+		return false
+	}
+	g.process(out, at)
+	return true
 }
 
 // fewestTo is the record's ply the rebuild from base counts from and the
@@ -790,7 +782,8 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 		// clock's word is about the board as it is, and its turn in the
 		// position reached is that of the side whose move the board
 		// then shows.
-		turn, ok = g.moverTo(reached, g.rec.PositionAt(from), turn)
+		mover, one := g.moverTo(reached, g.rec.PositionAt(from))
+		turn, ok = mover, one && mover.Other() == turn
 	}
 	if !ok {
 		g.away.unchecked = true
@@ -840,11 +833,10 @@ func (g *Game) reached(from int, moves []*chess.Move) (rules.Snapshot, bool) {
 	return s, !sameBoard(s, g.snap)
 }
 
-// moverTo is the side whose one legal move leads from the pieces of s to the
-// board's position, when the clock's turn there (turn) is the other side's:
-// the side to move in s by the clock's word. ok is false when no single
-// move of either side leads there, or the clock's turn contradicts it.
-func (g *Game) moverTo(s rules.Snapshot, old *chess.Position, turn chess.Color) (chess.Color, bool) {
+// moverTo is the side whose one legal move leads from the pieces of s
+// (castling and en passant rights as far as old allows them) to the
+// board's position; ok is false when no single move of either side does.
+func (g *Game) moverTo(s rules.Snapshot, old *chess.Position) (chess.Color, bool) {
 	for _, t := range []chess.Color{chess.White, chess.Black} {
 		r, err := rules.NewGame(placementFEN(s, old, t, 1))
 		if err != nil {
@@ -852,10 +844,10 @@ func (g *Game) moverTo(s rules.Snapshot, old *chess.Position, turn chess.Color) 
 		}
 		res := rules.Reconstruct(r, g.snap, rules.Options{MaxPlies: 1})
 		if res.Kind == rules.Forward && len(res.Moves) == 1 {
-			return t, t.Other() == turn
+			return t, true
 		}
 	}
-	return turn, false
+	return chess.White, false
 }
 
 // rebase rebuilds the record from the position the board shows, when no
