@@ -542,7 +542,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.suspect = true
-		g.away.far = farPosition{in: g.snapIn, snap: g.snap, at: g.snapAt, least: fewest, from: from, fen: g.rec.FEN(),
+		g.away.far = farPosition{in: g.snapIn, snap: g.snap, least: fewest, from: from, fen: g.rec.FEN(),
 			placed: g.placed}
 		return
 	}
@@ -616,7 +616,7 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	}
 	// the presses made since the board showed far are those of the
 	// move it then showed, not of the plies nobody saw
-	if !g.rebuild(out, at, rebuild{snap: base, from: from, least: fewest, turn: t, keepFrom: far.at,
+	if !g.rebuild(out, at, rebuild{snap: base, from: from, least: fewest, turn: t, keepIn: far.in,
 		why: "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made"}) {
 		return false
 	}
@@ -679,11 +679,11 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if len(moves) > 0 && g.rebuildOnTheClocksTurn(out, at, from, moves) {
 		return
 	}
-	var keepFrom time.Duration
+	keepIn := 0
 	if _, behind := g.reached(from, moves); behind {
 		// the board shows a move made since the position the plies
 		// reach: the presses since it showed that position are of it
-		keepFrom = g.held.at
+		keepIn = g.held.in
 	}
 	firstLaid := g.away.unvFrom == 0
 	if from < g.rec.Ply() {
@@ -707,7 +707,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if firstLaid {
 		g.away.laid = len(l.words)
 	}
-	g.absorbPresses(l.n, keepFrom)
+	g.absorbPresses(l.n, keepIn)
 	// the absence ends with the first verified move after these plies
 	g.away.suspect, g.away.stale = false, false
 	g.reportLaid(out, at, back, verified, l, ambiguous)
@@ -814,7 +814,7 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 	// rebuilt from the position reached, the move the board shows since
 	// is then followed as usual, and the presses since the board showed
 	// that position are of it, not of the plies nobody saw
-	if !g.rebuild(out, at, rebuild{snap: reached, from: back, least: least, turn: turn, keepFrom: g.held.at, why: why}) {
+	if !g.rebuild(out, at, rebuild{snap: reached, from: back, least: least, turn: turn, keepIn: g.held.in, why: why}) {
 		return false
 	}
 	g.unexpl.on = false
@@ -869,15 +869,16 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why strin
 // rebuild is how the record is rebuilt (see Game.rebuild): from the
 // position snap, the plies after from replaced by at least least plies
 // nobody saw, why saying how snap stands to the record; turn is the side to
-// move in snap (the other if that position is not legal); presses made from
-// keepFrom on (when not 0) are of the moves after snap, not of those plies.
+// move in snap (the other if that position is not legal); presses read from
+// input keepIn on (when not 0: the input that showed snap) are of the moves
+// after snap, not of those plies.
 type rebuild struct {
-	snap     rules.Snapshot
-	from     int
-	least    int
-	why      string
-	turn     chess.Color
-	keepFrom time.Duration
+	snap   rules.Snapshot
+	from   int
+	least  int
+	why    string
+	turn   chess.Color
+	keepIn int
 }
 
 // rebuild rebuilds the record as b says (see rebase); it reports whether it
@@ -922,7 +923,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		g.away.unvFrom = verified + 1
 	}
 	if !again {
-		g.absorbPresses(n, b.keepFrom)
+		g.absorbPresses(n, b.keepIn)
 	}
 	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
 	g.reportRebuilt(out, at, b.why, verified, made, n)
@@ -1033,13 +1034,15 @@ func (g *Game) clockSays(side clockd.Side, at time.Duration) {
 // lets as many more of each side as its unverified plies still lack
 // complete nothing without penalty: the clock is relayed by the board, so
 // the presses made meanwhile may be read only after it is back. Presses
-// from keepFrom on (when not 0) are kept: they are of moves made after the
-// position the record was rebuilt from (see movedOnFrom).
-func (g *Game) absorbPresses(n [2]int, keepFrom time.Duration) {
+// read from input keepIn on (when not 0) are kept: they are of moves made
+// after the position the record was rebuilt from, which that input showed
+// (see movedOnFrom). Inputs, not stamps: a stalled host reads a burst at one
+// stamp.
+func (g *Game) absorbPresses(n [2]int, keepIn int) {
 	kept := g.pend.presses[:0]
 	var seen [2]int
 	for _, p := range g.pend.presses {
-		if !g.away.before(p.ev.At, p.in) && (keepFrom == 0 || p.ev.At < keepFrom) {
+		if !g.away.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {
 			seen[p.ev.Side]++
 			continue
 		}
@@ -1094,7 +1097,7 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.fix, g.held.merge = moves, from, -1, false, false, false
-	g.held.at = at
+	g.held.in = g.snapIn
 	g.held.inHand = false
 	if !g.unexpl.on {
 		g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false

@@ -317,7 +317,6 @@ func (a *absence) before(at time.Duration, in int) bool {
 type farPosition struct {
 	in   int            // the input that showed it (its snapIn; 0: none)
 	snap rules.Snapshot // the position
-	at   time.Duration  // since when the board showed it
 	// the fewest plies that can have been made to reach it (see least),
 	// from the record's position below its trailing plies (from), while
 	// the record is at position fen
@@ -331,13 +330,13 @@ type farPosition struct {
 // held is several plies the board shows at once, not yet accepted.
 type held struct {
 	plies  []*chess.Move
-	from   int           // the ply they start from
-	backTo int           // ≥ 0: the held plies may instead be a take-back to this ply
-	slide  bool          // the held plies continue a recorded slide (see fewer)
-	fix    bool          // the held plies replace a completed move the board shows was another (see miscommitted)
-	merge  bool          // with fix: two recorded moves of one piece around a reply were one (see fitsMerge)
-	away   bool          // the held plies were found after an absence (a resync search)
-	at     time.Duration // when the board showed the position they reach
+	from   int  // the ply they start from
+	backTo int  // ≥ 0: the held plies may instead be a take-back to this ply
+	slide  bool // the held plies continue a recorded slide (see fewer)
+	fix    bool // the held plies replace a completed move the board shows was another (see miscommitted)
+	merge  bool // with fix: two recorded moves of one piece around a reply were one (see fitsMerge)
+	away   bool // the held plies were found after an absence (a resync search)
+	in     int  // the input that showed the position they reach (its snapIn)
 	// inHand: with away, the held plies leave the other side to move than
 	// the clock says, and the board is, but for one piece lifted off it, a
 	// position the clock agrees with (see pieceInHand): a move or a capture
