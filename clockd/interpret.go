@@ -29,6 +29,11 @@ type istate struct {
 	flagPer   [2]int           // per face: period of the reported flag
 	allow     [2]time.Duration // per face: time the arbiter added beyond the control
 	noClock   bool
+	// joined: the clock was first read with the game under way (see
+	// underWay): the presses made before were not seen, presses holds
+	// only the fewest that give the times it showed then, and which face
+	// ran then says nothing of White's.
+	joined bool
 }
 
 // Interpreter turns clock readings into ClockEvents. It is a pure state
@@ -273,6 +278,12 @@ func (in *Interpreter) absurd(st *istate, r Reading) string {
 		if t < 0 {
 			return fmt.Sprintf("the %s face shows a negative time (%v)", f, t)
 		}
+		if !st.started && in.tc.maxIncrement() > 0 {
+			// Before the clock is seen to start, the game may be under
+			// way (see underWay): any number of presses may be behind
+			// the times shown.
+			continue
+		}
 		if lim := in.limit(st, f); t > lim {
 			return fmt.Sprintf("the %s face shows %v, more than the control %s can give after %d presses (%v)",
 				f, t, in.tc, st.presses[f], lim-granularity)
@@ -304,6 +315,9 @@ func (in *Interpreter) start(st *istate, r Reading, turnKnown bool) []ClockEvent
 		return nil
 	}
 	st.started, st.running = true, true
+	if in.underWay(r) {
+		return in.join(st, r)
+	}
 	if st.resolved && in.cfg != WhiteAuto && !st.turnSure {
 		// White's clock runs at the start (6.6) and White's face is set:
 		// what each indicator shows now names White's face, whatever was
@@ -326,6 +340,54 @@ func (in *Interpreter) start(st *istate, r Reading, turnKnown bool) []ClockEvent
 		detail = fmt.Sprintf("the clock started with the %s face running, but White's face is set to %s: check the clock's orientation (6.6)", st.turn, st.white)
 	}
 	return []ClockEvent{{Kind: Started, At: r.At, Side: White, Clock: timesOf(st, r), Period: 1, Detail: detail}}
+}
+
+// underWay reports whether r, the first running reading of a clock not
+// seen to start, shows a game already under way rather than one starting.
+// At the start both faces show the control's starting time (with the
+// increment a Fischer clock gives before the first move, or without it)
+// but for the one running down from it. Whichever face runs (the turn
+// bits may be read the other way round), a reading with neither face at
+// the starting time, or one above it, is of a game whose players have
+// pressed already.
+func (in *Interpreter) underWay(r Reading) bool {
+	if len(in.tc.Periods) == 0 {
+		return false
+	}
+	p := in.tc.Periods[0]
+	top := p.Time
+	if p.Mode == Fischer {
+		top += p.Increment
+	}
+	atStart := func(t time.Duration) bool { return t == p.Time || t == top }
+	above := func(t time.Duration) bool { return t > top+granularity }
+	return above(r.Left.Time) || above(r.Right.Time) || (!atStart(r.Left.Time) && !atStart(r.Right.Time))
+}
+
+// join begins following a clock first read with the game under way
+// (arbiterd started, or restarted, after the first moves). The presses
+// made before were not seen: each face is taken to have made the fewest
+// that give the time it shows (for the limit of what it can show), and
+// the face that runs is whoever's turn it is, no sign of White's (6.6
+// speaks of the start): White's face stays as set, or unknown.
+func (in *Interpreter) join(st *istate, r Reading) []ClockEvent {
+	st.joined = true
+	for _, f := range [2]Face{Left, Right} {
+		st.presses[f] = max(st.presses[f], in.fewestPresses(r.Face(f).Time))
+	}
+	return []ClockEvent{{Kind: Started, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, r), Period: 1, UnderWay: true,
+		Detail: fmt.Sprintf("the clock was first read with the game under way (left %v, right %v, the %s face running): the presses made before were not seen", r.Left.Time, r.Right.Time, st.turn)}}
+}
+
+// fewestPresses is the fewest presses that can leave a face showing t:
+// every period's time and an increment per press.
+func (in *Interpreter) fewestPresses(t time.Duration) int {
+	inc := in.tc.maxIncrement()
+	over := t - in.tc.totalTime() - granularity
+	if inc <= 0 || over <= 0 {
+		return 0
+	}
+	return int((over + inc - 1) / inc)
 }
 
 // credit is the most a press can give face f in its current period
@@ -640,7 +702,7 @@ func (in *Interpreter) flagsAtJumps(st *istate, prev, r Reading, x Face, n int, 
 // of them having risen to it by more than a press can credit, after
 // presses were counted.
 func (in *Interpreter) reset(st *istate, prev, r Reading) bool {
-	if st.presses[Left]+st.presses[Right] == 0 || len(in.tc.Periods) == 0 {
+	if (st.presses[Left]+st.presses[Right] == 0 && !st.joined) || len(in.tc.Periods) == 0 {
 		return false
 	}
 	p := in.tc.Periods[0]

@@ -68,6 +68,52 @@ func TestInterpreterTable(t *testing.T) {
 			[]Reading{rd(0, 900, 900, "L", true), rd(100, 1000, 995, "R", true), rd(101, 1000, 994, "R", true),
 				rd(105, 999, 1001, "L", true), rd(109, 1006, 1000, "R", true), rd(113, 1005, 1007, "L", true)},
 			"started impossible impossible running:black press:black press:white press:black", nil},
+		{"a clock first read with the game under way makes no claim on White's face", "900+10", WhiteLeft,
+			// arbiterd started eleven plies into the game: Black's time
+			// runs, both faces show more than the control's start (the
+			// increments of the presses before), and nothing of it is
+			// an untrusted reading or a clock set the wrong way round.
+			[]Reading{rd(33, 954, 943, "R", true), rd(34, 954, 942, "R", true), rd(37, 954, 949, "L", true), rd(39, 963, 949, "R", true)},
+			"started press:black press:white",
+			func(t *testing.T, evs []ClockEvent, in *Interpreter) {
+				if s := evs[0]; !s.UnderWay || s.Side != Black {
+					t.Errorf("start %v: want under way, Black's time running", s)
+				}
+				if f, ok := in.WhiteFace(); !ok || f != Left {
+					t.Errorf("white face %v %v, want left as set", f, ok)
+				}
+			}},
+		{"auto: a clock first read under way does not tell White's face", "900+10", WhiteAuto,
+			[]Reading{rd(33, 954, 943, "R", true), rd(34, 954, 942, "R", true)}, "started",
+			func(t *testing.T, evs []ClockEvent, in *Interpreter) {
+				if !evs[0].UnderWay {
+					t.Errorf("start %v: want under way", evs[0])
+				}
+				if f, ok := in.WhiteFace(); ok {
+					t.Errorf("white face %v known; the face that runs mid-game is not White's by 6.6", f)
+				}
+			}},
+		{"a start whose turn bits are read the other way round is still a start", "900+10", WhiteLeft,
+			// the bits name the right face, the left one runs down: one
+			// face at the starting time is a game starting, whichever runs
+			[]Reading{rd(0, 899, 900, "R", true), rd(1, 898, 900, "R", true)}, "started",
+			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
+				if evs[0].UnderWay {
+					t.Errorf("start %v: taken as a game under way", evs[0])
+				}
+			}},
+		{"a Fischer clock that gives the increment before the first move starts", "900+10", WhiteLeft,
+			[]Reading{rd(0, 910, 910, "L", true), rd(1, 909, 910, "L", true)}, "started",
+			func(t *testing.T, evs []ClockEvent, _ *Interpreter) {
+				if evs[0].UnderWay {
+					t.Errorf("start %v: taken as a game under way", evs[0])
+				}
+			}},
+		{"a clock joined under way without increment is still seen reset", "5400", WhiteLeft,
+			// no increment: no press can be counted from the times, yet a
+			// clock set back to the start mid-game is a reset
+			[]Reading{rd(0, 3000, 4000, "L", true), rd(1, 2999, 4000, "L", true), rd(2, 5400, 5400, "", false)},
+			"started reset", nil},
 		{"lever position when there are no turn bits", "300", WhiteAuto,
 			[]Reading{
 				with(rd(0, 300, 300, "", true), func(r *Reading) { r.LeverKnown, r.LeverRightHigh = true, false }),

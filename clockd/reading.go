@@ -92,6 +92,10 @@ type ClockEvent struct {
 	Added    time.Duration // PeriodAdded: the period's time; Adjusted: the change
 	Inferred bool          // a press recovered from a merged reading, not seen directly; Adjusted: whose face it is rests on the clock's indicators, not yet on its displays
 	Detail   string        // words for the arbiter
+	// UnderWay: Started by a clock first read with the game under way
+	// (not at the control's starting times): the presses made before were
+	// not seen, and Side is whoever's time runs, not White by 6.6.
+	UnderWay bool
 }
 
 func (e ClockEvent) String() string {
@@ -101,6 +105,9 @@ func (e ClockEvent) String() string {
 	}
 	if e.Inferred {
 		s += " inferred"
+	}
+	if e.UnderWay {
+		s += " under-way"
 	}
 	if e.Detail != "" {
 		s += ": " + e.Detail

@@ -309,7 +309,7 @@ func (in *Interpreter) ranBetween(st *istate, r Reading, c changes, f Face) []Cl
 	}
 	if c.steady && st.turnKnown && st.turn != f && !st.ind[indBits].contradicted() && !st.ind[indLever].contradicted() {
 		in.mirrored(st)
-		if in.cfg != WhiteAuto && st.started && st.presses == [2]int{} && f != st.white {
+		if in.cfg != WhiteAuto && st.started && !st.joined && st.presses == [2]int{} && f != st.white {
 			evs = append(evs, ClockEvent{Kind: Convention, At: r.At, Clock: timesOf(st, r),
 				Detail: fmt.Sprintf("the clock started with the %s face running, but White's face is set to %s: check the clock's orientation and the board's clock-white setting (6.6)", f, st.white)})
 		}

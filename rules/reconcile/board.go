@@ -341,10 +341,95 @@ func (g *Game) underWay(s rules.Snapshot) (rules.Orientation, bool) {
 			found = append(found, o)
 		}
 	}
+	if len(found) == 0 && g.join.on {
+		return joinedAt(s)
+	}
 	if len(found) != 1 {
 		return rules.WhiteBottom, false
 	}
 	return found[0], true
+}
+
+// joinedAt is the orientation of a board first read further into the game
+// than the search from the start reaches, when the clock was first read
+// with the game under way too (a board being set up stands by a clock at
+// its starting times): the position must be one a game can have, and the
+// pawns and kings must say clearly which way round the board is. Pawns
+// start on their own side of the board and only ever move away from it,
+// kings stay near it until the endgame: turned round, every pawn and king
+// is as far from home as it is near it now. Positions with so little on
+// them that both ways look alike are not followed (the start position, or
+// the game's start-fen, is awaited, as before).
+func joinedAt(s rules.Snapshot) (rules.Orientation, bool) {
+	if !gameMaterial(s) {
+		return rules.WhiteBottom, false
+	}
+	// away is how far from home the pawns and kings stand, summed in
+	// ranks, the board as it is; turned round, each stands at its
+	// distance's complement (5 for a pawn, 7 for a king).
+	away, most := 0, 0
+	for sq, pc := range s.Squares {
+		rank := sq / 8 // 0 = the first rank
+		switch pc {
+		case chess.WhitePawn:
+			away, most = away+rank-1, most+5
+		case chess.BlackPawn:
+			away, most = away+6-rank, most+5
+		case chess.WhiteKing:
+			away, most = away+rank, most+7
+		case chess.BlackKing:
+			away, most = away+7-rank, most+7
+		}
+	}
+	// clearly: the other way round, the pieces would stand at least
+	// joinMargin ranks further from home in all
+	switch turned := most - away; {
+	case turned-away >= joinMargin:
+		return rules.WhiteBottom, true
+	case away-turned >= joinMargin:
+		return rules.BlackBottom, true
+	}
+	return rules.WhiteBottom, false
+}
+
+// joinMargin is how many ranks further from home, summed over the pawns
+// and kings, the board turned round must put them for joinedAt to take an
+// orientation: a game a dozen plies in stands some seventy ranks apart from
+// its mirror, a king and pawn ending a few.
+const joinMargin = 12
+
+// gameMaterial reports whether the pieces of s are ones a game from the
+// starting position can have: one king each, at most eight pawns, none on
+// the first or last rank, and no more pieces of a kind than promotions of
+// the missing pawns can give.
+func gameMaterial(s rules.Snapshot) bool {
+	if s.OccupancyOnly || s.Unknown != 0 {
+		return false
+	}
+	var n [16]int
+	for sq, pc := range s.Squares {
+		if pc == chess.NoPiece {
+			continue
+		}
+		if pc.Type() == chess.Pawn && (sq < 8 || sq >= 56) {
+			return false
+		}
+		n[pc]++
+	}
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		pawns := n[chess.NewPiece(chess.Pawn, c)]
+		if n[chess.NewPiece(chess.King, c)] != 1 || pawns > 8 {
+			return false
+		}
+		extra := 0
+		for t, start := range map[chess.PieceType]int{chess.Queen: 1, chess.Rook: 2, chess.Bishop: 2, chess.Knight: 2} {
+			extra += max(0, n[chess.NewPiece(t, c)]-start)
+		}
+		if extra > 8-pawns {
+			return false
+		}
+	}
+	return true
 }
 
 // clockSpoke reports whether the clock has started, been pressed or said
@@ -895,6 +980,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		return false
 	}
 	g.resolveBefore(out, at)
+	first := g.away.fromStart // the board was first read with the game under way
 	g.away.fromStart = false
 	again := g.away.rebased && len(g.plies) == 0
 	// Plies shown before the absence and never completed are not verified
@@ -926,7 +1012,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		g.absorbPresses(n, b.keepIn)
 	}
 	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
-	g.reportRebuilt(out, at, b.why, verified, made, n)
+	g.reportRebuilt(out, at, first, b.why, verified, made, n)
 	if st := rec.Status(); st.Over {
 		// The board shows a game that has ended, by a move nobody saw: a
 		// mate or a stalemate on the board ends it all the same.
@@ -981,14 +1067,19 @@ func (g *Game) followFrom(rec *rules.Game, ply int) {
 }
 
 // reportRebuilt raises the unverified-moves anomaly of a rebuilt record:
-// made plies nobody saw after ply verified, n of them each side's.
-func (g *Game) reportRebuilt(out *[]Event, at time.Duration, why string, verified, made int, n [2]int) {
+// made plies nobody saw after ply verified, n of them each side's; first
+// when the board was first read with the game under way.
+func (g *Game) reportRebuilt(out *[]Event, at time.Duration, first bool, why string, verified, made int, n [2]int) {
 	fen := g.rec.FEN()
+	back := "The board came back from an absence showing"
+	if first {
+		back = "The board was first read with the game under way, showing" // arbiterd started after the first moves
+	}
 	g.reportUnverified(out, at, fmt.Sprintf(
-		"The board came back from an absence showing a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), %s. "+
+		"%s a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), %s. "+
 			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
 			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
-		made, verified, g.counts.White, g.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, fen, verified+1),
+		back, made, verified, g.counts.White, g.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, fen, verified+1),
 		Event{Ply: verified, Made: made, FEN: fen})
 }
 

@@ -147,7 +147,15 @@ type Game struct {
 	started bool // the clock has started (startedAt: when, first)
 	// The default time (6.7.1): when the clock started first (startedAt,
 	// once started) and whether the check was done.
-	startedAt   time.Duration
+	startedAt time.Duration
+	// join: the clock was first read with the game under way
+	// (clockd.ClockEvent.UnderWay; on), at, and whether the board was
+	// checked for the starting position a scan lag later (checked; see
+	// joinedAtTheStart).
+	join struct {
+		on, checked bool
+		at          time.Duration
+	}
 	defaultDone bool
 
 	// The record and what the board shows of it.
@@ -422,6 +430,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.unexpl = unexplained{}
 	g.hand = hand{}
 	g.claims = nil
+	g.join.on, g.join.checked = false, false
 	g.ref = clockd.NewClock(g.tc())
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
 		g.flag.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
@@ -758,6 +767,35 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	g.started = true
 	g.clock = ev.Clock
 	g.ref.Start(at)
+	if ev.UnderWay && !g.join.on {
+		// The clock was first read with the game under way: the round
+		// started before arbiterd read this board (no default time to
+		// check), and the board may show a position too far on for the
+		// search from the start (see joinedAt).
+		g.join.on, g.join.at, g.defaultDone = true, at, true
+		if ev.Side == clockd.Black {
+			g.ref.Press(clockd.White, at, 0)
+		}
+		for _, s := range []clockd.Side{clockd.White, clockd.Black} {
+			g.ref.SetTime(s, ev.Clock.Of(s), at)
+		}
+	}
+}
+
+// joinedAtTheStart warns, once, when the clock was first read with the game
+// under way (times that are not the control's starting ones) while the
+// board, a scan lag later, shows the game at its start with no move made:
+// most often a clock set to another control than the event's, which would
+// count the periods wrong; else a game whose first moves arbiterd missed
+// with every piece back on its square.
+func (g *Game) joinedAtTheStart(out *[]Event, at time.Duration) {
+	if !g.oriented || g.away.fromStart || g.plyBase != 0 || g.rec.Ply() != 0 || len(g.plies) != 0 || g.ended {
+		return
+	}
+	g.anomaly(out, at, KindClockReading, 0, true, "6.10", fmt.Sprintf(
+		"The clock's readings need a look: it was first read showing White %s and Black %s, not the starting times of the control %s, while the board shows the game at its start. "+
+			"If the game has not started, check that the clock is set to the event's time control: the periods and the flags are judged by it. If it has, arbiterd missed its first moves.",
+		hms(g.clock.White), hms(g.clock.Black), g.tc()))
 }
 
 // clockPressed records a press: it waits to be resolved against the board

@@ -24,6 +24,7 @@ const (
 	dStop
 	dCheck
 	dDefault
+	dJoin
 	dNone
 )
 
@@ -95,6 +96,9 @@ func (g *Game) resolve(out *[]Event, stamp, due time.Duration, kind, idx int) {
 		g.checkPeriod(out, stamp, c.ev, done)
 	case dDefault:
 		g.defaultTimePassed(out, stamp)
+	case dJoin:
+		g.join.checked = true
+		g.joinedAtTheStart(out, stamp)
 	}
 }
 
@@ -172,6 +176,9 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 	}
 	if d, ok := g.defaultDue(); ok {
 		consider(d, dDefault, 0)
+	}
+	if g.join.on && !g.join.checked && !g.ended {
+		consider(g.join.at+lag, dJoin, 0)
 	}
 	return due, kind, idx
 }

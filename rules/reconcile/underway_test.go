@@ -2,8 +2,11 @@ package reconcile
 
 import (
 	"testing"
+	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
+	"github.com/notnil/chess"
 )
 
 func TestBoardFirstReadWithTheGameUnderWay(t *testing.T) {
@@ -72,4 +75,142 @@ func TestAFlagBeforeTheBoardShowsTheGameIsNotJudged(t *testing.T) {
 	if e := h.of(TypeEnd); len(e) != 0 {
 		t.Errorf("the game was ended: %+v", e)
 	}
+}
+
+// immortal11 is the first eleven plies of a game (Black to move after
+// them), made on the board before arbiterd first reads it.
+var immortal11 = []string{"e4", "e5", "f4", "exf4", "Bc4", "Qh4+", "Kf1", "b5", "Bxb5", "Nf6", "Nf3"}
+
+// joinUnderWay reports the clock first read with the game under way,
+// side's time running, and sets the model's clock to the times shown.
+func (h *harness) joinUnderWay(at float64, side clockd.Side, times clockd.Times) {
+	h.since, h.running, h.clk = at, side, times
+	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(at), Side: side, Clock: times, UnderWay: true})
+}
+
+func TestABoardFirstReadDeepInPlayIsFollowed(t *testing.T) {
+	// arbiterd started (or restarted, its journal holding nothing of the
+	// game) eleven plies in: deeper than the search from the start goes.
+	// The clock says the game is under way, the pawns say which way round
+	// the board is: the game is followed from the position the board
+	// shows, its moves before reported once as unverified, and the moves
+	// after completed by their presses, with no unexplained-position
+	// alert. Either way round.
+	for _, rotate := range []bool{false, true} {
+		h := newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
+		h.rotate = rotate
+		h.unseen(immortal11...)
+		h.dump(0.2)
+		h.joinUnderWay(0.3, B, clockd.Times{White: 954 * time.Second, Black: 943 * time.Second})
+		h.play(3, "Qh6")
+		h.press(3.4, B)
+		h.play(5, "d3")
+		h.press(5.3, W)
+		h.play(7, "Nh5")
+		h.press(7.2, B)
+		h.play(9, "Nh4")
+		h.press(9.3, W)
+		h.advance(20)
+		h.wantAnomalies(KindUnverified)
+		// numbered from the fewest plies that reach the position: maybe
+		// low (plies 12 to 15 in the game), never high, Black's on even
+		h.wantCompletions("10.Qh6 11.d3 12.Nh5 13.Nh4")
+		if p := h.of(TypePosition); len(p) != 1 || p[0].Orientation != map[bool]string{false: "white-bottom", true: "black-bottom"}[rotate] {
+			t.Errorf("rotated %v: position events %+v", rotate, p)
+		}
+	}
+}
+
+func TestABoardFirstReadDeepInPlayNeedsTheClockUnderWay(t *testing.T) {
+	// The same board by a clock at the control's starting times is a
+	// board being set up (or a study left on it), not a game to follow:
+	// the start position is awaited, and said to be.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
+	h.unseen(immortal11...)
+	h.dump(0.2)
+	h.start(0.3)
+	h.advance(20)
+	h.wantAnomalies(KindUnexplainedPosition)
+	if p := h.of(TypePosition); len(p) != 0 {
+		t.Errorf("followed: %+v", p)
+	}
+}
+
+func TestJoinedAt(t *testing.T) {
+	// joinedAt takes the orientation the pawns and kings say clearly, and
+	// none from a position that looks alike both ways round or that no
+	// game can have.
+	for _, c := range []struct {
+		fen  string
+		want string // "white-bottom", "black-bottom" or "" (not taken)
+	}{
+		{"rnb1kb1r/p1pp1ppp/5n2/1B6/4Pp1q/5N2/PPPP2PP/RNBQ1K1R b kq - 0 6", "white-bottom"},
+		{"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8", "white-bottom"},
+		{"8/5k2/8/3K4/8/8/2N5/6n1 w - - 0 60", ""},            // no pawns: alike both ways
+		{"8/8/4k3/p7/P7/4K3/8/8 w - - 0 50", ""},              // too little to tell
+		{"4k3/pppppppp/8/8/8/8/PPPPPPPP/3QQK2 w - - 0 1", ""}, // a second queen with no pawn missing
+		{"4k3/8/8/8/8/8/8/4K2P w - - 0 1", ""},                // a pawn on the first rank
+	} {
+		opt, err := chess.FEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := rules.SnapshotOf(chess.NewGame(opt).Position())
+		for _, rotate := range []bool{false, true} {
+			r := s
+			want := c.want
+			if rotate {
+				r = s.Rotated()
+				want = map[string]string{"white-bottom": "black-bottom", "": ""}[want]
+			}
+			o, ok := joinedAt(r)
+			got := ""
+			if ok {
+				got = o.String()
+			}
+			if got != want {
+				t.Errorf("%s (turned round %v): orientation %q, want %q", c.fen, rotate, got, want)
+			}
+		}
+	}
+}
+
+func TestAClockFirstReadUnderWayAtTheStartIsPointedOut(t *testing.T) {
+	// The board shows the game at its start, and the clock's first reading
+	// is not at the control's starting times: a clock set to another
+	// control than the event's (90 minutes + 30 s here, for 15 + 10). The
+	// periods and flags are judged by the control: the arbiter is told,
+	// once, and the game is followed as usual.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
+	h.show(0.2)
+	h.joinUnderWay(0.5, W, clockd.Times{White: 5430 * time.Second, Black: 5430 * time.Second})
+	h.advance(8)
+	h.play(9, "e4")
+	h.press(9.3, W)
+	h.play(12, "e5")
+	h.press(12.4, B)
+	h.advance(20)
+	h.wantAnomalies(KindClockReading)
+	h.wantCompletions("1.e4 2.e5")
+
+	// A clock whose first readings were lost until after White's first
+	// press is no such clock: the board shows 1.e4 a scan lag after it.
+	// (That press was not seen: 1.e4 is completed by White's next move.)
+	h = newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
+	h.show(0.2)
+	h.play(2, "e4")
+	h.joinUnderWay(2.6, B, clockd.Times{White: 908 * time.Second, Black: 899 * time.Second})
+	h.play(5, "e5")
+	h.press(5.4, B)
+	h.play(7, "Nf3")
+	h.press(7.3, W)
+	h.advance(20)
+	for _, k := range h.anomalies() {
+		if k == KindClockReading {
+			t.Errorf("clock-reading alert for a clock first read after the first press\n%s", h.jsonl())
+		}
+	}
+	// (completions follow the presses: 2.e5 by its press before 1.e4 by
+	// White's next move; see docs/reconciliation.md)
+	h.wantCompletions("2.e5 1.e4 3.Nf3")
 }
