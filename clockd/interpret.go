@@ -375,7 +375,7 @@ func (in *Interpreter) join(st *istate, r Reading) []ClockEvent {
 	for _, f := range [2]Face{Left, Right} {
 		st.presses[f] = max(st.presses[f], in.fewestPresses(r.Face(f).Time))
 	}
-	return []ClockEvent{{Kind: Started, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, r), Period: 1, UnderWay: true,
+	return []ClockEvent{{Kind: Started, At: r.At, Side: in.sideOf(st, st.turn), Clock: timesOf(st, r), Period: 1, UnderWay: true, WhiteGuessed: !st.resolved,
 		Detail: fmt.Sprintf("the clock was first read with the game under way (left %v, right %v, the %s face running): the presses made before were not seen", r.Left.Time, r.Right.Time, st.turn)}}
 }
 

@@ -96,6 +96,12 @@ type ClockEvent struct {
 	// (not at the control's starting times): the presses made before were
 	// not seen, and Side is whoever's time runs, not White by 6.6.
 	UnderWay bool
+	// WhiteGuessed: Started under way with White's face not set (clock-white
+	// auto): the face that runs mid-game says nothing of White's, so the
+	// sides of this and later events take the left face as White's, a guess
+	// the board may turn round (rules/reconcile learns which from the
+	// first press it can judge).
+	WhiteGuessed bool
 }
 
 func (e ClockEvent) String() string {

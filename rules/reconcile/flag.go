@@ -122,9 +122,11 @@ func (g *Game) verdict(f fallen, both bool) Event {
 	ev, side := f.ClockEvent, f.Side
 	hw := max(ev.Period, 1)
 	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: g.countAtFlag(f)}
-	if !g.oriented {
-		// The record is the start position, not the game's: no mate
-		// question can be asked of it.
+	if !g.oriented || g.away.fromStart {
+		// The record is the start position, not the game's (the board
+		// shows none it follows, or one first read under way whose
+		// moves before are not settled yet): no mate question can be
+		// asked of it.
 		e.OpponentCanMate = MateUnknown
 	} else {
 		e.OpponentCanMate, e.MateLine = g.canMate(side.Other())
@@ -159,13 +161,15 @@ func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
 			e.MovesRequired = tc.Required(hw)
 			e.ControlReached = e.MovesRequired > 0 && done >= e.MovesRequired
 		}
-	case !g.oriented:
-		// arbiterd has not followed this game at all: no count, no position.
+	case !g.oriented || g.away.fromStart:
+		// arbiterd has not followed this game at all (or not yet: the
+		// board was first read under way, and the moves before are not
+		// settled): no count, no position.
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
 		}
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
-		e.Reason = fmt.Sprintf("%s flag fell, but arbiterd has not followed this game: the board has not shown its start position, nor a position it could follow from it, so it has no count of completed moves and no position to judge. Establish the move count (6.3.1) and whether %s can still checkmate (6.9) before ruling (6.10).",
+		e.Reason = fmt.Sprintf("%s flag fell, but arbiterd has not followed this game: the board has not shown its start position, nor yet a position it can follow the game from, so it has no count of completed moves and no position to judge. Establish the move count (6.3.1) and whether %s can still checkmate (6.9) before ruling (6.10).",
 			possessive(side), name(opp))
 	case g.away.unvFrom > 0 || g.away.stale:
 		// Moves were made that arbiterd could not verify: its count is

@@ -155,6 +155,12 @@ type Game struct {
 	join struct {
 		on, checked bool
 		at          time.Duration
+		// guessed: White's face is not set (clock-white auto), so the
+		// clock's sides are a guess until the presses judged after the
+		// join say which (fits and misfits: see learnFaces; mirror:
+		// turned round).
+		guessed, mirror bool
+		fits, misfits   int
 	}
 	defaultDone bool
 
@@ -303,6 +309,10 @@ type absence struct {
 	// disconnection, not since the reconnection: the board's first dump
 	// may be read before the session says it is connected.)
 	undumped bool
+	// starting: the board was disconnected and the session has not said
+	// it is connected again: a board read meanwhile is answering the
+	// driver's start-up, whose dump is on its way (see heldDue).
+	starting bool
 	// fromStart: the board was first read with the game under way: every
 	// ply made before was made unseen, one or two included (see underWay).
 	fromStart bool
@@ -430,7 +440,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.unexpl = unexplained{}
 	g.hand = hand{}
 	g.claims = nil
-	g.join.on, g.join.checked = false, false
+	g.join.on, g.join.checked, g.join.guessed = false, false, false
 	g.ref = clockd.NewClock(g.tc())
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
 		g.flag.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
@@ -512,6 +522,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 		// The board is back: what it shows may be several plies on. A
 		// clock coming back changes nothing on the board.
 		g.away.resync = true
+		g.away.starting = false
 	}
 	if state == StateEnd {
 		g.advance(&out, at, time.Duration(1<<62))
@@ -528,7 +539,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 			// What the board shows when it is read again may be several
 			// plies on, and it may be read before the session says it is
 			// connected (a restarted daemon's board answers first).
-			g.away.resync, g.away.undumped = true, true
+			g.away.resync, g.away.undumped, g.away.starting = true, true, true
 			if !g.away.unsettled {
 				g.away.unsettled, g.away.at, g.away.in, g.away.warned, g.away.unchecked = true, at, g.inputs, false, false
 			}
@@ -550,6 +561,9 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	var out []Event
 	g.inputs++
 	g.advance(&out, at, at)
+	if dump {
+		g.dumped(s)
+	}
 	if g.away.disconnected {
 		// The board is read again: how long it has shown what it shows
 		// counts from now, not across the time it was not read.
@@ -659,34 +673,54 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 // from an absence — searched to the full depth, several plies held until
 // they settle and reported as unverified rather than completed.
 func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
-	if g.oriented && !g.ended {
-		r := s
-		if g.orient == rules.BlackBottom {
-			r = r.Rotated()
-		}
-		if g.away.undumped {
-			// The first dump since the board was disconnected: plies
-			// held on what field updates showed before it were laid on
-			// the image of before the absence, and go.
-			g.held.plies, g.held.away, g.held.ambiguous, g.held.inHand = nil, false, false, false
-		}
-		g.away.undumped = false
-		if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
-			g.away.resync = true
-			g.away.lossy = g.away.lossy || !g.away.disconnected
-			if !g.away.unsettled {
+	return g.board(at, s, true)
+}
+
+// dumped takes a dump (s, in the board's own frame) as the board read
+// afresh, before it is shown: see Dump. It comes after the deadlines due
+// by the dump's time were decided, so that what was laid on the image of
+// before an absence and waits for the dump is not decided on that image
+// at the dump's own input (SIGKILL trial 13000748).
+func (g *Game) dumped(s rules.Snapshot) {
+	first := g.away.undumped
+	g.away.undumped = false // the board is read whole
+	if !g.oriented || g.ended {
+		return
+	}
+	r := s
+	if g.orient == rules.BlackBottom {
+		r = r.Rotated()
+	}
+	if first {
+		// The first dump since the board was disconnected: plies
+		// held on what field updates showed before it were laid on
+		// the image of before the absence, and go.
+		g.held.plies, g.held.away, g.held.ambiguous, g.held.inHand = nil, false, false, false
+	}
+	if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
+		g.away.resync = true
+		g.away.lossy = g.away.lossy || !g.away.disconnected
+		if !g.away.unsettled {
+			g.away.unsettled, g.away.warned, g.away.unchecked = true, false, false
+			if !first {
 				// the image was last known right at the previous input
-				g.away.unsettled, g.away.at, g.away.in, g.away.warned, g.away.unchecked = true, g.boardAt, g.boardIn, false, false
+				g.away.at, g.away.in = g.boardAt, g.boardIn
 			}
+			// else the absence is the disconnection's, whatever field
+			// updates laid on the image of before it seemed to say:
+			// what was read since, presses included, was read after
+			// it (SIGKILL trial 11000792)
 		}
 	}
-	return g.board(at, s, true)
 }
 
 // Clock reports an interpreted clock event.
 func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	var out []Event
 	g.inputs++
+	if g.join.mirror {
+		ev = mirrored(ev)
+	}
 	at := ev.At
 	if t := g.pend.turn; ev.Kind == clockd.Running && (!t.seen || t.toMove != ev.Side || t.at <= g.away.at) {
 		// What a reading taken as a whole says of the turn is known
@@ -772,7 +806,8 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// started before arbiterd read this board (no default time to
 		// check), and the board may show a position too far on for the
 		// search from the start (see joinedAt).
-		g.join.on, g.join.at, g.defaultDone = true, at, true
+		g.join.on, g.join.at, g.join.guessed, g.defaultDone = true, at, ev.WhiteGuessed, true
+		g.join.fits, g.join.misfits = 0, 0
 		if ev.Side == clockd.Black {
 			g.ref.Press(clockd.White, at, 0)
 		}
@@ -780,6 +815,61 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 			g.ref.SetTime(s, ev.Clock.Of(s), at)
 		}
 	}
+}
+
+// learnFaces learns which face of a clock joined under way is White's,
+// when it is not set (join.guessed): the side running mid-game says
+// nothing of it. A press follows its own side's move: a press read while
+// the last ply on the board is its side's and not completed fits the
+// guess; one read while that ply is the other side's does not (a press
+// read before the board shows its move finds the opponent's ply completed,
+// and says nothing). The first presses after a join are the least sure
+// (the last move before it may be pressed after the board showed the next
+// one), so the guess is kept, or the clock's sides turned round (the press
+// ev, the pending presses, the clock's word and its times with them), once
+// one kind leads by two. Until then the presses' alerts are not raised
+// (see pressWithoutMove and dWarn): they would name the wrong side. It
+// returns ev as it is to be taken.
+func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
+	n := len(g.plies)
+	if !g.join.guessed || n == 0 || g.plies[n-1].completed {
+		return ev
+	}
+	if g.plies[n-1].side == ev.Side {
+		g.join.fits++
+	} else {
+		g.join.misfits++
+	}
+	switch {
+	case g.join.fits-g.join.misfits >= 2:
+		g.join.guessed = false
+	case g.join.misfits-g.join.fits >= 2:
+		g.join.guessed, g.join.mirror = false, true
+		ev = mirrored(ev)
+		for i := range g.pend.presses {
+			g.pend.presses[i].ev = mirrored(g.pend.presses[i].ev)
+		}
+		g.pend.turn.toMove = g.pend.turn.toMove.Other()
+		for _, s := range []clockd.Side{clockd.White, clockd.Black} {
+			g.ref.SetTime(s, ev.Clock.Of(s), ev.At)
+		}
+		for i := range g.plies {
+			// their presses were read under the other side's name:
+			// not pressing them is no move-without-press
+			g.plies[i].warned = g.plies[i].warned || !g.plies[i].completed
+		}
+	}
+	return ev
+}
+
+// mirrored is ev with the clock's sides turned round (see learnFaces).
+func mirrored(ev clockd.ClockEvent) clockd.ClockEvent {
+	switch ev.Kind {
+	case clockd.Press, clockd.Flag, clockd.PeriodAdded, clockd.Adjusted, clockd.Running, clockd.Started:
+		ev.Side = ev.Side.Other()
+	}
+	ev.Clock = clockd.Times{White: ev.Clock.Black, Black: ev.Clock.White}
+	return ev
 }
 
 // joinedAtTheStart warns, once, when the clock was first read with the game
@@ -801,6 +891,7 @@ func (g *Game) joinedAtTheStart(out *[]Event, at time.Duration) {
 // clockPressed records a press: it waits to be resolved against the board
 // (resolvePress).
 func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	ev = g.learnFaces(ev)
 	g.clock = ev.Clock
 	g.flag.sincePress = false
 	g.clockSays(ev.Side.Other(), at)

@@ -63,6 +63,9 @@ func (g *Game) resolve(out *[]Event, stamp, due time.Duration, kind, idx int) {
 		g.complete(out, stamp, idx, ByNextMove, g.clock)
 	case dWarn:
 		g.plies[idx].warned = true
+		if g.join.guessed {
+			return // whose presses were seen is not known yet (see learnFaces)
+		}
 		p := g.plies[idx]
 		g.anomaly(out, stamp, KindMoveWithoutPress, p.side, false, "6.2.1",
 			fmt.Sprintf("%s made %s but %s replied before %s pressed the clock. The move is completed only by %s press or next move (6.2.1); check the clocks.",
@@ -143,6 +146,11 @@ func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
 	}
 	if g.away.suspect && g.unexpl.on && g.held.plies == nil {
 		switch {
+		case g.away.far.in == g.snapIn && g.away.fromStart && g.join.guessed:
+			// A board first read far on, by a clock whose sides are a
+			// guess: the side to move is the board's to tell, by the
+			// move made from the position (see movedOnFrom), not the
+			// clock's; it is awaited.
 		case g.away.far.in == g.snapIn:
 			consider(g.rebaseDue(), dResync, 0)
 		case g.lifting():
@@ -194,6 +202,16 @@ func (g *Game) heldDue() time.Duration {
 	}
 	if g.held.away && g.held.inHand {
 		due = max(due, g.snapAt+g.cfg.UnexplainedAfter)
+	}
+	if g.held.away && g.away.undumped && g.away.starting {
+		// the plies were laid on the image of before the absence by
+		// field updates the board sent while answering the driver's
+		// start-up, whose dump replaces that image: it is waited for as
+		// long as the board read after the clock's word (see
+		// waitsForTheBoard). Settled before it, they were a stale
+		// image's moves, and presses completed them (SIGKILL trial
+		// 13000748: Nc3 as the game's ply 29, where it played Bxf4).
+		due = max(due, g.snapAt+2*g.cfg.ScanLag)
 	}
 	return due
 }
@@ -316,10 +334,10 @@ func (g *Game) pressPendingUpTo(s clockd.Side, in int) bool {
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
-	ev := pr.ev
 	if g.pressIgnored(pr) {
 		return
 	}
+	ev := pr.ev
 	side := ev.Side
 	cands := g.uncompleted(side)
 	backOK := g.pend.backDue && g.pend.backSide == side
@@ -496,6 +514,9 @@ func (g *Game) repliedAfter(pr pendingPress, i int) bool {
 // board: an illegal move (6.2.4, 7.5.3); the opponent's press back, with no
 // move of its own, is then expected and no offence.
 func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if g.join.guessed {
+		return // whose press it was is not known yet (see learnFaces)
+	}
 	side := ev.Side
 	g.pend.backDue, g.pend.backSide = true, side.Other()
 	g.illegal[side]++

@@ -214,3 +214,82 @@ func TestAClockFirstReadUnderWayAtTheStartIsPointedOut(t *testing.T) {
 	// White's next move; see docs/reconciliation.md)
 	h.wantCompletions("2.e5 1.e4 3.Nf3")
 }
+
+func TestAClockJoinedUnderWayLearnsWhiteFaceFromThePresses(t *testing.T) {
+	// arbiterd joins the game eleven plies in, White's face not set: the
+	// clock's sides are a guess (the left face White's), and here it is
+	// wrong, so every press arrives named for the other side. Presses
+	// follow their own side's moves: after two that do not, the sides are
+	// turned round, the moves are completed by their presses, and no
+	// press-without-move or move-without-press is raised meanwhile.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
+	h.unseen(immortal11...)
+	h.dump(0.2)
+	swapped := func(side clockd.Side, at float64) {
+		h.clock(clockd.ClockEvent{Kind: clockd.Press, At: sec(at), Side: side.Other(),
+			Clock: clockd.Times{White: 950 * time.Second, Black: 940 * time.Second}})
+	}
+	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(0.3), Side: W, UnderWay: true, WhiteGuessed: true,
+		Clock: clockd.Times{White: 943 * time.Second, Black: 954 * time.Second}})
+	for i, san := range []string{"Qh6", "d3", "Nh5", "Nh4", "Qg5", "Nf5"} {
+		at := 3 + 2*float64(i)
+		side := B
+		if i%2 == 1 {
+			side = W
+		}
+		h.play(at, san)
+		swapped(side, at+0.4)
+	}
+	h.advance(30)
+	h.wantAnomalies(KindUnverified)
+	for _, c := range h.of(TypeComplete) {
+		if c.SAN == "Nh4" || c.SAN == "Qg5" || c.SAN == "Nf5" {
+			if c.By != ByPress {
+				t.Errorf("%s completed by %s, want by its press once the sides are learned", c.SAN, c.By)
+			}
+		}
+	}
+	if p := h.of(TypePress); len(p) == 0 || p[len(p)-1].Side != W {
+		t.Errorf("the last press (White's, for Nf5) is named %v", p)
+	}
+
+	// The same with the guess right: nothing is turned round.
+	h = newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
+	h.unseen(immortal11...)
+	h.dump(0.2)
+	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(0.3), Side: B, UnderWay: true, WhiteGuessed: true,
+		Clock: clockd.Times{White: 954 * time.Second, Black: 943 * time.Second}})
+	h.running, h.since = B, 0.3
+	h.play(3, "Qh6")
+	h.press(3.4, B)
+	h.play(5, "d3")
+	h.press(5.4, W)
+	h.play(7, "Nh5")
+	h.press(7.4, B)
+	h.play(9, "Nh4")
+	h.press(9.4, W)
+	h.advance(30)
+	h.wantAnomalies(KindUnverified)
+	h.wantCompletions("10.Qh6 11.d3 12.Nh5 13.Nh4")
+}
+
+func TestAFlagBeforeAGameJoinedDeepIsSettledIsNotJudged(t *testing.T) {
+	// The board first read eleven plies in, by a clock whose sides are a
+	// guess: the record waits for a move from that position to tell the
+	// side to move. A flag meanwhile is judged on no count and no
+	// position: unknown, never a loss on a count of zero.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "2/60:60")})
+	h.unseen(immortal11...)
+	h.dump(0.2)
+	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(0.3), Side: B, UnderWay: true, WhiteGuessed: true,
+		Clock: clockd.Times{White: 30 * time.Second, Black: 10 * time.Second}})
+	h.flag(11, B)
+	h.advance(20)
+	f := h.of(TypeFlag)
+	if len(f) != 1 || f[0].Verdict != VerdictUnknown || f[0].OpponentCanMate != MateUnknown {
+		t.Fatalf("flag %+v, want verdict unknown\n%s", f, h.jsonl())
+	}
+	if e := h.of(TypeEnd); len(e) != 0 {
+		t.Errorf("the game was ended: %+v", e)
+	}
+}
