@@ -399,37 +399,33 @@ func joinedAt(s rules.Snapshot) (rules.Orientation, bool) {
 const joinMargin = 12
 
 // gameMaterial reports whether the pieces of s are ones a game from the
-// starting position can have: one king each, at most eight pawns, none on
-// the first or last rank, and no more pieces of a kind than promotions of
+// starting position can have: a legal position with either side to move
+// (one king each, no pawn on the first or last rank: rules checks), at
+// most eight pawns a side, and no more pieces of a kind than promotions of
 // the missing pawns can give.
 func gameMaterial(s rules.Snapshot) bool {
 	if s.OccupancyOnly || s.Unknown != 0 {
 		return false
 	}
+	legal := false
+	for _, t := range []chess.Color{chess.White, chess.Black} {
+		if _, err := rules.NewGame(s.FEN(t, "-", 1)); err == nil {
+			legal = true
+		}
+	}
 	var n [16]int
-	for sq, pc := range s.Squares {
-		if pc == chess.NoPiece {
-			continue
-		}
-		if pc.Type() == chess.Pawn && (sq < 8 || sq >= 56) {
-			return false
-		}
+	for _, pc := range s.Squares {
 		n[pc]++
 	}
 	for _, c := range []chess.Color{chess.White, chess.Black} {
-		pawns := n[chess.NewPiece(chess.Pawn, c)]
-		if n[chess.NewPiece(chess.King, c)] != 1 || pawns > 8 {
-			return false
-		}
-		extra := 0
-		for t, start := range map[chess.PieceType]int{chess.Queen: 1, chess.Rook: 2, chess.Bishop: 2, chess.Knight: 2} {
-			extra += max(0, n[chess.NewPiece(t, c)]-start)
-		}
-		if extra > 8-pawns {
+		of := func(t chess.PieceType) int { return n[chess.NewPiece(t, c)] }
+		pawns := of(chess.Pawn)
+		extra := max(0, of(chess.Queen)-1) + max(0, of(chess.Rook)-2) + max(0, of(chess.Bishop)-2) + max(0, of(chess.Knight)-2)
+		if pawns > 8 || extra > 8-pawns {
 			return false
 		}
 	}
-	return true
+	return legal
 }
 
 // clockSpoke reports whether the clock has started, been pressed or said

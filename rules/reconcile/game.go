@@ -152,16 +152,7 @@ type Game struct {
 	// (clockd.ClockEvent.UnderWay; on), at, and whether the board was
 	// checked for the starting position a scan lag later (checked; see
 	// joinedAtTheStart).
-	join struct {
-		on, checked bool
-		at          time.Duration
-		// guessed: White's face is not set (clock-white auto), so the
-		// clock's sides are a guess until the presses judged after the
-		// join say which (fits and misfits: see learnFaces; mirror:
-		// turned round).
-		guessed, mirror bool
-		fits, misfits   int
-	}
+	join        joined
 	defaultDone bool
 
 	// The record and what the board shows of it.
@@ -232,6 +223,19 @@ type clockWord struct {
 	// whole (field updates laid on the image of before the absence): it
 	// is about the position the board's first dump shows.
 	undumped bool
+}
+
+// joined is a clock first read with the game under way
+// (clockd.ClockEvent.UnderWay; on), when (at), and whether the board was
+// checked for the starting position a scan lag later (checked; see
+// joinedAtTheStart). guessed: White's face is not set (clock-white auto),
+// so the clock's sides are a guess until the presses read after the join
+// say which (fits and misfits: see learnFaces; mirror: turned round).
+type joined struct {
+	on, checked     bool
+	at              time.Duration
+	guessed, mirror bool
+	fits, misfits   int
 }
 
 // flagState is the periods and flags as the clock showed them and the
@@ -440,7 +444,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.unexpl = unexplained{}
 	g.hand = hand{}
 	g.claims = nil
-	g.join.on, g.join.checked, g.join.guessed = false, false, false
+	g.join = joined{} // a new game: its clock speaks afresh (a mirror learned for the last one included)
 	g.ref = clockd.NewClock(g.tc())
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
 		g.flag.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
@@ -792,9 +796,7 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// arbiter set back are an adjustment
 		g.clockRuns(out, at, ev.Clock)
 		g.ref.Resume(at)
-		for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-			g.ref.SetTime(s, ev.Clock.Of(s), at)
-		}
+		g.refTimes(ev.Clock, at)
 	} else {
 		g.startedAt = at // the round starts for this board (6.7.1)
 	}
@@ -806,14 +808,18 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// started before arbiterd read this board (no default time to
 		// check), and the board may show a position too far on for the
 		// search from the start (see joinedAt).
-		g.join.on, g.join.at, g.join.guessed, g.defaultDone = true, at, ev.WhiteGuessed, true
-		g.join.fits, g.join.misfits = 0, 0
+		g.join, g.defaultDone = joined{on: true, at: at, guessed: ev.WhiteGuessed}, true
 		if ev.Side == clockd.Black {
 			g.ref.Press(clockd.White, at, 0)
 		}
-		for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-			g.ref.SetTime(s, ev.Clock.Of(s), at)
-		}
+		g.refTimes(ev.Clock, at)
+	}
+}
+
+// refTimes sets the reference clock to the times the clock shows.
+func (g *Game) refTimes(c clockd.Times, at time.Duration) {
+	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
+		g.ref.SetTime(s, c.Of(s), at)
 	}
 }
 
@@ -850,9 +856,7 @@ func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
 			g.pend.presses[i].ev = mirrored(g.pend.presses[i].ev)
 		}
 		g.pend.turn.toMove = g.pend.turn.toMove.Other()
-		for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-			g.ref.SetTime(s, ev.Clock.Of(s), ev.At)
-		}
+		g.refTimes(ev.Clock, ev.At)
 		for i := range g.plies {
 			// their presses were read under the other side's name:
 			// not pressing them is no move-without-press

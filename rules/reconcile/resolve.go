@@ -334,10 +334,10 @@ func (g *Game) pressPendingUpTo(s clockd.Side, in int) bool {
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
+	ev := pr.ev
 	if g.pressIgnored(pr) {
 		return
 	}
-	ev := pr.ev
 	side := ev.Side
 	cands := g.uncompleted(side)
 	backOK := g.pend.backDue && g.pend.backSide == side

@@ -215,6 +215,31 @@ func TestAClockFirstReadUnderWayAtTheStartIsPointedOut(t *testing.T) {
 	h.wantCompletions("2.e5 1.e4 3.Nf3")
 }
 
+// immortalOn is the game's plies after immortal11, to the mate.
+var immortalOn = []string{"Qh6", "d3", "Nh5", "Nh4", "Qg5", "Nf5", "c6", "g4", "Nf6", "Rg1", "cxb5", "h4", "Qg6",
+	"h5", "Qg5", "Qf3", "Ng8", "Bxf4", "Qf6", "Nc3", "Bc5", "Nd5", "Qxb2", "Bd6", "Bxg1", "e5", "Qxa1+", "Ke2", "Na6",
+	"Nxg7+", "Kd8", "Qf6+", "Nxf6", "Be7#"}
+
+// joinGuessedWrong joins the game eleven plies in by a clock whose White
+// face is not set and guessed wrong, and plays n plies of immortalOn from
+// there, two seconds apart, each pressed under the other side's name.
+func joinGuessedWrong(h *harness, n int) {
+	h.unseen(immortal11...)
+	h.dump(0.2)
+	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(0.3), Side: W, UnderWay: true, WhiteGuessed: true,
+		Clock: clockd.Times{White: 943 * time.Second, Black: 954 * time.Second}})
+	for i, san := range immortalOn[:n] {
+		at := 3 + 2*float64(i)
+		side := B
+		if i%2 == 1 {
+			side = W
+		}
+		h.play(at, san)
+		h.clock(clockd.ClockEvent{Kind: clockd.Press, At: sec(at + 0.4), Side: side.Other(),
+			Clock: clockd.Times{White: 950 * time.Second, Black: 940 * time.Second}})
+	}
+}
+
 func TestAClockJoinedUnderWayLearnsWhiteFaceFromThePresses(t *testing.T) {
 	// arbiterd joins the game eleven plies in, White's face not set: the
 	// clock's sides are a guess (the left face White's), and here it is
@@ -223,23 +248,7 @@ func TestAClockJoinedUnderWayLearnsWhiteFaceFromThePresses(t *testing.T) {
 	// turned round, the moves are completed by their presses, and no
 	// press-without-move or move-without-press is raised meanwhile.
 	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
-	h.unseen(immortal11...)
-	h.dump(0.2)
-	swapped := func(side clockd.Side, at float64) {
-		h.clock(clockd.ClockEvent{Kind: clockd.Press, At: sec(at), Side: side.Other(),
-			Clock: clockd.Times{White: 950 * time.Second, Black: 940 * time.Second}})
-	}
-	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(0.3), Side: W, UnderWay: true, WhiteGuessed: true,
-		Clock: clockd.Times{White: 943 * time.Second, Black: 954 * time.Second}})
-	for i, san := range []string{"Qh6", "d3", "Nh5", "Nh4", "Qg5", "Nf5"} {
-		at := 3 + 2*float64(i)
-		side := B
-		if i%2 == 1 {
-			side = W
-		}
-		h.play(at, san)
-		swapped(side, at+0.4)
-	}
+	joinGuessedWrong(h, 6)
 	h.advance(30)
 	h.wantAnomalies(KindUnverified)
 	for _, c := range h.of(TypeComplete) {
@@ -292,4 +301,31 @@ func TestAFlagBeforeAGameJoinedDeepIsSettledIsNotJudged(t *testing.T) {
 	if e := h.of(TypeEnd); len(e) != 0 {
 		t.Errorf("the game was ended: %+v", e)
 	}
+}
+
+func TestTheFacesLearnedAfterAJoinAreForThatGameOnly(t *testing.T) {
+	// The sides learned turned round after a join hold for that game: the
+	// next game on the board starts from the start position by a clock
+	// started afresh, whose White face the interpreter takes at that start
+	// (6.6). White's first press completes White's first move, with no
+	// press-without-move for a side turned round once more.
+	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
+	joinGuessedWrong(h, len(immortalOn))
+	h.advance(80)
+	if e := h.of(TypeEnd); len(e) != 1 || e[0].Result != "1-0" {
+		t.Fatalf("the first game's end: %+v\n%s", e, h.jsonl())
+	}
+	n := len(h.out)
+	h.shadow, _ = rules.NewGame("")
+	h.board = rules.SnapshotOf(h.shadow.Position())
+	h.show(100)
+	h.start(101)
+	h.play(105, "e4")
+	h.press(105.4, W)
+	h.play(108, "e5")
+	h.press(108.4, B)
+	h.advance(120)
+	h.out = h.out[n:]
+	h.wantAnomalies()
+	h.wantCompletions("1.e4 2.e5")
 }
