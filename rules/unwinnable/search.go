@@ -298,17 +298,51 @@ func (s *searcher) setCorners() {
 	s.corners = [4]bb.Square{0, 7, 56, 63}
 	s.nCorner = 4
 	s.cornerD = &cornerTables[0]
-	if p.Pieces(w, bb.Pawn)|p.Pieces(w, bb.Rook)|p.Pieces(w, bb.Queen) != 0 {
+	if p.Pieces(w, bb.Rook)|p.Pieces(w, bb.Queen) != 0 {
 		return
 	}
+	// The squares the other king can be mated on, where only bishops of
+	// one colour can check it: without pawns, the bishops' colour (a
+	// knight beside them mates in their corner too); with pawns that
+	// stay blocked and no knight, the squares checkColours gives.
+	var mating uint64
 	switch b := p.Pieces(w, bb.Bishop); {
+	case p.Pieces(w, bb.Pawn) != 0:
+		if p.Pieces(w, bb.Knight) == 0 && blockedForGood(p, w) {
+			mating = checkColours(p, w)
+		}
 	case b != 0 && b&^lightSquares == 0:
-		s.corners, s.nCorner = [4]bb.Square{7, 56}, 2 // h1, a8
-		s.cornerD = &cornerTables[1]
+		mating = lightSquares
 	case b != 0 && b&^darkSquares == 0:
-		s.corners, s.nCorner = [4]bb.Square{0, 63}, 2 // a1, h8
+		mating = darkSquares
+	}
+	const light, dark = 1<<7 | 1<<56, 1<<0 | 1<<63 // h1, a8; a1, h8
+	switch mating & (light | dark) {
+	case light:
+		s.corners, s.nCorner = [4]bb.Square{7, 56}, 2
+		s.cornerD = &cornerTables[1]
+	case dark:
+		s.corners, s.nCorner = [4]bb.Square{0, 63}, 2
 		s.cornerD = &cornerTables[2]
 	}
+}
+
+// blockedForGood reports, as far as a cheap look tells, whether the
+// pawns blocking w's pawns stay there: w's king cannot come next to any
+// of them, walking on squares free of pawns and of the other side's
+// pawns' attacks (a king that takes the blocker frees the pawn, which
+// may promote). It only steers the search, it proves nothing.
+func blockedForGood(p *bb.Position, w bb.Color) bool {
+	pawns := p.Pieces(bb.White, bb.Pawn) | p.Pieces(bb.Black, bb.Pawn)
+	mine := p.Pieces(w, bb.Pawn)
+	blockers := mine << 8
+	if w == bb.Black {
+		blockers = mine >> 8
+	}
+	blockers &= p.Pieces(w.Other(), bb.Pawn)
+	l := p.Pieces(w.Other(), bb.Pawn)
+	region := flood(1<<uint(p.KingSquare(w)), pawns|pawnAttacks(w.Other(), l), bb.KingAttacks)
+	return kingSteps(region)&blockers == 0
 }
 
 // cornerTables hold the king-step distance from each square to the

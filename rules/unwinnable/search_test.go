@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -93,5 +94,48 @@ func TestUCILine(t *testing.T) {
 	}
 	if got := uciLine(nil); len(got) != 0 {
 		t.Fatalf("uciLine(nil) = %q, want nothing", got)
+	}
+}
+
+// TestMatingCorners checks the corners the loser's king is driven to:
+// those of the bishops' colour when only bishops of one colour can ever
+// check it (no other piece, and pawns locked where the winner's king
+// cannot free them), all four otherwise.
+func TestMatingCorners(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		side bb.Color
+		want []bb.Square
+	}{
+		// Bishops alone, and with a knight: their colour's corners.
+		{"8/8/8/4k3/8/8/8/2BKB3 w - - 0 1", bb.White, []bb.Square{0, 63}},
+		{"8/8/8/4k3/8/8/8/2K1B1N1 w - - 0 1", bb.White, []bb.Square{0, 63}},
+		{"8/8/8/4k3/8/8/8/4KB2 w - - 0 1", bb.White, []bb.Square{7, 56}},
+		// Bishops of both colours, or a rook: all four.
+		{"8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1", bb.White, []bb.Square{0, 7, 56, 63}},
+		{"8/8/8/3k4/8/8/8/2BKR3 w - - 0 1", bb.White, []bb.Square{0, 7, 56, 63}},
+		// A chain locked for good, White's king below it, dark bishops.
+		{"2b3b1/6B1/1k6/1p1p1pBp/pPpPpPpP/P1P1P1P1/8/4BbK1 w - - 0 1", bb.White, []bb.Square{0, 63}},
+		// The pawn's blocker is one White's king can take: all four.
+		{"8/k7/8/6B1/6p1/6P1/8/6K1 b - - 0 1", bb.White, []bb.Square{0, 7, 56, 63}},
+		// A pawn that can walk, or a knight beside the pawns: all four.
+		{"8/k7/8/6B1/8/6P1/8/6K1 b - - 0 1", bb.White, []bb.Square{0, 7, 56, 63}},
+		{"2b3b1/6B1/1k6/1p1p1pBp/pPpPpPpP/P1P1P1P1/8/4NbK1 w - - 0 1", bb.White, []bb.Square{0, 7, 56, 63}},
+	} {
+		pos, err := bb.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s searcher
+		s.reset(&pos, tc.side)
+		got := s.corners[:s.nCorner]
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s for %s: corners %v, want %v", tc.fen, tc.side, got, tc.want)
+		}
+		for sq := bb.Square(0); sq < 64; sq++ {
+			if s.cornerDist(sq) != s.cornerDistSlow(sq) {
+				t.Fatalf("%s: the corner table disagrees with the corners at %v", tc.fen, sq)
+			}
+		}
 	}
 }

@@ -263,6 +263,13 @@ func (a *Analyzer) search() Result {
 	if r, ok := s.goalLDS(goalShare, goalTargets, goalMaxDisc); ok {
 		return r
 	}
+	if a.opt.Mode == Full {
+		// The walk is what proves the hardest dead positions (locked
+		// chains, bishops bound to one colour) and finds the mates the
+		// searches before it missed: it takes what they left, but for a
+		// tenth of the budget kept for the searches after it.
+		walkShare = max(walkShare, total-s.nodes-budget/10)
+	}
 	if r, ok := s.exhaust(walkShare); ok {
 		return r
 	}
