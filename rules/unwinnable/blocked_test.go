@@ -208,6 +208,15 @@ var blockedFamily = []struct {
 	{"2b3b1/6B1/1k6/1p1p1pBp/pPpPpPpP/P1P1P1P1/8/4BbK1 w - - 0 1", bb.White, Winnable},
 	{"2b3b1/6B1/1k6/1p1p1pBp/pPpPpPpP/P1P1P1P1/8/4B1K1 w - - 0 1", bb.White, Winnable},
 	{"6b1/6B1/1k6/1p1p1pBp/pPpPpPpP/P1P1P1P1/8/4BbK1 w - - 0 1", bb.White, Unwinnable},
+	// The same the other way round: White's bishops are light, Black's
+	// king can be mated on a8 with its dark bishops on a7 and b8 and a
+	// bishop of White's checking along the long diagonal. The search
+	// towards a8 kept White's bishop on a8 itself, in the king's way
+	// (found undetermined in full mode by TestRandomBlockedEndgames,
+	// seed 48). With one dark bishop Black cannot fill two squares.
+	{"8/1Bb1b3/4k2b/p1p1p1p1/PpPpPpPp/1P1P1P1P/8/4KB2 b - - 0 1", bb.White, Winnable},
+	{"8/1Bb1b3/4k3/p1p1p1p1/PpPpPpPp/1P1P1P1P/8/4KB2 b - - 0 1", bb.White, Winnable},
+	{"8/1B2b3/4k3/p1p1p1p1/PpPpPpPp/1P1P1P1P/8/4KB2 b - - 0 1", bb.White, Unwinnable},
 }
 
 // TestBlockedFamily answers the positions of blockedFamily in full mode

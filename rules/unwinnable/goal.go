@@ -43,6 +43,7 @@ type goal struct {
 	near uint64   // the squares within two king steps of the target
 	kd   [64]int8 // loser's king steps from each square to t
 	nd   [64]int8 // knight moves from each square to the zone
+	bd   [64]int8 // bishop moves from each square to the zone, pawns in the way
 	// within[d] holds the squares at most d king steps from t.
 	within [unreachable + 1]uint64
 	cost   int // rank among the targets (lower first)
@@ -77,6 +78,32 @@ func kingDistances(d *[64]int8, t bb.Square, blocked uint64) {
 			next |= bb.KingAttacks(bb.Square(bits.TrailingZeros64(b)))
 		}
 		next &^= seen | blocked
+		seen |= next
+		for b := next; b != 0; b &= b - 1 {
+			d[bits.TrailingZeros64(b)] = step
+		}
+		front = next
+	}
+}
+
+// bishopDistances fills d with the bishop moves from every square to the
+// nearest square of set not holding a pawn, on a board where only pawns
+// stand in the way (unreachable for the squares of the other colour).
+func bishopDistances(d *[64]int8, set, pawns uint64) {
+	for i := range d {
+		d[i] = unreachable
+	}
+	front := set &^ pawns
+	seen := front
+	for b := front; b != 0; b &= b - 1 {
+		d[bits.TrailingZeros64(b)] = 0
+	}
+	for step := int8(1); front != 0 && step < unreachable; step++ {
+		var next uint64
+		for b := front; b != 0; b &= b - 1 {
+			next |= bb.BishopAttacks(bb.Square(bits.TrailingZeros64(b)), pawns)
+		}
+		next &^= seen | pawns
 		seen |= next
 		for b := next; b != 0; b &= b - 1 {
 			d[bits.TrailingZeros64(b)] = step
@@ -193,7 +220,7 @@ func (s *searcher) makeGoals(out []goal, n int) []goal {
 	first := len(out)
 	for _, c := range cand {
 		out = append(out, goal{t: c.t, zone: bb.KingAttacks(c.t), cost: c.cost})
-		out[len(out)-1].fill(blocked &^ (1 << uint(k)))
+		out[len(out)-1].fill(blocked&^(1<<uint(k)), pawns)
 	}
 	if offers := breakSquares(p, w); offers != 0 && len(cand) > 0 {
 		b := out[first]
@@ -249,13 +276,14 @@ func offerReach(pt bb.PieceType, sq bb.Square, set, occ uint64) int32 {
 
 // fill computes the distance maps of g (g.t and g.zone set) with blocked
 // the squares the loser's king cannot walk through.
-func (g *goal) fill(blocked uint64) {
+func (g *goal) fill(blocked, pawns uint64) {
 	g.near = g.zone
 	for z := g.zone; z != 0; z &= z - 1 {
 		g.near |= bb.KingAttacks(bb.Square(bits.TrailingZeros64(z)))
 	}
 	kingDistances(&g.kd, g.t, blocked)
 	knightDistances(&g.nd, g.zone)
+	bishopDistances(&g.bd, g.zone, pawns)
 	g.within = [unreachable + 1]uint64{}
 	for sq, d := range g.kd {
 		g.within[d] |= 1 << uint(sq)
@@ -272,7 +300,7 @@ func (s *searcher) setGoalHere(g *goal) {
 	k := p.KingSquare(s.winner.Other())
 	pawns := p.Pieces(bb.White, bb.Pawn) | p.Pieces(bb.Black, bb.Pawn)
 	*g = goal{t: k, zone: bb.KingAttacks(k)}
-	g.fill((pawns | pawnAttacksOf(p, s.winner)) &^ (1 << uint(k)))
+	g.fill((pawns|pawnAttacksOf(p, s.winner))&^(1<<uint(k)), pawns)
 }
 
 // goalLDS runs the discrepancy search towards each target (and the plain
@@ -359,7 +387,8 @@ func (g *goal) reach(pt bb.PieceType, sq bb.Square, set, occ uint64) int32 {
 		if bb.BishopAttacks(sq, occ)&set != 0 {
 			return 1
 		}
-		return 2
+		// The moves it needs round the pawns, the men aside.
+		return int32(min(max(g.bd[sq], 2), 6))
 	case bb.Rook:
 		if bb.RookAttacks(sq, occ)&set != 0 {
 			return 1
@@ -449,6 +478,13 @@ func (s *searcher) goalDelta(m bb.Move, lk bb.Square) int32 {
 		}
 	default:
 		v -= 2 * int32(dist(to, g.t)-dist(from, g.t))
+		// The target is the square the king is to be mated on: a man
+		// of the winner's standing there is in its way.
+		if to == g.t {
+			v -= 8
+		} else if from == g.t {
+			v += 8
+		}
 		if g.offers != 0 {
 			v += 12 * (offerReach(pc.Type(), from, g.offers, occ) - offerReach(pc.Type(), to, g.offers, occ))
 		}
