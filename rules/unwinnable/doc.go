@@ -68,7 +68,9 @@
 //  5. a heuristic helpmate search, a limited discrepancy search: it
 //     follows the best move of a mate-seeking score (the other king to a
 //     corner and hemmed in by its own men, the mating side's men close,
-//     promotions) and allows a few deviations along a line, probing every
+//     promotions; when only bishops of one colour can ever check it,
+//     because the mating side has no other piece and its pawns are locked
+//     where its king cannot free them, the corners of their colour) and allows a few deviations along a line, probing every
 //     check of the mating side for mate in one; a line it finds is
 //     returned as proof. Quick mode, whose weights follow shorter lines on
 //     most positions, spends the second half of this search's share with
@@ -87,8 +89,9 @@
 //     around the actual pawns: the king walks to the target by the
 //     shortest route its pawns and the enemy's pawn attacks allow, its
 //     men walk to the target's flight squares (bishops to those of their
-//     colour, knights by knight moves, pawns forward to promote), the
-//     mating side's men keep off the king's way while it walks and then
+//     colour round the pawns, knights by knight moves, pawns forward to
+//     promote), the mating side's men keep off the target and the king's
+//     way while it walks and then
 //     cover the flight squares left open, spare men of the mating side
 //     may be given up. The targets and the plain heuristic share the
 //     budget fairly, round by round with a doubling allowance (2,000
@@ -102,7 +105,9 @@
 //     closing any node the rules above prove dead: if the walk ends with
 //     no mate, the side cannot mate. Its frames are small (a node's moves
 //     are generated again when the walk returns to it), so it can go
-//     millions of plies deep.
+//     millions of plies deep. In full mode it takes all the budget the
+//     searches before it left but a tenth, kept for the goal-directed and
+//     full-width searches after it.
 //
 // A mate line found by any of these, if longer than twelve plies, is then
 // shortened on a node budget of its own (Options.LineBudget: by default

@@ -221,8 +221,9 @@ func (a *Analyzer) search() Result {
 	// helpmate search (which finds most mates in a few dozen nodes), short
 	// full-width helpmates (which also prove dead positions whose every
 	// line ends), the goal-directed search (half of quick mode's budget,
-	// in small rounds), the exhaustive walk, then whatever is left for
-	// the goal-directed search (full mode) and full-width searches. The
+	// in small rounds), the exhaustive walk (in full mode all that is
+	// left but a tenth of the budget), then whatever is left for the
+	// goal-directed search (full mode) and full-width searches. The
 	// shares are of what the probe, or quick mode's first look, left.
 	total := a.opt.budget()
 	if !a.verdictOnly() {
