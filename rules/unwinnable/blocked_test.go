@@ -208,6 +208,10 @@ var blockedFamily = []struct {
 	{"2b3b1/6B1/1k6/1p1p1pBp/pPpPpPpP/P1P1P1P1/8/4BbK1 w - - 0 1", bb.White, Winnable},
 	{"2b3b1/6B1/1k6/1p1p1pBp/pPpPpPpP/P1P1P1P1/8/4B1K1 w - - 0 1", bb.White, Winnable},
 	{"6b1/6B1/1k6/1p1p1pBp/pPpPpPpP/P1P1P1P1/8/4BbK1 w - - 0 1", bb.White, Unwinnable},
+	// White's king in the chain, in check from two pawns it cannot take
+	// (each guarded by another): the pawns stay locked all the same
+	// (seed 49).
+	{"2bk4/1b6/7B/1p1p1p1p/pPpPpPpP/PKP1P1P1/8/6Bb w - - 0 1", bb.White, Winnable},
 	// The same the other way round: White's bishops are light, Black's
 	// king can be mated on a8 with its dark bishops on a7 and b8 and a
 	// bishop of White's checking along the long diagonal. The search

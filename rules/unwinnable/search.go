@@ -329,9 +329,10 @@ func (s *searcher) setCorners() {
 
 // blockedForGood reports, as far as a cheap look tells, whether the
 // pawns blocking w's pawns stay there: w's king cannot come next to any
-// of them, walking on squares free of pawns and of the other side's
-// pawns' attacks (a king that takes the blocker frees the pawn, which
-// may promote). It only steers the search, it proves nothing.
+// of them that no pawn of the other side guards, walking on squares free
+// of pawns and of the other side's pawns' attacks (a king that takes the
+// blocker frees the pawn, which may promote). It only steers the search,
+// it proves nothing.
 func blockedForGood(p *bb.Position, w bb.Color) bool {
 	pawns := p.Pieces(bb.White, bb.Pawn) | p.Pieces(bb.Black, bb.Pawn)
 	mine := p.Pieces(w, bb.Pawn)
@@ -340,9 +341,9 @@ func blockedForGood(p *bb.Position, w bb.Color) bool {
 		blockers = mine >> 8
 	}
 	blockers &= p.Pieces(w.Other(), bb.Pawn)
-	l := p.Pieces(w.Other(), bb.Pawn)
-	region := flood(1<<uint(p.KingSquare(w)), pawns|pawnAttacks(w.Other(), l), bb.KingAttacks)
-	return kingSteps(region)&blockers == 0
+	guarded := pawnAttacks(w.Other(), p.Pieces(w.Other(), bb.Pawn))
+	region := flood(1<<uint(p.KingSquare(w)), pawns|guarded, bb.KingAttacks)
+	return kingSteps(region)&blockers&^guarded == 0
 }
 
 // cornerTables hold the king-step distance from each square to the

@@ -116,6 +116,8 @@ func TestMatingCorners(t *testing.T) {
 		{"8/8/8/3k4/8/8/8/2BKR3 w - - 0 1", bb.White, []bb.Square{0, 7, 56, 63}},
 		// A chain locked for good, White's king below it, dark bishops.
 		{"2b3b1/6B1/1k6/1p1p1pBp/pPpPpPpP/P1P1P1P1/8/4BbK1 w - - 0 1", bb.White, []bb.Square{0, 63}},
+		// White's king next to blockers, but guarded ones.
+		{"2bk4/1b6/7B/1p1p1p1p/pPpPpPpP/PKP1P1P1/8/6Bb w - - 0 1", bb.White, []bb.Square{0, 63}},
 		// The pawn's blocker is one White's king can take: all four.
 		{"8/k7/8/6B1/6p1/6P1/8/6K1 b - - 0 1", bb.White, []bb.Square{0, 7, 56, 63}},
 		// A pawn that can walk, or a knight beside the pawns: all four.
