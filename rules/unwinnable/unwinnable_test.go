@@ -131,11 +131,17 @@ func frozenMate(t *testing.T, fen string) bool {
 // included; a line budget comes on top only for a mate found.
 func TestNodeBudgetBounds(t *testing.T) {
 	// Positions the analysis does not settle on these budgets: a
-	// fortress variant and a middlegame whose helpmate is long.
+	// fortress variant, a middlegame whose helpmate is long, a lone
+	// bishop whose mate needs the other side's pawn to queen and box its
+	// own king in (219,350 nodes in full mode), and a bishop against two
+	// whose search once ended two nodes over the budget (settled within
+	// it since the goal-directed search keeps off the target square, it
+	// stays for the bound).
 	fens := []string{
 		"8/6pp/8/4q3/ppp5/bkp4Q/rnp2p2/n1K5 b - - 0 1",
 		"6Q1/8/4n3/8/ppp5/qkp3b1/rnp5/n1K5 b - - 0 1",
-		"8/4B3/7k/8/b4K2/5b2/8/8 w - - 18 91", // ended two nodes over
+		"8/8/8/kp5B/8/8/2K5/8 b - - 0 1",
+		"8/4B3/7k/8/b4K2/5b2/8/8 w - - 18 91",
 	}
 	side := func(fen string) bb.Color { // the side whose mate is long
 		if strings.Contains(fen, "B3/7k") {
@@ -153,11 +159,15 @@ func TestNodeBudgetBounds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Verdict != Undetermined {
+			if r.Verdict != Undetermined && !strings.Contains(fen, "B3/7k") {
 				t.Fatalf("%s with %+v: %s (%s), want a position left undetermined", fen, opt, r.Verdict, r.Reason)
 			}
-			if r.Nodes > opt.NodeBudget {
-				t.Errorf("%s with %+v: %d nodes, more than the budget", fen, opt, r.Nodes)
+			bound := opt.NodeBudget
+			if r.Verdict == Winnable {
+				bound += max(opt.LineBudget, 0)
+			}
+			if r.Nodes > bound {
+				t.Errorf("%s with %+v: %s in %d nodes, more than the budget", fen, opt, r.Verdict, r.Nodes)
 			}
 		}
 	}
