@@ -66,72 +66,42 @@ const unreachable = 32
 // through squares free of pawns and not attacked by the enemy's pawns
 // (enemy = the winner: the loser's king cannot stand there).
 func kingDistances(d *[64]int8, t bb.Square, blocked uint64) {
-	for i := range d {
-		d[i] = unreachable
-	}
-	d[t] = 0
-	front := uint64(1) << uint(t)
-	seen := front
-	for step := int8(1); front != 0 && step < unreachable; step++ {
-		var next uint64
-		for b := front; b != 0; b &= b - 1 {
-			next |= bb.KingAttacks(bb.Square(bits.TrailingZeros64(b)))
-		}
-		next &^= seen | blocked
-		seen |= next
-		for b := next; b != 0; b &= b - 1 {
-			d[bits.TrailingZeros64(b)] = step
-		}
-		front = next
-	}
+	distances(d, 1<<uint(t), blocked, bb.King, 0)
 }
 
 // bishopDistances fills d with the bishop moves from every square to the
 // nearest square of set not holding a pawn, on a board where only pawns
 // stand in the way (unreachable for the squares of the other colour).
 func bishopDistances(d *[64]int8, set, pawns uint64) {
-	for i := range d {
-		d[i] = unreachable
-	}
-	front := set &^ pawns
-	seen := front
-	for b := front; b != 0; b &= b - 1 {
-		d[bits.TrailingZeros64(b)] = 0
-	}
-	for step := int8(1); front != 0 && step < unreachable; step++ {
-		var next uint64
-		for b := front; b != 0; b &= b - 1 {
-			next |= bb.BishopAttacks(bb.Square(bits.TrailingZeros64(b)), pawns)
-		}
-		next &^= seen | pawns
-		seen |= next
-		for b := next; b != 0; b &= b - 1 {
-			d[bits.TrailingZeros64(b)] = step
-		}
-		front = next
-	}
+	distances(d, set&^pawns, pawns, bb.Bishop, pawns)
 }
 
 // knightDistances fills d with the knight moves from every square to the
 // nearest square of set (on an empty board).
 func knightDistances(d *[64]int8, set uint64) {
+	distances(d, set, 0, bb.Knight, 0)
+}
+
+// distances fills d with the moves a man of type pt (not a pawn) needs
+// from every square to the nearest of start, never through blocked, with
+// occ in the way of a slider; unreachable where there is no way.
+func distances(d *[64]int8, start, blocked uint64, pt bb.PieceType, occ uint64) {
 	for i := range d {
 		d[i] = unreachable
 	}
-	front := set
-	seen := set
-	for b := set; b != 0; b &= b - 1 {
+	front, seen := start, start
+	for b := start; b != 0; b &= b - 1 {
 		d[bits.TrailingZeros64(b)] = 0
 	}
-	for step := int8(1); front != 0 && step < unreachable; step++ {
+	for n := int8(1); front != 0 && n < unreachable; n++ {
 		var next uint64
 		for b := front; b != 0; b &= b - 1 {
-			next |= bb.KnightAttacks(bb.Square(bits.TrailingZeros64(b)))
+			next |= attacks(pt, bb.Square(bits.TrailingZeros64(b)), occ)
 		}
-		next &^= seen
+		next &^= seen | blocked
 		seen |= next
 		for b := next; b != 0; b &= b - 1 {
-			d[bits.TrailingZeros64(b)] = step
+			d[bits.TrailingZeros64(b)] = n
 		}
 		front = next
 	}
