@@ -82,10 +82,21 @@ func TestAFlagBeforeTheBoardShowsTheGameIsNotJudged(t *testing.T) {
 var immortal11 = []string{"e4", "e5", "f4", "exf4", "Bc4", "Qh4+", "Kf1", "b5", "Bxb5", "Nf6", "Nf3"}
 
 // joinUnderWay reports the clock first read with the game under way,
-// side's time running, and sets the model's clock to the times shown.
-func (h *harness) joinUnderWay(at float64, side clockd.Side, times clockd.Times) {
+// side's time running, and sets the model's clock to the times shown;
+// guessed: White's face is not set, the clock's sides are a guess
+// (clockd.ClockEvent.WhiteGuessed).
+func (h *harness) joinUnderWay(at float64, side clockd.Side, times clockd.Times, guessed bool) {
 	h.since, h.running, h.clk = at, side, times
-	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(at), Side: side, Clock: times, UnderWay: true})
+	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(at), Side: side, Clock: times, UnderWay: true, WhiteGuessed: guessed})
+}
+
+// followFour plays the four plies after immortal11 on a board joined under
+// way, each pressed by its own side a fraction of a second after it shows.
+func (h *harness) followFour() {
+	for i, at := range []float64{3, 5, 7, 9} {
+		h.play(at, immortalOn[i])
+		h.press(at+[]float64{0.4, 0.3, 0.2, 0.3}[i], []clockd.Side{B, W}[i%2])
+	}
 }
 
 func TestABoardFirstReadDeepInPlayIsFollowed(t *testing.T) {
@@ -101,15 +112,8 @@ func TestABoardFirstReadDeepInPlayIsFollowed(t *testing.T) {
 		h.rotate = rotate
 		h.unseen(immortal11...)
 		h.dump(0.2)
-		h.joinUnderWay(0.3, B, clockd.Times{White: 954 * time.Second, Black: 943 * time.Second})
-		h.play(3, "Qh6")
-		h.press(3.4, B)
-		h.play(5, "d3")
-		h.press(5.3, W)
-		h.play(7, "Nh5")
-		h.press(7.2, B)
-		h.play(9, "Nh4")
-		h.press(9.3, W)
+		h.joinUnderWay(0.3, B, clockd.Times{White: 954 * time.Second, Black: 943 * time.Second}, false)
+		h.followFour()
 		h.advance(20)
 		h.wantAnomalies(KindUnverified)
 		// numbered from the fewest plies that reach the position: maybe
@@ -183,7 +187,7 @@ func TestAClockFirstReadUnderWayAtTheStartIsPointedOut(t *testing.T) {
 	// once, and the game is followed as usual.
 	h := newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
 	h.show(0.2)
-	h.joinUnderWay(0.5, W, clockd.Times{White: 5430 * time.Second, Black: 5430 * time.Second})
+	h.joinUnderWay(0.5, W, clockd.Times{White: 5430 * time.Second, Black: 5430 * time.Second}, false)
 	h.advance(8)
 	h.play(9, "e4")
 	h.press(9.3, W)
@@ -199,7 +203,7 @@ func TestAClockFirstReadUnderWayAtTheStartIsPointedOut(t *testing.T) {
 	h = newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
 	h.show(0.2)
 	h.play(2, "e4")
-	h.joinUnderWay(2.6, B, clockd.Times{White: 908 * time.Second, Black: 899 * time.Second})
+	h.joinUnderWay(2.6, B, clockd.Times{White: 908 * time.Second, Black: 899 * time.Second}, false)
 	h.play(5, "e5")
 	h.press(5.4, B)
 	h.play(7, "Nf3")
@@ -226,17 +230,11 @@ var immortalOn = []string{"Qh6", "d3", "Nh5", "Nh4", "Qg5", "Nf5", "c6", "g4", "
 func joinGuessedWrong(h *harness, n int) {
 	h.unseen(immortal11...)
 	h.dump(0.2)
-	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(0.3), Side: W, UnderWay: true, WhiteGuessed: true,
-		Clock: clockd.Times{White: 943 * time.Second, Black: 954 * time.Second}})
+	h.joinUnderWay(0.3, W, clockd.Times{White: 943 * time.Second, Black: 954 * time.Second}, true)
 	for i, san := range immortalOn[:n] {
 		at := 3 + 2*float64(i)
-		side := B
-		if i%2 == 1 {
-			side = W
-		}
 		h.play(at, san)
-		h.clock(clockd.ClockEvent{Kind: clockd.Press, At: sec(at + 0.4), Side: side.Other(),
-			Clock: clockd.Times{White: 950 * time.Second, Black: 940 * time.Second}})
+		h.clock(clockd.ClockEvent{Kind: clockd.Press, At: sec(at + 0.4), Side: []clockd.Side{W, B}[i%2]})
 	}
 }
 
@@ -266,17 +264,8 @@ func TestAClockJoinedUnderWayLearnsWhiteFaceFromThePresses(t *testing.T) {
 	h = newHarness(t, Config{TimeControl: mustTC(t, "900+10")})
 	h.unseen(immortal11...)
 	h.dump(0.2)
-	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(0.3), Side: B, UnderWay: true, WhiteGuessed: true,
-		Clock: clockd.Times{White: 954 * time.Second, Black: 943 * time.Second}})
-	h.running, h.since = B, 0.3
-	h.play(3, "Qh6")
-	h.press(3.4, B)
-	h.play(5, "d3")
-	h.press(5.4, W)
-	h.play(7, "Nh5")
-	h.press(7.4, B)
-	h.play(9, "Nh4")
-	h.press(9.4, W)
+	h.joinUnderWay(0.3, B, clockd.Times{White: 954 * time.Second, Black: 943 * time.Second}, true)
+	h.followFour()
 	h.advance(30)
 	h.wantAnomalies(KindUnverified)
 	h.wantCompletions("10.Qh6 11.d3 12.Nh5 13.Nh4")
@@ -290,8 +279,7 @@ func TestAFlagBeforeAGameJoinedDeepIsSettledIsNotJudged(t *testing.T) {
 	h := newHarness(t, Config{TimeControl: mustTC(t, "2/60:60")})
 	h.unseen(immortal11...)
 	h.dump(0.2)
-	h.clock(clockd.ClockEvent{Kind: clockd.Started, At: sec(0.3), Side: B, UnderWay: true, WhiteGuessed: true,
-		Clock: clockd.Times{White: 30 * time.Second, Black: 10 * time.Second}})
+	h.joinUnderWay(0.3, B, clockd.Times{White: 30 * time.Second, Black: 10 * time.Second}, true)
 	h.flag(11, B)
 	h.advance(20)
 	f := h.of(TypeFlag)
