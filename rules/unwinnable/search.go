@@ -308,8 +308,10 @@ func (s *searcher) setCorners() {
 	var mating uint64
 	switch b := p.Pieces(w, bb.Bishop); {
 	case p.Pieces(w, bb.Pawn) != 0:
-		if p.Pieces(w, bb.Knight) == 0 && blockedForGood(p, w) {
-			mating = checkColours(p, w)
+		if b != 0 && p.Pieces(w, bb.Knight) == 0 {
+			if c := checkColours(p, w); c != ^uint64(0) && blockedForGood(p, w) {
+				mating = c
+			}
 		}
 	case b != 0 && b&^lightSquares == 0:
 		mating = lightSquares
