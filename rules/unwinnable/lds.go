@@ -322,12 +322,13 @@ type weights struct{ capture, pawn, pawnRank, piece, corner, piecesNear, menNear
 // shorter lines on flag-fall positions: a capture by the winner is
 // progress never undone and ranks above a pawn push, the most advanced
 // pawn goes first and promotes sooner, and the loser's king is driven to
-// its corner less hard and to its own men harder (TestQuickCensus: 46 %
-// fewer nodes on timeouts-30k, 46 % on lichess-65k, fewer undetermined
-// answers on both).
+// its corner less hard and to its own men harder, whatever the winner's
+// pieces around it (TestQuickCensus: about half the nodes of full mode's
+// weights on timeouts-30k and lichess-65k, fewer undetermined answers on
+// both; docs/PERFORMANCE.md has how the values were searched).
 var (
 	fullWeights  = weights{capture: -6, pawn: 12, pawnRank: 0, piece: 2, corner: 12, piecesNear: 2, menNear: 1}
-	quickWeights = weights{capture: 5, pawn: 7, pawnRank: 1, piece: 1, corner: 3, piecesNear: 1, menNear: 4}
+	quickWeights = weights{capture: 7, pawn: 8, pawnRank: 1, piece: 1, corner: 4, piecesNear: 0, menNear: 8}
 )
 
 // kingStep is kingTerms(to, from) - kingTerms(from, from): the change a

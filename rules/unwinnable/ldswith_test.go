@@ -16,7 +16,7 @@ var fullWeightsPassCases = []struct {
 	side bb.Color
 }{
 	{"5N2/8/4k3/8/2K1n3/8/8/8 b - - 19 60", bb.White},
-	{"8/8/6b1/3k1p2/3Bp3/3pK3/8/8 w - f6 0 78", bb.White},
+	{"8/8/n7/P7/2k5/8/3K4/8 w - - 4 63", bb.Black},
 	{"8/7n/6KP/8/8/1kB5/8/8 b - - 0 57", bb.Black},
 	{"8/7K/6P1/1kBb4/1P6/8/8/8 b - - 4 61", bb.Black},
 }
