@@ -22,7 +22,8 @@ type walkFrame struct {
 }
 
 // exhaust walks every position reachable from the query position, depth
-// first with a visited set, closing positions where the winner is mated
+// first with a visited set, the plain heuristic's best move first at
+// every node (walkOrder), closing positions where the winner is mated
 // or stalemated or which the material rules or the frozen-pawn proof show
 // dead. Meeting a mate by the winner proves Winnable (the walk's path is
 // the line); finishing the walk proves Unwinnable. It gives up when the
@@ -76,6 +77,7 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 		if static && proofs && (insufficient(p, s.winner) != "" || frozenUnwinnable(p, s.winner) || confinedIn(&s.cf, p, s.winner)) {
 			return false, false
 		}
+		s.walkOrder(tmp)
 		cur, tmp = tmp, cur
 		stack = append(stack, walkFrame{})
 		return false, false
@@ -92,6 +94,7 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 				top := &stack[len(stack)-1]
 				p.Unmake(top.move, top.undo)
 				p.LegalMoves(cur)
+				s.walkOrder(cur)
 			}
 			continue
 		}
@@ -135,4 +138,21 @@ func (s *searcher) unwind(stack []walkFrame) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		s.pos.Unmake(stack[i].move, stack[i].undo)
 	}
+}
+
+// walkOrder puts the plain heuristic's best move first (the first of
+// the highest scores in generation order), the others after it in the
+// order they were generated, so that a walk through a winnable position
+// meets the mate sooner.
+func (s *searcher) walkOrder(ml *bb.MoveList) {
+	lk := s.pos.KingSquare(s.winner.Other())
+	best, bv := 0, int32(0)
+	for i := 0; i < ml.N; i++ {
+		if v := s.moveDelta(ml.Moves[i], lk); i == 0 || v > bv {
+			best, bv = i, v
+		}
+	}
+	m := ml.Moves[best]
+	copy(ml.Moves[1:best+1], ml.Moves[:best])
+	ml.Moves[0] = m
 }

@@ -131,16 +131,17 @@ func frozenMate(t *testing.T, fen string) bool {
 // included; a line budget comes on top only for a mate found.
 func TestNodeBudgetBounds(t *testing.T) {
 	// Positions the analysis does not settle on these budgets: a
-	// fortress variant, a middlegame whose helpmate is long, a lone
-	// bishop whose mate needs the other side's pawn to queen and box its
-	// own king in (219,350 nodes in full mode), and a bishop against two
-	// whose search once ended two nodes over the budget (settled within
-	// it since the goal-directed search keeps off the target square, it
-	// stays for the bound).
+	// fortress variant, a middlegame whose helpmate is long, pawns whose
+	// mate needs both sides to queen and the mated king boxed in by its
+	// own men (1,078,252 nodes in full mode; a lone bishop's such mate
+	// stood here until the walk tried the heuristic's best move first,
+	// which finds it in 31,807), and a bishop against two whose search once ended two
+	// nodes over the budget (settled within it since the goal-directed
+	// search keeps off the target square, it stays for the bound).
 	fens := []string{
 		"8/6pp/8/4q3/ppp5/bkp4Q/rnp2p2/n1K5 b - - 0 1",
 		"6Q1/8/4n3/8/ppp5/qkp3b1/rnp5/n1K5 b - - 0 1",
-		"8/8/8/kp5B/8/8/2K5/8 b - - 0 1",
+		"2k5/3p1p1p/8/8/8/1p6/pP1P1P1P/K7 w - - 0 1",
 		"8/4B3/7k/8/b4K2/5b2/8/8 w - - 18 91",
 	}
 	side := func(fen string) bb.Color { // the side whose mate is long
