@@ -284,22 +284,22 @@ func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	var v int32
 	if c := p.PieceAt(to); c != bb.NoPiece {
 		if c.Color() == s.winner {
-			v -= 24*materialValue[c.Type()] - 2*int32(dist(to, lk))
+			v -= s.w.lossMat*materialValue[c.Type()] - s.w.lossNear*int32(dist(to, lk))
 		} else {
-			v += s.w.capture + int32(dist(to, lk))
+			v += s.w.capture + s.w.captureNear*int32(dist(to, lk))
 		}
 	}
 	switch {
 	case pc.Color() != s.winner && pc.Type() == bb.King:
 		v += s.kingStep(from, to)
 	case pc.Color() != s.winner:
-		v += int32(dist(from, lk) - dist(to, lk))
+		v += s.w.menStep * int32(dist(from, lk)-dist(to, lk))
 	case pc.Type() == bb.King:
-		v -= 5 * int32(dist(to, lk)-dist(from, lk))
+		v -= s.w.kingApproach * int32(dist(to, lk)-dist(from, lk))
 	case pc.Type() == bb.Pawn:
 		v += s.w.pawn + s.w.pawnRank*int32(relativeRank(s.winner, to))
 		if pr := m.Promotion(); pr != bb.NoPieceType {
-			v += 24*(materialValue[pr]-1) - 2*int32(dist(to, lk))
+			v += s.w.promoMat*(materialValue[pr]-1) - s.w.promoNear*int32(dist(to, lk))
 		}
 	default:
 		v -= s.w.piece * int32(dist(to, lk)-dist(from, lk))
@@ -307,28 +307,43 @@ func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	return v
 }
 
-// weights are the helpmate heuristic's weights that differ between the
-// modes (moveDelta, kingTerms): the winner's capture of a man of the
-// loser (capture + its distance to the loser's king), a pawn's push
-// (pawn + pawnRank per rank of its destination, counted from the
-// winner's side), a step of a piece towards the loser's king (piece);
-// for a step of that king, one towards its corner (corner), towards the
-// winner's pieces (piecesNear, each) and towards its own men (menNear,
-// each).
-type weights struct{ capture, pawn, pawnRank, piece, corner, piecesNear, menNear int32 }
+// weights are the helpmate heuristic's weights, set by mode (moveDelta,
+// kingStep, kingTerms, and pickPlain's scorers, which restate them): the
+// winner's capture of a man of the loser (capture + captureNear times
+// its distance to the loser's king), a pawn's push (pawn + pawnRank per
+// rank of its destination, counted from the winner's side), a promotion
+// (promoMat times the material gained, less promoNear times the
+// distance to the loser's king), a step of a piece towards the loser's
+// king (piece), of the winner's king (kingApproach); for a step of that
+// king, one towards its corner (corner), towards the winner's pieces
+// (piecesNear, each), towards its own men (menNear, each), towards the
+// winner's king (kingNear), and the free squares around it (kingFree,
+// each, against); a step of another man of the loser's towards its king
+// (menStep); the loss of a man of the winner's (lossMat times its
+// material, less lossNear times its distance to the loser's king).
+type weights struct {
+	capture, pawn, pawnRank, piece, corner, piecesNear, menNear,
+	kingNear, kingFree, kingApproach, lossMat, lossNear, promoMat, promoNear, captureNear, menStep int32
+}
 
 // The two sets of weights. Full mode keeps those its node budget was
 // set with (every query of positions.txt answered). Quick mode's follow
 // shorter lines on flag-fall positions: a capture by the winner is
 // progress never undone and ranks above a pawn push, the most advanced
-// pawn goes first and promotes sooner, and the loser's king is driven to
-// its corner less hard and to its own men harder, whatever the winner's
-// pieces around it (TestQuickCensus: about half the nodes of full mode's
-// weights on timeouts-30k and lichess-65k, fewer undetermined answers on
-// both; docs/PERFORMANCE.md has how the values were searched).
+// pawn goes first and promotes sooner, the loser's king is driven to its
+// corner less hard and to its own men much harder, and away from the
+// winner's king rather than towards it; the loser's taking a man of the
+// winner's weighs eight times more, and a promotion scores the more the
+// farther from the loser's king, whatever piece it makes
+// (TestQuickCensus: less than half the nodes of full
+// mode's weights on timeouts-30k and lichess-65k, and far fewer
+// undetermined answers; docs/PERFORMANCE.md has how the values were
+// searched, on node counts, and checked on sets the search never saw).
 var (
-	fullWeights  = weights{capture: -6, pawn: 12, pawnRank: 0, piece: 2, corner: 12, piecesNear: 2, menNear: 1}
-	quickWeights = weights{capture: 7, pawn: 8, pawnRank: 1, piece: 1, corner: 4, piecesNear: 0, menNear: 8}
+	fullWeights = weights{capture: -6, pawn: 12, pawnRank: 0, piece: 2, corner: 12, piecesNear: 2, menNear: 1,
+		kingNear: 3, kingFree: 2, kingApproach: 5, lossMat: 24, lossNear: 2, promoMat: 24, promoNear: 2, captureNear: 1, menStep: 1}
+	quickWeights = weights{capture: 8, pawn: 9, pawnRank: 1, piece: 1, corner: 4, piecesNear: 1, menNear: 12,
+		kingNear: -7, kingFree: 2, kingApproach: 6, lossMat: 192, lossNear: 2, promoMat: 0, promoNear: -9, captureNear: 1, menStep: 2}
 )
 
 // kingStep is kingTerms(to, from) - kingTerms(from, from): the change a
@@ -344,14 +359,14 @@ func (s *searcher) kingStep(from, to bb.Square) int32 {
 	p := &s.pos
 	w, l := s.winner, s.winner.Other()
 	wk := p.KingSquare(w)
-	v := -s.w.corner*int32(s.cornerD[to]-s.cornerD[from]) - 3*int32(dist(wk, to)-dist(wk, from))
+	v := -s.w.corner*int32(s.cornerD[to]-s.cornerD[from]) - s.w.kingNear*int32(dist(wk, to)-dist(wk, from))
 	pieces := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn)
 	men := p.Occupied(l) &^ p.Pieces(l, bb.King)
 	st := &kingStepSets[from][i]
 	v -= s.w.piecesNear*int32(bits.OnesCount64(pieces&st.farther)-bits.OnesCount64(pieces&st.nearer)) +
 		s.w.menNear*int32(bits.OnesCount64(men&st.farther)-bits.OnesCount64(men&st.nearer))
 	free := ^(p.All() &^ (1 << uint(from)))
-	v -= 2 * int32(bits.OnesCount64(bb.KingAttacks(to)&free)-bits.OnesCount64(bb.KingAttacks(from)&free))
+	v -= s.w.kingFree * int32(bits.OnesCount64(bb.KingAttacks(to)&free)-bits.OnesCount64(bb.KingAttacks(from)&free))
 	return v
 }
 
@@ -404,7 +419,7 @@ func relativeRank(c bb.Color, sq bb.Square) int {
 func (s *searcher) kingTerms(k, skip bb.Square) int32 {
 	p := &s.pos
 	w, l := s.winner, s.winner.Other()
-	v := -s.w.corner*int32(s.cornerDist(k)) - 3*int32(dist(p.KingSquare(w), k))
+	v := -s.w.corner*int32(s.cornerDist(k)) - s.w.kingNear*int32(dist(p.KingSquare(w), k))
 	// The sums of the distances from k to the winner's pieces and to
 	// the loser's men, ring by ring around k.
 	pieces := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn)
@@ -414,7 +429,7 @@ func (s *searcher) kingTerms(k, skip bb.Square) int32 {
 	for d := 1; d < 8; d++ {
 		v -= int32(d) * (s.w.piecesNear*int32(bits.OnesCount64(pieces&ring[d])) + s.w.menNear*int32(bits.OnesCount64(men&ring[d])))
 	}
-	v -= 2 * int32(bits.OnesCount64(bb.KingAttacks(k)&^(p.All()&^(1<<uint(skip)))))
+	v -= s.w.kingFree * int32(bits.OnesCount64(bb.KingAttacks(k)&^(p.All()&^(1<<uint(skip)))))
 	return v
 }
 

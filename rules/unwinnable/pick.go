@@ -229,13 +229,13 @@ func (s *searcher) pawnDelta(m bb.Move, lk bb.Square, winnerToMove bool) int32 {
 	if winnerToMove {
 		v := s.w.pawn + s.w.pawnRank*int32(relativeRank(s.winner, to))
 		if c != bb.NoPiece {
-			v += s.w.capture + dt
+			v += s.w.capture + s.w.captureNear*dt
 		}
 		return v
 	}
-	v := int32(dist(from, lk)) - dt
+	v := s.w.menStep * (int32(dist(from, lk)) - dt)
 	if c != bb.NoPiece {
-		v -= 24*materialValue[c.Type()] - 2*dt
+		v -= s.w.lossMat*materialValue[c.Type()] - s.w.lossNear*dt
 	}
 	return v
 }
@@ -265,9 +265,9 @@ func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp ui
 		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
 			to := bb.Square(bits.TrailingZeros64(t))
 			d := int32(dist(to, lk))
-			v := -5 * (d - dk)
+			v := -s.w.kingApproach * (d - dk)
 			if opp&(1<<uint(to)) != 0 {
-				v += s.w.capture + d
+				v += s.w.capture + s.w.captureNear*d
 			}
 			key := int64(v)<<4 | int64(15-n)
 			ks.key[n], ks.to[n] = key, to
@@ -283,17 +283,17 @@ func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp ui
 	pieces := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn)
 	men := p.Occupied(l) &^ p.Pieces(l, bb.King)
 	free := ^(p.All() &^ (1 << uint(k)))
-	base := s.w.corner*int32(s.cornerD[k]) + 3*int32(dist(wk, k)) + 2*int32(bits.OnesCount64(bb.KingAttacks(k)&free))
+	base := s.w.corner*int32(s.cornerD[k]) + s.w.kingNear*int32(dist(wk, k)) + s.w.kingFree*int32(bits.OnesCount64(bb.KingAttacks(k)&free))
 	sets := &kingStepSets[k]
 	for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
 		to := bb.Square(bits.TrailingZeros64(t))
 		st := &sets[stepIndexOf[int(to)-int(k)+9]]
-		v := base - s.w.corner*int32(s.cornerD[to]) - 3*int32(dist(wk, to)) -
+		v := base - s.w.corner*int32(s.cornerD[to]) - s.w.kingNear*int32(dist(wk, to)) -
 			s.w.piecesNear*int32(bits.OnesCount64(pieces&st.farther)-bits.OnesCount64(pieces&st.nearer)) -
 			s.w.menNear*int32(bits.OnesCount64(men&st.farther)-bits.OnesCount64(men&st.nearer)) -
-			2*int32(bits.OnesCount64(bb.KingAttacks(to)&free))
+			s.w.kingFree*int32(bits.OnesCount64(bb.KingAttacks(to)&free))
 		if opp&(1<<uint(to)) != 0 {
-			v -= 24*materialValue[p.PieceAt(to).Type()] - 2
+			v -= s.w.lossMat*materialValue[p.PieceAt(to).Type()] - s.w.lossNear // dist(to, lk) is 1
 		}
 		key := int64(v)<<4 | int64(15-n)
 		ks.key[n], ks.to[n] = key, to
@@ -354,18 +354,28 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 		return 0, false
 	}
 	df := int32(dist(from, lk))
-	// Quiet moves: the nearest ring first, the first square on it.
+	// Quiet moves score by their distance to the loser's king alone,
+	// times step (piece for the winner's, menStep for the loser's): the
+	// nearest ring first when step is positive (the farthest when it is
+	// negative), the first square on it; with step 0, the first square.
+	step := s.w.menStep
+	if winnerToMove {
+		step = s.w.piece
+	}
 	var bv int32
 	bto := bb.Square(64)
 	if q := t &^ opp; q != 0 {
-		for d := 1; d < 8; d++ {
+		if step == 0 {
+			bto = bb.Square(bits.TrailingZeros64(q))
+		}
+		for i := 1; i < 8 && step != 0; i++ {
+			d := i
+			if step < 0 {
+				d = 8 - i
+			}
 			if x := q & ringAt[lk][d]; x != 0 {
 				bto = bb.Square(bits.TrailingZeros64(x))
-				if winnerToMove {
-					bv = s.w.piece * (df - int32(d))
-				} else {
-					bv = df - int32(d)
-				}
+				bv = step * (df - int32(d))
 				break
 			}
 		}
@@ -376,9 +386,9 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 		d := int32(dist(to, lk))
 		var v int32
 		if winnerToMove {
-			v = s.w.piece*(df-d) + d + s.w.capture
+			v = step*(df-d) + s.w.captureNear*d + s.w.capture
 		} else {
-			v = df + d - 24*materialValue[s.pos.PieceAt(to).Type()]
+			v = step*(df-d) + s.w.lossNear*d - s.w.lossMat*materialValue[s.pos.PieceAt(to).Type()]
 		}
 		if bto == 64 || v > bv || (v == bv && to < bto) {
 			bv, bto = v, to

@@ -111,14 +111,14 @@ func TestKingTerms(t *testing.T) {
 				l := w.Other()
 				for k := bb.Square(0); k < 64; k++ {
 					skip := p.KingSquare(l)
-					want := -s.w.corner*int32(s.cornerDistSlow(k)) - 3*int32(dist(p.KingSquare(w), k))
+					want := -s.w.corner*int32(s.cornerDistSlow(k)) - s.w.kingNear*int32(dist(p.KingSquare(w), k))
 					for b := p.Occupied(w) &^ p.Pieces(w, bb.King) &^ p.Pieces(w, bb.Pawn); b != 0; b &= b - 1 {
 						want -= s.w.piecesNear * int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
 					}
 					for b := p.Occupied(l) &^ p.Pieces(l, bb.King); b != 0; b &= b - 1 {
 						want += 6 - s.w.menNear*int32(dist(bb.Square(bits.TrailingZeros64(b)), k))
 					}
-					want -= 2 * int32(bits.OnesCount64(bb.KingAttacks(k)&^(p.All()&^(1<<uint(skip)))))
+					want -= s.w.kingFree * int32(bits.OnesCount64(bb.KingAttacks(k)&^(p.All()&^(1<<uint(skip)))))
 					if got := s.kingTerms(k, skip); got != want {
 						t.Fatalf("%s, winner %v, king on %v: kingTerms = %d, want %d", p.FEN(), w, k, got, want)
 					}
