@@ -135,9 +135,10 @@ func TestNodeBudgetBounds(t *testing.T) {
 	// mate needs both sides to queen and the mated king boxed in by its
 	// own men (1,078,252 nodes in full mode; a lone bishop's such mate
 	// stood here until the walk tried the heuristic's best move first,
-	// which finds it in 31,807), and a bishop against two whose search once ended two
-	// nodes over the budget (settled within it since the goal-directed
-	// search keeps off the target square, it stays for the bound).
+	// which finds it in 31,807), and a bishop against two whose search
+	// once ended two nodes over the budget (settled within it since the
+	// goal-directed search keeps off the target square, it stays for the
+	// bound).
 	fens := []string{
 		"8/6pp/8/4q3/ppp5/bkp4Q/rnp2p2/n1K5 b - - 0 1",
 		"6Q1/8/4n3/8/ppp5/qkp3b1/rnp5/n1K5 b - - 0 1",
