@@ -103,9 +103,11 @@
 //     to walk on and promote;
 //  8. an exhaustive walk of every position reachable from the query,
 //     closing any node the rules above prove dead: if the walk ends with
-//     no mate, the side cannot mate. Its frames are small (a node's moves
-//     are generated again when the walk returns to it), so it can go
-//     millions of plies deep. In full mode it takes all the budget the
+//     no mate, the side cannot mate. At each node it tries the plain
+//     heuristic's best move first, so that it meets a mate, where there
+//     is one, long before it has seen the whole region. Its frames are
+//     small (a node's moves are generated again when the walk returns to
+//     it), so it can go millions of plies deep. In full mode it takes all the budget the
 //     searches before it left but a tenth, kept for the goal-directed and
 //     full-width searches after it.
 //
