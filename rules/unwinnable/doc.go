@@ -107,9 +107,9 @@
 //     heuristic's best move first, so that it meets a mate, where there
 //     is one, long before it has seen the whole region. Its frames are
 //     small (a node's moves are generated again when the walk returns to
-//     it), so it can go millions of plies deep. In full mode it takes all the budget the
-//     searches before it left but a tenth, kept for the goal-directed and
-//     full-width searches after it.
+//     it), so it can go millions of plies deep. In full mode it takes all
+//     the budget the searches before it left but a tenth, kept for the
+//     goal-directed and full-width searches after it.
 //
 // A mate line found by any of these, if longer than twelve plies, is then
 // shortened on a node budget of its own (Options.LineBudget: by default
