@@ -373,14 +373,12 @@ func TestTheWalkTriesTheBestMovesFirst(t *testing.T) {
 // every move is legal and the last one mates the opponent of side.
 func assertMateLineFast(t *testing.T, pos bb.Position, side bb.Color, line []string) {
 	t.Helper()
-	var ml bb.MoveList
 	for i, u := range line {
-		pos.LegalMoves(&ml)
-		j := slices.IndexFunc(ml.Slice(), func(m bb.Move) bool { return m.UCI() == u })
-		if j < 0 {
+		m, ok := pos.ParseMove(u)
+		if !ok {
 			t.Fatalf("%s: move %d %q of the line is not legal", pos.FEN(), i+1, u)
 		}
-		pos.Make(ml.Moves[j])
+		pos.Make(m)
 	}
 	if !pos.IsCheckmate() || pos.Side() != side.Other() {
 		t.Fatalf("the line %v does not end in mate by %s (%s)", line, side, pos.FEN())
