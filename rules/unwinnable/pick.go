@@ -13,7 +13,8 @@ import (
 // LegalMoves generates them, and ranking each piece's moves by set
 // operations: a piece's quiet moves score by their distance to the loser's
 // king alone, so the best of them is the first square of the nearest ring
-// around that king that the piece reaches. Its answer is the move the
+// around that king that the piece reaches (of the farthest when the
+// weight of that distance is negative). Its answer is the move the
 // sorted list would put first (the first of the highest scores in
 // generation order, TestPickPlain), at a fraction of the cost.
 

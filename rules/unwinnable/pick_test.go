@@ -33,6 +33,45 @@ func (s *searcher) pickByList(lk bb.Square, ci *bb.CheckInfo, score bool) (m bb.
 // tests of the move picking alternate.
 var modeWeights = [2]weights{quickWeights, fullWeights}
 
+// TestPickPlainAnySteps is TestPickPlain with the weights of a piece's
+// and a loser's man's steps towards the loser's king (piece, menStep) set
+// to zero and below as well as above: pickPlain then ranks a piece's
+// quiet moves from the farthest ring, or by square alone, and must still
+// return the move the sorted list puts first. The modes' weights are
+// positive, so only this test reaches those branches.
+func TestPickPlainAnySteps(t *testing.T) {
+	steps := [...]int32{-3, -1, 0, 1, 4}
+	var ml bb.MoveList
+	n, far := 0, 0
+	forRandomNodes(t, 23, 120, 80, randomGameStarts, func(s *searcher, p *bb.Position, w bb.Color) {
+		base := s.w
+		defer func() { s.w = base }()
+		s.w.piece, s.w.menStep = steps[n%len(steps)], steps[(n/len(steps))%len(steps)]
+		if s.w.piece <= 0 || s.w.menStep <= 0 {
+			far++
+		}
+		n++
+		lk := p.KingSquare(w.Other())
+		var ci bb.CheckInfo
+		cip := &ci
+		if p.Side() == w {
+			ci = p.CheckInfo()
+		} else {
+			cip = nil
+		}
+		wm, wmate, wok := s.pickByList(lk, cip, true)
+		gm, gmate, gok := s.pickPlain(lk, cip, true, &ml)
+		if wm != gm || wmate != gmate || wok != gok {
+			t.Fatalf("%s, winner %v, piece %d, menStep %d: pickPlain = %v %v %v, want %v %v %v",
+				p.FEN(), w, s.w.piece, s.w.menStep, gm, gmate, gok, wm, wmate, wok)
+		}
+	})
+	if far == 0 {
+		t.Fatal("no pick with a step weight of zero or below")
+	}
+	t.Logf("%d picks, %d with a step weight of zero or below", n, far)
+}
+
 // TestPickPlain checks that pickPlain, which ranks a piece's moves by set
 // operations, returns the move of the list at every position of random
 // games (pins, checks, castling, en passant and promotions among them),
