@@ -334,11 +334,11 @@ type weights struct {
 // corner less hard and to its own men much harder, and away from the
 // winner's king rather than towards it; the loser's taking a man of the
 // winner's weighs eight times more, and a promotion scores the more the
-// farther from the loser's king, whatever piece it makes
-// (TestQuickCensus: less than half the nodes of full
-// mode's weights on timeouts-30k and lichess-65k, and far fewer
-// undetermined answers; docs/PERFORMANCE.md has how the values were
-// searched, on node counts, and checked on sets the search never saw).
+// farther from the loser's king, whatever piece it makes (TestQuickCensus:
+// less than half the nodes of full mode's weights on timeouts-30k and
+// lichess-65k, and far fewer undetermined answers; docs/PERFORMANCE.md
+// has how the values were searched, on node counts, and checked on sets
+// the search never saw).
 var (
 	fullWeights = weights{capture: -6, pawn: 12, pawnRank: 0, piece: 2, corner: 12, piecesNear: 2, menNear: 1,
 		kingNear: 3, kingFree: 2, kingApproach: 5, lossMat: 24, lossNear: 2, promoMat: 24, promoNear: 2, captureNear: 1, menStep: 1}
