@@ -14,6 +14,18 @@ import (
 // a1 first) and the side to move; it reports false for an illegal
 // position or one where the game is over.
 func boardFEN(board *[64]byte, side byte) (bb.Position, bool) {
+	pos, err := bb.ParseFEN(letterFEN(board, side))
+	if err != nil {
+		return pos, false
+	}
+	var ml bb.MoveList
+	pos.LegalMoves(&ml)
+	return pos, ml.N > 0
+}
+
+// letterFEN writes a board of piece letters ('.' empty, a1 first) as a
+// FEN with side to move ('w' or 'b'), no castling and no en passant.
+func letterFEN(board *[64]byte, side byte) string {
 	b := make([]byte, 0, 90)
 	for r := 7; r >= 0; r-- {
 		empty := byte(0)
@@ -38,13 +50,7 @@ func boardFEN(board *[64]byte, side byte) (bb.Position, bool) {
 	}
 	b = append(b, ' ', side)
 	b = append(b, " - - 0 1"...)
-	pos, err := bb.ParseFEN(string(b))
-	if err != nil {
-		return pos, false
-	}
-	var ml bb.MoveList
-	pos.LegalMoves(&ml)
-	return pos, ml.N > 0
+	return string(b)
 }
 
 // randomBlockedEndgame places both kings, one or two pairs of pawns
