@@ -33,6 +33,16 @@ func (s *searcher) pickByList(lk bb.Square, ci *bb.CheckInfo, score bool) (m bb.
 // tests of the move picking alternate.
 var modeWeights = [2]weights{quickWeights, fullWeights}
 
+// winnerCheckInfo is the CheckInfo pickPlain takes at a node of p: the
+// position's when the winner w is to move, nil when the loser is.
+func winnerCheckInfo(p *bb.Position, w bb.Color) *bb.CheckInfo {
+	if p.Side() != w {
+		return nil
+	}
+	ci := p.CheckInfo()
+	return &ci
+}
+
 // TestPickPlainAnySteps is TestPickPlain with the weights of a piece's
 // and a loser's man's steps towards the loser's king (piece, menStep) set
 // to zero and below as well as above: pickPlain then ranks a piece's
@@ -52,13 +62,7 @@ func TestPickPlainAnySteps(t *testing.T) {
 		}
 		n++
 		lk := p.KingSquare(w.Other())
-		var ci bb.CheckInfo
-		cip := &ci
-		if p.Side() == w {
-			ci = p.CheckInfo()
-		} else {
-			cip = nil
-		}
+		cip := winnerCheckInfo(p, w)
 		wm, wmate, wok := s.pickByList(lk, cip, true)
 		gm, gmate, gok := s.pickPlain(lk, cip, true, &ml)
 		if wm != gm || wmate != gmate || wok != gok {
@@ -86,13 +90,7 @@ func TestPickPlain(t *testing.T) {
 	n, mates := 0, 0
 	forRandomNodes(t, 17, 600, 100, starts, func(s *searcher, p *bb.Position, w bb.Color) {
 		lk := p.KingSquare(w.Other())
-		var ci bb.CheckInfo
-		cip := &ci
-		if p.Side() == w {
-			ci = p.CheckInfo()
-		} else {
-			cip = nil
-		}
+		cip := winnerCheckInfo(p, w)
 		for _, score := range [2]bool{true, false} {
 			wm, wmate, wok := s.pickByList(lk, cip, score)
 			gm, gmate, gok := s.pickPlain(lk, cip, score, &ml)
