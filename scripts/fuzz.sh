@@ -59,6 +59,20 @@ echo "fuzz.sh: ${#targets[@]} targets, ${secs}s each, ${par} worker(s); logs in 
 # unexpectedly", or the deadline falling during minimization); such a run
 # says nothing about the code, so the target is run once more and only a
 # second engine failure counts.
+#
+# One engine failure is not retried but passed: a run whose only error is
+# "context deadline exceeded", with no failing input. That is a race in go's
+# fuzzing coordinator, not in the code under test: when -fuzztime ends, the
+# context package closes the deadline's Done channel before it cancels the
+# workers' child context, and a coordinator that wakes in between finds the
+# child not yet cancelled and keeps the deadline as the run's error. It hits
+# about one run in five on a busy machine, so a rerun does not clear it
+# reliably; whatever the target found before the deadline is in the log.
+deadline_race() { # log
+	! grep -q 'Failing input written to' "$1" &&
+		[ "$(grep -v '^\(fuzz: elapsed\|=== \|--- FAIL\|FAIL\|exit status\|ok \|PASS\)' "$1" | grep -c .)" = 1 ] &&
+		grep -qx '[[:space:]]*context deadline exceeded' "$1"
+}
 run_target() { # pkg name out
 	go test -run '^$' -fuzz "^${2}\$" -fuzztime "${secs}s" "${minimize[@]}" -parallel "$par" "$1" >"$3" 2>&1
 }
@@ -69,7 +83,9 @@ for t in "${targets[@]}"; do
 	res=ok
 	note=""
 	if ! run_target "$pkg" "$name" "$out"; then
-		if grep -q 'Failing input written to' "$out"; then
+		if deadline_race "$out"; then
+			note=" (go's coordinator reported the -fuzztime deadline as an error; no failing input)"
+		elif grep -q 'Failing input written to' "$out"; then
 			res=FAIL
 		else
 			first=$(grep -v '^\(fuzz: elapsed\|=== \|--- FAIL\|FAIL\|exit status\)' "$out" | grep -m1 . | cut -c1-160)
