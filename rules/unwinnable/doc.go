@@ -135,9 +135,15 @@
 // move everywhere and no discrepancy, before steps 2 and 3: nearly every
 // flag-fall position has a mate it finds at once, and the structure
 // proofs cost as much as that look while they almost never apply to such
-// positions (the material rules still come first). The heuristic
-// searches of a query never repeat an allowance of discrepancies an
-// earlier one searched to the end.
+// positions (the material rules still come first). In quick mode that
+// single line mends its dead ends: when it comes back to a position it
+// passed, stalemates the loser, gets the winner mated or leaves it
+// without the men to mate, the move that led there is set aside and the
+// node before picks its next best, up to 32 times a line; a line that
+// still finds nothing is followed again with full mode's weights before
+// the discrepancies begin. The heuristic searches of a query never
+// repeat an allowance of discrepancies an earlier one searched to the
+// end.
 //
 // A query allocates nothing per node: the move lists, scores, tables
 // and the scratch space of the proofs and the walk belong to the
@@ -147,7 +153,8 @@
 // is nothing else) builds no move list at all: it walks the legal moves
 // piece by piece and ranks a piece's quiet moves by the nearest ring
 // around the other king it reaches (pickPlain), finding the move the
-// sorted list would put first.
+// sorted list would put first; only a node that mends a dead end builds
+// the list (pickAvoiding).
 //
 // Proofs by the walk and the transposition table identify positions by a
 // 64-bit Zobrist hash, so they hold up to the (negligible) chance of a

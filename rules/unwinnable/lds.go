@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"math/bits"
+	"slices"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
 )
@@ -63,14 +64,15 @@ func (s *searcher) lds(budget int64, maxDisc int) (Result, bool) {
 
 // ldsWith is lds with the weights w instead of the query's: the
 // allowances it searches to the end are its own (the query's plainDone is
-// set aside, and restored after), and so are the plain picks it keeps
-// (they depend on the weights): they carry the query's other stamp,
-// pickStamp+1, which no other query uses.
-func (s *searcher) ldsWith(w *weights, budget int64, maxDisc int) (Result, bool) {
-	keep, done := s.w, s.plainDone
-	s.w, s.plainDone = *w, 0
+// set aside, and restored after; done keeps them from call to call of the
+// query), and so are the plain picks it keeps (they depend on the
+// weights): they carry the query's other stamp, pickStamp+1, which no
+// other query uses.
+func (s *searcher) ldsWith(w *weights, done *int, budget int64, maxDisc int) (Result, bool) {
+	keep, keepDone := s.w, s.plainDone
+	s.w, s.plainDone = *w, *done
 	s.pickStamp++
-	defer func() { s.w, s.plainDone = keep, done; s.pickStamp-- }()
+	defer func() { *done = s.plainDone; s.w, s.plainDone = keep, keepDone; s.pickStamp-- }()
 	return s.lds(budget, maxDisc)
 }
 
@@ -189,36 +191,66 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 // line keeps its own positions' keys (plainKeys) and looks back as far
 // as the last capture or pawn move, which no position before it can
 // repeat, instead of probing the table.
+//
+// With s.plainRepairs > 0 (quick mode's first looks), a line that comes
+// to a dead end is mended instead, that many times at most: a position
+// already on the line, the loser stalemated or the winner mated, or the
+// winner left without the men to mate are each the outcome of the move
+// before, which is set aside (up to plainAvoidMax at a node) and the node
+// before picks again, without it. A line with no mate searches every
+// allowance of none, and more: the next allowances need not search it
+// again (TestPlainRepairs).
 func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 	p := &s.pos
-	made, found := 0, false
+	moved, found := false, false
 	s.plainFrom = *p
-	for ; ; ply, depth = ply+1, depth-1 {
+	root, repairs := ply, s.plainRepairs
+	s.plainAvoidN[ply] = 0
+	for {
 		s.nodes++
 		if s.nodes >= s.limit {
 			s.abort = true
 			break
 		}
 		winnerToMove := p.Side() == s.winner
-		if depth <= 0 || (!winnerToMove && depth < 2) || s.cannotMate() {
+		if depth <= 0 || (!winnerToMove && depth < 2) {
 			break
 		}
-		key := p.Hash()
-		if s.plainRepeats(ply, key) {
-			break
-		}
-		s.plainKeys[ply] = key
 		deeper := !winnerToMove || depth >= 3
-		lk := p.KingSquare(s.winner.Other())
 		var m bb.Move
-		var mate, ok bool
-		if winnerToMove {
-			ci := p.CheckInfo()
-			m, mate, ok = s.pickPlain(lk, &ci, deeper, &s.lists[ply])
-		} else {
-			m, mate, ok = s.pickPlain(lk, nil, deeper, &s.lists[ply])
+		var mate bool
+		ok := !s.cannotMate()
+		if ok {
+			key := p.Hash()
+			ok = !s.plainRepeats(ply, key)
+			s.plainKeys[ply] = key
+		}
+		if ok {
+			lk := p.KingSquare(s.winner.Other())
+			var cip *bb.CheckInfo
+			var ci bb.CheckInfo
+			if winnerToMove {
+				ci = p.CheckInfo()
+				cip = &ci
+			}
+			if s.plainAvoidN[ply] == 0 {
+				m, mate, ok = s.pickPlain(lk, cip, deeper, &s.lists[ply])
+			} else {
+				m, mate, ok = s.pickAvoiding(lk, cip, deeper, &s.lists[ply], s.plainAvoid[ply][:s.plainAvoidN[ply]])
+			}
 		}
 		if !ok {
+			// A dead end the move before led to (a repetition, a
+			// stalemate, the winner's mating men lost): that move is
+			// set aside and the node before picks again.
+			if repairs > 0 && ply > root && deeper && s.plainAvoidN[ply-1] < plainAvoidMax {
+				repairs--
+				ply, depth = ply-1, depth+1
+				p.Unmake(s.path[ply], s.plainUndo[ply])
+				s.plainAvoid[ply][s.plainAvoidN[ply]] = s.path[ply]
+				s.plainAvoidN[ply]++
+				continue
+			}
 			break
 		}
 		s.path[ply] = m
@@ -226,16 +258,43 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 			found = true
 			break
 		}
-		p.Make(m)
-		made++
+		s.plainUndo[ply] = p.Make(m)
+		moved = true
+		ply, depth = ply+1, depth-1
+		s.plainAvoidN[ply] = 0
 	}
-	if made > 0 {
+	if moved {
 		*p = s.plainFrom // the line taken back at once
 	}
 	if found {
 		return true, ply + 1
 	}
 	return false, 0
+}
+
+// plainAvoidMax is the most moves plainFind sets aside at one node.
+const plainAvoidMax = 8
+
+// pickAvoiding is pickPlain with the moves of avoid left out, from the
+// list of legal moves: every legal move in generation order, the winner's
+// checks tested for mate on the way (the first mate wins; ci is nil when
+// the loser moves), and otherwise, with score, the first of the highest
+// moveDelta scores among the moves not avoided. With nothing to avoid it
+// is the definition pickPlain answers as (TestPickPlain).
+func (s *searcher) pickAvoiding(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.MoveList, avoid []bb.Move) (bb.Move, bool, bool) {
+	p := &s.pos
+	p.LegalMoves(ml)
+	var best choice
+	for _, m := range ml.Slice() {
+		if ci != nil && p.GivesCheckWith(m, ci) && s.mateBy(m) {
+			return m, true, true
+		}
+		if !score || slices.Contains(avoid, m) {
+			continue
+		}
+		best.offer(m, s.moveDelta(m, lk))
+	}
+	return best.m, false, best.ok
 }
 
 // plainRepeats reports whether the position of key stood on the line of

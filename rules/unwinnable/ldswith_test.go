@@ -60,10 +60,10 @@ func TestQuickFullWeightsPass(t *testing.T) {
 // ends exactly as the same search run without it (same result, nodes
 // spent and line), on positions of random games.
 func TestLDSWithRestores(t *testing.T) {
-	var withPass, plain searcher
-	withPass.w, plain.w = quickWeights, quickWeights
-	withPass.ldsT, plain.ldsT = newLDSTable(12), newLDSTable(12)
-	withPass.tt, plain.tt = newTable(12), newTable(12)
+	var withPass, plain, full searcher
+	withPass.w, plain.w, full.w = quickWeights, quickWeights, fullWeights
+	withPass.ldsT, plain.ldsT, full.ldsT = newLDSTable(12), newLDSTable(12), newLDSTable(12)
+	withPass.tt, plain.tt, full.tt = newTable(12), newTable(12), newTable(12)
 	checked := 0
 	games := 24
 	if testing.Short() || raceEnabled {
@@ -80,7 +80,16 @@ func TestLDSWithRestores(t *testing.T) {
 			s.lds(40, 1)
 		}
 		doneBefore, stampBefore := withPass.plainDone, withPass.pickStamp
-		withPass.ldsWith(&fullWeights, 200, 2)
+		withPass.plainDoneFull = 0
+		withPass.ldsWith(&fullWeights, &withPass.plainDoneFull, 200, 2)
+		// What it searched to the end is kept for its next call: what
+		// the same search with full mode's weights searches.
+		full.reset(p, side)
+		full.lds(200, 2)
+		if withPass.plainDoneFull != full.plainDone {
+			t.Fatalf("%s for %s: ldsWith kept %d allowances searched to the end, the search with full mode's weights %d",
+				p.FEN(), side, withPass.plainDoneFull, full.plainDone)
+		}
 		if withPass.w != quickWeights || withPass.plainDone != doneBefore || withPass.pickStamp != stampBefore {
 			t.Fatalf("%s for %s: ldsWith left weights %v, plainDone %d (was %d), pickStamp %d (was %d)",
 				p.FEN(), side, withPass.w, withPass.plainDone, doneBefore, withPass.pickStamp, stampBefore)

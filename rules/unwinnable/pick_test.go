@@ -10,23 +10,10 @@ import (
 )
 
 // pickByList is what ldsFind did with no discrepancy left before
-// pickPlain: every legal move in generation order, the winner's checks
-// tested for mate on the way (the first mate wins), and otherwise the
-// first of the highest moveDelta scores.
+// pickPlain: pickAvoiding with nothing to avoid.
 func (s *searcher) pickByList(lk bb.Square, ci *bb.CheckInfo, score bool) (m bb.Move, mate, ok bool) {
-	p := &s.pos
 	var ml bb.MoveList
-	p.LegalMoves(&ml)
-	var best choice
-	for _, mv := range ml.Slice() {
-		if ci != nil && p.GivesCheckWith(mv, ci) && s.mateBy(mv) {
-			return mv, true, true
-		}
-		if score {
-			best.offer(mv, s.moveDelta(mv, lk))
-		}
-	}
-	return best.m, false, best.ok
+	return s.pickAvoiding(lk, ci, score, &ml, nil)
 }
 
 // modeWeights are the heuristic's weights of the two modes, which the

@@ -33,6 +33,9 @@ type searcher struct {
 	// the plain heuristic search has searched to the end, without a mate,
 	// in this query.
 	plainDone int
+	// plainDoneFull is plainDone for full mode's weights, in quick mode
+	// (ldsWith).
+	plainDoneFull int
 	// goals are the targets of the goal-directed search, made on its
 	// first call; goalRound says where it resumes.
 	goals      []goal
@@ -57,8 +60,14 @@ type searcher struct {
 	moves     []bb.Move      // the last line found, when movesOnly
 	plainKeys [maxPly]uint64 // plainFind's positions
 	plainFrom bb.Position    // plainFind's start, restored after its line
-	lists     [maxPly]bb.MoveList
-	scores    [maxPly][256]int32
+	// plainFind's repairs: how many it may make, the undo of each move of
+	// its line, and the moves set aside at each ply.
+	plainRepairs int
+	plainUndo    [maxPly]bb.Undo
+	plainAvoid   [maxPly][plainAvoidMax]bb.Move
+	plainAvoidN  [maxPly]uint8
+	lists        [maxPly]bb.MoveList
+	scores       [maxPly][256]int32
 }
 
 func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
@@ -73,7 +82,7 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	}
 	s.pickStamp += 2 // the query's picks, and those of ldsWith (pickStamp+1)
 	s.goals, s.goalRound, s.goalRound0 = nil, 0, fullGoalRound0
-	s.plainDone = 0
+	s.plainDone, s.plainDoneFull = 0, 0
 }
 
 func (s *searcher) line(n int) []string { return s.lineOf(s.path[:n]) }

@@ -128,9 +128,9 @@ func NewAnalyzer(opt Options) *Analyzer {
 	if first, _ := a.shortBudgets(); opt.Moves && first == 0 {
 		a.s.movesOnly = true
 	}
-	a.s.w = quickWeights
+	a.s.w, a.s.plainRepairs = quickWeights, quickRepairs
 	if opt.Mode == Full {
-		a.s.w = fullWeights
+		a.s.w, a.s.plainRepairs = fullWeights, 0
 	}
 	// Tables sized to the budget: a query never stores more positions
 	// than it visits (2^12 entries for the quick budget, 2^20, the most,
@@ -203,7 +203,13 @@ func (a *Analyzer) verdictOnly() bool {
 	return a.opt.Mode == Quick && a.opt.LineBudget <= 0
 }
 
-const firstLook int64 = 300
+// firstLook is the budget of quick mode's first look, and of its plain
+// line with full mode's weights; quickRepairs is how many dead ends quick
+// mode's plain lines may mend (plainFind).
+const (
+	firstLook    int64 = 300
+	quickRepairs       = 32
+)
 
 // Shortening budgets: a found mate line is shortened with a first budget
 // and, when it is still longer than longLine plies, with a second, larger
@@ -224,10 +230,17 @@ func (a *Analyzer) search() Result {
 	// in small rounds), the exhaustive walk (in full mode all that is
 	// left but a tenth of the budget), then whatever is left for the
 	// goal-directed search (full mode) and full-width searches. The
-	// shares are of what the probe, or quick mode's first look, left.
+	// shares are of what the probe, or quick mode's first looks, left.
 	total := a.opt.budget()
 	if !a.verdictOnly() {
 		if r, ok := s.probeShort(min(probeBudget, total/4), probeDisc); ok {
+			return r
+		}
+	}
+	if a.opt.Mode == Quick && s.plainDone > 0 {
+		// The first look found nothing: the plain line again, with full
+		// mode's weights, on a first look's budget.
+		if r, ok := s.ldsWith(&fullWeights, &s.plainDoneFull, min(firstLook, (total-s.nodes)/4), 0); ok {
 			return r
 		}
 	}
@@ -251,7 +264,7 @@ func (a *Analyzer) search() Result {
 			return r
 		}
 		if s.plainDone <= ldsMaxDisc {
-			if r, ok := s.ldsWith(&fullWeights, ldsShare-half, ldsMaxDisc); ok {
+			if r, ok := s.ldsWith(&fullWeights, &s.plainDoneFull, ldsShare-half, ldsMaxDisc); ok {
 				return r
 			}
 		}
