@@ -351,7 +351,7 @@ func (cf *confinement) placeMen(r *fillRound) {
 			}
 			m.att = pawnAttacks(m.c, m.reach)
 		case m.pt == bb.King:
-			m.reach = flood(m.reach, fixed|cf.permAtt[m.c.Other()], bb.KingAttacks)
+			m.reach = flood(m.reach, fixed|cf.permAtt[m.c.Other()], kingSteps)
 			m.att = kingSteps(m.reach)
 		default:
 			m.reach, m.att = pieceReach(m.pt, m.reach, fixed)

@@ -353,7 +353,7 @@ func blockedForGood(p *bb.Position, w bb.Color) bool {
 	}
 	blockers &= p.Pieces(w.Other(), bb.Pawn)
 	guarded := pawnAttacks(w.Other(), p.Pieces(w.Other(), bb.Pawn))
-	region := flood(1<<uint(p.KingSquare(w)), pawns|guarded, bb.KingAttacks)
+	region := flood(1<<uint(p.KingSquare(w)), pawns|guarded, kingSteps)
 	return kingSteps(region)&blockers&^guarded == 0
 }
 

@@ -66,7 +66,7 @@ func frozenUnwinnable(pos *bb.Position, side bb.Color) bool {
 	var kingReach, pieceAtt, pieceReachAll [2]uint64
 	for c := bb.White; c <= bb.Black; c++ {
 		o := c.Other()
-		kingReach[c] = flood(pos.Pieces(c, bb.King), frozen|attFrozen[o], bb.KingAttacks)
+		kingReach[c] = flood(pos.Pieces(c, bb.King), frozen|attFrozen[o], kingSteps)
 		if kingSteps(kingReach[c])&frozenOf[o]&^attFrozen[o] != 0 {
 			return false // the king may take an unguarded frozen pawn
 		}
@@ -231,41 +231,63 @@ func pawnAttacks(c bb.Color, p uint64) uint64 {
 
 const (
 	fileA uint64 = 0x0101010101010101
+	fileB uint64 = fileA << 1
+	fileG uint64 = fileA << 6
 	fileH uint64 = 0x8080808080808080
 )
 
-func kingSteps(b uint64) uint64 {
-	var r uint64
-	for ; b != 0; b &= b - 1 {
-		r |= bb.KingAttacks(bb.Square(bits.TrailingZeros64(b)))
-	}
-	return r
+// Steps of a set of squares, all at once: the squares one step of the
+// kind (a king's, along a rank or file, along a diagonal, a knight's
+// jump) from any square of b, b's own among them when one is a step from
+// another.
+func kingSteps(b uint64) uint64 { return lineSteps(b) | diagSteps(b) }
+
+func lineSteps(b uint64) uint64 { return b<<8 | b>>8 | (b&^fileH)<<1 | (b&^fileA)>>1 }
+
+func diagSteps(b uint64) uint64 {
+	return (b&^fileH)<<9 | (b&^fileA)<<7 | (b&^fileH)>>7 | (b&^fileA)>>9
 }
 
-// flood returns the squares reachable from start by repeated steps given
-// by step, never entering blocked.
-func flood(start, blocked uint64, step func(bb.Square) uint64) uint64 {
+func knightSteps(b uint64) uint64 {
+	one := (b&^fileH)<<1 | (b&^fileA)>>1                 // a file aside
+	two := (b&^(fileG|fileH))<<2 | (b&^(fileA|fileB))>>2 // two files aside
+	return one<<16 | one>>16 | two<<8 | two>>8
+}
+
+// flood returns the squares reachable from start by repeated steps
+// (one of the set steps above), never entering blocked.
+func flood(start, blocked uint64, step func(uint64) uint64) uint64 {
 	reach, frontier := start, start
 	for frontier != 0 {
-		var next uint64
-		for b := frontier; b != 0; b &= b - 1 {
-			next |= step(bb.Square(bits.TrailingZeros64(b)))
-		}
-		next &^= reach | blocked
-		reach |= next
-		frontier = next
+		frontier = step(frontier) &^ (reach | blocked)
+		reach |= frontier
 	}
 	return reach
 }
 
 // pieceReach returns the squares a piece of type pt starting on from can
 // ever stand on when only the blockers block, and every square it
-// attacks from them (including blocker squares it could capture on).
+// attacks from them (including blocker squares it could capture on). A
+// rook's moves through free squares are chains of one-square steps along
+// ranks and files, so the squares it reaches are those such steps reach,
+// and it attacks the squares one step from them (a square it attacks
+// along a line is one step from the last free square before it); the
+// same holds for a bishop along diagonals, and a queen both ways
+// (TestPieceReach holds it against a flood by each square's attacks).
 func pieceReach(pt bb.PieceType, from, blockers uint64) (reach, att uint64) {
-	step := func(s bb.Square) uint64 { return attacks(pt, s, blockers) }
-	reach = flood(from, blockers, step)
-	for b := reach; b != 0; b &= b - 1 {
-		att |= step(bb.Square(bits.TrailingZeros64(b)))
+	var step func(uint64) uint64
+	switch pt {
+	case bb.Knight:
+		step = knightSteps
+	case bb.Bishop:
+		step = diagSteps
+	case bb.Rook:
+		step = lineSteps
+	case bb.Queen, bb.King:
+		step = kingSteps
+	default:
+		return from, 0
 	}
-	return reach, att
+	reach = flood(from, blockers, step)
+	return reach, step(reach)
 }
