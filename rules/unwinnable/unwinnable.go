@@ -132,12 +132,17 @@ func NewAnalyzer(opt Options) *Analyzer {
 	if opt.Mode == Full {
 		a.s.w, a.s.plainRepairs = fullWeights, 0
 	}
-	// Tables sized to the budget: a query never stores more positions
-	// than it visits (2^12 entries for the quick budget, 2^20, the most,
-	// for the daemon's 1,000,000-node retry: 32 MiB for both tables).
-	bitsTT := min(max(bits.Len64(uint64(opt.budget())), 12), 20)
+	// Tables sized to the budget, as a query never stores more positions
+	// than it visits (2^12 entries of 16 bytes for the quick budget), but
+	// kept small enough to stay mostly in the processor's caches: 2^18
+	// entries at most for the full-width search's, 2^16 for the
+	// discrepancy search's, whose entries only matter within one
+	// allowance. Larger tables save a fraction of a percent of the nodes
+	// and cost a fifth of full mode's time in cache misses
+	// (docs/PERFORMANCE.md).
+	bitsTT := min(max(bits.Len64(uint64(opt.budget())), 12), 18)
 	a.s.tt = newTable(bitsTT)
-	a.s.ldsT = newLDSTable(bitsTT)
+	a.s.ldsT = newLDSTable(min(bitsTT, 16))
 	return a
 }
 
