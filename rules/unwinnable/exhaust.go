@@ -42,15 +42,12 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 	p := &s.pos
 	// The set and the stack are the searcher's, kept from walk to walk
 	// (but not after a walk that grew them large).
-	if s.seen == nil {
-		s.seen = make(map[uint64]struct{})
-	}
-	seen := s.seen
-	clear(seen)
+	seen := &s.seen
+	seen.reset()
 	stack := s.walkStack[:0]
 	defer func() {
-		if len(seen) > keepSeen {
-			s.seen, s.walkStack = nil, nil
+		if seen.n > keepSeen {
+			*seen, s.walkStack = posSet{}, nil
 		} else {
 			s.walkStack = stack[:0]
 		}
@@ -82,7 +79,7 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 		stack = append(stack, walkFrame{})
 		return false, false
 	}
-	seen[p.Hash()] = struct{}{}
+	seen.add(p.Hash())
 	if mate, stop := visit(true); mate || stop {
 		return Result{}, false // the helpmate search handles the root
 	}
@@ -103,11 +100,10 @@ func (s *searcher) walk(budget int64, proofs bool) (Result, bool) {
 		static := p.PieceAt(m.From()).Type() == bb.Pawn || p.PieceAt(m.To()) != bb.NoPiece ||
 			p.EnPassant() != bb.NoSquare // the frozen-pawn proof refuses positions with a target
 		u := p.Make(m)
-		if _, dup := seen[p.Hash()]; dup {
+		if !seen.add(p.Hash()) {
 			p.Unmake(m, u)
 			continue
 		}
-		seen[p.Hash()] = struct{}{}
 		f.move, f.undo = m, u
 		depth := len(stack)
 		mate, stop := visit(static)
@@ -155,4 +151,65 @@ func (s *searcher) walkOrder(ml *bb.MoveList) {
 	m := ml.Moves[best]
 	copy(ml.Moves[1:best+1], ml.Moves[:best])
 	ml.Moves[0] = m
+}
+
+// posSet is the walk's set of positions seen, by their keys: open
+// addressing with linear probing in one flat array, which doubles when
+// three quarters full (8 bytes a slot, against about twice that and the
+// garbage of each growth for a map). Keys are Zobrist hashes, random in
+// their low bits, which index the array as they are; 0 marks an empty
+// slot, so the key 0 is kept apart.
+type posSet struct {
+	slots []uint64
+	n     int  // keys held
+	zero  bool // whether the key 0 is held
+}
+
+// reset empties the set, keeping its array.
+func (t *posSet) reset() {
+	clear(t.slots)
+	t.n, t.zero = 0, false
+}
+
+// add puts k in the set and reports whether it was not there yet.
+func (t *posSet) add(k uint64) bool {
+	if k == 0 {
+		if t.zero {
+			return false
+		}
+		t.zero = true
+		t.n++
+		return true
+	}
+	if 4*(t.n+1) > 3*len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := k & mask; ; i = (i + 1) & mask {
+		switch t.slots[i] {
+		case 0:
+			t.slots[i] = k
+			t.n++
+			return true
+		case k:
+			return false
+		}
+	}
+}
+
+// grow doubles the array (1,024 slots at first) and puts the keys back.
+func (t *posSet) grow() {
+	old := t.slots
+	t.slots = make([]uint64, max(2*len(old), 1024))
+	mask := uint64(len(t.slots) - 1)
+	for _, k := range old {
+		if k == 0 {
+			continue
+		}
+		i := k & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = k
+	}
 }

@@ -49,7 +49,7 @@ type searcher struct {
 	// nothing per node: the confinement proof's, the walk's set of
 	// positions seen and its stack, the goal-directed search's targets.
 	cf        confinement
-	seen      map[uint64]struct{}
+	seen      posSet
 	walkStack []walkFrame
 	goalBuf   []goal
 	evasions  bb.MoveList // scratch space of the mate tests
