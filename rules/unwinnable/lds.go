@@ -192,7 +192,7 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 // as the last capture or pawn move, which no position before it can
 // repeat, instead of probing the table.
 //
-// With s.plainRepairs > 0 (quick mode's first looks), a line that comes
+// With s.plainRepairs > 0 (quick mode's plain lines), a line that comes
 // to a dead end is mended instead, that many times at most: a position
 // already on the line, the loser stalemated or the winner mated, or the
 // winner left without the men to mate are each the outcome of the move
