@@ -46,13 +46,16 @@ func (c *choice) offer(m bb.Move, v int32) {
 // leave the king a flight square, which is looked for before the move is
 // played (flightAfter).
 func (s *searcher) mateBy(m bb.Move) bool {
-	p := &s.pos
-	if s.flightAfter(m) {
-		return false
-	}
 	// No flight square: mated unless a man can take the checker or
-	// block the check (the legal move generator, which looks at the king's
-	// steps again, answers that).
+	// block the check.
+	return !s.flightAfter(m) && s.noEvasion(m)
+}
+
+// noEvasion reports whether the checking move m leaves the other side
+// without a legal move (the legal move generator, which looks at the
+// king's steps again, answers).
+func (s *searcher) noEvasion(m bb.Move) bool {
+	p := &s.pos
 	u := p.Make(m)
 	mate := !p.HasLegalMoveIn(&s.evasions)
 	p.Unmake(m, u)
@@ -344,10 +347,22 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 		if blockers&(1<<uint(from)) != 0 {
 			checks |= t &^ bb.Line(from, ck)
 		}
-		for c := checks; c != 0; c &= c - 1 {
-			mv := bb.NewMove(from, bb.Square(bits.TrailingZeros64(c)))
-			if s.mateBy(mv) {
-				return mv, true
+		if checks != 0 {
+			// mateBy for each check, with the piece's part of
+			// flightAfter worked out once: the occupancy without the
+			// piece and the checked king (base), the king's neighbour
+			// squares free of its own men (free).
+			p := &s.pos
+			pt := p.PieceAt(from).Type()
+			fromBit := uint64(1) << uint(from)
+			base := p.All() &^ fromBit &^ (1 << uint(ck))
+			free := bb.KingAttacks(ck) &^ p.Occupied(p.Side().Other())
+			for c := checks; c != 0; c &= c - 1 {
+				to := bb.Square(bits.TrailingZeros64(c))
+				occ := base | 1<<uint(to)
+				if mv := bb.NewMove(from, to); !s.flightLeft(free&^attacks(pt, to, occ), occ, fromBit) && s.noEvasion(mv) {
+					return mv, true
+				}
 			}
 		}
 	}
@@ -430,7 +445,18 @@ func (s *searcher) flightAfter(m bb.Move) bool {
 	} else {
 		own = attacks(pt, to, occ)
 	}
-	for f := bb.KingAttacks(lk) &^ p.Occupied(us.Other()) &^ own; f != 0; f &= f - 1 {
+	return s.flightLeft(bb.KingAttacks(lk)&^p.Occupied(us.Other())&^own, occ, fromBit)
+}
+
+// flightLeft reports whether one of the squares of f is attacked by no
+// man of the side to move but the one on fromBit, with the board's men on
+// occ: the other king's flight squares after a move, given its neighbour
+// squares free of its own men that the moving man does not attack (f)
+// and the occupancy after the move, without the king.
+func (s *searcher) flightLeft(f, occ, fromBit uint64) bool {
+	p := &s.pos
+	us := p.Side()
+	for ; f != 0; f &= f - 1 {
 		if !p.AttackedExcept(bb.Square(bits.TrailingZeros64(f)), us, occ, fromBit) {
 			return true
 		}
