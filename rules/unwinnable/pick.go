@@ -92,7 +92,7 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	// their legality (an attack test per square) is asked at the end,
 	// best first, only of those that could still be chosen.
 	occNoKing := occ &^ (1 << uint(k))
-	var ks kingStepList
+	ks := kingStepList{top: noKey}
 	if winnerToMove && blockers&(1<<uint(k)) != 0 {
 		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
 			to := bb.Square(bits.TrailingZeros64(t))
@@ -109,6 +109,13 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 		}
 	} else if score {
 		s.scoreKingSteps(&ks, k, lk, own, opp)
+		if !winnerToMove && p.Castling() == 0 && ks.top != noKey && int32(ks.top>>4) >= s.w.loserMenBound() {
+			// A legal step of the loser's king that scores as much as
+			// any other move of the loser's can comes first.
+			if m, _, _ := s.kingOrBest(&ks, k, them, occNoKing, choice{v: s.w.loserMenBound(), ok: true}); m != 0 {
+				return m, false, true
+			}
+		}
 	}
 	if checkers&(checkers-1) != 0 {
 		return s.kingOrBest(&ks, k, them, occNoKing, best)
@@ -252,7 +259,7 @@ type kingStepList struct {
 	key [8]int64
 	to  [8]bb.Square
 	n   int
-	top int64 // the greatest key, set with the keys
+	top int64 // the greatest key (noKey when none is left), kept up to date
 }
 
 const noKey = -1 << 62
@@ -307,26 +314,33 @@ func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp ui
 	ks.n = n
 }
 
+// loserMenBound is the most that moveDelta scores a move of the loser's
+// men but its king: a step towards its king (menStep per step, six at
+// most), and the taking of a man of the winner's (lossMat per unit of
+// its material against, lossNear per step of distance from the king).
+func (w *weights) loserMenBound() int32 {
+	take := max(-w.lossMat, -9*w.lossMat) + max(7*w.lossNear, w.lossNear)
+	return 6*max(w.menStep, -w.menStep) + max(take, 0)
+}
+
 // kingOrBest returns the king step of ks that generation order would
 // choose over best (the first legal step of the highest score, when that
-// score is at least best's), or else best.
+// score is at least best's), or else best. The steps it finds illegal
+// stay marked in ks for a later call.
 func (s *searcher) kingOrBest(ks *kingStepList, k bb.Square, them bb.Color, occNoKing uint64, best choice) (bb.Move, bool, bool) {
-	top := ks.top
-	for left := ks.n; left > 0; left-- {
-		if left < ks.n {
-			top = noKey
-			for _, key := range ks.key[:ks.n] {
-				top = max(top, key)
-			}
-		}
-		if best.ok && int32(top>>4) < best.v {
+	for ks.top != noKey {
+		if best.ok && int32(ks.top>>4) < best.v {
 			break
 		}
-		i := 15 - int(top&15)
+		i := 15 - int(ks.top&15)
 		if !s.pos.AttackedWith(ks.to[i], them, occNoKing) {
 			return bb.NewMove(k, ks.to[i]), false, true
 		}
 		ks.key[i] = noKey // illegal
+		ks.top = noKey
+		for _, key := range ks.key[:ks.n] {
+			ks.top = max(ks.top, key)
+		}
 	}
 	return best.m, false, best.ok
 }
