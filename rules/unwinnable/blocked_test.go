@@ -1,10 +1,10 @@
 package unwinnable
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strconv"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -270,18 +270,9 @@ func TestRandomBlockedEndgames(t *testing.T) {
 	case testing.Short():
 		n, chains = 20, 10
 	}
-	for _, e := range []struct {
-		name string
-		v    *int
-	}{{"ARBITERD_BLOCKED", &n}, {"ARBITERD_BLOCKED_CHAINS", &chains}} {
-		if v := os.Getenv(e.name); v != "" {
-			var err error
-			if *e.v, err = strconv.Atoi(v); err != nil || *e.v < 0 {
-				t.Fatalf("%s=%q: want a count", e.name, v)
-			}
-		}
-	}
-	seed, _ := strconv.ParseUint(os.Getenv("ARBITERD_BLOCKED_SEED"), 10, 64)
+	n = envCount(t, "ARBITERD_BLOCKED", n, 0, math.MaxInt)
+	chains = envCount(t, "ARBITERD_BLOCKED_CHAINS", chains, 0, math.MaxInt)
+	seed := uint64(envCount(t, "ARBITERD_BLOCKED_SEED", 0, 0, math.MaxInt))
 	rng := rand.New(rand.NewPCG(31+seed, 32))
 	quick := NewAnalyzer(Options{Mode: Quick})
 	retry := NewAnalyzer(Options{Mode: Full, NodeBudget: 1_000_000, LineBudget: -1})

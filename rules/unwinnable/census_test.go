@@ -1,8 +1,8 @@
 package unwinnable
 
 import (
+	"math"
 	"os"
-	"strconv"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -15,14 +15,10 @@ import (
 // can be weighed without timing it. A wrong answer against the labels
 // fails. Run with ARBITERD_CENSUS=1 (every position) or a larger step.
 func TestQuickCensus(t *testing.T) {
-	v := os.Getenv("ARBITERD_CENSUS")
-	if v == "" {
+	if os.Getenv("ARBITERD_CENSUS") == "" {
 		t.Skip("set ARBITERD_CENSUS to a step (1 = every lichess position)")
 	}
-	step, err := strconv.Atoi(v)
-	if err != nil || step < 1 {
-		t.Fatalf("ARBITERD_CENSUS=%q: want a positive step", v)
-	}
+	step := envCount(t, "ARBITERD_CENSUS", 1, 1, math.MaxInt)
 	a := NewAnalyzer(Options{Mode: Quick})
 	type tally struct {
 		verdicts             [3]int

@@ -2,8 +2,10 @@ package unwinnable
 
 import (
 	"bufio"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,6 +35,25 @@ func dataDir(t testing.TB) string {
 		t.Skipf("shared data absent: %v", err)
 	}
 	return d
+}
+
+// envCount returns the whole number in the environment variable name, or
+// def when it is unset; a value that is not a number from least to most
+// fails the test, naming the variable.
+func envCount(t testing.TB, name string, def, least, most int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	switch {
+	case (err != nil || n < least) && most == math.MaxInt:
+		t.Fatalf("%s=%q: want a whole number, %d or more", name, v, least)
+	case err != nil || n < least || n > most:
+		t.Fatalf("%s=%q: want a whole number from %d to %d", name, v, least, most)
+	}
+	return n
 }
 
 type labelled struct {

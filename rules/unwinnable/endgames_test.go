@@ -1,9 +1,9 @@
 package unwinnable
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -55,19 +55,8 @@ func TestRandomEndgames(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		n = 60
 	}
-	if v := os.Getenv("ARBITERD_ENDGAMES"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil || n < 0 {
-			t.Fatalf("ARBITERD_ENDGAMES=%q: want a count", v)
-		}
-	}
-	most := 6
-	if v := os.Getenv("ARBITERD_ENDGAME_MEN"); v != "" {
-		var err error
-		if most, err = strconv.Atoi(v); err != nil || most < 3 || most > 32 {
-			t.Fatalf("ARBITERD_ENDGAME_MEN=%q: want a count of men from 3 to 32", v)
-		}
-	}
+	n = envCount(t, "ARBITERD_ENDGAMES", n, 0, math.MaxInt)
+	most := envCount(t, "ARBITERD_ENDGAME_MEN", 6, 3, 32)
 	rng := rand.New(rand.NewPCG(21, 22))
 	quick := NewAnalyzer(Options{Mode: Quick, LineBudget: QuickLineBudget})
 	retry := NewAnalyzer(Options{Mode: Full, NodeBudget: 1_000_000})

@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"bufio"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -28,18 +29,8 @@ func TestMutantHunt(t *testing.T) {
 	if file == "" {
 		t.Skip("set ARBITERD_MUTANTS to a file of queries to mutate")
 	}
-	envInt := func(name string, def int) int {
-		v := os.Getenv(name)
-		if v == "" {
-			return def
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			t.Fatalf("%s=%q: want a count", name, v)
-		}
-		return n
-	}
-	each, seed := envInt("ARBITERD_MUTANT_EACH", 8), envInt("ARBITERD_MUTANT_SEED", 77)
+	each := envCount(t, "ARBITERD_MUTANT_EACH", 8, 0, math.MaxInt)
+	seed := envCount(t, "ARBITERD_MUTANT_SEED", 77, 0, math.MaxInt)
 	kind, moves := "move", 1
 	switch k := os.Getenv("ARBITERD_MUTANT_KIND"); {
 	case k == "" || k == "remove" || k == "add":

@@ -1,9 +1,9 @@
 package unwinnable
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"testing"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -30,16 +30,12 @@ func TestProofsAgainstSearch(t *testing.T) {
 	default:
 		set = sample(set, 4)
 	}
-	if v := os.Getenv("ARBITERD_PROOF_WALKS"); v != "" {
+	if os.Getenv("ARBITERD_PROOF_WALKS") != "" {
 		set = readLabelled(t, "positions.txt")
 		if f := os.Getenv("ARBITERD_PROOF_SET"); f != "" {
 			set = readLabelled(t, f)
 		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			t.Fatalf("ARBITERD_PROOF_WALKS=%q: want a count", v)
-		}
-		walks = n
+		walks = envCount(t, "ARBITERD_PROOF_WALKS", 0, 0, math.MaxInt)
 	}
 	rng := rand.New(rand.NewPCG(6, 9))
 	a := NewAnalyzer(Options{Mode: Full, NodeBudget: 20_000})
