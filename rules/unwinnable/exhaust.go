@@ -154,10 +154,12 @@ func (s *searcher) walkOrder(ml *bb.MoveList) {
 }
 
 // posSet is the walk's set of positions seen, by their keys: open
-// addressing with linear probing in one flat array, which doubles when
-// three quarters full (8 bytes a slot, against about twice that and the
-// garbage of each growth for a map). Keys are Zobrist hashes, random in
-// their low bits, which index the array as they are; 0 marks an empty
+// addressing with linear probing in one flat array of 8-byte slots,
+// which doubles when three quarters full. Against a map it spares the
+// hashing of keys that are hashes already and a lookup before each
+// insertion: a walk of 9.4 M nodes takes a quarter less time, in about
+// as much memory (docs/PERFORMANCE.md). Keys are Zobrist hashes, random
+// in their low bits, which index the array as they are; 0 marks an empty
 // slot, so the key 0 is kept apart.
 type posSet struct {
 	slots []uint64

@@ -109,11 +109,13 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 		}
 	} else if score {
 		s.scoreKingSteps(&ks, k, lk, own, opp)
-		if !winnerToMove && p.Castling() == 0 && ks.top != noKey && int32(ks.top>>4) >= s.w.loserMenBound() {
+		if !winnerToMove && p.Castling() == 0 && ks.top != noKey {
 			// A legal step of the loser's king that scores as much as
 			// any other move of the loser's can comes first.
-			if m, _, _ := s.kingOrBest(&ks, k, them, occNoKing, choice{v: s.w.loserMenBound(), ok: true}); m != 0 {
-				return m, false, true
+			if bound := s.w.loserMenBound(); int32(ks.top>>4) >= bound {
+				if m, _, _ := s.kingOrBest(&ks, k, them, occNoKing, choice{v: bound, ok: true}); m != 0 {
+					return m, false, true
+				}
 			}
 		}
 	}
