@@ -40,6 +40,22 @@ func TestQuickCensus(t *testing.T) {
 	}
 	var lt tally
 	wrong := 0
+	// Where quick mode's first look ends without mate on lichess-65k, as
+	// the plain line alone (unmended) and as quick mode runs it (mended):
+	// the count of each plainEnd.
+	var look searcher
+	look.w = quickWeights
+	var ends [2][endNoMateInOne + 1]int
+	lookEnds := func(pos *bb.Position, side bb.Color) {
+		if insufficient(pos, side) != "" {
+			return
+		}
+		for i, repairs := range [2]int{0, quickRepairs} {
+			if found, _, _, _ := plainLine(t, &look, pos, side, repairs, firstLook); !found {
+				ends[i][look.plainEnd]++
+			}
+		}
+	}
 	for _, q := range sample(readLabelled(t, "lichess-65k.txt"), step) {
 		pos, err := bb.ParseFEN(q.fen)
 		if err != nil {
@@ -48,6 +64,7 @@ func TestQuickCensus(t *testing.T) {
 		for _, side := range []bb.Color{bb.White, bb.Black} {
 			r := a.Analyze(&pos, side)
 			add(&lt, r)
+			lookEnds(&pos, side)
 			if r.Verdict != Undetermined && (r.Verdict == Winnable) != q.canMate[side] {
 				wrong++
 				t.Errorf("lichess line %d %s: %s for %s", q.line, q.fen, r.Verdict, side)
@@ -63,6 +80,13 @@ func TestQuickCensus(t *testing.T) {
 			c.t.first, c.t.firstN, float64(c.t.firstN)/float64(max(c.t.first, 1)))
 		t.Logf("%s: nodes by verdict: winnable after the first look %d, unwinnable %d, undetermined %d",
 			c.name, c.t.vnodes[Winnable]-c.t.firstN, c.t.vnodes[Unwinnable], c.t.vnodes[Undetermined])
+	}
+	for i, name := range [2]string{"unmended", "mended"} {
+		e := &ends[i]
+		t.Logf("lichess-65k: the first look, %s, ends without mate on %d queries: the loser stalemated %d, a position passed %d, "+
+			"the winner left without mating men %d, the winner mated or stalemated %d, out of budget %d, of depth %d, no mate in one at the end %d",
+			name, e[endBudget]+e[endDepth]+e[endRepeat]+e[endLostMen]+e[endLoserStuck]+e[endWinnerStuck]+e[endNoMateInOne],
+			e[endLoserStuck], e[endRepeat], e[endLostMen], e[endWinnerStuck], e[endBudget], e[endDepth], e[endNoMateInOne])
 	}
 	t.Logf("lichess wrong: %d", wrong)
 }

@@ -210,22 +210,24 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 		s.nodes++
 		if s.nodes >= s.limit {
 			s.abort = true
+			s.plainEnd = endBudget
 			break
 		}
 		winnerToMove := p.Side() == s.winner
 		if depth <= 0 || (!winnerToMove && depth < 2) {
+			s.plainEnd = endDepth
 			break
 		}
 		deeper := !winnerToMove || depth >= 3
 		var m bb.Move
 		var mate bool
-		ok := !s.cannotMate()
-		if ok {
-			key := p.Hash()
-			ok = !s.plainRepeats(ply, key)
+		end := endMate // none yet
+		if s.cannotMate() {
+			end = endLostMen
+		} else if key := p.Hash(); s.plainRepeats(ply, key) {
+			end = endRepeat
+		} else {
 			s.plainKeys[ply] = key
-		}
-		if ok {
 			lk := p.KingSquare(s.winner.Other())
 			var cip *bb.CheckInfo
 			var ci bb.CheckInfo
@@ -233,16 +235,25 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 				ci = p.CheckInfo()
 				cip = &ci
 			}
+			var ok bool
 			if s.plainAvoidN[ply] == 0 {
 				m, mate, ok = s.pickPlain(lk, cip, deeper, &s.lists[ply])
 			} else {
 				m, mate, ok = s.pickAvoiding(lk, cip, deeper, &s.lists[ply], s.plainAvoid[ply][:s.plainAvoidN[ply]])
 			}
+			switch {
+			case ok:
+			case !deeper:
+				end = endNoMateInOne
+			case winnerToMove:
+				end = endWinnerStuck
+			default:
+				end = endLoserStuck
+			}
 		}
-		if !ok {
-			// A dead end the move before led to (a repetition, a
-			// stalemate, the winner's mating men lost): that move is
-			// set aside and the node before picks again.
+		if end != endMate {
+			// A dead end the move before led to: that move is set
+			// aside and the node before picks again.
 			if repairs > 0 && ply > root && deeper && s.plainAvoidN[ply-1] < plainAvoidMax {
 				repairs--
 				ply, depth = ply-1, depth+1
@@ -251,11 +262,13 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 				s.plainAvoidN[ply]++
 				continue
 			}
+			s.plainEnd = end
 			break
 		}
 		s.path[ply] = m
 		if mate {
 			found = true
+			s.plainEnd = endMate
 			break
 		}
 		s.plainUndo[ply] = p.Make(m)
@@ -271,6 +284,21 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 	}
 	return false, 0
 }
+
+// plainEnd says how plainFind's last line ended (s.plainEnd): with a
+// mate, out of budget or depth, or at a dead end.
+type plainEnd uint8
+
+const (
+	endMate        plainEnd = iota
+	endBudget               // the node budget ran out
+	endDepth                // the line reached its depth
+	endRepeat               // a position the line had passed
+	endLostMen              // the winner left without the men to mate
+	endLoserStuck           // the loser without a legal move: stalemated
+	endWinnerStuck          // the winner without a legal move: mated or stalemated
+	endNoMateInOne          // the winner's last move within the depth, and no mate in one
+)
 
 // plainAvoidMax is the most moves plainFind sets aside at one node.
 const plainAvoidMax = 8

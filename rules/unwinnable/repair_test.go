@@ -28,29 +28,31 @@ func plainLine(t *testing.T, s *searcher, p *bb.Position, side bb.Color, repairs
 
 // TestPlainRepairs checks quick mode's mended plain lines (plainFind with
 // plainRepairs): on positions where the plain line stops short without
-// mate (lichess-65k), the mended line mates; and, on positions of random
-// games with both modes' weights, a plain line that mates is the mended
-// line too (it has no dead end to mend), so that a mended line without
-// mate has searched the plain line to its end.
+// mate at each kind of dead end (lichess-65k), the mended line mates;
+// and, on positions of random games with both modes' weights, a plain
+// line that mates is the mended line too (it has no dead end to mend), so
+// that a mended line without mate has searched the plain line to its end.
 func TestPlainRepairs(t *testing.T) {
 	var s searcher
 	s.w = quickWeights
 	for _, c := range []struct {
 		fen  string
 		side bb.Color
+		end  plainEnd // where the plain line stops
 	}{
-		{"8/8/8/8/8/6K1/4k3/5q2 w - - 0 54", bb.Black},
-		{"3k4/1K6/4Q3/3P1p2/5p2/5P2/8/8 w - - 0 56", bb.White},
-		{"8/8/8/5Kp1/8/1R3p1k/6r1/8 b - - 1 85", bb.White},
-		{"3k4/2R1R2p/3P4/8/8/pP6/P5PP/6K1 b - - 0 36", bb.Black},
-		{"8/4npk1/8/6PP/5K2/8/8/8 b - - 26 81", bb.Black},
+		{"8/8/8/8/8/6K1/4k3/5q2 w - - 0 54", bb.Black, endLoserStuck},
+		{"3k4/1K6/4Q3/3P1p2/5p2/5P2/8/8 w - - 0 56", bb.White, endLoserStuck},
+		{"8/8/r7/4R2P/6K1/3k4/8/8 b - - 0 59", bb.Black, endRepeat},
+		{"8/8/8/5Kp1/8/1R3p1k/6r1/8 b - - 1 85", bb.White, endLostMen},
+		{"3k4/2R1R2p/3P4/8/8/pP6/P5PP/6K1 b - - 0 36", bb.Black, endWinnerStuck},
+		{"8/4npk1/8/6PP/5K2/8/8/8 b - - 26 81", bb.Black, endLoserStuck},
 	} {
 		p, err := bb.ParseFEN(c.fen)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if found, line, _, abort := plainLine(t, &s, &p, c.side, 0, firstLook); found || abort {
-			t.Fatalf("%s for %s: the plain line should stop short, got found %v %v (budget out %v)", c.fen, c.side, found, line, abort)
+		if found, line, _, _ := plainLine(t, &s, &p, c.side, 0, firstLook); found || s.plainEnd != c.end {
+			t.Fatalf("%s for %s: the plain line should stop at dead end %d, got found %v %v, end %d", c.fen, c.side, c.end, found, line, s.plainEnd)
 		}
 		found, line, nodes, _ := plainLine(t, &s, &p, c.side, quickRepairs, firstLook)
 		if !found {

@@ -63,6 +63,7 @@ type searcher struct {
 	// plainFind's repairs: how many it may make, the undo of each move of
 	// its line, and the moves set aside at each ply.
 	plainRepairs int
+	plainEnd     plainEnd // how the last line ended
 	plainUndo    [maxPly]bb.Undo
 	plainAvoid   [maxPly][plainAvoidMax]bb.Move
 	plainAvoidN  [maxPly]uint8
