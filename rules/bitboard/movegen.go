@@ -492,3 +492,30 @@ func (p *Position) EnPassantMoveLegal(from Square) bool {
 	}
 	return p.epLegal(NewMove(from, p.ep)|FlagEnPassant, p.KingSquare(p.side))
 }
+
+// AttackMap returns the squares colour c's men attack given the occupancy
+// occ: the union of AttackersOf over every square, built piece by piece
+// (the pawns all at once).
+func (p *Position) AttackMap(c Color, occ uint64) uint64 {
+	pc := &p.pieces[c]
+	const notA, notH = 0xfefefefefefefefe, 0x7f7f7f7f7f7f7f7f
+	var a uint64
+	if c == White {
+		a = (pc[Pawn]&notH)<<9 | (pc[Pawn]&notA)<<7
+	} else {
+		a = (pc[Pawn]&notA)>>9 | (pc[Pawn]&notH)>>7
+	}
+	if pc[King] != 0 {
+		a |= tbl.king[bits.TrailingZeros64(pc[King])]
+	}
+	for b := pc[Knight]; b != 0; b &= b - 1 {
+		a |= tbl.knight[bits.TrailingZeros64(b)]
+	}
+	for b := pc[Bishop] | pc[Queen]; b != 0; b &= b - 1 {
+		a |= BishopAttacks(Square(bits.TrailingZeros64(b)), occ)
+	}
+	for b := pc[Rook] | pc[Queen]; b != 0; b &= b - 1 {
+		a |= RookAttacks(Square(bits.TrailingZeros64(b)), occ)
+	}
+	return a
+}

@@ -161,11 +161,11 @@ func TestGivesCheckWith(t *testing.T) {
 	}
 }
 
-// TestAttackedExcept compares AttackedWith and AttackedExcept with
-// AttackersOf, and HasLegalMoveIn with HasLegalMove, at every position of
-// the perft trees to depth 3, for every square, both colours, the full
-// occupancy and the occupancy without the side to move's king, and every
-// single man of the attacking colour left out.
+// TestAttackedExcept compares AttackedWith, AttackedExcept and AttackMap
+// with AttackersOf, and HasLegalMoveIn with HasLegalMove, at every
+// position of the perft trees to depth 3, for every square, both colours,
+// the full occupancy and the occupancy without the side to move's king,
+// and every single man of the attacking colour left out.
 func TestAttackedExcept(t *testing.T) {
 	var scratch MoveList
 	var walk func(p *Position, depth int) int
@@ -175,6 +175,15 @@ func TestAttackedExcept(t *testing.T) {
 		}
 		for _, occ := range [2]uint64{p.All(), p.All() &^ p.Pieces(p.Side(), King)} {
 			for c := White; c <= Black; c++ {
+				var union uint64
+				for s := Square(0); s < 64; s++ {
+					if p.AttackersOf(s, c, occ) != 0 {
+						union |= 1 << uint(s)
+					}
+				}
+				if got := p.AttackMap(c, occ); got != union {
+					t.Fatalf("%s: AttackMap(%v) = %#x, want %#x", p.FEN(), c, got, union)
+				}
 				for s := Square(0); s < 64; s++ {
 					set := p.AttackersOf(s, c, occ)
 					if got := p.AttackedWith(s, c, occ); got != (set != 0) {

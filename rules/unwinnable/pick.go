@@ -62,6 +62,72 @@ func (s *searcher) noEvasion(m bb.Move) bool {
 	return mate
 }
 
+// blockOrCapture reports whether, after the side to move's knight,
+// bishop, rook or queen (pt) goes from from to to and checks the king on
+// ck, a man of the king's side other than the king can take the
+// checker or step between: the answers to a check but the king's own
+// steps. Two checkers leave none; a pinned man is never one (it moves
+// along its pin, which meets the line of the check only at the king).
+// There is no en passant after a piece's move.
+func (s *searcher) blockOrCapture(from, to bb.Square, pt bb.PieceType, ck bb.Square) bool {
+	p := &s.pos
+	us := p.Side()
+	them := us.Other()
+	fromBit, toBit := uint64(1)<<uint(from), uint64(1)<<uint(to)
+	occ := p.All()&^fromBit | toBit
+	var set [bb.King]uint64 // the mover's side's men after the move
+	for t := bb.Knight; t < bb.King; t++ {
+		set[t] = p.Pieces(us, t)
+	}
+	set[pt] = set[pt]&^fromBit | toBit
+	diag, orth := set[bb.Bishop]|set[bb.Queen], set[bb.Rook]|set[bb.Queen]
+	checkers := bb.KnightAttacks(ck)&set[bb.Knight] | bb.BishopAttacks(ck, occ)&diag | bb.RookAttacks(ck, occ)&orth
+	if checkers == 0 || checkers&(checkers-1) != 0 {
+		return checkers == 0 // no check: any move answers
+	}
+	c := bb.Square(bits.TrailingZeros64(checkers))
+	block := bb.Between(ck, c)
+	men := p.Occupied(them) &^ p.Pieces(them, bb.King) &^ toBit
+	for sn := bb.BishopAttacks(ck, 0)&diag | bb.RookAttacks(ck, 0)&orth; sn != 0; sn &= sn - 1 {
+		if b := bb.Between(ck, bb.Square(bits.TrailingZeros64(sn))) & occ; b&(b-1) == 0 {
+			men &^= b // pinned
+		}
+	}
+	if men == 0 {
+		return false
+	}
+	targets := block | checkers
+	for b := men & p.Pieces(them, bb.Knight); b != 0; b &= b - 1 {
+		if bb.KnightAttacks(bb.Square(bits.TrailingZeros64(b)))&targets != 0 {
+			return true
+		}
+	}
+	for b := men & (p.Pieces(them, bb.Bishop) | p.Pieces(them, bb.Queen)); b != 0; b &= b - 1 {
+		if bb.BishopAttacks(bb.Square(bits.TrailingZeros64(b)), occ)&targets != 0 {
+			return true
+		}
+	}
+	for b := men & (p.Pieces(them, bb.Rook) | p.Pieces(them, bb.Queen)); b != 0; b &= b - 1 {
+		if bb.RookAttacks(bb.Square(bits.TrailingZeros64(b)), occ)&targets != 0 {
+			return true
+		}
+	}
+	pawns := men & p.Pieces(them, bb.Pawn)
+	if bb.PawnAttacks(us, c)&pawns != 0 {
+		return true
+	}
+	// Pushes onto the squares between: one step, or two from the
+	// pawns' first rank over an empty square.
+	if them == bb.White {
+		one := block >> 8 & pawns
+		two := ((block & 0xff000000) >> 8 &^ occ) >> 8 & pawns
+		return one|two != 0
+	}
+	one := block << 8 & pawns
+	two := ((block & 0xff00000000) << 8 &^ occ) << 8 & pawns
+	return one|two != 0
+}
+
 // pickPlain returns, at a node of the plain heuristic (s.goal nil), the
 // move ldsFind would search first with no discrepancy left. When the
 // winner is to move, its checks are tested for mate first, in generation
@@ -77,22 +143,35 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	own, opp := p.Occupied(us), p.Occupied(them)
 	occ := own | opp
 	k := p.KingSquare(us)
-	checkers := p.AttackersOf(k, them, occ)
+	occNoKing := occ &^ (1 << uint(k))
+	// The loser's king steps are scored only where legal: on the squares
+	// the winner's men do not attack (att), which also tell whether the
+	// king is in check.
+	loserSteps := !winnerToMove && score
+	var att uint64
+	if loserSteps {
+		att = p.AttackMap(them, occNoKing)
+	}
+	var checkers uint64
+	if !loserSteps || att&(1<<uint(k)) != 0 {
+		checkers = p.AttackersOf(k, them, occ)
+	}
 	var best choice
 	var checkSq, blockers uint64
 	var ck bb.Square
 	if winnerToMove {
 		blockers, ck = ci.Blockers(), ci.King()
+		s.safeKnown = false
 	}
 
 	// King steps. They come first in generation order, so one wins
 	// over every other move of its score or less. When a king step may
 	// uncover a check (mate tests are made in generation order), they
-	// are handled at once; otherwise they are only scored here, and
-	// their legality (an attack test per square) is asked at the end,
-	// best first, only of those that could still be chosen.
-	occNoKing := occ &^ (1 << uint(k))
-	ks := kingStepList{top: noKey}
+	// are handled at once. Otherwise the loser's legal steps (att) are
+	// scored here, and the winner's at the end, only when one could
+	// still be chosen; their legality (an attack test per square) is
+	// asked then, best first.
+	ks := kingStepList{top: noKey, legal: loserSteps, lk: lk, own: own, opp: opp}
 	if winnerToMove && blockers&(1<<uint(k)) != 0 {
 		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
 			to := bb.Square(bits.TrailingZeros64(t))
@@ -107,9 +186,13 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 				best.offer(mv, s.moveDelta(mv, lk))
 			}
 		}
+	} else if score && winnerToMove {
+		// The winner's king steps are scored last, and only when one
+		// could still be chosen (kingOrBest).
+		ks.later = true
 	} else if score {
-		s.scoreKingSteps(&ks, k, lk, own, opp)
-		if !winnerToMove && p.Castling() == 0 && ks.top != noKey {
+		s.scoreKingSteps(&ks, k, lk, bb.KingAttacks(k)&^own&^att, opp)
+		if p.Castling() == 0 && ks.top != noKey {
 			// A legal step of the loser's king that scores as much as
 			// any other move of the loser's can comes first.
 			if bound := s.w.loserMenBound(); int32(ks.top>>4) >= bound {
@@ -258,24 +341,31 @@ func (s *searcher) pawnDelta(m bb.Move, lk bb.Square, winnerToMove bool) int32 {
 // index, so that the greatest key is the first step of the highest
 // score; a step found illegal gets noKey.
 type kingStepList struct {
-	key [8]int64
-	to  [8]bb.Square
-	n   int
-	top int64 // the greatest key (noKey when none is left), kept up to date
+	key   [8]int64
+	to    [8]bb.Square
+	n     int
+	top   int64 // the greatest key (noKey when none is left), kept up to date
+	legal bool  // every step listed is known to be legal
+	// later: the winner's steps, not scored yet; kingOrBest scores them
+	// (with the loser's king on lk, the men of the side to move on own
+	// and the other side's on opp) when one could still be chosen.
+	later    bool
+	lk       bb.Square
+	own, opp uint64
 }
 
 const noKey = -1 << 62
 
 // scoreKingSteps scores the steps of the side to move's king on k to the
-// squares free of its own men (own) into ks: moveDelta's terms, the
+// squares of steps (free of its own men) into ks: moveDelta's terms, the
 // position's parts of them computed once for all the steps.
-func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp uint64) {
+func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, steps, opp uint64) {
 	p := &s.pos
 	n := 0
 	ks.top = noKey
 	if p.Side() == s.winner {
 		dk := int32(dist(k, lk))
-		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
+		for t := steps; t != 0; t &= t - 1 {
 			to := bb.Square(bits.TrailingZeros64(t))
 			d := int32(dist(to, lk))
 			v := -s.w.kingApproach * (d - dk)
@@ -298,7 +388,7 @@ func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, own, opp ui
 	free := ^(p.All() &^ (1 << uint(k)))
 	base := s.w.corner*int32(s.cornerD[k]) + s.w.kingNear*int32(dist(wk, k)) + s.w.kingFree*int32(bits.OnesCount64(bb.KingAttacks(k)&free))
 	sets := &kingStepSets[k]
-	for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
+	for t := steps; t != 0; t &= t - 1 {
 		to := bb.Square(bits.TrailingZeros64(t))
 		st := &sets[stepIndexOf[int(to)-int(k)+9]]
 		v := base - s.w.corner*int32(s.cornerD[to]) - s.w.kingNear*int32(dist(wk, to)) -
@@ -330,12 +420,21 @@ func (w *weights) loserMenBound() int32 {
 // score is at least best's), or else best. The steps it finds illegal
 // stay marked in ks for a later call.
 func (s *searcher) kingOrBest(ks *kingStepList, k bb.Square, them bb.Color, occNoKing uint64, best choice) (bb.Move, bool, bool) {
+	if ks.later {
+		// The winner's steps: none scores more than kingApproach
+		// (a step nearer the loser's king) without a capture.
+		ks.later = false
+		if best.ok && ks.opp&bb.KingAttacks(k) == 0 && best.v > max(s.w.kingApproach, -s.w.kingApproach) {
+			return best.m, false, true
+		}
+		s.scoreKingSteps(ks, k, ks.lk, bb.KingAttacks(k)&^ks.own, ks.opp)
+	}
 	for ks.top != noKey {
 		if best.ok && int32(ks.top>>4) < best.v {
 			break
 		}
 		i := 15 - int(ks.top&15)
-		if !s.pos.AttackedWith(ks.to[i], them, occNoKing) {
+		if ks.legal || !s.pos.AttackedWith(ks.to[i], them, occNoKing) {
 			return bb.NewMove(k, ks.to[i]), false, true
 		}
 		ks.key[i] = noKey // illegal
@@ -371,13 +470,29 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 			p := &s.pos
 			pt := p.PieceAt(from).Type()
 			fromBit := uint64(1) << uint(from)
-			base := p.All() &^ fromBit &^ (1 << uint(ck))
+			occ0 := p.All() &^ (1 << uint(ck))
+			base := occ0 &^ fromBit
 			free := bb.KingAttacks(ck) &^ p.Occupied(p.Side().Other())
+			if !s.safeKnown {
+				s.safe = free &^ p.AttackMap(p.Side(), occ0)
+				s.safeKnown = true
+			}
+			// A square safe now stays safe after the move unless the
+			// piece attacks it from to, or it is in line with from (a
+			// line the move opens): such a square is a flight square.
+			safe := s.safe &^ bb.BishopAttacks(from, occ0) &^ bb.RookAttacks(from, occ0)
 			for c := checks; c != 0; c &= c - 1 {
 				to := bb.Square(bits.TrailingZeros64(c))
 				occ := base | 1<<uint(to)
-				if mv := bb.NewMove(from, to); !s.flightLeft(free&^attacks(pt, to, occ), occ, fromBit) && s.noEvasion(mv) {
-					return mv, true
+				a := attacks(pt, to, occ)
+				if safe&^a != 0 {
+					continue
+				}
+				// The king may also take the checker on a square where it
+				// took one of the king's men (free leaves such squares out).
+				f := (free | bb.KingAttacks(ck)&(1<<uint(to))) &^ a
+				if !s.flightLeft(f, occ, fromBit) && !s.blockOrCapture(from, to, pt, ck) {
+					return bb.NewMove(from, to), true
 				}
 			}
 		}

@@ -284,7 +284,7 @@ func TestPickScoresAsMoveDelta(t *testing.T) {
 		lk := p.KingSquare(w.Other())
 		k := p.KingSquare(p.Side())
 		var ks kingStepList
-		s.scoreKingSteps(&ks, k, lk, p.Occupied(p.Side()), p.Occupied(p.Side().Other()))
+		s.scoreKingSteps(&ks, k, lk, bb.KingAttacks(k)&^p.Occupied(p.Side()), p.Occupied(p.Side().Other()))
 		for i := 0; i < ks.n; i++ {
 			if got, want := int32(ks.key[i]>>4), s.moveDelta(bb.NewMove(k, ks.to[i]), lk); got != want {
 				t.Fatalf("%s, winner %v: the king's step to %v scored %d, moveDelta %d", p.FEN(), w, ks.to[i], got, want)
@@ -327,4 +327,61 @@ func forRandomNodes(t *testing.T, seed uint64, games, plies int, starts []string
 			}
 		})
 	}
+}
+
+// TestBlockOrCapture checks blockOrCapture against the move generator:
+// at every position of random games (with pins, discovered and double
+// checks among them), for each checking move of a knight, bishop, rook or
+// queen, it must say whether the checked side has a legal move of a man
+// other than its king, which is what a capture of the checker or a
+// block is when in check.
+func TestBlockOrCapture(t *testing.T) {
+	starts := append([]string{
+		"4k3/8/8/8/1b6/8/3N4/R3K2R w - - 0 1",  // a pinned knight
+		"r3k3/8/8/8/8/8/4p3/R2QK1NR b - - 0 1", // a promotion blocks
+		"k7/8/8/8/7K/8/4P3/r7 b - - 0 1",       // a double push blocks (Ra4+ e4)
+		"8/4p3/8/7k/8/8/8/R5K1 w - - 0 1",      // and for Black (Ra5+ e5)
+		"rnb1kbnr/pppp1ppp/8/4p3/4P2q/5P2/PPPP2PP/RNBQKBNR w KQkq - 0 1",
+	}, randomGameStarts...)
+	var ml bb.MoveList
+	checks, answered := 0, 0
+	forRandomNodes(t, 41, 400, 120, starts, func(s *searcher, p *bb.Position, w bb.Color) {
+		if p.Side() != w {
+			return // each position once: the side to move is the winner
+		}
+		p.LegalMoves(&ml)
+		for _, m := range ml.Moves[:ml.N] {
+			pt := p.PieceAt(m.From()).Type()
+			if pt == bb.Pawn || pt == bb.King {
+				continue
+			}
+			ck := p.KingSquare(w.Other())
+			s.pos = *p
+			u := s.pos.Make(m)
+			if !s.pos.InCheck() {
+				s.pos.Unmake(m, u)
+				continue
+			}
+			var replies bb.MoveList
+			s.pos.LegalMoves(&replies)
+			want := false
+			for _, r := range replies.Moves[:replies.N] {
+				if r.From() != ck {
+					want = true
+				}
+			}
+			s.pos.Unmake(m, u)
+			if got := s.blockOrCapture(m.From(), m.To(), pt, ck); got != want {
+				t.Fatalf("%s: after %v, blockOrCapture = %v, want %v", p.FEN(), m, got, want)
+			}
+			checks++
+			if want {
+				answered++
+			}
+		}
+	})
+	if answered == 0 || answered == checks {
+		t.Fatalf("%d checks, %d answered by a man: the test proves less than it should", checks, answered)
+	}
+	t.Logf("%d checks, %d answered by a man", checks, answered)
 }

@@ -53,6 +53,11 @@ type searcher struct {
 	walkStack []walkFrame
 	goalBuf   []goal
 	evasions  bb.MoveList // scratch space of the mate tests
+	// At a node of the winner's in pickPlain, once its first check is
+	// tested (safeKnown): the loser king's neighbour squares free of its
+	// men that no man of the winner's attacks.
+	safe      uint64
+	safeKnown bool
 	picks     *[pickEntries]pickEntry
 	pickStamp uint32
 	path      [maxPly]bb.Move
