@@ -234,3 +234,16 @@ func TestKnownMagics(t *testing.T) {
 		}
 	}
 }
+
+// TestRays checks the empty-board rays looked up against the attacks
+// computed on an empty board, on every square.
+func TestRays(t *testing.T) {
+	for s := Square(0); s < 64; s++ {
+		if got, want := BishopRays(s), BishopAttacks(s, 0); got != want {
+			t.Errorf("BishopRays(%v) = %#x, want %#x", s, got, want)
+		}
+		if got, want := RookRays(s), RookAttacks(s, 0); got != want {
+			t.Errorf("RookRays(%v) = %#x, want %#x", s, got, want)
+		}
+	}
+}

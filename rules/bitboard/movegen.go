@@ -66,8 +66,8 @@ func (p *Position) pinned(k Square) uint64 {
 	us, them := p.side, p.side.Other()
 	occ := p.All()
 	var pins uint64
-	snipers := (RookAttacks(k, 0) & (p.pieces[them][Rook] | p.pieces[them][Queen])) |
-		(BishopAttacks(k, 0) & (p.pieces[them][Bishop] | p.pieces[them][Queen]))
+	snipers := (tbl.orth[k] & (p.pieces[them][Rook] | p.pieces[them][Queen])) |
+		(tbl.diag[k] & (p.pieces[them][Bishop] | p.pieces[them][Queen]))
 	for snipers != 0 {
 		s := Square(bits.TrailingZeros64(snipers))
 		snipers &= snipers - 1
@@ -423,7 +423,7 @@ func (p *Position) CheckInfo() CheckInfo {
 	ci.squares[Rook] = RookAttacks(k, occ)
 	ci.squares[Queen] = ci.squares[Bishop] | ci.squares[Rook]
 	pc := &p.pieces[us]
-	snipers := RookAttacks(k, 0)&(pc[Rook]|pc[Queen]) | BishopAttacks(k, 0)&(pc[Bishop]|pc[Queen])
+	snipers := tbl.orth[k]&(pc[Rook]|pc[Queen]) | tbl.diag[k]&(pc[Bishop]|pc[Queen])
 	for snipers != 0 {
 		s := Square(bits.TrailingZeros64(snipers))
 		snipers &= snipers - 1

@@ -24,6 +24,8 @@ type tables struct {
 	king    [64]uint64
 	pawn    [2][64]uint64 // squares a pawn of colour c on s attacks
 	rays    [8][64]uint64
+	diag    [64]uint64     // a bishop's attacks on an empty board
+	orth    [64]uint64     // a rook's attacks on an empty board
 	between [64][64]uint64 // squares strictly between two aligned squares
 	line    [64][64]uint64 // the whole line through two aligned squares
 	zPiece  [12][64]uint64
@@ -63,6 +65,11 @@ func newTables() *tables {
 		for d := 0; d < 8; d++ {
 			for ff, rr := f+dirDelta[d][0], r+dirDelta[d][1]; onBoard(ff, rr); ff, rr = ff+dirDelta[d][0], rr+dirDelta[d][1] {
 				t.rays[d][s] |= 1 << uint(rr*8+ff)
+			}
+			if dirDelta[d][0] != 0 && dirDelta[d][1] != 0 {
+				t.diag[s] |= t.rays[d][s]
+			} else {
+				t.orth[s] |= t.rays[d][s]
 			}
 		}
 	}
@@ -117,6 +124,14 @@ func rayAttack(d int, s Square, occ uint64) uint64 {
 	}
 	return a
 }
+
+// BishopRays returns the squares a bishop on s attacks on an empty board:
+// BishopAttacks(s, 0), looked up.
+func BishopRays(s Square) uint64 { return tbl.diag[s] }
+
+// RookRays returns the squares a rook on s attacks on an empty board:
+// RookAttacks(s, 0), looked up.
+func RookRays(s Square) uint64 { return tbl.orth[s] }
 
 // KnightAttacks returns the squares a knight on s attacks.
 func KnightAttacks(s Square) uint64 { return tbl.knight[s] }

@@ -88,7 +88,7 @@ func (s *searcher) blockOrCapture(from, to bb.Square, pt bb.PieceType, ck bb.Squ
 	c := bb.Square(bits.TrailingZeros64(checkers))
 	block := bb.Between(ck, c)
 	men := p.Occupied(them) &^ p.Pieces(them, bb.King) &^ toBit
-	for sn := bb.BishopAttacks(ck, 0)&diag | bb.RookAttacks(ck, 0)&orth; sn != 0; sn &= sn - 1 {
+	for sn := bb.BishopRays(ck)&diag | bb.RookRays(ck)&orth; sn != 0; sn &= sn - 1 {
 		if b := bb.Between(ck, bb.Square(bits.TrailingZeros64(sn))) & occ; b&(b-1) == 0 {
 			men &^= b // pinned
 		}
