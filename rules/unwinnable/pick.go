@@ -1,6 +1,7 @@
 package unwinnable
 
 import (
+	"math"
 	"math/bits"
 
 	bb "github.com/arbiterd/arbiterd/rules/bitboard"
@@ -221,6 +222,14 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 		}
 	}
 	pins := p.Pinned()
+	// At a node of the loser's, a man whose moves cannot score more
+	// than a move before it in generation order is passed over.
+	floor := int32(math.MinInt32)
+	if !loserSteps {
+		floor = math.MaxInt32 // none is
+	} else if ks.top != noKey {
+		floor = int32(ks.top >> 4)
+	}
 
 	// Knights, then bishops and queens along diagonals, then rooks and
 	// queens along lines, as LegalMoves generates them.
@@ -229,6 +238,9 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	}
 	for b := p.Pieces(us, bb.Knight) &^ pins; b != 0; b &= b - 1 {
 		from := bb.Square(bits.TrailingZeros64(b))
+		if floor != math.MaxInt32 && passed(s.w.loserManBound(int32(dist(from, lk))), floor, &best) {
+			continue
+		}
 		t := bb.KnightAttacks(from) & target
 		if mv, ok := s.pieceMoves(from, t, checkSq, blockers, ck, lk, opp, winnerToMove, score, &best); ok {
 			return mv, true, true
@@ -241,6 +253,9 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 		}
 		for b := movers | p.Pieces(us, bb.Queen); b != 0; b &= b - 1 {
 			from := bb.Square(bits.TrailingZeros64(b))
+			if floor != math.MaxInt32 && passed(s.w.loserManBound(int32(dist(from, lk))), floor, &best) {
+				continue
+			}
 			t := bb.BishopAttacks(from, occ)
 			if rook {
 				t = bb.RookAttacks(from, occ)
@@ -264,7 +279,11 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 		fwd, rank3, promoRank = -8, 0xff0000000000, 0xff
 	}
 	ep := p.EnPassant()
-	for b := p.Pieces(us, bb.Pawn); b != 0; b &= b - 1 {
+	pawns := p.Pieces(us, bb.Pawn)
+	if floor != math.MaxInt32 && passed(s.w.loserPawnBound(), floor, &best) {
+		pawns = 0
+	}
+	for b := pawns; b != 0; b &= b - 1 {
 		from := bb.Square(bits.TrailingZeros64(b))
 		var pinLine uint64 = ^uint64(0)
 		if pins&(1<<uint(from)) != 0 {
@@ -411,8 +430,38 @@ func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, steps, opp 
 // most), and the taking of a man of the winner's (lossMat per unit of
 // its material against, lossNear per step of distance from the king).
 func (w *weights) loserMenBound() int32 {
-	take := max(-w.lossMat, -9*w.lossMat) + max(7*w.lossNear, w.lossNear)
-	return 6*max(w.menStep, -w.menStep) + max(take, 0)
+	return 6*max(w.menStep, -w.menStep) + w.loserTake()
+}
+
+// loserTake is the most that the taking of a man of the winner's adds to
+// a move of the loser's (lossMat per unit of its material against,
+// lossNear per step of distance from the king), or 0.
+func (w *weights) loserTake() int32 {
+	return max(max(-w.lossMat, -9*w.lossMat)+max(7*w.lossNear, w.lossNear), 0)
+}
+
+// loserManBound is loserMenBound for a man of the loser's df steps from
+// its king: a move brings it df-1 steps nearer at most, or takes it
+// 7-df steps farther.
+func (w *weights) loserManBound(df int32) int32 {
+	if w.menStep >= 0 {
+		return w.menStep*(df-1) + w.loserTake()
+	}
+	return -w.menStep*(7-df) + w.loserTake()
+}
+
+// loserPawnBound is loserMenBound for a pawn of the loser's: a pawn's
+// move changes its distance to the king by two steps at most.
+func (w *weights) loserPawnBound() int32 {
+	return 2*max(w.menStep, -w.menStep) + w.loserTake()
+}
+
+// passed reports, at a node of the loser's in pickPlain, whether a move
+// scoring bound at most can be passed over: a move before it in
+// generation order scores as much (the best legal king step, scoring
+// floor, or the best of the men's moves so far).
+func passed(bound, floor int32, best *choice) bool {
+	return bound <= floor || best.ok && bound <= best.v
 }
 
 // kingOrBest returns the king step of ks that generation order would
