@@ -465,7 +465,7 @@ func (v *view) show(e reconcile.Event) {
 	case reconcile.TypeEnd:
 		fmt.Fprintf(v.w, "  END   %s — %s (%s)\n", e.Result, e.Reason, e.Article)
 	case reconcile.TypeSession:
-		if e.State == "disconnected" || e.State == "connected" {
+		if e.State == reconcile.StateDisconnected || e.State == reconcile.StateConnected {
 			fmt.Fprintf(v.w, "  board %s\n", e.State)
 		}
 	}

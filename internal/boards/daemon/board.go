@@ -260,7 +260,7 @@ func (b *board) resumeAfterAbsence(cw *capture.Writer, declared, meta map[string
 	if err := b.recordBuild(cw, meta, o.collect); err != nil {
 		return err
 	}
-	rec := capture.Session(gone, PortName, "disconnected")
+	rec := capture.Session(gone, PortName, string(reconcile.StateDisconnected))
 	if err := cw.Marker(rec); err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func (b *board) recoverClock(cw *capture.Writer, declared map[string]string, at 
 		}
 		return b.p.Record(capture.Record{Kind: capture.KindPort, Port: ClockPortName, Driver: b.cfg.Clock.Driver}, fn)
 	}
-	rec := capture.Session(at, ClockPortName, "disconnected")
+	rec := capture.Session(at, ClockPortName, string(reconcile.StateDisconnected))
 	if err := cw.Marker(rec); err != nil {
 		return err
 	}

@@ -7,13 +7,14 @@ import (
 	"github.com/arbiterd/arbiterd/driver/lineclock"
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
 // clockUp is the session state a clock port is marked with when it opens:
 // "start", a port opened. Not "connected": to rules/reconcile a port that is
 // connected again means the board may have changed unseen, and it searches
 // the position afresh (resync) — which a clock coming back must not cause.
-const clockUp = "start"
+const clockUp = reconcile.StateStart
 
 // readClock reads the separate clock's line into the journal until ctx is
 // done. The clock needs no session — it talks by itself — so its bytes are
@@ -55,7 +56,7 @@ func readClock(ctx context.Context, stopRun context.CancelFunc, cfg Config, j *j
 			return serialport.Attempt{Done: true} // Run is ending: the clock was not lost
 		}
 		if !down {
-			j.marker(cfg.Now(), name, "disconnected")
+			j.marker(cfg.Now(), name, reconcile.StateDisconnected)
 			down = true
 		}
 		// A port that stayed open a while starts the schedule again.

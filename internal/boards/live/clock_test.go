@@ -374,9 +374,9 @@ func TestLiveClockAbsentAtStart(t *testing.T) {
 	}
 }
 
-func has(evs []reconcile.Event, clockState string) bool {
+func has(evs []reconcile.Event, clockState reconcile.State) bool {
 	for _, e := range evs {
-		if e.Type == reconcile.TypeSession && e.Port == "clock" && string(e.State) == clockState {
+		if e.Type == reconcile.TypeSession && e.Port == "clock" && e.State == clockState {
 			return true
 		}
 	}

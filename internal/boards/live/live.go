@@ -304,9 +304,9 @@ func (r *run) sessionEvent(ev dgt.Event) {
 	r.state = ev.State
 	switch r.state {
 	case dgt.StateReady:
-		r.j.marker(ev.At, r.cfg.Port, "connected")
+		r.j.marker(ev.At, r.cfg.Port, reconcile.StateConnected)
 	case dgt.StateUnresponsive:
-		r.j.marker(ev.At, r.cfg.Port, "disconnected")
+		r.j.marker(ev.At, r.cfg.Port, reconcile.StateDisconnected)
 	}
 }
 
@@ -326,7 +326,7 @@ func (r *run) finish(parent context.Context, runErr error) error {
 		// disconnection (the reopened port's start-up marks the return),
 		// a stop asked for by the caller leaves the game unfinished.
 		if parent.Err() == nil && r.state != dgt.StateUnresponsive {
-			r.j.marker(r.cfg.Now(), r.cfg.Port, "disconnected")
+			r.j.marker(r.cfg.Now(), r.cfg.Port, reconcile.StateDisconnected)
 			r.feed()
 		}
 		if runErr == nil {
@@ -519,10 +519,10 @@ func (j *journal) data(port string, dir capture.Dir, b []byte) (time.Duration, e
 }
 
 // marker records a change of a port's session state.
-func (j *journal) marker(at time.Duration, port, state string) {
+func (j *journal) marker(at time.Duration, port string, state reconcile.State) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	rec := capture.Session(max(at, j.cw.Last(), j.last), port, state)
+	rec := capture.Session(max(at, j.cw.Last(), j.last), port, string(state))
 	if err := j.cw.Marker(rec); err != nil {
 		j.fail(err)
 		if j.onErr == nil {

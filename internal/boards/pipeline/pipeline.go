@@ -115,7 +115,7 @@ func (p *Pipeline) Port(name, driver string) ([]reconcile.Event, error) {
 	if p.game == nil {
 		return nil, nil
 	}
-	return p.Session(p.last, name, "start")
+	return p.Session(p.last, name, reconcile.StateStart)
 }
 
 // Meta sets a game setting (the capture's "#meta KEY=VALUE"). Settings that
@@ -242,9 +242,9 @@ func (p *Pipeline) emit(evs []reconcile.Event) {
 	p.events = append(p.events, evs...)
 }
 
-// Session records a change of a port's connection state ("start",
-// "connected", "disconnected", "resync", "end").
-func (p *Pipeline) Session(at time.Duration, portName, state string) ([]reconcile.Event, error) {
+// Session records a change of a port's connection state (start,
+// connected, disconnected, resync, end).
+func (p *Pipeline) Session(at time.Duration, portName string, state reconcile.State) ([]reconcile.Event, error) {
 	p.events = p.events[:0]
 	if p.game == nil {
 		if err := p.start(); err != nil {
@@ -252,7 +252,7 @@ func (p *Pipeline) Session(at time.Duration, portName, state string) ([]reconcil
 		}
 	}
 	p.emit(p.game.Advance(at))
-	switch reconcile.State(state) {
+	switch state {
 	case reconcile.StateConnected:
 		if p.interp != nil {
 			// The port was away (or arbiterd was): the clock was not read
@@ -267,7 +267,7 @@ func (p *Pipeline) Session(at time.Duration, portName, state string) ([]reconcil
 			p.interp.Gap()
 		}
 	}
-	p.emit(p.session(at, reconcile.State(state), portName))
+	p.emit(p.session(at, state, portName))
 	return p.events, nil
 }
 

@@ -16,8 +16,8 @@ import (
 // (docs/capture.md, markers); the daemon writes markers with
 // capture.Writer.Marker, and tools and tests that write captures line by
 // line use this.
-func FormatSessionMarker(at time.Duration, port, state string) string {
-	return capture.MarkerText(capture.Session(at, port, state))
+func FormatSessionMarker(at time.Duration, port string, state reconcile.State) string {
+	return capture.MarkerText(capture.Session(at, port, string(state)))
 }
 
 // FormatClaimMarker returns the text (without '#') of the arbiter marker for
@@ -82,7 +82,7 @@ func (p *Pipeline) Record(rec capture.Record, fn func(reconcile.Event) error) er
 			err = fmt.Errorf("session marker names undeclared port %q", rec.Port)
 			break
 		}
-		evs, err = p.Session(rec.At, rec.Port, rec.State)
+		evs, err = p.Session(rec.At, rec.Port, reconcile.State(rec.State))
 	case capture.KindArbiter:
 		a, aerr := arbiterAction(rec)
 		if aerr != nil {
@@ -109,7 +109,7 @@ func (p *Pipeline) Record(rec capture.Record, fn func(reconcile.Event) error) er
 // time of the last data.
 func (p *Pipeline) End(fn func(reconcile.Event) error) error {
 	for _, name := range p.order {
-		evs, err := p.Session(p.last, name, "end")
+		evs, err := p.Session(p.last, name, reconcile.StateEnd)
 		if err != nil {
 			return err
 		}

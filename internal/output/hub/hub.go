@@ -60,16 +60,16 @@ type Board struct {
 	TimeControl string `json:"timecontrol,omitempty"`
 	Serial      string `json:"serial,omitempty"` // device serial number, when known
 
-	Connection string `json:"connection"` // the board port: "waiting", "connected", "disconnected", "ended"
-	// ClockConnection is the state of a separate clock port ("connected",
-	// "disconnected"); empty when the clock is relayed by the board or
-	// its port has reported nothing yet. A clock that stops answering
-	// leaves the board connected: only the clocks are unknown meanwhile.
-	ClockConnection string `json:"clock_connection,omitempty"`
-	FEN             string `json:"fen"` // the board as made (completed or not)
-	Orientation     string `json:"orientation,omitempty"`
-	LastMove        string `json:"last_move,omitempty"` // UCI of the last move made
-	Ply             int    `json:"ply"`
+	Connection Connection `json:"connection"` // the board port's
+	// ClockConnection is the state of a separate clock port (Connected or
+	// Disconnected); empty when the clock is relayed by the board or its
+	// port has reported nothing yet. A clock that stops answering leaves
+	// the board connected: only the clocks are unknown meanwhile.
+	ClockConnection Connection `json:"clock_connection,omitempty"`
+	FEN             string     `json:"fen"` // the board as made (completed or not)
+	Orientation     string     `json:"orientation,omitempty"`
+	LastMove        string     `json:"last_move,omitempty"` // UCI of the last move made
+	Ply             int        `json:"ply"`
 	// SAN is the record up to the last completed ply, in the order the
 	// plies were played: SAN[i] is ply i+1. A ply between completed ones
 	// that its side has not completed yet (a forgotten press: the
@@ -190,7 +190,7 @@ func (h *Hub) AddBoard(in Info) {
 	defer h.mu.Unlock()
 	e := h.boards[in.ID]
 	if e == nil {
-		e = &entry{state: Board{ID: in.ID, Connection: "waiting", SAN: []string{}, Alerts: []Alert{}, FEN: startFEN}}
+		e = &entry{state: Board{ID: in.ID, Connection: Waiting, SAN: []string{}, Alerts: []Alert{}, FEN: startFEN}}
 		h.boards[in.ID] = e
 	}
 	e.state.Round, e.state.White, e.state.Black, e.state.TimeControl = in.Round, in.White, in.Black, in.TimeControl
@@ -211,7 +211,7 @@ func (h *Hub) Reset(id string) {
 		return
 	}
 	fresh := &entry{tc: e.tc, clockPort: e.clockPort, state: Board{ID: id, Round: e.state.Round, White: e.state.White, Black: e.state.Black,
-		TimeControl: e.state.TimeControl, Connection: "waiting", SAN: []string{}, Alerts: []Alert{}, FEN: startFEN}}
+		TimeControl: e.state.TimeControl, Connection: Waiting, SAN: []string{}, Alerts: []Alert{}, FEN: startFEN}}
 	fresh.updateRequired()
 	h.boards[id] = fresh
 }
@@ -324,6 +324,21 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 	}
 }
 
+// Connection is the state of a board's port, or of its clock's, as the
+// dashboard and the feeds show it (the `connection` and
+// `clock_connection` fields of a board).
+type Connection string
+
+// The connection states: Waiting before the port has reported anything,
+// Connected while it answers, Disconnected once it stopped answering,
+// Ended after its capture ended.
+const (
+	Waiting      Connection = "waiting"
+	Connected    Connection = "connected"
+	Disconnected Connection = "disconnected"
+	Ended        Connection = "ended"
+)
+
 // applySession follows the connection of the board, or of its clock when
 // the session event is the clock port's.
 func (e *entry) applySession(ev reconcile.Event) {
@@ -331,23 +346,23 @@ func (e *entry) applySession(ev reconcile.Event) {
 	if e.clockPort != "" && ev.Port == e.clockPort {
 		switch ev.State {
 		case reconcile.StateConnected, reconcile.StateStart, reconcile.StateResync:
-			s.ClockConnection = "connected"
+			s.ClockConnection = Connected
 		case reconcile.StateDisconnected:
-			s.ClockConnection = "disconnected"
+			s.ClockConnection = Disconnected
 			s.Running = ""
 		}
 		return
 	}
 	switch ev.State {
 	case reconcile.StateConnected, reconcile.StateStart:
-		if s.Connection != "ended" {
-			s.Connection = "connected"
+		if s.Connection != Ended {
+			s.Connection = Connected
 		}
 	case reconcile.StateDisconnected:
-		s.Connection = "disconnected"
+		s.Connection = Disconnected
 		s.Running = ""
 	case reconcile.StateEnd:
-		s.Connection = "ended"
+		s.Connection = Ended
 		s.Running = ""
 	}
 }

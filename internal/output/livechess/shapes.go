@@ -111,9 +111,9 @@ const (
 // (unplugged, switched off); INACTIVE before arbiterd has read it at all.
 func stateOf(b hub.Board) string {
 	switch b.Connection {
-	case "connected", "ended":
+	case hub.Connected, hub.Ended:
 		return Active
-	case "disconnected":
+	case hub.Disconnected:
 		return NotResponding
 	}
 	return Inactive
