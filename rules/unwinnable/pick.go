@@ -537,8 +537,8 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 				if safe&^a != 0 {
 					continue
 				}
-				// The king may also take the checker on a square where it
-				// took one of the king's men (free leaves such squares out).
+				// The king may also take the checker where the piece took
+				// one of the king's men (free leaves their squares out).
 				f := (free | bb.KingAttacks(ck)&(1<<uint(to))) &^ a
 				if !s.flightLeft(f, occ, fromBit) && !s.blockOrCapture(from, to, pt, ck) {
 					return bb.NewMove(from, to), true
