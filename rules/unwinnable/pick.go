@@ -222,6 +222,23 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 		}
 	}
 	pins := p.Pinned()
+	// A quiet move of the winner's pieces that scores less than a step
+	// of one of its pawns is never the pick: the pawns' best step (one
+	// of the most and least advanced, whichever pawnRank favours), found
+	// by sets, is a floor for them (pieceMoves).
+	s.quietFloor = math.MinInt32
+	if winnerToMove && score {
+		pawns := p.Pieces(us, bb.Pawn) &^ pins
+		steps := pawns << 8 &^ occ & target &^ 0xff00000000000000
+		if us == bb.Black {
+			steps = pawns >> 8 &^ occ & target &^ 0xff
+		}
+		if steps != 0 {
+			a := relativeRank(us, bb.Square(bits.TrailingZeros64(steps)))
+			b := relativeRank(us, bb.Square(63-bits.LeadingZeros64(steps)))
+			s.quietFloor = s.w.pawn + max(s.w.pawnRank*int32(a), s.w.pawnRank*int32(b))
+		}
+	}
 	// At a node of the loser's, a man whose moves cannot score more
 	// than a move before it in generation order is passed over.
 	floor := int32(math.MinInt32)
@@ -560,7 +577,7 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 	}
 	var bv int32
 	bto := bb.Square(64)
-	if q := t &^ opp; q != 0 {
+	if q := t &^ opp; q != 0 && quietMost(step, df) >= s.quietFloor {
 		if step == 0 {
 			bto = bb.Square(bits.TrailingZeros64(q))
 		}
@@ -590,8 +607,19 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 			bv, bto = v, to
 		}
 	}
-	best.offer(bb.NewMove(from, bto), bv)
+	if bto != 64 {
+		best.offer(bb.NewMove(from, bto), bv)
+	}
 	return 0, false
+}
+
+// quietMost is the most a quiet move of a piece df steps from the loser's
+// king scores, step per step nearer.
+func quietMost(step, df int32) int32 {
+	if step >= 0 {
+		return step * (df - 1)
+	}
+	return step * (df - 7)
 }
 
 // flightAfter reports whether, after the side to move plays the legal

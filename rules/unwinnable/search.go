@@ -58,13 +58,16 @@ type searcher struct {
 	// men that no man of the winner's attacks.
 	safe      uint64
 	safeKnown bool
-	picks     *[pickEntries]pickEntry
-	pickStamp uint32
-	path      [maxPly]bb.Move
-	movesOnly bool           // Options.Moves applies: lines go to moves
-	moves     []bb.Move      // the last line found, when movesOnly
-	plainKeys [maxPly]uint64 // plainFind's positions
-	plainFrom bb.Position    // plainFind's start, restored after its line
+	// quietFloor: at a node of pickPlain, a score the pick will reach,
+	// which the pieces' quiet moves need to be scored at all.
+	quietFloor int32
+	picks      *[pickEntries]pickEntry
+	pickStamp  uint32
+	path       [maxPly]bb.Move
+	movesOnly  bool           // Options.Moves applies: lines go to moves
+	moves      []bb.Move      // the last line found, when movesOnly
+	plainKeys  [maxPly]uint64 // plainFind's positions
+	plainFrom  bb.Position    // plainFind's start, restored after its line
 	// plainFind's repairs: how many it may make, the undo of each move of
 	// its line, and the moves set aside at each ply.
 	plainRepairs int
