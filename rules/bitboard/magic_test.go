@@ -247,3 +247,24 @@ func TestRays(t *testing.T) {
 		}
 	}
 }
+
+// TestPawnsAttack checks the pawns' attacks by sets against the union of
+// each pawn's looked up, for every single square, both colours, and
+// random sets of squares.
+func TestPawnsAttack(t *testing.T) {
+	sets := []uint64{^uint64(0), 0x5a5a5a5a5a5a5a5a, 0x8100000000000081, 0x00ff00000000ff00}
+	for s := 0; s < 64; s++ {
+		sets = append(sets, 1<<uint(s))
+	}
+	for _, set := range sets {
+		for c := White; c <= Black; c++ {
+			var want uint64
+			for b := set; b != 0; b &= b - 1 {
+				want |= PawnAttacks(c, Square(bits.TrailingZeros64(b)))
+			}
+			if got := PawnsAttack(c, set); got != want {
+				t.Errorf("PawnsAttack(%v, %#x) = %#x, want %#x", c, set, got, want)
+			}
+		}
+	}
+}

@@ -498,13 +498,7 @@ func (p *Position) EnPassantMoveLegal(from Square) bool {
 // (the pawns all at once).
 func (p *Position) AttackMap(c Color, occ uint64) uint64 {
 	pc := &p.pieces[c]
-	const notA, notH = 0xfefefefefefefefe, 0x7f7f7f7f7f7f7f7f
-	var a uint64
-	if c == White {
-		a = (pc[Pawn]&notH)<<9 | (pc[Pawn]&notA)<<7
-	} else {
-		a = (pc[Pawn]&notA)>>9 | (pc[Pawn]&notH)>>7
-	}
+	a := PawnsAttack(c, pc[Pawn])
 	if pc[King] != 0 {
 		a |= tbl.king[bits.TrailingZeros64(pc[King])]
 	}

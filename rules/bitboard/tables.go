@@ -133,6 +133,16 @@ func BishopRays(s Square) uint64 { return tbl.diag[s] }
 // RookAttacks(s, 0), looked up.
 func RookRays(s Square) uint64 { return tbl.orth[s] }
 
+// PawnsAttack returns the squares that pawns of colour c on the squares
+// of set attack, all at once: the union of PawnAttacks over set.
+func PawnsAttack(c Color, set uint64) uint64 {
+	const fileA, fileH = 0x0101010101010101, 0x8080808080808080
+	if c == White {
+		return (set&^fileA)<<7 | (set&^fileH)<<9
+	}
+	return (set&^fileA)>>9 | (set&^fileH)>>7
+}
+
 // KnightAttacks returns the squares a knight on s attacks.
 func KnightAttacks(s Square) uint64 { return tbl.knight[s] }
 

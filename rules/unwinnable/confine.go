@@ -315,7 +315,7 @@ func (cf *confinement) fixedAttacks(r *fillRound) {
 	pos, fixed := cf.pos, r.fixed
 	for c := bb.White; c <= bb.Black; c++ {
 		cf.fixedOf[c] = fixed & pos.Occupied(c)
-		cf.permAtt[c] = pawnAttacks(c, fixed&r.pawnsOf[c]) | kingSteps(fixed&r.kingOf[c])
+		cf.permAtt[c] = bb.PawnsAttack(c, fixed&r.pawnsOf[c]) | kingSteps(fixed&r.kingOf[c])
 		for b := cf.fixedOf[c] &^ cf.pawns &^ cf.kings; b != 0; b &= b - 1 {
 			// Only the squares next to it along its lines: a fixed
 			// piece whose moves all mate the other side (matesSide)
@@ -341,7 +341,7 @@ func (cf *confinement) placeMen(r *fillRound) {
 		case cf.stuck&m.reach != 0:
 			m.stuck = true
 			if m.pt == bb.Pawn {
-				m.att = pawnAttacks(m.c, m.reach)
+				m.att = bb.PawnsAttack(m.c, m.reach)
 			} else {
 				m.att = attacks(m.pt, bb.Square(s), fixed|cf.jam[s])
 			}
@@ -349,7 +349,7 @@ func (cf *confinement) placeMen(r *fillRound) {
 			if m.reach == r.epPawn {
 				m.reach |= r.epSq
 			}
-			m.att = pawnAttacks(m.c, m.reach)
+			m.att = bb.PawnsAttack(m.c, m.reach)
 		case m.pt == bb.King:
 			m.reach = flood(m.reach, fixed|cf.permAtt[m.c.Other()], kingSteps)
 			m.att = kingSteps(m.reach)
@@ -383,7 +383,7 @@ func (cf *confinement) spreadFreePawns(r *fillRound) {
 			}
 			changed = true
 			m.reach = rc
-			m.att = pawnAttacks(m.c, rc&^lastRank(m.c))
+			m.att = bb.PawnsAttack(m.c, rc&^lastRank(m.c))
 			if pr := rc & lastRank(m.c); pr != 0 {
 				q, qa := pieceReach(bb.Queen, pr, fixed)
 				n, na := pieceReach(bb.Knight, pr, fixed)
@@ -402,7 +402,7 @@ func (cf *confinement) dropCandidates(r *fillRound) (drop, stuck uint64) {
 	// pieces guard the own fixed men next to them, which a move of the
 	// other side may take), and the squares where its only man, if it
 	// has one, takes a fixed man only to be taken back.
-	sideAtt := r.attBy[side] | pawnAttacks(side, cf.pathOf[side]) | cf.fixedGuard(side, cf.kings)
+	sideAtt := r.attBy[side] | bb.PawnsAttack(side, cf.pathOf[side]) | cf.fixedGuard(side, cf.kings)
 	var recapture uint64
 	if r.lone != bb.NoPieceType {
 		for b := r.attBy[side] & cf.fixedOf[side.Other()] &^ cf.kings; b != 0; b &= b - 1 {
@@ -433,7 +433,7 @@ func (cf *confinement) dropCandidates(r *fillRound) (drop, stuck uint64) {
 				stuck |= sb
 				continue
 			}
-		case pc.Type() == bb.Pawn && pawnAttacks(c, path)&r.prey(o, side) != 0:
+		case pc.Type() == bb.Pawn && bb.PawnsAttack(c, path)&r.prey(o, side) != 0:
 		case pc.Type() != bb.King && pc.Type() != bb.Pawn && cf.pieceMoves(pc.Type(), s, sideAtt) != 0:
 			if jammed, group := cf.jammed(s, c, r.attBy[o], r.kingAttBy[o]); jammed {
 				stuck |= sb
@@ -456,7 +456,7 @@ func (cf *confinement) dropCandidates(r *fillRound) (drop, stuck uint64) {
 // only move onto its own squares), or every move it has mates side's
 // fixed king (pieceMoves), after which side never mates.
 func (cf *confinement) unstick(r *fillRound) (drop uint64) {
-	sideAtt := r.attBy[cf.side] | pawnAttacks(cf.side, cf.pathOf[cf.side]) | cf.fixedGuard(cf.side, cf.kings)
+	sideAtt := r.attBy[cf.side] | bb.PawnsAttack(cf.side, cf.pathOf[cf.side]) | cf.fixedGuard(cf.side, cf.kings)
 	for _, m := range cf.men {
 		if !m.stuck {
 			continue
@@ -565,7 +565,7 @@ func ahead(c bb.Color, b uint64) uint64 {
 func pawnFlood(c bb.Color, reach, block, fixed, prey uint64) uint64 {
 	for {
 		from := reach &^ lastRank(c)
-		next := reach | ahead(c, from)&^block | pawnAttacks(c, from)&prey&^fixed
+		next := reach | ahead(c, from)&^block | bb.PawnsAttack(c, from)&prey&^fixed
 		if next == reach {
 			return reach
 		}
@@ -583,7 +583,7 @@ func (cf *confinement) canMate(pos *bb.Position, side bb.Color) bool {
 	var kingReach uint64
 	// Confined pawns attack from their stretches; a fixed piece attacks
 	// only its own fixed men, so never checks.
-	attacks := pawnAttacks(side, cf.pathOf[side])
+	attacks := bb.PawnsAttack(side, cf.pathOf[side])
 	cover := kingSteps(cf.fixedOf[side] & cf.kings)
 	var sideKing uint64 // the squares of side's king, when it may move
 	var men []uint64    // the squares each man that may fill a neighbour can stand on

@@ -38,7 +38,7 @@ func (cf *confinement) loneMan() bb.PieceType {
 // jumps, its pawn captures.
 func near(c bb.Color, pt bb.PieceType, s bb.Square) uint64 {
 	if pt == bb.Pawn {
-		return pawnAttacks(c, uint64(1)<<uint(s))
+		return bb.PawnsAttack(c, uint64(1)<<uint(s))
 	}
 	return attacks(pt, s, ^uint64(0))
 }

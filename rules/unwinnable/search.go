@@ -361,7 +361,7 @@ func blockedForGood(p *bb.Position, w bb.Color) bool {
 		blockers = mine >> 8
 	}
 	blockers &= p.Pieces(w.Other(), bb.Pawn)
-	guarded := pawnAttacks(w.Other(), p.Pieces(w.Other(), bb.Pawn))
+	guarded := bb.PawnsAttack(w.Other(), p.Pieces(w.Other(), bb.Pawn))
 	region := flood(1<<uint(p.KingSquare(w)), pawns|guarded, kingSteps)
 	return kingSteps(region)&blockers&^guarded == 0
 }

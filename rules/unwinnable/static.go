@@ -60,7 +60,7 @@ func frozenUnwinnable(pos *bb.Position, side bb.Color) bool {
 	var attFrozen, frozenOf [2]uint64
 	for c := bb.White; c <= bb.Black; c++ {
 		frozenOf[c] = frozen & pawnsOf[c]
-		attFrozen[c] = pawnAttacks(c, frozenOf[c])
+		attFrozen[c] = bb.PawnsAttack(c, frozenOf[c])
 	}
 	// Reach of kings and pieces, and what they can ever attack.
 	var kingReach, pieceAtt, pieceReachAll [2]uint64
@@ -105,7 +105,7 @@ func frozenUnwinnable(pos *bb.Position, side bb.Color) bool {
 				return false // may promote
 			}
 			path[c] |= stretch
-			attAny[c] |= pawnAttacks(c, stretch)
+			attAny[c] |= bb.PawnsAttack(c, stretch)
 		}
 	}
 	for c := bb.White; c <= bb.Black; c++ {
@@ -220,13 +220,6 @@ func walk(c bb.Color, s int, frozen, stops uint64) (stretch uint64, ok bool) {
 			return stretch, true
 		}
 	}
-}
-
-func pawnAttacks(c bb.Color, p uint64) uint64 {
-	if c == bb.White {
-		return (p&^fileA)<<7 | (p&^fileH)<<9
-	}
-	return (p&^fileA)>>9 | (p&^fileH)>>7
 }
 
 const (
