@@ -172,7 +172,7 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	// scored here, and the winner's at the end, only when one could
 	// still be chosen; their legality (an attack test per square) is
 	// asked then, best first.
-	ks := kingStepList{top: noKey, legal: loserSteps, lk: lk, own: own, opp: opp}
+	ks := kingStepList{top: noKey, legal: loserSteps}
 	if winnerToMove && blockers&(1<<uint(k)) != 0 {
 		for t := bb.KingAttacks(k) &^ own; t != 0; t &= t - 1 {
 			to := bb.Square(bits.TrailingZeros64(t))
@@ -382,12 +382,7 @@ type kingStepList struct {
 	n     int
 	top   int64 // the greatest key (noKey when none is left), kept up to date
 	legal bool  // every step listed is known to be legal
-	// later: the winner's steps, not scored yet; kingOrBest scores them
-	// (with the loser's king on lk, the men of the side to move on own
-	// and the other side's on opp) when one could still be chosen.
-	later    bool
-	lk       bb.Square
-	own, opp uint64
+	later bool  // the winner's steps, not scored yet (kingOrBest scores them)
 }
 
 const noKey = -1 << 62
@@ -490,10 +485,12 @@ func (s *searcher) kingOrBest(ks *kingStepList, k bb.Square, them bb.Color, occN
 		// The winner's steps: none scores more than kingApproach
 		// (a step nearer the loser's king) without a capture.
 		ks.later = false
-		if best.ok && ks.opp&bb.KingAttacks(k) == 0 && best.v > max(s.w.kingApproach, -s.w.kingApproach) {
+		p := &s.pos
+		opp := p.Occupied(them)
+		if best.ok && opp&bb.KingAttacks(k) == 0 && best.v > max(s.w.kingApproach, -s.w.kingApproach) {
 			return best.m, false, true
 		}
-		s.scoreKingSteps(ks, k, ks.lk, bb.KingAttacks(k)&^ks.own, ks.opp)
+		s.scoreKingSteps(ks, k, p.KingSquare(them), bb.KingAttacks(k)&^p.Occupied(p.Side()), opp)
 	}
 	for ks.top != noKey {
 		if best.ok && int32(ks.top>>4) < best.v {
