@@ -52,7 +52,7 @@ func firstLookNodes(b *testing.B) ([]benchQuery, []pickNode) {
 
 // benchPicks times pickPlain alone at the nodes of firstLookNodes where
 // the winner (winner true) or the loser is to move, as plainFind calls
-// it, and reports the time a pick.
+// it, and reports the time a pick, the picks a pass and the queries.
 func benchPicks(b *testing.B, winner bool) {
 	qs, nodes := firstLookNodes(b)
 	var s searcher
@@ -85,6 +85,8 @@ func benchPicks(b *testing.B, winner bool) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(picks), "ns/pick")
+	b.ReportMetric(float64(picks)/float64(b.N), "picks")
+	b.ReportMetric(float64(len(qs)), "queries")
 	b.ReportMetric(0, "ns/op")
 }
 
