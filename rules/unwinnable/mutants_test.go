@@ -73,15 +73,14 @@ func TestMutantHunt(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s:%d: %v", file, line, err)
 		}
-		for _, fen := range mutants(rng, &pos, each, kind, moves) {
-			m, _ := bb.ParseFEN(fen)
+		for _, m := range mutants(rng, &pos, each, kind, moves) {
 			r := a.Analyze(&m, side)
 			count[r.Verdict]++
 			if r.Verdict == Undetermined {
 				if strict {
-					t.Errorf("%s for %s: undetermined in full mode", fen, side)
+					t.Errorf("%s for %s: undetermined in full mode", m.FEN(), side)
 				} else {
-					t.Logf("%s for %s: undetermined", fen, side)
+					t.Logf("%s for %s: undetermined", m.FEN(), side)
 				}
 			}
 		}
@@ -94,10 +93,10 @@ func TestMutantHunt(t *testing.T) {
 }
 
 // mutants returns up to n placements one change of kind away from pos
-// (moves men moved, for "move"), as FENs with pos's side to move and no
-// castling or en passant that ParseFEN accepts; up to 50 tries a mutant.
-func mutants(rng *rand.Rand, pos *bb.Position, n int, kind string, moves int) []string {
-	var out []string
+// (moves men moved, for "move"), with pos's side to move and no castling
+// or en passant, that ParseFEN accepts; up to 50 tries a mutant.
+func mutants(rng *rand.Rand, pos *bb.Position, n int, kind string, moves int) []bb.Position {
+	var out []bb.Position
 	steps := moves
 	if kind != "move" {
 		steps = 1
@@ -150,15 +149,10 @@ func mutants(rng *rand.Rand, pos *bb.Position, n int, kind string, moves int) []
 					letters[s] = "PNBRQKpnbrqk"[int(p.Color())*6+int(p.Type())]
 				}
 			}
-			if fen := letterFEN(&letters, "wb"[pos.Side()]); validFEN(fen) {
-				out = append(out, fen)
+			if m, err := bb.ParseFEN(letterFEN(&letters, "wb"[pos.Side()])); err == nil {
+				out = append(out, m)
 			}
 		}
 	}
 	return out
-}
-
-func validFEN(fen string) bool {
-	_, err := bb.ParseFEN(fen)
-	return err == nil
 }
