@@ -417,11 +417,11 @@ type weights struct {
 // set with (every query of positions.txt answered). Quick mode's follow
 // shorter lines on flag-fall positions: a capture by the winner is
 // progress never undone and ranks above a pawn push, the most advanced
-// pawn goes first and promotes sooner, the loser's king is driven to its
-// corner less hard and to its own men much harder, and away from the
-// winner's king rather than towards it; the loser's taking a man of the
-// winner's weighs eight times more, and a promotion scores the more the
-// farther from the loser's king, whatever piece it makes (TestQuickCensus:
+// pawn goes first and promotes sooner; the loser's king is not driven to
+// a corner but kept among its own men, and it steps away from the
+// winner's king and pieces, which then follow it to an edge; the loser's
+// taking a man of the winner's weighs sixteen times more, and a promotion
+// scores the more the farther from the loser's king (TestQuickCensus:
 // less than half the nodes of full mode's weights on timeouts-30k and
 // lichess-65k, and far fewer undetermined answers; docs/PERFORMANCE.md
 // has how the values were searched, on node counts, and checked on sets
@@ -429,8 +429,8 @@ type weights struct {
 var (
 	fullWeights = weights{capture: -6, pawn: 12, pawnRank: 0, piece: 2, corner: 12, piecesNear: 2, menNear: 1,
 		kingNear: 3, kingFree: 2, kingApproach: 5, lossMat: 24, lossNear: 2, promoMat: 24, promoNear: 2, captureNear: 1, menStep: 1}
-	quickWeights = weights{capture: 8, pawn: 9, pawnRank: 1, piece: 1, corner: 4, piecesNear: 1, menNear: 12,
-		kingNear: -7, kingFree: 2, kingApproach: 6, lossMat: 192, lossNear: 2, promoMat: 0, promoNear: -9, captureNear: 1, menStep: 2}
+	quickWeights = weights{capture: 9, pawn: 9, pawnRank: 1, piece: 1, corner: -1, piecesNear: -4, menNear: 10,
+		kingNear: -18, kingFree: 2, kingApproach: 6, lossMat: 378, lossNear: -2, promoMat: 2, promoNear: -10, captureNear: 1, menStep: 2}
 )
 
 // kingStep is kingTerms(to, from) - kingTerms(from, from): the change a

@@ -40,11 +40,11 @@ func TestPlainRepairs(t *testing.T) {
 		side bb.Color
 		end  plainEnd // where the plain line stops
 	}{
-		{"8/8/8/8/8/6K1/4k3/5q2 w - - 0 54", bb.Black, endLoserStuck},
+		{"8/8/8/8/8/6K1/4k3/5q2 w - - 0 54", bb.Black, endLostMen},
 		{"3k4/1K6/4Q3/3P1p2/5p2/5P2/8/8 w - - 0 56", bb.White, endLoserStuck},
 		{"8/8/r7/4R2P/6K1/3k4/8/8 b - - 0 59", bb.Black, endRepeat},
-		{"8/8/8/5Kp1/8/1R3p1k/6r1/8 b - - 1 85", bb.White, endLostMen},
-		{"3k4/2R1R2p/3P4/8/8/pP6/P5PP/6K1 b - - 0 36", bb.Black, endWinnerStuck},
+		{"8/8/8/5Kp1/8/1R3p1k/6r1/8 b - - 1 85", bb.White, endLoserStuck},
+		{"4q2K/8/7P/3p4/8/3k4/6r1/8 w - - 2 59", bb.White, endWinnerStuck},
 		{"8/4npk1/8/6PP/5K2/8/8/8 b - - 26 81", bb.Black, endLoserStuck},
 	} {
 		p, err := bb.ParseFEN(c.fen)

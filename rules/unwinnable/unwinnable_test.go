@@ -137,7 +137,8 @@ func TestNodeBudgetBounds(t *testing.T) {
 	// which finds it in 31,807), and a bishop against two whose search
 	// once ended two nodes over the budget (settled within it since the
 	// goal-directed search keeps off the target square, it stays for the
-	// bound).
+	// bound), and a lone bishop, for which quick mode's goal-directed
+	// search comes first and must still keep to one share.
 	cases := []struct {
 		fen     string
 		side    bb.Color // the side whose mate is long
@@ -147,6 +148,7 @@ func TestNodeBudgetBounds(t *testing.T) {
 		{"6Q1/8/4n3/8/ppp5/qkp3b1/rnp5/n1K5 b - - 0 1", bb.White, false},
 		{"2k5/3p1p1p/8/8/8/1p6/pP1P1P1P/K7 w - - 0 1", bb.White, false},
 		{"8/4B3/7k/8/b4K2/5b2/8/8 w - - 18 91", bb.Black, true},
+		{"8/pp4k1/6p1/5p2/K6p/1B6/8/8 w - - 0 37", bb.White, true},
 	}
 	for _, opt := range []Options{
 		{Mode: Quick, NodeBudget: 2_000},
