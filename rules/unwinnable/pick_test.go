@@ -72,6 +72,8 @@ func TestPickPlain(t *testing.T) {
 		"4k3/8/8/2pP4/8/8/8/4K2R w K c6 0 1",
 		"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
 		"8/1P4k1/8/8/8/8/1p4K1/8 w - - 0 1",
+		"8/8/4ppp1/4pkp1/5bp1/8/4P3/K3R3 w - - 0 1", // a double push mates (e4#)
+		"k3r3/4p3/8/5BP1/4PKP1/4PPP1/8/8 b - - 0 1", // and for Black (e5#)
 	}, randomGameStarts...)
 	var ml bb.MoveList
 	n, mates := 0, 0
