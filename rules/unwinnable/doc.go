@@ -66,11 +66,15 @@
 //     (skipped when only the verdict is wanted: quick mode without a line
 //     budget);
 //  5. a heuristic helpmate search, a limited discrepancy search: it
-//     follows the best move of a mate-seeking score (the other king to a
-//     corner and hemmed in by its own men, the mating side's men close,
-//     promotions; when only bishops of one colour can ever check it,
-//     because the mating side has no other piece and its pawns are locked
-//     where its king cannot free them, the corners of their colour) and allows a few deviations along a line, probing every
+//     follows the best move of a mate-seeking score (full mode's weights:
+//     the other king to a corner and hemmed in by its own men, the mating
+//     side's men close, promotions; when only bishops of one colour can
+//     ever check it, because the mating side has no other piece and its
+//     pawns are locked where its king cannot free them, the corners of
+//     their colour; quick mode's: the other king kept among its own men
+//     and away from the mating side's king and pieces, which follow it to
+//     an edge, the mating side's captures and pawn pushes first) and
+//     allows a few deviations along a line, probing every
 //     check of the mating side for mate in one; a line it finds is
 //     returned as proof. Quick mode, whose weights follow shorter lines on
 //     most positions, spends the second half of this search's share with
@@ -100,7 +104,10 @@
 //     at a time. When the mating side's pawns
 //     are all blocked, one more search offers a man where a pawn of the
 //     other side takes it and a pawn of the mating side takes back, free
-//     to walk on and promote;
+//     to walk on and promote. In quick mode, when the mating side's only
+//     man is a knight or a bishop, this search comes before steps 5 and 6:
+//     such a piece mates only a king its own men box in, which the
+//     targets find where the heuristic's deviations rarely do;
 //  8. an exhaustive walk of every position reachable from the query,
 //     closing any node the rules above prove dead: if the walk ends with
 //     no mate, the side cannot mate. At each node it tries the plain
