@@ -226,7 +226,7 @@ func (cf *confinement) fill(pos *bb.Position, side bb.Color) {
 		// The squares where a pawn may capture a man of colour c (prey).
 		// When side has one man besides its king, taking it leaves a bare
 		// king that can never mate: in a mating line it is never taken.
-		r.lone = cf.loneMan()
+		r.lone = loneMan(cf.pos, cf.side)
 		cf.spreadFreePawns(&r)
 		// Squares a closed group of free pieces guards in every arrangement
 		// count as attacked for good.
@@ -263,7 +263,7 @@ type fillRound struct {
 	epPawn, epSq     uint64 // a pawn that may be taken en passant, and the square it passed
 	fixed            uint64 // cf.fixed as this round's stretches left it
 	occ              [2]uint64
-	lone             bb.PieceType // cf.loneMan()
+	lone             bb.PieceType // loneMan(cf.pos, cf.side)
 	attBy, kingAttBy [2]uint64    // what each colour's men but its king, and its king, can ever attack
 }
 

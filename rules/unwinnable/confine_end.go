@@ -23,14 +23,14 @@ import (
 // takes a fixed man, all of them stand, and that first move is one of the
 // above, after which side never mates.
 
-// loneMan returns the type of side's only man besides its king, or
+// loneMan returns the type of side's only man besides its king in p, or
 // NoPieceType when side has none or more than one.
-func (cf *confinement) loneMan() bb.PieceType {
-	own := cf.pos.Occupied(cf.side) &^ cf.kings
+func loneMan(p *bb.Position, side bb.Color) bb.PieceType {
+	own := p.Occupied(side) &^ p.Pieces(side, bb.King)
 	if own == 0 || own&(own-1) != 0 {
 		return bb.NoPieceType
 	}
-	return cf.pos.PieceAt(bb.Square(bits.TrailingZeros64(own))).Type()
+	return p.PieceAt(bb.Square(bits.TrailingZeros64(own))).Type()
 }
 
 // near returns the squares a man of type pt of colour c on s attacks

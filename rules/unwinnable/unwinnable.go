@@ -260,7 +260,8 @@ func (a *Analyzer) search() Result {
 	// goal-directed search, which leads the loser's king to a target,
 	// finds such mates where the heuristic's discrepancies rarely do, so
 	// in quick mode it takes its share first.
-	goalFirst := a.opt.Mode == Quick && loneMinor(&s.pos, s.winner)
+	lone := loneMan(&s.pos, s.winner)
+	goalFirst := a.opt.Mode == Quick && (lone == bitboard.Knight || lone == bitboard.Bishop)
 	if goalFirst {
 		if r, ok := s.goalLDS(goalShare, goalTargets, goalMaxDisc); ok {
 			return r
@@ -351,11 +352,4 @@ func (a *Analyzer) shortBudgets() (first, more int64) {
 	}
 	half := a.opt.budget() / 2
 	return min(half, fullShortFirst), min(half, fullShortMore)
-}
-
-// loneMinor reports whether w's only man but its king is a knight or a
-// bishop.
-func loneMinor(p *bitboard.Position, w bitboard.Color) bool {
-	men := p.Occupied(w) &^ p.Pieces(w, bitboard.King)
-	return men&(men-1) == 0 && men&(p.Pieces(w, bitboard.Knight)|p.Pieces(w, bitboard.Bishop)) != 0
 }
