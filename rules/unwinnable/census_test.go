@@ -90,3 +90,51 @@ func TestQuickCensus(t *testing.T) {
 	}
 	t.Logf("lichess wrong: %d", wrong)
 }
+
+// TestShortestHelpmates measures how long quick mode's first-look lines
+// are against the mates a full-width search finds: on every
+// ARBITERD_SHORTEST-th position of lichess-65k (both sides), for the
+// queries the first look answers, the full-width iterative deepening of
+// helpmate (forced moves not counted against the depth) on up to 3
+// million nodes. It logs both average lengths in plies and how many
+// queries the full-width search leaves unanswered, and replays every
+// line it finds to mate. Run with ARBITERD_SHORTEST=200 (about a minute).
+func TestShortestHelpmates(t *testing.T) {
+	if os.Getenv("ARBITERD_SHORTEST") == "" {
+		t.Skip("set ARBITERD_SHORTEST to a step (200: every 200th lichess position)")
+	}
+	step := envCount(t, "ARBITERD_SHORTEST", 200, 1, math.MaxInt)
+	a := NewAnalyzer(Options{Mode: Quick, Moves: true})
+	var s searcher
+	s.w = quickWeights
+	s.tt = newTable(20)
+	n, none, firstPlies, shortPlies := 0, 0, 0, 0
+	for _, q := range sample(readLabelled(t, "lichess-65k.txt"), step) {
+		pos, err := bb.ParseFEN(q.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, side := range []bb.Color{bb.White, bb.Black} {
+			r := a.Analyze(&pos, side)
+			if r.Verdict != Winnable || r.Nodes > firstLook {
+				continue
+			}
+			first := len(r.Moves)
+			s.reset(&pos, side)
+			h, ok := s.helpmate(3_000_000)
+			if !ok || h.Verdict != Winnable {
+				none++
+				continue
+			}
+			assertMateLineFast(t, pos, side, h.Line)
+			n++
+			firstPlies += first
+			shortPlies += len(h.Line)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no query answered by both searches")
+	}
+	t.Logf("%d queries: the first look's lines %.1f plies on average, full width's %.1f; %d more without a full-width mate in 3 M nodes",
+		n, float64(firstPlies)/float64(n), float64(shortPlies)/float64(n), none)
+}
