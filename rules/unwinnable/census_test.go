@@ -13,7 +13,9 @@ import (
 // the verdicts and the nodes spent, in all and in the queries the first
 // look answers: node counts are deterministic, so a change of heuristic
 // can be weighed without timing it. A wrong answer against the labels
-// fails. Run with ARBITERD_CENSUS=1 (every position) or a larger step.
+// fails, and so does a mate line that does not replay to mate (every
+// line with bitboard's moves, every 25th also with notnil/chess's). Run
+// with ARBITERD_CENSUS=1 (every position) or a larger step.
 func TestQuickCensus(t *testing.T) {
 	if os.Getenv("ARBITERD_CENSUS") == "" {
 		t.Skip("set ARBITERD_CENSUS to a step (1 = every lichess position)")
@@ -34,9 +36,23 @@ func TestQuickCensus(t *testing.T) {
 			c.firstN += r.Nodes
 		}
 	}
+	lines, notnil := 0, 0
+	replay := func(pos *bb.Position, side bb.Color, r Result) {
+		if r.Verdict != Winnable {
+			return
+		}
+		assertMateLineFast(t, *pos, side, r.Line)
+		if lines%25 == 0 {
+			assertMateLine(t, pos.FEN(), side, r.Line)
+			notnil++
+		}
+		lines++
+	}
 	var tt tally
 	for _, q := range timeoutQueries(t) {
-		add(&tt, a.Analyze(&q.pos, q.side))
+		r := a.Analyze(&q.pos, q.side)
+		add(&tt, r)
+		replay(&q.pos, q.side, r)
 	}
 	var lt tally
 	wrong := 0
@@ -64,6 +80,7 @@ func TestQuickCensus(t *testing.T) {
 		for _, side := range []bb.Color{bb.White, bb.Black} {
 			r := a.Analyze(&pos, side)
 			add(&lt, r)
+			replay(&pos, side, r)
 			lookEnds(&pos, side)
 			if r.Verdict != Undetermined && (r.Verdict == Winnable) != q.canMate[side] {
 				wrong++
@@ -88,7 +105,7 @@ func TestQuickCensus(t *testing.T) {
 			name, e[endBudget]+e[endDepth]+e[endRepeat]+e[endLostMen]+e[endLoserStuck]+e[endWinnerStuck]+e[endNoMateInOne],
 			e[endLoserStuck], e[endRepeat], e[endLostMen], e[endWinnerStuck], e[endBudget], e[endDepth], e[endNoMateInOne])
 	}
-	t.Logf("lichess wrong: %d", wrong)
+	t.Logf("lichess wrong: %d; %d mate lines replayed to mate, %d of them also with notnil/chess", wrong, lines, notnil)
 }
 
 // TestShortestHelpmates measures how long quick mode's first-look lines
