@@ -72,22 +72,16 @@ func TestQuickCensus(t *testing.T) {
 			}
 		}
 	}
-	for _, q := range sample(readLabelled(t, "lichess-65k.txt"), step) {
-		pos, err := bb.ParseFEN(q.fen)
-		if err != nil {
-			t.Fatal(err)
+	forLichessSample(t, step, func(q labelled, pos *bb.Position, side bb.Color) {
+		r := a.Analyze(pos, side)
+		add(&lt, r)
+		replay(pos, side, r)
+		lookEnds(pos, side)
+		if r.Verdict != Undetermined && (r.Verdict == Winnable) != q.canMate[side] {
+			wrong++
+			t.Errorf("lichess line %d %s: %s for %s", q.line, q.fen, r.Verdict, side)
 		}
-		for _, side := range []bb.Color{bb.White, bb.Black} {
-			r := a.Analyze(&pos, side)
-			add(&lt, r)
-			replay(&pos, side, r)
-			lookEnds(&pos, side)
-			if r.Verdict != Undetermined && (r.Verdict == Winnable) != q.canMate[side] {
-				wrong++
-				t.Errorf("lichess line %d %s: %s for %s", q.line, q.fen, r.Verdict, side)
-			}
-		}
-	}
+	})
 	for _, c := range []struct {
 		name string
 		t    *tally
@@ -126,32 +120,41 @@ func TestShortestHelpmates(t *testing.T) {
 	s.w = quickWeights
 	s.tt = newTable(20)
 	n, none, firstPlies, shortPlies := 0, 0, 0, 0
+	forLichessSample(t, step, func(_ labelled, pos *bb.Position, side bb.Color) {
+		r := a.Analyze(pos, side)
+		if r.Verdict != Winnable || r.Nodes > firstLook {
+			return
+		}
+		first := len(r.Moves)
+		s.reset(pos, side)
+		h, ok := s.helpmate(3_000_000)
+		if !ok || h.Verdict != Winnable {
+			none++
+			return
+		}
+		assertMateLineFast(t, *pos, side, h.Line)
+		n++
+		firstPlies += first
+		shortPlies += len(h.Line)
+	})
+	if n == 0 {
+		t.Fatal("no query answered by both searches")
+	}
+	t.Logf("%d queries: the first look's lines %.1f plies on average, full width's %.1f; %d more without a full-width mate in 3 M nodes",
+		n, float64(firstPlies)/float64(n), float64(shortPlies)/float64(n), none)
+}
+
+// forLichessSample calls visit for both sides of every step-th position
+// of lichess-65k.
+func forLichessSample(t *testing.T, step int, visit func(q labelled, pos *bb.Position, side bb.Color)) {
+	t.Helper()
 	for _, q := range sample(readLabelled(t, "lichess-65k.txt"), step) {
 		pos, err := bb.ParseFEN(q.fen)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, side := range []bb.Color{bb.White, bb.Black} {
-			r := a.Analyze(&pos, side)
-			if r.Verdict != Winnable || r.Nodes > firstLook {
-				continue
-			}
-			first := len(r.Moves)
-			s.reset(&pos, side)
-			h, ok := s.helpmate(3_000_000)
-			if !ok || h.Verdict != Winnable {
-				none++
-				continue
-			}
-			assertMateLineFast(t, pos, side, h.Line)
-			n++
-			firstPlies += first
-			shortPlies += len(h.Line)
+			visit(q, &pos, side)
 		}
 	}
-	if n == 0 {
-		t.Fatal("no query answered by both searches")
-	}
-	t.Logf("%d queries: the first look's lines %.1f plies on average, full width's %.1f; %d more without a full-width mate in 3 M nodes",
-		n, float64(firstPlies)/float64(n), float64(shortPlies)/float64(n), none)
 }
