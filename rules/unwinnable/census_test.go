@@ -60,7 +60,7 @@ func TestQuickCensus(t *testing.T) {
 	// the plain line alone (unmended) and as quick mode runs it (mended):
 	// the count of each plainEnd.
 	var look searcher
-	look.w = quickWeights
+	look.byClass = &quickWeights
 	var ends [2][endNoMateInOne + 1]int
 	lookEnds := func(pos *bb.Position, side bb.Color) {
 		if insufficient(pos, side) != "" {
@@ -117,7 +117,7 @@ func TestShortestHelpmates(t *testing.T) {
 	step := envCount(t, "ARBITERD_SHORTEST", 200, 1, math.MaxInt)
 	a := NewAnalyzer(Options{Mode: Quick, Moves: true})
 	var s searcher
-	s.w = quickWeights
+	s.byClass = &quickWeights
 	s.tt = newTable(20)
 	n, none, firstPlies, shortPlies := 0, 0, 0, 0
 	forLichessSample(t, step, func(_ labelled, pos *bb.Position, side bb.Color) {

@@ -71,9 +71,12 @@
 //     side's men close, promotions; when only bishops of one colour can
 //     ever check it, because the mating side has no other piece and its
 //     pawns are locked where its king cannot free them, the corners of
-//     their colour; quick mode's: the other king kept among its own men
-//     and away from the mating side's king and pieces, which follow it to
-//     an edge, the mating side's captures and pawn pushes first) and
+//     their colour; quick mode's, one set for each class of the mating
+//     side's material, by its strongest piece: against a queen the other
+//     king walks out towards the mating side's pieces, otherwise it is
+//     kept among its own men and away from the mating side's king and
+//     pieces, which follow it to an edge; the mating side's captures and
+//     pawn pushes first) and
 //     allows a few deviations along a line, probing every
 //     check of the mating side for mate in one; a line it finds is
 //     returned as proof. Quick mode, whose weights follow shorter lines on

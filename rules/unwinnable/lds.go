@@ -394,7 +394,8 @@ func (s *searcher) moveDelta(m bb.Move, lk bb.Square) int32 {
 	return v
 }
 
-// weights are the helpmate heuristic's weights, set by mode (moveDelta,
+// weights are the helpmate heuristic's weights, set by mode (and in
+// quick mode by the class of the mating side's material; moveDelta,
 // kingStep, kingTerms, and pickPlain's scorers, which restate them): the
 // winner's capture of a man of the loser (capture + captureNear times
 // its distance to the loser's king), a pawn's push (pawn + pawnRank per
@@ -413,25 +414,61 @@ type weights struct {
 	kingNear, kingFree, kingApproach, lossMat, lossNear, promoMat, promoNear, captureNear, menStep int32
 }
 
-// The two sets of weights. Full mode keeps those its node budget was
-// set with (every query of positions.txt answered). Quick mode's follow
-// shorter lines on flag-fall positions: a capture by the winner is
-// progress never undone and ranks above a pawn push, the most advanced
-// pawn goes first and promotes sooner; the loser's king is not driven to
-// a corner but kept among its own men, and it steps away from the
-// winner's king and pieces, which then follow it to an edge; the loser's
-// taking a man of the winner's weighs sixteen times more, and a promotion
-// scores the more the farther from the loser's king (TestQuickCensus:
+// The weights of the two modes. Full mode keeps those its node budget
+// was set with (every query of positions.txt answered). Quick mode's
+// follow shorter lines on flag-fall positions, with one set for each
+// class of the mating side's material (weightClassOf): the lines that
+// mate soonest differ with it. A capture by the winner is progress
+// never undone and ranks above most pawn pushes; the most advanced pawn
+// goes first and promotes sooner; the loser's taking a man of the
+// winner's weighs far more than anything else. Where the winner has a
+// queen, the loser's king walks towards the winner's pieces, out of its
+// corner, and its men make room around it; with a rook, a minor piece or
+// pawns only, the king stays among its own men and away from the
+// winner's king and pieces, which follow it to an edge (TestQuickCensus:
 // less than half the nodes of full mode's weights on timeouts-30k and
 // lichess-65k, and far fewer undetermined answers; docs/PERFORMANCE.md
-// has how the values were searched, on node counts, and checked on sets
-// the search never saw).
+// has how the values were searched, class by class, on node counts,
+// and checked on sets the search never saw).
 var (
 	fullWeights = weights{capture: -6, pawn: 12, pawnRank: 0, piece: 2, corner: 12, piecesNear: 2, menNear: 1,
 		kingNear: 3, kingFree: 2, kingApproach: 5, lossMat: 24, lossNear: 2, promoMat: 24, promoNear: 2, captureNear: 1, menStep: 1}
-	quickWeights = weights{capture: 9, pawn: 9, pawnRank: 1, piece: 1, corner: -1, piecesNear: -4, menNear: 10,
-		kingNear: -18, kingFree: 2, kingApproach: 6, lossMat: 378, lossNear: -2, promoMat: 2, promoNear: -10, captureNear: 1, menStep: 2}
+	quickWeights = [weightClasses]weights{
+		queenClass: {capture: 9, pawn: 9, pawnRank: 1, piece: 1, corner: -9, piecesNear: 8, menNear: -1,
+			kingNear: 3, kingFree: 7, kingApproach: 6, lossMat: 378, lossNear: 8, promoMat: 9, promoNear: 10, captureNear: 1, menStep: -1},
+		rookClass: {capture: 8, pawn: 10, pawnRank: 1, piece: 1, corner: 2, piecesNear: -10, menNear: 8,
+			kingNear: -22, kingFree: 2, kingApproach: 10, lossMat: 378, lossNear: 0, promoMat: 4, promoNear: -9, captureNear: 1, menStep: 3},
+		minorClass: {capture: 6, pawn: 10, pawnRank: 1, piece: 1, corner: 0, piecesNear: 1, menNear: 21,
+			kingNear: -17, kingFree: 4, kingApproach: 7, lossMat: 378, lossNear: -7, promoMat: 0, promoNear: -7, captureNear: 1, menStep: 6},
+		pawnClass: {capture: 9, pawn: 11, pawnRank: 1, piece: 1, corner: -8, piecesNear: -35, menNear: 7,
+			kingNear: -18, kingFree: 2, kingApproach: 6, lossMat: 378, lossNear: -2, promoMat: 2, promoNear: -10, captureNear: 1, menStep: 5},
+	}
 )
+
+// weightClass is the class of the mating side's material that chooses
+// quick mode's weights: its strongest piece.
+type weightClass uint8
+
+const (
+	queenClass weightClass = iota // a queen
+	rookClass                     // a rook, no queen
+	minorClass                    // a bishop or a knight, no rook or queen
+	pawnClass                     // pawns only
+	weightClasses
+)
+
+// weightClassOf returns the class of w's material in p.
+func weightClassOf(p *bb.Position, w bb.Color) weightClass {
+	switch {
+	case p.Pieces(w, bb.Queen) != 0:
+		return queenClass
+	case p.Pieces(w, bb.Rook) != 0:
+		return rookClass
+	case p.Pieces(w, bb.Bishop)|p.Pieces(w, bb.Knight) != 0:
+		return minorClass
+	}
+	return pawnClass
+}
 
 // kingStep is kingTerms(to, from) - kingTerms(from, from): the change a
 // move of the loser's king from from to to makes to the score. For a

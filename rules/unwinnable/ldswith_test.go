@@ -61,7 +61,7 @@ func TestQuickFullWeightsPass(t *testing.T) {
 // spent and line), on positions of random games.
 func TestLDSWithRestores(t *testing.T) {
 	var withPass, plain, full searcher
-	withPass.w, plain.w, full.w = quickWeights, quickWeights, fullWeights
+	withPass.byClass, plain.byClass, full.w = &quickWeights, &quickWeights, fullWeights
 	withPass.ldsT, plain.ldsT, full.ldsT = newLDSTable(12), newLDSTable(12), newLDSTable(12)
 	withPass.tt, plain.tt, full.tt = newTable(12), newTable(12), newTable(12)
 	checked := 0
@@ -90,7 +90,7 @@ func TestLDSWithRestores(t *testing.T) {
 			t.Fatalf("%s for %s: ldsWith kept %d allowances searched to the end, the search with full mode's weights %d",
 				p.FEN(), side, withPass.plainDoneFull, full.plainDone)
 		}
-		if withPass.w != quickWeights || withPass.plainDone != doneBefore || withPass.pickStamp != stampBefore {
+		if withPass.w != quickWeights[weightClassOf(p, side)] || withPass.plainDone != doneBefore || withPass.pickStamp != stampBefore {
 			t.Fatalf("%s for %s: ldsWith left weights %v, plainDone %d (was %d), pickStamp %d (was %d)",
 				p.FEN(), side, withPass.w, withPass.plainDone, doneBefore, withPass.pickStamp, stampBefore)
 		}

@@ -16,9 +16,10 @@ func (s *searcher) pickByList(lk bb.Square, ci *bb.CheckInfo, score bool) (m bb.
 	return s.pickAvoiding(lk, ci, score, &ml, nil)
 }
 
-// modeWeights are the heuristic's weights of the two modes, which the
-// tests of the move picking alternate.
-var modeWeights = [2]weights{quickWeights, fullWeights}
+// modeWeights are the heuristic's weights of the two modes (quick
+// mode's, one set for each class of material, then full mode's), which
+// the tests of the move picking alternate.
+var modeWeights = slices.Concat(quickWeights[:], []weights{fullWeights})
 
 // winnerCheckInfo is the CheckInfo pickPlain takes at a node of p: the
 // position's when the winner w is to move, nil when the loser is.
@@ -34,8 +35,9 @@ func winnerCheckInfo(p *bb.Position, w bb.Color) *bb.CheckInfo {
 // and a loser's man's steps towards the loser's king (piece, menStep) set
 // to zero and below as well as above: pickPlain then ranks a piece's
 // quiet moves from the farthest ring, or by square alone, and must still
-// return the move the sorted list puts first. The modes' weights are
-// positive, so only this test reaches those branches.
+// return the move the sorted list puts first. Of the modes' weights only
+// quick mode's for a queen has a step weight below one (menStep -1), so
+// this test reaches those branches on every kind of position.
 func TestPickPlainAnySteps(t *testing.T) {
 	steps := [...]int32{-3, -1, 0, 1, 4}
 	var ml bb.MoveList
@@ -130,7 +132,7 @@ func TestKingTerms(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	var s searcher
 	for i := 0; i < 100; i++ {
-		s.w = modeWeights[i%2]
+		s.w = modeWeights[i%len(modeWeights)]
 		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 80, func(p *bb.Position, _ bb.Move) {
 			for _, w := range [2]bb.Color{bb.White, bb.Black} {
 				s.reset(p, w)
@@ -203,7 +205,7 @@ func TestKingStep(t *testing.T) {
 	var s searcher
 	n := 0
 	for i := 0; i < 100; i++ {
-		s.w = modeWeights[i%2]
+		s.w = modeWeights[i%len(modeWeights)]
 		randomPlies(t, rng, randomGameStarts[i%len(randomGameStarts)], 80, func(p *bb.Position, _ bb.Move) {
 			for _, w := range [2]bb.Color{bb.White, bb.Black} {
 				s.reset(p, w)
@@ -315,13 +317,14 @@ func TestPickScoresAsMoveDelta(t *testing.T) {
 
 // forRandomNodes calls visit at every position of games random games of up
 // to plies plies from starts (in turn), for each side as the winner, with
-// a searcher reset there and the two modes' weights alternating by game.
+// a searcher reset there and the modes' weights (modeWeights) alternating
+// by game.
 func forRandomNodes(t *testing.T, seed uint64, games, plies int, starts []string, visit func(s *searcher, p *bb.Position, w bb.Color)) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed+1))
 	var s searcher
 	for i := 0; i < games; i++ {
-		s.w = modeWeights[i%2]
+		s.w = modeWeights[i%len(modeWeights)]
 		randomPlies(t, rng, starts[i%len(starts)], plies, func(p *bb.Position, _ bb.Move) {
 			for _, w := range [2]bb.Color{bb.White, bb.Black} {
 				s.reset(p, w)

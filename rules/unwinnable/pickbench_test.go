@@ -19,7 +19,7 @@ func firstLookNodes(b *testing.B) ([]benchQuery, []pickNode) {
 	var qs []benchQuery
 	var nodes []pickNode
 	var s searcher
-	s.w = quickWeights
+	s.byClass = &quickWeights
 	for i, q := range readLabelled(b, "lichess-65k.txt") {
 		if i%4 != 0 {
 			continue
@@ -56,7 +56,6 @@ func firstLookNodes(b *testing.B) ([]benchQuery, []pickNode) {
 func benchPicks(b *testing.B, winner bool) {
 	qs, nodes := firstLookNodes(b)
 	var s searcher
-	s.w = quickWeights
 	var ml bb.MoveList
 	picks := 0
 	for b.Loop() {
@@ -64,9 +63,11 @@ func benchPicks(b *testing.B, winner bool) {
 		for i := range nodes {
 			nd := &nodes[i]
 			if nd.query != last {
-				// What the picks read of the query: its winner and
-				// the corners the loser's king is driven to.
+				// What the picks read of the query: its winner, its
+				// weights and the corners the loser's king is driven
+				// to.
 				s.pos, s.winner = qs[nd.query].pos, qs[nd.query].side
+				s.w = quickWeights[weightClassOf(&s.pos, s.winner)]
 				s.setCorners()
 				last = nd.query
 			}

@@ -34,18 +34,18 @@ func plainLine(t *testing.T, s *searcher, p *bb.Position, side bb.Color, repairs
 // that a mended line without mate has searched the plain line to its end.
 func TestPlainRepairs(t *testing.T) {
 	var s searcher
-	s.w = quickWeights
+	s.byClass = &quickWeights
 	for _, c := range []struct {
 		fen  string
 		side bb.Color
 		end  plainEnd // where the plain line stops
 	}{
-		{"8/8/8/8/8/6K1/4k3/5q2 w - - 0 54", bb.Black, endLostMen},
+		{"7Q/5K2/8/3k4/6q1/8/8/8 b - - 6 52", bb.Black, endLostMen},
 		{"3k4/1K6/4Q3/3P1p2/5p2/5P2/8/8 w - - 0 56", bb.White, endLoserStuck},
-		{"8/8/r7/4R2P/6K1/3k4/8/8 b - - 0 59", bb.Black, endRepeat},
+		{"3K4/1k6/2r5/3r4/8/8/5P2/8 w - - 6 46", bb.Black, endRepeat},
 		{"8/8/8/5Kp1/8/1R3p1k/6r1/8 b - - 1 85", bb.White, endLoserStuck},
 		{"4q2K/8/7P/3p4/8/3k4/6r1/8 w - - 2 59", bb.White, endWinnerStuck},
-		{"8/4npk1/8/6PP/5K2/8/8/8 b - - 26 81", bb.Black, endLoserStuck},
+		{"7q/7P/p3k3/P5K1/8/8/8/3q4 b - - 1 56", bb.White, endLoserStuck},
 	} {
 		p, err := bb.ParseFEN(c.fen)
 		if err != nil {

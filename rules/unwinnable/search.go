@@ -14,11 +14,14 @@ type searcher struct {
 	pos    bb.Position
 	winner bb.Color
 	w      weights // the heuristic's, by mode
-	nodes  int64
-	limit  int64 // node count at which the current phase stops
-	abort  bool
-	tt     table
-	ldsT   ldsTable
+	// byClass, in quick mode, holds the weights for each class of the
+	// winner's material: reset sets w from it, by the query's position.
+	byClass *[weightClasses]weights
+	nodes   int64
+	limit   int64 // node count at which the current phase stops
+	abort   bool
+	tt      table
+	ldsT    ldsTable
 	// corners are the corners the loser's king is driven to: those of the
 	// winner's bishops' colour when the winner has only such bishops (and
 	// perhaps knights), since they can only check on that colour.
@@ -82,6 +85,9 @@ type searcher struct {
 func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.pos = *pos
 	s.winner = winner
+	if s.byClass != nil {
+		s.w = s.byClass[weightClassOf(pos, winner)]
+	}
 	s.setCorners()
 	s.nodes = 0
 	s.abort = false

@@ -141,3 +141,50 @@ func TestMatingCorners(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickWeightsByClass checks that quick mode searches each query with
+// the weights of the class of the mating side's material (its strongest
+// piece, the other side's not counted), and full mode always with its
+// own.
+func TestQuickWeightsByClass(t *testing.T) {
+	for _, c := range []struct {
+		fen   string
+		side  bb.Color
+		class weightClass
+	}{
+		{"6k1/5ppp/8/8/8/8/5PPP/3QR1K1 w - - 0 1", bb.White, queenClass},
+		{"6k1/5ppp/8/8/8/8/5PPP/3QR1K1 w - - 0 1", bb.Black, pawnClass},
+		{"3qk3/8/8/8/8/8/4P3/R3K3 b - - 0 1", bb.White, rookClass},
+		{"3qk3/8/8/8/8/8/4P3/R3K3 b - - 0 1", bb.Black, queenClass},
+		{"4k3/4p3/8/8/8/8/2N5/1B2K2R w K - 0 1", bb.White, rookClass},
+		{"r3k3/4p3/8/8/8/8/2N5/1B2K3 w - - 0 1", bb.White, minorClass},
+		{"r3k3/4p3/8/8/8/8/2N5/1B2K3 w - - 0 1", bb.Black, rookClass},
+		{"4k3/2n1p3/8/8/8/8/P7/4K3 b - - 0 1", bb.White, pawnClass},
+		{"4k3/2n1p3/8/8/8/8/P7/4K3 b - - 0 1", bb.Black, minorClass},
+	} {
+		p, err := bb.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := weightClassOf(&p, c.side); got != c.class {
+			t.Errorf("%s for %s: class %d, want %d", c.fen, c.side, got, c.class)
+		}
+		quick := NewAnalyzer(Options{Mode: Quick})
+		quick.Analyze(&p, c.side)
+		if quick.s.w != quickWeights[c.class] {
+			t.Errorf("%s for %s: quick mode searched with %+v, want class %d's %+v", c.fen, c.side, quick.s.w, c.class, quickWeights[c.class])
+		}
+		full := NewAnalyzer(Options{Mode: Full, NodeBudget: 2000})
+		full.Analyze(&p, c.side)
+		if full.s.w != fullWeights {
+			t.Errorf("%s for %s: full mode searched with %+v, want its own", c.fen, c.side, full.s.w)
+		}
+	}
+	for i := range quickWeights {
+		for j := range i {
+			if quickWeights[i] == quickWeights[j] {
+				t.Errorf("classes %d and %d have the same weights: the test cannot tell them apart", j, i)
+			}
+		}
+	}
+}

@@ -128,9 +128,9 @@ func NewAnalyzer(opt Options) *Analyzer {
 	if first, _ := a.shortBudgets(); opt.Moves && first == 0 {
 		a.s.movesOnly = true
 	}
-	a.s.w, a.s.plainRepairs = quickWeights, quickRepairs
+	a.s.byClass, a.s.plainRepairs = &quickWeights, quickRepairs
 	if opt.Mode == Full {
-		a.s.w, a.s.plainRepairs = fullWeights, 0
+		a.s.w, a.s.byClass, a.s.plainRepairs = fullWeights, nil, 0
 	}
 	// Tables sized to the budget, as a query never stores more positions
 	// than it visits (2^12 entries of 16 bytes for the quick budget), but
