@@ -273,14 +273,15 @@ func (s *searcher) setGoalHere(g *goal) {
 	g.fill((pawns|pawnAttacksOf(p, s.winner))&^(1<<uint(k)), pawns)
 }
 
-// goalLDS runs the discrepancy search towards each target (and the plain
-// heuristic) until a mate is found, every search has run up to maxDisc
-// discrepancies, or budget nodes are spent. The searches share the nodes
-// fairly, whatever each costs: in round r each may spend up to
-// goalRound0<<r nodes in all, going up one discrepancy at a time; a
-// search cut off by its allowance starts again in the next round. A
-// later call resumes where the last one ran out of budget.
-func (s *searcher) goalLDS(budget int64, targets, maxDisc int) (Result, bool) {
+// goalLDS runs the discrepancy search towards each target (and, with
+// plain, the plain heuristic's first) until a mate is found, every search
+// has run up to maxDisc discrepancies, or budget nodes are spent. The
+// searches share the nodes fairly, whatever each costs: in round r each
+// may spend up to goalRound0<<r nodes in all, going up one discrepancy at
+// a time; a search cut off by its allowance starts again in the next
+// round. A later call resumes where the last one ran out of budget (the
+// searches are those of the query's first call, whatever plain says).
+func (s *searcher) goalLDS(budget int64, targets, maxDisc int, plain bool) (Result, bool) {
 	if budget <= 0 {
 		return Result{}, false
 	}
@@ -288,9 +289,13 @@ func (s *searcher) goalLDS(budget int64, targets, maxDisc int) (Result, bool) {
 		if s.goalBuf == nil {
 			s.goalBuf = make([]goal, 0, targets+2)
 		}
-		// The plain heuristic resumes past the allowances lds searched
-		// to the end.
-		s.goals = s.makeGoals(append(s.goalBuf[:0], goal{plain: true, disc: s.plainDone}), targets)
+		s.goals = s.goalBuf[:0]
+		if plain {
+			// The plain heuristic resumes past the allowances lds
+			// searched to the end.
+			s.goals = append(s.goals, goal{plain: true, disc: s.plainDone})
+		}
+		s.goals = s.makeGoals(s.goals, targets)
 		s.goalBuf = s.goals[:0]
 	}
 	defer func() { s.goal = nil }()

@@ -32,7 +32,7 @@ func TestGoalDirectedSearch(t *testing.T) {
 		a := NewAnalyzer(Options{Mode: Full})
 		s := &a.s
 		s.reset(&pos, tc.side)
-		r, ok := s.goalLDS(2_000_000, goalTargets, goalMaxDisc)
+		r, ok := s.goalLDS(2_000_000, goalTargets, goalMaxDisc, true)
 		if !ok || r.Verdict != Winnable {
 			t.Fatalf("%s: goal-directed search found no mate in %d nodes", tc.fen, s.nodes)
 		}
@@ -172,5 +172,63 @@ func TestProbeShort(t *testing.T) {
 			t.Fatalf("%s: probe gave %v %v", tc.fen, ok, r.Line)
 		}
 		assertMateLine(t, tc.fen, tc.side, r.Line)
+	}
+}
+
+// TestGoalLDSPlain checks the searches goalLDS shares its nodes among:
+// the same targets with and without the plain heuristic, which comes
+// first when asked for; and quick mode's goal-directed search for a lone
+// knight or bishop, which comes after the plain heuristic's two looks,
+// leaves it out.
+func TestGoalLDSPlain(t *testing.T) {
+	targets := func(gs []goal) (ts []bb.Square, plain int) {
+		for _, g := range gs {
+			if g.plain {
+				plain++
+				continue
+			}
+			ts = append(ts, g.t)
+		}
+		return ts, plain
+	}
+	for _, tc := range []struct {
+		fen  string
+		side bb.Color
+	}{
+		{"8/5k2/6p1/4Kn2/5N2/8/8/4r2q w - - 2 70", bb.White}, // a lone knight
+		{"B5k1/6pp/3K4/1r6/8/8/8/8 b - - 1 57", bb.White},    // a lone bishop
+		{"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", bb.White},  // a rook and pawns
+	} {
+		pos, err := bb.ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [2][]bb.Square
+		for i, plain := range []bool{false, true} {
+			a := NewAnalyzer(Options{Mode: Quick})
+			s := &a.s
+			s.reset(&pos, tc.side)
+			s.goalLDS(50, goalTargets, goalMaxDisc, plain)
+			ts, n := targets(s.goals)
+			if want := map[bool]int{false: 0, true: 1}[plain]; n != want || (plain && !s.goals[0].plain) {
+				t.Errorf("%s for %s, plain %v: %d plain searches among %d, want %d, first", tc.fen, tc.side, plain, n, len(s.goals), want)
+			}
+			got[i] = ts
+		}
+		if len(got[0]) == 0 || !slices.Equal(got[0], got[1]) {
+			t.Errorf("%s for %s: targets %v without the plain search, %v with it", tc.fen, tc.side, got[0], got[1])
+		}
+		// What quick mode does for the query.
+		a := NewAnalyzer(Options{Mode: Quick, NodeBudget: 2_000})
+		a.Analyze(&pos, tc.side)
+		lone := loneMan(&pos, tc.side)
+		_, n := targets(a.s.goals)
+		wantPlain := lone != bb.Knight && lone != bb.Bishop
+		if !wantPlain && len(a.s.goals) == 0 {
+			t.Errorf("%s for %s: quick mode answered before its goal-directed search: the case tests nothing", tc.fen, tc.side)
+		}
+		if len(a.s.goals) > 0 && (n == 1) != wantPlain {
+			t.Errorf("%s for %s: quick mode's goal-directed search had %d plain searches, want plain %v", tc.fen, tc.side, n, wantPlain)
+		}
 	}
 }

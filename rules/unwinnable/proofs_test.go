@@ -82,7 +82,7 @@ func searchMate(a *Analyzer, pos *bb.Position, side bb.Color) ([]string, bool) {
 	for _, phase := range []func() (Result, bool){
 		func() (Result, bool) { return s.probeShort(probeBudget, probeDisc) },
 		func() (Result, bool) { return s.lds(budget/4, 8) },
-		func() (Result, bool) { return s.goalLDS(budget/4, goalTargets, goalMaxDisc) },
+		func() (Result, bool) { return s.goalLDS(budget/4, goalTargets, goalMaxDisc, true) },
 		func() (Result, bool) { return s.helpmate(budget / 4) },
 	} {
 		if r, ok := phase(); ok && r.Verdict == Winnable {

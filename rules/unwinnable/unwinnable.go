@@ -259,11 +259,13 @@ func (a *Analyzer) search() Result {
 	// A lone knight or bishop mates only a king its own men box in: the
 	// goal-directed search, which leads the loser's king to a target,
 	// finds such mates where the heuristic's discrepancies rarely do, so
-	// in quick mode it takes its share first.
+	// in quick mode it takes its share first, on its targets alone (the
+	// plain heuristic, which has just had its two looks, would take the
+	// first allowance of every round).
 	lone := loneMan(&s.pos, s.winner)
 	goalFirst := a.opt.Mode == Quick && (lone == bitboard.Knight || lone == bitboard.Bishop)
 	if goalFirst {
-		if r, ok := s.goalLDS(goalShare, goalTargets, goalMaxDisc); ok {
+		if r, ok := s.goalLDS(goalShare, goalTargets, goalMaxDisc, false); ok {
 			return r
 		}
 	}
@@ -291,7 +293,7 @@ func (a *Analyzer) search() Result {
 		return r
 	}
 	if !goalFirst {
-		if r, ok := s.goalLDS(goalShare, goalTargets, goalMaxDisc); ok {
+		if r, ok := s.goalLDS(goalShare, goalTargets, goalMaxDisc, true); ok {
 			return r
 		}
 	}
@@ -308,7 +310,7 @@ func (a *Analyzer) search() Result {
 	// What is left: in full mode two thirds to the goal-directed search
 	// (resumed); the rest to deeper full-width helpmates.
 	if rest := total - s.nodes; rest > 0 && a.opt.Mode == Full {
-		if r, ok := s.goalLDS(rest*2/3, goalTargets, goalMaxDisc); ok {
+		if r, ok := s.goalLDS(rest*2/3, goalTargets, goalMaxDisc, true); ok {
 			return r
 		}
 	}
