@@ -62,17 +62,22 @@ func (s *searcher) lds(budget int64, maxDisc int) (Result, bool) {
 	return Result{}, false
 }
 
-// ldsWith is lds with the weights w instead of the query's: the
+// ldsWith is lds with the weights w instead of the query's (at every
+// node: quick mode's weights by class are set aside too): the
 // allowances it searches to the end are its own (the query's plainDone is
 // set aside, and restored after; done keeps them from call to call of the
 // query), and so are the plain picks it keeps (they depend on the
 // weights): they carry the query's other stamp, pickStamp+1, which no
 // other query uses.
 func (s *searcher) ldsWith(w *weights, done *int, budget int64, maxDisc int) (Result, bool) {
-	keep, keepDone := s.w, s.plainDone
-	s.w, s.plainDone = *w, *done
+	keep, keepDone, keepBy := s.w, s.plainDone, s.byClass
+	s.w, s.plainDone, s.byClass = *w, *done, nil
 	s.pickStamp++
-	defer func() { *done = s.plainDone; s.w, s.plainDone = keep, keepDone; s.pickStamp-- }()
+	defer func() {
+		*done = s.plainDone
+		s.w, s.plainDone, s.byClass = keep, keepDone, keepBy
+		s.pickStamp--
+	}()
 	return s.lds(budget, maxDisc)
 }
 
@@ -86,6 +91,7 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 		return false, 0
 	}
 	p := &s.pos
+	s.weightsHere()
 	winnerToMove := p.Side() == s.winner
 	// A mate needs a move of the winner within the depth: the loser needs
 	// two plies left, the winner one (and three for more than a mate in
@@ -213,6 +219,7 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 			s.plainEnd = endBudget
 			break
 		}
+		s.weightsHere()
 		winnerToMove := p.Side() == s.winner
 		if depth <= 0 || (!winnerToMove && depth < 2) {
 			s.plainEnd = endDepth
@@ -278,6 +285,7 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 	}
 	if moved {
 		*p = s.plainFrom // the line taken back at once
+		s.weightsHere()
 	}
 	if found {
 		return true, ply + 1

@@ -79,7 +79,7 @@ func TestLDSWithRestores(t *testing.T) {
 			s.reset(p, side)
 			s.lds(40, 1)
 		}
-		doneBefore, stampBefore := withPass.plainDone, withPass.pickStamp
+		doneBefore, stampBefore, wBefore := withPass.plainDone, withPass.pickStamp, withPass.w
 		withPass.plainDoneFull = 0
 		withPass.ldsWith(&fullWeights, &withPass.plainDoneFull, 200, 2)
 		// What it searched to the end is kept for its next call: what
@@ -90,7 +90,7 @@ func TestLDSWithRestores(t *testing.T) {
 			t.Fatalf("%s for %s: ldsWith kept %d allowances searched to the end, the search with full mode's weights %d",
 				p.FEN(), side, withPass.plainDoneFull, full.plainDone)
 		}
-		if withPass.w != quickWeights[weightClassOf(p, side)] || withPass.plainDone != doneBefore || withPass.pickStamp != stampBefore {
+		if withPass.w != wBefore || withPass.byClass != &quickWeights || withPass.plainDone != doneBefore || withPass.pickStamp != stampBefore {
 			t.Fatalf("%s for %s: ldsWith left weights %v, plainDone %d (was %d), pickStamp %d (was %d)",
 				p.FEN(), side, withPass.w, withPass.plainDone, doneBefore, withPass.pickStamp, stampBefore)
 		}

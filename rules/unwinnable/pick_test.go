@@ -233,8 +233,9 @@ func TestKingStep(t *testing.T) {
 // heuristic followed in a loop with its own cycle test, ends where
 // ldsFind with no discrepancy ends, in as many nodes, from every 16th
 // query of timeouts-30k (-short every 64th, under the race detector every
-// 512th) with the first look's budget and with a larger one, in both
-// modes' weights, and leaves the position as it was.
+// 512th) with the first look's budget and with a larger one, with each
+// mode's weights (quick mode's class by class, and by the class at each
+// node, as quick mode searches), and leaves the position as it was.
 func TestPlainFind(t *testing.T) {
 	qs := timeoutQueries(t)
 	step := 16
@@ -248,10 +249,17 @@ func TestPlainFind(t *testing.T) {
 	r.ldsT, s.ldsT = newLDSTable(12), newLDSTable(12)
 	checked := 0
 	for i := 0; i < len(qs); i += step {
-		for _, w := range modeWeights {
+		// Each set of weights, then quick mode's by the class at each
+		// node.
+		for k := 0; k <= len(modeWeights); k++ {
 			for _, budget := range []int64{firstLook, 3000} {
 				for _, x := range []*searcher{&s, &r} {
-					x.w = w
+					x.byClass = nil
+					if k < len(modeWeights) {
+						x.w = modeWeights[k]
+					} else {
+						x.byClass = &quickWeights
+					}
 					x.reset(&qs[i].pos, qs[i].side)
 					x.limit = budget
 					x.ldsT.stamp++

@@ -45,7 +45,7 @@ func TestPlainRepairs(t *testing.T) {
 		{"3K4/1k6/2r5/3r4/8/8/5P2/8 w - - 6 46", bb.Black, endRepeat},
 		{"8/8/8/5Kp1/8/1R3p1k/6r1/8 b - - 1 85", bb.White, endLoserStuck},
 		{"4q2K/8/7P/3p4/8/3k4/6r1/8 w - - 2 59", bb.White, endWinnerStuck},
-		{"7q/7P/p3k3/P5K1/8/8/8/3q4 b - - 1 56", bb.White, endLoserStuck},
+		{"8/8/8/2K5/3p1kPP/3B4/8/8 w - - 3 57", bb.Black, endLoserStuck},
 	} {
 		p, err := bb.ParseFEN(c.fen)
 		if err != nil {

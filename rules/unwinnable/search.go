@@ -15,8 +15,10 @@ type searcher struct {
 	winner bb.Color
 	w      weights // the heuristic's, by mode
 	// byClass, in quick mode, holds the weights for each class of the
-	// winner's material: reset sets w from it, by the query's position.
+	// winner's material: w holds those of class, the class of the
+	// position searched (weightsHere).
 	byClass *[weightClasses]weights
+	class   weightClass
 	nodes   int64
 	limit   int64 // node count at which the current phase stops
 	abort   bool
@@ -86,7 +88,8 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.pos = *pos
 	s.winner = winner
 	if s.byClass != nil {
-		s.w = s.byClass[weightClassOf(pos, winner)]
+		s.class = weightClassOf(pos, winner)
+		s.w = s.byClass[s.class]
 	}
 	s.setCorners()
 	s.nodes = 0
@@ -98,6 +101,19 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 	s.pickStamp += 2 // the query's picks, and those of ldsWith (pickStamp+1)
 	s.goals, s.goalRound, s.goalRound0 = nil, 0, fullGoalRound0
 	s.plainDone, s.plainDoneFull = 0, 0
+}
+
+// weightsHere sets, in quick mode, the weights of the class of the
+// winner's material in the position searched: they follow the material
+// along a line, so that a pawn promoted to a queen brings the queen's.
+// The heuristic searches call it at every node.
+func (s *searcher) weightsHere() {
+	if s.byClass == nil {
+		return
+	}
+	if c := weightClassOf(&s.pos, s.winner); c != s.class {
+		s.class, s.w = c, s.byClass[c]
+	}
 }
 
 func (s *searcher) line(n int) []string { return s.lineOf(s.path[:n]) }

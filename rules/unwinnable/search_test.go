@@ -142,10 +142,12 @@ func TestMatingCorners(t *testing.T) {
 	}
 }
 
-// TestQuickWeightsByClass checks that quick mode searches each query with
-// the weights of the class of the mating side's material (its strongest
-// piece, the other side's not counted), and full mode always with its
-// own.
+// TestQuickWeightsByClass checks that quick mode weighs each node with
+// the weights of the class of the mating side's material there (its
+// strongest piece, the other side's not counted), and full mode always
+// with its own: at the query's position, and along plain lines, where a
+// promotion or a capture changes the class (every move of a line that
+// mates is the pick of its node with that node's weights).
 func TestQuickWeightsByClass(t *testing.T) {
 	for _, c := range []struct {
 		fen   string
@@ -170,14 +172,14 @@ func TestQuickWeightsByClass(t *testing.T) {
 			t.Errorf("%s for %s: class %d, want %d", c.fen, c.side, got, c.class)
 		}
 		quick := NewAnalyzer(Options{Mode: Quick})
-		quick.Analyze(&p, c.side)
+		quick.s.reset(&p, c.side)
 		if quick.s.w != quickWeights[c.class] {
-			t.Errorf("%s for %s: quick mode searched with %+v, want class %d's %+v", c.fen, c.side, quick.s.w, c.class, quickWeights[c.class])
+			t.Errorf("%s for %s: quick mode weighs with %+v, want class %d's %+v", c.fen, c.side, quick.s.w, c.class, quickWeights[c.class])
 		}
-		full := NewAnalyzer(Options{Mode: Full, NodeBudget: 2000})
-		full.Analyze(&p, c.side)
-		if full.s.w != fullWeights {
-			t.Errorf("%s for %s: full mode searched with %+v, want its own", c.fen, c.side, full.s.w)
+		full := NewAnalyzer(Options{Mode: Full})
+		full.s.reset(&p, c.side)
+		if full.s.weightsHere(); full.s.w != fullWeights {
+			t.Errorf("%s for %s: full mode weighs with %+v, want its own", c.fen, c.side, full.s.w)
 		}
 	}
 	for i := range quickWeights {
@@ -187,4 +189,38 @@ func TestQuickWeightsByClass(t *testing.T) {
 			}
 		}
 	}
+
+	var s, x searcher
+	s.byClass = &quickWeights
+	var ml bb.MoveList
+	lines, crossed := 0, 0
+	forRandomNodes(t, 41, 40, 80, randomGameStarts, func(_ *searcher, p *bb.Position, side bb.Color) {
+		if insufficient(p, side) != "" {
+			return
+		}
+		found, line, _, _ := plainLine(t, &s, p, side, 0, firstLook)
+		if !found {
+			return
+		}
+		lines++
+		x.reset(p, side) // the query's corners
+		root, cross := weightClassOf(p, side), false
+		for i, m := range s.path[:len(line)] {
+			class := weightClassOf(&x.pos, side)
+			cross = cross || class != root
+			x.w = quickWeights[class]
+			want, mate, _ := x.pickPlain(x.pos.KingSquare(side.Other()), winnerCheckInfo(&x.pos, side), true, &ml)
+			if want != m || mate != (i == len(line)-1) {
+				t.Fatalf("%s for %s: move %d of the line %v is %v, the pick with class %d's weights %v (mate %v)", p.FEN(), side, i, line, m, class, want, mate)
+			}
+			x.pos.Make(m)
+		}
+		if cross {
+			crossed++
+		}
+	})
+	if crossed == 0 {
+		t.Fatalf("no line of %d changed class: the test cannot tell weights by node from weights by query", lines)
+	}
+	t.Logf("%d lines, %d of them changed class", lines, crossed)
 }
