@@ -219,7 +219,6 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 			s.plainEnd = endBudget
 			break
 		}
-		s.weightsHere()
 		winnerToMove := p.Side() == s.winner
 		if depth <= 0 || (!winnerToMove && depth < 2) {
 			s.plainEnd = endDepth
@@ -265,6 +264,7 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 				repairs--
 				ply, depth = ply-1, depth+1
 				p.Unmake(s.path[ply], s.plainUndo[ply])
+				s.weightsHere()
 				s.plainAvoid[ply][s.plainAvoidN[ply]] = s.path[ply]
 				s.plainAvoidN[ply]++
 				continue
@@ -278,7 +278,13 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 			s.plainEnd = endMate
 			break
 		}
+		// Only the winner's promotions and the loser's captures change
+		// the class of the winner's material (weightsHere).
+		shift := m.Promotion() != bb.NoPieceType || (!winnerToMove && p.PieceAt(m.To()) != bb.NoPiece)
 		s.plainUndo[ply] = p.Make(m)
+		if shift {
+			s.weightsHere()
+		}
 		moved = true
 		ply, depth = ply+1, depth-1
 		s.plainAvoidN[ply] = 0
