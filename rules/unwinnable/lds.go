@@ -431,27 +431,27 @@ type weights struct {
 // The weights of the two modes. Full mode keeps those its node budget
 // was set with (every query of positions.txt answered). Quick mode's
 // follow shorter lines on flag-fall positions, with one set for each
-// class of the mating side's material (weightClassOf): the lines that
-// mate soonest differ with it. A capture by the winner is progress
-// never undone and ranks above most pawn pushes; the most advanced pawn
-// goes first and promotes sooner; the loser's taking a man of the
-// winner's weighs far more than anything else. Where the winner has a
-// queen, the loser's king walks towards the winner's pieces, out of its
-// corner, and its men make room around it; with a rook, a minor piece or
-// pawns only, the king stays among its own men and away from the
-// winner's king and pieces, which follow it to an edge (TestQuickCensus:
-// less than half the nodes of full mode's weights on timeouts-30k and
-// lichess-65k, and far fewer undetermined answers; docs/PERFORMANCE.md
-// has how the values were searched, class by class, on node counts,
-// and checked on sets the search never saw).
+// class of the mating side's material, the class of the position at each
+// node (weightClassOf, weightsHere): the lines that mate soonest differ
+// with it. The winner's captures and pawn pushes rank above its pieces'
+// steps, the most advanced pawn goes first and promotes sooner, and the
+// loser's taking a man of the winner's weighs far more than anything
+// else. Where the winner has a queen, the loser's king walks out, away
+// from its own men and towards the winner's king and pieces; with a
+// rook, a minor piece or pawns only, it stays among its own men and away
+// from the winner's king and pieces, which follow it to an edge
+// (TestQuickCensus: less than half the nodes of full mode's weights on
+// timeouts-30k and lichess-65k, and far fewer undetermined answers;
+// docs/PERFORMANCE.md has how the values were searched, class by class,
+// on node counts, and checked on sets the search never saw).
 var (
 	fullWeights = weights{capture: -6, pawn: 12, pawnRank: 0, piece: 2, corner: 12, piecesNear: 2, menNear: 1,
 		kingNear: 3, kingFree: 2, kingApproach: 5, lossMat: 24, lossNear: 2, promoMat: 24, promoNear: 2, captureNear: 1, menStep: 1}
 	quickWeights = [weightClasses]weights{
-		queenClass: {capture: 9, pawn: 9, pawnRank: 1, piece: 1, corner: -9, piecesNear: 8, menNear: -1,
-			kingNear: 3, kingFree: 7, kingApproach: 6, lossMat: 378, lossNear: 8, promoMat: 9, promoNear: 10, captureNear: 1, menStep: -1},
-		rookClass: {capture: 8, pawn: 10, pawnRank: 1, piece: 1, corner: 2, piecesNear: -10, menNear: 8,
-			kingNear: -22, kingFree: 2, kingApproach: 10, lossMat: 378, lossNear: 0, promoMat: 4, promoNear: -9, captureNear: 1, menStep: 3},
+		queenClass: {capture: 9, pawn: 9, pawnRank: 1, piece: 1, corner: 1, piecesNear: 5, menNear: -5,
+			kingNear: 3, kingFree: 6, kingApproach: 11, lossMat: 378, lossNear: -2, promoMat: 11, promoNear: 10, captureNear: 1, menStep: 0},
+		rookClass: {capture: 7, pawn: 11, pawnRank: 1, piece: 1, corner: 4, piecesNear: -15, menNear: 9,
+			kingNear: -20, kingFree: 1, kingApproach: 10, lossMat: 378, lossNear: -4, promoMat: 4, promoNear: -8, captureNear: 1, menStep: 5},
 		minorClass: {capture: 6, pawn: 10, pawnRank: 1, piece: 1, corner: 0, piecesNear: 1, menNear: 21,
 			kingNear: -17, kingFree: 4, kingApproach: 7, lossMat: 378, lossNear: -7, promoMat: 0, promoNear: -7, captureNear: 1, menStep: 6},
 		pawnClass: {capture: 9, pawn: 11, pawnRank: 1, piece: 1, corner: -8, piecesNear: -35, menNear: 7,

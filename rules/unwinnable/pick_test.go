@@ -35,9 +35,9 @@ func winnerCheckInfo(p *bb.Position, w bb.Color) *bb.CheckInfo {
 // and a loser's man's steps towards the loser's king (piece, menStep) set
 // to zero and below as well as above: pickPlain then ranks a piece's
 // quiet moves from the farthest ring, or by square alone, and must still
-// return the move the sorted list puts first. Of the modes' weights only
-// quick mode's for a queen has a step weight below one (menStep -1), so
-// this test reaches those branches on every kind of position.
+// return the move the sorted list puts first. No mode's weights have a
+// step weight below zero (quick mode's for a queen have menStep 0), so
+// only this test reaches the branch for a negative one.
 func TestPickPlainAnySteps(t *testing.T) {
 	steps := [...]int32{-3, -1, 0, 1, 4}
 	var ml bb.MoveList
