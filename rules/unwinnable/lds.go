@@ -451,7 +451,7 @@ var (
 		queenClass: {capture: 9, pawn: 9, pawnRank: 1, piece: 1, corner: 1, piecesNear: 5, menNear: -5,
 			kingNear: 3, kingFree: 6, kingApproach: 11, lossMat: 378, lossNear: -2, promoMat: 11, promoNear: 10, captureNear: 1, menStep: 0},
 		rookClass: {capture: 7, pawn: 11, pawnRank: 1, piece: 1, corner: 4, piecesNear: -15, menNear: 9,
-			kingNear: -20, kingFree: 1, kingApproach: 10, lossMat: 378, lossNear: -4, promoMat: 4, promoNear: -8, captureNear: 1, menStep: 5},
+			kingNear: -20, kingFree: 1, kingApproach: 10, lossMat: 378, lossNear: -4, promoMat: 4, promoNear: -8, captureNear: 1, menStep: 0},
 		minorClass: {capture: 6, pawn: 10, pawnRank: 1, piece: 1, corner: 0, piecesNear: 1, menNear: 21,
 			kingNear: -17, kingFree: 4, kingApproach: 7, lossMat: 378, lossNear: -7, promoMat: 0, promoNear: -7, captureNear: 1, menStep: 6},
 		pawnClass: {capture: 9, pawn: 11, pawnRank: 1, piece: 1, corner: -8, piecesNear: -35, menNear: 7,

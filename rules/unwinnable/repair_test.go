@@ -43,7 +43,7 @@ func TestPlainRepairs(t *testing.T) {
 		{"7Q/5K2/8/3k4/6q1/8/8/8 b - - 6 52", bb.Black, endLostMen},
 		{"3k4/1K6/4Q3/3P1p2/5p2/5P2/8/8 w - - 0 56", bb.White, endLoserStuck},
 		{"3K4/1k6/2r5/3r4/8/8/5P2/8 w - - 6 46", bb.Black, endRepeat},
-		{"8/8/8/5Kp1/8/1R3p1k/6r1/8 b - - 1 85", bb.White, endLoserStuck},
+		{"8/8/8/6R1/8/3k4/6rK/8 w - - 0 61", bb.Black, endLoserStuck},
 		{"4q2K/8/7P/3p4/8/3k4/6r1/8 w - - 2 59", bb.White, endWinnerStuck},
 		{"8/8/8/2K5/3p1kPP/3B4/8/8 w - - 3 57", bb.Black, endLoserStuck},
 	} {
