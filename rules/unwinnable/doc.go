@@ -108,9 +108,10 @@
 //     are all blocked, one more search offers a man where a pawn of the
 //     other side takes it and a pawn of the mating side takes back, free
 //     to walk on and promote. In quick mode, when the mating side's only
-//     man is a knight or a bishop, this search comes before steps 5 and 6:
-//     such a piece mates only a king its own men box in, which the
-//     targets find where the heuristic's deviations rarely do;
+//     man is a knight or a bishop, this search comes before steps 5 and 6
+//     and before the first look below, on its targets alone: such a piece
+//     mates only a king its own men box in, which the targets find where
+//     the heuristic rarely does;
 //  8. an exhaustive walk of every position reachable from the query,
 //     closing any node the rules above prove dead: if the walk ends with
 //     no mate, the side cannot mate. At each node it tries the plain
@@ -142,7 +143,8 @@
 // (FullBudget nodes, spent on the heuristic, goal-directed and exhaustive
 // searches) for rulings. When only the verdict is wanted, quick mode
 // gives the heuristic search a first look of up to 300 nodes, its best
-// move everywhere and no discrepancy, before steps 2 and 3: nearly every
+// move everywhere and no discrepancy, before steps 2 and 3 (but for a
+// lone knight or bishop, step 7's case): nearly every
 // flag-fall position has a mate it finds at once, and the structure
 // proofs cost as much as that look while they almost never apply to such
 // positions (the material rules still come first). In quick mode that

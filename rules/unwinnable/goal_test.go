@@ -178,8 +178,8 @@ func TestProbeShort(t *testing.T) {
 // TestGoalLDSPlain checks the searches goalLDS shares its nodes among:
 // the same targets with and without the plain heuristic, which comes
 // first when asked for; and quick mode's goal-directed search for a lone
-// knight or bishop, which comes after the plain heuristic's two looks,
-// leaves it out.
+// knight or bishop, which comes first of all, before any look of the
+// plain heuristic, and leaves it out.
 func TestGoalLDSPlain(t *testing.T) {
 	targets := func(gs []goal) (ts []bb.Square, plain int) {
 		for _, g := range gs {
@@ -226,6 +226,9 @@ func TestGoalLDSPlain(t *testing.T) {
 		wantPlain := lone != bb.Knight && lone != bb.Bishop
 		if !wantPlain && len(a.s.goals) == 0 {
 			t.Errorf("%s for %s: quick mode answered before its goal-directed search: the case tests nothing", tc.fen, tc.side)
+		}
+		if !wantPlain && (a.s.plainDone != 0 || a.s.plainDoneFull != 0) {
+			t.Errorf("%s for %s: the plain heuristic searched %d and %d allowances before the goal-directed search found the mate", tc.fen, tc.side, a.s.plainDone, a.s.plainDoneFull)
 		}
 		if len(a.s.goals) > 0 && (n == 1) != wantPlain {
 			t.Errorf("%s for %s: quick mode's goal-directed search had %d plain searches, want plain %v", tc.fen, tc.side, n, wantPlain)

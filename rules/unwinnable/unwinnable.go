@@ -165,7 +165,13 @@ func (a *Analyzer) Analyze(pos *bitboard.Position, side bitboard.Color) Result {
 // the heap).
 func (a *Analyzer) analyze() Result {
 	s := &a.s
-	if a.verdictOnly() {
+	// A lone knight or bishop mates only a king its own men box in: the
+	// goal-directed search, which leads the loser's king to a target,
+	// finds such mates where the plain heuristic rarely does, so in quick
+	// mode it comes first (search).
+	lone := loneMan(&s.pos, s.winner)
+	goalFirst := a.opt.Mode == Quick && (lone == bitboard.Knight || lone == bitboard.Bishop)
+	if a.verdictOnly() && !goalFirst {
 		// Most flag-fall positions have a mate the heuristic search
 		// finds in a few dozen nodes: look for it before the structure
 		// proofs, which cost as much and almost never apply.
@@ -177,7 +183,7 @@ func (a *Analyzer) analyze() Result {
 		r.Nodes = s.nodes
 		return r
 	}
-	r := a.search()
+	r := a.search(goalFirst)
 	if first, more := a.shortBudgets(); r.Verdict == Winnable && first > 0 {
 		r.Line = s.improveLine(r.Line, first)
 		if len(r.Line) > longLine {
@@ -225,8 +231,9 @@ const (
 	fullShortMore  = 180_000
 )
 
-// search runs the phases of the analysis on the position set by reset.
-func (a *Analyzer) search() Result {
+// search runs the phases of the analysis on the position set by reset;
+// goalFirst puts the goal-directed search first.
+func (a *Analyzer) search(goalFirst bool) Result {
 	s := &a.s
 	// Budget split: a probe for the shortest mates, the heuristic deep
 	// helpmate search (which finds most mates in a few dozen nodes), short
@@ -256,14 +263,10 @@ func (a *Analyzer) search() Result {
 		ldsShare, goalShare, walkShare = budget*15/100, budget/5, budget*45/100
 		s.goalRound0 = fullGoalRound0
 	}
-	// A lone knight or bishop mates only a king its own men box in: the
-	// goal-directed search, which leads the loser's king to a target,
-	// finds such mates where the heuristic's discrepancies rarely do, so
-	// in quick mode it takes its share first, on its targets alone (the
-	// plain heuristic, which has just had its two looks, would take the
-	// first allowance of every round).
-	lone := loneMan(&s.pos, s.winner)
-	goalFirst := a.opt.Mode == Quick && (lone == bitboard.Knight || lone == bitboard.Bishop)
+	// With goalFirst (quick mode, a lone knight or bishop), the
+	// goal-directed search takes its share first, on its targets alone:
+	// the plain heuristic, which rarely mates with a lone minor piece,
+	// would take the first allowance of every round.
 	if goalFirst {
 		if r, ok := s.goalLDS(goalShare, goalTargets, goalMaxDisc, false); ok {
 			return r
