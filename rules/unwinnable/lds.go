@@ -210,6 +210,7 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 	p := &s.pos
 	moved, found := false, false
 	s.plainFrom = *p
+	s.weightsHere() // a search before may have left those of another position
 	root, repairs := ply, s.plainRepairs
 	s.plainAvoidN[ply] = 0
 	for {

@@ -147,7 +147,8 @@ func TestMatingCorners(t *testing.T) {
 // strongest piece, the other side's not counted), and full mode always
 // with its own: at the query's position, and along plain lines, where a
 // promotion or a capture changes the class (every move of a line that
-// mates is the pick of its node with that node's weights).
+// mates is the pick of its node with that node's weights, and the line is
+// the same after a search that left another class's weights).
 func TestQuickWeightsByClass(t *testing.T) {
 	for _, c := range []struct {
 		fen   string
@@ -190,8 +191,8 @@ func TestQuickWeightsByClass(t *testing.T) {
 		}
 	}
 
-	var s, x searcher
-	s.byClass = &quickWeights
+	var s, x, y searcher
+	s.byClass, y.byClass = &quickWeights, &quickWeights
 	var ml bb.MoveList
 	lines, crossed := 0, 0
 	forRandomNodes(t, 41, 40, 80, randomGameStarts, func(_ *searcher, p *bb.Position, side bb.Color) {
@@ -203,8 +204,17 @@ func TestQuickWeightsByClass(t *testing.T) {
 			return
 		}
 		lines++
-		x.reset(p, side) // the query's corners
 		root, cross := weightClassOf(p, side), false
+		// The same line after a search that left the weights of
+		// another class (its last node's).
+		y.reset(p, side)
+		y.class = (root + 1) % weightClasses
+		y.w = quickWeights[y.class]
+		y.limit, y.abort = firstLook, false
+		if ok, n := y.plainFind(0, plainDepth, 0); !ok || !slices.Equal(uciLine(y.path[:n]), line) {
+			t.Fatalf("%s for %s: the line %v, after another class's weights %v %v", p.FEN(), side, line, ok, uciLine(y.path[:n]))
+		}
+		x.reset(p, side) // the query's corners
 		for i, m := range s.path[:len(line)] {
 			class := weightClassOf(&x.pos, side)
 			cross = cross || class != root
