@@ -106,7 +106,8 @@ func (s *searcher) reset(pos *bb.Position, winner bb.Color) {
 // weightsHere sets, in quick mode, the weights of the class of the
 // winner's material in the position searched: they follow the material
 // along a line, so that a pawn promoted to a queen brings the queen's.
-// The heuristic searches call it at every node.
+// ldsFind calls it at every node; plainFind, the hotter loop, at its
+// start and after the moves that can change the class.
 func (s *searcher) weightsHere() {
 	if s.byClass == nil {
 		return
