@@ -2,6 +2,7 @@ package unwinnable
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -165,8 +166,17 @@ func BenchmarkCanMateRetry(b *testing.B) {
 // the heuristic search, the goal-directed search with its target, ...),
 // how many queries, their average nodes and time, and their share of the
 // time: where quick mode's time goes.
-func BenchmarkTimeoutsQuickByClass(b *testing.B) {
-	qs := timeoutQueries(b)
+func BenchmarkTimeoutsQuickByClass(b *testing.B) { benchByEnd(b, timeoutQueries(b)) }
+
+// BenchmarkLichessQuickByClass is BenchmarkTimeoutsQuickByClass on both
+// sides of every position of lichess-65k.
+func BenchmarkLichessQuickByClass(b *testing.B) {
+	benchByEnd(b, labelledQueries(b, "lichess-65k.txt"))
+}
+
+// benchByEnd answers qs in quick mode once per iteration and logs the
+// queries, nodes and time of each way a query ended, and the time a node.
+func benchByEnd(b *testing.B, qs []benchQuery) {
 	a := NewAnalyzer(Options{Mode: Quick})
 	byClass := map[string]*queryClass{}
 	var all time.Duration
@@ -180,8 +190,12 @@ func BenchmarkTimeoutsQuickByClass(b *testing.B) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		c := byClass[k]
-		b.Logf("%-70s %7d queries %6d nodes %8.1f µs  %3.0f %% of the time", k, c.n/b.N,
-			c.nodes/int64(c.n), float64(c.time.Nanoseconds())/1e3/float64(c.n), 100*float64(c.time)/float64(all))
+		perNode := "      -" // no node: the material rules answered
+		if c.nodes > 0 {
+			perNode = fmt.Sprintf("%7.0f", float64(c.time.Nanoseconds())/float64(c.nodes))
+		}
+		b.Logf("%-70s %7d queries %6d nodes %8.1f µs %s ns a node %3.0f %% of the time", k, c.n/b.N,
+			c.nodes/int64(c.n), float64(c.time.Nanoseconds())/1e3/float64(c.n), perNode, 100*float64(c.time)/float64(all))
 	}
 }
 
