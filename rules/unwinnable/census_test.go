@@ -36,6 +36,20 @@ func TestQuickCensus(t *testing.T) {
 			c.firstN += r.Nodes
 		}
 	}
+	// The same tallies by the class of the winner's material at the
+	// query (quick mode's weights) and for a lone knight or bishop, by
+	// file (timeouts-30k, lichess-65k).
+	var byClass [2][weightClasses]tally
+	var lone [2]tally
+	addBy := func(file int, pos *bb.Position, side bb.Color, r Result) {
+		if insufficient(pos, side) != "" {
+			return // answered by the material rules, before any weights
+		}
+		add(&byClass[file][weightClassOf(pos, side)], r)
+		if l := loneMan(pos, side); l == bb.Knight || l == bb.Bishop {
+			add(&lone[file], r)
+		}
+	}
 	lines, notnil := 0, 0
 	replay := func(pos *bb.Position, side bb.Color, r Result) {
 		if r.Verdict != Winnable {
@@ -52,6 +66,7 @@ func TestQuickCensus(t *testing.T) {
 	for _, q := range timeoutQueries(t) {
 		r := a.Analyze(&q.pos, q.side)
 		add(&tt, r)
+		addBy(0, &q.pos, q.side, r)
 		replay(&q.pos, q.side, r)
 	}
 	var lt tally
@@ -75,6 +90,7 @@ func TestQuickCensus(t *testing.T) {
 	forLichessSample(t, step, func(q labelled, pos *bb.Position, side bb.Color) {
 		r := a.Analyze(pos, side)
 		add(&lt, r)
+		addBy(1, pos, side, r)
 		replay(pos, side, r)
 		lookEnds(pos, side)
 		if r.Verdict != Undetermined && (r.Verdict == Winnable) != q.canMate[side] {
@@ -91,6 +107,17 @@ func TestQuickCensus(t *testing.T) {
 			c.t.first, c.t.firstN, float64(c.t.firstN)/float64(max(c.t.first, 1)))
 		t.Logf("%s: nodes by verdict: winnable after the first look %d, unwinnable %d, undetermined %d",
 			c.name, c.t.vnodes[Winnable]-c.t.firstN, c.t.vnodes[Unwinnable], c.t.vnodes[Undetermined])
+	}
+	classNames := [weightClasses]string{queenClass: "a queen", rookClass: "a rook", minorClass: "a minor piece", pawnClass: "pawns only"}
+	for f, name := range [2]string{"timeouts-30k", "lichess-65k"} {
+		for c := range byClass[f] {
+			x := &byClass[f][c]
+			t.Logf("%s, the winner with %s: %d queries, %d nodes, first look %d nodes, %d undetermined",
+				name, classNames[c], x.verdicts[Winnable]+x.verdicts[Unwinnable]+x.verdicts[Undetermined], x.nodes, x.firstN, x.verdicts[Undetermined])
+		}
+		x := &lone[f]
+		t.Logf("%s, a lone knight or bishop: %d queries, %d nodes, %d undetermined",
+			name, x.verdicts[Winnable]+x.verdicts[Unwinnable]+x.verdicts[Undetermined], x.nodes, x.verdicts[Undetermined])
 	}
 	for i, name := range [2]string{"unmended", "mended"} {
 		e := &ends[i]
