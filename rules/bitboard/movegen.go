@@ -412,11 +412,19 @@ type CheckInfo struct {
 // CheckInfo returns the check squares and discovered-check candidates
 // of the side to move.
 func (p *Position) CheckInfo() CheckInfo {
+	var ci CheckInfo
+	p.SetCheckInfo(&ci)
+	return ci
+}
+
+// SetCheckInfo sets *ci to p.CheckInfo() in place, without the copy of a
+// returned struct (a search calls it at every node).
+func (p *Position) SetCheckInfo(ci *CheckInfo) {
 	us, them := p.side, p.side.Other()
 	k := p.KingSquare(them)
 	occ := p.All()
-	var ci CheckInfo
 	ci.king = k
+	ci.blocks = 0
 	ci.squares[Pawn] = tbl.pawn[them][k]
 	ci.squares[Knight] = tbl.knight[k]
 	ci.squares[Bishop] = BishopAttacks(k, occ)
@@ -432,7 +440,6 @@ func (p *Position) CheckInfo() CheckInfo {
 			ci.blocks |= b
 		}
 	}
-	return ci
 }
 
 // Squares returns the squares from which a man of type pt (not a king)

@@ -129,13 +129,18 @@ func BenchmarkPerftMakeAll(b *testing.B) {
 }
 
 // TestGivesCheckWith compares GivesCheckWith with GivesCheck on every
-// move of every position of the perft trees to depth 3.
+// move of every position of the perft trees to depth 3, and SetCheckInfo,
+// over what it set at the node before, with CheckInfo.
 func TestGivesCheckWith(t *testing.T) {
+	var last CheckInfo // SetCheckInfo's, of the node walked before
 	var walk func(p *Position, depth int) int
 	walk = func(p *Position, depth int) int {
 		var ml MoveList
 		p.LegalMoves(&ml)
 		ci := p.CheckInfo()
+		if p.SetCheckInfo(&last); last != ci {
+			t.Fatalf("%s: SetCheckInfo %+v over the last node's, CheckInfo %+v", p.FEN(), last, ci)
+		}
 		n := 0
 		for _, m := range ml.Slice() {
 			if got, want := p.GivesCheckWith(m, &ci), p.GivesCheck(m); got != want {

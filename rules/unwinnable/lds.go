@@ -112,7 +112,7 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 	lk := p.KingSquare(s.winner.Other())
 	var ci bb.CheckInfo
 	if winnerToMove {
-		ci = p.CheckInfo()
+		p.SetCheckInfo(&ci)
 	}
 	if disc == 0 && s.goal == nil {
 		// Only the best move is searched: find it without the list.
@@ -129,7 +129,9 @@ func (s *searcher) ldsFind(ply, depth, disc int) (bool, int) {
 			m, mate, ok = pe.m, pe.mate, pe.ok
 		} else {
 			m, mate, ok = s.pickPlain(lk, cip, deeper, ml)
-			*pe = pickEntry{key: key, stamp: s.pickStamp, m: m, deeper: deeper, mate: mate, ok: ok}
+			// Field by field: a composite literal is built on the stack
+			// and copied, which costs more.
+			pe.key, pe.stamp, pe.m, pe.deeper, pe.mate, pe.ok = key, s.pickStamp, m, deeper, mate, ok
 		}
 		if !ok {
 			return false, 0
@@ -239,7 +241,7 @@ func (s *searcher) plainFind(ply, depth, _ int) (bool, int) {
 			var cip *bb.CheckInfo
 			var ci bb.CheckInfo
 			if winnerToMove {
-				ci = p.CheckInfo()
+				p.SetCheckInfo(&ci)
 				cip = &ci
 			}
 			var ok bool

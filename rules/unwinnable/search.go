@@ -218,7 +218,7 @@ func (s *searcher) find(ply, depth, ext int) (found, complete bool, n int) {
 	s.order(ply, winnerToMove)
 	var ci bb.CheckInfo
 	if winnerToMove && depth == 1 {
-		ci = p.CheckInfo()
+		p.SetCheckInfo(&ci)
 	}
 	for i := 0; i < ml.N; i++ {
 		m := ml.Moves[i]
