@@ -544,6 +544,14 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 			// piece attacks it from to, or it is in line with from (a
 			// line the move opens): such a square is a flight square.
 			safe := s.safe &^ bb.BishopAttacks(from, occ0) &^ bb.RookAttacks(from, occ0)
+			// So a check mates only from a square the piece attacks
+			// every square of safe from, on an empty board first of
+			// all: one it attacks on an empty board from each of them
+			// (its moves are symmetric). Most checks fail that test
+			// without a look at the men in between.
+			for b := safe; b != 0; b &= b - 1 {
+				checks &= emptyAttacks(pt, bb.Square(bits.TrailingZeros64(b)))
+			}
 			for c := checks; c != 0; c &= c - 1 {
 				to := bb.Square(bits.TrailingZeros64(c))
 				occ := base | 1<<uint(to)
@@ -608,6 +616,20 @@ func (s *searcher) pieceMoves(from bb.Square, t, checkSq, blockers uint64, ck, l
 		best.offer(bb.NewMove(from, bto), bv)
 	}
 	return 0, false
+}
+
+// emptyAttacks returns the squares a knight, bishop, rook or queen (pt)
+// on sq attacks on an empty board.
+func emptyAttacks(pt bb.PieceType, sq bb.Square) uint64 {
+	switch pt {
+	case bb.Knight:
+		return bb.KnightAttacks(sq)
+	case bb.Bishop:
+		return bb.BishopRays(sq)
+	case bb.Rook:
+		return bb.RookRays(sq)
+	}
+	return bb.BishopRays(sq) | bb.RookRays(sq)
 }
 
 // quietMost is the most a quiet move of a piece df steps from the loser's
