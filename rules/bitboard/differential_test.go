@@ -79,9 +79,15 @@ func playRandomGame(t *testing.T, fen string, rng *rand.Rand, plies int) {
 		}
 		for _, m := range ml.Slice() {
 			q := pos
-			q.Make(m)
+			u := q.Make(m)
 			if pos.GivesCheck(m) != q.InCheck() {
 				t.Fatalf("%s: GivesCheck(%s) = %v, but the move gives check: %v", ref, m, pos.GivesCheck(m), q.InCheck())
+			}
+			if q.Hash() != q.computeHash() {
+				t.Fatalf("%s after %s: incremental hash differs from recomputed", ref, m)
+			}
+			if q.Unmake(m, u); q != pos {
+				t.Fatalf("%s: Make/Unmake of %s did not restore the position", ref, m)
 			}
 		}
 		if len(valid) == 0 {

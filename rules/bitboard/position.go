@@ -94,6 +94,13 @@ func (p *Position) put(pc Piece, s Square) {
 	p.hash ^= tbl.zPiece[pieceIndex(pc)][s]
 }
 
+// flip puts pc on the squares of b where it is not and takes it off
+// those where it is, in the piece sets only (not the board or the hash).
+func (p *Position) flip(pc Piece, b uint64) {
+	p.pieces[pc.Color()][pc.Type()] ^= b
+	p.occ[pc.Color()] ^= b
+}
+
 func (p *Position) remove(s Square) Piece {
 	pc := p.board[s]
 	b := uint64(1) << uint(s)
@@ -150,15 +157,21 @@ func (p *Position) Make(m Move) Undo {
 		}
 		p.put(p.remove(rf), rt)
 	default:
-		if p.board[to] != NoPiece {
-			u.captured = p.remove(to)
+		if c := p.board[to]; c != NoPiece {
+			u.captured = c
+			p.flip(c, 1<<uint(to))
+			p.hash ^= tbl.zPiece[pieceIndex(c)][to]
 			p.halfmove = 0
 		}
-		p.remove(from)
 		if promo := m.Promotion(); promo != NoPieceType {
+			p.remove(from)
 			p.put(MakePiece(us, promo), to)
 		} else {
-			p.put(pc, to)
+			// The moving man in one step: its two squares at once.
+			p.flip(pc, 1<<uint(from)|1<<uint(to))
+			p.board[from], p.board[to] = NoPiece, pc
+			z := &tbl.zPiece[pieceIndex(pc)]
+			p.hash ^= z[from] ^ z[to]
 		}
 		if pc.Type() == Pawn {
 			p.halfmove = 0
@@ -205,13 +218,18 @@ func (p *Position) Unmake(m Move, u Undo) {
 		}
 		p.put(p.remove(rt), rf)
 	default:
-		pc := p.remove(to)
+		// The hash is restored whole below: the sets and the board only.
+		pc := p.board[to]
 		if m.Promotion() != NoPieceType {
+			p.flip(pc, 1<<uint(to))
 			pc = MakePiece(us, Pawn)
+			p.flip(pc, 1<<uint(from))
+		} else {
+			p.flip(pc, 1<<uint(from)|1<<uint(to))
 		}
-		p.put(pc, from)
+		p.board[from], p.board[to] = pc, u.captured
 		if u.captured != NoPiece {
-			p.put(u.captured, to)
+			p.flip(u.captured, 1<<uint(to))
 		}
 	}
 	p.castle, p.ep, p.halfmove, p.hash = uint8(u.castleEP), Square(u.castleEP>>8), u.halfmove, u.hash
