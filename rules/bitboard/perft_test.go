@@ -1,6 +1,7 @@
 package bitboard
 
 import (
+	"math/bits"
 	"os"
 	"testing"
 )
@@ -166,8 +167,9 @@ func TestGivesCheckWith(t *testing.T) {
 	}
 }
 
-// TestAttackedExcept compares AttackedWith, AttackedExcept and AttackMap
-// with AttackersOf, and HasLegalMoveIn with HasLegalMove, at every
+// TestAttackedExcept compares AttackersOf with each man's own attacks
+// (attackersFrom), AttackedWith, AttackedExcept and AttackMap with
+// AttackersOf, and HasLegalMoveIn with HasLegalMove, at every
 // position of the perft trees to depth 3, for every square, both colours,
 // the full occupancy and the occupancy without the side to move's king,
 // and every single man of the attacking colour left out.
@@ -191,6 +193,9 @@ func TestAttackedExcept(t *testing.T) {
 				}
 				for s := Square(0); s < 64; s++ {
 					set := p.AttackersOf(s, c, occ)
+					if want := attackersFrom(p, s, c, occ); set != want {
+						t.Fatalf("%s: AttackersOf(%v, %v) = %#x, want %#x", p.FEN(), s, c, set, want)
+					}
 					if got := p.AttackedWith(s, c, occ); got != (set != 0) {
 						t.Fatalf("%s: AttackedWith(%v, %v) = %v, attackers %#x", p.FEN(), s, c, got, set)
 					}
@@ -224,4 +229,32 @@ func TestAttackedExcept(t *testing.T) {
 			t.Fatalf("%s: %d positions walked", c.fen, n)
 		}
 	}
+}
+
+// attackersFrom is AttackersOf(s, c, occ) the other way round: colour c's
+// men each of whose attacks, from its own square, reach s.
+func attackersFrom(p *Position, s Square, c Color, occ uint64) uint64 {
+	var set uint64
+	for b := p.Occupied(c); b != 0; b &= b - 1 {
+		from := Square(bits.TrailingZeros64(b))
+		var a uint64
+		switch p.PieceAt(from).Type() {
+		case Pawn:
+			a = PawnAttacks(c, from)
+		case Knight:
+			a = KnightAttacks(from)
+		case Bishop:
+			a = BishopAttacks(from, occ)
+		case Rook:
+			a = RookAttacks(from, occ)
+		case Queen:
+			a = BishopAttacks(from, occ) | RookAttacks(from, occ)
+		case King:
+			a = KingAttacks(from)
+		}
+		if a&(1<<uint(s)) != 0 {
+			set |= 1 << uint(from)
+		}
+	}
+	return set
 }
