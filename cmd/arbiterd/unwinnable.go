@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +24,7 @@ type unwinnableOptions struct {
 	nodes       int64
 	lineNodes   int64
 	label       bool
+	cpuProfile  string
 }
 
 func newUnwinnableCmd() *cobra.Command {
@@ -68,12 +70,13 @@ the run continues; the exit status is then non-zero, as it is when a
 	cmd.Flags().Int64Var(&o.nodes, "nodes", 0, "node budget per query (0 = the mode's default)")
 	cmd.Flags().Int64Var(&o.lineNodes, "line-nodes", 0, "node budget for shortening a mate line found (0 = the mode's default: none with --quick, up to 200,000 with --full; -1 = none)")
 	cmd.Flags().BoolVar(&o.label, "label", false, `read the labelled format "XY FEN" and print agreement with the labels`)
+	cmd.Flags().StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (for go tool pprof, and scripts/pgo.sh)")
 	return cmd
 }
 
 // runUnwinnable answers the queries of the file args names (standard
 // input without one).
-func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) error {
+func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) (err error) {
 	if o.quick && o.full {
 		return usageError{errors.New("--quick and --full exclude each other")}
 	}
@@ -94,6 +97,17 @@ func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) error
 	if o.quick {
 		opt.Mode = unwinnable.Quick
 	}
+	if o.cpuProfile != "" {
+		stop, perr := startCPUProfile(o.cpuProfile)
+		if perr != nil {
+			return perr
+		}
+		defer func() {
+			if perr := stop(); err == nil {
+				err = perr
+			}
+		}()
+	}
 	defer batchRuntime()()
 	w := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
 	defer w.Flush()
@@ -101,6 +115,26 @@ func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) error
 		return runLabelled(in, name, w, cmd.ErrOrStderr(), opt)
 	}
 	return runQueries(in, name, w, cmd.ErrOrStderr(), opt)
+}
+
+// startCPUProfile starts a CPU profile written to path and returns the
+// function that ends it and closes the file.
+func startCPUProfile(path string) (stop func() error, err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		return nil
+	}, nil
 }
 
 // batchRuntime sets the Go runtime up for a batch of queries and returns

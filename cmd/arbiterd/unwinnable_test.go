@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -224,5 +226,43 @@ func TestUnwinnableFileAsStdin(t *testing.T) {
 		if n := strings.Count(fileOut, "\n"); n != 3 || !strings.HasPrefix(fileErr, file+":5: ") {
 			t.Errorf("%s: %d answers (want 3), diagnostic %q (want one for line 5)", mode, n, fileErr)
 		}
+	}
+}
+
+// TestUnwinnableCPUProfile checks --cpuprofile: the answers as without
+// it, and a gzip-compressed profile in the file; a file that cannot be
+// created is named in the error before any query is read.
+func TestUnwinnableCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cpu.prof")
+	queries := "8/8/8/4k3/8/8/8/4KB2 b - - 0 1\n8/8/8/8/3N4/8/r7/k1K5 w - - 0 1 white\n"
+	want, _, err := runArgsIn(t, queries, "unwinnable", "--quick", "--nodes", "500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runArgsIn(t, queries, "unwinnable", "--quick", "--nodes", "500", "--cpuprofile", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	times := regexp.MustCompile(` time \d+`)
+	if times.ReplaceAllString(out, "") != times.ReplaceAllString(want, "") {
+		t.Errorf("with --cpuprofile:\n%s\nwithout:\n%s", out, want)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: not a gzip-compressed profile: %v", path, err)
+	}
+	if b, err := io.ReadAll(zr); err != nil || len(b) == 0 {
+		t.Fatalf("%s: %d bytes of profile, %v", path, len(b), err)
+	}
+
+	bad := filepath.Join(dir, "no-such-dir", "cpu.prof")
+	if _, _, err := runArgsIn(t, queries, "unwinnable", "--quick", "--cpuprofile", bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("--cpuprofile %s: error %v, want one naming the file", bad, err)
 	}
 }
