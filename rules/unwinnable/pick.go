@@ -150,10 +150,8 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	// king is in check.
 	loserSteps := !winnerToMove && score
 	var att uint64
-	var take int32 // the loser's bounds' share for taking a man (loserTake)
 	if loserSteps {
 		att = p.AttackMap(them, occNoKing)
-		take = s.w.loserTake()
 	}
 	var checkers uint64
 	if !loserSteps || att&(1<<uint(k)) != 0 {
@@ -198,7 +196,7 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 		if p.Castling() == 0 && ks.top != noKey {
 			// A legal step of the loser's king that scores as much as
 			// any other move of the loser's can comes first.
-			if bound := s.w.loserMenBound(take); int32(ks.top>>4) >= bound {
+			if bound := s.w.loserMenBound(); int32(ks.top>>4) >= bound {
 				if m, _, _ := s.kingOrBest(&ks, k, them, occNoKing, choice{v: bound, ok: true}); m != 0 {
 					return m, false, true
 				}
@@ -257,7 +255,7 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	}
 	for b := p.Pieces(us, bb.Knight) &^ pins; b != 0; b &= b - 1 {
 		from := bb.Square(bits.TrailingZeros64(b))
-		if floor != math.MaxInt32 && passed(s.w.loserManBound(int32(dist(from, lk)), take), floor, &best) {
+		if floor != math.MaxInt32 && passed(s.w.loserManBound(int32(dist(from, lk))), floor, &best) {
 			continue
 		}
 		t := bb.KnightAttacks(from) & target
@@ -272,7 +270,7 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 		}
 		for b := movers | p.Pieces(us, bb.Queen); b != 0; b &= b - 1 {
 			from := bb.Square(bits.TrailingZeros64(b))
-			if floor != math.MaxInt32 && passed(s.w.loserManBound(int32(dist(from, lk)), take), floor, &best) {
+			if floor != math.MaxInt32 && passed(s.w.loserManBound(int32(dist(from, lk))), floor, &best) {
 				continue
 			}
 			t := bb.BishopAttacks(from, occ)
@@ -299,7 +297,7 @@ func (s *searcher) pickPlain(lk bb.Square, ci *bb.CheckInfo, score bool, ml *bb.
 	}
 	ep := p.EnPassant()
 	pawns := p.Pieces(us, bb.Pawn)
-	if floor != math.MaxInt32 && passed(s.w.loserPawnBound(take), floor, &best) {
+	if floor != math.MaxInt32 && passed(s.w.loserPawnBound(), floor, &best) {
 		pawns = 0
 	}
 	for b := pawns; b != 0; b &= b - 1 {
@@ -442,10 +440,9 @@ func (s *searcher) scoreKingSteps(ks *kingStepList, k, lk bb.Square, steps, opp 
 // loserMenBound is the most that moveDelta scores a move of the loser's
 // men but its king: a step towards its king (menStep per step, six at
 // most), and the taking of a man of the winner's (lossMat per unit of
-// its material against, lossNear per step of distance from the king:
-// take, which is w.loserTake(), worked out once a pick).
-func (w *weights) loserMenBound(take int32) int32 {
-	return 6*max(w.menStep, -w.menStep) + take
+// its material against, lossNear per step of distance from the king).
+func (w *weights) loserMenBound() int32 {
+	return 6*max(w.menStep, -w.menStep) + w.loserTake()
 }
 
 // loserTake is the most that the taking of a man of the winner's adds to
@@ -458,17 +455,17 @@ func (w *weights) loserTake() int32 {
 // loserManBound is loserMenBound for a man of the loser's df steps from
 // its king: a move brings it df-1 steps nearer at most, or takes it
 // 7-df steps farther.
-func (w *weights) loserManBound(df, take int32) int32 {
+func (w *weights) loserManBound(df int32) int32 {
 	if w.menStep >= 0 {
-		return w.menStep*(df-1) + take
+		return w.menStep*(df-1) + w.loserTake()
 	}
-	return -w.menStep*(7-df) + take
+	return -w.menStep*(7-df) + w.loserTake()
 }
 
 // loserPawnBound is loserMenBound for a pawn of the loser's: a pawn's
 // move changes its distance to the king by two steps at most.
-func (w *weights) loserPawnBound(take int32) int32 {
-	return 2*max(w.menStep, -w.menStep) + take
+func (w *weights) loserPawnBound() int32 {
+	return 2*max(w.menStep, -w.menStep) + w.loserTake()
 }
 
 // passed reports, at a node of the loser's in pickPlain, whether a move
