@@ -25,5 +25,5 @@ while [ $i -lt 20 ]; do
 	i=$((i + 1))
 done | "$tmp/arbiterd" unwinnable --quick --cpuprofile "$tmp/quick.prof" - >/dev/null
 head -n 1000 "$data" | "$tmp/arbiterd" unwinnable --full --cpuprofile "$tmp/full.prof" - >/dev/null
-go tool pprof -proto "$tmp/quick.prof" "$tmp/full.prof" >cmd/arbiterd/default.pgo 2>/dev/null
+go tool pprof -proto "$tmp/quick.prof" "$tmp/full.prof" >cmd/arbiterd/default.pgo
 echo "pgo.sh: wrote cmd/arbiterd/default.pgo ($(wc -c <cmd/arbiterd/default.pgo) bytes)"
