@@ -110,7 +110,14 @@ func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) (err 
 	}
 	defer batchRuntime()()
 	w := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
-	defer w.Flush()
+	defer func() {
+		// The answers' last block, and any write that failed before it
+		// (a bufio.Writer keeps its first error): a full disk or a
+		// closed pipe is an error, not answers silently lost.
+		if ferr := w.Flush(); err == nil && ferr != nil {
+			err = fmt.Errorf("writing the answers: %w", ferr)
+		}
+	}()
 	if o.label {
 		return runLabelled(in, name, w, cmd.ErrOrStderr(), opt)
 	}

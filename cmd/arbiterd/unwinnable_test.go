@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -264,5 +265,29 @@ func TestUnwinnableCPUProfile(t *testing.T) {
 	bad := filepath.Join(dir, "no-such-dir", "cpu.prof")
 	if _, _, err := runArgsIn(t, queries, "unwinnable", "--quick", "--cpuprofile", bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("--cpuprofile %s: error %v, want one naming the file", bad, err)
+	}
+}
+
+// failingWriter refuses every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestUnwinnableWriteError checks that answers that cannot be written
+// make the run fail, in both formats, though they fit in the output's
+// buffer until the end.
+func TestUnwinnableWriteError(t *testing.T) {
+	for _, c := range []struct{ in, flag string }{
+		{"8/8/8/4k3/8/8/8/4KB2 b - - 0 1\n", "--quick"},
+		{"WB 8/8/8/8/3N4/8/r7/k1K5 w - - 0 1\n", "--label"},
+	} {
+		root := newRootCmd()
+		root.SetIn(strings.NewReader(c.in))
+		root.SetOut(failingWriter{})
+		root.SetErr(io.Discard)
+		root.SetArgs([]string{"unwinnable", "--quick", "--nodes", "500", c.flag})
+		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("unwinnable %s into a failing writer: error %v, want the write's", c.flag, err)
+		}
 	}
 }
