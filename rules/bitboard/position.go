@@ -25,7 +25,7 @@ type Position struct {
 // four fields, the most the compiler keeps a struct in registers for: an
 // Undo is then stored where the caller keeps it field by field, where a
 // larger struct would be written to the stack and copied with wide loads
-// that wait on the narrow stores just made (about 4 % of quick mode's time
+// that wait on the narrow stores just made (3 to 4 % of quick mode's time
 // on lichess-65k, docs/PERFORMANCE.md).
 type Undo struct {
 	captured Piece
