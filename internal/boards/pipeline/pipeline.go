@@ -22,6 +22,15 @@ type Options struct {
 	Oracle reconcile.MateOracle
 	// MaxPlies is the reconstruction depth (0: the default).
 	MaxPlies int
+	// OnSquares, when set, is given every state a DGT board reports of
+	// its squares (after each dump and each field update, in the board's
+	// own frame), whether or not it is a position of the game: a piece
+	// in the hand shows as a square emptied. It is called before the
+	// events the state causes are returned. The event stream does not
+	// depend on it.
+	OnSquares func(at time.Duration, port string, s rules.Snapshot)
+	// OnSerial, when set, is given the serial number a DGT board reports.
+	OnSerial func(port, serial string)
 }
 
 // Pipeline turns the bytes of one game's ports into its event stream. It
@@ -347,6 +356,7 @@ func (p *Pipeline) dgtMessage(at time.Duration, pt *port, m dgt.Message) {
 	case dgt.BoardDump:
 		pt.board = m.Fields
 		pt.haveBoard = true
+		p.squares(at, pt)
 		// A dump is the board read afresh: one that contradicts the
 		// image the field updates built means updates were lost, and
 		// the reconciliation treats it as the board back from an
@@ -362,7 +372,12 @@ func (p *Pipeline) dgtMessage(at time.Duration, pt *port, m dgt.Message) {
 			return
 		}
 		pt.board[m.Field] = m.Piece
+		p.squares(at, pt)
 		p.emit(p.game.Board(at, Snapshot(pt.board)))
+	case dgt.Serial:
+		if p.opts.OnSerial != nil {
+			p.opts.OnSerial(pt.name, m.Number)
+		}
 	case dgt.ClockTime:
 		if p.clockPort != "" {
 			return // the game's clock is on its own port
@@ -371,6 +386,13 @@ func (p *Pipeline) dgtMessage(at time.Duration, pt *port, m dgt.Message) {
 		for _, ev := range p.interp.Feed(r) {
 			p.emit(p.game.Clock(ev))
 		}
+	}
+}
+
+// squares shows the port's board state to Options.OnSquares.
+func (p *Pipeline) squares(at time.Duration, pt *port) {
+	if p.opts.OnSquares != nil {
+		p.opts.OnSquares(at, pt.name, Snapshot(pt.board))
 	}
 }
 

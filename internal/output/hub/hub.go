@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -58,7 +59,10 @@ type Board struct {
 	White       string `json:"white,omitempty"`
 	Black       string `json:"black,omitempty"`
 	TimeControl string `json:"timecontrol,omitempty"`
-	Serial      string `json:"serial,omitempty"` // device serial number, when known
+	// Serial is the serial number the board's device reported, when it
+	// did and no other board's device reported the same (emulated boards
+	// all report one number).
+	Serial string `json:"serial,omitempty"`
 
 	Connection Connection `json:"connection"` // the board port's
 	// ClockConnection is the state of a separate clock port (Connected or
@@ -109,11 +113,25 @@ type Board struct {
 
 // Update is what subscribers receive: an event of a board, and the board's
 // state after it. An Update with a zero Event is a change of the state no
-// event carries: an alert raised (Raise) or acknowledged (Ack).
+// event carries: an alert raised (Raise) or acknowledged (Ack), or, for
+// subscribers of SubscribeSquares only, a change of the board's squares
+// (Squares set).
 type Update struct {
 	Board string
 	Event reconcile.Event
 	State Board
+	// Squares, when set, is the board's squares as they changed
+	// (PublishSquares); Event is then zero.
+	Squares *Squares
+}
+
+// Squares is what a board's sensors showed at one moment: a piece per
+// square, in the board's own frame, as the device reported them, whether
+// or not they are a position of the game (a piece in the hand leaves its
+// square empty).
+type Squares struct {
+	At       time.Duration // the capture time of the change
+	Snapshot rules.Snapshot
 }
 
 const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -143,15 +161,21 @@ type entry struct {
 	// retract puts the board back where the ply left it; a zero after[i]
 	// is a position the stream did not show (a ply not verified).
 	after []madeAt
+	// squares is the board's squares as last reported (haveSquares), and
+	// device the serial number its device reported ("" none).
+	squares     Squares
+	haveSquares bool
+	device      string
 }
 
 // madeAt is the board after a ply as made: its FEN and the ply's UCI.
 type madeAt struct{ fen, uci string }
 
 type sub struct {
-	ch     chan Update
-	board  string // "" = all
-	closed bool
+	ch      chan Update
+	board   string // "" = all
+	squares bool   // receives the boards' squares too (SubscribeSquares)
+	closed  bool
 }
 
 // Options tune a Hub.
@@ -210,8 +234,11 @@ func (h *Hub) Reset(id string) {
 	if e == nil {
 		return
 	}
-	fresh := &entry{tc: e.tc, clockPort: e.clockPort, state: Board{ID: id, Round: e.state.Round, White: e.state.White, Black: e.state.Black,
-		TimeControl: e.state.TimeControl, Connection: Waiting, SAN: []string{}, Alerts: []Alert{}, FEN: startFEN}}
+	// The device stays (its serial number); its squares are read afresh
+	// with the new game's times.
+	fresh := &entry{tc: e.tc, clockPort: e.clockPort, device: e.device, state: Board{ID: id, Round: e.state.Round, White: e.state.White,
+		Black: e.state.Black, TimeControl: e.state.TimeControl, Serial: e.state.Serial, Connection: Waiting, SAN: []string{},
+		Alerts: []Alert{}, FEN: startFEN}}
 	fresh.updateRequired()
 	h.boards[id] = fresh
 }
@@ -245,12 +272,13 @@ func (h *Hub) Publish(id string, ev reconcile.Event) {
 	h.mu.Unlock()
 }
 
-// fanOut hands u to every subscriber of its board and of all boards: the
-// hub's one fan-out. A subscriber that does not keep up is dropped (its
-// channel closed): the boards never wait for a client. h.mu is held.
+// fanOut hands u to every subscriber of its board and of all boards (an
+// update of the squares only to those who asked for them): the hub's one
+// fan-out. A subscriber that does not keep up is dropped (its channel
+// closed): the boards never wait for a client. h.mu is held.
 func (h *Hub) fanOut(u Update) {
 	for s := range h.subs {
-		if s.board != "" && s.board != u.Board {
+		if s.board != "" && s.board != u.Board || u.Squares != nil && !s.squares {
 			continue
 		}
 		select {
@@ -543,6 +571,69 @@ func (h *Hub) Raise(id string, level, kind, article, text string) error {
 	return nil
 }
 
+// PublishSquares records what a board's sensors show at capture time at (s
+// in the board's own frame), and hands a change to the subscribers of
+// SubscribeSquares; the same squares again are no change. The board's
+// state and event stream are left as they are: a board's squares are not
+// events (a piece in the hand is no move), and only a live board reports
+// them. A board the hub does not know is ignored.
+func (h *Hub) PublishSquares(id string, at time.Duration, s rules.Snapshot) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.boards[id]
+	if e == nil || e.haveSquares && e.squares.Snapshot == s {
+		return
+	}
+	e.squares, e.haveSquares = Squares{At: at, Snapshot: s}, true
+	for sb := range h.subs {
+		if sb.squares {
+			sq := e.squares
+			h.fanOut(Update{Board: id, State: e.snapshot(), Squares: &sq})
+			return
+		}
+	}
+}
+
+// Squares returns a board's squares as last reported, and when they last
+// changed; false when no squares were reported since the board's game
+// began.
+func (h *Hub) Squares(id string) (Squares, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.boards[id]
+	if e == nil || !e.haveSquares {
+		return Squares{}, false
+	}
+	return e.squares, true
+}
+
+// SetSerial records the serial number board id's device reported. A
+// board's Serial is its device's number when no other board's device
+// reported the same and no other board has it as its id; boards that share
+// one keep none, so that a serial number always names one board.
+func (h *Hub) SetSerial(id, serial string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.boards[id]
+	if e == nil || e.device == serial {
+		return
+	}
+	e.device = serial
+	n := map[string]int{}
+	for id, e := range h.boards {
+		n[e.device]++
+		if id != e.device {
+			n[id]++
+		}
+	}
+	for _, e := range h.boards {
+		e.state.Serial = ""
+		if e.device != "" && n[e.device] == 1 {
+			e.state.Serial = e.device
+		}
+	}
+}
+
 // Boards returns every board's state, ordered by id (numerically when the
 // ids are numbers).
 func (h *Hub) Boards() []Board {
@@ -613,10 +704,20 @@ func (h *Hub) Ack(id string, alert int) error {
 // than buffer updates behind (it should then re-read the state and
 // subscribe again).
 func (h *Hub) Subscribe(ctx context.Context, board string, buffer int) <-chan Update {
+	return h.subscribe(ctx, board, buffer, false)
+}
+
+// SubscribeSquares is Subscribe with the changes of the boards' squares
+// (PublishSquares) among the updates, in their order with the events.
+func (h *Hub) SubscribeSquares(ctx context.Context, board string, buffer int) <-chan Update {
+	return h.subscribe(ctx, board, buffer, true)
+}
+
+func (h *Hub) subscribe(ctx context.Context, board string, buffer int, squares bool) <-chan Update {
 	if buffer <= 0 {
 		buffer = 256
 	}
-	s := &sub{ch: make(chan Update, buffer), board: board}
+	s := &sub{ch: make(chan Update, buffer), board: board, squares: squares}
 	h.mu.Lock()
 	h.subs[s] = struct{}{}
 	h.mu.Unlock()
