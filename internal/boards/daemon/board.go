@@ -61,7 +61,7 @@ type board struct {
 
 	p        *pipeline.Pipeline
 	cw       *capture.Writer // nil once the game is finished
-	files    *viewFiles // the events file and the PGN
+	files    *viewFiles      // the events file and the PGN
 	game     *pgn.Game
 	now      func() time.Duration
 	finished bool
