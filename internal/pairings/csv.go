@@ -153,7 +153,7 @@ func readCSV(data []byte, n int) (*Round, error) {
 	cr := csv.NewReader(strings.NewReader(s))
 	cr.Comma = separator(lines[first])
 	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
+	cr.TrimLeadingSpace = cr.Comma != '\t' // it would take empty fields between tabs
 	// col turns the reader's byte column into characters.
 	col := func(line, byteCol int) int {
 		if line < 1 || line > len(lines) || byteCol < 1 || byteCol-1 > len(lines[line-1]) {

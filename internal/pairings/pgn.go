@@ -14,7 +14,6 @@ type pgnGame struct {
 	tags  map[string]string // tag name → value
 	where map[string][2]int // tag name → line and column of its value
 	moves bool              // movetext other than a result
-	order []string
 }
 
 func (g *pgnGame) has(tag string) bool { _, ok := g.tags[tag]; return ok }
@@ -36,19 +35,27 @@ func readPGNGames(data []byte) ([]*pgnGame, error) {
 		case s == "" || strings.HasPrefix(s, "%"):
 			continue
 		case strings.HasPrefix(s, "["):
-			name, value, vcol, err := parseTag(s)
-			if err != nil {
-				err.Line, err.Column = no, err.Column+len(l)-len(s)
-				return nil, err
+			// One or more tag pairs on the line.
+			for col := len(l) - len(s); strings.HasPrefix(s, "["); {
+				name, value, vcol, n, err := parseTag(s)
+				if err != nil {
+					err.Line, err.Column = no, err.Column+col
+					return nil, err
+				}
+				if g == nil || body || g.has(name) {
+					g = &pgnGame{line: no, tags: map[string]string{}, where: map[string][2]int{}}
+					games = append(games, g)
+					body = false
+				}
+				g.tags[name] = value
+				g.where[name] = [2]int{no, vcol + col}
+				rest := strings.TrimLeft(s[n:], " \t")
+				col += len(s) - len(rest)
+				s = rest
 			}
-			if g == nil || body || g.has(name) {
-				g = &pgnGame{line: no, tags: map[string]string{}, where: map[string][2]int{}}
-				games = append(games, g)
-				body = false
+			if s != "" {
+				return nil, errAt(no, len(l)-len(s)+1, "%q after the tags: a tag line holds tags only", s)
 			}
-			g.tags[name] = value
-			g.where[name] = [2]int{no, vcol + len(l) - len(s)}
-			g.order = append(g.order, name)
 		default:
 			if g == nil {
 				return nil, errAt(no, 1, "movetext before any tag: a pairing PGN starts each game with its tags ([Event \"…\"])")
@@ -69,9 +76,10 @@ func readPGNGames(data []byte) ([]*pgnGame, error) {
 	return games, nil
 }
 
-// parseTag reads one tag pair, `[Name "value"]`; vcol is the value's
-// first column. Errors carry the column within s.
-func parseTag(s string) (name, value string, vcol int, err *Error) {
+// parseTag reads the tag pair `[Name "value"]` at the start of s; vcol is
+// the value's first column, end the index after its ']'. Errors carry the
+// column within s.
+func parseTag(s string) (name, value string, vcol, end int, err *Error) {
 	i := 1
 	for i < len(s) && s[i] == ' ' {
 		i++
@@ -81,14 +89,14 @@ func parseTag(s string) (name, value string, vcol int, err *Error) {
 		j++
 	}
 	if j == i {
-		return "", "", 0, errAt(0, i+1, "a tag's name is missing after '['")
+		return "", "", 0, 0, errAt(0, i+1, "a tag's name is missing after '['")
 	}
 	name = s[i:j]
 	for j < len(s) && s[j] == ' ' {
 		j++
 	}
 	if j >= len(s) || s[j] != '"' {
-		return "", "", 0, errAt(0, j+1, "tag %s: its value must be in double quotes", name)
+		return "", "", 0, 0, errAt(0, j+1, "tag %s: its value must be in double quotes", name)
 	}
 	vcol = j + 2
 	var b strings.Builder
@@ -100,13 +108,16 @@ func parseTag(s string) (name, value string, vcol int, err *Error) {
 		b.WriteByte(s[k])
 	}
 	if k >= len(s) {
-		return "", "", 0, errAt(0, j+1, "tag %s: the value's closing quote is missing", name)
+		return "", "", 0, 0, errAt(0, j+1, "tag %s: the value's closing quote is missing", name)
 	}
-	rest := strings.TrimSpace(s[k+1:])
-	if !strings.HasPrefix(rest, "]") {
-		return "", "", 0, errAt(0, k+2, "tag %s: ']' expected after the value", name)
+	end = k + 1
+	for end < len(s) && s[end] == ' ' {
+		end++
 	}
-	return name, b.String(), vcol, nil
+	if end >= len(s) || s[end] != ']' {
+		return "", "", 0, 0, errAt(0, k+2, "tag %s: ']' expected after the value", name)
+	}
+	return name, b.String(), vcol, end + 1, nil
 }
 
 // roundOf splits a Round tag: "9" is round 9, "9.4" round 9 board 4.

@@ -2,9 +2,9 @@ package pairings
 
 import (
 	"bytes"
-	"strconv"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 

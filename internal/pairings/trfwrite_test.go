@@ -142,10 +142,10 @@ func TestWriteResultsNextRound(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
 	for _, bad := range []GameResult{
-		{White: 1, Black: 3, Result: "1-0"},  // colours the other way
-		{White: 2, Black: 6, Result: "2-0"},  // no result
-		{White: 2, Black: 9, Result: "1-0"},  // no player
-		{White: 4, Black: 5, Result: "0-1"},  // byes
+		{White: 1, Black: 3, Result: "1-0"}, // colours the other way
+		{White: 2, Black: 6, Result: "2-0"}, // no result
+		{White: 2, Black: 9, Result: "1-0"}, // no player
+		{White: 4, Black: 5, Result: "0-1"}, // byes
 	} {
 		if _, err := tr.WriteResults(2, []GameResult{bad}); err == nil {
 			t.Errorf("%+v written", bad)
