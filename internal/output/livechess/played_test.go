@@ -12,6 +12,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/testkit/feedtest"
+	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -33,6 +34,19 @@ type played struct {
 // played meanwhile (the board comes back idle, sending nothing until that
 // poll sets its mode again).
 func (p played) events(t *testing.T) []reconcile.Event {
+	t.Helper()
+	var evs []reconcile.Event
+	for _, r := range p.readings(t) {
+		if r.ev != nil {
+			evs = append(evs, *r.ev)
+		}
+	}
+	return evs
+}
+
+// readings are events with the board's squares as they changed, in the
+// order the daemon publishes them.
+func (p played) readings(t *testing.T) []reading {
 	t.Helper()
 	periods, err := emulator.ParseTimeControl(tc)
 	if err != nil {
@@ -115,14 +129,17 @@ func (p played) events(t *testing.T) []reconcile.Event {
 		}
 		must(w.Data(at, "board", capture.Read, append(drivertest.DGTBoardDump(image), drivertest.DGTSerial("20260")...)))
 	}
-	var evs []reconcile.Event
-	if _, err := pipeline.Replay(bytes.NewReader(buf.Bytes()), pipeline.Options{}, func(e reconcile.Event) error {
-		evs = append(evs, e)
+	var out []reading
+	opts := pipeline.Options{OnSquares: func(at time.Duration, port string, s rules.Snapshot) {
+		out = append(out, reading{at: at, squares: s})
+	}}
+	if _, err := pipeline.Replay(bytes.NewReader(buf.Bytes()), opts, func(e reconcile.Event) error {
+		out = append(out, reading{ev: &e})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	return evs
+	return out
 }
 
 // TestLiveChessBackSeveralPliesOn: the board is unplugged while plies are

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/notnil/chess"
 
 	"github.com/arbiterd/arbiterd/internal/output/hub"
+	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -29,6 +31,7 @@ type response struct {
 	Response string          `json:"response"` // "call", "error" or "feed"
 	ID       json.RawMessage `json:"id"`
 	Param    any             `json:"param"`
+	Time     int64           `json:"time"` // when it was sent, Unix milliseconds
 }
 
 // subscribeParam is the param of a subscribe call.
@@ -55,11 +58,20 @@ type feed struct {
 	last   []byte // the last param sent, to send only changes
 	// pending is a message held back: after a press, until the move it
 	// completes; on the LiveChess listener, after a change of the board,
-	// until the board has stood so for API.settle (capture time, from
-	// settleAt; a press has settleAt -1). due is when it goes out anyway.
+	// until the board has stood still with it for API.settle (capture
+	// time, from settleAt; a press has settleAt -1). due is when it goes
+	// out anyway. While the board's squares do not show the message's
+	// board (a piece in the hand, a piece on two squares), it waits
+	// without a due time: the clock of its settle has not started.
 	pending  []byte
 	settleAt time.Duration
 	due      time.Time
+	waiting  bool
+	// shown is the piece placement of the last message rendered (the
+	// pending one's, while there is one), White first, and flipped
+	// whether the board stands the other way round.
+	shown   string
+	flipped bool
 }
 
 // session is one WebSocket client. Its loop owns the feeds; a reader
@@ -72,6 +84,10 @@ type session struct {
 	hold   *time.Timer      // runs while a feed holds a message back (feed.pending)
 	holdAt time.Time        // when hold fires
 	wg     sync.WaitGroup   // the reader and the writer
+	// squares are the boards' squares as last reported and when they
+	// last changed, for the boards the session follows; a board with
+	// none reported is settled on its events alone.
+	squares map[string]hub.Squares
 }
 
 var errSlow = errors.New("client too slow")
@@ -93,7 +109,7 @@ func (a *API) websocket(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered the client
 	}
 	c.SetReadLimit(a.readLimit)
-	s := &session{a: a, c: c, out: make(chan []byte, a.queue), feeds: map[string]*feed{}}
+	s := &session{a: a, c: c, out: make(chan []byte, a.queue), feeds: map[string]*feed{}, squares: map[string]hub.Squares{}}
 	err = s.run(a.ctx)
 	switch {
 	case errors.Is(err, errSlow):
@@ -112,7 +128,12 @@ func (a *API) websocket(w http.ResponseWriter, r *http.Request) {
 func (s *session) run(parent context.Context) error {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
-	updates := s.a.h.Subscribe(ctx, "", 1024)
+	var updates <-chan hub.Update
+	if s.watches() {
+		updates = s.a.h.SubscribeSquares(ctx, "", 1024)
+	} else {
+		updates = s.a.h.Subscribe(ctx, "", 1024)
+	}
 
 	reqs := make(chan []byte)
 	s.wg.Add(2)
@@ -197,8 +218,14 @@ func (s *session) writeQueued(ctx context.Context, cancel context.CancelCauseFun
 	}
 }
 
+// watches reports whether the session holds changes of the board back
+// until the board stands still (the LiveChess listener), and so follows
+// the boards' squares.
+func (s *session) watches() bool { return s.a.o.Moves == Made && s.a.settle > 0 }
+
 // send queues a message; a full queue means the client does not keep up.
 func (s *session) send(r response) error {
+	r.Time = time.Now().UnixMilli()
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -350,6 +377,9 @@ func (s *session) subscribe(id, raw json.RawMessage) error {
 	}
 	f := &feed{id: json.RawMessage(key), board: board, anchor: -1}
 	s.feeds[key] = f
+	if sq, ok := s.a.h.Squares(board); ok && s.watches() {
+		s.squares[board] = sq
+	}
 	if err := s.send(response{Response: "call", ID: id, Param: nil}); err != nil {
 		return err
 	}
@@ -392,6 +422,9 @@ func (s *session) resync(f *feed) hub.Board {
 // once; a later change replaces it.
 func (s *session) update(u hub.Update) error {
 	now := time.Now()
+	if u.Squares != nil {
+		return s.moved(u, now)
+	}
 	for _, f := range s.feeds {
 		if f.board != u.Board || u.Event.Type == "" {
 			continue // another board, or an alert only (nothing LiveChess shows)
@@ -412,7 +445,7 @@ func (s *session) update(u hub.Update) error {
 		}
 		// A board that stood long enough before this event has settled:
 		// its message goes first.
-		if f.pending != nil && f.settleAt >= 0 && ev.At-f.settleAt >= s.a.settle {
+		if f.settling() && !f.waiting && ev.At-f.settleAt >= s.a.settle {
 			if err := s.flush(f); err != nil {
 				return err
 			}
@@ -421,15 +454,17 @@ func (s *session) update(u hub.Update) error {
 		if err != nil {
 			return err
 		}
-		change := s.a.o.Moves == Made && s.a.settle > 0 &&
+		change := s.watches() &&
 			(ev.Type == reconcile.TypeMove || ev.Type == reconcile.TypeRetract || ev.Type == reconcile.TypePosition ||
 				ev.Type == reconcile.TypeAnomaly && ev.Kind == reconcile.KindUnverified)
 		switch {
 		case change:
-			f.pending, f.settleAt, f.due = param, ev.At, now.Add(s.a.settle)
+			if err := s.settle(f, param, ev.At, now); err != nil {
+				return err
+			}
 		case ev.Type == reconcile.TypePress && s.a.hold > 0:
-			f.pending, f.settleAt, f.due = param, -1, now.Add(s.a.hold)
-		case f.pending != nil && f.settleAt >= 0 && !final(ev, &f.line):
+			f.pending, f.settleAt, f.due, f.waiting = param, -1, now.Add(s.a.hold), false
+		case f.settling() && !final(ev, &f.line):
 			f.pending = param // still settling: the newer state waits in its place
 		default:
 			f.pending = nil
@@ -440,6 +475,120 @@ func (s *session) update(u hub.Update) error {
 	}
 	s.arm(now)
 	return nil
+}
+
+// settling reports whether the feed holds a change of the board back
+// until the board stands still with it.
+func (f *feed) settling() bool { return f.pending != nil && f.settleAt >= 0 }
+
+// settle holds param, the message after a change of the board at capture
+// time at, until the board has stood still with it for the settle time:
+// counted from the last change of the board's squares when they show
+// param's board (the board may have stood so since before the event: a
+// board back from an absence, a move the reconciler explained late), not
+// started while they do not (a piece in the hand, a piece on two
+// squares). A board whose squares are not known is counted from the
+// event. A board that has stood still long enough already is sent at
+// once.
+func (s *session) settle(f *feed, param []byte, at time.Duration, now time.Time) error {
+	f.pending, f.waiting = param, false
+	sq, known := s.squares[f.board]
+	if !known {
+		f.settleAt, f.due = at, now.Add(s.a.settle)
+		return nil
+	}
+	f.settleAt = sq.At
+	if !shows(sq.Snapshot, f.shown, f.flipped) {
+		f.waiting, f.due = true, time.Time{}
+		return nil
+	}
+	left := s.a.settle - max(0, at-sq.At)
+	if left <= 0 {
+		return s.flush(f)
+	}
+	f.due = now.Add(left)
+	return nil
+}
+
+// moved takes a change of a board's squares: a held message whose board
+// stood still long enough before it goes out; the others wait, for the
+// settle time from now when the board shows their board, else until it
+// does.
+func (s *session) moved(u hub.Update, now time.Time) error {
+	sq := *u.Squares
+	if _, ok := s.squares[u.Board]; !ok && !s.follows(u.Board) {
+		return nil
+	}
+	s.squares[u.Board] = sq
+	for _, f := range s.feeds {
+		if f.board != u.Board || !f.settling() {
+			continue
+		}
+		if !f.waiting && sq.At-f.settleAt >= s.a.settle {
+			if err := s.flush(f); err != nil {
+				return err
+			}
+			continue
+		}
+		f.settleAt = sq.At
+		if f.waiting = !shows(sq.Snapshot, f.shown, f.flipped); f.waiting {
+			f.due = time.Time{}
+		} else {
+			f.due = now.Add(s.a.settle)
+		}
+	}
+	s.arm(now)
+	return nil
+}
+
+// follows reports whether one of the session's feeds is board's.
+func (s *session) follows(board string) bool {
+	for _, f := range s.feeds {
+		if f.board == board {
+			return true
+		}
+	}
+	return false
+}
+
+// shows reports whether a board's squares (in its own frame; flipped: it
+// stands with Black at the bottom) show placement, a FEN's piece placement
+// with White first. A square the board could not read shows nothing.
+func shows(s rules.Snapshot, placement string, flipped bool) bool {
+	if flipped {
+		s = s.Rotated()
+	}
+	if s.Unknown != 0 {
+		return false
+	}
+	i := 56 // a8; FEN lists rank 8 first
+	for _, c := range placement {
+		switch {
+		case c == '/':
+			i -= 16
+			continue
+		case c >= '1' && c <= '8':
+			for n := int(c - '0'); n > 0; n-- {
+				if i < 0 || i >= 64 || s.Squares[i] != chess.NoPiece {
+					return false
+				}
+				i++
+			}
+			continue
+		}
+		p := pieceOf[c]
+		if p == chess.NoPiece || i < 0 || i >= 64 || s.Squares[i] != p {
+			return false
+		}
+		i++
+	}
+	return i == 8
+}
+
+// pieceOf maps FEN letters to pieces.
+var pieceOf = map[rune]chess.Piece{
+	'P': chess.WhitePawn, 'N': chess.WhiteKnight, 'B': chess.WhiteBishop, 'R': chess.WhiteRook, 'Q': chess.WhiteQueen, 'K': chess.WhiteKing,
+	'p': chess.BlackPawn, 'n': chess.BlackKnight, 'b': chess.BlackBishop, 'r': chess.BlackRook, 'q': chess.BlackQueen, 'k': chess.BlackKing,
 }
 
 // final reports whether ev makes the board's last move final: its
@@ -458,7 +607,7 @@ func (s *session) flush(f *feed) error {
 // release sends the held messages that are due.
 func (s *session) release(now time.Time) error {
 	for _, f := range s.feeds {
-		if f.pending != nil && !now.Before(f.due) {
+		if f.pending != nil && !f.waiting && !now.Before(f.due) {
 			if err := s.flush(f); err != nil {
 				return err
 			}
@@ -472,7 +621,7 @@ func (s *session) release(now time.Time) error {
 func (s *session) arm(now time.Time) {
 	var first time.Time
 	for _, f := range s.feeds {
-		if f.pending != nil && (first.IsZero() || f.due.Before(first)) {
+		if f.pending != nil && !f.waiting && (first.IsZero() || f.due.Before(first)) {
 			first = f.due
 		}
 	}
@@ -523,9 +672,17 @@ func (s *session) push(f *feed, b hub.Board) error {
 	return s.pushParam(f, param)
 }
 
-// render is the feed's message for state b, as JSON.
+// render is the feed's message for state b, as JSON; the feed keeps the
+// board it shows.
 func (s *session) render(f *feed, b hub.Board) ([]byte, error) {
-	return json.Marshal(s.event(f, b))
+	e := s.event(f, b)
+	switch e := e.(type) {
+	case EBoardEvent:
+		f.shown, f.flipped = e.Board, e.Flipped
+	case firstEvent:
+		f.shown, f.flipped = e.Board, e.Flipped
+	}
+	return json.Marshal(e)
 }
 
 // pushParam sends a feed message, unless it is the one sent last.
