@@ -19,7 +19,6 @@ import (
 	"github.com/arbiterd/arbiterd/internal/boards/live"
 	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
-	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/internal/output/pgn"
@@ -35,7 +34,8 @@ const PortName = "board"
 const ClockPortName = live.DefaultClockPort
 
 // KindJournal is the anomaly kind the daemon raises on a board whose
-// journal (capture, events or PGN file) cannot be written.
+// journal, the capture, cannot be written (the events file and the PGN,
+// views of it, raise KindFiles).
 const KindJournal = "journal-write-failed"
 
 // Paths of a board's journal files in the round's directory.
@@ -61,12 +61,12 @@ type board struct {
 
 	p        *pipeline.Pipeline
 	cw       *capture.Writer // nil once the game is finished
-	ev       *os.File
+	files    *viewFiles      // the events file and the PGN
 	game     *pgn.Game
 	now      func() time.Duration
 	finished bool
 	watching bool      // the board is read live: its squares go to the hub (the runner's)
-	failing  bool      // the journal failed and was reported
+	failing  bool      // the capture failed and was reported (a capture's failure lasts: its writer keeps the error)
 	line     lineState // what was said about the board's line (the runner's)
 	hand     live.Hand // the arbiter's acts while the line is up (claims, decisions)
 
@@ -113,6 +113,8 @@ func (d *Daemon) meta(bc config.Board) map[string]string {
 func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 	id := bc.ID()
 	b := &board{d: d, cfg: bc, id: id, log: d.log.With("board", id)}
+	b.files = &viewFiles{fsys: d.o.Files, evPath: eventsPath(d.dir, id), pgnPath: pgnPath(d.dir, id),
+		failed: b.filesFailed, caughtUp: b.filesCaughtUp}
 	b.p = pipeline.New(pipeline.Options{Oracle: d.o.Oracle, OnSquares: b.squares, OnSerial: b.serial})
 	d.hub.AddBoard(hubInfo(d.cfg, bc))
 
@@ -141,16 +143,9 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 		buf.Write(reconcile.Marshal(e))
 		buf.WriteByte('\n')
 	}
-	if err := writeFile(eventsPath(d.dir, id), buf.Bytes()); err != nil {
-		b.close()
-		return nil, fmt.Errorf("board %s: %w", id, err)
-	}
-	if !b.finished {
-		if b.ev, err = os.OpenFile(eventsPath(d.dir, id), os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-			b.close()
-			return nil, fmt.Errorf("board %s: %w", id, err)
-		}
-	}
+	// A file that cannot be written now (another program holds it open)
+	// does not stop the board: it is written as soon as it can be.
+	b.files.rewriteEvents(buf.Bytes())
 	for _, e := range o.hist {
 		b.game.Add(e)
 		d.hub.Publish(id, e)
@@ -369,25 +364,23 @@ func replayInto(path string, p *pipeline.Pipeline, fn func(reconcile.Event) erro
 	return cr.Ports(), cr.Meta(), nil
 }
 
-// writeFile replaces path's contents atomically and durably (a reader
-// never sees half a file, a crash leaves the old one or the new one).
-func writeFile(path string, data []byte) error {
-	return atomicfile.Write(path, data, 0o644)
-}
-
+// writePGN hands the game's PGN to the view files, which replace the
+// file atomically and durably (a reader never sees half a file, a crash
+// leaves the old one or the new one), now or as soon as they can.
 func (b *board) writePGN() error {
 	var buf bytes.Buffer
 	if err := b.game.Write(&buf); err != nil {
 		return err
 	}
-	return writeFile(pgnPath(b.d.dir, b.id), buf.Bytes())
+	b.files.setPGN(buf.Bytes())
+	return nil
 }
 
 // run is the board's supervisor: the live runner under reopen with
 // back-off, and the capture's periodic sync, until ctx is done or the game
 // is over. The capture is synced and closed on the way out.
 func (b *board) run(ctx context.Context) {
-	defer b.close()
+	defer b.closeCapture()
 	if b.finished {
 		return
 	}
@@ -470,11 +463,7 @@ func (b *board) publish(e reconcile.Event) {
 			b.lineDown()
 		}
 	}
-	if b.ev != nil {
-		if _, err := b.ev.Write(append(reconcile.Marshal(e), '\n')); err != nil {
-			b.journalFailed(fmt.Errorf("events file: %w", err))
-		}
-	}
+	b.files.appendEvent(append(reconcile.Marshal(e), '\n'))
 	b.game.Add(e)
 	b.d.hub.Publish(b.id, e)
 	b.count(e)
@@ -486,7 +475,7 @@ func (b *board) publish(e reconcile.Event) {
 		fallthrough
 	case reconcile.TypeFlag, reconcile.TypeEnd, reconcile.TypeRetract:
 		if err := b.writePGN(); err != nil {
-			b.journalFailed(fmt.Errorf("PGN file: %w", err))
+			b.log.Error("making the PGN", "err", err)
 		}
 	}
 	if b.d.o.OnEvent != nil {
@@ -546,11 +535,12 @@ func (b *board) setSession(s *dgt.Session) {
 	b.sess = s
 }
 
-// journalFailed reports a journal write failure: every failure counts in
+// journalFailed reports a capture write failure: every failure counts in
 // the metric; the first of the game is also an error in the log and an
-// alert on the board, which stays until the arbiter acknowledges it (a
-// journal that works again does not re-arm them). The game goes on in
-// memory.
+// alert on the board, which stays until the arbiter acknowledges it. A
+// capture that failed stays failed (its writer keeps the error), so there
+// is nothing to re-arm. The game goes on in memory. The events file and
+// the PGN are not the journal: their failures are filesFailed's.
 func (b *board) journalFailed(err error) {
 	b.d.m.journalErrs.WithLabelValues(b.id).Inc()
 	b.mu.Lock()
@@ -568,16 +558,21 @@ func (b *board) journalFailed(err error) {
 	}
 }
 
-// close syncs and closes the capture and the events file.
-func (b *board) close() {
+// closeCapture syncs and closes the capture.
+func (b *board) closeCapture() {
 	if b.cw != nil {
 		if err := b.cw.Close(); err != nil {
 			b.log.Error("closing the capture", "err", err)
 		}
 		b.cw = nil
 	}
-	if b.ev != nil {
-		b.ev.Close()
-		b.ev = nil
+}
+
+// close syncs and closes the capture and closes the view files (writing
+// what they still have pending).
+func (b *board) close() {
+	b.closeCapture()
+	if err := b.files.close(); err != nil {
+		b.log.Error("closing the board's files", "err", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/boards/config"
 	"github.com/arbiterd/arbiterd/internal/buildinfo"
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
+	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/internal/output/web"
@@ -81,6 +82,13 @@ type Options struct {
 	// Build is the arbiterd build a new capture records as its provenance
 	// (zero: this binary's, buildinfo.Read).
 	Build buildinfo.Info
+	// Files is the file system the events files and PGNs are written
+	// through (nil: atomicfile.OS); tests hold files open through it as
+	// another program does on Windows (atomicfile.Holder).
+	Files atomicfile.FS
+	// FileRetry is how often an events file or PGN that could not be
+	// written is tried again (0: a second).
+	FileRetry time.Duration
 	// OnEvent, when set, sees every event published, after the journal
 	// and the hub (for tests and tools) — a recovered game's replayed
 	// events first, from New.
@@ -180,6 +188,12 @@ func (o *Options) setDefaults() {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Files == nil {
+		o.Files = atomicfile.OS
+	}
+	if o.FileRetry <= 0 {
+		o.FileRetry = time.Second
+	}
 	if o.Build == (buildinfo.Info{}) {
 		o.Build = buildinfo.Read()
 	}
@@ -259,6 +273,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.log.Error("http server failed", "err", err)
 		cancel()
 	}, onShutdown...)
+	// The view files are kept until every board has stopped, then
+	// written a last time: a file another program held catches up when
+	// it is let go, even after its game is over.
+	keepCtx, stopKeeping := context.WithCancel(context.Background())
+	var keeper sync.WaitGroup
+	keeper.Go(func() { d.keepFiles(keepCtx) })
 	var wg sync.WaitGroup
 	for _, b := range d.boards {
 		wg.Go(func() { b.run(ctx) })
@@ -271,6 +291,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		})
 	}
 	wg.Wait()
+	stopKeeping()
+	keeper.Wait()
+	d.closeFiles()
 	err := waitHTTP()
 	d.log.Info("stopped; every capture synced and closed")
 	if err != nil {

@@ -197,11 +197,25 @@ func runDaemon(t *testing.T, c *config.Config, w *watcher) (d *Daemon, stop func
 // runDaemonAt is runDaemon for emulators playing at speed.
 func runDaemonAt(t *testing.T, c *config.Config, w *watcher, speed float64) (d *Daemon, stop func()) {
 	t.Helper()
-	var logs bytes.Buffer
+	d, stop, _ = runDaemonWith(t, Options{Config: c, Speed: speed}, w)
+	return d, stop
+}
+
+// runDaemonWith is runDaemon with options of the test's (the logger, the
+// events and the back-off are the helper's); logs gives the log so far.
+func runDaemonWith(t *testing.T, o Options, w *watcher) (d *Daemon, stop func(), logs func() string) {
+	t.Helper()
+	var buf bytes.Buffer
 	var lmu sync.Mutex
-	d, err := New(Options{Config: c, Speed: speed, OnEvent: w.onEvent,
-		Logger:  slog.New(slog.NewTextHandler(lockedWriter{&lmu, &logs}, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Backoff: serialport.Backoff{Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, Factor: 2}})
+	o.OnEvent = w.onEvent
+	o.Logger = slog.New(slog.NewTextHandler(lockedWriter{&lmu, &buf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	o.Backoff = serialport.Backoff{Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, Factor: 2}
+	logs = func() string {
+		lmu.Lock()
+		defer lmu.Unlock()
+		return buf.String()
+	}
+	d, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,13 +233,11 @@ func runDaemonAt(t *testing.T, c *config.Config, w *watcher, speed float64) (d *
 			t.Errorf("daemon: %v", err)
 		}
 		if t.Failed() {
-			lmu.Lock()
-			t.Logf("daemon log:\n%s", logs.String())
-			lmu.Unlock()
+			t.Logf("daemon log:\n%s", logs())
 		}
 	}
 	t.Cleanup(stop)
-	return d, stop
+	return d, stop, logs
 }
 
 type lockedWriter struct {

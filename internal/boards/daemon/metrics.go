@@ -16,6 +16,7 @@ type metrics struct {
 	decodeErrors *prometheus.CounterVec
 	latency      prometheus.Histogram
 	journalErrs  *prometheus.CounterVec
+	fileErrs     *prometheus.CounterVec
 	reconnects   *prometheus.CounterVec
 }
 
@@ -37,10 +38,12 @@ func newMetrics() *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}),
 		journalErrs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arbiterd_journal_errors_total",
 			Help: "Capture writes that failed (e.g. a full disk); the game goes on in memory."}, []string{"board"}),
+		fileErrs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arbiterd_file_errors_total",
+			Help: "Spells of a board's events file or PGN failing to be written (another program holding it open, most often on Windows); they are written once they can be."}, []string{"board"}),
 		reconnects: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "arbiterd_board_reopens_total",
 			Help: "Times a board's port was reopened after its line failed."}, []string{"board"}),
 	}
-	m.reg.MustRegister(m.boards, m.connected, m.events, m.anomalies, m.decodeErrors, m.latency, m.journalErrs, m.reconnects,
+	m.reg.MustRegister(m.boards, m.connected, m.events, m.anomalies, m.decodeErrors, m.latency, m.journalErrs, m.fileErrs, m.reconnects,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -36,9 +36,13 @@ func (d *Daemon) DefaultRunners() []Runner {
 		if dir == "" {
 			dir = filepath.Join(c.Data, "broadcast")
 		}
-		f := broadcast.New(dir, d.hub, broadcast.Options{Meta: meta, OnError: func(err error) {
-			d.log.Warn("broadcast folder", "err", err)
-		}})
+		f := broadcast.New(dir, d.hub, broadcast.Options{Meta: meta, FS: d.o.Files, Interval: d.o.FileRetry,
+			OnError: func(err error) {
+				d.log.Warn("broadcast folder", "err", err)
+			},
+			OnCaughtUp: func(path string) {
+				d.log.Info("broadcast folder: written again", "file", path)
+			}})
 		rs = append(rs, Runner{Name: "broadcast", Run: f.Run})
 	}
 	if c.LiveChess != nil {

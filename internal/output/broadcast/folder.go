@@ -30,8 +30,17 @@ type Options struct {
 	Now func() time.Time
 	// OnError hears about problems that do not stop the feed: a board's
 	// time control that does not parse, a file that could not be written
-	// (it is tried again at the next change). Nil: ignored.
+	// (said once until it is written again; it is tried again every
+	// Interval and at shutdown, whether its game changes or not). Nil:
+	// ignored.
 	OnError func(error)
+	// OnCaughtUp, when set, hears of a file written after it could not be
+	// (its path).
+	OnCaughtUp func(path string)
+	// FS is the file system the files are replaced through (nil:
+	// atomicfile.OS); tests hold files open through it as another
+	// program does on Windows (atomicfile.Holder).
+	FS atomicfile.FS
 }
 
 // Folder keeps the round folders under one directory current.
@@ -45,6 +54,9 @@ type Folder struct {
 	wrote   map[string]time.Time // board → when its files were last written
 	due     map[string]time.Time // board → when its pending change must be written
 	sums    map[string][32]byte  // path → checksum of what is on disk
+
+	pending map[string][]byte // path → contents that could not be written yet
+	retryAt time.Time         // when the pending files are tried again
 }
 
 // New returns the round folders of the hub's boards under dir.
@@ -69,13 +81,14 @@ func New(dir string, h *hub.Hub, o Options) *Folder {
 	}
 	return &Folder{dir: dir, h: h, o: o, games: NewGames(h, o.Meta),
 		changed: map[string]time.Time{}, wrote: map[string]time.Time{}, due: map[string]time.Time{},
-		sums: map[string][32]byte{}}
+		sums: map[string][32]byte{}, pending: map[string][]byte{}}
 }
 
 // Run keeps the folders current until ctx is done, then writes any change
 // still pending. It returns an error only when the directory cannot be
-// made; failures to write a file go to Options.OnError and are retried at
-// the board's next change.
+// made; failures to write a file go to Options.OnError, and the file is
+// tried again every Interval until it is written (a file another program
+// holds open on Windows catches up once it is let go) and at shutdown.
 func (f *Folder) Run(ctx context.Context) error {
 	if err := os.MkdirAll(f.dir, 0o755); err != nil {
 		return fmt.Errorf("broadcast: %w", err)
@@ -181,6 +194,9 @@ func (f *Folder) arm(t *time.Timer) {
 			next = at
 		}
 	}
+	if len(f.pending) > 0 && (next.IsZero() || f.retryAt.Before(next)) {
+		next = f.retryAt
+	}
 	if !t.Stop() {
 		select {
 		case <-t.C:
@@ -198,6 +214,9 @@ func (f *Folder) arm(t *time.Timer) {
 // is set), then their rounds' files and the tournament file.
 func (f *Folder) flush(all bool) {
 	now := f.o.Now()
+	if len(f.pending) > 0 && (all || !now.Before(f.retryAt)) {
+		f.retry(now, all)
+	}
 	rounds := map[string]bool{}
 	for id, at := range f.due {
 		if !all && at.After(now) {
@@ -210,23 +229,56 @@ func (f *Folder) flush(all bool) {
 		}
 		r := f.round(g)
 		rounds[r] = true
-		if err := f.write(filepath.Join(RoundDir(r), GameFile(id)), g.PGN); err != nil {
-			f.o.OnError(err)
-			continue
-		}
+		// A file that cannot be written now is pending: it is in the
+		// round's files all the same, and catches up when it can.
+		f.write(filepath.Join(RoundDir(r), GameFile(id)), g.PGN)
 		f.wrote[id] = now
 	}
-	if len(rounds) == 0 {
-		return
-	}
-	for r := range rounds {
-		if err := f.writeRound(r); err != nil {
+	if len(rounds) > 0 {
+		for r := range rounds {
+			if err := f.writeRound(r); err != nil {
+				f.o.OnError(err)
+			}
+		}
+		if err := f.writeTournament(); err != nil {
 			f.o.OnError(err)
 		}
 	}
-	if err := f.writeTournament(); err != nil {
-		f.o.OnError(err)
+	if all {
+		for _, rel := range f.pendingPaths() {
+			f.o.OnError(fmt.Errorf("broadcast: %s could not be written before stopping; it is written at the next start", filepath.Join(f.dir, rel)))
+		}
 	}
+}
+
+// retry writes the files that could not be written, with their latest
+// contents: each is tried once, or at the last (shutdown) with the
+// patience of a first write.
+func (f *Folder) retry(now time.Time, last bool) {
+	patience := time.Duration(-1)
+	if last {
+		patience = 0
+	}
+	for _, rel := range f.pendingPaths() {
+		data := f.pending[rel]
+		if err := f.replace(rel, data, patience); err != nil {
+			continue
+		}
+		delete(f.pending, rel)
+		if f.o.OnCaughtUp != nil {
+			f.o.OnCaughtUp(filepath.Join(f.dir, rel))
+		}
+	}
+	f.retryAt = now.Add(f.o.Interval)
+}
+
+func (f *Folder) pendingPaths() []string {
+	var rels []string
+	for rel := range f.pending {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	return rels
 }
 
 func (f *Folder) round(g Game) string { return g.Round }
@@ -320,9 +372,7 @@ func (f *Folder) writeRound(round string) error {
 			Result: g.Result, Plies: g.Plies, PGN: GameFile(g.Board), Updated: stamp(f.changed[g.Board])})
 	}
 	dir := RoundDir(round)
-	if err := f.write(filepath.Join(dir, "games.pgn"), all.Bytes()); err != nil {
-		return err
-	}
+	f.write(filepath.Join(dir, "games.pgn"), all.Bytes())
 	return f.writeJSON(filepath.Join(dir, "index.json"), idx)
 }
 
@@ -352,11 +402,14 @@ func (f *Folder) writeJSON(rel string, v any) error {
 	if err != nil {
 		return fmt.Errorf("broadcast: %s: %w", rel, err)
 	}
-	return f.write(rel, append(b, '\n'))
+	f.write(rel, append(b, '\n'))
+	return nil
 }
 
-// write replaces a file atomically, unless it already holds data.
-func (f *Folder) write(rel string, data []byte) error {
+// write replaces a file atomically, unless it already holds data. A file
+// that cannot be written is kept pending (its latest contents), said once
+// to OnError, and tried again every Interval.
+func (f *Folder) write(rel string, data []byte) {
 	sum := sha256.Sum256(data)
 	old, ok := f.sums[rel]
 	if !ok {
@@ -368,23 +421,34 @@ func (f *Folder) write(rel string, data []byte) error {
 	}
 	if ok && old == sum {
 		f.sums[rel] = sum
-		return nil
+		delete(f.pending, rel)
+		return
 	}
-	if err := writeAtomic(filepath.Join(f.dir, rel), data); err != nil {
-		return err
+	if _, failing := f.pending[rel]; failing {
+		f.pending[rel] = data // its turn comes at the next retry
+		return
 	}
-	f.sums[rel] = sum
-	return nil
+	if err := f.replace(rel, data, 0); err != nil {
+		if len(f.pending) == 0 {
+			f.retryAt = f.o.Now().Add(f.o.Interval)
+		}
+		f.pending[rel] = data
+		f.o.OnError(fmt.Errorf("%w; it is tried again until it is written", err))
+	}
 }
 
-// writeAtomic writes data to a temporary file beside path, syncs it and
-// renames it over path, so readers see the old file or the new one.
-func writeAtomic(path string, data []byte) error {
+// replace writes data to a temporary file beside the file rel, syncs it
+// and renames it over the file, so readers see the old file or the new
+// one; a file another program holds is tried for patience
+// (atomicfile.Replacer).
+func (f *Folder) replace(rel string, data []byte, patience time.Duration) error {
+	path := filepath.Join(f.dir, rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("broadcast: %w", err)
 	}
-	if err := atomicfile.Write(path, data, 0o644); err != nil {
+	if err := (atomicfile.Replacer{FS: f.o.FS, Patience: patience}).Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("broadcast: %w", err)
 	}
+	f.sums[rel] = sha256.Sum256(data)
 	return nil
 }
