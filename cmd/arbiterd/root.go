@@ -45,6 +45,8 @@ whether the time control was reached and what the verdict is (6.3.1, 6.4, 6.9).`
 		newServeCmd(),
 		newAuditCmd(),
 		newHallCmd(),
+		newPairingsCmd(),
+		newResultsCmd(),
 	)
 	return root
 }
