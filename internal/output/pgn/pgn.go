@@ -16,6 +16,17 @@ type Tags struct {
 	Board                                  string // board number; with Round it makes the broadcast round tag "r.b"
 	TimeControl                            clockd.TimeControl
 	StartFEN                               string
+	// The players as a pairing program and lichess's broadcasts name them
+	// (WhiteFideId, WhiteElo, WhiteTitle, WhiteFederation, WhiteTeam and
+	// Black's); a tag is left out when its value is unknown.
+	WhitePlayer, BlackPlayer Player
+}
+
+// Player is what the PGN says of a player besides the name. Values are
+// written as given: a FIDE id and a rating as digits, a title as FIDE
+// abbreviates it (GM, IM, WGM …), a federation as its three-letter code.
+type Player struct {
+	FideID, Elo, Title, Federation, Team string
 }
 
 // Move is one completed move of the record.
@@ -318,6 +329,18 @@ func (g *Game) writeTags(b *strings.Builder) {
 	tag("Result", g.result)
 	if g.tags.Board != "" {
 		tag("Board", g.tags.Board)
+	}
+	w, bl := g.tags.WhitePlayer, g.tags.BlackPlayer
+	for _, t := range []struct{ name, white, black string }{
+		{"FideId", w.FideID, bl.FideID}, {"Elo", w.Elo, bl.Elo}, {"Title", w.Title, bl.Title},
+		{"Federation", w.Federation, bl.Federation}, {"Team", w.Team, bl.Team},
+	} {
+		if t.white != "" {
+			tag("White"+t.name, t.white)
+		}
+		if t.black != "" {
+			tag("Black"+t.name, t.black)
+		}
 	}
 	if len(g.tags.TimeControl.Periods) > 0 {
 		tag("TimeControl", g.tags.TimeControl.String())

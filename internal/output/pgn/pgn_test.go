@@ -294,3 +294,45 @@ func TestClaimIsAComment(t *testing.T) {
 		}
 	}
 }
+
+// The players' tags as lichess's broadcasts and LiveChess write them,
+// after the seven-tag roster; unknown values are left out.
+func TestPlayerTags(t *testing.T) {
+	tc, err := clockd.ParseTimeControl("40/5400+30:1800+30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(Tags{Event: "Masters", Site: "Wijk aan Zee, NL", Date: "2026.01.17", Round: "13", Board: "5",
+		White: "Giri, Anish", Black: "Niemann, Hans Moke", TimeControl: tc,
+		WhitePlayer: Player{FideID: "24116068", Elo: "2760", Title: "GM", Federation: "NED"},
+		BlackPlayer: Player{FideID: "2093596", Title: "GM", Team: "USA"}})
+	var b strings.Builder
+	if err := g.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `[Event "Masters"]
+[Site "Wijk aan Zee, NL"]
+[Date "2026.01.17"]
+[Round "13.5"]
+[White "Giri, Anish"]
+[Black "Niemann, Hans Moke"]
+[Result "*"]
+[Board "5"]
+[WhiteFideId "24116068"]
+[BlackFideId "2093596"]
+[WhiteElo "2760"]
+[WhiteTitle "GM"]
+[BlackTitle "GM"]
+[WhiteFederation "NED"]
+[BlackTeam "USA"]
+[TimeControl "40/5400+30:1800+30"]
+`
+	if !strings.HasPrefix(b.String(), want) {
+		t.Errorf("tags:\n%s\nwant them to start:\n%s", b.String(), want)
+	}
+	var plain strings.Builder
+	New(Tags{White: "A", Black: "B"}).Write(&plain)
+	if strings.Contains(plain.String(), "Elo") || strings.Contains(plain.String(), "FideId") {
+		t.Errorf("tags without values:\n%s", plain.String())
+	}
+}
