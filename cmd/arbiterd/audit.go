@@ -23,11 +23,12 @@ type auditOptions struct {
 func newAuditCmd() *cobra.Command {
 	var o auditOptions
 	cmd := &cobra.Command{
-		Use:   "audit [FILES|DIRS|-]",
+		Use:   "audit [FILES|DIRS|PATTERNS|-]",
 		Short: "Check finished games' clock comments for flags before the control and wrong results",
 		Long: `audit reads PGN files (plain, .gz or .zst; a directory stands for the
-*.pgn, *.pgn.gz and *.pgn.zst files under it; - or nothing is standard
-input) and checks every game's clock comments ([%clk], [%emt]) against its
+*.pgn, *.pgn.gz and *.pgn.zst files under it; a pattern with * or ? the
+files it matches, on every system (Windows shells do not expand them);
+- or nothing is standard input) and checks every game's clock comments ([%clk], [%emt]) against its
 time control:
 
   - the control it is judged by: --timecontrol, else the TimeControl tag
@@ -107,15 +108,20 @@ func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
-	files, err := audit.Expand(args)
+	// Windows shells leave * and ? to the program.
+	args, err = expandWildcards(args)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
+	}
+	files, err := audit.Expand(args)
+	if err != nil {
+		return fmt.Errorf("audit: %w", plainError(err))
 	}
 	stderr := cmd.ErrOrStderr()
 	failed := 0
 	report := func(err error) {
 		failed++
-		fmt.Fprintln(stderr, "arbiterd audit:", err)
+		fmt.Fprintln(stderr, "arbiterd audit:", plainError(err))
 	}
 	out, err := o.openSinks(cmd, args, report)
 	if err != nil {

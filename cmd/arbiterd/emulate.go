@@ -12,6 +12,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
+	"github.com/arbiterd/arbiterd/internal/textin"
 )
 
 type emulateOptions struct {
@@ -120,9 +121,11 @@ func (o *emulateOptions) config() (emulator.Config, error) {
 	if o.pgnFile != "" {
 		b, err := os.ReadFile(o.pgnFile)
 		if err != nil {
-			return cfg, fmt.Errorf("--pgn: %w", err)
+			return cfg, fmt.Errorf("--pgn: %w", plainError(err))
 		}
-		cfg.PGN = string(b)
+		if cfg.PGN, err = textin.String(b); err != nil {
+			return cfg, fmt.Errorf("--pgn %s: %w", o.pgnFile, err)
+		}
 	}
 	for _, s := range o.faults {
 		a, err := emulator.ParseAction(s)

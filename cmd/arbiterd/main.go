@@ -19,7 +19,7 @@ func main() {
 	defer stop()
 	root := newRootCmd()
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "arbiterd:", err)
+		fmt.Fprintln(os.Stderr, "arbiterd:", plainError(err))
 		os.Exit(exitCode(err))
 	}
 }

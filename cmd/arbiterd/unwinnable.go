@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiterd/arbiterd/internal/textin"
 	"github.com/arbiterd/arbiterd/rules/bitboard"
 	"github.com/arbiterd/arbiterd/rules/unwinnable"
 )
@@ -32,7 +33,8 @@ func newUnwinnableCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "unwinnable [FILE]",
 		Short: "Answer FIDE 6.9 queries: can this side still checkmate?",
-		Long: `unwinnable reads queries, one per line, from FILE or standard input:
+		Long: `unwinnable reads queries, one per line, from FILE or standard input
+(UTF-8, UTF-16 or Windows-1252, as Windows programs save text):
 
   FEN [white|black]
 
@@ -85,11 +87,14 @@ func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) (err 
 	if len(args) == 1 && args[0] != "-" {
 		f, err := os.Open(args[0])
 		if err != nil {
-			return err
+			return plainError(err)
 		}
 		defer f.Close()
 		in, name = f, args[0]
 	}
+	// A list saved by a Windows program (a byte-order mark, UTF-16) reads
+	// as any other.
+	in = textin.NewReader(in)
 	if o.nodes < 0 {
 		return usageError{fmt.Errorf("--nodes %d: want a count of positions, 0 for the mode's default", o.nodes)}
 	}
