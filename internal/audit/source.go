@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/arbiterd/arbiterd/internal/textin"
 )
 
 // Magic numbers of compressed data.
@@ -168,7 +170,9 @@ func (a *Auditor) runOne(r io.Reader, name string, sink Sink, st *Stats) error {
 		return nil
 	}
 	defer closeZ()
-	rd := NewReader(pgn, name)
+	// Text as Windows programs save it (a byte-order mark, UTF-16,
+	// Windows-1252) is read as UTF-8.
+	rd := NewReader(textin.NewReader(pgn), name)
 	for {
 		g, err := rd.Next()
 		if err == io.EOF {
