@@ -26,8 +26,8 @@ type Options struct {
 	NodeBudget int64
 }
 
-// Auditor audits games one at a time. It is not safe for concurrent use
-// (it keeps one 6.9 analyzer and its tables).
+// Auditor audits games, a round at a time. It is not safe for concurrent
+// use (it keeps one 6.9 analyzer and its tables).
 type Auditor struct {
 	opt Options
 	an  *unwinnable.Analyzer
@@ -39,8 +39,30 @@ type Auditor struct {
 // New returns an Auditor.
 func New(opt Options) *Auditor { return &Auditor{opt: opt, tcs: map[string]parsedTag{}} }
 
-// Game audits one game.
-func (a *Auditor) Game(g *Game) *Report {
+// Game audits one game as a round of its own.
+func (a *Auditor) Game(g *Game) *Report { return a.Round([]*Game{g})[0] }
+
+// Round audits the games of one round of one event: they share a control,
+// which is chosen once from all their clocks (a game gets one of its own
+// only when its clocks fit another far better). The reports are in the
+// games' order.
+func (a *Auditor) Round(games []*Game) []*Report {
+	rgs := make([]*roundGame, len(games))
+	for i, g := range games {
+		s := split(g)
+		rgs[i] = &roundGame{g: g, s: s, sd: sidesData(s), tag: parseTagCached(a.tcs, g.Tag("TimeControl"))}
+	}
+	judgeRound(rgs, a.opt.TimeControl)
+	out := make([]*Report, len(rgs))
+	for i, rg := range rgs {
+		out[i] = a.report(rg)
+	}
+	return out
+}
+
+// report writes a judged game's report.
+func (a *Auditor) report(rg *roundGame) *Report {
+	g := rg.g
 	round, board := roundBoard(g)
 	r := &Report{
 		File: g.File, Line: g.Line, Event: g.Tag("Event"), Round: round, Board: board,
@@ -50,47 +72,30 @@ func (a *Auditor) Game(g *Game) *Report {
 	if r.Result == "" {
 		r.Result = g.Result
 	}
-	s := split(g)
 	for _, p := range g.Plies {
 		if p.Clk == Unknown {
 			r.MissingClocks++
 		}
 	}
-	j := chooseControl(g, s, a.opt.TimeControl, a.tcs)
-	r.TimeControlSource, r.ControlMismatch = j.source, j.mismatch
-	if j.source != SourceFlag {
-		r.TimeControlTag = j.tagText
+	r.TimeControlSource, r.ControlMismatch = rg.source, rg.mismatch
+	if rg.source != SourceFlag {
+		r.TimeControlTag = g.Tag("TimeControl")
 	}
-	if len(j.tc[0].Periods) > 0 {
-		r.TimeControl = j.tc[0].String()
-		if b := j.tc[1].String(); b != r.TimeControl {
+	if len(rg.tc[0].Periods) > 0 {
+		r.TimeControl = rg.tc[0].String()
+		if b := rg.tc[1].String(); b != r.TimeControl {
 			r.TimeControlBlack = b
 		}
-		r.Control = j.tc[0].Required(1)
+		r.Control = rg.tc[0].Required(1)
 	}
 	pos := &positions{g: g}
-	reps := replayBoth(s, j.tc)
-	counting := countsMoves(reps) // the clocks show a clock that counts moves
-	for side := range reps {
-		r.Chart[side] = reps[side].points
+	for side := range rg.s {
+		r.Chart[side] = readings(rg.s[side])
 	}
-	for side := range reps {
-		rep := &reps[side]
-		r.Findings = append(r.Findings, rep.findings...)
-		for _, f := range rep.byEMT {
-			if opponentClean(s, j.tc, clockd.Side(side), f.Move) {
-				r.Findings = append(r.Findings, f)
-			}
-		}
-		for _, ad := range rep.adds {
-			r.Periods = append(r.Periods, PeriodAddition{Side: ad.side.String(), Period: ad.period, Move: ad.move,
-				Seconds: int(ad.time / time.Second), AtFlag: ad.atFlag, WithFlag: ad.withFlag, After: ad.completed})
-			if f, ok := a.judgeAddition(ad, counting, s[side], pos, r.Result); ok {
-				r.Findings = append(r.Findings, f)
-			}
-		}
+	if len(rg.tc[0].Periods) > 0 && rg.hasClocks() {
+		a.judge(rg, r, pos)
 	}
-	if f, ok := a.timeForfeit(g, s, reps, pos, r.Result); ok {
+	if f, ok := a.timeForfeit(g, rg.s, pos, r.Result); ok {
 		r.Findings = append(r.Findings, f)
 	}
 	slices.SortStableFunc(r.Findings, func(x, y Finding) int {
@@ -99,70 +104,15 @@ func (a *Auditor) Game(g *Game) *Report {
 	return r
 }
 
-// replayBoth replays each side's clock. A clock that gives both players
-// the period at the first flag is replayed again knowing where each side's
-// time ran out.
-func replayBoth(s [2][]sideMove, tc [2]clockd.TimeControl) [2]sideReplay {
-	var reps [2]sideReplay
-	for side := range reps {
-		reps[side] = replaySide(clockd.Side(side), s[side], tc[side], nil)
-	}
-	var flags [2][]int
-	for side := range reps {
-		for _, ad := range reps[side].adds {
-			if ad.atFlag && ad.move >= 1 && ad.move <= len(s[side]) {
-				flags[side] = append(flags[side], s[side][ad.move-1].ply)
-			}
+// readings are the points of the moves with a clock reading.
+func readings(ms []sideMove) []Point {
+	var points []Point
+	for _, m := range ms {
+		if m.clk != Unknown {
+			points = append(points, Point{Move: m.k, Seconds: secs(m.clk)})
 		}
 	}
-	if len(flags[0])+len(flags[1]) > 0 {
-		for side := range reps {
-			reps[side] = replaySide(clockd.Side(side), s[side], tc[side], flags[1-side])
-		}
-	}
-	return reps
-}
-
-// countsMoves reports whether the clocks show a clock that counts moves: a
-// period added, without a flag, when its side completed the moves
-// required.
-func countsMoves(reps [2]sideReplay) bool {
-	for _, rep := range reps {
-		for _, ad := range rep.adds {
-			if !ad.atFlag && !ad.withFlag && ad.completed == ad.required {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// opponentClean reports whether the opponent's moves just before and
-// after the side's move have clocks and %emt that agree. %emt is timed
-// from the board and %clk from the clock, so a player who presses late
-// makes both sides' %emt disagree with their clocks, by the same amount
-// in turn: that is a late press, not an increment.
-func opponentClean(s [2][]sideMove, tc [2]clockd.TimeControl, side clockd.Side, k int) bool {
-	ms := s[side]
-	if k < 1 || k > len(ms) {
-		return false
-	}
-	ply := ms[k-1].ply
-	opp := s[side.Other()]
-	inc := credit(tc[side.Other()], 1)
-	for i := 1; i < len(opp)-1; i++ {
-		if d := opp[i].ply - ply; d != 1 && d != -1 {
-			continue
-		}
-		a, b := opp[i-1], opp[i]
-		if a.clk == Unknown || b.clk == Unknown || b.emt == Unknown {
-			continue
-		}
-		if absDur(b.clk-a.clk-inc+b.emt) > tolIncr {
-			return false
-		}
-	}
-	return true
+	return points
 }
 
 func sideName(s clockd.Side) string {
@@ -170,55 +120,6 @@ func sideName(s clockd.Side) string {
 		return "Black"
 	}
 	return "White"
-}
-
-// judgeAddition turns a period addition into a finding when it came
-// before the control (at a flag: flag-before-control; with time left:
-// period-early) or, on a clock shown to count moves, after it.
-func (a *Auditor) judgeAddition(ad addition, counting bool, ms []sideMove, pos *positions, result string) (Finding, bool) {
-	who := sideName(ad.side)
-	f := Finding{Side: ad.side.String(), Move: ad.move}
-	added := fmt.Sprintf("%s's %s of period %d", who, minutes(ad.time), ad.period)
-	req := ad.required
-	if ad.atFlag {
-		switch {
-		case ad.completed >= req:
-			return f, false // the flag fell after the control: the clock adds the period then
-		case ad.completed < 0 && ad.from-1 >= req:
-			return f, false
-		case ad.completed < 0 && ad.move-1 >= req:
-			f.Kind, f.Article = ClockData, "6.10"
-			f.Detail = fmt.Sprintf("%s appeared between moves %d and %d, when %s's time had run out; the clocks of the moves between are missing, so whether %s had completed the %d moves the period requires cannot be told. Check the scoresheets.", added, ad.from, ad.move, who, who, req)
-			return f, true
-		}
-		f.Kind, f.Article = FlagBeforeControl, "6.3.1, 6.9"
-		done := ad.completed
-		when := fmt.Sprintf("during move %d, with %d of the %d moves the period requires completed", ad.move, done, req)
-		plyIdx := ms[len(ms)-1].ply + 1
-		if done < 0 {
-			when = fmt.Sprintf("between moves %d and %d (clocks missing), with at most %d of the %d moves the period requires completed", ad.from, ad.move, ad.move-1, req)
-			done = ad.move - 1
-		}
-		if done < len(ms) {
-			plyIdx = ms[done].ply // the position before the move in progress
-		}
-		f.Detail = fmt.Sprintf("%s appeared after move %d: %s's time had run out %s, so the flag fell before the control (6.3.1). %s",
-			added, ad.move, who, when, a.verdictSentence(pos, plyIdx, ad.side, result))
-		return f, true
-	}
-	switch {
-	case ad.withFlag:
-		return f, false // given with the opponent's flag, which is judged on its own
-	case ad.completed >= 0 && ad.completed < req || ad.completed < 0 && ad.move < req:
-		f.Kind, f.Article = PeriodEarly, "6.10"
-		f.Detail = fmt.Sprintf("%s was added after move %d with %s's time not run out, before the %d moves the period requires: a clock counting presses added it early (an extra press, or set wrong). The arbiter corrects the clock (6.10); the player still had to complete %d moves in the first period's time.", added, ad.move, who, req, req)
-		return f, true
-	case counting && (ad.completed > req || ad.completed < 0 && ad.from > req):
-		f.Kind, f.Article = PeriodLate, "6.10"
-		f.Detail = fmt.Sprintf("%s was added after move %d with time left, not at move %d as this game's other clock did: a clock counting presses added it late (a missed press). The arbiter corrects the clock (6.10).", added, ad.move, req)
-		return f, true
-	}
-	return f, false
 }
 
 // verdictSentence gives the 6.9 verdict for a flag of side in the
@@ -278,12 +179,12 @@ func (a *Auditor) canMate(pos *positions, ply int, side clockd.Side) (unwinnable
 
 // timeForfeit checks a result decided on time against the 6.9 verdict on
 // the final position.
-func (a *Auditor) timeForfeit(g *Game, s [2][]sideMove, reps [2]sideReplay, pos *positions, result string) (Finding, bool) {
+func (a *Auditor) timeForfeit(g *Game, s [2][]sideMove, pos *positions, result string) (Finding, bool) {
 	n := len(g.Plies)
 	if n == 0 {
 		return Finding{}, false
 	}
-	flagged, how, strong := whoFlagged(g, s, reps, result)
+	flagged, how, strong := whoFlagged(g, s, result)
 	if flagged < 0 {
 		return Finding{}, false
 	}
@@ -318,14 +219,15 @@ func (a *Auditor) timeForfeit(g *Game, s [2][]sideMove, reps [2]sideReplay, pos 
 // zero, or the Termination tag (strong: it says the game ended on time).
 // With no tag saying how the game ended, a decisive game whose loser was
 // to move with almost no time left was most likely lost on time.
-func whoFlagged(g *Game, s [2][]sideMove, reps [2]sideReplay, result string) (flagged clockd.Side, how string, strong bool) {
+func whoFlagged(g *Game, s [2][]sideMove, result string) (flagged clockd.Side, how string, strong bool) {
 	term := strings.ToLower(g.Tag("Termination"))
 	toMove := clockd.Side((len(g.Plies) + startSide(g)) % 2)
 	flagged, how = clockd.Side(-1), ""
-	for side := range reps {
+	for side := range s {
 		sd := clockd.Side(side)
+		ms := s[side]
 		switch {
-		case reps[side].flagEnd:
+		case len(ms) > 0 && ms[len(ms)-1].clk == 0:
 			flagged, how = sd, fmt.Sprintf("%s's clock read 0:00 after the last move", sideName(sd))
 		case isZeroClock(g.Tag(sideName(sd) + "Clock")):
 			flagged, how = sd, fmt.Sprintf("the %sClock tag reads %s", sideName(sd), g.Tag(sideName(sd)+"Clock"))
@@ -346,14 +248,14 @@ func whoFlagged(g *Game, s [2][]sideMove, reps [2]sideReplay, result string) (fl
 		how += fmt.Sprintf(", and the Termination tag says %q", g.Tag("Termination"))
 	}
 	if flagged < 0 && !strong {
-		flagged, how = lostOnTime(term, toMove, s, reps, result)
+		flagged, how = lostOnTime(term, toMove, s, result)
 	}
 	return flagged, how, strong
 }
 
 // lostOnTime is the loser of a decisive game who was to move with almost
 // no time left (-1: there is none), when no tag says how the game ended.
-func lostOnTime(term string, toMove clockd.Side, s [2][]sideMove, reps [2]sideReplay, result string) (clockd.Side, string) {
+func lostOnTime(term string, toMove clockd.Side, s [2][]sideMove, result string) (clockd.Side, string) {
 	loser := clockd.Side(-1)
 	switch result {
 	case "1-0":
@@ -364,15 +266,15 @@ func lostOnTime(term string, toMove clockd.Side, s [2][]sideMove, reps [2]sideRe
 	if loser < 0 || loser != toMove || term != "" && !strings.Contains(term, "unterminated") {
 		return -1, ""
 	}
-	rep := reps[loser]
+	last := lastReading(s[loser])
 	inc := time.Duration(0)
 	if p := lastPeriodIncrement(s[loser]); p >= 0 {
 		inc = p
 	}
-	if rep.last == Unknown || rep.last > max(10*time.Second, 2*inc) {
+	if last == Unknown || last > max(10*time.Second, 2*inc) {
 		return -1, ""
 	}
-	return loser, fmt.Sprintf("no tag says how it ended, but %s was to move with %s left", sideName(loser), hms(rep.last))
+	return loser, fmt.Sprintf("no tag says how it ended, but %s was to move with %s left", sideName(loser), hms(last))
 }
 
 func lastPeriodIncrement(ms []sideMove) time.Duration {
@@ -435,4 +337,14 @@ func (p *positions) fenAt(ply int) (string, error) {
 		}
 	}
 	return p.rg.FEN(), nil
+}
+
+// lastReading is a side's last clock reading (Unknown: none).
+func lastReading(ms []sideMove) time.Duration {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].clk != Unknown {
+			return ms[i].clk
+		}
+	}
+	return Unknown
 }

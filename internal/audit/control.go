@@ -2,251 +2,89 @@ package audit
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
 )
 
-// sideMove is one move of one side, with its clock comments.
-type sideMove struct {
-	k   int // the side's move number in this game, from 1
-	ply int // index in Game.Plies
-	clk time.Duration
-	emt time.Duration
+// The control a round is judged by.
+//
+// The games of one round of one event share a control. It is chosen once,
+// from all their clocks, among candidates: the controls FIDE events use
+// (library), the TimeControl tags of the round's games, and a control
+// fitted to the round's clocks. Each candidate's score is the sum, over
+// the round's games, of the cost of the cheapest explanation of each
+// game's clocks under it (explainGame), so a candidate is judged on whole
+// clock histories, not reading by reading. A tag gets a head start: one
+// odd reading, rounding or a missing clock is no reason to drop it. A game
+// gets a control of its own only on strong evidence: its clocks cost far
+// less under another control (a tiebreak, an Armageddon game).
+
+// library holds the controls FIDE-rated events use, in the notation of
+// docs/timecontrol.md.
+var library = []string{
+	"40/5400+30:1800+30",           // 90/40 + 30, 30 s from move 1 (FIDE's standard)
+	"40/6000+30:20/3000+30:900+30", // 100/40 + 50/20 + 15, 30 s from move 1
+	"40/7200:1800+30",              // 120/40 + 30, 30 s from move 41
+	"40/7200:20/3600:900+30",       // 120/40 + 60/20 + 15, 30 s from move 61
+	"40/6000+30:900+30",            // 100/40 + 15, 30 s from move 1
+	"40/7200+30:1800+30",           // 120/40 + 30, 30 s from move 1
+	"5400+30", "6000+30", "3600+30", "2700+30", "3600+10",
+	"1500+10", "1800+10", "1200+10", "900+10", "900+5", "600+10", "600+5", "900+0", "600+0",
+	"300+3", "300+2", "180+2", "300+0", "180+0", "60+1",
 }
 
-// split returns each side's moves (White, Black). Moves are counted from
-// the start of the game as recorded (a game set up from a FEN counts its
-// first move as 1).
-func split(g *Game) [2][]sideMove {
-	first := 0
-	if f := strings.Fields(g.Tag("FEN")); len(f) >= 2 && f[1] == "b" {
-		first = 1
+var libraryTC = func() []clockd.TimeControl {
+	out := make([]clockd.TimeControl, len(library))
+	for i, s := range library {
+		tc, err := clockd.ParseTimeControl(s)
+		if err != nil {
+			panic("audit: library control " + s + ": " + err.Error())
+		}
+		out[i] = tc
 	}
-	var s [2][]sideMove
-	for i, p := range g.Plies {
-		side := (i + first) % 2
-		s[side] = append(s[side], sideMove{k: len(s[side]) + 1, ply: i, clk: p.Clk, emt: p.EMT})
-	}
-	return s
+	return out
+}()
+
+// Head starts and margins, in points.
+const (
+	tagHeadStart   = 12.0 // a tag over the other candidates, plus one a game
+	fittedPenalty  = 4.0  // a fitted control over a library one that fits as well
+	ownControlGain = 20.0 // how much better a game's clocks must fit another control to get it
+	keepCandidates = 3    // candidates, besides tags, kept after the start's quick test
+)
+
+// candidate is a control a round or a game may be judged by.
+type candidate struct {
+	tc     [2]clockd.TimeControl
+	source string  // SourceTag or SourceClocks
+	bonus  float64 // points taken off its score
 }
 
-// clockFacts is what a side's clocks tell about the control.
-type clockFacts struct {
-	clocks    int           // moves with a %clk
-	base      time.Duration // first period's time (a lower bound unless exact)
-	baseExact bool          // every move up to the first %clk has its %emt
-	hasBase   bool
-	first     time.Duration // the first reading (within the first three moves)
+func (c candidate) same(o candidate) bool {
+	return c.tc[0].String() == o.tc[0].String() && c.tc[1].String() == o.tc[1].String()
 }
 
-// Common increments and delays, for snapping values read from rounded clocks.
-var commonIncrements = []time.Duration{0, 1, 2, 3, 5, 10, 15, 20, 30, 60}
-
-// inferIncrement estimates the Fischer increment from both sides' clocks:
-// from %clk differences plus %emt where moves carry both (exact up to the
-// display's rounding), else from the largest %clk gains between
-// consecutive moves (a fast move gains nearly the whole increment). It
-// returns the increment, the number of samples it rests on, and whether
-// those came with %emt (else the value is a lower bound: no move gains
-// more than the increment).
-func inferIncrement(s [2][]sideMove) (time.Duration, int, bool) {
-	var withEMT []int64
-	var gains []time.Duration
-	for _, ms := range s {
-		for i := 1; i < len(ms)-1; i++ { // the last move may end the game unpressed
-			a, b := ms[i-1], ms[i]
-			if a.clk == Unknown || b.clk == Unknown {
-				continue
-			}
-			d := b.clk - a.clk
-			if d > 3*time.Minute {
-				continue // a period or an adjustment
-			}
-			if b.emt != Unknown {
-				r := d + b.emt
-				if r >= -5*time.Second && r <= 3*time.Minute {
-					withEMT = append(withEMT, int64((r+time.Second/2)/time.Second))
-				}
-			} else {
-				gains = append(gains, d)
-			}
-		}
-	}
-	if len(withEMT) >= 3 {
-		return snapIncrement(time.Duration(mode(withEMT))*time.Second, time.Second), len(withEMT), true
-	}
-	if len(gains) >= 3 {
-		slices.Sort(gains)
-		v := gains[len(gains)-3] // the third largest: robust to two odd values
-		if v < 0 {
-			v = 0
-		}
-		return snapIncrement(v.Round(time.Second), 2*time.Second), len(gains), false
-	}
-	return 0, 0, false
+// roundGame is one game of a round, read for the audit.
+type roundGame struct {
+	g   *Game
+	s   [2][]sideMove
+	sd  [2]sideData
+	tag parsedTag
+	// The judgement: the control, where it came from, and the
+	// explanation under it.
+	tc       [2]clockd.TimeControl
+	source   string
+	mismatch bool
+	ex       gameExplanation
 }
 
-func mode(v []int64) int64 {
-	slices.Sort(v)
-	best, bestN := v[0], 0
-	for i := 0; i < len(v); {
-		j := i
-		for j < len(v) && v[j] == v[i] {
-			j++
-		}
-		if j-i > bestN {
-			best, bestN = v[i], j-i
-		}
-		i = j
-	}
-	return best
-}
-
-func snapIncrement(v, within time.Duration) time.Duration {
-	for _, c := range commonIncrements {
-		c *= time.Second
-		lim := within
-		if c <= 3*time.Second {
-			lim = min(within, time.Second) / 2
-		}
-		if v >= c-lim && v <= c+lim {
-			return c
-		}
-	}
-	return max(0, v)
-}
-
-// inferBase estimates a side's first-period time from its first %clk: the
-// clock then shows the time at the start (the first period's time plus
-// one increment before the first move, in Fischer mode), less the time
-// used, plus one increment per move. The %emt of the moves up to it gives
-// the time used, but only when it is small: broadcasts often put the time
-// since the board went live on the first move. Otherwise the result is a
-// lower bound.
-func inferBase(ms []sideMove, inc time.Duration) clockFacts {
-	var f clockFacts
-	used := time.Duration(0)
-	exact := true
-	for i, m := range ms {
-		if m.clk != Unknown {
-			f.clocks++
-		}
-		if f.hasBase || i >= 3 {
-			continue
-		}
-		if m.emt != Unknown {
-			used += m.emt
-		} else {
-			exact = false
-		}
-		if m.clk == Unknown || i == len(ms)-1 && len(ms) > 1 {
-			continue
-		}
-		low := m.clk - time.Duration(i+2)*inc
-		f.base, f.hasBase, f.first = low, true, m.clk
-		if exact && used <= max(time.Minute, low/20) {
-			f.base, f.baseExact = low+used, true
-		}
-	}
-	return f
-}
-
-// snapBase rounds an inferred first-period time to the whole minute
-// controls are made of.
-func snapBase(b time.Duration) time.Duration {
-	if b < time.Minute {
-		return max(time.Second, b.Round(time.Second))
-	}
-	return b.Round(time.Minute)
-}
-
-// fits reports whether a side's clocks agree with the control's first
-// period: the time at the start, and the increment.
-func fits(tc clockd.TimeControl, f clockFacts, inc time.Duration, incN int, incExact bool) bool {
-	if len(tc.Periods) == 0 {
-		return false
-	}
-	p := tc.Periods[0]
-	if f.hasBase {
-		base, exact := f.base, f.baseExact
-		if p.Mode != clockd.Fischer {
-			// A delay-mode clock never gains time: the first reading is
-			// a lower bound of the period's time.
-			base, exact = f.first, false
-		}
-		tol := max(time.Minute, p.Time*3/100)
-		if base > p.Time+tol {
-			return false // more time than the control gives
-		}
-		low := tol
-		if !exact {
-			low = max(2*time.Minute, p.Time*15/100)
-		}
-		if base < p.Time-low {
-			return false
-		}
-	}
-	if incN >= 3 {
-		// Without %emt a slow player's clock gains less than the
-		// increment. A delay-mode clock gains nothing; replaySide reports
-		// any gain.
-		d := inc - p.Increment
-		switch {
-		case p.Mode == clockd.Fischer && (d > 2*time.Second || incExact && d < -2*time.Second):
-			return false
-		}
-	}
-	return true
-}
+func (rg *roundGame) hasClocks() bool { return len(rg.sd[0].rs)+len(rg.sd[1].rs) > 0 }
 
 // parsedTag is a TimeControl tag as parsed (files repeat the same tag).
 type parsedTag struct {
 	tc  clockd.TimeControl
 	err error
-}
-
-// judged is the control a game is judged by.
-type judged struct {
-	tc       [2]clockd.TimeControl // per side (they differ only in an Armageddon game)
-	source   string
-	mismatch bool
-	tagText  string
-}
-
-// chooseControl decides the control: the option, else the tag when the
-// clocks agree with it, else what the clocks show.
-func chooseControl(g *Game, s [2][]sideMove, flag *clockd.TimeControl, cache map[string]parsedTag) judged {
-	j := judged{tagText: g.Tag("TimeControl")}
-	inc, incN, incExact := inferIncrement(s)
-	var facts [2]clockFacts
-	for i := range s {
-		facts[i] = inferBase(s[i], inc)
-	}
-	hasClocks := facts[0].clocks+facts[1].clocks > 0
-	fitsSide := func(tc clockd.TimeControl, i int) bool { return fits(tc, facts[i], inc, incN, incExact) }
-	agree := func(tc clockd.TimeControl) bool { return fitsSide(tc, 0) && fitsSide(tc, 1) }
-	if flag != nil {
-		j.tc = [2]clockd.TimeControl{*flag, *flag}
-		j.source = SourceFlag
-		j.mismatch = hasClocks && !agree(*flag)
-		return j
-	}
-	tag := parseTagCached(cache, j.tagText)
-	if tag.err == nil && (!hasClocks || agree(tag.tc)) {
-		j.tc = [2]clockd.TimeControl{tag.tc, tag.tc}
-		j.source = SourceTag
-		return j
-	}
-	if !hasClocks {
-		j.source = SourceNone
-		return j
-	}
-	j.source = SourceClocks
-	j.mismatch = tag.err == nil
-	j.tc = clocksControl(s, facts, inc, tag, fitsSide)
-	return j
 }
 
 // parseTagCached parses a TimeControl tag, through cache: a file's games
@@ -263,74 +101,337 @@ func parseTagCached(cache map[string]parsedTag, text string) parsedTag {
 	return pt
 }
 
-// clocksControl is each side's control as the clocks show it: the tag's
-// where it fits the side's clocks, else one period of the time the side's
-// clock started from with the increment inc, and a second period when the
-// clocks show one added.
-func clocksControl(s [2][]sideMove, facts [2]clockFacts, inc time.Duration, tag parsedTag, fitsSide func(clockd.TimeControl, int) bool) [2]clockd.TimeControl {
-	var tc [2]clockd.TimeControl
-	var base [2]time.Duration
-	for i := range s {
-		f := facts[i]
-		if !f.hasBase {
-			f = facts[1-i]
+// quickCost is the start's cost of a game under a control: the first
+// readings against the time the clock starts from.
+func quickCost(sd [2]sideData, tc [2]clockd.TimeControl) float64 {
+	c := 0.0
+	for side := range sd {
+		rs := sd[side].rs
+		if len(rs) == 0 || len(tc[side].Periods) == 0 {
+			continue
 		}
-		base[i] = snapBase(f.base)
+		r := rs[0]
+		if len(rs) > 1 && r.k > 3 {
+			continue
+		}
+		t := tc[side]
+		used := periodTime(t, 1) + time.Duration(r.k+1)*credit(t, 1) - r.o
+		if r.k > t.Required(1) && t.Required(1) > 0 {
+			continue
+		}
+		if used < -tolRound {
+			c += costJump
+		} else {
+			c += startCost(used, r.k, periodTime(t, 1))
+		}
 	}
-	// Both sides normally have the same time: a first move that took a
-	// while only lowers one side's estimate. An Armageddon game differs
-	// by far more.
+	return c
+}
+
+// judgeRound chooses the control of each game of a round and explains its
+// clocks under it. flag is the --timecontrol option (nil: none).
+func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
+	var withClocks []*roundGame
+	for _, rg := range games {
+		if rg.hasClocks() {
+			withClocks = append(withClocks, rg)
+		}
+	}
+	if flag != nil {
+		c := candidate{tc: [2]clockd.TimeControl{*flag, *flag}, source: SourceFlag}
+		for _, rg := range games {
+			rg.tc, rg.source = c.tc, SourceFlag
+			if rg.hasClocks() {
+				rg.ex = explainGame(rg.sd, c.tc, [2]bool{})
+				own := bestOwn(rg, nil)
+				rg.mismatch = own.cost+ownControlGain <= rg.ex.cost
+			}
+		}
+		return
+	}
+	// Games without clocks: judged by their tag, or by nothing.
+	for _, rg := range games {
+		if !rg.hasClocks() {
+			if rg.tag.err == nil {
+				rg.tc, rg.source = [2]clockd.TimeControl{rg.tag.tc, rg.tag.tc}, SourceTag
+			} else {
+				rg.source = SourceNone
+			}
+		}
+	}
+	if len(withClocks) == 0 {
+		return
+	}
+	cands := roundCandidates(withClocks)
+	// The score of each candidate over the round.
+	best, bestScore := -1, 0.0
+	exs := make([][]gameExplanation, len(cands))
+	for ci, c := range cands {
+		score := -c.bonus
+		exs[ci] = make([]gameExplanation, len(withClocks))
+		for gi, rg := range withClocks {
+			ex := explainGame(rg.sd, c.tc, [2]bool{})
+			exs[ci][gi] = ex
+			score += ex.cost
+		}
+		if best < 0 || score < bestScore {
+			best, bestScore = ci, score
+		}
+	}
+	chosen := cands[best]
+	for gi, rg := range withClocks {
+		rg.tc, rg.source, rg.ex = chosen.tc, chosen.source, exs[best][gi]
+		rg.mismatch = rg.tag.err == nil && !sameTC(rg.tc, [2]clockd.TimeControl{rg.tag.tc, rg.tag.tc})
+		// A game of its own: a control that fits it far better (there is
+		// none unless the round's fits it badly).
+		if rg.ex.cost < ownControlGain {
+			continue
+		}
+		own := bestOwn(rg, cands)
+		if own.cost+ownControlGain <= rg.ex.cost && !sameTC(own.tc, chosen.tc) {
+			rg.tc, rg.source, rg.ex = own.tc, SourceClocks, own
+			if rg.tag.err == nil && sameTC(own.tc, [2]clockd.TimeControl{rg.tag.tc, rg.tag.tc}) {
+				rg.source = SourceTag
+			}
+		}
+		rg.mismatch = rg.tag.err == nil && !sameTC(rg.tc, [2]clockd.TimeControl{rg.tag.tc, rg.tag.tc})
+	}
+}
+
+func sameTC(a, b [2]clockd.TimeControl) bool {
+	return a[0].String() == b[0].String() && a[1].String() == b[1].String()
+}
+
+// roundCandidates are the controls a round may be judged by: its tags,
+// the library's controls that pass the start's quick test best, and one
+// fitted to its clocks.
+func roundCandidates(games []*roundGame) []candidate {
+	var cands []candidate
+	add := func(c candidate) {
+		for i, o := range cands {
+			if o.same(c) {
+				if c.bonus > o.bonus {
+					cands[i] = c
+				}
+				return
+			}
+		}
+		cands = append(cands, c)
+	}
+	n := float64(len(games))
+	for _, rg := range games {
+		if rg.tag.err == nil && len(rg.tag.tc.Periods) > 0 {
+			add(candidate{tc: [2]clockd.TimeControl{rg.tag.tc, rg.tag.tc}, source: SourceTag, bonus: tagHeadStart + n})
+		}
+	}
+	var sds [][2]sideData
+	for _, rg := range games {
+		sds = append(sds, rg.sd)
+	}
+	for _, c := range quickBest(sds, keepCandidates) {
+		add(c)
+	}
+	if f, ok := fitControl(sds); ok {
+		add(candidate{tc: f, source: SourceClocks, bonus: -fittedPenalty})
+	}
+	return cands
+}
+
+// quickBest returns the n library controls whose starts fit the games
+// best.
+func quickBest(sds [][2]sideData, n int) []candidate {
+	type scored struct {
+		i int
+		c float64
+	}
+	var sc []scored
+	for i, tc := range libraryTC {
+		c := 0.0
+		for _, sd := range sds {
+			c += quickCost(sd, [2]clockd.TimeControl{tc, tc})
+		}
+		sc = append(sc, scored{i, c})
+	}
+	slices.SortStableFunc(sc, func(a, b scored) int {
+		switch {
+		case a.c < b.c:
+			return -1
+		case a.c > b.c:
+			return 1
+		}
+		return 0
+	})
+	var out []candidate
+	for _, s := range sc[:min(n, len(sc))] {
+		tc := libraryTC[s.i]
+		out = append(out, candidate{tc: [2]clockd.TimeControl{tc, tc}, source: SourceClocks})
+	}
+	return out
+}
+
+// bestOwn is the cheapest explanation of one game's clocks under the
+// round's candidates and a control fitted to this game alone.
+func bestOwn(rg *roundGame, cands []candidate) gameExplanation {
+	var best gameExplanation
+	found := false
+	try := func(tc [2]clockd.TimeControl) {
+		ex := explainGame(rg.sd, tc, [2]bool{})
+		if !found || ex.cost < best.cost {
+			best, found = ex, true
+		}
+	}
+	for _, c := range cands {
+		try(c.tc)
+	}
+	for _, c := range quickBest([][2]sideData{rg.sd}, 2) {
+		try(c.tc)
+	}
+	if f, ok := fitControl([][2]sideData{rg.sd}); ok {
+		try(f) // each side its own first period when they differ by far: an Armageddon game
+	}
+	if !found {
+		return gameExplanation{cost: 0}
+	}
+	return best
+}
+
+// Common increments, for snapping values read from rounded clocks.
+var commonIncrements = []time.Duration{0, 1, 2, 3, 5, 10, 15, 20, 30, 60}
+
+// snapUp is the increment a largest single-move gain v shows: the
+// smallest common increment not below v less a second of rounding, or the
+// next one when v is above it and the next is within a second (a move
+// takes a second or so, so the largest gain is the increment or just
+// under).
+func snapUp(v time.Duration) time.Duration {
+	for i, c := range commonIncrements {
+		c *= time.Second
+		if c < v-time.Second {
+			continue
+		}
+		if c < v && i+1 < len(commonIncrements) && commonIncrements[i+1]*time.Second <= v+time.Second {
+			return commonIncrements[i+1] * time.Second
+		}
+		return c
+	}
+	return v.Round(time.Second)
+}
+
+// fitControl fits a control to the clocks of games (each side's, when
+// they differ by far: an Armageddon game). The increment is the smallest
+// common one no move's clock gains more than (before and after move 40
+// separately: an increment may start with the second period); the first
+// period's time is what the earliest readings started from, in whole
+// minutes; a second period is the time the clocks gained at once, after
+// the moves where most such gains came.
+func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
+	var g1, g2 []time.Duration    // single-move gains before and after move 40
+	var big []time.Duration       // gains of a period
+	var bigAt []int               // the moves they came at
+	var starts [2][]time.Duration // each side's start estimates
+	for _, sd := range sds {
+		for side := range sd {
+			rs := sd[side].rs
+			for j := 1; j < len(rs)-1; j++ { // not the last: often read late
+				a, b := rs[j-1], rs[j]
+				if b.k-a.k != 1 {
+					continue
+				}
+				d := b.o - a.o
+				switch {
+				case d > 5*time.Minute && b.k >= 20:
+					big = append(big, d)
+					bigAt = append(bigAt, b.k)
+				case d > 3*time.Minute || d < -3*time.Minute:
+				case b.k <= 39:
+					g1 = append(g1, d)
+				case b.k >= 42:
+					g2 = append(g2, d)
+				}
+			}
+		}
+	}
+	inc1 := robustMaxGain(g1)
+	inc2 := inc1
+	if len(g2) >= 5 {
+		inc2 = robustMaxGain(g2)
+	}
+	for _, sd := range sds {
+		for side := range sd {
+			rs := sd[side].rs
+			if len(rs) == 0 || rs[0].k > 3 || len(rs) == 1 {
+				continue
+			}
+			starts[side] = append(starts[side], rs[0].o-time.Duration(rs[0].k+1)*inc1)
+		}
+	}
+	var base [2]time.Duration
+	for side := range starts {
+		v := starts[side]
+		if len(v) == 0 {
+			continue
+		}
+		slices.Sort(v)
+		top := v[len(v)-1]
+		if len(v) >= 4 {
+			top = v[len(v)-2] // one high reading is not the start
+		}
+		base[side] = ceilMinute(top - 2*time.Second)
+	}
+	switch {
+	case base[0] == 0 && base[1] == 0:
+		return [2]clockd.TimeControl{}, false
+	case base[0] == 0:
+		base[0] = base[1]
+	case base[1] == 0:
+		base[1] = base[0]
+	}
 	if hi, lo := max(base[0], base[1]), min(base[0], base[1]); hi-lo <= hi/10 {
 		base = [2]time.Duration{hi, hi}
 	}
-	for i := range s {
-		if tag.err == nil && fitsSide(tag.tc, i) {
-			tc[i] = tag.tc
-			continue
-		}
-		tc[i] = clockd.TimeControl{Periods: []clockd.Period{{Time: base[i], Increment: inc}}}
+	var tc [2]clockd.TimeControl
+	for side := range tc {
+		tc[side] = clockd.TimeControl{Periods: []clockd.Period{{Time: base[side], Increment: inc1}}}
 	}
-	// A second period the clocks show (the tag missing or wrong): its
-	// time, after the FIDE standard 40 moves.
-	if add := observedAddition(s, tc[0]); add > 0 && len(tc[0].Periods) == 1 && len(tc[1].Periods) == 1 {
-		for i := range tc {
-			p := tc[i].Periods[0]
-			tc[i] = clockd.TimeControl{Periods: []clockd.Period{
-				{Moves: 40, Time: p.Time, Increment: p.Increment},
-				{Time: add, Increment: p.Increment},
+	if len(big) > 0 {
+		at := 40
+		counts := map[int]int{}
+		for _, k := range bigAt {
+			counts[k]++
+		}
+		for k, c := range counts {
+			if c*10 >= len(bigAt)*6 && k >= 20 {
+				at = k
+			}
+		}
+		add := slices.Max(big) - inc2
+		for side := range tc {
+			tc[side] = clockd.TimeControl{Periods: []clockd.Period{
+				{Moves: at, Time: base[side], Increment: inc1},
+				{Time: ceilMinute(add - 2*time.Second), Increment: inc2},
 			}}
 		}
 	}
-	return tc
+	return tc, true
 }
 
-// observedAddition returns the time a clock gained in one step beyond the
-// increment, after move 20 and before the side's last move, when that gain
-// is larger than five minutes (a period), in whole minutes; 0 when there
-// is none.
-func observedAddition(s [2][]sideMove, tc clockd.TimeControl) time.Duration {
-	inc := time.Duration(0)
-	if len(tc.Periods) > 0 {
-		inc = tc.Periods[0].Increment
-	}
-	var best time.Duration
-	for _, ms := range s {
-		for i := 1; i < len(ms)-1; i++ { // not the last move: broadcasts read it late, or from the next game
-			a, b := ms[i-1], ms[i]
-			if a.clk == Unknown || b.clk == Unknown || b.k < 20 {
-				continue
-			}
-			gain := b.clk - a.clk - inc
-			if b.emt != Unknown {
-				gain += b.emt
-			}
-			if gain > 5*time.Minute && gain > best {
-				best = gain
-			}
-		}
-	}
-	if best == 0 {
+// robustMaxGain is the increment the gains of single moves show: the
+// largest gain but for a few odd ones, snapped up to a common increment.
+func robustMaxGain(g []time.Duration) time.Duration {
+	if len(g) < 5 {
 		return 0
 	}
-	return best.Round(time.Minute)
+	slices.Sort(g)
+	v := g[len(g)-1-len(g)/20]
+	if v <= 0 {
+		return 0
+	}
+	return snapUp(v)
+}
+
+func ceilMinute(d time.Duration) time.Duration {
+	if d <= time.Minute {
+		return max(time.Second, d.Round(time.Second))
+	}
+	return ((d + time.Minute - 1) / time.Minute) * time.Minute
 }

@@ -11,6 +11,10 @@ const (
 	// had completed fewer moves than the period requires (6.3.1): the flag
 	// fell before the control. The verdict is the 6.9 one.
 	FlagBeforeControl = "flag-before-control"
+	// PossibleFlag: the clocks favour a flag before the control, but not
+	// beyond doubt (too few readings after it, or another explanation not
+	// far behind). The readings are shown; no verdict is given.
+	PossibleFlag = "possible-flag"
 	// PeriodEarly, PeriodLate: a clock that counts moves added the period
 	// at the wrong move, with the player's time not run out (6.10).
 	PeriodEarly = "period-early"

@@ -173,29 +173,25 @@ func (a *Auditor) runOne(r io.Reader, name string, sink Sink, st *Stats) error {
 	// Text as Windows programs save it (a byte-order mark, UTF-16,
 	// Windows-1252) is read as UTF-8.
 	rd := NewReader(textin.NewReader(pgn), name)
+	b := &batch{a: a, sink: sink, st: st}
 	for {
 		g, err := rd.Next()
 		if err == io.EOF {
-			return nil
+			return b.flush()
 		}
 		if err != nil {
 			st.Errors++
 			var pe *ParseError
 			if !errors.As(err, &pe) {
 				sink.Error(fmt.Errorf("%s:%d: reading stopped: %w", name, rd.line, err))
-				return nil
+				return b.flush()
 			}
 			sink.Error(err)
 		}
 		if g == nil {
 			continue
 		}
-		st.Games++
-		rep := a.Game(g)
-		for _, f := range rep.Findings {
-			st.Findings[f.Kind]++
-		}
-		if err := sink.Report(rep); err != nil {
+		if err := b.add(g); err != nil {
 			return err
 		}
 	}

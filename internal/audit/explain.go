@@ -1,0 +1,199 @@
+package audit
+
+import (
+	"slices"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+)
+
+// sideData is one side's moves as the decoder reads them.
+type sideData struct {
+	ms   []sideMove      // every move
+	rs   []reading       // the moves with a reading
+	emts []time.Duration // every move's %emt, by move number - 1
+	plys []int           // every move's ply, by move number - 1
+}
+
+// sideMove is one move of one side, with its clock comments.
+type sideMove struct {
+	k   int // the side's move number in this game, from 1
+	ply int // index in Game.Plies
+	clk time.Duration
+	emt time.Duration
+}
+
+// split returns each side's moves (White, Black). Moves are counted from
+// the start of the game as recorded (a game set up from a FEN counts its
+// first move as 1).
+func split(g *Game) [2][]sideMove {
+	first := startSide(g)
+	var s [2][]sideMove
+	for i, p := range g.Plies {
+		side := (i + first) % 2
+		s[side] = append(s[side], sideMove{k: len(s[side]) + 1, ply: i, clk: p.Clk, emt: p.EMT})
+	}
+	return s
+}
+
+// sidesData turns each side's moves into what the decoder reads.
+func sidesData(s [2][]sideMove) [2]sideData {
+	var sd [2]sideData
+	for side, ms := range s {
+		d := sideData{ms: ms, emts: make([]time.Duration, len(ms)), plys: make([]int, len(ms))}
+		for i, m := range ms {
+			d.emts[i], d.plys[i] = m.emt, m.ply
+			if m.clk != Unknown {
+				d.rs = append(d.rs, reading{k: m.k, ply: m.ply, o: m.clk, emt: m.emt})
+			}
+		}
+		sd[side] = d
+	}
+	return sd
+}
+
+// gameExplanation is the cheapest explanation of a game's clocks under a
+// control: the clock's mode, and each side's explanation.
+type gameExplanation struct {
+	tc     [2]clockd.TimeControl
+	mode   clockMode
+	offset [2]int // modeCount: each side's miscount
+	sides  [2]sideExplanation
+	cost   float64
+}
+
+// fastCost is what an increment larger than the clock's costs: with the
+// right increment some moves take seconds; with one too large, none does.
+func fastCost(fast []time.Duration) float64 {
+	if len(fast) < maxSamples {
+		return 0
+	}
+	f := slices.Clone(fast)
+	slices.Sort(f)
+	q := f[len(f)/10]
+	if q <= 4*time.Second {
+		return 0
+	}
+	return min(20, float64(q-4*time.Second)/float64(2*time.Second))
+}
+
+// reachesCount reports whether a side's moves come near the end of the
+// first period, where the modes differ.
+func reachesCount(sd [2]sideData, tc [2]clockd.TimeControl) bool {
+	for side := range sd {
+		req := tc[side].Required(1)
+		if req > 0 && len(sd[side].emts) >= req-3 {
+			return true
+		}
+	}
+	return false
+}
+
+// explainGame finds the cheapest explanation of a game's clocks under tc,
+// trying each clock mode. noEarly forbids a side's flag before the
+// control (the alternative an accusation is weighed against).
+func explainGame(sd [2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) gameExplanation {
+	var tight [2]bool
+	for side := range sd {
+		tight[side] = emtTrusted(sd[side].ms, tc[side])
+	}
+	hyp := func(side int, mode clockMode, offset int, opp []int) hypothesis {
+		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], emtTight: tight[side]}
+	}
+	decode := func(mode clockMode, opp [2][]int) gameExplanation {
+		ex := gameExplanation{tc: tc, mode: mode}
+		for side := range sd {
+			ex.sides[side] = decodeSide(sd[side].rs, sd[side].emts, hyp(side, mode, 0, opp[side]))
+			ex.cost += ex.sides[side].cost + fastCost(ex.sides[side].fast)
+		}
+		return ex
+	}
+	if !reachesCount(sd, tc) {
+		return decode(modeFlag, [2][]int{})
+	}
+	best := decode(modeCount, [2][]int{})
+	// A counting clock may have miscounted one side's presses.
+	for side := range sd {
+		if !anomalyNearCount(best.sides[side], tc[side]) {
+			continue
+		}
+		base := best.sides[side].cost + fastCost(best.sides[side].fast)
+		for _, off := range []int{-1, 1, -2, 2} {
+			e := decodeSide(sd[side].rs, sd[side].emts, hyp(side, modeCount, off, nil))
+			c := e.cost + fastCost(e.fast) + costMiscount*float64(abs(off))
+			if c < base {
+				best.cost += c - base
+				base = c
+				best.sides[side], best.offset[side] = e, off
+			}
+		}
+	}
+	own := decode(modeFlag, [2][]int{})
+	if own.cost < best.cost {
+		best = own
+	}
+	// A clock that gives both players the period at the first flag: the
+	// plies at which each side's time ran out, for the other side.
+	var flags [2][]int
+	for side := range sd {
+		flags[1-side] = runOutPlies(own.sides[side], sd[side])
+	}
+	if len(flags[0])+len(flags[1]) > 0 {
+		both := decode(modeFlagBoth, flags)
+		both.cost += costBothMode
+		if both.cost < best.cost {
+			best = both
+		}
+	}
+	return best
+}
+
+// anomalyNearCount reports whether a counting clock's explanation of a
+// side needs anything but used time within a few moves of a period's end:
+// the place a miscount shows.
+func anomalyNearCount(ex sideExplanation, tc clockd.TimeControl) bool {
+	for j, kept := range ex.rs {
+		_ = kept
+		k := ex.rs[j].k
+		near := false
+		for p := 1; p < len(tc.Periods); p++ {
+			if r := tc.Required(p); r > 0 && k >= r-3 && k <= r+3 {
+				near = true
+			}
+		}
+		if !near {
+			continue
+		}
+		if !ex.kept[j] || ex.steps[j].kind != stepUse && ex.steps[j].kind != stepPeriod {
+			return true
+		}
+	}
+	return false
+}
+
+// runOutPlies are the plies at which a side's time ran out and a period
+// began, as its explanation under modeFlag says.
+func runOutPlies(ex sideExplanation, d sideData) []int {
+	var out []int
+	for j := range ex.rs {
+		st := ex.steps[j]
+		if !ex.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
+			continue
+		}
+		m := st.flagAt
+		if m == 0 {
+			m = st.flagMin
+		}
+		if m >= 1 && m <= len(d.plys) {
+			out = append(out, d.plys[m-1])
+		}
+	}
+	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -1,0 +1,377 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+)
+
+// Judging a game's explanation: its period additions, and the findings.
+//
+// A flag before the control is an accusation: the player lost, or drew
+// (6.9), a game played on. It is reported only when the evidence excludes
+// every other explanation:
+//
+//   - the period's time stays in the readings that follow (at least two of
+//     the player's, or one and the opponent's period at the same moment on
+//     a clock that gives both players the period), so it was no glitch;
+//   - the reading after it fits a player who ran out during that move
+//     (with the move's %emt when there is one), in a plausible time;
+//   - the cheapest explanation without that flag, under every clock mode
+//     and with readings set aside as glitches, costs clearly more.
+//
+// Otherwise, when the flag still explains the readings best, it is a
+// possible-flag: the readings are shown and no verdict is given.
+
+const (
+	strongMargin   = 12.0             // points the best explanation without the flag must cost more
+	possibleMargin = 4.0              // below this, a flag is no more likely than a glitch: nothing is said
+	maxFlagMove    = 30 * time.Minute // a flag move that took longer is not evidence enough alone
+)
+
+// settle drops a flag before the control that explains a side's readings
+// no better than the best explanation without it: that one is kept.
+func settle(rg *roundGame) {
+	for side := range rg.ex.sides {
+		if !hasEarlyFlag(rg.ex.sides[side]) {
+			continue
+		}
+		var noEarly [2]bool
+		noEarly[side] = true
+		if alt := explainGame(rg.sd, rg.ex.tc, noEarly); alt.cost-rg.ex.cost < possibleMargin {
+			rg.ex = alt
+		}
+	}
+}
+
+func hasEarlyFlag(se sideExplanation) bool {
+	for j := range se.rs {
+		if se.kept[j] && se.steps[j].early {
+			return true
+		}
+	}
+	return false
+}
+
+// judge adds a judged game's period additions and findings to r.
+func (a *Auditor) judge(rg *roundGame, r *Report, pos *positions) {
+	settle(rg)
+	ex := rg.ex
+	for side := range ex.sides {
+		sd := clockd.Side(side)
+		se := ex.sides[side]
+		tc := ex.tc[side]
+		for j, rd := range se.rs {
+			if !se.kept[j] {
+				continue
+			}
+			st := se.steps[j]
+			prev := reading{k: 0, o: periodTime(tc, 1) + credit(tc, 1)}
+			if st.from >= 0 {
+				prev = se.rs[st.from]
+			}
+			switch st.kind {
+			case stepPeriod:
+				newP := se.after[j].p
+				for p := newP - st.periods + 1; p <= newP; p++ {
+					pa := PeriodAddition{Side: sd.String(), Period: p, Move: rd.k, Seconds: int(periodTime(tc, p) / time.Second),
+						AtFlag: st.how == byRunOut || st.how == afterRunOut, WithFlag: st.how == byOpponentFlag, After: -1}
+					req := tc.Required(p - 1)
+					switch st.how {
+					case byCount, afterRunOut:
+						pa.After = max(1, req+ex.offset[side])
+					case byRunOut:
+						switch {
+						case st.flagAt > 0:
+							pa.After = st.flagAt - 1
+						case prev.k >= req:
+							pa.After = prev.k
+						}
+					case byOpponentFlag:
+						pa.After = rd.k - 1
+					}
+					r.Periods = append(r.Periods, pa)
+				}
+				if f, ok := a.periodFinding(rg, sd, j, prev, pos, r.Result); ok {
+					r.Findings = append(r.Findings, f)
+				}
+			case stepRunOut:
+				if f, ok := a.runOutFinding(rg, sd, j, prev, pos, r.Result); ok {
+					r.Findings = append(r.Findings, f)
+				}
+			case stepJump:
+				r.Findings = append(r.Findings, jumpFinding(sd, rd, prev, st, tc, se.after[j].p))
+			case stepExtraInc:
+				inc := credit(tc, se.after[j].p)
+				r.Findings = append(r.Findings, Finding{Kind: IncrementExtra, Side: sd.String(), Move: rd.k, Article: "6.10, 7.5.3",
+					Detail: fmt.Sprintf("the clock went from %s after move %d to %s after move %d, %s more than one increment (%s) allows, and the readings after keep it: a second increment was credited — a press without a move (7.5.3), or a clock that credits twice", hms(prev.o), prev.k, hms(rd.o), rd.k, hms(st.gained), hms(inc))})
+			case stepHand:
+				r.Findings = append(r.Findings, Finding{Kind: TimeAdded, Side: sd.String(), Move: rd.k, Article: "7.5.5, 10.2",
+					Detail: fmt.Sprintf("the clock went from %s after move %d to %s after move %d; with the move's %%emt (%s) that is %s added by hand: the arbiter's award to %s for the opponent's illegal move (2 minutes, 7.5.5; 1 minute in rapid and blitz, A.3) or a rejected claim (10.2) shows like this. Check the arbiter's report for it",
+						hms(prev.o), prev.k, hms(rd.o), rd.k, hms(rd.emt), hms(st.gained+rd.emt), sd)})
+			}
+		}
+		r.Findings = append(r.Findings, emtFindings(sd, se, rg.s[side], rg.s, ex.tc)...)
+	}
+}
+
+// jumpFinding reports time that appeared which no clock behaviour gives.
+func jumpFinding(sd clockd.Side, rd, prev reading, st step, tc clockd.TimeControl, p int) Finding {
+	what := fmt.Sprintf("the clock went from %s after move %d to %s after move %d: %s more than the increments explain", hms(prev.o), prev.k, hms(rd.o), rd.k, hms(st.gained))
+	if st.from < 0 {
+		what = fmt.Sprintf("the clock read %s after move %d, %s more than the control (%s) allows", hms(rd.o), rd.k, hms(st.gained), tc)
+	}
+	if prev.o == 0 && st.from >= 0 {
+		what += "; the reading of 0:00 before it was a flag nobody claimed (6.8), or a wrong reading"
+	}
+	return Finding{Kind: ClockData, Side: sd.String(), Move: rd.k, Article: "6.10",
+		Detail: what + ", and the readings after keep it. A correction or a data fault, not a finding about the control."}
+}
+
+// periodFinding judges a period's time that came: before the control at a
+// flag, at a miscounted press, or where the clocks cannot tell.
+func (a *Auditor) periodFinding(rg *roundGame, sd clockd.Side, j int, prev reading, pos *positions, result string) (Finding, bool) {
+	ex := rg.ex
+	se := ex.sides[sd]
+	st := se.steps[j]
+	rd := se.rs[j]
+	tc := ex.tc[sd]
+	p := se.after[j].p
+	who := sideName(sd)
+	added := fmt.Sprintf("%s's %s of period %d", who, minutes(periodTime(tc, p)), p)
+	req := tc.Required(p - 1)
+	f := Finding{Side: sd.String(), Move: rd.k}
+	switch st.how {
+	case byCount:
+		off := ex.offset[sd]
+		if off == 0 || rd.o-prev.o < periodTime(tc, p)/2 {
+			return f, false
+		}
+		if off < 0 {
+			f.Kind, f.Article = PeriodEarly, "6.10"
+			f.Detail = fmt.Sprintf("%s was added after move %d with %s's time not run out, before the %d moves the period requires (%s after move %d, %s after move %d): a clock counting presses added it early (an extra press, or set wrong). The arbiter corrects the clock (6.10); the player still had to complete %d moves in the period's time.",
+				added, rd.k, who, req, hms(prev.o), prev.k, hms(rd.o), rd.k, req)
+		} else if !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()], ex.offset[sd.Other()]) {
+			// Nothing shows a counting clock: time that appeared.
+			f.Kind, f.Article = ClockData, "6.10"
+			f.Detail = fmt.Sprintf("the clock went from %s after move %d to %s after move %d with time left, after the control, and %s's clock shows no period counted at move %d: no clock mode explains it. A correction or a data fault.",
+				hms(prev.o), prev.k, hms(rd.o), rd.k, sideName(sd.Other()), ex.tc[sd.Other()].Required(p-1))
+		} else {
+			f.Kind, f.Article = PeriodLate, "6.10"
+			f.Detail = fmt.Sprintf("%s was added after move %d with time left, not after move %d (%s after move %d, %s after move %d): a clock counting presses added it late (a missed press). The arbiter corrects the clock (6.10).",
+				added, rd.k, req, hms(prev.o), prev.k, hms(rd.o), rd.k)
+		}
+		f.Move = rd.k
+		return f, true
+	case byRunOut:
+		if st.early {
+			return a.flagFinding(rg, sd, j, prev, pos, result)
+		}
+		if st.flagAt == 0 && prev.k < req && rd.k-1 >= req {
+			f.Kind, f.Article = ClockData, "6.10"
+			f.Detail = fmt.Sprintf("%s appeared between moves %d and %d, when %s's time had run out; the clocks of the moves between are missing, so whether %s had completed the %d moves the period requires cannot be told. Check the scoresheets.", added, prev.k+1, rd.k, who, who, req)
+			return f, true
+		}
+	}
+	return f, false
+}
+
+// runOutFinding judges a clock that stands at 0:00 with play going on.
+func (a *Auditor) runOutFinding(rg *roundGame, sd clockd.Side, j int, prev reading, pos *positions, result string) (Finding, bool) {
+	se := rg.ex.sides[sd]
+	st := se.steps[j]
+	rd := se.rs[j]
+	if st.early {
+		return a.flagFinding(rg, sd, j, prev, pos, result)
+	}
+	// A flag in the last period that nobody claimed: play went on.
+	later := false
+	for x := j + 1; x < len(se.rs); x++ {
+		if se.kept[x] {
+			later = true
+		}
+	}
+	if !later {
+		return Finding{}, false
+	}
+	return Finding{Kind: ClockData, Side: sd.String(), Move: rd.k, Article: "6.10",
+		Detail: fmt.Sprintf("the clock read 0:00 after move %d and play went on: a flag that nobody claimed (6.8), or a clock stopped at zero", rd.k)}, true
+}
+
+// flagFinding weighs a flag before the control that the cheapest
+// explanation holds: flag-before-control when the evidence excludes every
+// other explanation, possible-flag when it only favours it, nothing when
+// a glitch explains the readings nearly as well.
+func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading, pos *positions, result string) (Finding, bool) {
+	ex := rg.ex
+	se := ex.sides[sd]
+	st := se.steps[j]
+	rd := se.rs[j]
+	tc := ex.tc[sd]
+	who := sideName(sd)
+	var noEarly [2]bool
+	noEarly[sd] = true
+	alt := explainGame(rg.sd, ex.tc, noEarly)
+	margin := alt.cost - ex.cost
+	if margin < possibleMargin {
+		return Finding{}, false
+	}
+	flagMove := st.flagAt
+	if flagMove == 0 {
+		flagMove = rd.k
+	}
+	p := se.after[j].p // the period the flag fell in: p, or p-1 when a period came
+	if st.kind == stepPeriod {
+		p--
+	}
+	req := tc.Required(p)
+	// What stays after it.
+	after := 0
+	for x := j + 1; x < len(se.rs); x++ {
+		if !se.kept[x] {
+			continue
+		}
+		k := se.steps[x].kind
+		if k != stepUse && k != stepPeriod {
+			break
+		}
+		after++
+	}
+	corroborated := false
+	if ex.mode == modeFlagBoth && st.kind == stepPeriod {
+		flagPly := rg.sd[sd].plys[flagMove-1]
+		oe := ex.sides[sd.Other()]
+		for x, orr := range oe.rs {
+			if oe.kept[x] && oe.steps[x].kind == stepPeriod && oe.steps[x].how == byOpponentFlag && orr.ply > flagPly && orr.ply <= flagPly+3 {
+				corroborated = true
+			}
+		}
+	}
+	// The flag move's time: the time left, and how far past it the player
+	// went, within what one move plausibly takes (or its %emt says so).
+	fits := true
+	var took time.Duration
+	if st.kind == stepPeriod {
+		gap := rd.k - prev.k
+		switch {
+		case gap == 1 && rd.emt != Unknown:
+			fits = rd.emt >= prev.o-tolRound
+			took = rd.emt
+		case gap == 1:
+			took = st.used
+			fits = took <= maxFlagMove
+		default:
+			fits = st.flagAt > 0 || after >= 3
+		}
+	}
+	strong := fits && margin >= strongMargin && (after >= 2 || corroborated && after >= 1)
+	around := readingsAround(se, j)
+	because := altSentence(alt.sides[sd], se, margin)
+	f := Finding{Side: sd.String(), Move: flagMove}
+	when := fmt.Sprintf("during move %d, with %d of the %d moves the period requires completed", flagMove, flagMove-1, req)
+	if st.flagAt == 0 && rd.k-prev.k > 1 {
+		when = fmt.Sprintf("between moves %d and %d (clocks missing), with at most %d of the %d moves the period requires completed", prev.k+1, rd.k, rd.k-1, req)
+	}
+	var how string
+	switch st.kind {
+	case stepPeriod:
+		next := periodTime(tc, p+1)
+		how = fmt.Sprintf("%s's %s of period %d appeared after move %d on a clock that adds the next period at the flag", who, minutes(next), p+1, rd.k)
+		if took > 0 {
+			how += fmt.Sprintf(" (the move took %s with %s left)", hms(took), hms(prev.o))
+		}
+		if corroborated {
+			how += fmt.Sprintf("; %s's clock gained the period at the same moment", sideName(sd.Other()))
+		}
+	default:
+		how = fmt.Sprintf("%s's clock stood at 0:00 after move %d, on a clock that adds the next period only at the count", who, rd.k)
+	}
+	if !strong {
+		f.Kind, f.Article = PossibleFlag, "6.3.1"
+		f.Detail = fmt.Sprintf("%s: %s's time may have run out %s. The readings (%s) fit that better than a wrong reading (%s), but not beyond doubt: %s. No verdict; check the scoresheets and the arbiter's report.",
+			how, who, when, around, because, doubt(fits, after, margin, corroborated))
+		return f, true
+	}
+	f.Kind, f.Article = FlagBeforeControl, "6.3.1, 6.9"
+	plyIdx := rg.sd[sd].plys[min(flagMove, len(rg.sd[sd].plys))-1] // the position before the move in progress
+	f.Detail = fmt.Sprintf("%s: %s's time had run out %s, so the flag fell before the control (6.3.1). Readings: %s; %s. %s",
+		how, who, when, around, because, a.verdictSentence(pos, plyIdx, sd, result))
+	return f, true
+}
+
+// readingsAround lists a side's readings around reading j.
+func readingsAround(se sideExplanation, j int) string {
+	var parts []string
+	for x := max(0, j-2); x < min(len(se.rs), j+4); x++ {
+		s := fmt.Sprintf("%s after move %d", hms(se.rs[x].o), se.rs[x].k)
+		if !se.kept[x] {
+			s += " (set aside)"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// altSentence says what the best explanation without the flag needs.
+func altSentence(alt, se sideExplanation, margin float64) string {
+	glitches, jumps := 0, 0
+	for j := range alt.rs {
+		if !alt.kept[j] {
+			glitches++
+		} else if k := alt.steps[j].kind; k == stepJump || k == stepExtraInc || k == stepHand {
+			jumps++
+		}
+	}
+	for j := range se.rs {
+		if !se.kept[j] {
+			glitches--
+		}
+	}
+	var needs []string
+	if glitches > 0 {
+		needs = append(needs, fmt.Sprintf("%d more reading(s) to be wrong", glitches))
+	}
+	if jumps > 0 {
+		needs = append(needs, fmt.Sprintf("time that no clock gives %d time(s)", jumps))
+	}
+	if len(needs) == 0 {
+		needs = append(needs, "implausibly long moves")
+	}
+	return fmt.Sprintf("without the flag the readings need %s (%.0f points against it)", strings.Join(needs, " and "), margin)
+}
+
+// doubt says why a possible flag is not beyond doubt.
+func doubt(fits bool, after int, margin float64, corroborated bool) string {
+	var why []string
+	if after < 2 && !(corroborated && after >= 1) {
+		why = append(why, fmt.Sprintf("only %d reading(s) after it keep the period's time", after))
+	}
+	if !fits {
+		why = append(why, "the move's time does not plainly fit a player who ran out")
+	}
+	if margin < strongMargin {
+		why = append(why, "another explanation is not far behind")
+	}
+	if len(why) == 0 {
+		why = append(why, "the evidence is thin")
+	}
+	return strings.Join(why, "; ")
+}
+
+// countShown reports whether a side's readings show a counting clock: a
+// period's time that came at the count, with time left, plainly visible.
+func countShown(se sideExplanation, tc clockd.TimeControl, off int) bool {
+	for j, rd := range se.rs {
+		st := se.steps[j]
+		if !se.kept[j] || st.kind != stepPeriod || st.how != byCount || st.from < 0 {
+			continue
+		}
+		p := se.after[j].p
+		if rd.o-se.rs[st.from].o >= periodTime(tc, p)/2 && rd.k-se.rs[st.from].k == 1 {
+			return true
+		}
+	}
+	return false
+}

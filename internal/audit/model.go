@@ -1,0 +1,594 @@
+package audit
+
+import (
+	"math"
+	"sync"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+)
+
+// The model of one side's clock history.
+//
+// A clock, between two of a player's readings, loses the time the player
+// used and gains the increments of the presses between; when a period
+// ends it also gains the next period's time. How it decides that a period
+// has ended is the clock's mode:
+//
+//   - counting: at the press that completes the period's moves (a clock
+//     that miscounts adds it a press or two early or late);
+//   - at the flag: when the player's time runs out, to that player only;
+//   - at the flag, to both: when the first player's time runs out, to both
+//     players at once.
+//
+// A counting clock whose player runs out before the count stands at 0:00
+// until the count adds the next period.
+//
+// A broadcast's reading is usually that clock, rounded to the second; it
+// can also be wrong once (a glitch: another moment's value, another
+// board's), equal to the previous reading (read before the press), or
+// missing. Time can also appear that no clock gives: an extra increment (a
+// press without a move), two minutes added by the arbiter, or a correction.
+//
+// An explanation of a side's readings says which readings are kept, and
+// for each step between two kept readings what happened: the player used
+// time, a period's time came (how), the clock stood at 0:00, or time
+// appeared. Each explanation has a cost, a rough negative log-likelihood
+// in points: a glitch, a flag before the control and time from nowhere
+// cost points; a move that took implausibly long costs more the longer it
+// took. decodeSide finds the cheapest explanation under a hypothesis of
+// the control and the clock's mode, by dynamic programming over the kept
+// readings.
+
+// Costs of the explanations' parts, in points.
+const (
+	costGlitch     = 10.0 // a reading set aside as wrong
+	costGlitchLast = 2.0  // the side's last reading set aside (often read late, or from the next game)
+	costStale      = 2.0  // a reading equal to the previous one set aside (read before the press)
+	costJump       = 30.0 // time that appeared which no clock behaviour gives (a correction, a data fault)
+	costExtraInc   = 12.0 // one increment more than the moves give (a press without a move)
+	costHand       = 12.0 // the two minutes (one in rapid) an arbiter adds, shown by the move's %emt
+	costFlag       = 12.0 // a flag before the control (or a flag nobody claimed): rarer than a glitch
+	costMiscount   = 6.0  // a counting clock one press off
+	costBothMode   = 1.0  // a clock that gives both players the period at the first flag
+	costEMT        = 4.0  // a move whose %emt disagrees with the time the clocks say it took
+)
+
+const (
+	tolRound   = 3 * time.Second  // readings are rounded or truncated to the second, and read a moment off
+	maxSkip    = 6                // at most this many readings in a row are set aside between two kept ones
+	longMove   = 15 * time.Minute // a move that took longer than this costs points
+	longMoveBy = 3 * time.Minute  // a point for every this much beyond longMove
+	maxSamples = 8                // fast moves needed before an increment is judged too large
+)
+
+// clockMode is how the clock adds the next period.
+type clockMode uint8
+
+const (
+	modeCount    clockMode = iota // at the press that completes the period's moves
+	modeFlag                      // when the player's time runs out, to that player
+	modeFlagBoth                  // when the first player's time runs out, to both
+)
+
+func (m clockMode) String() string {
+	switch m {
+	case modeFlag:
+		return "at the flag"
+	case modeFlagBoth:
+		return "at the first flag, to both players"
+	}
+	return "counting moves"
+}
+
+// hypothesis is a way a side's clock may have run.
+type hypothesis struct {
+	tc     clockd.TimeControl
+	mode   clockMode
+	offset int // modeCount: the period came this many presses late (negative: early)
+	// oppFlags (modeFlagBoth) are the plies at which the opponent's time
+	// ran out and the period began.
+	oppFlags []int
+	// noEarlyFlag forbids a flag before the control: the alternative an
+	// accusation is weighed against.
+	noEarlyFlag bool
+	// emtTight: the side's %emt agree with its clocks to the second nearly
+	// everywhere, so a move's %emt is held to that; otherwise only to a
+	// minute (broadcasts time %emt from the board, %clk from the clock).
+	emtTight bool
+}
+
+// reading is one of a side's clock readings.
+type reading struct {
+	k   int           // the side's move number
+	ply int           // the ply (index in Game.Plies)
+	o   time.Duration // the reading ([%clk])
+	emt time.Duration // the move's [%emt], Unknown when absent
+}
+
+// stepKind is what happened between two kept readings.
+type stepKind uint8
+
+const (
+	stepUse      stepKind = iota // the player used time
+	stepPeriod                   // a period's time came (how says how)
+	stepRunOut                   // the player's time ran out and the clock stands at 0:00
+	stepJump                     // time appeared that no clock behaviour gives
+	stepExtraInc                 // one increment too many
+	stepHand                     // the arbiter's two minutes (one in rapid)
+)
+
+// periodHow is how a period's time came.
+type periodHow uint8
+
+const (
+	byCount        periodHow = iota // at the counted press
+	byRunOut                        // when the player's time ran out
+	byOpponentFlag                  // when the opponent's ran out (both-players clock)
+	afterRunOut                     // at the count, to a clock standing at 0:00
+)
+
+// step is the transition into a kept reading.
+type step struct {
+	kind    stepKind
+	how     periodHow
+	from    int           // the previous kept reading's index (-1: the start)
+	periods int           // periods that began (stepPeriod)
+	flagAt  int           // move during which the time ran out (0: not known exactly)
+	flagMin int           // the earliest move it can have run out in
+	early   bool          // the time ran out before the period's moves were completed
+	used    time.Duration // time used over the step, as the readings imply
+	gained  time.Duration // time that appeared (stepJump, stepExtraInc, stepHand)
+}
+
+// state is where a side's clock stands after a kept reading: the period
+// in force, and whether it stands at 0:00.
+type state struct {
+	p      int // period, from 1
+	frozen bool
+}
+
+func (s state) index() int {
+	i := s.p * 2
+	if s.frozen {
+		i++
+	}
+	return i
+}
+
+// sideExplanation is the cheapest explanation of a side's readings.
+type sideExplanation struct {
+	rs    []reading
+	kept  []bool
+	steps []step  // steps[i]: the transition into reading i (kept readings only)
+	after []state // after[i]: the state after reading i
+	cost  float64
+	// fast holds the time used on single moves with a plain step: an
+	// increment larger than the clock's shows as no fast move at all.
+	fast []time.Duration
+}
+
+// decoder holds one side's readings and the control.
+type decoder struct {
+	rs   []reading
+	emts []time.Duration // every move's %emt, by move number - 1 (Unknown when absent)
+	h    hypothesis
+	n    int
+	nst  int
+}
+
+// credit is the increment a press adds in period p (1-based).
+func credit(tc clockd.TimeControl, p int) time.Duration {
+	if p < 1 || p > len(tc.Periods) {
+		return 0
+	}
+	q := tc.Periods[p-1]
+	if q.Mode != clockd.Fischer {
+		return 0
+	}
+	return q.Increment
+}
+
+// periodTime is the time period p (1-based) adds.
+func periodTime(tc clockd.TimeControl, p int) time.Duration {
+	if p < 1 || p > len(tc.Periods) {
+		return 0
+	}
+	return tc.Periods[p-1].Time
+}
+
+// countAt is the press at which a counting clock starts period p+1, or 0
+// when period p lasts to the end.
+func (d *decoder) countAt(p int) int {
+	r := d.h.tc.Required(p)
+	if r <= 0 {
+		return 0
+	}
+	return max(1, r+d.h.offset)
+}
+
+// moveCost is what time used over gap moves costs: nothing while the
+// average move is not implausibly long.
+func moveCost(used time.Duration, gap int) float64 {
+	if gap < 1 {
+		gap = 1
+	}
+	a := used / time.Duration(gap)
+	if a <= longMove {
+		return 0
+	}
+	return float64(a-longMove) / float64(longMoveBy)
+}
+
+// startCost is what the first kept reading's distance from the start
+// costs: a first move takes seconds, a late arrival minutes; a control
+// that gives far more time than the clocks show does not fit. The
+// allowance and the scale grow with the first period's time t.
+func startCost(used time.Duration, k int, t time.Duration) float64 {
+	allow := max(20*time.Second, t/18) * time.Duration(max(1, k))
+	if used <= allow {
+		return 0
+	}
+	return min(30, float64(used-allow)/float64(max(5*time.Second, t/45)))
+}
+
+// glitchCost is what setting reading x aside costs.
+func (d *decoder) glitchCost(x int) float64 {
+	switch {
+	case x == d.n-1:
+		return costGlitchLast
+	case x > 0 && d.rs[x].o == d.rs[x-1].o:
+		return costStale
+	}
+	return costGlitch
+}
+
+// decodeSide finds the cheapest explanation of rs under h.
+func decodeSide(rs []reading, emts []time.Duration, h hypothesis) sideExplanation {
+	d := &decoder{rs: rs, emts: emts, h: h, n: len(rs), nst: 2 * (len(h.tc.Periods) + 1)}
+	ex := sideExplanation{rs: rs}
+	if d.n == 0 || len(h.tc.Periods) == 0 {
+		return ex
+	}
+	inf := math.Inf(1)
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	cells := d.n * d.nst
+	cost := grow(&sc.cost, cells)
+	back := grow(&sc.back, cells)
+	prev := grow(&sc.prev, cells) // previous (reading, state) cell, -1: the start
+	for i := range cost {
+		cost[i] = inf
+	}
+	// skipCost[x] is the cost of setting readings 0..x-1 aside.
+	skipCost := grow(&sc.skip, d.n+1)
+	skipCost[0] = 0
+	for x := 0; x < d.n; x++ {
+		skipCost[x+1] = skipCost[x] + d.glitchCost(x)
+	}
+	relax := func(j int, to state, c float64, st step, from int32) {
+		if to.p < 1 || to.p > len(h.tc.Periods) {
+			return
+		}
+		cell := j*d.nst + to.index()
+		if c < cost[cell] {
+			cost[cell], back[cell], prev[cell] = c, st, from
+		}
+	}
+	// From the start: the clock shows the first period's time plus one
+	// increment before the first move.
+	start := state{p: 1}
+	for j := 0; j < d.n && j <= maxSkip; j++ {
+		base := skipCost[j]
+		d.steps(-1, 0, 0, -1, periodTime(h.tc, 1)+credit(h.tc, 1), start, j, func(to state, c float64, st step) {
+			relax(j, to, base+c, st, -1)
+		})
+	}
+	for i := 0; i < d.n; i++ {
+		for si := 0; si < d.nst; si++ {
+			cell := i*d.nst + si
+			c0 := cost[cell]
+			if math.IsInf(c0, 1) {
+				continue
+			}
+			from := state{p: si / 2, frozen: si%2 == 1}
+			r := rs[i]
+			last := min(d.n-1, i+1+maxSkip)
+			if d.plain(from.p, i+1) && d.plain(from.p, i+2) {
+				// Readings i+1 and i+2 follow each other plainly in
+				// this period: setting i+1 aside cannot do better.
+				last = i + 1
+			}
+			for j := i + 1; j <= last; j++ {
+				base := c0 + skipCost[j] - skipCost[i+1]
+				d.steps(i, r.k, r.ply, i, r.o, from, j, func(to state, c float64, st step) {
+					relax(j, to, base+c, st, int32(cell))
+				})
+			}
+		}
+	}
+	// The end: the readings after the last kept one are set aside.
+	best, bestCell := inf, -1
+	for i := 0; i < d.n; i++ {
+		tail := skipCost[d.n] - skipCost[i+1]
+		for si := 0; si < d.nst; si++ {
+			if c := cost[i*d.nst+si] + tail; c < best {
+				best, bestCell = c, i*d.nst+si
+			}
+		}
+	}
+	ex.kept = make([]bool, d.n)
+	ex.steps = make([]step, d.n)
+	ex.after = make([]state, d.n)
+	if bestCell < 0 {
+		ex.cost = skipCost[d.n]
+		return ex
+	}
+	ex.cost = best
+	for cell := int32(bestCell); cell >= 0; cell = prev[cell] {
+		j, si := int(cell)/d.nst, int(cell)%d.nst
+		ex.kept[j] = true
+		ex.steps[j] = back[cell]
+		ex.after[j] = state{p: si / 2, frozen: si%2 == 1}
+	}
+	for j := range ex.kept {
+		if st := ex.steps[j]; ex.kept[j] && st.kind == stepUse && st.from >= 0 && rs[j].k-rs[st.from].k == 1 {
+			ex.fast = append(ex.fast, st.used)
+		}
+	}
+	return ex
+}
+
+// scratch holds a decode's tables, reused from one decode to the next.
+type scratch struct {
+	cost []float64
+	back []step
+	prev []int32
+	skip []float64
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// grow returns (*buf)[:n], reallocating when it is too short.
+func grow[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	return (*buf)[:n]
+}
+
+// plain reports whether reading x follows reading x-1 plainly in period
+// p: the clock lost a plausible time, with its increments, and the move's
+// %emt (if any) agree.
+func (d *decoder) plain(p, x int) bool {
+	if x < 1 || x >= d.n || p < 1 {
+		return false
+	}
+	a, b := d.rs[x-1], d.rs[x]
+	gap := b.k - a.k
+	used := a.o + time.Duration(gap)*credit(d.h.tc, p) - b.o
+	if used < -tolRound || moveCost(used, gap) > 0 || a.o == b.o {
+		return false
+	}
+	if emt, ok := d.emtSum(a.k, b.k); ok && absDur(used-emt) > tolIncr {
+		return false
+	}
+	return true
+}
+
+// steps calls emit for every way the clock can have gone from a kept
+// reading (index i, -1 for the start; move k; ply; value o; state from)
+// to reading j, with its cost.
+func (d *decoder) steps(i, k, ply, _ int, o time.Duration, from state, j int, emit func(state, float64, step)) {
+	r := d.rs[j]
+	gap := r.k - k
+	if gap < 1 {
+		return
+	}
+	tc := d.h.tc
+	P := len(tc.Periods)
+	timeCost := func(used time.Duration) float64 {
+		if i < 0 {
+			return startCost(used, r.k, periodTime(tc, 1))
+		}
+		if emt, ok := d.emtSum(k, r.k); ok {
+			tol := max(time.Minute, used/4)
+			if d.h.emtTight {
+				tol = tolIncr
+			}
+			m := absDur(used - emt)
+			if m <= tol {
+				return 0 // the moves' %emt say they took that long
+			}
+			c := moveCost(used, gap) + costEMT // the moves' %emt say otherwise
+			if d.h.emtTight {
+				c += min(30, float64(m)/float64(30*time.Second))
+			}
+			return c
+		}
+		return moveCost(used, gap)
+	}
+	// unexplained offers the explanations of time that appeared.
+	unexplained := func(to state, used time.Duration, inc time.Duration) {
+		gained := -used
+		st := step{kind: stepJump, from: i, gained: gained}
+		emit(to, costJump, st)
+		if gap == 1 && i >= 0 && inc > 0 && gained <= inc+tolRound {
+			st.kind = stepExtraInc
+			emit(to, costExtraInc, st)
+		}
+		if i >= 0 && gap == 1 && r.emt != Unknown && byHand(gained+r.emt, inc) {
+			st.kind = stepHand
+			emit(to, costHand, st)
+		}
+	}
+	if from.frozen {
+		d.fromZero(i, k, from, r, j, emit)
+		return
+	}
+	switch d.h.mode {
+	case modeCount:
+		// The periods that begin at presses in (k, r.k], and the credits.
+		p := from.p
+		var credits, added time.Duration
+		began := 0
+		for m := k + 1; m <= r.k; m++ {
+			if p < P && d.countAt(p) == m {
+				added += periodTime(tc, p+1)
+				p++
+				began++
+			}
+			credits += credit(tc, p)
+		}
+		to := state{p: p}
+		used := o + credits + added - r.o
+		// A period counted at the press of the reading's own move came with
+		// time left: the move took no more than the clock had.
+		countable := began == 0 || gap > 1 || i < 0 || used <= o+tolRound
+		if used >= -tolRound && countable {
+			st := step{kind: stepUse, from: i, used: max(0, used)}
+			if began > 0 {
+				st.kind, st.how, st.periods = stepPeriod, byCount, began
+			}
+			emit(to, timeCost(used), st)
+		} else if used < -tolRound {
+			unexplained(to, used, credit(tc, p))
+		}
+		// The time ran out during the gap and the clock stands at 0:00.
+		if r.o <= tolRound && (i >= 0 || r.k > 1) {
+			q := from.p
+			early := q < P && r.k <= d.countAt(q)
+			if early && d.h.noEarlyFlag {
+				return
+			}
+			emit(state{p: q, frozen: true}, costFlag, step{kind: stepRunOut, from: i, flagMin: k + 1, early: early, used: o})
+		}
+	default:
+		p := from.p
+		inc := credit(tc, p)
+		used := o + time.Duration(gap)*inc - r.o
+		if used >= -tolRound {
+			emit(from, timeCost(used), step{kind: stepUse, from: i, used: max(0, used)})
+		} else {
+			unexplained(from, used, inc)
+		}
+		if p == P {
+			// A flag in the last period: the clock stands at 0:00.
+			if r.o <= tolRound && i >= 0 {
+				emit(state{p: p, frozen: true}, costFlag, step{kind: stepRunOut, from: i, flagMin: k + 1, used: o})
+			}
+			return
+		}
+		next := periodTime(tc, p+1)
+		inc2 := credit(tc, p+1)
+		// The time ran out during the gap: the reading is at most the
+		// fresh period and the increments since.
+		if r.o <= next+time.Duration(gap)*inc2+tolRound {
+			used := o + time.Duration(gap)*max(inc, inc2) + next - r.o
+			st := step{kind: stepPeriod, how: byRunOut, from: i, periods: 1, flagMin: k + 1, used: max(0, used)}
+			at, located := d.locateFlag(i, j, o, inc)
+			if gap == 1 {
+				at, located = r.k, true
+			}
+			if located {
+				st.flagAt = at
+			}
+			req := tc.Required(p)
+			st.early = located && at-1 < req || !located && r.k-1 < req
+			ok := true
+			if gap == 1 && r.emt != Unknown && absDur(used-r.emt) > max(time.Minute, used/2) {
+				ok = false // the move's %emt says it was short: no flag
+			}
+			if st.early && d.h.noEarlyFlag {
+				ok = false
+			}
+			if ok && used >= -tolRound {
+				c := timeCost(used)
+				if st.early {
+					c += costFlag
+				}
+				emit(state{p: p + 1}, c, st)
+			}
+		}
+		// The opponent's time ran out between the two readings: a clock
+		// that gives both players the period then.
+		if d.h.mode == modeFlagBoth && i >= 0 {
+			for _, f := range d.h.oppFlags {
+				if f > ply && f < r.ply {
+					used := o + time.Duration(gap)*max(inc, inc2) + next - r.o
+					if used >= -tolRound {
+						emit(state{p: p + 1}, timeCost(used), step{kind: stepPeriod, how: byOpponentFlag, from: i, periods: 1, used: max(0, used)})
+					}
+					break
+				}
+			}
+		}
+	}
+}
+
+// fromZero continues from a clock standing at 0:00 (a flag nobody
+// claimed): it stays there, and a counting clock adds the next period at
+// the count.
+func (d *decoder) fromZero(i, k int, from state, r reading, j int, emit func(state, float64, step)) {
+	tc := d.h.tc
+	P := len(tc.Periods)
+	if r.o <= tolRound {
+		emit(from, 0, step{kind: stepUse, from: i})
+	}
+	if d.h.mode != modeCount || from.p >= P {
+		emit(from, costJump, step{kind: stepJump, from: i, gained: r.o})
+		return
+	}
+	c := d.countAt(from.p)
+	if c > r.k || c <= k {
+		if c > r.k {
+			emit(from, costJump, step{kind: stepJump, from: i, gained: r.o})
+		}
+		return
+	}
+	p := from.p + 1
+	credits := time.Duration(r.k-c+1) * credit(tc, p)
+	used := periodTime(tc, p) + credits - r.o
+	if used >= -tolRound {
+		emit(state{p: p}, moveCost(used, r.k-c+1), step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, used: max(0, used)})
+	} else {
+		emit(state{p: p}, costJump, step{kind: stepJump, from: i, gained: -used})
+	}
+}
+
+// emtSum is the time the moves after move k up to move m took by their
+// %emt, when each has one (the first move's is left out: broadcasts put
+// the time since the board went live there).
+func (d *decoder) emtSum(k, m int) (time.Duration, bool) {
+	if k < 1 {
+		return 0, false
+	}
+	var t time.Duration
+	for x := k + 1; x <= m; x++ {
+		if x-1 >= len(d.emts) || d.emts[x-1] == Unknown {
+			return 0, false
+		}
+		t += d.emts[x-1]
+	}
+	return t, true
+}
+
+// locateFlag finds, from the %emt of every move after reading i up to
+// reading j, the move during which the time (o after reading i) ran out.
+func (d *decoder) locateFlag(i, j int, o, inc time.Duration) (int, bool) {
+	if i < 0 {
+		return 0, false
+	}
+	t := o
+	for m := d.rs[i].k + 1; m <= d.rs[j].k; m++ {
+		if m-1 >= len(d.emts) || d.emts[m-1] == Unknown {
+			return 0, false
+		}
+		t -= d.emts[m-1]
+		if t <= tolRound {
+			return m, true
+		}
+		t += inc
+	}
+	return 0, false
+}
