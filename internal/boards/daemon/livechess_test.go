@@ -373,6 +373,10 @@ func TestLiveChessClientsFollowGames(t *testing.T) {
 	}
 	sans := immortal(t)
 	node := setupNode(t)
+	// Beside them, on a daemon of its own at real time, a board moved by a
+	// hesitating hand (livechess_hand_test.go).
+	checkHand := startHandRun(t, node)
+	defer checkHand()
 	dir := t.TempDir()
 	byID := func(n int) string { return filepath.Join(dir, fmt.Sprintf("usb-DGT_board_%d", n)) }
 

@@ -102,7 +102,7 @@ const Still = 3 * time.Second
 // and the moves it makes. Between its moves the board stands still for
 // Still; within them the hand leaves pieces on squares for less than a
 // second and holds them in the air for more:
-//   - 3...Nf6: the knight put on h6 first and left there 0.9 s;
+//   - 3...Nf6: the knight put on h6 first and left there 0.8 s;
 //   - 5.Bg5: the bishop put on e3, lifted again 0.2 s later, held 1.1 s
 //     and put on g5;
 //   - 5...O-O: the king put on f8, lifted 0.5 s later, held 0.8 s and put
@@ -113,7 +113,7 @@ const Still = 3 * time.Second
 // Each of those provisional squares is a legal move in its position
 // (Nh6, Be3, Kf8, and h3 itself).
 func HesitatingHand() (*Hand, []string) {
-	moves := strings.Fields("e4 e5 Nf3 Nc6 Bc4 Nf6 d3 Be7 Bg5 O-O O-O d6 h3 h6 Bxf6 Bxf6")
+	moves := strings.Fields("e4 e5 Nf3 Nc6 Bc4 Nf6 d3 Be7 Bg5 O-O O-O d6 h3 h6 Bxf6 gxf6")
 	h := NewHand()
 	next := func() *Hand { return h.Wait(Still) }
 	next().Move("e2", "e4")
@@ -122,7 +122,7 @@ func HesitatingHand() (*Hand, []string) {
 	next().Move("b8", "c6")
 	next().Move("f1", "c4")
 	// 3...Nf6, by way of h6
-	next().Move("g8", "h6").Wait(900*time.Millisecond).Lift("h6").Wait(400*time.Millisecond).Put("f6", "n")
+	next().Move("g8", "h6").Wait(800*time.Millisecond).Lift("h6").Wait(400*time.Millisecond).Put("f6", "n")
 	next().Move("d2", "d3")
 	next().Move("f8", "e7")
 	// 5.Bg5, by way of e3
@@ -136,6 +136,6 @@ func HesitatingHand() (*Hand, []string) {
 	next().Move("h2", "h3").Wait(950*time.Millisecond).Lift("h3").Wait(300*time.Millisecond).Put("h3", "P")
 	next().Move("h7", "h6")
 	next().Move("g5", "f6")
-	next().Move("e7", "f6")
+	next().Move("g7", "f6")
 	return h, moves
 }
