@@ -20,6 +20,8 @@
 //     {"id":F,"method":"setup","param":{"fen":…}} makes feed F count its
 //     moves from that position. A request the API cannot serve is answered
 //     {"response":"error","id":N,"param":{"message":"what is wrong"}}.
+//     Every message sent carries LiveChess's "time", when it was sent (Unix
+//     milliseconds).
 //
 // Values follow LiveChess: clock times are whole seconds as the clock
 // displayed them at "time" (a Unix time in milliseconds), "run" is true while
@@ -31,7 +33,9 @@
 // move has been made on the board but not yet completed by a press: the
 // daemon serves this beside its dashboard. With Made, LiveChess's meaning, it
 // is every move the board shows once the board has stood still with it
-// (Options.Settle), rewritten when a move is taken back, and a feed's first
+// (Options.Settle: counted from the last change of the board's squares,
+// hub.PublishSquares, a piece lifted included, and not started while the
+// squares do not show it), rewritten when a move is taken back, and a feed's first
 // message carries no san: the daemon serves this on a listener of its own
 // for clients that play from the board. In both, "start" is the FEN san
 // counts from and "match" is true exactly when board is the position after
