@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/textin"
 	"github.com/arbiterd/arbiterd/rules"
 )
 
@@ -143,7 +145,10 @@ func LoadFile[T any](path string, parse func(name string, data []byte) (T, error
 
 // Parse reads and validates a configuration; name gives the format by its
 // extension (.yaml, .yml or .toml) and is named in errors.
-func Parse(name string, data []byte) (*Config, error) {
+func Parse(name string, data []byte) (*Config, error) { return parse(name, data, runtime.GOOS) }
+
+// parse is Parse for the system goos (whose ports are checked).
+func parse(name string, data []byte, goos string) (*Config, error) {
 	var (
 		c     Config
 		lines func(field string) int
@@ -153,7 +158,7 @@ func Parse(name string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	c.defaults()
-	if errs := c.validate(); len(errs) > 0 {
+	if errs := c.validate(goos); len(errs) > 0 {
 		all := make([]error, len(errs))
 		for i, e := range errs {
 			e.File = name
@@ -174,7 +179,19 @@ func Parse(name string, data []byte) (*Config, error) {
 // line. The function returned gives a setting path's line, for the
 // errors of later checks.
 func Decode(name string, data []byte, v any) (func(string) int, error) {
-	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	// A file saved by a Windows editor (a byte-order mark, UTF-16,
+	// Windows-1252) reads as any other.
+	data, _, err := textin.Bytes(data)
+	if err != nil {
+		return nil, &Error{File: name, Err: err}
+	}
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext == ".yaml" || ext == ".yml" || ext == ".toml" {
+		if err := checkBackslashes(name, data, ext == ".toml"); err != nil {
+			return nil, err
+		}
+	}
+	switch ext {
 	case ".yaml", ".yml":
 		return parseYAML(name, data, v)
 	case ".toml":
@@ -350,7 +367,7 @@ var roundName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // what they read); defaults are filled in first.
 func (c *Config) Validate() error {
 	c.defaults()
-	errs := c.validate()
+	errs := c.validate(runtime.GOOS)
 	all := make([]error, len(errs))
 	for i, e := range errs {
 		all[i] = e
@@ -358,7 +375,7 @@ func (c *Config) Validate() error {
 	return errors.Join(all...)
 }
 
-func (c *Config) validate() []*Error {
+func (c *Config) validate(goos string) []*Error {
 	var errs []*Error
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, &Error{Field: field, Err: fmt.Errorf(format, a...)})
@@ -389,14 +406,15 @@ func (c *Config) validate() []*Error {
 		}
 	}
 	errs = append(errs, c.LiveChess.validate()...)
-	c.validateBoards(bad)
+	c.validateBoards(goos, bad)
 	errs = append(errs, c.NATS.validate()...)
 	return errs
 }
 
-// validateBoards checks the boards: unique numbers, ports used once (board
-// and clock alike), the drivers, and each board's game (checkGame).
-func (c *Config) validateBoards(bad func(field, format string, a ...any)) {
+// validateBoards checks the boards: unique numbers, ports that can be
+// ports on the system goos, used once (board and clock alike), the
+// drivers, and each board's game (checkGame).
+func (c *Config) validateBoards(goos string, bad func(field, format string, a ...any)) {
 	if len(c.Boards) == 0 {
 		bad("boards", "no boards: the daemon needs at least one")
 	}
@@ -423,9 +441,11 @@ func (c *Config) validateBoards(bad func(field, format string, a ...any)) {
 			numbers[b.Number] = i
 		}
 		if b.Port == "" {
-			bad(f+".port", "missing: the board's serial port (a path or /dev/serial/by-id/…; COM3 on Windows)")
+			bad(f+".port", "missing: the board's serial port (a path or /dev/serial/by-id/…; COM3 on Windows; tcp://HOST:PORT on the network)")
 		} else if strings.ContainsAny(b.Port, " \t\n") {
 			bad(f+".port", "%q: a port name has no spaces", b.Port)
+		} else if p := portProblem(goos, b.Port); p != "" {
+			bad(f+".port", "%s", p)
 		}
 		usePort(f+".port", b.Port)
 		if b.Driver != "dgt" {
@@ -434,6 +454,8 @@ func (c *Config) validateBoards(bad func(field, format string, a ...any)) {
 		if b.Clock != nil {
 			if b.Clock.Port == "" {
 				bad(f+".clock.port", "missing: the clock's serial port")
+			} else if p := portProblem(goos, b.Clock.Port); p != "" {
+				bad(f+".clock.port", "%s", p)
 			}
 			usePort(f+".clock.port", b.Clock.Port)
 			if b.Clock.Driver != "lineclock" {

@@ -164,7 +164,12 @@ func TestExamples(t *testing.T) {
 		t.Skip("docs/examples not found")
 	}
 	for _, f := range files {
-		if _, err := Load(f); err != nil {
+		// Each example is for the system its ports are written for.
+		goos := "linux"
+		if strings.Contains(filepath.Base(f), "windows") {
+			goos = "windows"
+		}
+		if _, err := LoadFile(f, func(name string, data []byte) (*Config, error) { return parse(name, data, goos) }); err != nil {
 			t.Errorf("%v", err)
 		}
 	}
@@ -175,19 +180,19 @@ func TestExamples(t *testing.T) {
 // with the \\.\ prefix) is refused as a duplicate.
 func TestCOMPorts(t *testing.T) {
 	win := strings.NewReplacer("/dev/serial/by-id/usb-DGT_board_1", "COM3", "/dev/ttyUSB1", `\\.\COM12`, "/dev/ttyACM0", "COM4").Replace(goodYAML)
-	c, err := Parse("c.yaml", []byte(win))
+	c, err := parse("c.yaml", []byte(win), "windows")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Boards[0].Port != "COM3" || c.Boards[1].Port != `\\.\COM12` || c.Boards[1].Clock.Port != "COM4" {
 		t.Errorf("ports %q %q %q", c.Boards[0].Port, c.Boards[1].Port, c.Boards[1].Clock.Port)
 	}
-	toml := strings.NewReplacer(`"/dev/ttyUSB0"`, `'COM3'`, `"/dev/ttyUSB1"`, `'\\.\COM12'`).Replace(goodTOML)
-	if c, err := Parse("c.toml", []byte(toml)); err != nil || c.Boards[1].Port != `\\.\COM12` {
+	toml := strings.NewReplacer(`"/dev/ttyUSB0"`, `'COM3'`, `"/dev/ttyUSB1"`, `'\\.\COM12'`, `"/dev/ttyACM0"`, `"COM4"`).Replace(goodTOML)
+	if c, err := parse("c.toml", []byte(toml), "windows"); err != nil || c.Boards[1].Port != `\\.\COM12` {
 		t.Errorf("TOML: %v", err)
 	}
 	for _, dup := range []string{"com3", `\\.\COM3`, "COM3"} {
-		_, err := Parse("c.yaml", []byte(strings.Replace(win, `\\.\COM12`, dup, 1)))
+		_, err := parse("c.yaml", []byte(strings.Replace(win, `\\.\COM12`, dup, 1)), "windows")
 		if err == nil || !strings.Contains(err.Error(), "boards[1].port: port "+dup+" is already boards[0].port") {
 			t.Errorf("%s beside COM3: %v", dup, err)
 		}
