@@ -153,7 +153,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		OnEvent: view.show,
 		OnDone: func(res *Result) {
 			fmt.Fprintf(out, "\nLeft in %s:\n  %s   the capture (replay it: arbiterd replay %s)\n  %s    the event stream\n  %s        the game with clock times\n",
-				res.Dir, filepath.Base(res.Capture), res.Capture, filepath.Base(res.Events), filepath.Base(res.PGN))
+				res.Dir, filepath.Base(res.Capture), shellQuote(runtime.GOOS, res.Capture), filepath.Base(res.Events), filepath.Base(res.PGN))
 		},
 	})
 }

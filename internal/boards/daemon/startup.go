@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -30,13 +31,24 @@ func (d *Daemon) listen() error {
 	}
 	ln, err := net.Listen("tcp", d.cfg.Listen)
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
+		if addrInUse(err) {
 			return fmt.Errorf("daemon: listen on %s: the address is in use (another arbiterd, or another program, serves there): stop it, or set listen (--listen) to a free port: %w", d.cfg.Listen, err)
 		}
 		return fmt.Errorf("daemon: listen on %s: %w", d.cfg.Listen, err)
 	}
 	d.ln = ln
 	return nil
+}
+
+// wsaeAddrInUse is Windows' "address already in use" (WSAEADDRINUSE),
+// which syscall.EADDRINUSE does not match there.
+const wsaeAddrInUse = 10048
+
+// addrInUse reports whether a listen failed because another program
+// listens on the address.
+func addrInUse(err error) bool {
+	var errno syscall.Errno
+	return errors.Is(err, syscall.EADDRINUSE) || (errors.As(err, &errno) && runtime.GOOS == "windows" && errno == wsaeAddrInUse)
 }
 
 // announce logs what a person starting the daemon should know: each
