@@ -4,7 +4,7 @@ import "strings"
 
 // shellQuote quotes an argument for pasting into the shell of the system
 // goos, when it needs quoting: single quotes for a POSIX shell (a single
-// quote inside written '\”), double quotes for Windows' cmd.exe and
+// quote inside closes them, is escaped, and opens them again), double quotes for Windows' cmd.exe and
 // PowerShell, where a path cannot hold a double quote.
 func shellQuote(goos, arg string) string {
 	if goos == "windows" {
