@@ -1,10 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -238,11 +240,16 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 func (s *Server) ack(w http.ResponseWriter, r *http.Request) {
 	id, raw := r.PathValue("id"), r.PathValue("alert")
 	alert, err := strconv.Atoi(raw)
-	if err != nil || alert <= 0 {
+	if err != nil || alert <= 0 || strconv.Itoa(alert) != raw {
 		writeError(w, http.StatusBadRequest, "bad alert id %q: want a positive integer", raw)
 		return
 	}
 	if _, ok := s.lookup(w, r); !ok {
+		return
+	}
+	// No body is needed; one that is there must be the empty object.
+	if b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1)); err != nil || len(bytes.TrimSpace(b)) > 0 && parseBody(b, nil) != nil {
+		writeError(w, http.StatusBadRequest, "request body: an acknowledgement takes none (or {})")
 		return
 	}
 	if err := s.hub.Ack(id, alert); err != nil {
