@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -51,6 +52,7 @@ const (
 	tagHeadStart   = 12.0 // a tag over the other candidates, plus one a game
 	fittedPenalty  = 4.0  // a fitted control over a library one that fits as well
 	ownControlGain = 20.0 // how much better a game's clocks must fit another control to get it
+	ownStart       = 8.0  // how badly its start must fit the round's control first
 	keepCandidates = 3    // candidates, besides tags, kept after the start's quick test
 )
 
@@ -163,16 +165,34 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 		return
 	}
 	cands := roundCandidates(withClocks)
-	// The score of each candidate over the round.
+	// The score of each candidate over the round, the likeliest first (by
+	// the start's quick test, less its head start): a candidate is
+	// dropped as soon as its partial score passes the best one's.
+	quick := make([]float64, len(cands))
+	for ci, c := range cands {
+		for _, rg := range withClocks {
+			quick[ci] += quickCost(rg.sd, c.tc)
+		}
+		quick[ci] -= c.bonus
+	}
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(quick[a], quick[b]) })
 	best, bestScore := -1, 0.0
 	exs := make([][]gameExplanation, len(cands))
-	for ci, c := range cands {
+	for _, ci := range order {
+		c := cands[ci]
 		score := -c.bonus
 		exs[ci] = make([]gameExplanation, len(withClocks))
 		for gi, rg := range withClocks {
 			ex := explainGame(rg.sd, c.tc, [2]bool{})
 			exs[ci][gi] = ex
 			score += ex.cost
+			if best >= 0 && score > bestScore {
+				break
+			}
 		}
 		if best < 0 || score < bestScore {
 			best, bestScore = ci, score
@@ -184,7 +204,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 		rg.mismatch = rg.tag.err == nil && !sameTC(rg.tc, [2]clockd.TimeControl{rg.tag.tc, rg.tag.tc})
 		// A game of its own: a control that fits it far better (there is
 		// none unless the round's fits it badly).
-		if rg.ex.cost < ownControlGain {
+		if rg.ex.cost < ownControlGain || quickCost(rg.sd, chosen.tc) < ownStart {
 			continue
 		}
 		own := bestOwn(rg, cands)

@@ -112,13 +112,20 @@ func explainGame(sd [2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) game
 		return decode(modeFlag, [2][]int{})
 	}
 	best := decode(modeCount, [2][]int{})
-	// A counting clock may have miscounted one side's presses.
+	if best.cost == 0 {
+		return best // nothing cheaper exists
+	}
+	// A counting clock may have miscounted one side's presses: only worth
+	// trying where that side's explanation costs more than a miscount.
 	for side := range sd {
-		if !anomalyNearCount(best.sides[side], tc[side]) {
+		base := best.sides[side].cost + fastCost(best.sides[side].fast)
+		if base <= costMiscount || !anomalyNearCount(best.sides[side], tc[side]) {
 			continue
 		}
-		base := best.sides[side].cost + fastCost(best.sides[side].fast)
 		for _, off := range []int{-1, 1, -2, 2} {
+			if costMiscount*float64(abs(off)) >= base {
+				continue
+			}
 			e := decodeSide(sd[side].rs, sd[side].emts, hyp(side, modeCount, off, nil))
 			c := e.cost + fastCost(e.fast) + costMiscount*float64(abs(off))
 			if c < base {
@@ -128,9 +135,15 @@ func explainGame(sd [2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) game
 			}
 		}
 	}
+	if best.cost == 0 {
+		return best
+	}
 	own := decode(modeFlag, [2][]int{})
 	if own.cost < best.cost {
 		best = own
+	}
+	if best.cost <= costBothMode {
+		return best
 	}
 	// A clock that gives both players the period at the first flag: the
 	// plies at which each side's time ran out, for the other side.

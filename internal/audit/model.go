@@ -175,6 +175,25 @@ type decoder struct {
 	h    hypothesis
 	n    int
 	nst  int
+	// The tables, and the step being relaxed: into reading j, from cell
+	// from (-1: the start) at cost base.
+	cost []float64
+	back []step
+	prev []int32
+	j    int
+	from int32
+	base float64
+}
+
+// emit offers a way into reading d.j, in state to, costing c more.
+func (d *decoder) emit(to state, c float64, st step) {
+	if to.p < 1 || to.p > len(d.h.tc.Periods) {
+		return
+	}
+	cell := d.j*d.nst + to.index()
+	if c += d.base; c < d.cost[cell] {
+		d.cost[cell], d.back[cell], d.prev[cell] = c, st, d.from
+	}
 }
 
 // credit is the increment a press adds in period p (1-based).
@@ -244,7 +263,10 @@ func (d *decoder) glitchCost(x int) float64 {
 }
 
 // decodeSide finds the cheapest explanation of rs under h.
+var decodes int
+
 func decodeSide(rs []reading, emts []time.Duration, h hypothesis) sideExplanation {
+	decodes++
 	d := &decoder{rs: rs, emts: emts, h: h, n: len(rs), nst: 2 * (len(h.tc.Periods) + 1)}
 	ex := sideExplanation{rs: rs}
 	if d.n == 0 || len(h.tc.Periods) == 0 {
@@ -266,23 +288,13 @@ func decodeSide(rs []reading, emts []time.Duration, h hypothesis) sideExplanatio
 	for x := 0; x < d.n; x++ {
 		skipCost[x+1] = skipCost[x] + d.glitchCost(x)
 	}
-	relax := func(j int, to state, c float64, st step, from int32) {
-		if to.p < 1 || to.p > len(h.tc.Periods) {
-			return
-		}
-		cell := j*d.nst + to.index()
-		if c < cost[cell] {
-			cost[cell], back[cell], prev[cell] = c, st, from
-		}
-	}
+	d.cost, d.back, d.prev = cost, back, prev
 	// From the start: the clock shows the first period's time plus one
 	// increment before the first move.
 	start := state{p: 1}
 	for j := 0; j < d.n && j <= maxSkip; j++ {
-		base := skipCost[j]
-		d.steps(-1, 0, 0, -1, periodTime(h.tc, 1)+credit(h.tc, 1), start, j, func(to state, c float64, st step) {
-			relax(j, to, base+c, st, -1)
-		})
+		d.j, d.from, d.base = j, -1, skipCost[j]
+		d.steps(-1, 0, 0, periodTime(h.tc, 1)+credit(h.tc, 1), start, j)
 	}
 	for i := 0; i < d.n; i++ {
 		for si := 0; si < d.nst; si++ {
@@ -300,10 +312,8 @@ func decodeSide(rs []reading, emts []time.Duration, h hypothesis) sideExplanatio
 				last = i + 1
 			}
 			for j := i + 1; j <= last; j++ {
-				base := c0 + skipCost[j] - skipCost[i+1]
-				d.steps(i, r.k, r.ply, i, r.o, from, j, func(to state, c float64, st step) {
-					relax(j, to, base+c, st, int32(cell))
-				})
+				d.j, d.from, d.base = j, int32(cell), c0+skipCost[j]-skipCost[i+1]
+				d.steps(i, r.k, r.ply, r.o, from, j)
 			}
 		}
 	}
@@ -376,10 +386,10 @@ func (d *decoder) plain(p, x int) bool {
 	return true
 }
 
-// steps calls emit for every way the clock can have gone from a kept
+// steps offers (emit) every way the clock can have gone from a kept
 // reading (index i, -1 for the start; move k; ply; value o; state from)
 // to reading j, with its cost.
-func (d *decoder) steps(i, k, ply, _ int, o time.Duration, from state, j int, emit func(state, float64, step)) {
+func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 	r := d.rs[j]
 	gap := r.k - k
 	if gap < 1 {
@@ -412,18 +422,18 @@ func (d *decoder) steps(i, k, ply, _ int, o time.Duration, from state, j int, em
 	unexplained := func(to state, used time.Duration, inc time.Duration) {
 		gained := -used
 		st := step{kind: stepJump, from: i, gained: gained}
-		emit(to, costJump, st)
+		d.emit(to, costJump, st)
 		if gap == 1 && i >= 0 && inc > 0 && gained <= inc+tolRound {
 			st.kind = stepExtraInc
-			emit(to, costExtraInc, st)
+			d.emit(to, costExtraInc, st)
 		}
 		if i >= 0 && gap == 1 && r.emt != Unknown && byHand(gained+r.emt, inc) {
 			st.kind = stepHand
-			emit(to, costHand, st)
+			d.emit(to, costHand, st)
 		}
 	}
 	if from.frozen {
-		d.fromZero(i, k, from, r, j, emit)
+		d.fromZero(i, k, from, r)
 		return
 	}
 	switch d.h.mode {
@@ -450,7 +460,7 @@ func (d *decoder) steps(i, k, ply, _ int, o time.Duration, from state, j int, em
 			if began > 0 {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
 			}
-			emit(to, timeCost(used), st)
+			d.emit(to, timeCost(used), st)
 		} else if used < -tolRound {
 			unexplained(to, used, credit(tc, p))
 		}
@@ -461,21 +471,21 @@ func (d *decoder) steps(i, k, ply, _ int, o time.Duration, from state, j int, em
 			if early && d.h.noEarlyFlag {
 				return
 			}
-			emit(state{p: q, frozen: true}, costFlag, step{kind: stepRunOut, from: i, flagMin: k + 1, early: early, used: o})
+			d.emit(state{p: q, frozen: true}, costFlag, step{kind: stepRunOut, from: i, flagMin: k + 1, early: early, used: o})
 		}
 	default:
 		p := from.p
 		inc := credit(tc, p)
 		used := o + time.Duration(gap)*inc - r.o
 		if used >= -tolRound {
-			emit(from, timeCost(used), step{kind: stepUse, from: i, used: max(0, used)})
+			d.emit(from, timeCost(used), step{kind: stepUse, from: i, used: max(0, used)})
 		} else {
 			unexplained(from, used, inc)
 		}
 		if p == P {
 			// A flag in the last period: the clock stands at 0:00.
 			if r.o <= tolRound && i >= 0 {
-				emit(state{p: p, frozen: true}, costFlag, step{kind: stepRunOut, from: i, flagMin: k + 1, used: o})
+				d.emit(state{p: p, frozen: true}, costFlag, step{kind: stepRunOut, from: i, flagMin: k + 1, used: o})
 			}
 			return
 		}
@@ -495,19 +505,26 @@ func (d *decoder) steps(i, k, ply, _ int, o time.Duration, from state, j int, em
 			}
 			req := tc.Required(p)
 			st.early = located && at-1 < req || !located && r.k-1 < req
+			// Across missing readings the flag may have fallen before or
+			// after the control: half a flag's cost, and never where no
+			// flag before the control is allowed.
+			ambiguous := !located && !st.early && k < req
 			ok := true
 			if gap == 1 && r.emt != Unknown && absDur(used-r.emt) > max(time.Minute, used/2) {
 				ok = false // the move's %emt says it was short: no flag
 			}
-			if st.early && d.h.noEarlyFlag {
+			if (st.early || ambiguous) && d.h.noEarlyFlag {
 				ok = false
 			}
 			if ok && used >= -tolRound {
 				c := timeCost(used)
-				if st.early {
+				switch {
+				case st.early:
 					c += costFlag
+				case ambiguous:
+					c += costFlag / 2
 				}
-				emit(state{p: p + 1}, c, st)
+				d.emit(state{p: p + 1}, c, st)
 			}
 		}
 		// The opponent's time ran out between the two readings: a clock
@@ -517,7 +534,7 @@ func (d *decoder) steps(i, k, ply, _ int, o time.Duration, from state, j int, em
 				if f > ply && f < r.ply {
 					used := o + time.Duration(gap)*max(inc, inc2) + next - r.o
 					if used >= -tolRound {
-						emit(state{p: p + 1}, timeCost(used), step{kind: stepPeriod, how: byOpponentFlag, from: i, periods: 1, used: max(0, used)})
+						d.emit(state{p: p + 1}, timeCost(used), step{kind: stepPeriod, how: byOpponentFlag, from: i, periods: 1, used: max(0, used)})
 					}
 					break
 				}
@@ -529,20 +546,20 @@ func (d *decoder) steps(i, k, ply, _ int, o time.Duration, from state, j int, em
 // fromZero continues from a clock standing at 0:00 (a flag nobody
 // claimed): it stays there, and a counting clock adds the next period at
 // the count.
-func (d *decoder) fromZero(i, k int, from state, r reading, j int, emit func(state, float64, step)) {
+func (d *decoder) fromZero(i, k int, from state, r reading) {
 	tc := d.h.tc
 	P := len(tc.Periods)
 	if r.o <= tolRound {
-		emit(from, 0, step{kind: stepUse, from: i})
+		d.emit(from, 0, step{kind: stepUse, from: i})
 	}
 	if d.h.mode != modeCount || from.p >= P {
-		emit(from, costJump, step{kind: stepJump, from: i, gained: r.o})
+		d.emit(from, costJump, step{kind: stepJump, from: i, gained: r.o})
 		return
 	}
 	c := d.countAt(from.p)
 	if c > r.k || c <= k {
 		if c > r.k {
-			emit(from, costJump, step{kind: stepJump, from: i, gained: r.o})
+			d.emit(from, costJump, step{kind: stepJump, from: i, gained: r.o})
 		}
 		return
 	}
@@ -550,9 +567,9 @@ func (d *decoder) fromZero(i, k int, from state, r reading, j int, emit func(sta
 	credits := time.Duration(r.k-c+1) * credit(tc, p)
 	used := periodTime(tc, p) + credits - r.o
 	if used >= -tolRound {
-		emit(state{p: p}, moveCost(used, r.k-c+1), step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, used: max(0, used)})
+		d.emit(state{p: p}, moveCost(used, r.k-c+1), step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, used: max(0, used)})
 	} else {
-		emit(state{p: p}, costJump, step{kind: stepJump, from: i, gained: -used})
+		d.emit(state{p: p}, costJump, step{kind: stepJump, from: i, gained: -used})
 	}
 }
 

@@ -1,0 +1,193 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The cases below are clock histories written out by hand, each the shape
+// of something seen in real broadcasts: what the audit must say of them,
+// and above all what it must not.
+
+// clockGame writes a game whose sides' clock readings are given (one per
+// move; "" for a move without a reading), with legal moves.
+func clockGame(t testing.TB, tags map[string]string, white, black []string) string {
+	t.Helper()
+	n := max(len(white), len(black))
+	sans := randomGame(t, 3, 2*n)
+	var b strings.Builder
+	b.WriteString("[Event \"Case\"]\n[Site \"?\"]\n[Round \"1.1\"]\n[White \"W\"]\n[Black \"B\"]\n")
+	if _, ok := tags["Result"]; !ok {
+		b.WriteString("[Result \"1/2-1/2\"]\n")
+	}
+	for k, v := range tags {
+		fmt.Fprintf(&b, "[%s \"%s\"]\n", k, v)
+	}
+	b.WriteString("\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%d. %s ", i+1, sans[2*i])
+		if i < len(white) && white[i] != "" {
+			fmt.Fprintf(&b, "{[%%clk %s]} ", white[i])
+		}
+		if i >= len(black) {
+			break
+		}
+		b.WriteString(sans[2*i+1] + " ")
+		if black[i] != "" {
+			fmt.Fprintf(&b, "{[%%clk %s]} ", black[i])
+		}
+		b.WriteString("\n")
+	}
+	res := tags["Result"]
+	if res == "" {
+		res = "1/2-1/2"
+	}
+	b.WriteString(res + "\n\n")
+	return b.String()
+}
+
+// series returns n readings starting at start (H:MM:SS), each move using
+// use(k) and gaining inc(k), with changes applied at given moves.
+func series(start time.Duration, n int, use func(k int) time.Duration, inc func(k int) time.Duration, at map[int]time.Duration) []string {
+	var out []string
+	c := start
+	for k := 1; k <= n; k++ {
+		c = c - use(k) + inc(k) + at[k]
+		out = append(out, clockText(c))
+	}
+	return out
+}
+
+func constant(d time.Duration) func(int) time.Duration { return func(int) time.Duration { return d } }
+
+func findingsOf(r *Report) string {
+	var got []string
+	for _, f := range r.Findings {
+		got = append(got, fmt.Sprintf("%s %s %d", f.Kind, f.Side, f.Move))
+	}
+	return strings.Join(got, "; ")
+}
+
+// A reading of 39:08 after move 16 between 39:40 and 40:06: one low
+// reading, not a flag with a 49-minute move (100/40 + 50/20 + 15, 30 s
+// from move 1).
+func TestCaseOneLowReading(t *testing.T) {
+	const tc = "40/6000+30:20/3000+30:900+30"
+	use := func(k int) time.Duration { return time.Duration(40+k%5*20) * time.Second }
+	white := series(100*time.Minute+30*time.Second, 58, use, constant(30*time.Second), nil)
+	black := series(100*time.Minute+30*time.Second, 58, use, constant(30*time.Second), nil)
+	white[15] = "0:39:08"
+	white[14] = "0:39:40"
+	white[16] = "0:40:06"
+	for k := 17; k < 58; k++ {
+		white[k] = clockText(40*time.Minute + 6*time.Second + time.Duration(k-16)*25*time.Second)
+	}
+	a := New(Options{})
+	for _, tag := range []string{tc, ""} {
+		tags := map[string]string{}
+		if tag != "" {
+			tags["TimeControl"] = tag
+		}
+		r := a.Game(readAll(t, clockGame(t, tags, white, black))[0])
+		if got := findingsOf(r); got != "" {
+			t.Errorf("tag %q: findings %q, want none", tag, got)
+		}
+	}
+}
+
+// 100/40 + 50/20 + 15, 30 s from move 1, on a clock that adds the next
+// period at the flag. White's 50 minutes come at move 42 (after the
+// control); at move 54 one reading is 2:37 high; at move 60 White has 2:17
+// and then 15:00: the flag fell during move 60 with 59 of the 60 moves
+// completed, and play went on. The blip is not the period; the flag is.
+func TestCaseSecondControlFlag(t *testing.T) {
+	const tc = "40/6000+30:20/3000+30:900+30"
+	use := func(k int) time.Duration { return 2*time.Minute + 45*time.Second + time.Duration(k%3)*5*time.Second }
+	white := series(100*time.Minute+30*time.Second, 41, use, constant(30*time.Second), nil)
+	// Move 42: the flag after the control, 50 minutes added.
+	white = append(white, "0:49:08")
+	// Moves 43 to 59 down to 2:17, 2:41 a move.
+	for k := 43; k <= 59; k++ {
+		white = append(white, clockText(49*time.Minute+8*time.Second-time.Duration(k-42)*(2*time.Minute+41*time.Second)+2*time.Second))
+	}
+	white[53] = clockText(parseHMS(t, white[53]) + 2*time.Minute + 37*time.Second) // one reading 2:37 high
+	// Move 60: 2:17 left, the move took 2:47: 15 minutes added at the
+	// flag, and the press's 30 s.
+	white = append(white, "0:14:59")
+	for k := 61; k <= 75; k++ {
+		white = append(white, clockText(14*time.Minute+59*time.Second+time.Duration(k-60)*10*time.Second))
+	}
+	black := series(100*time.Minute+30*time.Second, 75, constant(70*time.Second), constant(30*time.Second), nil)
+	a := New(Options{NoUnwinnable: true})
+	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	if got := findingsOf(r); got != "flag-before-control white 60" {
+		t.Errorf("findings %q, want the flag at move 60 only\n%v", got, white)
+		for _, f := range r.Findings {
+			t.Log(f.Detail)
+		}
+	}
+}
+
+func parseHMS(t testing.TB, s string) time.Duration {
+	d, ok := parseClock(s)
+	if !ok {
+		t.Fatalf("bad clock %q", s)
+	}
+	return d
+}
+
+// 40/7200:1800+30 on clocks that count: both clocks gained the second
+// period after move 39 (a clock set to count one press early): both are
+// period-early, and nothing else.
+func TestCaseBothEarly(t *testing.T) {
+	const tc = "40/7200:1800+30"
+	inc := func(k int) time.Duration {
+		if k >= 39 {
+			return 30 * time.Second
+		}
+		return 0
+	}
+	use := func(k int) time.Duration { return 2*time.Minute + time.Duration(k%4)*20*time.Second }
+	white := series(120*time.Minute, 60, use, inc, map[int]time.Duration{39: 30 * time.Minute})
+	black := series(120*time.Minute, 60, use, inc, map[int]time.Duration{39: 30 * time.Minute})
+	r := New(Options{}).Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	if got := findingsOf(r); got != "period-early black 39; period-early white 39" {
+		t.Errorf("findings %q", got)
+	}
+	if r.TimeControl != tc || r.TimeControlSource != SourceTag {
+		t.Errorf("judged by %s (%s)", r.TimeControl, r.TimeControlSource)
+	}
+}
+
+// 120/40 + 30, 30 s from move 41, no tag, clocks that count: single
+// readings 4 and 10 minutes off that come back are glitches, and the
+// period with its first increment after move 40 is the control.
+func TestCaseBlipsNoTag(t *testing.T) {
+	a := New(Options{})
+	var games []*Game
+	for b := 0; b < 6; b++ {
+		inc := func(k int) time.Duration {
+			if k >= 40 {
+				return 30 * time.Second
+			}
+			return 0
+		}
+		use := func(k int) time.Duration {
+			return time.Duration(60+(k*7+b*13)%150) * time.Second
+		}
+		white := series(120*time.Minute, 55, use, inc, map[int]time.Duration{40: 30 * time.Minute})
+		black := series(120*time.Minute, 55, use, inc, map[int]time.Duration{40: 30 * time.Minute})
+		if b == 2 {
+			white[12] = clockText(parseHMS(t, white[12]) + 4*time.Minute)
+			black[25] = clockText(parseHMS(t, black[25]) - 10*time.Minute)
+		}
+		games = append(games, readAll(t, clockGame(t, nil, white, black))...)
+	}
+	for i, r := range a.Round(games) {
+		if got := findingsOf(r); got != "" || r.TimeControl != "40/7200:1800+30" {
+			t.Errorf("game %d: %s, findings %q", i, r.TimeControl, got)
+		}
+	}
+}
