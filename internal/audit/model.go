@@ -263,10 +263,7 @@ func (d *decoder) glitchCost(x int) float64 {
 }
 
 // decodeSide finds the cheapest explanation of rs under h.
-var decodes int
-
 func decodeSide(rs []reading, emts []time.Duration, h hypothesis) sideExplanation {
-	decodes++
 	d := &decoder{rs: rs, emts: emts, h: h, n: len(rs), nst: 2 * (len(h.tc.Periods) + 1)}
 	ex := sideExplanation{rs: rs}
 	if d.n == 0 || len(h.tc.Periods) == 0 {
