@@ -198,7 +198,7 @@ func (out *auditSinks) finish() error {
 
 func summary(w io.Writer, st audit.Stats) {
 	fmt.Fprintf(w, "%d game(s) in %d file(s)", st.Games, st.Files)
-	for _, k := range []string{audit.FlagBeforeControl, audit.PeriodEarly, audit.PeriodLate, audit.IncrementMissing, audit.IncrementExtra, audit.TimeForfeit, audit.ClockData} {
+	for _, k := range []string{audit.FlagBeforeControl, audit.PossibleFlag, audit.PeriodEarly, audit.PeriodLate, audit.IncrementMissing, audit.IncrementExtra, audit.TimeForfeit, audit.TimeAdded, audit.ClockData} {
 		if n := st.Findings[k]; n > 0 {
 			fmt.Fprintf(w, ", %d %s", n, k)
 		}
