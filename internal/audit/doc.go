@@ -14,29 +14,37 @@
 // recognises gzip and zstandard from the data and refuses other
 // compressions by name.
 //
+// # The model
+//
+// Each side's readings are explained under a control and a clock mode
+// (model.go): a clock that counts presses (and may miscount), one that
+// adds the next period at the player's flag, one that adds it to both
+// players at the first flag. An explanation says which readings are wrong
+// (glitches, stale readings, the last move's), and between the readings it
+// keeps what happened: time used, a period that came, a clock standing at
+// 0:00, time from nowhere. Each part has a cost; decodeSide finds the
+// cheapest explanation by dynamic programming, explainGame the cheapest
+// mode (explain.go).
+//
 // # The control
 //
-// A game is judged by the control given to the Auditor, else by its
-// TimeControl tag — the notation of docs/timecontrol.md and FIDE's
-// short forms through clockd.ParseTimeControl, free text ("90 minutes for
-// the first 40 moves, followed by …") through this package's own reader —
-// when the clocks agree with it, else by what the clocks show (the first
-// readings give the first period's time, consecutive ones the increment).
+// A round's games share a control (control.go): it is chosen once, among
+// FIDE's controls, the round's TimeControl tags (the notation of
+// docs/timecontrol.md, FIDE's short forms and free text, ParseTimeControl)
+// and a control fitted to the clocks, by the total cost of the games'
+// explanations under each. A tag starts ahead; a game gets a control of
+// its own only when its clocks contradict the round's (a tiebreak, an
+// Armageddon game). The --timecontrol option overrides all of it.
 //
-// # The replay
+// # Conclusions
 //
-// Each side's readings are replayed against the control: from one reading
-// to the next a clock loses the time used and gains the increments, and
-// any more than that is a period's time (added at the player's flag, at
-// the opponent's flag on clocks that give both players the period then, or
-// at a counted press), an extra increment, or a data fault. A period
-// added when the player's time ran out before the period's moves were
-// completed is a flag before the control; its verdict, and that of results
-// decided on time, comes from the 6.9 analyzer (rules/unwinnable) on the
-// position at that moment. Broadcast clocks are rounded, sometimes stale,
-// sometimes read from the next game: the tolerances and exclusions that
-// keep the audit from crying wolf on them are in clocks.go and
-// docs/audit.md.
+// judge.go turns the chosen explanation into period additions and
+// findings. A flag before the control is reported only when the cheapest
+// explanation without it costs clearly more, the period's time stays in
+// the readings after it and the reading fits a player who ran out;
+// otherwise it is a possible-flag without a verdict, or nothing. Its
+// verdict, and that of results decided on time, comes from the 6.9
+// analyzer (rules/unwinnable) on the position at that moment.
 //
 // # Output
 //
