@@ -145,8 +145,10 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 			rg.tc, rg.source = c.tc, SourceFlag
 			if rg.hasClocks() {
 				rg.ex = explainGame(rg.sd, c.tc, [2]bool{})
-				own := bestOwn(rg, nil)
-				rg.mismatch = own.cost+ownControlGain <= rg.ex.cost
+				if rg.ex.cost >= ownControlGain && quickCost(rg.sd, c.tc) >= ownStart {
+					own := bestOwn(rg, nil)
+					rg.mismatch = own.cost+ownControlGain <= rg.ex.cost
+				}
 			}
 		}
 		return
