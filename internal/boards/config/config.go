@@ -54,6 +54,7 @@ type Config struct {
 	Lichess   *Lichess   `yaml:"lichess" toml:"lichess"`     // push to a lichess broadcast round (optional)
 	LiveChess *LiveChess `yaml:"livechess" toml:"livechess"` // the LiveChess-compatible listener (optional)
 	NATS      *NATS      `yaml:"nats" toml:"nats"`           // publish to NATS JetStream for a hall (optional; docs/scale-out.md)
+	Access    *Access    `yaml:"access" toml:"access"`       // arbiters' logins, spectators, TLS for listen (optional; access.go)
 	Boards    []Board    `yaml:"boards" toml:"boards"`
 }
 

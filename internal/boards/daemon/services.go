@@ -16,7 +16,15 @@ import (
 // /api/v1.0.
 func (d *Daemon) DefaultMounts() []Mount {
 	lc := livechess.New(d.hub).Handler()
-	ws := web.New(d.hub, web.Options{Arbiter: d})
+	access, err := d.webAccess()
+	if err != nil {
+		// Checked when the listener was opened (New fails then): what
+		// is left is bcrypt failing. Nobody can log in then: a login
+		// without a hash matches no secret.
+		d.log.Error("arbiters' logins: nobody can write", "err", err)
+		access = &web.Access{Arbiters: []web.Login{{}}}
+	}
+	ws := web.New(d.hub, web.Options{Arbiter: d, Access: access})
 	return []Mount{
 		{Pattern: "/", Handler: ws.Handler(), OnShutdown: ws.Close},
 		{Pattern: "/api/v1.0/", Handler: lc},

@@ -25,9 +25,13 @@ import (
 // before any capture file is made: a port already taken stops the daemon
 // with nothing written.
 func (d *Daemon) listen() error {
+	if err := d.cfg.Access.Check(); err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
 	if d.o.Listener != nil {
-		d.ln = d.o.Listener
-		return nil
+		var err error
+		d.ln, err = d.secure(d.o.Listener)
+		return err
 	}
 	ln, err := net.Listen("tcp", d.cfg.Listen)
 	if err != nil {
@@ -36,7 +40,10 @@ func (d *Daemon) listen() error {
 		}
 		return fmt.Errorf("daemon: listen on %s: %w", d.cfg.Listen, err)
 	}
-	d.ln = ln
+	if d.ln, err = d.secure(ln); err != nil {
+		ln.Close()
+		return err
+	}
 	return nil
 }
 
@@ -74,14 +81,14 @@ func (d *Daemon) announce() {
 		return
 	}
 	ip := net.ParseIP(host)
-	switch {
-	case ip == nil || ip.IsLoopback():
-	case ip.IsUnspecified():
-		d.log.Warn("listening on all interfaces without authentication: anyone on the network can watch the games and acknowledge alerts. "+
-			"Listen on 127.0.0.1 and put a reverse proxy with authentication in front (docs/operations.md, HTTP)", "addr", d.ln.Addr().String())
-	default:
-		d.log.Warn("listening on "+host+", reachable from the network, without authentication: anyone who reaches it can watch the games and acknowledge alerts. "+
-			"Listen on 127.0.0.1 and put a reverse proxy with authentication in front (docs/operations.md, HTTP)", "addr", d.ln.Addr().String())
+	if ip == nil || ip.IsLoopback() {
+		return
+	}
+	if ip.IsUnspecified() {
+		host = "all interfaces"
+	}
+	if w := d.accessWarning(host); w != "" {
+		d.log.Warn(w, "addr", d.ln.Addr().String())
 	}
 }
 

@@ -73,12 +73,12 @@ func TestPortTakenWritesNothing(t *testing.T) {
 // TestStartAnnounce: at start each board's time control is said in
 // words, one that looks written in minutes is warned about with the
 // control probably meant, and listening on every interface without
-// authentication is warned about; on localhost it is not.
+// arbiters' logins is warned about; on localhost it is not.
 func TestStartAnnounce(t *testing.T) {
 	for _, tt := range []struct {
 		listen  string
 		exposed string
-	}{{"0.0.0.0:0", "listening on all interfaces without authentication"}, {"127.0.0.1:0", ""}} {
+	}{{"0.0.0.0:0", "listening on all interfaces, reachable from the network, without arbiters' logins"}, {"127.0.0.1:0", ""}} {
 		var logs logBuffer
 		c := testConfig(t.TempDir(), "/dev/nonexistent-board", "/dev/nonexistent-board-2")
 		c.Listen = tt.listen
@@ -101,7 +101,7 @@ func TestStartAnnounce(t *testing.T) {
 		if len(logs.lines("WARN", "looks written in minutes")) != 1 {
 			t.Errorf("board 1's control warned about:\n%s", logs.String())
 		}
-		got := logs.lines("WARN", "without authentication")
+		got := logs.lines("WARN", "reachable from the network")
 		switch {
 		case tt.exposed == "" && len(got) > 0:
 			t.Errorf("%s: warned %q", tt.listen, got)

@@ -32,6 +32,9 @@ type Options struct {
 	// Arbiter, when set, takes the arbiter's acts (claims and decisions,
 	// arbiter.go); without it the API answers 501.
 	Arbiter Arbiter
+	// Access says who may read and write (access.go); nil: anyone may
+	// read, and writes are taken from this computer only.
+	Access *Access
 }
 
 // Server serves the API, the stream and the dashboard of one hub.
@@ -137,8 +140,11 @@ func (s *Server) Close() {
 	s.once.Do(func() { close(s.done) })
 }
 
-// Handler returns the HTTP handler: the API under /api/, the dashboard at /.
-func (s *Server) Handler() http.Handler { return s.mux }
+// Handler returns the HTTP handler: the API under /api/, the dashboard at
+// /, behind the server's Access.
+func (s *Server) Handler() http.Handler {
+	return &guard{s: s, next: s.mux, good: map[[32]byte]string{}}
+}
 
 // apiError is the body of every error response.
 type apiError struct {

@@ -68,6 +68,7 @@ type response struct {
 func do(t testing.TB, hnd http.Handler, method, target string) response {
 	t.Helper()
 	req := httptest.NewRequest(method, target, nil)
+	req.RemoteAddr = "127.0.0.1:41000" // the arbiter's own computer
 	rec := httptest.NewRecorder()
 	hnd.ServeHTTP(rec, req)
 	return response{rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes()}
@@ -211,6 +212,7 @@ func TestAck(t *testing.T) {
 	}
 	// Another site's page cannot acknowledge through the arbiter's browser.
 	req := httptest.NewRequest("POST", "/api/boards/12/alerts/1/ack", nil)
+	req.RemoteAddr = "127.0.0.1:41000"
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
 	rec := httptest.NewRecorder()
 	s.Handler().ServeHTTP(rec, req)
