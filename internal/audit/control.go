@@ -144,7 +144,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 		for _, rg := range games {
 			rg.tc, rg.source = c.tc, SourceFlag
 			if rg.hasClocks() {
-				rg.ex = explainGame(rg.sd, c.tc, [2]bool{})
+				rg.ex = explainGame(&rg.sd, c.tc, [2]bool{})
 				if rg.ex.cost >= ownControlGain && quickCost(rg.sd, c.tc) >= ownStart {
 					own := bestOwn(rg, nil)
 					rg.mismatch = own.cost+ownControlGain <= rg.ex.cost
@@ -189,7 +189,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 		score := -c.bonus
 		exs[ci] = make([]gameExplanation, len(withClocks))
 		for gi, rg := range withClocks {
-			ex := explainGame(rg.sd, c.tc, [2]bool{})
+			ex := explainGame(&rg.sd, c.tc, [2]bool{})
 			exs[ci][gi] = ex
 			score += ex.cost
 			if best >= 0 && score > bestScore {
@@ -297,7 +297,7 @@ func bestOwn(rg *roundGame, cands []candidate) gameExplanation {
 	var best gameExplanation
 	found := false
 	try := func(tc [2]clockd.TimeControl) {
-		ex := explainGame(rg.sd, tc, [2]bool{})
+		ex := explainGame(&rg.sd, tc, [2]bool{})
 		if !found || ex.cost < best.cost {
 			best, found = ex, true
 		}

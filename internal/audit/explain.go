@@ -13,6 +13,10 @@ type sideData struct {
 	rs   []reading       // the moves with a reading
 	emts []time.Duration // every move's %emt, by move number - 1
 	plys []int           // every move's ply, by move number - 1
+	// emtTotal[m] and emtMissing[m]: the %emt of moves 1..m added up, and
+	// how many of them have none.
+	emtTotal   []time.Duration
+	emtMissing []int
 }
 
 // sideMove is one move of one side, with its clock comments.
@@ -40,9 +44,16 @@ func split(g *Game) [2][]sideMove {
 func sidesData(s [2][]sideMove) [2]sideData {
 	var sd [2]sideData
 	for side, ms := range s {
-		d := sideData{ms: ms, emts: make([]time.Duration, len(ms)), plys: make([]int, len(ms))}
+		d := sideData{ms: ms, emts: make([]time.Duration, len(ms)), plys: make([]int, len(ms)),
+			emtTotal: make([]time.Duration, len(ms)+1), emtMissing: make([]int, len(ms)+1)}
 		for i, m := range ms {
 			d.emts[i], d.plys[i] = m.emt, m.ply
+			d.emtTotal[i+1], d.emtMissing[i+1] = d.emtTotal[i], d.emtMissing[i]
+			if m.emt == Unknown {
+				d.emtMissing[i+1]++
+			} else {
+				d.emtTotal[i+1] += m.emt
+			}
 			if m.clk != Unknown {
 				d.rs = append(d.rs, reading{k: m.k, ply: m.ply, o: m.clk, emt: m.emt})
 			}
@@ -68,18 +79,24 @@ func fastCost(fast []time.Duration) float64 {
 	if len(fast) < maxSamples {
 		return 0
 	}
+	q := len(fast) / 10
+	n := 0
+	for _, f := range fast {
+		if f <= 4*time.Second {
+			n++
+		}
+	}
+	if n > q {
+		return 0 // the tenth of the moves fastest took 4 s or less
+	}
 	f := slices.Clone(fast)
 	slices.Sort(f)
-	q := f[len(f)/10]
-	if q <= 4*time.Second {
-		return 0
-	}
-	return min(20, float64(q-4*time.Second)/float64(2*time.Second))
+	return min(20, float64(f[q]-4*time.Second)/float64(2*time.Second))
 }
 
 // reachesCount reports whether a side's moves come near the end of the
 // first period, where the modes differ.
-func reachesCount(sd [2]sideData, tc [2]clockd.TimeControl) bool {
+func reachesCount(sd *[2]sideData, tc [2]clockd.TimeControl) bool {
 	for side := range sd {
 		req := tc[side].Required(1)
 		if req > 0 && len(sd[side].emts) >= req-3 {
@@ -92,7 +109,7 @@ func reachesCount(sd [2]sideData, tc [2]clockd.TimeControl) bool {
 // explainGame finds the cheapest explanation of a game's clocks under tc,
 // trying each clock mode. noEarly forbids a side's flag before the
 // control (the alternative an accusation is weighed against).
-func explainGame(sd [2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) gameExplanation {
+func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) gameExplanation {
 	var tight [2]bool
 	for side := range sd {
 		tight[side] = emtTrusted(sd[side].ms, tc[side])
@@ -103,7 +120,7 @@ func explainGame(sd [2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) game
 	decode := func(mode clockMode, opp [2][]int) gameExplanation {
 		ex := gameExplanation{tc: tc, mode: mode}
 		for side := range sd {
-			ex.sides[side] = decodeSide(sd[side].rs, sd[side].emts, hyp(side, mode, 0, opp[side]))
+			ex.sides[side] = decodeSide(&sd[side], hyp(side, mode, 0, opp[side]))
 			ex.cost += ex.sides[side].cost + fastCost(ex.sides[side].fast)
 		}
 		return ex
@@ -111,36 +128,36 @@ func explainGame(sd [2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) game
 	if !reachesCount(sd, tc) {
 		return decode(modeFlag, [2][]int{})
 	}
-	best := decode(modeCount, [2][]int{})
-	if best.cost == 0 {
-		return best // nothing cheaper exists
-	}
-	// A counting clock may have miscounted one side's presses: only worth
-	// trying where that side's explanation costs more than a miscount.
-	for side := range sd {
-		base := best.sides[side].cost + fastCost(best.sides[side].fast)
-		if base <= costMiscount || !anomalyNearCount(best.sides[side], tc[side]) {
-			continue
-		}
-		for _, off := range []int{-1, 1, -2, 2} {
-			if costMiscount*float64(abs(off)) >= base {
+	// At the flag first: a counting clock is then tried only while it can
+	// still do better, and wins a tie.
+	own := decode(modeFlag, [2][]int{})
+	best := own
+	if own.cost > 0 {
+		count := decode(modeCount, [2][]int{})
+		// A counting clock may have miscounted one side's presses: only
+		// worth trying where that side's explanation costs more than a
+		// miscount, and while the counting clock can still win.
+		for side := range sd {
+			base := count.sides[side].cost + fastCost(count.sides[side].fast)
+			if base <= costMiscount || count.cost-base+costMiscount >= best.cost || !anomalyNearCount(count.sides[side], tc[side]) {
 				continue
 			}
-			e := decodeSide(sd[side].rs, sd[side].emts, hyp(side, modeCount, off, nil))
-			c := e.cost + fastCost(e.fast) + costMiscount*float64(abs(off))
-			if c < base {
-				best.cost += c - base
-				base = c
-				best.sides[side], best.offset[side] = e, off
+			for _, off := range []int{-1, 1, -2, 2} {
+				if costMiscount*float64(abs(off)) >= base {
+					continue
+				}
+				e := decodeSide(&sd[side], hyp(side, modeCount, off, nil))
+				c := e.cost + fastCost(e.fast) + costMiscount*float64(abs(off))
+				if c < base {
+					count.cost += c - base
+					base = c
+					count.sides[side], count.offset[side] = e, off
+				}
 			}
 		}
-	}
-	if best.cost == 0 {
-		return best
-	}
-	own := decode(modeFlag, [2][]int{})
-	if own.cost < best.cost {
-		best = own
+		if count.cost <= best.cost {
+			best = count
+		}
 	}
 	if best.cost <= costBothMode {
 		return best

@@ -170,11 +170,12 @@ type sideExplanation struct {
 
 // decoder holds one side's readings and the control.
 type decoder struct {
-	rs   []reading
-	emts []time.Duration // every move's %emt, by move number - 1 (Unknown when absent)
-	h    hypothesis
-	n    int
-	nst  int
+	rs     []reading
+	sd     *sideData
+	h      hypothesis
+	n      int
+	nst    int
+	counts []int // counts[p]: the press at which a counting clock starts period p+1 (0: none)
 	// The tables, and the step being relaxed: into reading j, from cell
 	// from (-1: the start) at cost base.
 	cost []float64
@@ -219,11 +220,10 @@ func periodTime(tc clockd.TimeControl, p int) time.Duration {
 // countAt is the press at which a counting clock starts period p+1, or 0
 // when period p lasts to the end.
 func (d *decoder) countAt(p int) int {
-	r := d.h.tc.Required(p)
-	if r <= 0 {
+	if p < 1 || p >= len(d.counts) {
 		return 0
 	}
-	return max(1, r+d.h.offset)
+	return d.counts[p]
 }
 
 // moveCost is what time used over gap moves costs: nothing while the
@@ -263,8 +263,18 @@ func (d *decoder) glitchCost(x int) float64 {
 }
 
 // decodeSide finds the cheapest explanation of rs under h.
-func decodeSide(rs []reading, emts []time.Duration, h hypothesis) sideExplanation {
-	d := &decoder{rs: rs, emts: emts, h: h, n: len(rs), nst: 2 * (len(h.tc.Periods) + 1)}
+func decodeSide(sd *sideData, h hypothesis) sideExplanation {
+	rs := sd.rs
+	d := &decoder{rs: rs, sd: sd, h: h, n: len(rs), nst: 2 * (len(h.tc.Periods) + 1)}
+	var counts [8]int
+	d.counts = counts[:0]
+	for p := 0; p <= len(h.tc.Periods); p++ {
+		c := 0
+		if r := h.tc.Required(p); p > 0 && r > 0 {
+			c = max(1, r+h.offset)
+		}
+		d.counts = append(d.counts, c)
+	}
 	ex := sideExplanation{rs: rs}
 	if d.n == 0 || len(h.tc.Periods) == 0 {
 		return ex
@@ -383,6 +393,48 @@ func (d *decoder) plain(p, x int) bool {
 	return true
 }
 
+// timeCost is what the time used over a step costs: a first reading's
+// distance from the start, a move implausibly long, or one its %emt
+// contradicts.
+func (d *decoder) timeCost(i, k int, r reading, gap int, used time.Duration) float64 {
+	if i < 0 {
+		return startCost(used, r.k, periodTime(d.h.tc, 1))
+	}
+	if emt, ok := d.emtSum(k, r.k); ok {
+		tol := max(time.Minute, used/4)
+		if d.h.emtTight {
+			tol = tolIncr
+		}
+		m := absDur(used - emt)
+		if m <= tol {
+			return 0 // the moves' %emt say they took that long
+		}
+		c := moveCost(used, gap) + costEMT // the moves' %emt say otherwise
+		if d.h.emtTight {
+			c += min(30, float64(m)/float64(30*time.Second))
+		}
+		return c
+	}
+	return moveCost(used, gap)
+}
+
+// unexplained offers the explanations of time that appeared over a step
+// (used is negative): a correction or a data fault, an extra increment,
+// the arbiter's two minutes.
+func (d *decoder) unexplained(i int, r reading, gap int, to state, used, inc time.Duration) {
+	gained := -used
+	st := step{kind: stepJump, from: i, gained: gained}
+	d.emit(to, costJump, st)
+	if gap == 1 && i >= 0 && inc >= minIncr && gained <= inc+tolRound {
+		st.kind = stepExtraInc
+		d.emit(to, costExtraInc, st)
+	}
+	if i >= 0 && gap == 1 && r.emt != Unknown && byHand(gained+r.emt, inc) {
+		st.kind = stepHand
+		d.emit(to, costHand, st)
+	}
+}
+
 // steps offers (emit) every way the clock can have gone from a kept
 // reading (index i, -1 for the start; move k; ply; value o; state from)
 // to reading j, with its cost.
@@ -394,41 +446,6 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 	}
 	tc := d.h.tc
 	P := len(tc.Periods)
-	timeCost := func(used time.Duration) float64 {
-		if i < 0 {
-			return startCost(used, r.k, periodTime(tc, 1))
-		}
-		if emt, ok := d.emtSum(k, r.k); ok {
-			tol := max(time.Minute, used/4)
-			if d.h.emtTight {
-				tol = tolIncr
-			}
-			m := absDur(used - emt)
-			if m <= tol {
-				return 0 // the moves' %emt say they took that long
-			}
-			c := moveCost(used, gap) + costEMT // the moves' %emt say otherwise
-			if d.h.emtTight {
-				c += min(30, float64(m)/float64(30*time.Second))
-			}
-			return c
-		}
-		return moveCost(used, gap)
-	}
-	// unexplained offers the explanations of time that appeared.
-	unexplained := func(to state, used time.Duration, inc time.Duration) {
-		gained := -used
-		st := step{kind: stepJump, from: i, gained: gained}
-		d.emit(to, costJump, st)
-		if gap == 1 && i >= 0 && inc > 0 && gained <= inc+tolRound {
-			st.kind = stepExtraInc
-			d.emit(to, costExtraInc, st)
-		}
-		if i >= 0 && gap == 1 && r.emt != Unknown && byHand(gained+r.emt, inc) {
-			st.kind = stepHand
-			d.emit(to, costHand, st)
-		}
-	}
 	if from.frozen {
 		d.fromZero(i, k, from, r)
 		return
@@ -457,9 +474,9 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if began > 0 {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
 			}
-			d.emit(to, timeCost(used), st)
+			d.emit(to, d.timeCost(i, k, r, gap, used), st)
 		} else if used < -tolRound {
-			unexplained(to, used, credit(tc, p))
+			d.unexplained(i, r, gap, to, used, credit(tc, p))
 		}
 		// The time ran out during the gap and the clock stands at 0:00.
 		if r.o <= tolRound && (i >= 0 || r.k > 1) {
@@ -475,9 +492,9 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		inc := credit(tc, p)
 		used := o + time.Duration(gap)*inc - r.o
 		if used >= -tolRound {
-			d.emit(from, timeCost(used), step{kind: stepUse, from: i, used: max(0, used)})
+			d.emit(from, d.timeCost(i, k, r, gap, used), step{kind: stepUse, from: i, used: max(0, used)})
 		} else {
-			unexplained(from, used, inc)
+			d.unexplained(i, r, gap, from, used, inc)
 		}
 		if p == P {
 			// A flag in the last period: the clock stands at 0:00.
@@ -514,7 +531,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 				ok = false
 			}
 			if ok && used >= -tolRound {
-				c := timeCost(used)
+				c := d.timeCost(i, k, r, gap, used)
 				switch {
 				case st.early:
 					c += costFlag
@@ -531,7 +548,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 				if f > ply && f < r.ply {
 					used := o + time.Duration(gap)*max(inc, inc2) + next - r.o
 					if used >= -tolRound {
-						d.emit(state{p: p + 1}, timeCost(used), step{kind: stepPeriod, how: byOpponentFlag, from: i, periods: 1, used: max(0, used)})
+						d.emit(state{p: p + 1}, d.timeCost(i, k, r, gap, used), step{kind: stepPeriod, how: byOpponentFlag, from: i, periods: 1, used: max(0, used)})
 					}
 					break
 				}
@@ -574,17 +591,13 @@ func (d *decoder) fromZero(i, k int, from state, r reading) {
 // %emt, when each has one (the first move's is left out: broadcasts put
 // the time since the board went live there).
 func (d *decoder) emtSum(k, m int) (time.Duration, bool) {
-	if k < 1 {
+	if k < 1 || m > len(d.sd.emts) {
 		return 0, false
 	}
-	var t time.Duration
-	for x := k + 1; x <= m; x++ {
-		if x-1 >= len(d.emts) || d.emts[x-1] == Unknown {
-			return 0, false
-		}
-		t += d.emts[x-1]
+	if d.sd.emtMissing[m]-d.sd.emtMissing[k] > 0 {
+		return 0, false
 	}
-	return t, true
+	return d.sd.emtTotal[m] - d.sd.emtTotal[k], true
 }
 
 // locateFlag finds, from the %emt of every move after reading i up to
@@ -595,10 +608,10 @@ func (d *decoder) locateFlag(i, j int, o, inc time.Duration) (int, bool) {
 	}
 	t := o
 	for m := d.rs[i].k + 1; m <= d.rs[j].k; m++ {
-		if m-1 >= len(d.emts) || d.emts[m-1] == Unknown {
+		if m-1 >= len(d.sd.emts) || d.sd.emts[m-1] == Unknown {
 			return 0, false
 		}
-		t -= d.emts[m-1]
+		t -= d.sd.emts[m-1]
 		if t <= tolRound {
 			return m, true
 		}
