@@ -38,7 +38,7 @@ section.game{margin:1.2em 0;padding:.6em .8em;border:1px solid #ddd;border-radiu
 section.game.flagged{border-color:#c33}
 .head{font-weight:600} .meta{color:#555;font-size:.92em}
 ul.findings{margin:.4em 0;padding-left:1.2em} li.finding{margin:.2em 0}
-.kind{font-family:monospace;font-weight:600} .clock-data .kind{color:#777} .incident .kind{color:#b00}
+.kind{font-family:monospace;font-weight:600} .clock-data .kind{color:#777} .incident .kind{color:#b00} .doubt .kind{color:#a60}
 svg.chart{width:100%%;height:auto;max-width:760px;display:block;margin-top:.4em}
 svg .white{stroke:#2a62b0} svg .black{stroke:#222} svg .grid{stroke:#e4e4e4}
 svg text{font:11px system-ui,sans-serif;fill:#555}
@@ -73,8 +73,11 @@ func (s *HTMLSink) Report(r *Report) error {
 		s.w.WriteString("<ul class=\"findings\">\n")
 		for _, f := range r.Findings {
 			cl := "incident"
-			if f.Kind == ClockData {
+			switch f.Kind {
+			case ClockData:
 				cl = "clock-data"
+			case PossibleFlag:
+				cl = "doubt"
 			}
 			fmt.Fprintf(s.w, "<li class=\"finding %s\"><span class=\"kind\">%s</span> %s move %d (%s): %s</li>\n", cl,
 				html.EscapeString(f.Kind), html.EscapeString(f.Side), f.Move, html.EscapeString(f.Article), html.EscapeString(f.Detail))
@@ -226,8 +229,11 @@ func (c chart) writeFindings(w *bufio.Writer, findings []Finding) {
 		}
 		cx := c.x(float64(f.Move))
 		color := "#c00"
-		if f.Kind == ClockData {
+		switch f.Kind {
+		case ClockData:
 			color = "#999"
+		case PossibleFlag:
+			color = "#c80"
 		}
 		fmt.Fprintf(w, "<path class=\"finding-mark\" d=\"M%.1f %d l-5 9 h10 z\" fill=\"%s\"><title>%s, %s move %d</title></path>\n",
 			cx, padT-10, color, html.EscapeString(f.Kind), html.EscapeString(f.Side), f.Move)
