@@ -79,6 +79,7 @@ type roundGame struct {
 	source   string
 	mismatch bool
 	ex       gameExplanation
+	prior    family // the kind of clock the round's other games show
 }
 
 func (rg *roundGame) hasClocks() bool { return len(rg.sd[0].rs)+len(rg.sd[1].rs) > 0 }
@@ -144,7 +145,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 		for _, rg := range games {
 			rg.tc, rg.source = c.tc, SourceFlag
 			if rg.hasClocks() {
-				rg.ex = explainGame(&rg.sd, c.tc, [2]bool{})
+				rg.ex = explainGame(&rg.sd, c.tc, [2]bool{}, familyAny)
 				if rg.ex.cost >= ownControlGain && quickCost(rg.sd, c.tc) >= ownStart {
 					own := bestOwn(rg, nil)
 					rg.mismatch = own.cost+ownControlGain <= rg.ex.cost
@@ -189,7 +190,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 		score := -c.bonus
 		exs[ci] = make([]gameExplanation, len(withClocks))
 		for gi, rg := range withClocks {
-			ex := explainGame(&rg.sd, c.tc, [2]bool{})
+			ex := explainGame(&rg.sd, c.tc, [2]bool{}, familyAny)
 			exs[ci][gi] = ex
 			score += ex.cost
 			if best >= 0 && score > bestScore {
@@ -217,6 +218,42 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 			}
 		}
 		rg.mismatch = rg.tag.err == nil && !sameTC(rg.tc, [2]clockd.TimeControl{rg.tag.tc, rg.tag.tc})
+	}
+	applyPrior(withClocks)
+}
+
+// clearMargin is how much better one kind of clock must explain a game
+// for the game to show the round's kind.
+const clearMargin = 10.0
+
+// applyPrior finds the kind of clock a round's games show (two games or
+// more that one kind explains clearly better, none the other way) and
+// explains the games whose clock was judged of the other kind again with
+// that prior.
+func applyPrior(games []*roundGame) {
+	var nCount, nFlag int
+	for _, rg := range games {
+		switch {
+		case rg.ex.flagCost-rg.ex.countCost >= clearMargin:
+			nCount++
+		case rg.ex.countCost-rg.ex.flagCost >= clearMargin:
+			nFlag++
+		}
+	}
+	prior := familyAny
+	switch {
+	case nCount >= 2 && nFlag == 0:
+		prior = familyCount
+	case nFlag >= 2 && nCount == 0:
+		prior = familyFlag
+	default:
+		return
+	}
+	for _, rg := range games {
+		rg.prior = prior
+		if prior.penalty(rg.ex.mode) > 0 {
+			rg.ex = explainGame(&rg.sd, rg.tc, [2]bool{}, prior)
+		}
 	}
 }
 
@@ -297,7 +334,7 @@ func bestOwn(rg *roundGame, cands []candidate) gameExplanation {
 	var best gameExplanation
 	found := false
 	try := func(tc [2]clockd.TimeControl) {
-		ex := explainGame(&rg.sd, tc, [2]bool{})
+		ex := explainGame(&rg.sd, tc, [2]bool{}, familyAny)
 		if !found || ex.cost < best.cost {
 			best, found = ex, true
 		}

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -71,6 +72,32 @@ type gameExplanation struct {
 	offset [2]int // modeCount: each side's miscount
 	sides  [2]sideExplanation
 	cost   float64
+	// The cheapest cost found for a counting clock and for one that adds
+	// at the flag, without a round's prior (+Inf: not tried).
+	countCost, flagCost float64
+}
+
+// family is a kind of clock: one that counts presses, or one that adds
+// the next period at the flag (to one player or to both).
+type family uint8
+
+const (
+	familyAny   family = iota // no prior
+	familyCount               // the round's clocks count presses
+	familyFlag                // the round's clocks add the period at the flag
+)
+
+// costOtherFamily is what a game's clock costs when it is of another kind
+// than the round's: an event sets its clocks one way, and a board set the
+// other way needs evidence of its own.
+const costOtherFamily = 8.0
+
+func (f family) penalty(m clockMode) float64 {
+	switch {
+	case f == familyCount && m != modeCount, f == familyFlag && m == modeCount:
+		return costOtherFamily
+	}
+	return 0
 }
 
 // fastCost is what an increment larger than the clock's costs: with the
@@ -109,7 +136,7 @@ func reachesCount(sd *[2]sideData, tc [2]clockd.TimeControl) bool {
 // explainGame finds the cheapest explanation of a game's clocks under tc,
 // trying each clock mode. noEarly forbids a side's flag before the
 // control (the alternative an accusation is weighed against).
-func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) gameExplanation {
+func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, prior family) gameExplanation {
 	var tight [2]bool
 	for side := range sd {
 		tight[side] = emtTrusted(sd[side].ms, tc[side])
@@ -125,15 +152,32 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) gam
 		}
 		return ex
 	}
+	inf := math.Inf(1)
 	if !reachesCount(sd, tc) {
-		return decode(modeFlag, [2][]int{})
+		// Before the end of the first period the kinds of clock differ
+		// only in how a flag shows: a period's time, or 0:00.
+		ex := decode(modeFlag, [2][]int{})
+		ex.countCost, ex.flagCost = inf, inf
+		if !hasRunOut(ex) {
+			return ex
+		}
+		ex.cost += prior.penalty(modeFlag)
+		if count := decode(modeCount, [2][]int{}); count.cost+prior.penalty(modeCount) <= ex.cost {
+			ex = count
+			ex.cost += prior.penalty(modeCount)
+		}
+		ex.countCost, ex.flagCost = inf, inf
+		return ex
 	}
 	// At the flag first: a counting clock is then tried only while it can
 	// still do better, and wins a tie.
 	own := decode(modeFlag, [2][]int{})
+	flagCost, countCost := own.cost, inf
+	own.cost += prior.penalty(modeFlag)
 	best := own
-	if own.cost > 0 {
+	if best.cost > 0 {
 		count := decode(modeCount, [2][]int{})
+		count.cost += prior.penalty(modeCount)
 		// A counting clock may have miscounted one side's presses: only
 		// worth trying where that side's explanation costs more than a
 		// miscount, and while the counting clock can still win.
@@ -155,27 +199,43 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool) gam
 				}
 			}
 		}
+		countCost = count.cost - prior.penalty(modeCount)
 		if count.cost <= best.cost {
 			best = count
 		}
 	}
-	if best.cost <= costBothMode {
-		return best
-	}
-	// A clock that gives both players the period at the first flag: the
-	// plies at which each side's time ran out, for the other side.
-	var flags [2][]int
-	for side := range sd {
-		flags[1-side] = runOutPlies(own.sides[side], sd[side])
-	}
-	if len(flags[0])+len(flags[1]) > 0 {
-		both := decode(modeFlagBoth, flags)
-		both.cost += costBothMode
-		if both.cost < best.cost {
-			best = both
+	if best.cost > costBothMode+prior.penalty(modeFlagBoth) {
+		// A clock that gives both players the period at the first flag:
+		// the plies at which each side's time ran out, for the other side.
+		var flags [2][]int
+		for side := range sd {
+			flags[1-side] = runOutPlies(own.sides[side], sd[side])
+		}
+		if len(flags[0])+len(flags[1]) > 0 {
+			both := decode(modeFlagBoth, flags)
+			both.cost += costBothMode
+			flagCost = min(flagCost, both.cost)
+			both.cost += prior.penalty(modeFlagBoth)
+			if both.cost < best.cost {
+				best = both
+			}
 		}
 	}
+	best.countCost, best.flagCost = countCost, flagCost
 	return best
+}
+
+// hasRunOut reports whether an explanation has a period that came when a
+// player's time ran out.
+func hasRunOut(ex gameExplanation) bool {
+	for _, se := range ex.sides {
+		for j := range se.rs {
+			if se.kept[j] && se.steps[j].kind == stepPeriod && se.steps[j].how == byRunOut {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // anomalyNearCount reports whether a counting clock's explanation of a

@@ -40,7 +40,7 @@ func settle(rg *roundGame) {
 		}
 		var noEarly [2]bool
 		noEarly[side] = true
-		if alt := explainGame(&rg.sd, rg.ex.tc, noEarly); alt.cost-rg.ex.cost < possibleMargin {
+		if alt := explainGame(&rg.sd, rg.ex.tc, noEarly, rg.prior); alt.cost-rg.ex.cost < possibleMargin {
 			rg.ex = alt
 		}
 	}
@@ -213,7 +213,7 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	who := sideName(sd)
 	var noEarly [2]bool
 	noEarly[sd] = true
-	alt := explainGame(&rg.sd, ex.tc, noEarly)
+	alt := explainGame(&rg.sd, ex.tc, noEarly, rg.prior)
 	margin := alt.cost - ex.cost
 	if margin < possibleMargin {
 		return Finding{}, false

@@ -1,0 +1,130 @@
+package audit
+
+import (
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+)
+
+// TestRealGamesWithNoise adds broadcast noise to the clocks of the real
+// games of both shared events, none of which has a flag before the
+// control: single wrong readings (seconds to half an hour off, either
+// way), readings equal to the previous one, readings without their
+// increment, missing readings and short garbled runs. Whatever the noise,
+// nobody may be accused: no flag-before-control; and possible flags stay
+// rare.
+func TestRealGamesWithNoise(t *testing.T) {
+	seeds := 12
+	if testing.Short() {
+		seeds = 3
+	}
+	var rounds [][]*Game
+	for _, name := range []string{"broadcast/worldcup-2025-rounds-3-6.pgn", "broadcast/tata-steel-2026-masters.pgn"} {
+		text, err := os.ReadFile(shared(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := NewReader(bytes.NewReader(text), name)
+		key := ""
+		for {
+			g, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k := roundKey(g); k != key || len(rounds) == 0 {
+				rounds = append(rounds, nil)
+				key = k
+			}
+			rounds[len(rounds)-1] = append(rounds[len(rounds)-1], g)
+		}
+	}
+	a := New(Options{NoUnwinnable: true})
+	games, possible := 0, 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		rng := rand.New(rand.NewPCG(seed, 33))
+		for _, round := range rounds {
+			noisy := make([]*Game, len(round))
+			for i, g := range round {
+				noisy[i] = addNoise(g, rng, 0.02+0.06*rng.Float64())
+			}
+			for i, r := range a.Round(noisy) {
+				games++
+				for _, f := range r.Findings {
+					switch f.Kind {
+					case FlagBeforeControl:
+						t.Errorf("seed %d, %s %s.%s: %s accused at move %d: %s", seed, r.Event, r.Round, r.Board, f.Side, f.Move, f.Detail)
+						logClocks(t, noisy[i])
+					case PossibleFlag:
+						possible++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d noisy games: %d possible-flag", games, possible)
+	if possible*100 > games {
+		t.Errorf("%d possible flags in %d games: more than one in a hundred", possible, games)
+	}
+}
+
+// addNoise returns a copy of g whose clock readings carry broadcast noise
+// at the given rate per reading.
+func addNoise(g *Game, rng *rand.Rand, rate float64) *Game {
+	out := *g
+	out.Plies = append([]Ply(nil), g.Plies...)
+	last := [2]time.Duration{Unknown, Unknown}
+	for i := range out.Plies {
+		p := &out.Plies[i]
+		side := i % 2
+		orig := p.Clk
+		if p.Clk != Unknown && rng.Float64() < rate {
+			switch rng.IntN(5) {
+			case 0: // a wrong reading, up to half an hour either way
+				off := time.Duration(5+rng.IntN(1800)) * time.Second
+				if rng.IntN(2) == 0 {
+					off = -off
+				}
+				p.Clk = max(0, p.Clk+off)
+			case 1: // read before the press: the previous reading again
+				if last[side] != Unknown {
+					p.Clk = last[side]
+				}
+			case 2: // read without the increment
+				p.Clk = max(0, p.Clk-30*time.Second)
+			case 3: // missing
+				p.Clk = Unknown
+			case 4: // a garbled run of the next readings of this side
+				for j := i; j < len(out.Plies) && j < i+6; j += 2 {
+					if out.Plies[j].Clk != Unknown {
+						out.Plies[j].Clk = time.Duration(rng.IntN(7200)) * time.Second
+					}
+				}
+			}
+		}
+		if orig != Unknown {
+			last[side] = orig
+		}
+	}
+	return &out
+}
+
+func logClocks(t *testing.T, g *Game) {
+	t.Helper()
+	var b bytes.Buffer
+	for i, p := range g.Plies {
+		if i%2 == 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(p.SAN + " ")
+		if p.Clk != Unknown {
+			b.WriteString(hms(p.Clk) + " ")
+		}
+	}
+	t.Log(b.String())
+}
