@@ -33,14 +33,14 @@ import (
 
 // simStats counts what the rounds showed.
 type simStats struct {
-	rounds, games, plies int
+	rounds, games, plies                                             int
 	flags, evident, found, foundInsuff, possibleInsuff, silentInsuff int
 	falseFlags, wrongMove, missed                                    int
-	possible, possibleSpurious, clockData                           int
-	ctrlChecked, ctrlWrong, ctrlAll, ctrlAllWrong                   int
-	shifts, shiftsVisible, shiftsFound, shiftsSpurious              int
-	timeAdded, timeAddedFound, extraPress, extraPressFound          int
-	byMode                                                          map[string][2]int // evident flags per mode: found, total
+	possible, possibleSpurious, clockData                            int
+	ctrlChecked, ctrlWrong, ctrlAll, ctrlAllWrong                    int
+	shifts, shiftsVisible, shiftsFound, shiftsSpurious               int
+	timeAdded, timeAddedFound, extraPress, extraPressFound           int
+	byMode                                                           map[string][2]int // evident flags per mode: found, total
 }
 
 // simFailure is one property the audit broke, with what to reproduce it.
