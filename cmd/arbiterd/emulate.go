@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -30,20 +33,25 @@ type emulateOptions struct {
 	exit       bool
 	verbose    bool
 	link       string
+	listen     string
 }
 
 func newEmulateCmd() *cobra.Command {
 	var o emulateOptions
 	cmd := &cobra.Command{
 		Use:   "emulate",
-		Short: "Emulate a DGT board and DGT 3000 clock on a pseudo-terminal",
+		Short: "Emulate a DGT board and DGT 3000 clock on a pseudo-terminal or on TCP",
 		Long: `emulate opens a pseudo-terminal, prints its path as the first line of output
 ("device /dev/pts/N") and behaves on it like a DGT board with a DGT 3000
 clock: it answers the host's commands and plays a game with the noise of
 real hands (slides, captures either way round, castling either piece
 first) and presses the clock after each move. Point arbiterd (or any DGT
-host) at the printed device. It needs pseudo-terminals (Linux, macOS); on
-Windows, arbiterd demo runs the emulator over an in-process line.
+host) at the printed device. Pseudo-terminals are Linux's and macOS's;
+with --listen HOST:PORT the board is offered on TCP instead, as a serial
+server offers a board, on every system (Windows included): the first line
+is then "device tcp://HOST:PORT", the port to put in arbiterd's
+configuration. A host may go and connect again; the game goes on
+meanwhile.
 
 The game is the first one of --pgn FILE, or the Immortal Game
 (Anderssen–Kieseritzky, London 1851) when none is given. The clock is set
@@ -58,6 +66,7 @@ several):
 ` + emulator.ActionSyntax,
 		Example: `  arbiterd emulate --speed 50 -v --tc 40/5400+30:1800+30 --fault flag@ply=30
   arbiterd emulate --speed 50 --wait --link /tmp/arbiterd-board-1   # the port named in docs/examples/emulated.yaml
+  arbiterd emulate --speed 50 --wait --listen 127.0.0.1:4001             # the port tcp://127.0.0.1:4001 (docs/examples/emulated-tcp.yaml)
   arbiterd emulate --pgn game.pgn --tc 300b5 --wait --fault garbage@ply=20,n=16
   arbiterd emulate --pgn long.pgn --period-by after-presses --fault early-period@ply=77`,
 		Args: cobra.NoArgs,
@@ -65,6 +74,12 @@ several):
 			cfg, err := o.config()
 			if err != nil {
 				return usageError{err}
+			}
+			if o.link != "" && o.listen != "" {
+				return usageError{errors.New("--link and --listen exclude each other: --link names a pseudo-terminal, --listen offers the board on TCP")}
+			}
+			if o.listen != "" {
+				return runEmulateNet(cmd.Context(), cmd, cfg, o.listen)
 			}
 			return runEmulate(cmd.Context(), cmd, cfg, o.link)
 		},
@@ -83,6 +98,7 @@ several):
 	f.StringVar(&o.end, "end", "stop", "after the last move: stop (the players stop the clock) or flag (the side to move runs out of time)")
 	f.BoolVar(&o.exit, "exit", false, "exit when the game is over instead of answering until interrupted")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "print each move, press, period, flag and scripted action as it happens")
+	f.StringVar(&o.listen, "listen", "", "offer the board on TCP at `HOST:PORT` instead of a pseudo-terminal (every system; arbiterd's port tcp://HOST:PORT)")
 	f.StringVar(&o.link, "link", "", "also offer the board at `PATH`, a symbolic link to the pseudo-terminal made before the emulator answers (removed at exit): a fixed port name for arbiterd serve's configuration")
 	return cmd
 }
@@ -163,7 +179,7 @@ func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config, li
 	}
 	master, path, err := emulator.OpenPTY()
 	if errors.Is(err, emulator.ErrNoPTY) {
-		return fmt.Errorf("%w: arbiterd emulate offers its board on a pseudo-terminal (Linux, macOS); here arbiterd demo plays the emulated board over an in-process line", err)
+		return fmt.Errorf("%w: offer the board on TCP instead (arbiterd emulate --listen 127.0.0.1:4001, and port tcp://127.0.0.1:4001 in arbiterd's configuration), or try arbiterd demo", err)
 	}
 	if err != nil {
 		return err
@@ -184,7 +200,54 @@ func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config, li
 		fmt.Fprintf(out, "link %s -> %s\n", link, path)
 	}
 	fmt.Fprintf(out, "playing %d plies at speed %g, seed %d\n", em.Plies(), cfg.Speed, cfg.Seed)
-	err = em.Run(ctx, master)
+	return emulateResult(out, em.Run(ctx, master))
+}
+
+// runEmulateNet offers the emulated board on a TCP listener at addr.
+func runEmulateNet(ctx context.Context, cmd *cobra.Command, cfg emulator.Config, addr string) error {
+	out := cmd.OutOrStdout()
+	var mu sync.Mutex // the line's goroutines and the game's notes print
+	say := func(format string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(out, format, a...)
+	}
+	if verbose, _ := cmd.Flags().GetBool("verbose"); verbose {
+		cfg.Observe = func(n emulator.Note) {
+			ply := ""
+			if n.Ply > 0 {
+				ply = fmt.Sprintf("ply %d: ", n.Ply)
+			}
+			say("%10.1fs  %s%s\n", n.At.Seconds(), ply, n.Text)
+		}
+	}
+	em, err := emulator.New(cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", addr, plainError(err))
+	}
+	line := emulator.ListenLine(ln, func(remote string, connected bool) {
+		if connected {
+			say("host connected from %s\n", remote)
+		} else {
+			say("host %s gone\n", remote)
+		}
+	})
+	defer line.Close()
+	say("device tcp://%s\n", line.Addr())
+	say("playing %d plies at speed %g, seed %d\n", em.Plies(), cfg.Speed, cfg.Seed)
+	err = em.Run(ctx, line)
+	mu.Lock()
+	defer mu.Unlock()
+	return emulateResult(out, err)
+}
+
+// emulateResult says how the emulation ended, and whether that is an
+// error.
+func emulateResult(out io.Writer, err error) error {
 	switch {
 	case err == nil:
 		fmt.Fprintln(out, "game over")

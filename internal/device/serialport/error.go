@@ -27,6 +27,16 @@ type Error struct {
 
 func (e *Error) Error() string {
 	s := fmt.Sprintf("serial port %s: %s: %v", e.Port, e.Op, e.Err)
+	if IsNet(e.Port) {
+		what := e.Err.Error()
+		switch e.Err {
+		case ErrNotFound:
+			what = "nothing answers at this address (is the serial server or bridge switched on, and the address right?)"
+		case ErrDisconnected:
+			what = "the connection was lost"
+		}
+		s = fmt.Sprintf("network port %s: %s: %s", e.Port, e.Op, what)
+	}
 	if e.Cause != nil {
 		s += " (" + e.Cause.Error() + ")"
 	}

@@ -35,8 +35,8 @@ type Options struct {
 type Port struct {
 	path string
 	opts Options
-	sp   serial.Port
-	lock *os.File // held with an exclusive flock while open
+	sp   line
+	lock *os.File // held with an exclusive flock while open (nil: none)
 
 	mu     sync.Mutex
 	closed bool
@@ -46,16 +46,28 @@ type Port struct {
 	cerr   error         // the result of closing
 }
 
+// line is what a Port reads and writes: a serial port of the serial
+// library, or a network port's connection.
+type line interface {
+	Read([]byte) (int, error)
+	Write([]byte) (int, error)
+	Close() error
+}
+
 // Open opens the serial port at path (a device node or a symlink to one,
 // such as /dev/serial/by-id/usb-…; on Windows a COM name such as COM3 or
-// \\.\COM12) at 9600 baud 8N1, no flow control. The port closes itself
-// when ctx is done.
+// \\.\COM12) at 9600 baud 8N1, no flow control; or connects to the
+// network port tcp://HOST:PORT, which carries a serial line over TCP. The
+// port closes itself when ctx is done.
 func Open(ctx context.Context, path string, opts Options) (*Port, error) {
 	if opts.Baud < 0 {
 		return nil, &Error{Port: path, Op: "open", Err: ErrBadMode, Cause: fmt.Errorf("baud rate %d", opts.Baud)}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{Port: path, Op: "open", Err: ErrClosed, Cause: err}
+	}
+	if IsNet(path) {
+		return openNet(ctx, path, opts)
 	}
 	if err := checkDevice(path); err != nil {
 		return nil, err
