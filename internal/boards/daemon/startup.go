@@ -133,6 +133,9 @@ func (b *board) lineFailed(err error, attempt int, wait time.Duration) {
 			b.log.Warn("board still away; reopening its port as it appears", "port", b.cfg.Port, "away", now.Sub(s.down).Round(time.Second), "err", err)
 		}
 		return
+	case !s.connected && errors.Is(err, serialport.ErrNotFound) && serialport.IsNet(b.cfg.Port):
+		b.log.Warn(fmt.Sprintf("nothing answers at %s: is the serial server or bridge switched on and on the network, and is the address in the configuration right? arbiterd connects as soon as it answers", b.cfg.Port),
+			"port", b.cfg.Port)
 	case !s.connected && errors.Is(err, serialport.ErrNotFound):
 		b.log.Warn(fmt.Sprintf("serial port %s does not exist: is the board plugged in and switched on, and is the port in the configuration right (arbiterd ports lists them)? arbiterd opens it as soon as it appears", b.cfg.Port),
 			"port", b.cfg.Port)

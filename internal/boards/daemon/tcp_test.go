@@ -157,3 +157,28 @@ func TestNetBoard(t *testing.T) {
 		t.Errorf("the log does not tell the line going and coming back:\n%s", l)
 	}
 }
+
+// A network port where nothing answers yet is said once, in words for a
+// network, and connected to as soon as the board is offered.
+func TestNetBoardNotThereYet(t *testing.T) {
+	sans := immortal(t)
+	line := startNetEmu(t, emulator.Config{Game: sans[:6], Seed: 1})
+	hop := &tcpHop{target: line.Addr().String()}
+	hop.up(t)
+	hop.down() // the address is known, nothing listens on it yet
+	w := newWatcher()
+	_, _, logs := runDaemonWith(t, Options{Config: testConfig(t.TempDir(), "tcp://"+hop.addr), Speed: testSpeed}, w)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs(), "nothing answers at tcp://"+hop.addr) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no word of the missing board:\n%s", logs())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	hop.up(t)
+	defer hop.down()
+	w.waitFor(t, "the board to connect", 30*time.Second, func() bool { return has(w.stream("1"), isSession("connected")) })
+	if n := strings.Count(logs(), "nothing answers at"); n != 1 {
+		t.Errorf("the missing board was said %d times", n)
+	}
+}
