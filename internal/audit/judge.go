@@ -38,12 +38,78 @@ func settle(rg *roundGame) {
 		if !hasEarlyFlag(rg.ex.sides[side]) {
 			continue
 		}
-		var noEarly [2]bool
-		noEarly[side] = true
-		if alt := explainGame(&rg.sd, rg.ex.tc, noEarly, rg.prior); alt.cost-rg.ex.cost < possibleMargin {
+		if alt, altCost := withoutFlag(rg, clockd.Side(side)); altCost-rg.ex.cost < possibleMargin {
 			rg.ex = alt
 		}
 	}
+}
+
+// withoutFlag is the cheapest explanation of a game in which side's time
+// did not run out before the control, and its cost. Besides every clock
+// mode with readings set aside, a period that came with the player's time
+// run out may have come with the opponent's instead, on a clock that
+// gives both players the period at the first flag: the opponent's flag
+// need not show on the opponent's clock (a player who overstepped by
+// more than the period's time shows no gain), only cost its due.
+func withoutFlag(rg *roundGame, sd clockd.Side) (gameExplanation, float64) {
+	var noEarly [2]bool
+	noEarly[sd] = true
+	alt := explainGame(&rg.sd, rg.ex.tc, noEarly, rg.prior)
+	best := alt.cost
+	se := rg.ex.sides[sd]
+	for j := range se.rs {
+		st := se.steps[j]
+		if !se.kept[j] || !st.early || st.kind != stepPeriod || st.from < 0 {
+			continue
+		}
+		if c, ok := opponentFlagCost(rg, sd, se.rs[st.from], se.rs[j], se.after[st.from].p); ok {
+			best = min(best, c)
+		}
+	}
+	return alt, best
+}
+
+// opponentFlagCost is the cost of explaining a period that side's clock
+// shows between readings a and b by the opponent's time running out on one
+// of the opponent's moves between them (in period p, the same as side's),
+// on a clock that gives both players the period then.
+func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float64, bool) {
+	tc := rg.ex.tc
+	od := &rg.sd[sd.Other()]
+	oe := rg.ex.sides[sd.Other()]
+	next := periodTime(tc[sd.Other()], p+1)
+	inc := max(credit(tc[sd.Other()], p), credit(tc[sd.Other()], p+1))
+	best, found := 0.0, false
+	for x, r := range od.rs {
+		if r.ply <= a.ply || r.ply >= b.ply || x == 0 {
+			continue
+		}
+		// The opponent's previous reading, and its time used if the period
+		// came during this move.
+		q := od.rs[x-1]
+		gap := r.k - q.k
+		if r.o > next+time.Duration(gap)*inc+tolRound {
+			continue // more than a fresh period: the opponent's time did not run out here
+		}
+		used := q.o + time.Duration(gap)*inc + next - r.o
+		extra := moveCost(used, gap)
+		if emt, ok := (&decoder{sd: od}).emtSum(q.k, r.k); ok {
+			if absDur(used-emt) > max(time.Minute, used/2) {
+				continue // the opponent's %emt says the move was short
+			}
+			extra = 0
+		}
+		if r.k-1 < tc[sd.Other()].Required(p) {
+			extra += costFlag // the opponent's own flag before the control
+		}
+		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []int{r.ply}, noEarlyFlag: true, emtTight: emtTrusted(rg.sd[sd].ms, tc[sd])}
+		e := decodeSide(&rg.sd[sd], h)
+		c := e.cost + fastCost(e.fast) + oe.cost + fastCost(oe.fast) + extra + costBothMode + rg.prior.penalty(modeFlagBoth)
+		if !found || c < best {
+			best, found = c, true
+		}
+	}
+	return best, found
 }
 
 func hasEarlyFlag(se sideExplanation) bool {
@@ -211,10 +277,8 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	rd := se.rs[j]
 	tc := ex.tc[sd]
 	who := sideName(sd)
-	var noEarly [2]bool
-	noEarly[sd] = true
-	alt := explainGame(&rg.sd, ex.tc, noEarly, rg.prior)
-	margin := alt.cost - ex.cost
+	alt, altCost := withoutFlag(rg, sd)
+	margin := altCost - ex.cost
 	if margin < possibleMargin {
 		return Finding{}, false
 	}
