@@ -45,9 +45,11 @@ type simStats struct {
 
 // simFailure is one property the audit broke, with what to reproduce it.
 type simFailure struct {
-	prop string
-	seed uint64
-	text string
+	prop  string
+	seed  uint64
+	board int
+	what  string
+	text  string
 }
 
 func simSeeds(t *testing.T) (first, n uint64, one bool) {
@@ -111,6 +113,9 @@ func TestSimulatedRounds(t *testing.T) {
 			report = t.Errorf
 		}
 		report("%s: %d cases; seeds %s", p, len(fs), strings.Join(seeds, " "))
+		for _, f := range fs {
+			t.Logf("  seed %d board %d: %s", f.seed, f.board, f.what)
+		}
 		for _, f := range fs[:min(len(fs), 3)] {
 			t.Logf("%s, seed %d (ARBITERD_AUDIT_SIM_SEED=%d reproduces it):\n%s", p, f.seed, f.seed, f.text)
 		}
@@ -155,7 +160,7 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 		st.games++
 		st.plies += len(g.Plies)
 		fail := func(prop, what string) {
-			fails = append(fails, simFailure{prop: prop, seed: r.Seed, text: simCase(r, g, rep, what)})
+			fails = append(fails, simFailure{prop: prop, seed: r.Seed, board: g.Board, what: what, text: simCase(r, g, rep, what)})
 		}
 		truth := map[string]broadcastsim.Incident{}
 		flagged := map[string]bool{}
@@ -203,7 +208,7 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 					c[0]++
 				} else {
 					st.missed++
-					fail("evident flag-before-control missed", fmt.Sprintf("the flag %s is evident; reported: %q", in, found[k]))
+					fail("evident flag-before-control missed", fmt.Sprintf("%s clock, %s: the flag %s; reported: %q", g.Mode, r.ControlText, in, found[k]))
 				}
 				st.byMode[mode] = c
 				continue

@@ -192,10 +192,25 @@ func (g *Game) additionShown(a Addition) bool {
 }
 
 // Identifiable says whether the round's control can be told from its
-// clocks alone, by the package's criterion: at least 4 games with clocks;
-// every later period's addition shown by some game; and a period's move
-// count, other than the first period's 40 (the convention), shown by a
-// counting clock that added the next period exactly at it.
+// clocks alone, by the package's criterion:
+//
+//   - at least 4 games have clocks (HasClocks);
+//   - the first period's time shows: some side's first reading is
+//     undamaged and its move took at most 30 s (the reading is the time
+//     plus two increments less the move's);
+//   - each period's increment shows: two consecutive undamaged readings of
+//     a side in the period, the later move taking at most a second or
+//     carrying an undamaged [%emt] (the rise is the increment less the
+//     move's time);
+//   - each later period's time shows: some game shows it arriving (the
+//     readings of the move before, the move that shows it and the two
+//     after undamaged, not the game's last), the move that shows it taking
+//     at most 30 s or carrying an undamaged [%emt] (the rise is the
+//     period's time and the increment less the move's time: without the
+//     move's time only a lower bound shows);
+//   - each period's move count other than the first period's 40 (the
+//     convention a tool must assume) is shown by a counting clock that
+//     added the next period exactly at it.
 func (r *Round) Identifiable() (bool, string) {
 	n := 0
 	for _, g := range r.Games {
@@ -207,25 +222,57 @@ func (r *Round) Identifiable() (bool, string) {
 		return false, "fewer than 4 games with clocks"
 	}
 	ps := r.Control.Periods
+	first := false
+	incShown := make([]bool, len(ps))
+	for _, g := range r.Games {
+		final := len(g.Plies) - 1
+		last := [2]int{-1, -1}
+		for i, p := range g.Plies {
+			if i == final {
+				break
+			}
+			if p.Move == 1 && p.ClkOK && p.Think <= 30 {
+				first = true
+			}
+			if j := last[p.Side]; j >= 0 && p.ClkOK && g.Plies[j].ClkOK && g.Plies[j].Period == p.Period &&
+				g.Plies[j].Move == p.Move-1 && (p.Think <= 1 || p.EMTOK) && !g.nearby(-1, p.Side, p.Move-1, p.Move) {
+				incShown[p.Period-1] = true
+			}
+			last[p.Side] = i
+		}
+	}
+	if !first {
+		return false, "no first reading shows the first period's time"
+	}
 	for j := 2; j <= len(ps); j++ {
 		counted := j == 2 && ps[0].Moves == 40
-		shown := false
+		shown, timed := false, false
 		for _, g := range r.Games {
 			for _, a := range g.Additions {
 				if a.Period != j || !g.additionShown(a) {
 					continue
 				}
 				shown = true
+				if p := g.Plies[g.plyOf(a.Side, a.Move)]; p.Think <= 30 || p.EMTOK {
+					timed = true
+				}
 				if a.AtPress && a.Off == 0 {
 					counted = true
 				}
 			}
 		}
-		if !shown {
+		switch {
+		case !shown:
 			return false, "no game shows period " + itoa(int64(j)) + " arriving"
-		}
-		if !counted {
+		case !timed:
+			return false, "no game shows period " + itoa(int64(j)) + "'s time (only lower bounds)"
+		case !counted:
 			return false, "no counting clock shows period " + itoa(int64(j-1)) + "'s move count"
+		}
+	}
+	for j, ok := range incShown {
+		if !ok {
+			return false, "no readings show period " + itoa(int64(j+1)) + "'s increment"
 		}
 	}
 	return true, ""
