@@ -251,13 +251,21 @@ func startCost(used time.Duration, k int, t time.Duration) float64 {
 	return min(30, float64(used-allow)/float64(max(5*time.Second, t/45)))
 }
 
+// pressed reports whether a reading can follow a press that credited inc:
+// a clock that was pressed shows at least the increment (less a second of
+// rounding). A clock at 0:00 with an increment of 2 s or more was not
+// credited: its time had run out.
+func pressed(o, inc time.Duration) bool {
+	return inc < 2*time.Second || o+time.Second >= inc
+}
+
 // glitchCost is what setting reading x aside costs.
 func (d *decoder) glitchCost(x int) float64 {
 	switch {
 	case x == d.n-1:
 		return costGlitchLast
-	case x > 0 && d.rs[x].o == d.rs[x-1].o:
-		return costStale
+	case x > 0 && d.rs[x].o == d.rs[x-1].o && (x < 2 || d.rs[x-1].o != d.rs[x-2].o):
+		return costStale // once: a run of equal readings is a clock standing still, not stale reads
 	}
 	return costGlitch
 }
@@ -469,7 +477,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		// A period counted at the press of the reading's own move came with
 		// time left: the move took no more than the clock had.
 		countable := began == 0 || gap > 1 || i < 0 || used <= o+tolRound
-		if used >= -tolRound && countable {
+		if used >= -tolRound && countable && pressed(r.o, credit(tc, p)) {
 			st := step{kind: stepUse, from: i, used: max(0, used)}
 			if began > 0 {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
@@ -491,7 +499,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		p := from.p
 		inc := credit(tc, p)
 		used := o + time.Duration(gap)*inc - r.o
-		if used >= -tolRound {
+		if used >= -tolRound && pressed(r.o, inc) {
 			d.emit(from, d.timeCost(i, k, r, gap, used), step{kind: stepUse, from: i, used: max(0, used)})
 		} else {
 			d.unexplained(i, r, gap, from, used, inc)
