@@ -115,9 +115,22 @@ func cleanAround(ms []sideMove, idx int, inc time.Duration) bool {
 // emtTrusted reports whether a side's %emt agree with its clocks move
 // after move (the clock's change less the increment), all but one in
 // twenty: only then is a lone disagreement read as the clock's fault.
-// The first and last moves are left out (broadcasts put the time since the
-// board went live on the first, and the last may end the game unpressed).
-func emtTrusted(ms []sideMove, tc clockd.TimeControl) bool {
+func emtTrusted(ms []sideMove, tc clockd.TimeControl) bool { return emtTrust(ms, tc) == emtTight }
+
+// emtLevel is how far a side's %emt can be believed.
+type emtLevel uint8
+
+const (
+	emtPoor  emtLevel = iota // fewer than five moves to tell, or a quarter or more disagree
+	emtFair                  // three in four agree: a large disagreement means something
+	emtTight                 // all but one in twenty agree, to the second
+)
+
+// emtTrust measures how well a side's %emt agree with its clocks move
+// after move (the clock's change less the increment). The first and last
+// moves are left out (broadcasts put the time since the board went live
+// on the first, and the last may end the game unpressed).
+func emtTrust(ms []sideMove, tc clockd.TimeControl) emtLevel {
 	inc := credit(tc, 1)
 	n, bad := 0, 0
 	for i := 2; i < len(ms)-1; i++ {
@@ -130,7 +143,15 @@ func emtTrusted(ms []sideMove, tc clockd.TimeControl) bool {
 			bad++
 		}
 	}
-	return n >= 5 && bad-1 <= n/20
+	switch {
+	case n < 5:
+		return emtPoor
+	case bad-1 <= n/20:
+		return emtTight
+	case bad*4 <= n:
+		return emtFair
+	}
+	return emtPoor
 }
 
 // byHand reports whether a clock's gain beyond the increments and the time

@@ -137,12 +137,12 @@ func reachesCount(sd *[2]sideData, tc [2]clockd.TimeControl) bool {
 // trying each clock mode. noEarly forbids a side's flag before the
 // control (the alternative an accusation is weighed against).
 func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, prior family) gameExplanation {
-	var tight [2]bool
+	var tight [2]emtLevel
 	for side := range sd {
-		tight[side] = emtTrusted(sd[side].ms, tc[side])
+		tight[side] = emtTrust(sd[side].ms, tc[side])
 	}
 	hyp := func(side int, mode clockMode, offset int, opp []int) hypothesis {
-		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], emtTight: tight[side]}
+		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], emt: tight[side]}
 	}
 	decode := func(mode clockMode, opp [2][]int) gameExplanation {
 		ex := gameExplanation{tc: tc, mode: mode}

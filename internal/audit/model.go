@@ -92,10 +92,12 @@ type hypothesis struct {
 	// noEarlyFlag forbids a flag before the control: the alternative an
 	// accusation is weighed against.
 	noEarlyFlag bool
-	// emtTight: the side's %emt agree with its clocks to the second nearly
-	// everywhere, so a move's %emt is held to that; otherwise only to a
-	// minute (broadcasts time %emt from the board, %clk from the clock).
-	emtTight bool
+	// emt is how far the side's %emt can be believed: where they agree
+	// with its clocks to the second nearly everywhere, a move's %emt is
+	// held to that; otherwise only to a minute (broadcasts time %emt from
+	// the board, %clk from the clock), and where they mostly agree a large
+	// disagreement still counts.
+	emt emtLevel
 }
 
 // reading is one of a side's clock readings.
@@ -251,12 +253,16 @@ func startCost(used time.Duration, k int, t time.Duration) float64 {
 	return min(30, float64(used-allow)/float64(max(5*time.Second, t/45)))
 }
 
-// pressed reports whether a reading can follow a press that credited inc:
-// a clock that was pressed shows at least the increment (less a second of
-// rounding). A clock at 0:00 with an increment of 2 s or more was not
-// credited: its time had run out.
-func pressed(o, inc time.Duration) bool {
-	return inc < 2*time.Second || o+time.Second >= inc
+// pressed reports whether reading r can follow reading o by presses that
+// credited inc each: a clock that was pressed shows at least the increment
+// (less a second of rounding), so 0:00 after a press with an increment of
+// 2 s or more is a clock whose time ran out; without an increment, 0:00
+// after 0:00 is too (no move takes no time).
+func pressed(o, r, inc time.Duration) bool {
+	if inc >= 2*time.Second {
+		return r+time.Second >= inc
+	}
+	return r >= time.Second || o >= time.Second
 }
 
 // glitchCost is what setting reading x aside costs.
@@ -410,7 +416,7 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used time.Duration) flo
 	}
 	if emt, ok := d.emtSum(k, r.k); ok {
 		tol := max(time.Minute, used/4)
-		if d.h.emtTight {
+		if d.h.emt == emtTight {
 			tol = tolIncr
 		}
 		m := absDur(used - emt)
@@ -418,8 +424,11 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used time.Duration) flo
 			return 0 // the moves' %emt say they took that long
 		}
 		c := moveCost(used, gap) + costEMT // the moves' %emt say otherwise
-		if d.h.emtTight {
+		switch d.h.emt {
+		case emtTight:
 			c += min(30, float64(m)/float64(30*time.Second))
+		case emtFair:
+			c += min(30, float64(m)/float64(2*time.Minute))
 		}
 		return c
 	}
@@ -477,7 +486,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		// A period counted at the press of the reading's own move came with
 		// time left: the move took no more than the clock had.
 		countable := began == 0 || gap > 1 || i < 0 || used <= o+tolRound
-		if used >= -tolRound && countable && pressed(r.o, credit(tc, p)) {
+		if used >= -tolRound && countable && pressed(o, r.o, credit(tc, p)) {
 			st := step{kind: stepUse, from: i, used: max(0, used)}
 			if began > 0 {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
@@ -499,7 +508,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		p := from.p
 		inc := credit(tc, p)
 		used := o + time.Duration(gap)*inc - r.o
-		if used >= -tolRound && pressed(r.o, inc) {
+		if used >= -tolRound && pressed(o, r.o, inc) {
 			d.emit(from, d.timeCost(i, k, r, gap, used), step{kind: stepUse, from: i, used: max(0, used)})
 		} else {
 			d.unexplained(i, r, gap, from, used, inc)
