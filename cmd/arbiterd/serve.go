@@ -113,5 +113,5 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, o))
 	}
-	return slog.New(slog.NewTextHandler(w, o))
+	return slog.New(daemon.NewTextHandler(w, o)) // paths shown as written
 }
