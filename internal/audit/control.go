@@ -399,8 +399,12 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 				d := b.o - a.o
 				switch {
 				case d > 5*time.Minute && b.k >= 20:
-					big = append(big, d)
-					bigAt = append(bigAt, b.k)
+					// A period's time stays: the next reading keeps most
+					// of it (a wrong reading comes back).
+					if c := rs[j+1]; c.k-b.k <= 2 && c.o-a.o > d/2 {
+						big = append(big, d)
+						bigAt = append(bigAt, b.k)
+					}
 				case d > 3*time.Minute || d < -3*time.Minute:
 				case b.k <= 39:
 					g1 = append(g1, d)
@@ -452,7 +456,7 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 	for side := range tc {
 		tc[side] = clockd.TimeControl{Periods: []clockd.Period{{Time: base[side], Increment: inc1}}}
 	}
-	if len(big) > 0 {
+	if len(big) >= 2 && agreeing(big) {
 		at := 40
 		counts := map[int]int{}
 		for _, k := range bigAt {
@@ -472,6 +476,22 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 		}
 	}
 	return tc, true
+}
+
+// agreeing reports whether the gains of a period mostly agree: the
+// middle one is within two minutes of at least half of them (the gain of
+// a period's time is that time less the move's, so it varies a little).
+func agreeing(big []time.Duration) bool {
+	v := slices.Clone(big)
+	slices.Sort(v)
+	mid := v[len(v)/2]
+	n := 0
+	for _, x := range v {
+		if absDur(x-mid) <= 2*time.Minute {
+			n++
+		}
+	}
+	return 2*n >= len(v)
 }
 
 // robustMaxGain is the increment the gains of single moves show: the
