@@ -27,7 +27,7 @@ import (
 //
 // Possible flags, clock-data, and the other incidents' detection are
 // measured and logged. ARBITERD_AUDIT_SEEDS=N runs N rounds (300 under
-// -short, 3000 otherwise); ARBITERD_AUDIT_SIM_SEED=S runs round S alone and
+// -short or under the race detector, 3000 otherwise); ARBITERD_AUDIT_SIM_SEED=S runs round S alone and
 // logs it whole. The assertions that the audit fails today are checked
 // only with ARBITERD_AUDIT_SIM_STRICT=1 (without it they are logged).
 
@@ -61,7 +61,7 @@ func simSeeds(t *testing.T) (first, n uint64, one bool) {
 		return v, 1, true
 	}
 	n = 3000
-	if testing.Short() {
+	if testing.Short() || simRace {
 		n = 300
 	}
 	if s := os.Getenv("ARBITERD_AUDIT_SEEDS"); s != "" {
@@ -179,10 +179,16 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 				}
 				if flagged[f.Side] {
 					st.wrongMove++
-					fail("flag-before-control at a wrong move", fmt.Sprintf("reported %s; the flag fell elsewhere", k))
+					var at []string
+					for _, in := range g.Flags() {
+						if in.Side.String() == f.Side {
+							at = append(at, in.String())
+						}
+					}
+					fail("flag-before-control at a wrong move", fmt.Sprintf("%s clock, %s: reported %s; the flag fell at %s", g.Mode, r.ControlText, k, strings.Join(at, ", ")))
 				} else {
 					st.falseFlags++
-					fail("flag-before-control that did not happen", fmt.Sprintf("reported %s; that player's time never ran out before a control", k))
+					fail("flag-before-control that did not happen", fmt.Sprintf("%s clock, %s, %s: reported %s; that player's time never ran out before a control", g.Mode, r.ControlText, r.Profile, k))
 				}
 			case PossibleFlag:
 				st.possible++

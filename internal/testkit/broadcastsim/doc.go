@@ -32,8 +32,8 @@
 // to twenty minutes in the middlegame with the odd 25–45 minute think,
 // play on the increment in time trouble, and keep clear of a flag that
 // would matter unless one is injected. Injected: a flag before the control
-// (the player's think overruns the time left by 0.1 s to more than the
-// next period; nobody claims, and the game goes on for 0 to 50 more
+// (the player's think, at most 45 minutes, overruns the time left by 0.1 s
+// to 40 minutes, never the whole next period; nobody claims, and the game goes on for 0 to 50 more
 // moves), time added by hand (2 minutes, 1 in rapid and blitz), a press
 // without a move (one extra increment and one extra press counted), and
 // a counting clock's miscount. Every flag that falls is recorded, injected

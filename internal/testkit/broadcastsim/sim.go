@@ -391,9 +391,9 @@ func (r *Round) simulate(rng *rand.Rand, board int, mode Mode, flagRate float64)
 		case x < 0.9:
 			fp.overstep = uniform(rng, 120, 900)
 		default:
-			fp.overstep = uniform(rng, 900, 1.3*secs(ps[fp.period+1].Time))
+			fp.overstep = uniform(rng, 900, max(900, min(2400, 0.9*secs(ps[fp.period+1].Time))))
 		}
-		if rng.IntN(2) == 0 && fp.overstep < 300 {
+		if rng.IntN(2) == 0 || fp.overstep > 600 {
 			// a player who drifted into time trouble
 			p := pl[fp.side]
 			p.slowFrom, p.slowTo = fp.from-8-rng.IntN(14), fp.from
@@ -450,6 +450,8 @@ func (r *Round) simulate(rng *rand.Rand, board int, mode Mode, flagRate float64)
 	}
 
 	flaggedBefore := false
+	// nobody thinks longer than this on one move, flag or no flag
+	const maxThink = 45 * 60
 	for i := 0; i < end; i++ {
 		s := clockd.Side(i % 2)
 		me, op := &st[s], &st[s.Other()]
@@ -457,7 +459,7 @@ func (r *Round) simulate(rng *rand.Rand, board int, mode Mode, flagRate float64)
 		t := pl[s].think(rng, k, me, tc, cls)
 		injected := false
 		if fp.on && !fp.done && s == fp.side && k >= fp.from && k <= fp.to && me.c == fp.period &&
-			!me.standing && me.done < tc.Required(me.c+1) {
+			!me.standing && me.done < tc.Required(me.c+1) && me.r+fp.overstep <= maxThink {
 			t = me.r + fp.overstep
 			fp.done, injected = true, true
 		}
@@ -664,16 +666,37 @@ func (p *player) think(rng *rand.Rand, k int, me *sideState, tc clockd.TimeContr
 		}
 		t = max(t, lo)
 	}
-	// a flag only where it is harmless (after the control on a clock that
-	// adds the next period) or, rarely, in the last period
+	// a move takes a moment however fast; a player keeps back enough for
+	// the moves still due before the control (the increments help), and
+	// risks a flag only where it is harmless (after the control on a clock
+	// that adds the next period) or, rarely, in the last period
+	floor := 0.5
+	if cls == clockd.Blitz {
+		floor = 0.3
+	}
+	reserve := max(1, float64(togo-1)*(minMove(cls)-inc)+1)
 	harmless := me.c < last && me.done >= tc.Required(me.c+1)
 	switch {
 	case harmless:
 		t = min(t, me.r+pending-min(2, me.r/3))
 	case me.c == last && me.r < 4*perMove && rng.Float64() < p.lastPeriodFlagRate*3:
 		t = me.r + uniform(rng, 0.1, 3)
+	case me.r-reserve >= floor:
+		t = min(t, me.r-reserve)
 	default:
-		t = min(t, me.r-min(2, me.r*0.4))
+		// short of time for the moves due: as fast as a hand goes
+		t = min(t, max(me.r*0.3, uniform(rng, 1, 2.5)))
 	}
-	return max(t, min(0.2, me.r*0.3))
+	return max(t, floor*uniform(rng, 1, 1.6))
+}
+
+// minMove is the least a player in time trouble spends on a move.
+func minMove(cls clockd.Class) float64 {
+	switch cls {
+	case clockd.Standard:
+		return 3
+	case clockd.Rapid:
+		return 1.5
+	}
+	return 0.8
 }
