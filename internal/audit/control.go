@@ -172,11 +172,15 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 	// the start's quick test, less its head start): a candidate is
 	// dropped as soon as its partial score passes the best one's.
 	quick := make([]float64, len(cands))
+	// rest[ci][gi]: the start's cost of the games from gi on, about what
+	// they will add at least (the start is part of each explanation).
+	rest := make([][]float64, len(cands))
 	for ci, c := range cands {
-		for _, rg := range withClocks {
-			quick[ci] += quickCost(rg.sd, c.tc)
+		rest[ci] = make([]float64, len(withClocks)+1)
+		for gi := len(withClocks) - 1; gi >= 0; gi-- {
+			rest[ci][gi] = rest[ci][gi+1] + quickCost(withClocks[gi].sd, c.tc)
 		}
-		quick[ci] -= c.bonus
+		quick[ci] = rest[ci][0] - c.bonus
 	}
 	order := make([]int, len(cands))
 	for i := range order {
@@ -190,12 +194,13 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 		score := -c.bonus
 		exs[ci] = make([]gameExplanation, len(withClocks))
 		for gi, rg := range withClocks {
+			if best >= 0 && score+rest[ci][gi]/2 > bestScore {
+				score += rest[ci][gi] / 2
+				break // half the starts still to come already puts it behind
+			}
 			ex := explainGame(&rg.sd, c.tc, [2]bool{}, familyAny)
 			exs[ci][gi] = ex
 			score += ex.cost
-			if best >= 0 && score > bestScore {
-				break
-			}
 		}
 		if best < 0 || score < bestScore {
 			best, bestScore = ci, score

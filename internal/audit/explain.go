@@ -100,11 +100,18 @@ func (f family) penalty(m clockMode) float64 {
 	return 0
 }
 
-// fastCost is what an increment larger than the clock's costs: with the
-// right increment some moves take seconds; with one too large, none does.
-func fastCost(fast []time.Duration) float64 {
+// incCost is what an increment other than the clock's costs a side's
+// explanation. With one too large, no move takes seconds (the tenth of
+// the moves fastest take more than 4 s); with one too small, clocks rise
+// beyond it, move after move.
+func incCost(se sideExplanation) float64 {
+	c := 0.0
+	if extra := se.rises - 2 - len(se.fast)/20; extra > 0 {
+		c += float64(extra)
+	}
+	fast := se.fast
 	if len(fast) < maxSamples {
-		return 0
+		return c
 	}
 	q := len(fast) / 10
 	n := 0
@@ -114,11 +121,11 @@ func fastCost(fast []time.Duration) float64 {
 		}
 	}
 	if n > q {
-		return 0 // the tenth of the moves fastest took 4 s or less
+		return c // the tenth of the moves fastest took 4 s or less
 	}
 	f := slices.Clone(fast)
 	slices.Sort(f)
-	return min(20, float64(f[q]-4*time.Second)/float64(2*time.Second))
+	return c + min(20, float64(f[q]-4*time.Second)/float64(2*time.Second))
 }
 
 // reachesCount reports whether a side's moves come near the end of the
@@ -148,7 +155,7 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 		ex := gameExplanation{tc: tc, mode: mode}
 		for side := range sd {
 			ex.sides[side] = decodeSide(&sd[side], hyp(side, mode, 0, opp[side]))
-			ex.cost += ex.sides[side].cost + fastCost(ex.sides[side].fast)
+			ex.cost += ex.sides[side].cost + incCost(ex.sides[side])
 		}
 		return ex
 	}
@@ -182,7 +189,7 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 		// worth trying where that side's explanation costs more than a
 		// miscount, and while the counting clock can still win.
 		for side := range sd {
-			base := count.sides[side].cost + fastCost(count.sides[side].fast)
+			base := count.sides[side].cost + incCost(count.sides[side])
 			if base <= costMiscount || count.cost-base+costMiscount >= best.cost || !anomalyNearCount(count.sides[side], tc[side]) {
 				continue
 			}
@@ -191,7 +198,7 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 					continue
 				}
 				e := decodeSide(&sd[side], hyp(side, modeCount, off, nil))
-				c := e.cost + fastCost(e.fast) + costMiscount*float64(abs(off))
+				c := e.cost + incCost(e) + costMiscount*float64(abs(off))
 				if c < base {
 					count.cost += c - base
 					base = c

@@ -104,7 +104,7 @@ func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float
 		}
 		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []int{r.ply}, noEarlyFlag: true, emt: emtTrust(rg.sd[sd].ms, tc[sd])}
 		e := decodeSide(&rg.sd[sd], h)
-		c := e.cost + fastCost(e.fast) + oe.cost + fastCost(oe.fast) + extra + costBothMode + rg.prior.penalty(modeFlagBoth)
+		c := e.cost + incCost(e) + oe.cost + incCost(oe) + extra + costBothMode + rg.prior.penalty(modeFlagBoth)
 		if !found || c < best {
 			best, found = c, true
 		}

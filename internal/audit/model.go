@@ -168,6 +168,10 @@ type sideExplanation struct {
 	// fast holds the time used on single moves with a plain step: an
 	// increment larger than the clock's shows as no fast move at all.
 	fast []time.Duration
+	// rises counts the single moves whose clock rose beyond the increment
+	// (within the rounding a plain step allows): with an increment smaller
+	// than the clock's, many do.
+	rises int
 }
 
 // decoder holds one side's readings and the control.
@@ -365,6 +369,9 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 	for j := range ex.kept {
 		if st := ex.steps[j]; ex.kept[j] && st.kind == stepUse && st.from >= 0 && rs[j].k-rs[st.from].k == 1 {
 			ex.fast = append(ex.fast, st.used)
+			if p := ex.after[j].p; ex.after[st.from].p == p && rs[st.from].o+credit(h.tc, p)-rs[j].o <= -time.Second {
+				ex.rises++
+			}
 		}
 	}
 	return ex
