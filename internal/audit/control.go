@@ -2,6 +2,7 @@ package audit
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"time"
 
@@ -232,26 +233,44 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 const clearMargin = 10.0
 
 // applyPrior finds the kind of clock a round's games show (two games or
-// more that one kind explains clearly better, none the other way) and
-// explains the games whose clock was judged of the other kind again with
-// that prior.
+// more that one kind explains clearly better than every other kind tried,
+// none clearly another kind) and explains the games whose clock was judged
+// of another kind again with that prior.
 func applyPrior(games []*roundGame) {
-	var nCount, nFlag int
+	var clear [3]int
 	for _, rg := range games {
-		switch {
-		case rg.ex.flagCost-rg.ex.countCost >= clearMargin:
-			nCount++
-		case rg.ex.countCost-rg.ex.flagCost >= clearMargin:
-			nFlag++
+		for m := range rg.ex.modeCost {
+			c := rg.ex.modeCost[m]
+			isClear, tried := true, 0
+			for o, oc := range rg.ex.modeCost {
+				if o == m {
+					continue
+				}
+				if !math.IsInf(oc, 1) {
+					tried++
+				}
+				if oc-c < clearMargin {
+					isClear = false
+				}
+			}
+			if isClear && tried > 0 && !math.IsInf(c, 1) {
+				clear[m]++
+			}
 		}
 	}
 	prior := familyAny
-	switch {
-	case nCount >= 2 && nFlag == 0:
-		prior = familyCount
-	case nFlag >= 2 && nCount == 0:
-		prior = familyFlag
-	default:
+	for m, n := range clear {
+		others := 0
+		for o, on := range clear {
+			if o != m {
+				others += on
+			}
+		}
+		if n >= 2 && others == 0 {
+			prior = familyOf(clockMode(m))
+		}
+	}
+	if prior == familyAny {
 		return
 	}
 	for _, rg := range games {

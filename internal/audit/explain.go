@@ -72,32 +72,43 @@ type gameExplanation struct {
 	offset [2]int // modeCount: each side's miscount
 	sides  [2]sideExplanation
 	cost   float64
-	// The cheapest cost found for a counting clock and for one that adds
-	// at the flag, without a round's prior (+Inf: not tried).
-	countCost, flagCost float64
+	// modeCost[m] is the cheapest cost found under clock mode m, without
+	// a round's prior (+Inf: not tried).
+	modeCost [3]float64
 }
 
-// family is a kind of clock: one that counts presses, or one that adds
-// the next period at the flag (to one player or to both).
+// family is the kind of clock a round's games show: one that counts
+// presses, one that adds the next period at the player's flag, or one
+// that adds it to both players at the first flag.
 type family uint8
 
 const (
-	familyAny   family = iota // no prior
-	familyCount               // the round's clocks count presses
-	familyFlag                // the round's clocks add the period at the flag
+	familyAny      family = iota // no prior
+	familyCount                  // the round's clocks count presses
+	familyFlag                   // they add the period at the player's flag
+	familyFlagBoth               // they add it to both players at the first flag
 )
 
+func familyOf(m clockMode) family {
+	switch m {
+	case modeFlag:
+		return familyFlag
+	case modeFlagBoth:
+		return familyFlagBoth
+	}
+	return familyCount
+}
+
 // costOtherFamily is what a game's clock costs when it is of another kind
-// than the round's: an event sets its clocks one way, and a board set the
-// other way needs evidence of its own.
+// than the round's: an event sets its clocks one way, and a board set
+// another way needs evidence of its own.
 const costOtherFamily = 8.0
 
 func (f family) penalty(m clockMode) float64 {
-	switch {
-	case f == familyCount && m != modeCount, f == familyFlag && m == modeCount:
-		return costOtherFamily
+	if f == familyAny || f == familyOf(m) {
+		return 0
 	}
-	return 0
+	return costOtherFamily
 }
 
 // incCost is what an increment other than the clock's costs a side's
@@ -164,7 +175,7 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 		// Before the end of the first period the kinds of clock differ
 		// only in how a flag shows: a period's time, or 0:00.
 		ex := decode(modeFlag, [2][]int{})
-		ex.countCost, ex.flagCost = inf, inf
+		ex.modeCost = [3]float64{inf, inf, inf}
 		if !hasRunOut(ex) {
 			return ex
 		}
@@ -173,13 +184,13 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 			ex = count
 			ex.cost += prior.penalty(modeCount)
 		}
-		ex.countCost, ex.flagCost = inf, inf
+		ex.modeCost = [3]float64{inf, inf, inf}
 		return ex
 	}
 	// At the flag first: a counting clock is then tried only while it can
 	// still do better, and wins a tie.
 	own := decode(modeFlag, [2][]int{})
-	flagCost, countCost := own.cost, inf
+	costs := [3]float64{inf, own.cost, inf}
 	own.cost += prior.penalty(modeFlag)
 	best := own
 	if best.cost > 0 {
@@ -206,7 +217,7 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 				}
 			}
 		}
-		countCost = count.cost - prior.penalty(modeCount)
+		costs[modeCount] = count.cost - prior.penalty(modeCount)
 		if count.cost <= best.cost {
 			best = count
 		}
@@ -220,16 +231,58 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 		}
 		if len(flags[0])+len(flags[1]) > 0 {
 			both := decode(modeFlagBoth, flags)
-			both.cost += costBothMode
-			flagCost = min(flagCost, both.cost)
+			both.cost += costBothMode + bothInconsistency(&both, sd)
+			costs[modeFlagBoth] = both.cost
 			both.cost += prior.penalty(modeFlagBoth)
 			if both.cost < best.cost {
 				best = both
 			}
 		}
 	}
-	best.countCost, best.flagCost = countCost, flagCost
+	best.modeCost = costs
 	return best
+}
+
+// bothInconsistency is what a both-players explanation costs for each
+// flag that did not give the other player the period at the same moment:
+// on such a clock the period comes to both at the first flag, so the other
+// player's next reading must show it (unless that player was already in a
+// later period).
+func bothInconsistency(ex *gameExplanation, sd *[2]sideData) float64 {
+	c := 0.0
+	for side := range ex.sides {
+		se := ex.sides[side]
+		oe := ex.sides[1-side]
+		for j := range se.rs {
+			st := se.steps[j]
+			if !se.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
+				continue
+			}
+			m := st.flagAt
+			if m == 0 {
+				m = st.flagMin
+			}
+			if m < 1 || m > len(sd[side].plys) {
+				continue
+			}
+			f := sd[side].plys[m-1]
+			p := se.after[j].p - 1 // the period the flag fell in
+			for x, r := range oe.rs {
+				if !oe.kept[x] || r.ply < f {
+					continue
+				}
+				before := 1
+				if from := oe.steps[x].from; from >= 0 {
+					before = oe.after[from].p
+				}
+				if before == p && oe.after[x].p == p {
+					c += costJump // the other clock did not get the period
+				}
+				break
+			}
+		}
+	}
+	return c
 }
 
 // hasRunOut reports whether an explanation has a period that came when a
