@@ -32,12 +32,17 @@ type Auditor struct {
 	opt Options
 	an  *unwinnable.Analyzer
 	tcs map[string]parsedTag
+	// known holds the control each round was judged by, for its games in
+	// a later batch.
+	known map[string]candidate
 	// Queries counts the 6.9 questions asked so far.
 	Queries int
 }
 
 // New returns an Auditor.
-func New(opt Options) *Auditor { return &Auditor{opt: opt, tcs: map[string]parsedTag{}} }
+func New(opt Options) *Auditor {
+	return &Auditor{opt: opt, tcs: map[string]parsedTag{}, known: map[string]candidate{}}
+}
 
 // Game audits one game as a round of its own.
 func (a *Auditor) Game(g *Game) *Report { return a.Round([]*Game{g})[0] }
@@ -47,17 +52,11 @@ func (a *Auditor) Game(g *Game) *Report { return a.Round([]*Game{g})[0] }
 // only when its clocks fit another far better). The reports are in the
 // games' order.
 func (a *Auditor) Round(games []*Game) []*Report {
-	rgs := make([]*roundGame, len(games))
-	for i, g := range games {
-		s := split(g)
-		rgs[i] = &roundGame{g: g, s: s, sd: sidesData(s), tag: parseTagCached(a.tcs, g.Tag("TimeControl"))}
+	key := ""
+	if len(games) > 0 {
+		key = roundKey(games[0])
 	}
-	judgeRound(rgs, a.opt.TimeControl)
-	out := make([]*Report, len(rgs))
-	for i, rg := range rgs {
-		out[i] = a.report(rg)
-	}
-	return out
+	return a.round(key, games)
 }
 
 // report writes a judged game's report.

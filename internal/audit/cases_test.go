@@ -175,6 +175,9 @@ func TestCaseBlipsNoTag(t *testing.T) {
 			return 0
 		}
 		use := func(k int) time.Duration {
+			if k%5 == 0 {
+				return 2 * time.Second // a recapture, a move prepared
+			}
 			return time.Duration(60+(k*7+b*13)%150) * time.Second
 		}
 		white := series(120*time.Minute, 55, use, inc, map[int]time.Duration{40: 30 * time.Minute})

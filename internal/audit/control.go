@@ -133,8 +133,10 @@ func quickCost(sd [2]sideData, tc [2]clockd.TimeControl) float64 {
 }
 
 // judgeRound chooses the control of each game of a round and explains its
-// clocks under it. flag is the --timecontrol option (nil: none).
-func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
+// clocks under it. flag is the --timecontrol option (nil: none); known
+// are controls the round was judged by before (its games read earlier).
+// It returns the control chosen for the round, if it chose one.
+func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate) ([2]clockd.TimeControl, bool) {
 	var withClocks []*roundGame
 	for _, rg := range games {
 		if rg.hasClocks() {
@@ -153,7 +155,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 				}
 			}
 		}
-		return
+		return [2]clockd.TimeControl{}, false
 	}
 	// Games without clocks: judged by their tag, or by nothing.
 	for _, rg := range games {
@@ -166,9 +168,23 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 		}
 	}
 	if len(withClocks) == 0 {
-		return
+		return [2]clockd.TimeControl{}, false
 	}
 	cands := roundCandidates(withClocks)
+	// A control the round was judged by before: ahead like a tag.
+	for _, c := range known {
+		c.bonus += float64(len(withClocks))
+		dup := false
+		for i := range cands {
+			if cands[i].same(c) {
+				cands[i].bonus = max(cands[i].bonus, c.bonus)
+				dup = true
+			}
+		}
+		if !dup {
+			cands = append(cands, c)
+		}
+	}
 	// The score of each candidate over the round, the likeliest first (by
 	// the start's quick test, less its head start): a candidate is
 	// dropped as soon as its partial score passes the best one's.
@@ -226,6 +242,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl) {
 		rg.mismatch = rg.tag.err == nil && !sameTC(rg.tc, [2]clockd.TimeControl{rg.tag.tc, rg.tag.tc})
 	}
 	applyPrior(withClocks)
+	return chosen.tc, true
 }
 
 // clearMargin is how much better one kind of clock must explain a game

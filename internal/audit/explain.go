@@ -112,31 +112,35 @@ func (f family) penalty(m clockMode) float64 {
 }
 
 // incCost is what an increment other than the clock's costs a side's
-// explanation. With one too large, no move takes seconds (the tenth of
-// the moves fastest take more than 4 s); with one too small, clocks rise
-// beyond it, move after move.
+// explanation. With one too large, no move seems to take only seconds
+// (with the clock's, one in twenty or more do, even in classical games'
+// openings): two points for each such move missing, and more the longer
+// the tenth of the moves fastest seem to take. With one too small,
+// clocks rise beyond it move after move: a point for each beyond a few.
 func incCost(se sideExplanation) float64 {
 	c := 0.0
 	if extra := se.rises - 2 - len(se.fast)/20; extra > 0 {
 		c += float64(extra)
 	}
-	fast := se.fast
-	if len(fast) < maxSamples {
+	if len(se.fast) < maxSamples {
 		return c
 	}
-	q := len(fast) / 10
-	n := 0
-	for _, f := range fast {
-		if f <= 4*time.Second {
-			n++
+	k := 0
+	for _, f := range se.fast {
+		if f <= 3*time.Second {
+			k++
 		}
 	}
-	if n > q {
-		return c // the tenth of the moves fastest took 4 s or less
+	if want := (len(se.fast) + 19) / 20; k < want {
+		c += 2 * float64(want-k)
 	}
-	f := slices.Clone(fast)
+	// And the tenth of the moves fastest took longer, the larger it is.
+	f := slices.Clone(se.fast)
 	slices.Sort(f)
-	return c + min(20, float64(f[q]-4*time.Second)/float64(2*time.Second))
+	if q := f[len(f)/10]; q > 4*time.Second {
+		c += min(20, float64(q-4*time.Second)/float64(2*time.Second))
+	}
+	return c
 }
 
 // reachesCount reports whether a side's moves come near the end of the

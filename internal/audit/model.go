@@ -276,8 +276,31 @@ func (d *decoder) glitchCost(x int) float64 {
 		return costGlitchLast
 	case x > 0 && d.rs[x].o == d.rs[x-1].o && (x < 2 || d.rs[x-1].o != d.rs[x-2].o):
 		return costStale // once: a run of equal readings is a clock standing still, not stale reads
+	case d.preIncrement(x):
+		return costStale
 	}
 	return costGlitch
+}
+
+// preIncrement reports whether reading x is one read before the press
+// credited its increment: with the increment it follows the reading
+// before and leads to the one after as plain moves, without it not.
+func (d *decoder) preIncrement(x int) bool {
+	if x < 1 || x+1 >= d.n {
+		return false
+	}
+	a, r, b := d.rs[x-1], d.rs[x], d.rs[x+1]
+	if r.k-a.k != 1 || b.k-r.k != 1 {
+		return false
+	}
+	inc := credit(d.h.tc, d.h.tc.PeriodOf(r.k-1))
+	if inc < 2*time.Second {
+		return false
+	}
+	late := r.o + inc
+	return a.o+inc-r.o >= -tolRound && // the reading itself is no gain
+		r.o+inc-b.o < -tolRound && // as read, the next move gains
+		a.o+inc-late >= -tolRound && late+inc-b.o >= -tolRound // with its increment, both moves are plain
 }
 
 // decodeSide finds the cheapest explanation of rs under h.
@@ -293,9 +316,9 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 		}
 		d.counts = append(d.counts, c)
 	}
-	ex := sideExplanation{rs: rs}
+	ex := sideExplanation{rs: rs, kept: make([]bool, d.n), steps: make([]step, d.n), after: make([]state, d.n)}
 	if d.n == 0 || len(h.tc.Periods) == 0 {
-		return ex
+		return ex // nothing to judge by: every reading set aside, at no cost
 	}
 	inf := math.Inf(1)
 	sc := scratchPool.Get().(*scratch)
@@ -352,9 +375,6 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 			}
 		}
 	}
-	ex.kept = make([]bool, d.n)
-	ex.steps = make([]step, d.n)
-	ex.after = make([]state, d.n)
 	if bestCell < 0 {
 		ex.cost = skipCost[d.n]
 		return ex

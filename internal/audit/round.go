@@ -1,17 +1,17 @@
 package audit
 
-// maxRound is how many games of one round are judged together; a longer
-// run of one round's games is judged in batches of this many.
-const maxRound = 1000
+// maxBatch is how many games are held before they are judged: the games
+// of each round among them are judged together. Broadcast files often
+// interleave rounds (a match's game 1 and game 2 boards alternate), so
+// the games are held across rounds, and reported in the order read.
+const maxBatch = 1000
 
-// batch collects the games of one round as they are read (a broadcast
-// file holds a round's games together) and audits them together when the
-// round changes, the batch is full or the input ends.
+// batch collects games as they are read and audits them a round at a
+// time when the batch is full or the input ends.
 type batch struct {
 	a     *Auditor
 	sink  Sink
 	st    *Stats
-	key   string
 	games []*Game
 }
 
@@ -23,14 +23,10 @@ func roundKey(g *Game) string {
 }
 
 func (b *batch) add(g *Game) error {
-	k := roundKey(g)
-	if len(b.games) > 0 && (k != b.key || len(b.games) >= maxRound) {
-		if err := b.flush(); err != nil {
-			return err
-		}
-	}
-	b.key = k
 	b.games = append(b.games, g)
+	if len(b.games) >= maxBatch {
+		return b.flush()
+	}
 	return nil
 }
 
@@ -38,7 +34,7 @@ func (b *batch) flush() error {
 	if len(b.games) == 0 {
 		return nil
 	}
-	reps := b.a.Round(b.games)
+	reps := b.a.rounds(b.games)
 	b.games = b.games[:0]
 	for _, rep := range reps {
 		b.st.Games++
@@ -50,4 +46,55 @@ func (b *batch) flush() error {
 		}
 	}
 	return nil
+}
+
+// rounds audits games of any rounds: each round's games together, the
+// reports in the games' order. A round already judged in an earlier batch
+// offers the control it was judged by, with a head start.
+func (a *Auditor) rounds(games []*Game) []*Report {
+	byKey := map[string][]int{}
+	var keys []string
+	for i, g := range games {
+		k := roundKey(g)
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], i)
+	}
+	out := make([]*Report, len(games))
+	for _, k := range keys {
+		idx := byKey[k]
+		gs := make([]*Game, len(idx))
+		for i, x := range idx {
+			gs[i] = games[x]
+		}
+		for i, r := range a.round(k, gs) {
+			out[idx[i]] = r
+		}
+	}
+	return out
+}
+
+// round audits the games of one round (key: roundKey).
+func (a *Auditor) round(key string, games []*Game) []*Report {
+	rgs := make([]*roundGame, len(games))
+	for i, g := range games {
+		s := split(g)
+		rgs[i] = &roundGame{g: g, s: s, sd: sidesData(s), tag: parseTagCached(a.tcs, g.Tag("TimeControl"))}
+	}
+	var known []candidate
+	if c, ok := a.known[key]; ok {
+		known = append(known, c)
+	}
+	if c, ok := judgeRound(rgs, a.opt.TimeControl, known); ok && key != "" {
+		if len(a.known) > 1024 {
+			clear(a.known)
+		}
+		a.known[key] = candidate{tc: c, source: SourceClocks, bonus: tagHeadStart}
+	}
+	out := make([]*Report, len(rgs))
+	for i, rg := range rgs {
+		out[i] = a.report(rg)
+	}
+	return out
 }
