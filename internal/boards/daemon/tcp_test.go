@@ -178,7 +178,7 @@ func TestNetBoardNotThereYet(t *testing.T) {
 	hop.up(t)
 	defer hop.down()
 	w.waitFor(t, "the board to connect", 30*time.Second, func() bool { return has(w.stream("1"), isSession("connected")) })
-	if n := strings.Count(logs(), "nothing answers at"); n != 1 {
+	if n := strings.Count(logs(), `level=WARN msg="nothing answers at`); n != 1 {
 		t.Errorf("the missing board was said %d times", n)
 	}
 }
