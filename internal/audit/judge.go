@@ -327,8 +327,10 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 			took = st.used
 			fits = took <= maxFlagMove
 		default:
-			fits = st.flagAt > 0 || after >= 3
+			fits = st.flagAt > 0
 		}
+	} else if rd.k-prev.k > 1 && st.flagAt == 0 {
+		fits = false // the clock was seen at 0:00 after missing readings: the move is not known
 	}
 	strong := fits && margin >= strongMargin && (after >= 2 || corroborated && after >= 1)
 	around := readingsAround(se, j)
@@ -413,7 +415,7 @@ func doubt(fits bool, after int, margin float64, corroborated bool) string {
 		why = append(why, fmt.Sprintf("only %d reading(s) after it keep the period's time", after))
 	}
 	if !fits {
-		why = append(why, "the move's time does not plainly fit a player who ran out")
+		why = append(why, "the move's time does not plainly fit a player who ran out, or the move it fell in is not known")
 	}
 	if margin < strongMargin {
 		why = append(why, "another explanation is not far behind")

@@ -269,6 +269,19 @@ func pressed(o, r, inc time.Duration) bool {
 	return r >= time.Second || o >= time.Second
 }
 
+// costLastSecond is what a press with under a second left costs, without
+// an increment: rarer than a flag in the same move is likely.
+const costLastSecond = 3.0
+
+// lastSecond is the cost of a press that left the clock at 0:00 (from o,
+// without an increment to lift it).
+func lastSecond(o, r, inc time.Duration) float64 {
+	if inc < 2*time.Second && r < time.Second && o >= time.Second {
+		return costLastSecond
+	}
+	return 0
+}
+
 // glitchCost is what setting reading x aside costs.
 func (d *decoder) glitchCost(x int) float64 {
 	switch {
@@ -518,7 +531,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if began > 0 {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
 			}
-			d.emit(to, d.timeCost(i, k, r, gap, used), st)
+			d.emit(to, d.timeCost(i, k, r, gap, used)+lastSecond(o, r.o, credit(tc, p)), st)
 		} else if used < -tolRound {
 			d.unexplained(i, r, gap, to, used, credit(tc, p))
 		}
@@ -529,14 +542,20 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if early && d.h.noEarlyFlag {
 				return
 			}
-			d.emit(state{p: q, frozen: true}, costFlag, step{kind: stepRunOut, from: i, flagMin: k + 1, early: early, used: o})
+			st := step{kind: stepRunOut, from: i, flagMin: k + 1, early: early, used: o}
+			if gap == 1 {
+				st.flagAt = r.k
+			} else if at, ok := d.locateFlag(i, j, o, credit(tc, q)); ok {
+				st.flagAt = at
+			}
+			d.emit(state{p: q, frozen: true}, costFlag, st)
 		}
 	default:
 		p := from.p
 		inc := credit(tc, p)
 		used := o + time.Duration(gap)*inc - r.o
 		if used >= -tolRound && pressed(o, r.o, inc) {
-			d.emit(from, d.timeCost(i, k, r, gap, used), step{kind: stepUse, from: i, used: max(0, used)})
+			d.emit(from, d.timeCost(i, k, r, gap, used)+lastSecond(o, r.o, inc), step{kind: stepUse, from: i, used: max(0, used)})
 		} else {
 			d.unexplained(i, r, gap, from, used, inc)
 		}
