@@ -226,17 +226,23 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 			best = count
 		}
 	}
-	if best.cost > costBothMode+prior.penalty(modeFlagBoth) {
-		// A clock that gives both players the period at the first flag:
-		// the plies at which each side's time ran out, for the other side.
-		var flags [2][]int
-		for side := range sd {
-			flags[1-side] = runOutPlies(own.sides[side], sd[side])
-		}
-		if len(flags[0])+len(flags[1]) > 0 {
-			both := decode(modeFlagBoth, flags)
+	if best.cost > costBothMode+prior.penalty(modeFlagBoth) && hasRunOut(own) {
+		// A clock that gives both players the period at the first flag.
+		// One side flags first: its explanation has only its own flags,
+		// and the other side's may have the periods its flags gave.
+		for first := range sd {
+			both := gameExplanation{tc: tc, mode: modeFlagBoth}
+			both.sides[first] = decodeSide(&sd[first], hyp(first, modeFlagBoth, 0, nil))
+			flags := runOutPlies(both.sides[first], sd[first])
+			if len(flags) == 0 {
+				continue
+			}
+			both.sides[1-first] = decodeSide(&sd[1-first], hyp(1-first, modeFlagBoth, 0, flags))
+			for side := range sd {
+				both.cost += both.sides[side].cost + incCost(both.sides[side])
+			}
 			both.cost += costBothMode + bothInconsistency(&both, sd)
-			costs[modeFlagBoth] = both.cost
+			costs[modeFlagBoth] = min(costs[modeFlagBoth], both.cost)
 			both.cost += prior.penalty(modeFlagBoth)
 			if both.cost < best.cost {
 				best = both
@@ -286,7 +292,42 @@ func bothInconsistency(ex *gameExplanation, sd *[2]sideData) float64 {
 			}
 		}
 	}
+	// And each period that came with the opponent's flag needs that flag.
+	for side := range ex.sides {
+		se := ex.sides[side]
+		oe := ex.sides[1-side]
+		for j, r := range se.rs {
+			st := se.steps[j]
+			if !se.kept[j] || st.kind != stepPeriod || st.how != byOpponentFlag || st.from < 0 {
+				continue
+			}
+			if !flagBetween(oe, &sd[1-side], se.rs[st.from].ply, r.ply) {
+				c += costJump
+			}
+		}
+	}
 	return c
+}
+
+// flagBetween reports whether an explanation has a flag (a period that
+// came when the time ran out) at a ply strictly between lo and hi.
+func flagBetween(se sideExplanation, d *sideData, lo, hi int) bool {
+	for j := range se.rs {
+		st := se.steps[j]
+		if !se.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
+			continue
+		}
+		m := st.flagAt
+		if m == 0 {
+			m = st.flagMin
+		}
+		if m >= 1 && m <= len(d.plys) {
+			if f := d.plys[m-1]; f > lo && f < hi {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasRunOut reports whether an explanation has a period that came when a

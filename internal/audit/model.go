@@ -291,8 +291,39 @@ func (d *decoder) glitchCost(x int) float64 {
 		return costStale // once: a run of equal readings is a clock standing still, not stale reads
 	case d.preIncrement(x):
 		return costStale
+	case d.confirmed(x):
+		return costConfirmed
 	}
 	return costGlitch
+}
+
+// costConfirmed is what setting aside a reading costs that its move's
+// %emt confirms: a wrong reading is a wrong value, and this one is what
+// the clock showed if the move took what the board says it took.
+const costConfirmed = 25.0
+
+// confirmed reports whether reading x follows the reading before it by
+// its move's %emt to the second, plainly or with a period's time added
+// at a flag, where the side's %emt can be believed.
+func (d *decoder) confirmed(x int) bool {
+	if x < 1 || d.h.emt == emtPoor {
+		return false
+	}
+	a, r := d.rs[x-1], d.rs[x]
+	if r.k-a.k != 1 || r.emt == Unknown {
+		return false
+	}
+	tc := d.h.tc
+	for p := 1; p <= len(tc.Periods); p++ {
+		inc := credit(tc, p)
+		if absDur(a.o+inc-r.emt-r.o) <= tolIncr {
+			return true
+		}
+		if p < len(tc.Periods) && r.emt >= a.o && absDur(a.o+max(inc, credit(tc, p+1))+periodTime(tc, p+1)-r.emt-r.o) <= tolIncr {
+			return true
+		}
+	}
+	return false
 }
 
 // preIncrement reports whether reading x is one read before the press
