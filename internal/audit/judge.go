@@ -174,9 +174,13 @@ func (a *Auditor) judge(rg *roundGame, r *Report, pos *positions) {
 				r.Findings = append(r.Findings, Finding{Kind: IncrementExtra, Side: sd.String(), Move: rd.k, Article: "6.10, 7.5.3",
 					Detail: fmt.Sprintf("the clock went from %s after move %d to %s after move %d, %s more than one increment (%s) allows, and the readings after keep it: a second increment was credited — a press without a move (7.5.3), or a clock that credits twice", hms(prev.o), prev.k, hms(rd.o), rd.k, hms(st.gained), hms(inc))})
 			case stepHand:
+				how := fmt.Sprintf("with the move's %%emt (%s) that is %s added by hand", hms(rd.emt), hms(st.gained+rd.emt))
+				if rd.emt == Unknown {
+					how = fmt.Sprintf("%s more than the increment, what time added by hand leaves after a quick move (the move's time is not in the record)", hms(st.gained))
+				}
 				r.Findings = append(r.Findings, Finding{Kind: TimeAdded, Side: sd.String(), Move: rd.k, Article: "7.5.5, 10.2",
-					Detail: fmt.Sprintf("the clock went from %s after move %d to %s after move %d; with the move's %%emt (%s) that is %s added by hand: the arbiter's award to %s for the opponent's illegal move (2 minutes, 7.5.5; 1 minute in rapid and blitz, A.3) or a rejected claim (10.2) shows like this. Check the arbiter's report for it",
-						hms(prev.o), prev.k, hms(rd.o), rd.k, hms(rd.emt), hms(st.gained+rd.emt), sd)})
+					Detail: fmt.Sprintf("the clock went from %s after move %d to %s after move %d; %s: the arbiter's award to %s for the opponent's illegal move (2 minutes, 7.5.5; 1 minute in rapid and blitz, A.3) or a rejected claim (10.2) shows like this. Check the arbiter's report for it",
+						hms(prev.o), prev.k, hms(rd.o), rd.k, how, sd)})
 			}
 		}
 		r.Findings = append(r.Findings, emtFindings(sd, se, rg.s[side], rg.s, ex.tc)...)

@@ -520,7 +520,24 @@ func (d *decoder) unexplained(i int, r reading, gap int, to state, used, inc tim
 	if i >= 0 && gap == 1 && r.emt != Unknown && byHand(gained+r.emt, inc) {
 		st.kind = stepHand
 		d.emit(to, costHand, st)
+	} else if i >= 0 && gap == 1 && r.emt == Unknown && handWithoutEMT(gained, inc) {
+		// The arbiter's minutes less a move of up to a minute: without
+		// the move's %emt it cannot be told exactly.
+		st.kind = stepHand
+		d.emit(to, costHand+costEMT, st)
 	}
+}
+
+// handWithoutEMT reports whether a gain beyond the increment is what the
+// arbiter's two minutes (one in rapid and blitz) leave after a move of up
+// to a minute.
+func handWithoutEMT(gained, inc time.Duration) bool {
+	for _, d := range []time.Duration{2 * time.Minute, time.Minute} {
+		if gained >= d-time.Minute && gained <= d+inc+tolRound {
+			return true
+		}
+	}
+	return false
 }
 
 // steps offers (emit) every way the clock can have gone from a kept
@@ -706,8 +723,11 @@ func (d *decoder) locateFlag(i, j int, o, inc time.Duration) (int, bool) {
 			return 0, false
 		}
 		t -= d.sd.emts[m-1]
-		if t <= tolRound {
-			return m, true
+		switch {
+		case t < -tolRound:
+			return m, true // clearly run out during move m
+		case t <= tolRound:
+			return 0, false // within a reading's rounding of zero: m, or the move after
 		}
 		t += inc
 	}
