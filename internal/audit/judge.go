@@ -336,6 +336,14 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	} else if rd.k-prev.k > 1 && st.flagAt == 0 {
 		fits = false // the clock was seen at 0:00 after missing readings: the move is not known
 	}
+	// The move is dated by the reading before it: one of under a few
+	// seconds, or equal to the one before it (read before the press),
+	// may belong to the move before.
+	if st.from >= 0 {
+		if prev.o <= tolRound || st.from > 0 && se.rs[st.from-1].o == prev.o {
+			fits = false
+		}
+	}
 	strong := fits && margin >= strongMargin && (after >= 2 || corroborated && after >= 1)
 	around := readingsAround(se, j)
 	because := altSentence(alt.sides[sd], se, margin)
