@@ -91,6 +91,9 @@ func runServe(cmd *cobra.Command, c *config.Config, speed float64) error {
 		return err
 	}
 	if venue != nil {
+		// The acts made at the hall are recorded here; /venue shows the link.
+		venue.SetArbiter(d)
+		d.Mount(daemon.Mount{Pattern: "/venue", Handler: venue.Handler()}, daemon.Mount{Pattern: "/api/venue", Handler: venue.Handler()})
 		return venue.Serve(ctx, d.Hub(), d.Run)
 	}
 	return d.Run(ctx)

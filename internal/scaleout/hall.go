@@ -24,6 +24,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/output/broadcast"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
+	"github.com/arbiterd/arbiterd/internal/output/web"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -83,13 +84,33 @@ type Hall struct {
 	nc  *nats.Conn
 	js  jetstream.JetStream
 
+	kv jetstream.KeyValue // AlertsBucket
+	m  *hallMetrics
+
 	mu      sync.Mutex
 	started time.Time // when Run began listening for heartbeats
 	venues  map[string]*venueState
 	games   map[gameKey]*game
 	owners  map[string]string // hub board id → venue
-	alerts  []HallAlert
-	applied int64
+	// ownersDirty: owners changed since owners.json was written (saveOwners).
+	ownersDirty bool
+	saveMu      sync.Mutex // one owners.json write at a time
+	applied     int64
+
+	// The alerts the hall raised, by id (hallalerts.go), and the boards'
+	// on the hub: board → hub alert id → alert.
+	stored    map[int]*storedAlert
+	lastAlert int
+	raised    map[string]map[int]*storedAlert
+	// acks are the boards' alerts known to be acknowledged (at the hall
+	// or at their venue), ackSeqs the same by game and event, ackSent when
+	// each was last handed to its venue.
+	acks    map[ackKey]bool
+	ackSeqs map[gameKey]map[int]bool
+	ackSent map[ackKey]time.Time
+	pending map[string][]byte // bucket writes not done yet
+	kick    chan struct{}
+	ticks   int // of the watch loop
 }
 
 type gameKey struct{ venue, round, board string }
@@ -123,15 +144,21 @@ type venueState struct {
 	cut      bool
 	cutSince time.Time
 	warned   map[string]bool // boards refused, each reported once
+	events   int64           // events written since the start (metrics)
+	capBytes int64           // capture bytes written since the start (metrics)
+	shown    string          // the state the venue's boards show (Link)
 }
 
-// HallAlert is a problem that belongs to no board of the hall (a venue it
-// does not know, a board a venue does not serve).
+// HallAlert is an alert the hall raised. Those on /hall belong to no
+// board: a venue cut off and back, a venue the hall does not know, a board
+// a venue does not serve. The arbiter acknowledges them there.
 type HallAlert struct {
+	ID    int       `json:"id"`
 	Time  time.Time `json:"time"`
 	Venue string    `json:"venue,omitempty"`
 	Kind  string    `json:"kind"`
 	Text  string    `json:"text"`
+	Acked bool      `json:"acked"`
 }
 
 // OpenHall starts the hall's NATS server (or connects), creates the
@@ -157,7 +184,10 @@ func OpenHall(o HallOptions) (*Hall, error) {
 		o.Replicas = 1
 	}
 	h := &Hall{o: o, log: o.Logger, hub: o.Hub, venues: map[string]*venueState{}, games: map[gameKey]*game{},
-		owners: map[string]string{}}
+		owners: map[string]string{}, stored: map[int]*storedAlert{}, raised: map[string]map[int]*storedAlert{},
+		acks: map[ackKey]bool{}, ackSeqs: map[gameKey]map[int]bool{}, ackSent: map[ackKey]time.Time{},
+		pending: map[string][]byte{}, kick: make(chan struct{}, 1)}
+	h.m = newHallMetrics(h)
 	for _, r := range o.Venues {
 		vs := &venueState{ref: r, warned: map[string]bool{}}
 		if len(r.Boards) > 0 {
@@ -201,6 +231,16 @@ func OpenHall(o HallOptions) (*Hall, error) {
 		return nil, fmt.Errorf("scaleout: %w", err)
 	}
 	if err := retry(context.Background(), func(ctx context.Context) error { return h.streams(ctx) }); err != nil {
+		h.Close()
+		return nil, err
+	}
+	// The alerts of before a restart, as they were.
+	if err := retry(context.Background(), func(ctx context.Context) error {
+		if err := h.openAlerts(ctx); err != nil {
+			return err
+		}
+		return h.restoreAlerts(ctx)
+	}); err != nil {
 		h.Close()
 		return nil, err
 	}
@@ -281,6 +321,8 @@ func (h *Hall) Run(ctx context.Context) error {
 	wg.Go(func() { h.consume(ctx, HallEventsStream, "events", h.onEvent) })
 	wg.Go(func() { h.consume(ctx, HallCaptureStream, "capture", h.onCapture) })
 	wg.Go(func() { h.watch(ctx) })
+	wg.Go(func() { h.persister(ctx) })
+	wg.Go(func() { h.watchAcks(ctx) })
 	wg.Wait()
 	return nil
 }
@@ -331,11 +373,6 @@ func (h *Hall) consume(ctx context.Context, stream, kind string, fn func(jetstre
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-}
-
-func (h *Hall) hallAlert(venue, kind, text string) {
-	h.log.Error(text, "venue", venue, "kind", kind)
-	h.alerts = append(h.alerts, HallAlert{Time: h.o.Now().UTC(), Venue: venue, Kind: kind, Text: text})
 }
 
 // route checks a message's subject and venue: it returns the game it
@@ -419,7 +456,7 @@ func (h *Hall) owner(k gameKey, g *game) bool {
 	prev, ok := h.owners[k.board]
 	if !ok {
 		h.owners[k.board] = k.venue
-		h.saveOwners()
+		h.ownersDirty = true // saved by the watch loop, off the consumers' path
 		h.hub.AddBoard(g.info)
 		return true
 	}
@@ -430,18 +467,35 @@ func (h *Hall) owner(k gameKey, g *game) bool {
 		g.clashed = true
 		text := fmt.Sprintf("venue %s also publishes a board %s (round %s), which is venue %s's here: its events are kept in "+
 			"%s but not shown; give each board of the event its own number", k.venue, k.board, k.round, prev, h.dir(k))
-		h.log.Error(text, "board", k.board)
-		h.hub.Raise(k.board, hub.Amber, KindClash, "", text)
+		h.boardAlert(k, KindClash, text)
 	}
 	return false
 }
 
 func (h *Hall) ownersPath() string { return filepath.Join(h.o.Data, "owners.json") }
 
+// saveOwners writes owners.json when a board got its venue since the last
+// save. It is called from the watch loop, not for each new board: the file
+// is replaced with a sync, and two thousand boards appearing at the start
+// of a round would otherwise hold every consumer up for as many syncs. A
+// board whose owner was not saved yet when the hall stopped is given to
+// the venue whose files hold it when the hall starts again (load).
 func (h *Hall) saveOwners() {
+	h.mu.Lock()
+	if !h.ownersDirty {
+		h.mu.Unlock()
+		return
+	}
+	h.ownersDirty = false
 	data, _ := json.MarshalIndent(h.owners, "", "  ")
+	h.mu.Unlock()
+	h.saveMu.Lock()
+	defer h.saveMu.Unlock()
 	if err := atomicfile.Write(h.ownersPath(), data, 0o644); err != nil {
 		h.log.Error("saving the board owners", "err", err)
+		h.mu.Lock()
+		h.ownersDirty = true
+		h.mu.Unlock()
 	}
 }
 
@@ -460,8 +514,7 @@ func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey) bool {
 		text := fmt.Sprintf("venue %s sent a message on board %s's subject that is not an event (%v); it was ignored",
 			k.venue, k.board, err)
 		if _, ok := h.owners[k.board]; ok {
-			h.log.Error(text, "board", k.board)
-			h.hub.Raise(k.board, hub.Amber, KindBadMessage, "", text)
+			h.boardAlert(k, KindBadMessage, text)
 		} else {
 			h.hallAlert(k.venue, KindBadMessage, text)
 		}
@@ -486,9 +539,8 @@ func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey) bool {
 			g.gapWarn = true
 			text := fmt.Sprintf("events %d to %d of board %s from venue %s are not in the hall's stream (lost at the venue?); "+
 				"the hall goes on without them", g.last+1, e.Seq-1, k.board, k.venue)
-			h.log.Error(text, "board", k.board)
 			h.owner(k, g)
-			h.hub.Raise(k.board, hub.Amber, KindGap, "", text)
+			h.boardAlert(k, KindGap, text)
 		}
 	}
 	g.evGap = time.Time{}
@@ -503,11 +555,20 @@ func (h *Hall) writeEvent(k gameKey, g *game, e reconcile.Event, data []byte, pu
 	}
 	g.last, g.evSeq = e.Seq, seq
 	h.applied++
+	if vs := h.venues[k.venue]; vs != nil {
+		vs.events++
+	}
 	if h.owner(k, g) {
 		h.hub.Publish(k.board, e)
+		if h.ackSeqs[k][e.Seq] {
+			h.applyAcks(k.board) // acknowledged before (at the venue, or before a restart)
+		}
+	}
+	t, _ := time.Parse(time.RFC3339Nano, published)
+	if !t.IsZero() {
+		h.m.delay.Observe(h.o.Now().Sub(t).Seconds())
 	}
 	if h.o.OnEvent != nil {
-		t, _ := time.Parse(time.RFC3339Nano, published)
 		h.o.OnEvent(k.venue, e, data, t)
 	}
 	return true
@@ -644,6 +705,9 @@ func (h *Hall) writeChunk(k gameKey, g *game, off int64, data []byte, seq uint64
 	}
 	g.capSize += int64(len(data))
 	g.capSeq = seq
+	if vs := h.venues[k.venue]; vs != nil {
+		vs.capBytes += int64(len(data))
+	}
 	if h.meta(g, data) && h.owners[k.board] == k.venue {
 		h.hub.AddBoard(g.info)
 	}
@@ -710,7 +774,8 @@ func (h *Hall) onHeartbeat(msg *nats.Msg) {
 }
 
 // watch marks the venues whose heartbeat stopped, and those that came
-// back, on their boards, four times a second until ctx ends.
+// back, four times a second until ctx ends; every second it tells each
+// venue that it hears it and exchanges acknowledgements with the venues.
 func (h *Hall) watch(ctx context.Context) {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
@@ -718,14 +783,22 @@ func (h *Hall) watch(ctx context.Context) {
 		select {
 		case <-t.C:
 			h.checkVenues()
+			h.saveOwners()
+			h.ticks++
+			if h.ticks%4 == 0 {
+				h.tellVenues()
+			}
 		case <-ctx.Done():
+			h.saveOwners()
 			return
 		}
 	}
 }
 
 // checkVenues raises venue-cut on a venue silent for longer than Stale,
-// and venue-back once it is heard again and the hall has caught up.
+// and venue-back once it is heard again and the hall has caught up: one
+// alert for the venue, on /hall; its boards show the venue cut off (Link)
+// while it is.
 func (h *Hall) checkVenues() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -751,17 +824,48 @@ func (h *Hall) checkVenues() {
 			h.venueAlert(vs, KindVenueBack, fmt.Sprintf("venue %s is back (cut off for %s); the hall has caught up",
 				vs.ref.Name, now.Sub(vs.cutSince).Round(time.Second)))
 		}
+		if st, _ := h.stateLocked(vs); st != vs.shown {
+			// The venue's boards show their link: the dashboard is told.
+			vs.shown = st
+			for b, v := range h.owners {
+				if v == vs.ref.Name {
+					h.hub.Touch(b)
+				}
+			}
+		}
 	}
 }
 
-// venueAlert raises an alert on every board the venue shows.
+// venueAlert raises one alert for the venue (on /hall). h.mu is held.
 func (h *Hall) venueAlert(vs *venueState, kind, text string) {
 	h.log.Warn(text, "venue", vs.ref.Name)
-	h.alerts = append(h.alerts, HallAlert{Time: h.o.Now().UTC(), Venue: vs.ref.Name, Kind: kind, Text: text})
-	for b, v := range h.owners {
-		if v == vs.ref.Name {
-			h.hub.Raise(b, hub.Amber, kind, "", text)
+	h.newAlert(vs.ref.Name, "", "", kind, text)
+	h.m.alerts.WithLabelValues(kind).Inc()
+}
+
+// tellVenues sends each venue the hall's heartbeat (HallHeartbeat: the
+// hall hears it, and how far it has written its boards) and exchanges
+// acknowledgements with the venues it hears.
+func (h *Hall) tellVenues() {
+	h.mu.Lock()
+	now := h.o.Now()
+	beats := map[string]*HallHeartbeat{}
+	for name, vs := range h.venues {
+		beats[name] = &HallHeartbeat{Hall: h.o.Server.Name, Time: now.UTC(), Round: vs.hb.Round, Seqs: map[string]int{}}
+	}
+	for k, g := range h.games {
+		if hb := beats[k.venue]; hb != nil && k.round == Token(hb.Round) {
+			hb.Seqs[k.board] = g.last
 		}
+	}
+	send := h.syncAcks(now)
+	h.mu.Unlock()
+	for name, hb := range beats {
+		data, _ := json.Marshal(hb)
+		h.nc.Publish(HallHeartbeatSubject(name), data) // best effort: the next one follows
+	}
+	if len(send) > 0 {
+		go h.sendAcks(send)
 	}
 }
 
@@ -782,6 +886,44 @@ func (h *Hall) behindLocked(vs *venueState) int {
 	return n
 }
 
+// stateLocked is the venue's state: "waiting" (not heard yet, just after
+// the start), "connected" or "cut-off" (not heard for the Stale time), and
+// since when it is cut off.
+func (h *Hall) stateLocked(vs *venueState) (string, time.Time) {
+	heard := vs.lastHB
+	if heard.IsZero() {
+		heard = h.started
+	}
+	switch {
+	case heard.IsZero() || vs.lastHB.IsZero() && h.o.Now().Sub(heard) <= h.o.Stale:
+		return "waiting", time.Time{}
+	case h.o.Now().Sub(heard) > h.o.Stale:
+		return "cut-off", heard
+	}
+	return "connected", time.Time{}
+}
+
+// linkLocked is a venue's link as a board of it shows it. h.mu is held.
+func (h *Hall) linkLocked(venue string) *web.Link {
+	vs := h.venues[venue]
+	if vs == nil {
+		return &web.Link{Venue: venue, State: "cut-off"}
+	}
+	state, since := h.stateLocked(vs)
+	return &web.Link{Venue: venue, State: state, Since: since}
+}
+
+// Link is a board's link to the venue that plays it (web.Options.Link).
+func (h *Hall) Link(board string) *web.Link {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	venue, ok := h.owners[board]
+	if !ok {
+		return nil
+	}
+	return h.linkLocked(venue)
+}
+
 // VenueStatus is a venue as the hall sees it.
 type VenueStatus struct {
 	Name string `json:"name"`
@@ -790,8 +932,9 @@ type VenueStatus struct {
 	State    string    `json:"state"`
 	LastSeen time.Time `json:"last_seen,omitzero"`
 	// Behind counts the events the venue holds that the hall has not yet
-	// (as of the venue's last heartbeat).
-	Behind int      `json:"behind"`
+	// (as of the venue's last heartbeat); null while the venue is not
+	// heard: the hall cannot know what it holds then.
+	Behind *int     `json:"behind"`
 	Boards []string `json:"boards"` // the boards it shows
 }
 
@@ -807,20 +950,20 @@ type Status struct {
 func (h *Hall) Status() Status {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	st := Status{Alerts: append([]HallAlert{}, h.alerts...), Applied: h.applied}
+	st := Status{Alerts: []HallAlert{}, Applied: h.applied}
+	for _, a := range h.stored {
+		if a.Board == "" {
+			st.Alerts = append(st.Alerts, a.HallAlert)
+		}
+	}
+	sort.Slice(st.Alerts, func(i, j int) bool { return st.Alerts[i].ID < st.Alerts[j].ID })
 	for _, r := range h.o.Venues {
 		vs := h.venues[r.Name]
-		s := VenueStatus{Name: r.Name, State: "waiting", LastSeen: vs.lastHB, Behind: h.behindLocked(vs), Boards: []string{}}
-		heard := vs.lastHB
-		if heard.IsZero() {
-			heard = h.started
-		}
-		switch {
-		case heard.IsZero() || vs.lastHB.IsZero() && h.o.Now().Sub(heard) <= h.o.Stale:
-		case h.o.Now().Sub(heard) > h.o.Stale:
-			s.State = "cut-off"
-		default:
-			s.State = "connected"
+		s := VenueStatus{Name: r.Name, LastSeen: vs.lastHB, Boards: []string{}}
+		s.State, _ = h.stateLocked(vs)
+		if s.State == "connected" {
+			n := h.behindLocked(vs)
+			s.Behind = &n
 		}
 		for b, v := range h.owners {
 			if v == r.Name {
@@ -861,6 +1004,10 @@ func (h *Hall) load() error {
 		if capData, err := os.ReadFile(capPath); err == nil {
 			g.capSize = int64(len(capData))
 			h.meta(g, capData)
+		}
+		if _, ok := h.owners[k.board]; !ok {
+			// Written before the hall stopped, its owner not saved yet.
+			h.owners[k.board], h.ownersDirty = k.venue, true
 		}
 		show := h.owners[k.board] == k.venue
 		if show {

@@ -34,7 +34,7 @@ func TestHallThreeVenues(t *testing.T) {
 	checkHall(t, h, vs, false)
 	st := h.hall.Status()
 	for _, v := range st.Venues {
-		if v.State != "connected" || v.Behind != 0 || len(v.Boards) != n {
+		if v.State != "connected" || v.Behind == nil || *v.Behind != 0 || len(v.Boards) != n {
 			t.Errorf("venue status %+v", v)
 		}
 	}

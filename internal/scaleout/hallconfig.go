@@ -8,6 +8,9 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
+
+	"github.com/nats-io/nkeys"
 
 	"github.com/arbiterd/arbiterd/internal/boards/config"
 )
@@ -27,6 +30,9 @@ type HallConfig struct {
 	LogLevel  string          `yaml:"log_level" toml:"log_level"`   // debug, info, warn, error
 	NATS      HallNATS        `yaml:"nats" toml:"nats"`
 	Venues    []HallVenue     `yaml:"venues" toml:"venues"`
+	// Access: the arbiters' logins, spectators and TLS of the listener, as
+	// for serve (docs/api.md).
+	Access *config.Access `yaml:"access" toml:"access"`
 }
 
 // HallNATS is the hall's NATS server, or the cluster it joins.
@@ -38,7 +44,7 @@ type HallNATS struct {
 	LeafListen string          `yaml:"leaf_listen" toml:"leaf_listen"` // accept venues' leaf connections (host:port)
 	LeafNKey   string          `yaml:"leaf_nkey" toml:"leaf_nkey"`     // the public NKey venues must sign with (optional)
 	Cluster    *ClusterOptions `yaml:"cluster" toml:"cluster"`         // make this node part of a hall cluster
-	Replicas   int             `yaml:"replicas" toml:"replicas"`       // of the hall's streams (1, or 3 on a cluster)
+	Replicas   *int            `yaml:"replicas" toml:"replicas"`       // of the hall's streams (1, or 3 on a cluster; absent: 1)
 	Consumer   string          `yaml:"consumer" toml:"consumer"`       // durable consumer name (one per hall process; default hall)
 
 	Credentials  string          `yaml:"credentials" toml:"credentials"`
@@ -58,18 +64,65 @@ type HallVenue struct {
 func LoadHallConfig(path string) (*HallConfig, error) { return config.LoadFile(path, ParseHallConfig) }
 
 // ParseHallConfig reads a hall configuration; name's extension gives the
-// format.
+// format. Every error names its setting and its line.
 func ParseHallConfig(name string, data []byte) (*HallConfig, error) {
 	var c HallConfig
 	// the daemon's reader: unknown keys and wrong kinds named with their
 	// setting and line
-	if _, err := config.Decode(name, data, &c); err != nil {
-		return nil, err
+	lines, err := config.Decode(name, data, &c)
+	if err != nil {
+		return nil, tomlTypeWords(name, err)
 	}
-	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if errs := c.validate(); len(errs) > 0 {
+		all := make([]error, len(errs))
+		for i, e := range errs {
+			e.File = name
+			if lines != nil {
+				e.Line = lines(e.Field)
+			}
+			all[i] = e
+		}
+		return nil, errors.Join(all...)
 	}
 	return &c, nil
+}
+
+// tomlTypeError is the TOML decoder's message for a value of the wrong
+// type that the reader's own check lets through (a number where text
+// belongs).
+var tomlTypeError = regexp.MustCompile(`line (\d+) \(last key "([^"]*)"\): incompatible types: TOML value has type ([^;]+); destination has type (\S+)`)
+
+// tomlTypeWords says a TOML decoder's type error in words, with its line
+// and setting; other errors are returned as they are.
+func tomlTypeWords(name string, err error) error {
+	m := tomlTypeError.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	line, _ := strconv.Atoi(m[1])
+	kind := func(t string) string {
+		switch {
+		case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
+			return "a number"
+		case t == "bool":
+			return "true or false"
+		case t == "string":
+			return "text"
+		case strings.HasPrefix(t, "[]"):
+			return "a list"
+		case strings.HasPrefix(t, "map"), strings.HasPrefix(t, "*"), strings.Contains(t, "."):
+			return "settings (a table)"
+		case strings.Contains(t, "Time"):
+			return "a date"
+		}
+		return t
+	}
+	have, want := kind(m[3]), kind(m[4])
+	hint := ""
+	if want == "text" {
+		hint = ": put it in double quotes"
+	}
+	return &config.Error{File: name, Line: line, Field: m[2], Err: fmt.Errorf("%s where %s belongs%s", have, want, hint)}
 }
 
 var venueName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -77,13 +130,25 @@ var venueName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // Validate fills in the defaults and checks every setting; all errors are
 // reported at once.
 func (c *HallConfig) Validate() error {
+	errs := c.validate()
+	all := make([]error, len(errs))
+	for i, e := range errs {
+		all[i] = e
+	}
+	return errors.Join(all...)
+}
+
+// leafSchemes are the URL schemes a leaf-node remote can be dialled with.
+var leafSchemes = map[string]bool{"nats-leaf": true, "nats": true, "tls": true, "ws": true, "wss": true}
+
+func (c *HallConfig) validate() []*config.Error {
 	c.Data = cmp.Or(c.Data, "hall-data")
 	c.Listen = cmp.Or(c.Listen, config.DefaultListen)
 	c.LogFormat = cmp.Or(c.LogFormat, config.DefaultLogFormat)
 	c.LogLevel = cmp.Or(c.LogLevel, config.DefaultLogLevel)
-	var errs []error
+	var errs []*config.Error
 	bad := func(field, format string, a ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, a...)))
+		errs = append(errs, &config.Error{Field: field, Err: fmt.Errorf(format, a...)})
 	}
 	hostPort := func(field, v string) {
 		if v == "" {
@@ -103,6 +168,17 @@ func (c *HallConfig) Validate() error {
 	if n.URL != "" && (n.LeafListen != "" || n.Cluster != nil || n.Listen != "" || n.Store != "") {
 		bad("nats.url", "joining a server by URL leaves listen, leaf_listen, cluster and store to that server")
 	}
+	for i, u := range strings.Split(n.URL, ",") {
+		if n.URL == "" {
+			break
+		}
+		if pu, err := url.Parse(strings.TrimSpace(u)); err != nil || pu.Host == "" || !leafSchemes[pu.Scheme] && pu.Scheme != "" {
+			bad("nats.url", "%q (URL %d) is not a NATS URL (nats://host:4222)", strings.TrimSpace(u), i+1)
+		}
+	}
+	if n.LeafNKey != "" && !nkeys.IsValidPublicUserKey(n.LeafNKey) {
+		bad("nats.leaf_nkey", "%q is not a public user NKey (a U followed by 55 letters and digits, as `nk -gen user -pubout` prints it)", n.LeafNKey)
+	}
 	if cl := n.Cluster; cl != nil {
 		if cl.Name == "" {
 			bad("nats.cluster.name", "missing")
@@ -115,23 +191,42 @@ func (c *HallConfig) Validate() error {
 			bad("nats.name", "each node of a cluster needs its own name")
 		}
 	}
-	if n.Replicas < 0 || n.Replicas > 5 {
-		bad("nats.replicas", "%d: 1 to 5", n.Replicas)
+	if r := n.Replicas; r != nil && (*r < 1 || *r > 5) {
+		bad("nats.replicas", "%d: the hall's streams are kept 1 to 5 times (3 on a three-node hall); leave it out for 1", *r)
+	}
+	if n.Consumer != "" && !venueName.MatchString(n.Consumer) {
+		bad("nats.consumer", "%q: a consumer name is 1 to 64 letters, digits, '_' or '-'", n.Consumer)
 	}
 	if !config.AuthGivenOnce(n.Credentials, n.NKeySeedFile, n.NKeySeedEnv) {
 		bad("nats.credentials", config.SeveralAuth)
 	}
 	checkVenues(c.Venues, bad)
-	return errors.Join(errs...)
+	if err := c.Access.Check(); err != nil {
+		for _, e := range splitJoined(err) {
+			bad("access", "%s", strings.TrimPrefix(e.Error(), "access: "))
+		}
+	}
+	return errs
+}
+
+// splitJoined is the errors errors.Join joined (err itself otherwise).
+func splitJoined(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // checkVenues checks the venues: at least one, each with its own valid
-// name, a leaf-node URL without credentials, and board numbers from 1.
+// name, a leaf-node URL without credentials, and board numbers from 1,
+// each board number of the event in one venue only (the dashboard names a
+// board by its number).
 func checkVenues(venues []HallVenue, bad func(field, format string, a ...any)) {
 	if len(venues) == 0 {
 		bad("venues", "no venues: the hall gathers at least one")
 	}
 	seen := map[string]bool{}
+	boards := map[int]string{} // board number → the venue listing it first
 	for i, v := range venues {
 		f := fmt.Sprintf("venues[%d]", i)
 		switch {
@@ -146,14 +241,26 @@ func checkVenues(venues []HallVenue, bad func(field, format string, a ...any)) {
 		if v.URL != "" {
 			if u, err := url.Parse(v.URL); err != nil || u.Host == "" {
 				bad(f+".url", "%q is not a leaf-node URL (nats-leaf://host:7422)", v.URL)
+			} else if !leafSchemes[u.Scheme] {
+				bad(f+".url", "%q: %s:// is not a leaf-node connection; write nats-leaf://host:7422 (the venue's leaf_listen; tls:// with TLS)", v.URL, u.Scheme)
 			} else if u.User != nil {
 				bad(f+".url", "no user or password in the URL: use nats.credentials, nkey_seed_file or nkey_seed_env")
 			}
 		}
-		for _, b := range v.Boards {
-			if b < 1 {
-				bad(f+".boards", "%d: a board number is 1 or more", b)
+		here := map[int]bool{}
+		for j, b := range v.Boards {
+			bf := fmt.Sprintf("%s.boards[%d]", f, j)
+			switch other, taken := boards[b]; {
+			case b < 1:
+				bad(bf, "%d: a board number is 1 or more", b)
+			case here[b]:
+				bad(bf, "board %d is listed twice for venue %s", b, v.Name)
+			case taken:
+				bad(bf, "board %d is venue %s's already: every board of the event needs its own number (the dashboard names a board by it)", b, other)
+			default:
+				boards[b] = v.Name
 			}
+			here[b] = true
 		}
 	}
 }
@@ -161,8 +268,11 @@ func checkVenues(venues []HallVenue, bad func(field, format string, a ...any)) {
 // HallOptionsFrom maps a hall configuration to the hall's options.
 func HallOptionsFrom(c *HallConfig) (HallOptions, error) {
 	n := c.NATS
-	o := HallOptions{Data: c.Data, Round: c.Round, URL: n.URL, Replicas: n.Replicas, Consumer: n.Consumer,
+	o := HallOptions{Data: c.Data, Round: c.Round, URL: n.URL, Consumer: n.Consumer,
 		Auth: Auth{Credentials: n.Credentials, NKeySeedFile: n.NKeySeedFile, NKeySeedEnv: n.NKeySeedEnv}}
+	if n.Replicas != nil {
+		o.Replicas = *n.Replicas
+	}
 	if t := n.TLS; t != nil {
 		tc, err := TLSConfig(t.Cert, t.Key, t.CA)
 		if err != nil {

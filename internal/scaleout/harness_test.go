@@ -48,11 +48,17 @@ type emu struct {
 // flag falls at that ply.
 func startEmu(t *testing.T, seed int64, flagAt int) *emu {
 	t.Helper()
+	return startEmuAt(t, seed, flagAt, testSpeed)
+}
+
+// startEmuAt is startEmu at speed times real time.
+func startEmuAt(t *testing.T, seed int64, flagAt int, speed float64) *emu {
+	t.Helper()
 	periods, err := emulator.ParseTimeControl(testTC)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := emulator.Config{PGN: emulator.DefaultPGN, Periods: periods, Speed: testSpeed,
+	cfg := emulator.Config{PGN: emulator.DefaultPGN, Periods: periods, Speed: speed,
 		Wait: true, Linger: true, Seed: seed}
 	if flagAt > 0 {
 		cfg.Script = []emulator.Action{{Kind: emulator.Flag, Ply: flagAt}}
@@ -170,6 +176,8 @@ type tVenue struct {
 	cancel context.CancelFunc
 	done   chan error
 	venue  *Venue
+	daemon *daemon.Daemon
+	speed  float64 // of the games: times real time
 	// feeds: the daemon runs its default HTTP services and feeds (the
 	// configuration's broadcast folder, LiveChess, lichess), as `arbiterd
 	// serve` does; otherwise none.
@@ -195,7 +203,14 @@ func newVenueWith(t *testing.T, name string, boards []int, edit func(*config.NAT
 // (which may set feeds on the venue by a non-"off" broadcast).
 func newVenueConfig(t *testing.T, name string, boards []int, edit func(*config.Config)) *tVenue {
 	t.Helper()
-	v := &tVenue{t: t, name: name, data: t.TempDir()}
+	return newVenueAt(t, name, boards, testSpeed, edit)
+}
+
+// newVenueAt is newVenueConfig with games played at speed times real
+// time.
+func newVenueAt(t *testing.T, name string, boards []int, speed float64, edit func(*config.Config)) *tVenue {
+	t.Helper()
+	v := &tVenue{t: t, name: name, data: t.TempDir(), speed: speed}
 	leaf, err := freePort("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +224,7 @@ func newVenueConfig(t *testing.T, name string, boards []int, edit func(*config.C
 		if n%2 == 0 {
 			flagAt = 30 + n%7
 		}
-		em := startEmu(t, int64(n*7+i), flagAt)
+		em := startEmuAt(t, int64(n*7+i), flagAt, speed)
 		c.Boards = append(c.Boards, config.Board{Number: n, Port: em.path, White: fmt.Sprintf("White %d", n),
 			Black: fmt.Sprintf("Black %d", n), TimeControl: testTC})
 	}
@@ -241,7 +256,7 @@ func (v *tVenue) start() {
 	if err != nil {
 		v.t.Fatal(err)
 	}
-	do := daemon.Options{Config: v.cfg, Speed: testSpeed, Logger: log, Mounts: []daemon.Mount{}, Runners: []daemon.Runner{},
+	do := daemon.Options{Config: v.cfg, Speed: v.speed, Logger: log, Mounts: []daemon.Mount{}, Runners: []daemon.Runner{},
 		OnEvent: ven.OnEvent}
 	if v.feeds {
 		do.Mounts, do.Runners = nil, nil
@@ -251,6 +266,8 @@ func (v *tVenue) start() {
 		ven.Close()
 		v.t.Fatal(err)
 	}
+	ven.SetArbiter(d)
+	v.daemon = d
 	ctx, cancel := context.WithCancel(context.Background())
 	v.venue, v.cancel, v.done = ven, cancel, make(chan error, 1)
 	go func() { v.done <- ven.Serve(ctx, d.Hub(), d.Run) }()

@@ -20,6 +20,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/internal/boards/config"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
+	"github.com/arbiterd/arbiterd/internal/output/web"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -97,10 +98,12 @@ type Venue struct {
 	nc  *nats.Conn
 	js  jetstream.JetStream
 
-	mu     sync.Mutex
-	boards map[string]*publisher
-	order  []*publisher
-	hub    *hub.Hub // raises alerts once serving
+	mu      sync.Mutex
+	boards  map[string]*publisher
+	order   []*publisher
+	hub     *hub.Hub    // raises alerts once serving
+	arbiter web.Arbiter // records the acts the hall hands on (SetArbiter)
+	link    hallLink    // what the venue hears of the hall
 }
 
 // publisher is one board's ordered queue of events to publish.
@@ -223,7 +226,21 @@ func (v *Venue) Serve(ctx context.Context, h *hub.Hub, run func(context.Context)
 	v.mu.Unlock()
 	wg.Go(func() { v.heartbeat(pctx) })
 	wg.Go(func() { v.tailCaptures(pctx) })
+	var subs []*nats.Subscription
+	for subj, fn := range map[string]nats.MsgHandler{ActSubject(v.o.Venue): v.onAct, HallHeartbeatSubject(v.o.Venue): v.onHallHeartbeat} {
+		sub, err := v.nc.Subscribe(subj, fn)
+		if err != nil {
+			stop()
+			wg.Wait()
+			v.Close()
+			return fmt.Errorf("scaleout: %s: %w", subj, err)
+		}
+		subs = append(subs, sub)
+	}
 	err := run(ctx)
+	for _, sub := range subs {
+		sub.Unsubscribe()
+	}
 	// Drain: the queues empty, then the publishers stop.
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) && v.pending() > 0 && v.nc.IsConnected() {
@@ -389,6 +406,9 @@ type Heartbeat struct {
 	Round string         `json:"round"`
 	Time  time.Time      `json:"time"`
 	Seqs  map[string]int `json:"seqs"` // per board: the last event the venue's stream holds
+	// Acked lists the boards' alerts acknowledged at the venue (the hall
+	// acknowledges them too).
+	Acked []AlertRef `json:"acked,omitempty"`
 }
 
 func (v *Venue) heartbeat(ctx context.Context) {
@@ -397,12 +417,17 @@ func (v *Venue) heartbeat(ctx context.Context) {
 	for {
 		hb := Heartbeat{Venue: v.o.Venue, Event: v.o.Event, Round: v.o.Round, Time: time.Now().UTC(), Seqs: map[string]int{}}
 		v.mu.Lock()
+		ids := make([]string, 0, len(v.order))
 		for _, p := range v.order {
 			p.mu.Lock()
 			hb.Seqs[p.id] = p.published
 			p.mu.Unlock()
+			ids = append(ids, p.id)
 		}
+		h := v.hub
 		v.mu.Unlock()
+		hb.Acked = v.ackedAlerts(h, ids)
+		v.checkLink()
 		data, _ := json.Marshal(hb)
 		v.nc.Publish(HeartbeatSubject(v.o.Venue), data) // best effort: the next one follows
 		select {

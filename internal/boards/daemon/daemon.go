@@ -222,6 +222,10 @@ func (d *Daemon) Addr() net.Addr {
 	return d.addr
 }
 
+// Mount adds HTTP services beside the daemon's mounts; call it before Run
+// (a venue's page of its link to the hall).
+func (d *Daemon) Mount(ms ...Mount) { d.o.Mounts = append(d.o.Mounts, ms...) }
+
 // Handler is the daemon's HTTP mux: /metrics, /healthz and the mounts.
 func (d *Daemon) Handler() http.Handler {
 	mux := http.NewServeMux()

@@ -571,6 +571,18 @@ func (h *Hub) Raise(id string, level, kind, article, text string) error {
 	return nil
 }
 
+// Touch hands the board's subscribers its state as it is, with a zero
+// Event: for a change that is not the hub's but shows with the board (a
+// hall no longer hearing the venue that plays it). An unknown board is
+// ignored.
+func (h *Hub) Touch(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e := h.boards[id]; e != nil {
+		h.fanOut(Update{Board: id, State: e.snapshot()})
+	}
+}
+
 // PublishSquares records what a board's sensors show at capture time at (s
 // in the board's own frame), and hands a change to the subscribers of
 // SubscribeSquares; the same squares again are no change. The board's

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -395,5 +396,83 @@ func TestDashboardHall(t *testing.T) {
 	}
 	if u := evalJS[string](t, tab, `location.search`); u != "?order=attention&only=1" {
 		t.Errorf("the address keeps the choice as %q", u)
+	}
+}
+
+// TestDashboardVenueCutOff shows, as a hall does, a board whose venue is
+// cut off beside one whose venue is heard: the cut-off board says so in a
+// banner, its clocks stand still and greyed (what it shows may be behind),
+// and it offers no claim, which its venue could not record; once the
+// venue is heard again, the board runs as any other.
+func TestDashboardVenueCutOff(t *testing.T) {
+	const tc = "40/5400+30:1800+30"
+	evs := prefix(eventsOf(t, room{info: hub.Info{ID: "x", TimeControl: tc}, pgn: operaGame, seed: 2}), 12)
+	h := hub.New(hub.Options{})
+	for _, id := range []string{"1", "2"} {
+		h.AddBoard(hub.Info{ID: id, Round: "1", White: "White " + id, Black: "Black " + id, TimeControl: tc})
+		for _, e := range evs {
+			e.Board = id
+			h.Publish(id, e)
+		}
+	}
+	var mu sync.Mutex
+	cut := true
+	link := func(board string) *Link {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case board == "1" && cut:
+			return &Link{Venue: "north", State: "cut-off", Since: time.Now().Add(-time.Minute)}
+		case board == "1":
+			return &Link{Venue: "north", State: "connected"}
+		}
+		return &Link{Venue: "south", State: "connected"}
+	}
+	ws := New(h, Options{Link: link})
+	srv := httptest.NewServer(ws.Handler())
+	t.Cleanup(srv.Close)
+	t.Cleanup(ws.Close)
+	tab := browserSized(t, time.Minute, 1920, 1080)
+	if err := chromedp.Do(tab,
+		chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS(`#board-2 .player.running`)),
+		chromedp.WaitVisible(chromedp.CSS(`#board-1.cut-off .state.cut-off.banner`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, tab, `#board-1 .state.banner`); !strings.EqualFold(got, "venue cut off") {
+		t.Errorf("board 1's banner reads %q", got)
+	}
+	clocks := func(id string) []string {
+		return evalJS[[]string](t, tab, `[...document.querySelectorAll("#board-`+id+` .player .clock")].map(e => e.textContent)`)
+	}
+	before1, before2 := clocks("1"), clocks("2")
+	time.Sleep(1500 * time.Millisecond)
+	if after := clocks("1"); !slices.Equal(after, before1) {
+		t.Errorf("board 1's clocks run while its venue is cut off: %v, then %v", before1, after)
+	}
+	if after := clocks("2"); slices.Equal(after, before2) {
+		t.Errorf("board 2's clocks stand still: %v", after)
+	}
+	if n := evalJS[int](t, tab, `document.querySelectorAll("#board-1 .player.running, #board-1 button.claim").length`); n != 0 {
+		t.Errorf("board 1, cut off, has %d running clocks or claim buttons", n)
+	}
+	if n := evalJS[int](t, tab, `document.querySelectorAll("#board-2 button.claim").length`); n != 2 {
+		t.Errorf("board 2 has %d claim buttons, want 2", n)
+	}
+	if c := evalJS[string](t, tab, `getComputedStyle(document.querySelector("#board-1 .player .clock")).color`); c != "rgb(138, 138, 138)" {
+		t.Errorf("board 1's clocks are %s, not greyed", c)
+	}
+	// The venue heard again: the hall touches the board, the page follows.
+	mu.Lock()
+	cut = false
+	mu.Unlock()
+	h.Touch("1")
+	if err := chromedp.Do(tab,
+		chromedp.WaitNotPresent(chromedp.CSS(`#board-1.cut-off`)),
+		chromedp.WaitVisible(chromedp.CSS(`#board-1 .player.running`)),
+		chromedp.WaitVisible(chromedp.CSS(`#board-1 button.claim`)),
+	); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -35,6 +35,19 @@ type Options struct {
 	// Access says who may read and write (access.go); nil: anyone may
 	// read, and writes are taken from this computer only.
 	Access *Access
+	// Link, when set, gives a board's link to the venue that plays it
+	// (a hall's boards): the API's and the dashboard's View.Link.
+	Link func(board string) *Link
+}
+
+// Link is how a server that shows boards played elsewhere (a hall) hears
+// a board's venue. While the venue is cut off, what the board shows may
+// be behind: the dashboard says so and runs no clock of it.
+type Link struct {
+	Venue string `json:"venue"`
+	// State is "connected", "waiting" (not heard yet) or "cut-off".
+	State string    `json:"state"`
+	Since time.Time `json:"since,omitzero"` // cut off since (last heard)
 }
 
 // Server serves the API, the stream and the dashboard of one hub.
@@ -60,6 +73,9 @@ type wordsKey struct {
 // alert in the arbiter's words (words.go).
 func (s *Server) view(b hub.Board) View {
 	v := View{Board: b, Alerts: make([]Alert, len(b.Alerts))}
+	if s.opt.Link != nil {
+		v.Link = s.opt.Link(b.ID)
+	}
 	key := func(a hub.Alert) wordsKey { return wordsKey{a.ID, a.Seq, a.Text} }
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
@@ -144,6 +160,12 @@ func (s *Server) Close() {
 // /, behind the server's Access.
 func (s *Server) Handler() http.Handler {
 	return &guard{s: s, next: s.mux, good: map[[32]byte]string{}}
+}
+
+// Guard returns next behind the server's Access, as Handler is: for the
+// routes a server beside this one adds (a hall's own pages and writes).
+func (s *Server) Guard(next http.Handler) http.Handler {
+	return &guard{s: s, next: next, good: map[[32]byte]string{}}
 }
 
 // apiError is the body of every error response.

@@ -53,6 +53,10 @@ type clockSeconds struct {
 type View struct {
 	hub.Board
 	Alerts []Alert `json:"alerts"`
+	// Link is the board's link to the venue that plays it, where the
+	// server shows boards played elsewhere (a hall; Options.Link); nil
+	// elsewhere.
+	Link *Link `json:"link,omitempty"`
 }
 
 // labels are the words for the alert kinds.

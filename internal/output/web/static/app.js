@@ -129,7 +129,7 @@
   // running: the side's clock counts down in the page while arbiterd
   // knows it runs and the game is on (no result, no final flag verdict).
   function running(b, side) {
-    return b.running === side && b.connection === "connected" && !b.result &&
+    return b.running === side && b.connection === "connected" && !b.result && !cutOff(b) &&
       b.verdict !== "loss" && b.verdict !== "draw" &&
       known(b);
   }
@@ -140,6 +140,12 @@
     let s = (b.clock && b.clock[side]) || 0;
     if (running(b, side)) s -= (Date.now() + skew - Date.parse(b.clock_at)) / 1000;
     return Math.max(0, s);
+  }
+
+  // cutOff: the board is shown by a hall that does not hear its venue:
+  // what it shows may be behind, and its clocks are not run on.
+  function cutOff(b) {
+    return !!(b.link && b.link.state === "cut-off");
   }
 
   // known: the clocks have been read at least once.
@@ -282,7 +288,8 @@
   function render(b, compactView, inDetail) {
     const open = (b.alerts || []).filter((a) => !a.acked);
     const cls = "tile" + (open.some((a) => a.level === "red") ? " has-red" : open.length ? " has-amber" : "") +
-      (away(b) ? " away" : "") + (b.connection === "disconnected" && !b.result ? " disconnected" : "");
+      (away(b) ? " away" : "") + (b.connection === "disconnected" && !b.result ? " disconnected" : "") +
+      (cutOff(b) && !b.result ? " cut-off" : "");
     const player = (side, name) =>
       '<div class="player ' + side + (running(b, side) ? " running" : "") + '"><span class="dot"></span><span class="name">' +
       esc(name || (side === "white" ? "White" : "Black")) + '</span>' +
@@ -290,6 +297,9 @@
     let status;
     if (b.result) {
       status = '<span class="result" title="' + esc(b.connection) + '">' + esc(b.result) + (b.end_reason ? " " + esc(b.end_reason) : "") + "</span>";
+    } else if (cutOff(b)) {
+      status = '<span class="state cut-off banner" title="' + esc("venue " + b.link.venue + " is cut off from the hall: this board may be behind") +
+        '">venue cut off</span>';
     } else if (b.connection === "disconnected") {
       status = '<span class="state disconnected banner">board disconnected</span>';
     } else if (compactView && b.clock_connection === "disconnected") {
@@ -322,7 +332,7 @@
   // claimRow: a player claims a draw near the end of a period (10.2): the
   // arbiter records it, and arbiterd freezes what the decision rests on.
   function claimRow(b) {
-    if (b.result) return "";
+    if (b.result || cutOff(b)) return "";
     const btn = (s, label) => '<button class="claim" data-board="' + esc(b.id) + '" data-side="' + s + '" title="' + label + ' a draw (10.2)">' + label + "</button>";
     return '<span class="claims">claim: ' + btn("white", "White") + btn("black", "Black") + "</span>";
   }
