@@ -53,9 +53,12 @@ const wsaeAddrInUse = 10048
 
 // addrInUse reports whether a listen failed because another program
 // listens on the address.
-func addrInUse(err error) bool {
+func addrInUse(err error) bool { return addrInUseOn(runtime.GOOS, err) }
+
+// addrInUseOn is addrInUse on the system goos.
+func addrInUseOn(goos string, err error) bool {
 	var errno syscall.Errno
-	return errors.Is(err, syscall.EADDRINUSE) || (errors.As(err, &errno) && runtime.GOOS == "windows" && errno == wsaeAddrInUse)
+	return errors.Is(err, syscall.EADDRINUSE) || (goos == "windows" && errors.As(err, &errno) && errno == wsaeAddrInUse)
 }
 
 // announce logs what a person starting the daemon should know: each

@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,5 +182,26 @@ func TestNetBoardNotThereYet(t *testing.T) {
 	w.waitFor(t, "the board to connect", 30*time.Second, func() bool { return has(w.stream("1"), isSession("connected")) })
 	if n := strings.Count(logs(), `level=WARN msg="nothing answers at`); n != 1 {
 		t.Errorf("the missing board was said %d times", n)
+	}
+}
+
+// The port-in-use hint is given for Windows' own code of an address in
+// use, WSAEADDRINUSE, as it is for EADDRINUSE.
+func TestAddrInUse(t *testing.T) {
+	wsa := &net.OpError{Op: "listen", Net: "tcp", Err: &os.SyscallError{Syscall: "bind", Err: syscall.Errno(10048)}}
+	if !addrInUseOn("windows", wsa) {
+		t.Error("WSAEADDRINUSE not seen as an address in use on Windows")
+	}
+	if addrInUseOn("linux", wsa) {
+		t.Error("errno 10048 seen as an address in use on Linux")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, err = net.Listen("tcp", ln.Addr().String())
+	if err == nil || !addrInUse(err) {
+		t.Errorf("listening twice: %v is not seen as an address in use", err)
 	}
 }
