@@ -221,28 +221,53 @@ type lenient struct{ transform.NopResetter }
 
 func (lenient) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
 	for nSrc < len(src) {
-		c := src[nSrc]
-		if c < utf8.RuneSelf {
-			if nDst >= len(dst) {
-				return nDst, nSrc, transform.ErrShortDst
+		// Valid UTF-8 is copied a run at a time, cut at a rune boundary
+		// when dst is short.
+		if run := validPrefix(src[nSrc:]); run > 0 {
+			if avail := len(dst) - nDst; run > avail {
+				run = avail
+				for run > 0 && !utf8.RuneStart(src[nSrc+run]) {
+					run--
+				}
+				if run == 0 {
+					return nDst, nSrc, transform.ErrShortDst
+				}
 			}
-			dst[nDst] = c
-			nDst++
-			nSrc++
+			nDst += copy(dst[nDst:], src[nSrc:nSrc+run])
+			nSrc += run
 			continue
 		}
-		r, size := utf8.DecodeRune(src[nSrc:])
-		if r == utf8.RuneError && size <= 1 {
-			if !atEOF && !utf8.FullRune(src[nSrc:]) {
-				return nDst, nSrc, transform.ErrShortSrc // the rest of a rune may follow
-			}
-			r, size = charmap.Windows1252.DecodeByte(c), 1
+		// src[nSrc] starts no valid rune: a rune cut at the end of src,
+		// or a byte of Windows-1252.
+		if !atEOF && !utf8.FullRune(src[nSrc:]) {
+			return nDst, nSrc, transform.ErrShortSrc // the rest of the rune may follow
 		}
+		r := charmap.Windows1252.DecodeByte(src[nSrc])
 		if nDst+utf8.RuneLen(r) > len(dst) {
 			return nDst, nSrc, transform.ErrShortDst
 		}
 		nDst += utf8.EncodeRune(dst[nDst:], r)
-		nSrc += size
+		nSrc++
 	}
 	return nDst, nSrc, nil
+}
+
+// validPrefix is the length of b's longest prefix of whole valid runes.
+func validPrefix(b []byte) int {
+	if utf8.Valid(b) {
+		return len(b)
+	}
+	i := 0
+	for i < len(b) {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return i
 }
