@@ -317,7 +317,7 @@ func (s *schema) check(field string, t reflect.Type, n *node, device bool) {
 		case n.kind != scalarNode:
 			s.bad(field, n.line, "%s where a single value belongs", what(n))
 		case device && (n.tag == "int" || n.tag == "float"):
-			s.bad(field, n.line, "%s is not a serial port: write the device's name, e.g. /dev/ttyUSB0, /dev/serial/by-id/… or COM3", what(n))
+			s.bad(field, n.line, "%s is not a serial port: write the device's name, e.g. /dev/ttyUSB0, /dev/serial/by-id/… or COM3, or tcp://HOST:PORT for a board on the network", what(n))
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
