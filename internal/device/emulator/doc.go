@@ -58,8 +58,11 @@
 // script). Run plays on any io.ReadWriter, usually the master of OpenPTY,
 // whose slave path a host opens as its serial port (Linux and macOS), or the
 // device end of OpenLine, an in-process line whose other end the host reads
-// and writes like a port (Windows, which has no pseudo-terminals, and many
-// boards in one process); Play computes the whole byte stream at once, with
+// and writes like a port (many boards in one process), or a NetLine
+// (ListenLine), which offers the board on a TCP listener as a serial server
+// does, on every system (arbiterd emulate --listen; a host connects to
+// tcp://HOST:PORT, may go and come back, and the game goes on meanwhile);
+// Play computes the whole byte stream at once, with
 // emulated times, for captures and fast tests.
 // Observe reports moves, presses, periods and flags as they happen;
 // StopSignal and AfterStop end a host's session a settling time after the

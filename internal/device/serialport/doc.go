@@ -4,7 +4,11 @@
 //   - Open takes a path, including the stable /dev/serial/by-id/… symlinks
 //     (on Windows a COM name: COM3, \\.\COM12, a Bluetooth board's port
 //     too), and configures 9600 baud 8N1 without flow control (the DGT
-//     line).
+//     line). A path tcp://HOST:PORT is a network port (net.go): a raw TCP
+//     byte stream from a serial server, ser2net or an ESP32 bridge, with
+//     the same errors (nothing answering is ErrNotFound, a connection lost
+//     ErrDisconnected), timeouts and context handling, so Backoff.Retry
+//     reopens it as it does an unplugged board.
 //   - Errors are typed (*Error, with Unwrap) and name the port: a missing
 //     port, a port another program holds, a permission problem or a
 //     device that is not a serial port each read as such.
