@@ -127,25 +127,40 @@ const (
 )
 
 // emtTrust measures how well a side's %emt agree with its clocks move
-// after move (the clock's change less the increment). The first and last
-// moves are left out (broadcasts put the time since the board went live
-// on the first, and the last may end the game unpressed).
-func emtTrust(ms []sideMove, tc clockd.TimeControl) emtLevel {
-	inc := credit(tc, 1)
-	n, bad := 0, 0
+// after move: the clock's change plus the move's %emt is the increment,
+// the same on every move, whatever the control (so it is measured against
+// the value most moves show, not a candidate's increment). The first and
+// last moves are left out (broadcasts put the time since the board went
+// live on the first, and the last may end the game unpressed).
+func emtTrust(ms []sideMove, _ clockd.TimeControl) emtLevel {
+	var res []time.Duration
 	for i := 2; i < len(ms)-1; i++ {
 		a, b := ms[i-1], ms[i]
 		if a.clk == Unknown || b.clk == Unknown || b.emt == Unknown || b.clk-a.clk > 5*time.Minute {
 			continue
 		}
-		n++
-		if absDur(b.clk-a.clk-inc+b.emt) > tolIncr {
-			bad++
+		res = append(res, (b.clk-a.clk+b.emt).Round(time.Second))
+	}
+	n := len(res)
+	if n < 5 {
+		return emtPoor
+	}
+	// The value most residuals are near.
+	best := 0
+	for _, c := range res {
+		k := 0
+		for _, r := range res {
+			if absDur(r-c) <= tolIncr {
+				k++
+			}
+		}
+		best = max(best, k)
+		if best*2 > n && best == n {
+			break
 		}
 	}
+	bad := n - best
 	switch {
-	case n < 5:
-		return emtPoor
 	case bad-1 <= n/20:
 		return emtTight
 	case bad*4 <= n:

@@ -14,6 +14,8 @@ type sideData struct {
 	rs   []reading       // the moves with a reading
 	emts []time.Duration // every move's %emt, by move number - 1
 	plys []int           // every move's ply, by move number - 1
+	// emt is how far the side's %emt can be believed.
+	emt emtLevel
 	// emtTotal[m] and emtMissing[m]: the %emt of moves 1..m added up, and
 	// how many of them have none.
 	emtTotal   []time.Duration
@@ -59,6 +61,7 @@ func sidesData(s [2][]sideMove) [2]sideData {
 				d.rs = append(d.rs, reading{k: m.k, ply: m.ply, o: m.clk, emt: m.emt})
 			}
 		}
+		d.emt = emtTrust(ms, clockd.TimeControl{})
 		sd[side] = d
 	}
 	return sd
@@ -159,12 +162,8 @@ func reachesCount(sd *[2]sideData, tc [2]clockd.TimeControl) bool {
 // trying each clock mode. noEarly forbids a side's flag before the
 // control (the alternative an accusation is weighed against).
 func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, prior family) gameExplanation {
-	var tight [2]emtLevel
-	for side := range sd {
-		tight[side] = emtTrust(sd[side].ms, tc[side])
-	}
 	hyp := func(side int, mode clockMode, offset int, opp []int) hypothesis {
-		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], emt: tight[side]}
+		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], emt: sd[side].emt}
 	}
 	decode := func(mode clockMode, opp [2][]int) gameExplanation {
 		ex := gameExplanation{tc: tc, mode: mode}

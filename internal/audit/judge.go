@@ -102,7 +102,7 @@ func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float
 		if r.k-1 < tc[sd.Other()].Required(p) {
 			extra += costFlag // the opponent's own flag before the control
 		}
-		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []int{r.ply}, noEarlyFlag: true, emt: emtTrust(rg.sd[sd].ms, tc[sd])}
+		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []int{r.ply}, noEarlyFlag: true, emt: rg.sd[sd].emt}
 		e := decodeSide(&rg.sd[sd], h)
 		c := e.cost + incCost(e) + oe.cost + incCost(oe) + extra + costBothMode + rg.prior.penalty(modeFlagBoth)
 		if !found || c < best {

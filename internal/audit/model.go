@@ -486,6 +486,7 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used time.Duration) flo
 		return startCost(used, r.k, periodTime(d.h.tc, 1))
 	}
 	if emt, ok := d.emtSum(k, r.k); ok {
+		emt = d.delayed(k, r.k, emt)
 		tol := max(time.Minute, used/4)
 		if d.h.emt == emtTight {
 			tol = tolIncr
@@ -709,6 +710,25 @@ func (d *decoder) emtSum(k, m int) (time.Duration, bool) {
 		return 0, false
 	}
 	return d.sd.emtTotal[m] - d.sd.emtTotal[k], true
+}
+
+// delayed is what the moves after move k up to move m, which took emt by
+// their %emt, cost the clock in a delay mode: a delay clock does not run
+// for the first seconds of a move, a Bronstein clock gives back up to the
+// delay after it; a Fischer clock's increment is already in the step's
+// time used.
+func (d *decoder) delayed(k, m int, emt time.Duration) time.Duration {
+	tc := d.h.tc
+	p := tc.PeriodOf(max(0, m-1))
+	if p < 1 || p > len(tc.Periods) || tc.Periods[p-1].Mode == clockd.Fischer || tc.Periods[p-1].Increment == 0 {
+		return emt
+	}
+	delay := tc.Periods[p-1].Increment
+	var t time.Duration
+	for x := k + 1; x <= m; x++ {
+		t += max(0, d.sd.emts[x-1]-delay)
+	}
+	return t
 }
 
 // locateFlag finds, from the %emt of every move after reading i up to
