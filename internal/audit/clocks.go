@@ -139,7 +139,7 @@ func emtTrust(ms []sideMove, _ clockd.TimeControl) emtLevel {
 		if a.clk == Unknown || b.clk == Unknown || b.emt == Unknown || b.clk-a.clk > 5*time.Minute {
 			continue
 		}
-		res = append(res, (b.clk-a.clk+b.emt).Round(time.Second))
+		res = append(res, (b.clk - a.clk + b.emt).Round(time.Second))
 	}
 	n := len(res)
 	if n < 5 {
