@@ -520,8 +520,9 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 }
 
 // agreeing reports whether the gains of a period mostly agree: the
-// middle one is within two minutes of at least half of them (the gain of
-// a period's time is that time less the move's, so it varies a little).
+// middle one is within two minutes of at least half of them, three at
+// least (the gain of a period's time is that time less the move's, so it
+// varies a little; wrong readings that stay a move or two do not agree).
 func agreeing(big []time.Duration) bool {
 	v := slices.Clone(big)
 	slices.Sort(v)
@@ -532,7 +533,7 @@ func agreeing(big []time.Duration) bool {
 			n++
 		}
 	}
-	return 2*n >= len(v)
+	return n >= 3 && 2*n >= len(v)
 }
 
 // robustMaxGain is the increment the gains of single moves show: the
