@@ -99,8 +99,8 @@ func TestCaseOneLowReading(t *testing.T) {
 
 // 100/40 + 50/20 + 15, 30 s from move 1, on a clock that adds the next
 // period at the flag. White's 50 minutes come at move 42 (after the
-// control); at move 54 one reading is 2:37 high; at move 60 White has 2:17
-// and then 15:00: the flag fell during move 60 with 59 of the 60 moves
+// control); at move 54 one reading is 2:37 high; at move 60 White has 3:33
+// and then 14:59: the flag fell during move 60 with 59 of the 60 moves
 // completed, and play went on. The blip is not the period; the flag is.
 func TestCaseSecondControlFlag(t *testing.T) {
 	const tc = "40/6000+30:20/3000+30:900+30"
@@ -121,9 +121,21 @@ func TestCaseSecondControlFlag(t *testing.T) {
 	}
 	black := series(100*time.Minute+30*time.Second, 75, constant(70*time.Second), constant(30*time.Second), nil)
 	a := New(Options{NoUnwinnable: true})
+	// Clocks alone: the flag is one reading from the control (were the
+	// reading after move 60 wrong, the 15 minutes could have come during
+	// move 61, after it), so it is a possible flag; the blip is nothing.
 	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	if got := findingsOf(r); got != "possible-flag white 60" {
+		t.Errorf("clocks alone: findings %q, want a possible flag at move 60 only\n%v", got, white)
+		for _, f := range r.Findings {
+			t.Log(f.Detail)
+		}
+	}
+	// With the move's %emt (4:04 with 3:33 left) the flag is dated.
+	text := strings.Replace(clockGame(t, map[string]string{"TimeControl": tc}, white, black), "{[%clk 0:14:59]}", "{[%clk 0:14:59]} {[%emt 0:04:04]}", 1)
+	r = a.Game(readAll(t, text)[0])
 	if got := findingsOf(r); got != "flag-before-control white 60" {
-		t.Errorf("findings %q, want the flag at move 60 only\n%v", got, white)
+		t.Errorf("with %%emt: findings %q, want the flag at move 60 only", got)
 		for _, f := range r.Findings {
 			t.Log(f.Detail)
 		}

@@ -162,10 +162,16 @@ func reachesCount(sd *[2]sideData, tc [2]clockd.TimeControl) bool {
 // trying each clock mode. noEarly forbids a side's flag before the
 // control (the alternative an accusation is weighed against).
 func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, prior family) gameExplanation {
-	hyp := func(side int, mode clockMode, offset int, opp []int) hypothesis {
-		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], emt: sd[side].emt}
+	return explainGameBut(sd, tc, noEarly, [2]int{}, prior)
+}
+
+// explainGameBut is explainGame with a flag before the control dated at
+// move noAt[side] forbidden (0: none).
+func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, noAt [2]int, prior family) gameExplanation {
+	hyp := func(side int, mode clockMode, offset int, opp []oppFlag) hypothesis {
+		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], noFlagAt: noAt[side], emt: sd[side].emt}
 	}
-	decode := func(mode clockMode, opp [2][]int) gameExplanation {
+	decode := func(mode clockMode, opp [2][]oppFlag) gameExplanation {
 		ex := gameExplanation{tc: tc, mode: mode}
 		for side := range sd {
 			ex.sides[side] = decodeSide(&sd[side], hyp(side, mode, 0, opp[side]))
@@ -177,13 +183,13 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 	if !reachesCount(sd, tc) {
 		// Before the end of the first period the kinds of clock differ
 		// only in how a flag shows: a period's time, or 0:00.
-		ex := decode(modeFlag, [2][]int{})
+		ex := decode(modeFlag, [2][]oppFlag{})
 		ex.modeCost = [3]float64{inf, inf, inf}
 		if !hasRunOut(ex) {
 			return ex
 		}
 		ex.cost += prior.penalty(modeFlag)
-		if count := decode(modeCount, [2][]int{}); count.cost+prior.penalty(modeCount) <= ex.cost {
+		if count := decode(modeCount, [2][]oppFlag{}); count.cost+prior.penalty(modeCount) <= ex.cost {
 			ex = count
 			ex.cost += prior.penalty(modeCount)
 		}
@@ -192,12 +198,12 @@ func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, pri
 	}
 	// At the flag first: a counting clock is then tried only while it can
 	// still do better, and wins a tie.
-	own := decode(modeFlag, [2][]int{})
+	own := decode(modeFlag, [2][]oppFlag{})
 	costs := [3]float64{inf, own.cost, inf}
 	own.cost += prior.penalty(modeFlag)
 	best := own
 	if best.cost > 0 {
-		count := decode(modeCount, [2][]int{})
+		count := decode(modeCount, [2][]oppFlag{})
 		count.cost += prior.penalty(modeCount)
 		// A counting clock may have miscounted one side's presses: only
 		// worth trying where that side's explanation costs more than a
@@ -300,7 +306,7 @@ func bothInconsistency(ex *gameExplanation, sd *[2]sideData) float64 {
 			if !se.kept[j] || st.kind != stepPeriod || st.how != byOpponentFlag || st.from < 0 {
 				continue
 			}
-			if !flagBetween(oe, &sd[1-side], se.rs[st.from].ply, r.ply) {
+			if !flagBetween(oe, &sd[1-side], se.rs[st.from].ply, r.ply, se.after[j].p) {
 				c += costJump
 			}
 		}
@@ -310,10 +316,10 @@ func bothInconsistency(ex *gameExplanation, sd *[2]sideData) float64 {
 
 // flagBetween reports whether an explanation has a flag (a period that
 // came when the time ran out) at a ply strictly between lo and hi.
-func flagBetween(se sideExplanation, d *sideData, lo, hi int) bool {
+func flagBetween(se sideExplanation, d *sideData, lo, hi, period int) bool {
 	for j := range se.rs {
 		st := se.steps[j]
-		if !se.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
+		if !se.kept[j] || st.kind != stepPeriod || st.how != byRunOut || se.after[j].p != period {
 			continue
 		}
 		m := st.flagAt
@@ -367,8 +373,8 @@ func anomalyNearCount(ex sideExplanation, tc clockd.TimeControl) bool {
 
 // runOutPlies are the plies at which a side's time ran out and a period
 // began, as its explanation under modeFlag says.
-func runOutPlies(ex sideExplanation, d sideData) []int {
-	var out []int
+func runOutPlies(ex sideExplanation, d sideData) []oppFlag {
+	var out []oppFlag
 	for j := range ex.rs {
 		st := ex.steps[j]
 		if !ex.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
@@ -379,7 +385,7 @@ func runOutPlies(ex sideExplanation, d sideData) []int {
 			m = st.flagMin
 		}
 		if m >= 1 && m <= len(d.plys) {
-			out = append(out, d.plys[m-1])
+			out = append(out, oppFlag{ply: d.plys[m-1], period: ex.after[j].p})
 		}
 	}
 	return out

@@ -29,6 +29,7 @@ const (
 	strongMargin   = 12.0             // points the best explanation without the flag must cost more
 	possibleMargin = 4.0              // below this, a flag is no more likely than a glitch: nothing is said
 	maxFlagMove    = 30 * time.Minute // a flag move that took longer is not evidence enough alone
+	dateMargin     = 8.0              // points a flag in another move must cost more for the move to be known
 )
 
 // settle drops a flag before the control that explains a side's readings
@@ -102,7 +103,7 @@ func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float
 		if r.k-1 < tc[sd.Other()].Required(p) {
 			extra += costFlag // the opponent's own flag before the control
 		}
-		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []int{r.ply}, noEarlyFlag: true, emt: rg.sd[sd].emt}
+		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []oppFlag{{ply: r.ply, period: p + 1}}, noEarlyFlag: true, emt: rg.sd[sd].emt}
 		e := decodeSide(&rg.sd[sd], h)
 		c := e.cost + incCost(e) + oe.cost + incCost(oe) + extra + costBothMode + rg.prior.penalty(modeFlagBoth)
 		if !found || c < best {
@@ -235,6 +236,8 @@ func (a *Auditor) periodFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 		}
 		f.Move = rd.k
 		return f, true
+	case byOpponentFlag:
+		return a.hiddenFlag(rg, sd, j, prev, pos, result)
 	case byRunOut:
 		if st.early {
 			return a.flagFinding(rg, sd, j, prev, pos, result)
@@ -341,6 +344,16 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	// may belong to the move before.
 	if st.from >= 0 {
 		if prev.o <= tolRound || st.from > 0 && se.rs[st.from-1].o == prev.o {
+			fits = false
+		}
+	}
+	// The move too: the best explanation with the flag in another move
+	// must cost clearly more (a reading set aside, not merely one read
+	// before the press or a second's rounding).
+	if fits && margin >= strongMargin {
+		var noAt [2]int
+		noAt[sd] = flagMove
+		if other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, rg.prior); other.cost-ex.cost < dateMargin {
 			fits = false
 		}
 	}
@@ -452,4 +465,64 @@ func countShown(se sideExplanation, tc clockd.TimeControl, off int) bool {
 		}
 	}
 	return false
+}
+
+// hiddenFlag judges a period that a player's clock gained with the
+// opponent's flag, on a clock that gives both players the period at the
+// first flag, before that player had completed the period's moves. The
+// period's time was given early: what the player had of the first period
+// was the time left then, and a reading below the period's time before
+// the moves were completed shows that time spent (the clock did not show
+// the flag, as it had added the period already). Reported only on the
+// evidence an accusation needs: two readings in a row below the period's
+// time, the first dated by a plain reading before it.
+func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading, pos *positions, result string) (Finding, bool) {
+	ex := rg.ex
+	se := ex.sides[sd]
+	tc := ex.tc[sd]
+	p := se.after[j].p // the period that came
+	req := tc.Required(p - 1)
+	T := periodTime(tc, p)
+	inc := credit(tc, p) // each press's increment, after the period came
+	who := sideName(sd)
+	// The first reading at or after j, before the moves were completed,
+	// that shows less than the period's time, and the one after it.
+	last := reading{k: -1}
+	for x := j; x < len(se.rs); x++ {
+		if !se.kept[x] {
+			continue
+		}
+		r := se.rs[x]
+		if r.k > req || se.after[x].p != p || x > j && se.steps[x].kind != stepUse {
+			break
+		}
+		// Before its increment, the reading is what the move left of the
+		// first period's time, plus the period's.
+		if r.o-inc >= T+tolRound {
+			last = r
+			continue
+		}
+		// Below the period's time: the first period's time ran out during
+		// a move up to this one. Dated only by a plain reading before it
+		// on the move before, and kept by the next reading.
+		if last.k != r.k-1 || last.o-inc < T+tolRound || r.o-inc > T-tolRound {
+			return Finding{}, false // within a reading's rounding of the limit: the move is not known
+		}
+		next := -1
+		for y := x + 1; y < len(se.rs); y++ {
+			if se.kept[y] {
+				next = y
+				break
+			}
+		}
+		if next < 0 || se.steps[next].kind != stepUse || se.rs[next].o-inc >= T {
+			return Finding{}, false
+		}
+		m := r.k
+		plyIdx := rg.sd[sd].plys[m-1]
+		detail := fmt.Sprintf("%s's clock gained the %s of period %d after move %d with the opponent's flag, %s before %s had completed the %d moves the period requires (%s after move %d: %s of the first period's time left then). After move %d it read %s, less than the period's time and the move's increment: %s's time of the first period ran out during move %d, with %d moves completed, so the flag fell before the control (6.3.1), although the clock, which had already added the period, did not show it. Readings: %s. %s",
+			who, minutes(T), p, se.rs[j].k, "on a clock that gives both players the period at the first flag,", who, req, hms(prev.o), prev.k, hms(prev.o), m, hms(r.o), who, m, m-1, readingsAround(se, x), a.verdictSentence(pos, plyIdx, sd, result))
+		return Finding{Kind: FlagBeforeControl, Side: sd.String(), Move: m, Article: "6.3.1, 6.9", Detail: detail}, true
+	}
+	return Finding{}, false
 }

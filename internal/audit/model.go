@@ -88,10 +88,13 @@ type hypothesis struct {
 	offset int // modeCount: the period came this many presses late (negative: early)
 	// oppFlags (modeFlagBoth) are the plies at which the opponent's time
 	// ran out and the period began.
-	oppFlags []int
+	oppFlags []oppFlag
 	// noEarlyFlag forbids a flag before the control: the alternative an
 	// accusation is weighed against.
 	noEarlyFlag bool
+	// noFlagAt forbids a flag before the control dated at that move (0:
+	// none): the alternative the move of an accusation is weighed against.
+	noFlagAt int
 	// emt is how far the side's %emt can be believed: where they agree
 	// with its clocks to the second nearly everywhere, a move's %emt is
 	// held to that; otherwise only to a minute (broadcasts time %emt from
@@ -99,6 +102,9 @@ type hypothesis struct {
 	// disagreement still counts.
 	emt emtLevel
 }
+
+// oppFlag is a flag of the opponent's: its ply and the period it began.
+type oppFlag struct{ ply, period int }
 
 // reading is one of a side's clock readings.
 type reading struct {
@@ -597,6 +603,9 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			} else if at, ok := d.locateFlag(i, j, o, credit(tc, q)); ok {
 				st.flagAt = at
 			}
+			if early && d.h.noFlagAt > 0 && (st.flagAt == d.h.noFlagAt || st.flagAt == 0 && r.k == d.h.noFlagAt) {
+				return
+			}
 			d.emit(state{p: q, frozen: true}, costFlag, st)
 		}
 	default:
@@ -642,6 +651,9 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if (st.early || ambiguous) && d.h.noEarlyFlag {
 				ok = false
 			}
+			if st.early && d.h.noFlagAt > 0 && (st.flagAt == d.h.noFlagAt || st.flagAt == 0 && r.k == d.h.noFlagAt) {
+				ok = false
+			}
 			if ok && used >= -tolRound {
 				c := d.timeCost(i, k, r, gap, used)
 				switch {
@@ -657,7 +669,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		// that gives both players the period then.
 		if d.h.mode == modeFlagBoth && i >= 0 {
 			for _, f := range d.h.oppFlags {
-				if f > ply && f < r.ply {
+				if f.ply > ply && f.ply < r.ply && f.period == p+1 {
 					used := o + time.Duration(gap)*max(inc, inc2) + next - r.o
 					if used >= -tolRound {
 						d.emit(state{p: p + 1}, d.timeCost(i, k, r, gap, used), step{kind: stepPeriod, how: byOpponentFlag, from: i, periods: 1, used: max(0, used)})
