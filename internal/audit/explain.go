@@ -273,14 +273,10 @@ func bothInconsistency(ex *gameExplanation, sd *[2]sideData) float64 {
 			if !se.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
 				continue
 			}
-			m := st.flagAt
-			if m == 0 {
-				m = st.flagMin
-			}
-			if m < 1 || m > len(sd[side].plys) {
+			f, ok := flagPly(st, &sd[side])
+			if !ok {
 				continue
 			}
-			f := sd[side].plys[m-1]
 			p := se.after[j].p - 1 // the period the flag fell in
 			for x, r := range oe.rs {
 				if !oe.kept[x] || r.ply < f {
@@ -322,17 +318,24 @@ func flagBetween(se sideExplanation, d *sideData, lo, hi, period int) bool {
 		if !se.kept[j] || st.kind != stepPeriod || st.how != byRunOut || se.after[j].p != period {
 			continue
 		}
-		m := st.flagAt
-		if m == 0 {
-			m = st.flagMin
-		}
-		if m >= 1 && m <= len(d.plys) {
-			if f := d.plys[m-1]; f > lo && f < hi {
-				return true
-			}
+		if f, ok := flagPly(st, d); ok && f > lo && f < hi {
+			return true
 		}
 	}
 	return false
+}
+
+// flagPly is the ply of the move a step's flag fell in (the earliest it
+// can have, where the readings do not tell).
+func flagPly(st step, d *sideData) (int, bool) {
+	m := st.flagAt
+	if m == 0 {
+		m = st.flagMin
+	}
+	if m < 1 || m > len(d.plys) {
+		return 0, false
+	}
+	return d.plys[m-1], true
 }
 
 // hasRunOut reports whether an explanation has a period that came when a
@@ -380,12 +383,8 @@ func runOutPlies(ex sideExplanation, d sideData) []oppFlag {
 		if !ex.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
 			continue
 		}
-		m := st.flagAt
-		if m == 0 {
-			m = st.flagMin
-		}
-		if m >= 1 && m <= len(d.plys) {
-			out = append(out, oppFlag{ply: d.plys[m-1], period: ex.after[j].p})
+		if f, ok := flagPly(st, &d); ok {
+			out = append(out, oppFlag{ply: f, period: ex.after[j].p})
 		}
 	}
 	return out
