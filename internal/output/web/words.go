@@ -41,6 +41,10 @@ type Alert struct {
 	// PressBack marks a press that gave the turn back after the
 	// opponent's press without a move: no illegal move of its side.
 	PressBack bool `json:"press_back,omitempty"`
+	// Position is the FEN of the position the alert is about, where that
+	// is not simply the board's (a claim's frozen position): the page
+	// draws it rather than printing it.
+	Position string `json:"position,omitempty"`
 }
 
 type clockSeconds struct {
@@ -288,12 +292,55 @@ func (w *wording) say(a hub.Alert, e reconcile.Event) Alert {
 				out.Mate = strings.Join(e.MateLine, " ") // as the stream has it
 			}
 		}
+	case e.Type == reconcile.TypeClaim:
+		w.claim(&out, e)
 	case e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindPressWithoutMove:
 		out.Say = w.pressWithoutMove(&out, e)
 	case e.Type == reconcile.TypeAnomaly:
 		out.Say = sanLines(w.recount(e.Side, spanRE.ReplaceAllString(a.Text, "$1 seconds")), w.fen())
 	}
 	return out
+}
+
+// The frozen position of a claim's text ("the position (FEN)"), and its
+// example of a mate ("(for example f6d7 c1g5)").
+var (
+	claimFENRE  = regexp.MustCompile(`the position \(([^()]*)\)`)
+	claimLineRE = regexp.MustCompile(` \(for example [a-h1-8qrbn ]+\)`)
+	// A move of a claim's recent moves: "12...Nc6", "13.Nf3".
+	blackMoveRE = regexp.MustCompile(`\b(\d+)\.\.\.([A-Za-z])`)
+	whiteMoveRE = regexp.MustCompile(`\b(\d+)\.([A-Za-z])`)
+)
+
+// claim words a draw claim (10.2) for the arbiter at the board: the
+// frozen position is drawn by the page (Position) rather than given as a
+// FEN, the opponent's mate line is in SAN with move numbers (Mate) rather
+// than in the engine's notation, and the recent moves are numbered as a
+// score sheet numbers them ("12… Nc6").
+func (w *wording) claim(out *Alert, e reconcile.Event) {
+	if e.FEN == "" {
+		return
+	}
+	out.Position = e.FEN
+	if n, _ := fullMove(e.FEN); n > 0 {
+		out.Move = n
+	}
+	say := out.Say
+	toMove := "White to move"
+	if _, black := fullMove(e.FEN); black {
+		toMove = "Black to move"
+	}
+	say = claimFENRE.ReplaceAllLiteralString(say, "the position shown ("+toMove+")")
+	if e.OpponentCanMate == reconcile.MateYes && len(e.MateLine) > 0 {
+		if line, err := SANLine(e.FEN, e.MateLine); err == nil {
+			out.Mate = line
+			say = claimLineRE.ReplaceAllLiteralString(say, "")
+		} else {
+			say = sanLines(say, e.FEN)
+		}
+	}
+	say = blackMoveRE.ReplaceAllString(say, "$1… $2")
+	out.Say = whiteMoveRE.ReplaceAllString(say, "$1. $2")
 }
 
 // pressWithoutMove words a press without a move (7.5.3) from the press
@@ -393,6 +440,8 @@ func raises(e reconcile.Event, a hub.Alert) bool {
 		return a.Kind == string(e.Kind)
 	case reconcile.TypeAdjust:
 		return a.Kind == "adjust"
+	case reconcile.TypeClaim:
+		return a.Kind == "claim"
 	}
 	return false
 }
