@@ -89,15 +89,34 @@
     return (7 - r) * 8 + f;
   }
 
-  // diagram draws the position with White at the bottom.
-  function diagram(fen, lastMove) {
+  // inWords says a FEN's position as an arbiter would read it out:
+  // "White: Kd3, Ra2. Black: Ke6. Black to move."
+  function inWords(fen) {
+    const sq = squares(fen);
+    if (!sq) return "unreadable position";
+    const order = "KQRBNP", side = { w: [], b: [] };
+    for (let i = 0; i < 64; i++) {
+      const p = sq[i];
+      if (!p) continue;
+      const at = String.fromCharCode(97 + (i % 8)) + (8 - ((i / 8) | 0));
+      const up = p.toUpperCase();
+      side[p === up ? "w" : "b"].push([order.indexOf(up), (up === "P" ? "" : up) + at]);
+    }
+    const list = (l) => l.sort((x, y) => x[0] - y[0]).map((x) => x[1]).join(", ") || "none";
+    const f = String(fen).split(" ");
+    return "White: " + list(side.w) + ". Black: " + list(side.b) + "." + (f[1] === "b" ? " Black to move." : f[1] === "w" ? " White to move." : "");
+  }
+
+  // diagram draws the position with White at the bottom; label, when
+  // given, is what a screen reader says for it (the FEN otherwise).
+  function diagram(fen, lastMove, label) {
     const sq = squares(fen);
     const hi = new Set();
     if (lastMove && lastMove.length >= 4) {
       hi.add(sqIndex(lastMove.slice(0, 2)));
       hi.add(sqIndex(lastMove.slice(2, 4)));
     }
-    let s = '<svg class="diagram" viewBox="0 0 8 8" role="img" aria-label="' + esc(sq ? fen : "unreadable position") + '">';
+    let s = '<svg class="diagram" viewBox="0 0 8 8" role="img" aria-label="' + esc(sq ? label || fen : "unreadable position") + '">';
     for (let i = 0; i < 64; i++) {
       const x = i % 8, y = (i / 8) | 0;
       s += '<rect x="' + x + '" y="' + y + '" width="1" height="1" fill="' + ((x + y) % 2 === 0 ? LIGHT : DARK) + '"/>';
@@ -192,11 +211,28 @@
     return (a.label || a.kind) + law + who;
   }
 
-  // byImportance: a flag verdict before an anomaly, a press back after
-  // the press without a move it answers, then the newest first.
+  // importance ranks an alert, most important first: a flag verdict
+  // (red), a flag with play going on, a draw claim or a rejected claim's
+  // two minutes still to add, a journal or file arbiterd cannot write
+  // (the record itself is at risk), a link lost or a player absent, any
+  // other anomaly, and last a press back (it answers an alert already
+  // shown). The header's chip names a board's first alert in this order.
+  const RECORD = new Set(["journal-write-failed", "file-write-failed"]);
+  const LINK = new Set(["board-disconnected", "clock-disconnected", "venue-cut-off", "venue-back", "nats-publish",
+    "hall-missing-events", "default-time"]);
+  function importance(a) {
+    if (a.level === "red") return 0;
+    if (a.kind === "flag") return 1;
+    if (a.kind === "claim" || a.kind === "decision") return 2;
+    if (RECORD.has(a.kind)) return 3;
+    if (LINK.has(a.kind)) return 4;
+    return a.press_back ? 6 : 5;
+  }
+
+  // byImportance orders alerts by importance, the newest first among
+  // alerts of the same importance.
   function byImportance(alerts) {
-    const w = (a) => (a.level === "red" ? 0 : a.press_back ? 2 : 1);
-    return alerts.slice().reverse().sort((x, y) => w(x) - w(y));
+    return alerts.slice().reverse().sort((x, y) => importance(x) - importance(y));
   }
 
   function side(s) {
@@ -233,6 +269,7 @@
       esc(alertTitle(b, a)) + "</span>" + (w ? ' <span class="when">' + esc(w) + "</span>" : "") +
       ' <span class="text">' + esc(a.say || a.text) + "</span>" +
       (a.mate ? ' <span class="mate">' + (a.side === "white" ? "Black" : "White") + " can mate: " + esc(a.mate) + "</span>" : "") +
+      (a.position ? ' <span class="position">' + diagram(a.position, "", inWords(a.position)) + "</span>" : "") +
       "</span></li>";
   }
 
@@ -319,13 +356,15 @@
         html: head + '<div class="side">' + player("black", b.black) + player("white", b.white) + counts + "</div>" + alertLines(b),
       };
     }
+    // the board in full (inDetail) has its alerts beside the diagram, so
+    // that a wide screen shows a large diagram and every alert at once.
     return {
       cls,
       html: head + '<div class="body">' + diagram(b.fen, b.last_move) +
         '<div class="side">' + player("black", b.black) + player("white", b.white) + counts +
         '<div class="meta">' + esc(lastMove(b)) + claimRow(b) + "</div>" +
-        (inDetail ? '<div class="meta tc">' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + "</div>" : "") +
-        "</div></div>" + alertList(b),
+        (inDetail ? '<div class="meta tc">' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + "</div>" + alertList(b) : "") +
+        "</div></div>" + (inDetail ? "" : alertList(b)),
     };
   }
 
@@ -446,14 +485,16 @@
       if (away(b)) gone++;
       const r = rank(b);
       if (r > 2) continue;
-      let what;
+      // the chip names the board's most important open alert (importance);
+      // a disconnected board's chip names its disconnection unless an
+      // alert that matters more is open (a claim, a journal not written).
+      let what, more = open.length - 1;
       const first = byImportance(open)[0];
       if (r === 0) what = verdictOf(b, first) + " " + (first.article || "");
-      else if (r === 1) what = b.connection === "disconnected" ? "disconnected" : "clock disconnected";
-      else what = first.label || first.kind;
-      const more = r === 1
-        ? open.filter((a) => a.kind !== "board-disconnected" && a.kind !== "clock-disconnected").length
-        : open.length - 1;
+      else if (r === 1 && !(first && importance(first) < 4)) {
+        what = b.connection === "disconnected" ? "disconnected" : "clock disconnected";
+        more = open.filter((a) => a.kind !== "board-disconnected" && a.kind !== "clock-disconnected").length;
+      } else what = first.label || first.kind;
       chips.push('<button class="chip r' + r + '" data-board="' + esc(b.id) + '">Board ' + esc(b.id) + " · " + esc(what) +
         (more > 0 ? " +" + more : "") + "</button>");
     }
