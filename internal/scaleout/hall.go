@@ -322,7 +322,6 @@ func (h *Hall) Run(ctx context.Context) error {
 	wg.Go(func() { h.consume(ctx, HallCaptureStream, "capture", h.onCapture) })
 	wg.Go(func() { h.watch(ctx) })
 	wg.Go(func() { h.persister(ctx) })
-	wg.Go(func() { h.watchAcks(ctx) })
 	wg.Wait()
 	return nil
 }
@@ -787,6 +786,11 @@ func (h *Hall) watch(ctx context.Context) {
 			h.ticks++
 			if h.ticks%4 == 0 {
 				h.tellVenues()
+			}
+			if h.ticks%20 == 0 {
+				h.mu.Lock()
+				h.noteAllAcks()
+				h.mu.Unlock()
 			}
 		case <-ctx.Done():
 			h.saveOwners()

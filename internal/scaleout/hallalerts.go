@@ -278,28 +278,25 @@ func (h *Hall) flushAlerts(ctx context.Context) {
 	}
 }
 
-// watchAcks follows the hub: an alert acknowledged on the hall's dashboard
-// is recorded (in the bucket) and, a board's alert, handed to its venue.
-// When the hub drops this subscriber (too far behind) it subscribes again
-// and looks at every board.
-func (h *Hall) watchAcks(ctx context.Context) {
-	for ctx.Err() == nil {
-		updates := h.hub.Subscribe(ctx, "", 4096)
-		h.mu.Lock()
-		for board := range h.owners {
-			if b, err := h.hub.Board(board); err == nil {
-				h.noteAcks(b)
-			}
+// noteAllAcks records the acknowledgements of every board the hall
+// shows that it has not recorded yet: a backstop every few seconds behind
+// noteBoardAcks, which the dashboard's acknowledgements go through. h.mu
+// is held.
+func (h *Hall) noteAllAcks() {
+	for board := range h.owners {
+		if b, err := h.hub.Board(board); err == nil {
+			h.noteAcks(b)
 		}
-		h.mu.Unlock()
-		for u := range updates {
-			if u.Event.Type != "" {
-				continue // an event: its alerts are new, not acknowledged
-			}
-			h.mu.Lock()
-			h.noteAcks(u.State)
-			h.mu.Unlock()
-		}
+	}
+}
+
+// noteBoardAcks records a board's acknowledgements just made on the
+// dashboard: kept in the bucket, and handed to the venue within a second.
+func (h *Hall) noteBoardAcks(board string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if b, err := h.hub.Board(board); err == nil {
+		h.noteAcks(b)
 	}
 }
 

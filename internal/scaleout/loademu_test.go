@@ -195,6 +195,7 @@ func TestLoadEmulated(t *testing.T) {
 	starts := map[string]time.Time{}
 	pressAt := map[string]time.Duration{} // venue/board/side → the last press's capture time
 	var lat []time.Duration
+	var hallLat []time.Duration   // venue publish → hall written and shown, every event
 	completes := map[string]int{} // complete events per board
 	lastSeq := map[string]int{}   // per board: the events once each, in order
 	h.opts.OnEvent = func(venue string, e reconcile.Event, raw []byte, published time.Time) {
@@ -206,6 +207,9 @@ func TestLoadEmulated(t *testing.T) {
 			t.Errorf("%s: event %d after event %d at the hall", k, e.Seq, lastSeq[k])
 		}
 		lastSeq[k] = e.Seq
+		if !published.IsZero() {
+			hallLat = append(hallLat, now.Sub(published))
+		}
 		switch e.Type {
 		case reconcile.TypePress:
 			pressAt[k+"/"+e.Side.String()] = e.At
@@ -353,6 +357,13 @@ func TestLoadEmulated(t *testing.T) {
 	fmt.Fprintf(&b, "%d emulated boards over %d venue processes, %d plies each in a time scramble at %g× real time: %d moves in %s\n",
 		boards, nv, plies, speed, boards*plies, wall.Round(time.Second))
 	fmt.Fprintf(&b, "press -> completed move written and shown at the hall: p50 %s p99 %s max %s (n=%d)\n", q(.5), q(.99), q(1), n)
+	mu.Lock()
+	sort.Slice(hallLat, func(i, j int) bool { return hallLat[i] < hallLat[j] })
+	if m := len(hallLat); m > 0 {
+		hq := func(f float64) time.Duration { return hallLat[int(f*float64(m-1))].Round(time.Millisecond) }
+		fmt.Fprintf(&b, "venue hands an event to NATS -> written and shown at the hall: p50 %s p99 %s max %s (n=%d)\n", hq(.5), hq(.99), hq(1), m)
+	}
+	mu.Unlock()
 	var vcpu time.Duration
 	var vrss int64
 	var v50, v99 []time.Duration

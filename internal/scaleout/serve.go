@@ -33,7 +33,16 @@ import (
 func (h *Hall) Handler(ws *web.Server) http.Handler {
 	mux := http.NewServeMux()
 	lc := livechess.New(h.hub).Handler()
-	mux.Handle("/", ws.Handler())
+	wh := ws.Handler()
+	mux.Handle("/", wh)
+	// An acknowledgement on the dashboard is kept and handed to the venue.
+	mux.HandleFunc("POST /api/boards/{id}/alerts/{alert}/ack", func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		wh.ServeHTTP(sw, r)
+		if sw.status == http.StatusOK {
+			h.noteBoardAcks(r.PathValue("id"))
+		}
+	})
 	mux.Handle("/api/v1.0/", lc)
 	mux.Handle("/api/v1.0", lc)
 	own := http.NewServeMux()
@@ -59,6 +68,17 @@ func (h *Hall) Handler(ws *web.Server) http.Handler {
 		fmt.Fprintln(w, "ok")
 	})
 	return mux
+}
+
+// statusWriter notes the status of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	w.status = status
+	w.ResponseWriter.WriteHeader(status)
 }
 
 // serveAck acknowledges one of the hall's own alerts: from the /hall page

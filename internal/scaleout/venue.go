@@ -51,7 +51,9 @@ type VenueOptions struct {
 	// Heartbeat is the interval of the venue's heartbeat (default 1 s).
 	Heartbeat time.Duration
 	// Poll is how often the captures are read for new lines (default
-	// 200 ms).
+	// 1 s: the hall's copy of a capture is for appeals and replay, its
+	// live view comes from the events, published at once; a shorter poll
+	// multiplies the capture messages the venue and the hall handle).
 	Poll time.Duration
 	// MaxBytes bounds each local stream (default: no bound: the venue
 	// keeps everything while the hall is away).
@@ -132,7 +134,7 @@ func OpenVenue(o VenueOptions) (*Venue, error) {
 		o.Heartbeat = time.Second
 	}
 	if o.Poll <= 0 {
-		o.Poll = 200 * time.Millisecond
+		o.Poll = time.Second
 	}
 	v := &Venue{o: o, log: o.Logger.With("venue", o.Venue), boards: map[string]*publisher{}}
 	var err error
@@ -152,7 +154,10 @@ func OpenVenue(o VenueOptions) (*Venue, error) {
 		v.Close()
 		return nil, err
 	}
-	if v.js, err = jetstream.New(v.nc); err != nil {
+	// Every board's publisher may have maxInFlight events out at once;
+	// beyond this many in all, a publisher waits for acknowledgements; one
+	// not acknowledged in 10 s is sent again.
+	if v.js, err = jetstream.New(v.nc, jetstream.WithPublishAsyncMaxPending(16384), jetstream.WithPublishAsyncTimeout(10*time.Second)); err != nil {
 		v.Close()
 		return nil, fmt.Errorf("scaleout: %w", err)
 	}
@@ -324,10 +329,18 @@ func lastOnSubject(ctx context.Context, js jetstream.JetStream, stream, subj str
 // run publishes the board's queue in order. The first time, it asks the
 // stream for the board's last event: a recovered game's events up to it
 // are already there and are not published again.
+//
+// What is queued goes out at once, without waiting for each message's
+// acknowledgement before sending the next (the server stores one
+// connection's messages in the order sent); then the acknowledgements are
+// awaited. The queue moves past the messages acknowledged in order; from
+// the first that failed, the rest is sent again (a message stored after
+// all is dropped by its id).
 func (p *publisher) run(ctx context.Context) {
 	subj := p.key.EventsSubject()
 	var lastData []byte
 	warned := false
+	wait := 100 * time.Millisecond
 	for {
 		p.mu.Lock()
 		empty := len(p.q) == 0
@@ -366,32 +379,71 @@ func (p *publisher) run(ctx context.Context) {
 			p.setPublished(p.last)
 		}
 		p.mu.Lock()
-		data, seq := p.q[0], p.seqs[0]
+		n := min(len(p.q), maxInFlight)
+		batch, seqs := append([][]byte(nil), p.q[:n]...), append([]int(nil), p.seqs[:n]...)
 		p.mu.Unlock()
-		if seq <= p.last {
-			if seq == p.last && lastData != nil && !bytes.Equal(data, lastData) && !warned {
-				warned = true
-				p.v.alert(p.id, fmt.Sprintf("the venue's stream already holds another game for board %s of round %s "+
-					"(event %d differs); this game's events are not published: start it in a new round", p.id, p.v.o.Round, seq))
+		type sent struct {
+			seq int
+			ack jetstream.PubAckFuture
+		}
+		var out []sent
+		done := 0 // of the batch: published (acknowledged) or skipped, in order
+		for i, data := range batch {
+			seq := seqs[i]
+			if seq <= p.last && len(out) == 0 {
+				if seq == p.last && lastData != nil && !bytes.Equal(data, lastData) && !warned {
+					warned = true
+					p.v.alert(p.id, fmt.Sprintf("the venue's stream already holds another game for board %s of round %s "+
+						"(event %d differs); this game's events are not published: start it in a new round", p.id, p.v.o.Round, seq))
+				}
+				done = i + 1
+				continue
 			}
-		} else {
 			msg := &nats.Msg{Subject: subj, Data: data, Header: nats.Header{}}
 			msg.Header.Set(HeaderVenue, p.v.o.Venue)
 			msg.Header.Set(HeaderTime, time.Now().UTC().Format(time.RFC3339Nano))
-			if err := retry(ctx, func(ctx context.Context) error {
-				_, err := p.v.js.PublishMsg(ctx, msg, jetstream.WithMsgID(p.key.EventID(seq)))
-				return err
-			}); err != nil {
+			f, err := p.v.js.PublishMsgAsync(msg, jetstream.WithMsgID(p.key.EventID(seq)))
+			if err != nil {
+				break // too many in flight: the rest goes with the next round
+			}
+			out = append(out, sent{seq, f})
+		}
+		failed := false
+		for _, o := range out {
+			select {
+			case <-o.ack.Ok():
+				if !failed {
+					p.last = o.seq
+					p.setPublished(o.seq)
+					done++
+				}
+			case <-o.ack.Err():
+				failed = true
+			case <-ctx.Done():
 				return
 			}
-			p.last = seq
-			p.setPublished(seq)
 		}
 		p.mu.Lock()
-		p.q, p.seqs = p.q[1:], p.seqs[1:]
+		p.q, p.seqs = p.q[done:], p.seqs[done:]
 		p.mu.Unlock()
+		if failed || done == 0 && len(batch) > 0 {
+			// The stream did not take them (the server busy, or down):
+			// again, after a pause growing to 2 s.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, 2*time.Second)
+			continue
+		}
+		wait = 100 * time.Millisecond
 	}
 }
+
+// maxInFlight bounds the events of one board sent before their
+// acknowledgements come.
+const maxInFlight = 64
 
 func (p *publisher) setPublished(seq int) {
 	p.mu.Lock()
