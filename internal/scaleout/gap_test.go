@@ -124,6 +124,7 @@ func (r *gapRig) sourced() map[string][]jetstream.Msg {
 
 func (r *gapRig) file(board, ext string) string {
 	r.t.Helper()
+	r.h.syncWrites()
 	data, err := os.ReadFile(filepath.Join(r.h.o.Data, "venues", "north", "round-1", "board-"+board+ext))
 	if err != nil {
 		r.t.Fatal(err)

@@ -70,8 +70,9 @@ type HallOptions struct {
 	// counts as cut off (default 3 s).
 	Stale time.Duration
 	Now   func() time.Time
-	// OnEvent, when set, sees every event the hall applies, after its file
-	// and the hub, with the venue's publish time (tests, load figures).
+	// OnEvent, when set, sees every event the hall applies, after its
+	// file's write is queued and the hub, with the venue's publish time
+	// (tests, load figures).
 	OnEvent func(venue string, e reconcile.Event, raw []byte, published time.Time)
 }
 
@@ -86,6 +87,7 @@ type Hall struct {
 
 	kv jetstream.KeyValue // AlertsBucket
 	m  *hallMetrics
+	w  *hallWriters // the files' writers (hallwriter.go)
 
 	mu      sync.Mutex
 	started time.Time // when Run began listening for heartbeats
@@ -188,6 +190,7 @@ func OpenHall(o HallOptions) (*Hall, error) {
 		acks: map[ackKey]bool{}, ackSeqs: map[gameKey]map[int]bool{}, ackSent: map[ackKey]time.Time{},
 		pending: map[string][]byte{}, kick: make(chan struct{}, 1)}
 	h.m = newHallMetrics(h)
+	h.w = newHallWriters(h.writeFailed)
 	for _, r := range o.Venues {
 		vs := &venueState{ref: r, warned: map[string]bool{}}
 		if len(r.Boards) > 0 {
@@ -212,6 +215,7 @@ func OpenHall(o HallOptions) (*Hall, error) {
 			so.StoreDir = filepath.Join(o.Data, "nats")
 		}
 		if h.srv, err = StartServer(so); err != nil {
+			h.w.close()
 			h.closeFiles()
 			return nil, err
 		}
@@ -254,6 +258,15 @@ func (h *Hall) Hub() *hub.Hub { return h.hub }
 func (h *Hall) Server() *Server { return h.srv }
 
 // streams creates or updates the hall's streams and consumers.
+//
+// Each venue's messages come into the hall's streams under subjects of
+// their own (arbiterd.<venue>.<event>.<round>.<board>.<kind>: the
+// source's subject transform puts the venue in), and each venue has its
+// own durable consumer of each stream: the venues are read side by side,
+// one venue's backlog does not hold the others up, and the server
+// delivers to several consumers at once (one consumer for every venue
+// fell tens of seconds behind at 2,000 boards). A hall of an earlier
+// version read the venues through one consumer per stream; it is removed.
 func (h *Hall) streams(ctx context.Context) error {
 	for _, s := range []struct{ name, src, kind string }{
 		{HallEventsStream, EventsStream, "events"}, {HallCaptureStream, CaptureStream, "capture"},
@@ -262,25 +275,41 @@ func (h *Hall) streams(ctx context.Context) error {
 			Description: "arbiterd hall: every venue's " + s.kind, Duplicates: 10 * time.Minute}
 		for _, v := range h.o.Venues {
 			cfg.Sources = append(cfg.Sources, &jetstream.StreamSource{Name: s.src,
-				External: &jetstream.ExternalStream{APIPrefix: "$JS." + v.Name + ".API"}})
+				External:          &jetstream.ExternalStream{APIPrefix: "$JS." + v.Name + ".API"},
+				SubjectTransforms: []jetstream.SubjectTransformConfig{{Source: "arbiterd.>", Destination: "arbiterd." + v.Name + ".>"}}})
 		}
 		if _, err := h.js.CreateOrUpdateStream(ctx, cfg); err != nil {
 			return fmt.Errorf("scaleout: hall stream %s: %w", s.name, err)
 		}
-		cc := jetstream.ConsumerConfig{Durable: h.o.Consumer + "-" + s.kind, AckPolicy: jetstream.AckExplicitPolicy,
-			DeliverPolicy: jetstream.DeliverAllPolicy, AckWait: ackWait, MaxAckPending: 4096, Replicas: h.o.Replicas}
-		if h.o.Round != "" {
-			cc.FilterSubject = "arbiterd.*." + Token(h.o.Round) + ".*." + s.kind
+		for _, v := range h.o.Venues {
+			cc := jetstream.ConsumerConfig{Durable: h.consumerName(s.kind, v.Name), AckPolicy: jetstream.AckExplicitPolicy,
+				DeliverPolicy: jetstream.DeliverAllPolicy, AckWait: ackWait, MaxAckPending: 4096, Replicas: h.o.Replicas,
+				FilterSubject: "arbiterd." + v.Name + ".*.*.*." + s.kind}
+			if h.o.Round != "" {
+				cc.FilterSubject = "arbiterd." + v.Name + ".*." + Token(h.o.Round) + ".*." + s.kind
+			}
+			if _, err := h.js.CreateOrUpdateConsumer(ctx, s.name, cc); err != nil {
+				return fmt.Errorf("scaleout: hall consumer %s: %w", cc.Durable, err)
+			}
 		}
-		if _, err := h.js.CreateOrUpdateConsumer(ctx, s.name, cc); err != nil {
-			return fmt.Errorf("scaleout: hall consumer %s: %w", cc.Durable, err)
+		// The one consumer of every venue of an earlier hall, if any.
+		if err := h.js.DeleteConsumer(ctx, s.name, h.o.Consumer+"-"+s.kind); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+			h.log.Debug("removing the hall's earlier consumer", "stream", s.name, "err", err)
 		}
 	}
 	return nil
 }
 
-// Close stops the connection and the embedded server and closes the files.
+// consumerName is the durable consumer of a venue's messages of kind
+// ("events" or "capture").
+func (h *Hall) consumerName(kind, venue string) string {
+	return h.o.Consumer + "-" + kind + "-" + venue
+}
+
+// Close writes what is queued, stops the connection and the embedded
+// server and closes the files.
 func (h *Hall) Close() {
+	h.w.close()
 	if h.nc != nil {
 		h.nc.Close()
 	}
@@ -318,8 +347,10 @@ func (h *Hall) Run(ctx context.Context) error {
 	h.mu.Unlock()
 	defer sub.Unsubscribe()
 	var wg sync.WaitGroup
-	wg.Go(func() { h.consume(ctx, HallEventsStream, "events", h.onEvent) })
-	wg.Go(func() { h.consume(ctx, HallCaptureStream, "capture", h.onCapture) })
+	for _, v := range h.o.Venues {
+		wg.Go(func() { h.consume(ctx, HallEventsStream, h.consumerName("events", v.Name), h.onEvent) })
+		wg.Go(func() { h.consume(ctx, HallCaptureStream, h.consumerName("capture", v.Name), h.onCapture) })
+	}
 	wg.Go(func() { h.watch(ctx) })
 	wg.Go(func() { h.persister(ctx) })
 	wg.Wait()
@@ -329,8 +360,7 @@ func (h *Hall) Run(ctx context.Context) error {
 // consume reads one stream with the hall's durable consumer, in order,
 // handing each message to fn; fn's message is acknowledged when fn
 // returns true. Broken connections are retried.
-func (h *Hall) consume(ctx context.Context, stream, kind string, fn func(jetstream.Msg) bool) {
-	name := h.o.Consumer + "-" + kind
+func (h *Hall) consume(ctx context.Context, stream, name string, fn func(jetstream.Msg) bool) {
 	for ctx.Err() == nil {
 		var it jetstream.MessagesContext
 		err := retry(ctx, func(ctx context.Context) error {
@@ -359,8 +389,11 @@ func (h *Hall) consume(ctx context.Context, stream, kind string, fn func(jetstre
 				}
 				break
 			}
-			if fn(m) {
-				m.Ack()
+			hm := &heldMsg{Msg: m}
+			if fn(hm) {
+				if !hm.queued {
+					m.Ack()
+				}
 			} else {
 				m.NakWithDelay(200 * time.Millisecond)
 			}
@@ -410,6 +443,7 @@ func (h *Hall) route(m jetstream.Msg, wantKind string) (*game, gameKey, bool) {
 // routed hands m, under the hall's lock, to fn with the game it belongs
 // to; a message that route refuses is acknowledged and dropped.
 func (h *Hall) routed(m jetstream.Msg, kind string, fn func(m jetstream.Msg, g *game, k gameKey) bool) bool {
+	h.prepare(m)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	g, k, ok := h.route(m, kind)
@@ -423,7 +457,8 @@ func (h *Hall) dir(k gameKey) string {
 	return filepath.Join(h.o.Data, "venues", k.venue, "round-"+k.round)
 }
 
-// game returns the game of k, opening its files.
+// game returns the game of k, opening its files (prepare has opened them
+// already, but when it failed).
 func (h *Hall) game(k gameKey) (*game, error) {
 	if g := h.games[k]; g != nil && g.ev != nil {
 		return g, nil
@@ -433,20 +468,64 @@ func (h *Hall) game(k gameKey) (*game, error) {
 		g = &game{info: hub.Info{ID: k.board, Round: k.round}}
 		h.games[k] = g
 	}
-	if err := os.MkdirAll(h.dir(k), 0o755); err != nil {
-		return nil, err
-	}
 	var err error
+	g.ev, g.cap, err = h.openFiles(k)
+	return g, err
+}
+
+// openFiles opens (creating) a game's events file and capture.
+func (h *Hall) openFiles(k gameKey) (ev, cp *os.File, err error) {
+	if err := os.MkdirAll(h.dir(k), 0o755); err != nil {
+		return nil, nil, err
+	}
 	base := filepath.Join(h.dir(k), "board-"+k.board)
-	if g.ev, err = os.OpenFile(base+".events.jsonl", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-		return nil, err
+	if ev, err = os.OpenFile(base+".events.jsonl", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return nil, nil, err
 	}
-	if g.cap, err = os.OpenFile(base+".capture", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-		g.ev.Close()
-		g.ev = nil
-		return nil, err
+	if cp, err = os.OpenFile(base+".capture", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		ev.Close()
+		return nil, nil, err
 	}
-	return g, nil
+	return ev, cp, nil
+}
+
+// prepare opens the files of a game the hall has not opened yet, before
+// the message is routed under the hall's lock: creating files can wait
+// long on a busy disk (the venues syncing their captures on it), and at
+// the start of a round every board's files are new; under the lock, each
+// creation held every consumer up. A message route would refuse is left
+// to it.
+func (h *Hall) prepare(m jetstream.Msg) {
+	_, round, board, _, ok := parseSubject(m.Subject())
+	venue := m.Headers().Get(HeaderVenue)
+	if !ok {
+		return
+	}
+	k := gameKey{venue, round, board}
+	h.mu.Lock()
+	g, vs := h.games[k], h.venues[venue]
+	skip := g != nil && g.ev != nil || vs == nil || vs.boards != nil && !vs.boards[board]
+	h.mu.Unlock()
+	if skip {
+		return
+	}
+	ev, cp, err := h.openFiles(k)
+	if err != nil {
+		return // route tries again, and says what is wrong
+	}
+	h.mu.Lock()
+	if g = h.games[k]; g == nil {
+		g = &game{info: hub.Info{ID: k.board, Round: k.round}}
+		h.games[k] = g
+	}
+	if g.ev == nil {
+		g.ev, g.cap, ev, cp = ev, cp, nil, nil
+	}
+	h.mu.Unlock()
+	if ev != nil {
+		ev.Close()
+		cp.Close()
+	}
 }
 
 // owner tells whether venue shows board id on the hub, claiming it when
@@ -500,12 +579,15 @@ func (h *Hall) saveOwners() {
 
 // onEvent applies one event message: written to the venue's events file,
 // then shown. It returns false when the message must come again.
-func (h *Hall) onEvent(m jetstream.Msg) bool { return h.routed(m, "events", h.applyEvent) }
+func (h *Hall) onEvent(m jetstream.Msg) bool {
+	e, err := parseLoose(m.Data()) // before the hall's lock: it needs none
+	return h.routed(m, "events", func(m jetstream.Msg, g *game, k gameKey) bool { return h.applyEvent(m, g, k, e, err) })
+}
 
-// applyEvent is onEvent for a routed message, under h.mu.
-func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey) bool {
+// applyEvent is onEvent for a routed message and its event as parsed
+// (err: not an event), under h.mu.
+func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey, e reconcile.Event, err error) bool {
 	data := m.Data()
-	e, err := parseLoose(data)
 	if err == nil && e.Board != k.board {
 		err = fmt.Errorf("%w: its board %q is not the subject's %s", ErrNotEvent, e.Board, k.board)
 	}
@@ -543,15 +625,13 @@ func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey) bool {
 		}
 	}
 	g.evGap = time.Time{}
-	return h.writeEvent(k, g, e, data, m.Headers().Get(HeaderTime), streamSeq(m))
+	return h.writeEvent(k, g, e, data, m.Headers().Get(HeaderTime), streamSeq(m), m)
 }
 
-// writeEvent writes the board's next event to its file and shows it.
-func (h *Hall) writeEvent(k gameKey, g *game, e reconcile.Event, data []byte, published string, seq uint64) bool {
-	if _, err := g.ev.Write(append(data[:len(data):len(data)], '\n')); err != nil {
-		h.hallAlert(k.venue, "hall-journal", fmt.Sprintf("board %s: writing its events: %v", k.board, err))
-		return false
-	}
+// writeEvent writes the board's next event to its file (queued: the
+// writer acknowledges m, when given, once it is written) and shows it.
+func (h *Hall) writeEvent(k gameKey, g *game, e reconcile.Event, data []byte, published string, seq uint64, m jetstream.Msg) bool {
+	h.queue(g.ev, append(data[:len(data):len(data)], '\n'), m, fmt.Sprintf("board %s of venue %s: its events", k.board, k.venue))
 	g.last, g.evSeq = e.Seq, seq
 	h.applied++
 	if vs := h.venues[k.venue]; vs != nil {
@@ -601,7 +681,7 @@ func (h *Hall) fillEvents(k gameKey, g *game, subj string, upTo int) bool {
 		case e.Seq != g.last+1 || e.Seq >= upTo:
 			return false
 		}
-		return h.writeEvent(k, g, e, raw.Data, raw.Header.Get(HeaderTime), raw.Sequence)
+		return h.writeEvent(k, g, e, raw.Data, raw.Header.Get(HeaderTime), raw.Sequence, nil)
 	})
 }
 
@@ -691,17 +771,15 @@ func (h *Hall) writeCapture(m jetstream.Msg, g *game, k gameKey) bool {
 		return true
 	}
 	g.capGap = time.Time{}
-	return h.writeChunk(k, g, off, data, streamSeq(m))
+	return h.writeChunk(k, g, off, data, streamSeq(m), m)
 }
 
 // writeChunk writes what the hall does not have yet of a capture chunk
-// at offset off (off is at most the capture's size).
-func (h *Hall) writeChunk(k gameKey, g *game, off int64, data []byte, seq uint64) bool {
+// at offset off (off is at most the capture's size; queued: the writer
+// acknowledges m, when given, once it is written).
+func (h *Hall) writeChunk(k gameKey, g *game, off int64, data []byte, seq uint64, m jetstream.Msg) bool {
 	data = data[g.capSize-off:] // the part not yet written (all of it, but after a torn write)
-	if _, err := g.cap.Write(data); err != nil {
-		h.hallAlert(k.venue, "hall-journal", fmt.Sprintf("board %s: writing its capture: %v", k.board, err))
-		return false
-	}
+	h.queue(g.cap, data, m, fmt.Sprintf("board %s of venue %s: its capture", k.board, k.venue))
 	g.capSize += int64(len(data))
 	g.capSeq = seq
 	if vs := h.venues[k.venue]; vs != nil {
@@ -725,7 +803,7 @@ func (h *Hall) fillCapture(k gameKey, g *game, subj string, upTo int64) bool {
 		case off > g.capSize || off >= upTo:
 			return false
 		}
-		return h.writeChunk(k, g, off, raw.Data, raw.Sequence)
+		return h.writeChunk(k, g, off, raw.Data, raw.Sequence, nil)
 	})
 }
 

@@ -75,9 +75,14 @@ func (k Key) CaptureID(offset int64) string {
 	return fmt.Sprintf("%s/%s/%s/%s/capture@%d", k.Event, k.Round, k.Board, k.Venue, offset)
 }
 
-// parseSubject splits arbiterd.<event>.<round>.<board>.<kind>.
+// parseSubject splits arbiterd.<event>.<round>.<board>.<kind>, as a venue
+// publishes it, or arbiterd.<venue>.<event>.<round>.<board>.<kind>, as the
+// hall's streams hold it.
 func parseSubject(subj string) (event, round, board, kind string, ok bool) {
 	p := strings.Split(subj, ".")
+	if len(p) == 6 {
+		p = append(p[:1], p[2:]...)
+	}
 	if len(p) != 5 || p[0] != "arbiterd" {
 		return "", "", "", "", false
 	}

@@ -291,6 +291,7 @@ func TestCredentialsFile(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	h.hall.syncWrites() // shown on the hub: its file's write may still be queued
 	got, _ := os.ReadFile(filepath.Join(h.data, "venues", "north", "round-1", "board-7.events.jsonl"))
 	var want []byte
 	for _, e := range evs {
