@@ -3,6 +3,7 @@ package scaleout
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -202,6 +203,7 @@ func OpenHall(o HallOptions) (*Hall, error) {
 		h.venues[r.Name] = vs
 	}
 	if err := h.load(); err != nil {
+		h.w.close()
 		return nil, err
 	}
 	var err error
@@ -933,7 +935,7 @@ func (h *Hall) tellVenues() {
 	now := h.o.Now()
 	beats := map[string]*HallHeartbeat{}
 	for name, vs := range h.venues {
-		beats[name] = &HallHeartbeat{Hall: h.o.Server.Name, Time: now.UTC(), Round: vs.hb.Round, Seqs: map[string]int{}}
+		beats[name] = &HallHeartbeat{Hall: cmp.Or(h.o.Server.Name, "arbiterd-hall"), Time: now.UTC(), Round: vs.hb.Round, Seqs: map[string]int{}}
 	}
 	for k, g := range h.games {
 		if hb := beats[k.venue]; hb != nil && k.round == Token(hb.Round) {
