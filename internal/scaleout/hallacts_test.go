@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/internal/output/web"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -219,13 +221,63 @@ func TestHallClaimsAndAcks(t *testing.T) {
 		t.Errorf("%d claims at the venue, want the 2 made", n)
 	}
 
-	// The venue cut off: the hall takes no act for it, and says why.
+	// With arbiters' logins, the hall's writes and its own pages need one,
+	// as the dashboard's do; /metrics and /healthz do not.
+	hash, err := bcrypt.GenerateFromPassword([]byte("secret"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aws := web.New(h.hall.Hub(), web.Options{Arbiter: h.hall, Link: h.hall.Link,
+		Access: &web.Access{Arbiters: []web.Login{{Name: "Anna", Hash: hash}}}})
+	asrv := httptest.NewServer(h.hall.Handler(aws))
+	t.Cleanup(asrv.Close)
+	t.Cleanup(aws.Close)
+	for _, c := range []struct{ method, path, body string }{
+		{"POST", "/api/boards/101/claims", `{"side":"white"}`}, {"POST", "/api/hall/alerts/1/ack", ""},
+		{"GET", "/api/hall", ""}, {"GET", "/hall", ""}, {"GET", "/api/boards", ""},
+	} {
+		if st, body := call(t, c.method, asrv.URL+c.path, c.body); st != http.StatusUnauthorized {
+			t.Errorf("%s %s without a login: %d %s, want 401", c.method, c.path, st, body)
+		}
+	}
+	for _, path := range []string{"/metrics", "/healthz"} {
+		if st, _ := call(t, "GET", asrv.URL+path, ""); st != http.StatusOK {
+			t.Errorf("GET %s: %d", path, st)
+		}
+	}
+	req, _ := http.NewRequest("GET", asrv.URL+"/api/hall", nil)
+	req.SetBasicAuth("Anna", "secret")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /api/hall with Anna's login: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+
+	// The venue shows its link to the hall (/api/venue, /venue).
+	vsrv := httptest.NewServer(v.venue.Handler())
+	t.Cleanup(vsrv.Close)
+	var link HallLink
+	eventually(t, 10*time.Second, func() bool {
+		_, body := call(t, "GET", vsrv.URL+"/api/venue", "")
+		return json.Unmarshal(body, &link) == nil && link.State == "connected" && link.Behind != nil && link.Hall != ""
+	}, func() string { return fmt.Sprintf("the venue's link: %+v", link) })
+	if _, page := call(t, "GET", vsrv.URL+"/venue", ""); !bytes.Contains(page, []byte("<td>connected</td>")) {
+		t.Errorf("/venue does not show the link connected:\n%s", page)
+	}
+
+	// The venue cut off: the hall takes no act for it, and says why; the
+	// venue shows its link cut, how far behind unknown.
 	v.proxy.setCut(true)
 	eventually(t, 15*time.Second, func() bool { return venueOf(h.hall, "north").State == "cut-off" },
 		func() string { return fmt.Sprintf("north: %+v", venueOf(h.hall, "north")) })
 	st, body := call(t, "POST", srv.URL+"/api/boards/101/claims", `{"side":"white"}`)
 	if st != http.StatusConflict || !strings.Contains(string(body), "record it at the venue") {
 		t.Errorf("a claim for a venue cut off: %d %s", st, body)
+	}
+	eventually(t, 10*time.Second, func() bool { l := v.venue.Link(); return l.State == "cut-off" && l.Behind == nil },
+		func() string { return fmt.Sprintf("the venue's link while cut: %+v", v.venue.Link()) })
+	if _, page := call(t, "GET", vsrv.URL+"/venue", ""); !bytes.Contains(page, []byte("unknown")) {
+		t.Errorf("/venue does not say how far behind is unknown:\n%s", page)
 	}
 	v.proxy.setCut(false)
 }
