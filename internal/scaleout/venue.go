@@ -51,9 +51,11 @@ type VenueOptions struct {
 	// Heartbeat is the interval of the venue's heartbeat (default 1 s).
 	Heartbeat time.Duration
 	// Poll is how often the captures are read for new lines (default
-	// 1 s: the hall's copy of a capture is for appeals and replay, its
+	// 5 s: the hall's copy of a capture is for appeals and replay, its
 	// live view comes from the events, published at once; a shorter poll
-	// multiplies the capture messages the venue and the hall handle).
+	// multiplies the capture messages the venue and the hall handle — at
+	// 2,000 boards, polled every second, they were almost as many as the
+	// events, and the hall fell behind with both).
 	Poll time.Duration
 	// MaxBytes bounds each local stream (default: no bound: the venue
 	// keeps everything while the hall is away).
@@ -134,7 +136,7 @@ func OpenVenue(o VenueOptions) (*Venue, error) {
 		o.Heartbeat = time.Second
 	}
 	if o.Poll <= 0 {
-		o.Poll = time.Second
+		o.Poll = 5 * time.Second
 	}
 	v := &Venue{o: o, log: o.Logger.With("venue", o.Venue), boards: map[string]*publisher{}}
 	var err error
