@@ -84,18 +84,7 @@ func (c *cable) unplug() {
 // testSpeed unless cfg sets a speed).
 func startCabled(t *testing.T, cfg emulator.Config) *cable {
 	t.Helper()
-	periods, err := emulator.ParseTimeControl(testTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Speed == 0 {
-		cfg.Speed = testSpeed
-	}
-	cfg.Periods, cfg.Wait, cfg.Linger = periods, true, true
-	e, err := emulator.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newTestEmu(t, cfg)
 	c := &cable{done: make(chan error, 1)}
 	c.plug(t)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -72,8 +72,10 @@ type emu struct {
 	done   chan error
 }
 
-// startEmu starts an emulator playing cfg (at testSpeed unless cfg sets a speed) on a new pty.
-func startEmu(t *testing.T, cfg emulator.Config) *emu {
+// newTestEmu makes an emulator playing cfg under the tests' control, at
+// testSpeed unless cfg sets a speed, waiting for the host and lingering
+// after the game.
+func newTestEmu(t *testing.T, cfg emulator.Config) *emulator.Emulator {
 	t.Helper()
 	periods, err := emulator.ParseTimeControl(testTC)
 	if err != nil {
@@ -87,6 +89,13 @@ func startEmu(t *testing.T, cfg emulator.Config) *emu {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return e
+}
+
+// startEmu starts an emulator playing cfg (at testSpeed unless cfg sets a speed) on a new pty.
+func startEmu(t *testing.T, cfg emulator.Config) *emu {
+	t.Helper()
+	e := newTestEmu(t, cfg)
 	master, slave, err := emulator.OpenPTY()
 	if err != nil {
 		t.Fatal(err)

@@ -19,18 +19,7 @@ import (
 // emulate --listen offers it.
 func startNetEmu(t *testing.T, cfg emulator.Config) *emulator.NetLine {
 	t.Helper()
-	periods, err := emulator.ParseTimeControl(testTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Speed == 0 {
-		cfg.Speed = testSpeed
-	}
-	cfg.Periods, cfg.Wait, cfg.Linger = periods, true, true
-	e, err := emulator.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newTestEmu(t, cfg)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
