@@ -21,12 +21,13 @@ const (
 // many. Only where the side's %emt agree with its clocks nearly
 // everywhere, the neighbouring moves agree, and the opponent's moves
 // around agree too (a late press shows on both sides in turn).
-func emtFindings(side clockd.Side, ex sideExplanation, ms []sideMove, s [2][]sideMove, tc [2]clockd.TimeControl) []Finding {
+func emtFindings(side clockd.Side, ex sideExplanation, d *sideData, s [2][]sideMove, tc [2]clockd.TimeControl) []Finding {
 	var out []Finding
 	t := tc[side]
-	if !emtTrusted(ms, t) {
+	if d.emt != emtTight {
 		return nil
 	}
+	ms := d.ms
 	for j, r := range ex.rs {
 		st := ex.steps[j]
 		if !ex.kept[j] || st.kind != stepUse || st.from < 0 || j == len(ex.rs)-1 || r.emt == Unknown || r.k < 2 {
@@ -112,11 +113,6 @@ func cleanAround(ms []sideMove, idx int, inc time.Duration) bool {
 	return n > 0
 }
 
-// emtTrusted reports whether a side's %emt agree with its clocks move
-// after move (the clock's change less the increment), all but one in
-// twenty: only then is a lone disagreement read as the clock's fault.
-func emtTrusted(ms []sideMove, tc clockd.TimeControl) bool { return emtTrust(ms, tc) == emtTight }
-
 // emtLevel is how far a side's %emt can be believed.
 type emtLevel uint8
 
@@ -132,7 +128,7 @@ const (
 // the value most moves show, not a candidate's increment). The first and
 // last moves are left out (broadcasts put the time since the board went
 // live on the first, and the last may end the game unpressed).
-func emtTrust(ms []sideMove, _ clockd.TimeControl) emtLevel {
+func emtTrust(ms []sideMove) emtLevel {
 	var res []time.Duration
 	for i := 2; i < len(ms)-1; i++ {
 		a, b := ms[i-1], ms[i]
@@ -154,9 +150,8 @@ func emtTrust(ms []sideMove, _ clockd.TimeControl) emtLevel {
 				k++
 			}
 		}
-		best = max(best, k)
-		if best*2 > n && best == n {
-			break
+		if best = max(best, k); best == n {
+			break // every residual agrees
 		}
 	}
 	bad := n - best

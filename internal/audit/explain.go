@@ -61,7 +61,7 @@ func sidesData(s [2][]sideMove) [2]sideData {
 				d.rs = append(d.rs, reading{k: m.k, ply: m.ply, o: m.clk, emt: m.emt})
 			}
 		}
-		d.emt = emtTrust(ms, clockd.TimeControl{})
+		d.emt = emtTrust(ms)
 		sd[side] = d
 	}
 	return sd
@@ -355,9 +355,8 @@ func hasRunOut(ex gameExplanation) bool {
 // side needs anything but used time within a few moves of a period's end:
 // the place a miscount shows.
 func anomalyNearCount(ex sideExplanation, tc clockd.TimeControl) bool {
-	for j, kept := range ex.rs {
-		_ = kept
-		k := ex.rs[j].k
+	for j, r := range ex.rs {
+		k := r.k
 		near := false
 		for p := 1; p < len(tc.Periods); p++ {
 			if r := tc.Required(p); r > 0 && k >= r-3 && k <= r+3 {

@@ -184,7 +184,7 @@ func (a *Auditor) judge(rg *roundGame, r *Report, pos *positions) {
 						hms(prev.o), prev.k, hms(rd.o), rd.k, how, sd)})
 			}
 		}
-		r.Findings = append(r.Findings, emtFindings(sd, se, rg.s[side], rg.s, ex.tc)...)
+		r.Findings = append(r.Findings, emtFindings(sd, se, &rg.sd[side], rg.s, ex.tc)...)
 	}
 }
 
