@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -36,6 +37,10 @@ type hallWriters struct {
 	wg   sync.WaitGroup
 	once sync.Once
 	fail func(what string, err error) // reports a failed write (the writer tries again)
+	// closing is set by close: a write that keeps failing is then given
+	// up, its message not acknowledged (JetStream delivers it again to
+	// the next hall), so that stopping never waits on a full disk.
+	closing atomic.Bool
 }
 
 // writerCount is how many writers the hall runs.
@@ -69,9 +74,11 @@ func (w *hallWriters) sync() {
 	}
 }
 
-// close writes what is queued and stops the writers.
+// close writes what is queued and stops the writers; a write that fails
+// then is given up rather than tried again.
 func (w *hallWriters) close() {
 	w.once.Do(func() {
+		w.closing.Store(true)
 		for _, ch := range w.ch {
 			close(ch)
 		}
@@ -116,6 +123,10 @@ func (w *hallWriters) run(ch chan writeJob) {
 			if !warned {
 				warned = true
 				go w.fail(j.what, err) // the hall's lock may be held by a consumer waiting for this writer
+			}
+			if w.closing.Load() {
+				j.msg = nil // not written: left for the next hall
+				break
 			}
 			time.Sleep(time.Second)
 		}
