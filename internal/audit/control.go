@@ -428,10 +428,17 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 	var g1, g2 []time.Duration    // single-move gains before and after move 40
 	var big []time.Duration       // gains of a period
 	var bigAt []int               // the moves they came at
+	var gainMoves [][]int         // each game's moves with a period's gain
+	var spans [][2]int            // each game's first and last move with a reading
 	var starts [2][]time.Duration // each side's start estimates
 	for _, sd := range sds {
+		var gained []int
+		span := [2]int{math.MaxInt, 0}
 		for side := range sd {
 			rs := sd[side].rs
+			if len(rs) > 0 {
+				span = [2]int{min(span[0], rs[0].k), max(span[1], rs[len(rs)-1].k)}
+			}
 			for j := 1; j < len(rs)-1; j++ { // not the last: often read late
 				a, b := rs[j-1], rs[j]
 				if b.k-a.k != 1 {
@@ -445,6 +452,7 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 					if c := rs[j+1]; c.k-b.k <= 2 && c.o-a.o > d/2 {
 						big = append(big, d)
 						bigAt = append(bigAt, b.k)
+						gained = append(gained, b.k)
 					}
 				case d > 3*time.Minute || d < -3*time.Minute:
 				case b.k <= 39:
@@ -454,6 +462,8 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 				}
 			}
 		}
+		gainMoves = append(gainMoves, gained)
+		spans = append(spans, span)
 	}
 	inc1 := robustMaxGain(g1)
 	inc2 := inc1
@@ -504,7 +514,7 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 			counts[k]++
 		}
 		for k, c := range counts {
-			if c*10 >= len(bigAt)*6 && k >= 20 {
+			if c*10 >= len(bigAt)*6 && k >= 20 && countShows(k, gainMoves, spans) {
 				at = k
 			}
 		}
@@ -517,6 +527,24 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 		}
 	}
 	return tc, true
+}
+
+// countShows reports whether the gains at move k (give or take the press
+// a counting clock may be off) show a clock that counts moves, not flags
+// that happened to fall there: a count gives the period in every game that
+// reaches it, so at least half of the games with readings on both sides
+// of move k show the gain, two games at least. Flags fall where they fall.
+func countShows(k int, gainMoves [][]int, spans [][2]int) bool {
+	with, passed := 0, 0
+	for gi, s := range spans {
+		if slices.ContainsFunc(gainMoves[gi], func(m int) bool { return m >= k-1 && m <= k+1 }) {
+			with++
+		}
+		if s[0] < k && s[1] > k {
+			passed++
+		}
+	}
+	return with >= 2 && 2*with >= passed
 }
 
 // agreeing reports whether the gains of a period mostly agree: the

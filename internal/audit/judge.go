@@ -238,6 +238,10 @@ func (a *Auditor) periodFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 		return f, true
 	case byOpponentFlag:
 		return a.hiddenFlag(rg, sd, j, prev, pos, result)
+	case afterRunOut:
+		if st.early {
+			return a.flagFinding(rg, sd, j, prev, pos, result)
+		}
 	case byRunOut:
 		if st.early {
 			return a.flagFinding(rg, sd, j, prev, pos, result)
@@ -366,8 +370,11 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 		when = fmt.Sprintf("between moves %d and %d (clocks missing), with at most %d of the %d moves the period requires completed", prev.k+1, rd.k, rd.k-1, req)
 	}
 	var how string
-	switch st.kind {
-	case stepPeriod:
+	switch {
+	case st.kind == stepPeriod && st.how == afterRunOut:
+		how = fmt.Sprintf("%s's clock read exactly the %s of period %d and its increment after move %d, the count's addition to a clock that had run down to 0:00 (the move took %s by its %%emt, with %s left)",
+			who, minutes(periodTime(tc, p+1)), p+1, rd.k, hms(took), hms(prev.o))
+	case st.kind == stepPeriod:
 		next := periodTime(tc, p+1)
 		how = fmt.Sprintf("%s's %s of period %d appeared after move %d on a clock that adds the next period at the flag", who, minutes(next), p+1, rd.k)
 		if took > 0 {

@@ -60,6 +60,10 @@ const (
 	longMove   = 15 * time.Minute // a move that took longer than this costs points
 	longMoveBy = 3 * time.Minute  // a point for every this much beyond longMove
 	maxSamples = 8                // fast moves needed before an increment is judged too large
+	// flagEMTMargin is how far beyond the time left a move's %emt must go
+	// to show a flag that a counting clock's count hid (the reading is the
+	// fresh period's either way).
+	flagEMTMargin = 5 * time.Second
 )
 
 // clockMode is how the clock adds the next period.
@@ -491,20 +495,33 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used time.Duration) flo
 	if i < 0 {
 		return startCost(used, r.k, periodTime(d.h.tc, 1))
 	}
-	if emt, ok := d.emtSum(k, r.k); ok {
-		emt = d.delayed(k, r.k, emt)
+	emt, ok := d.emtSum(k, r.k)
+	bound := false // emt is only the moves that have one: a lower bound
+	if !ok {
+		emt, ok = d.emtKnown(k, r.k)
+		bound = ok
+	}
+	if ok {
 		tol := max(time.Minute, used/4)
 		if d.h.emt == emtTight {
 			tol = tolIncr
 		}
-		m := absDur(used - emt)
+		m := absDur(used - d.delayed(k, r.k, emt))
+		if bound {
+			m = max(0, emt-used)
+			if d.h.emt == emtTight {
+				tol += time.Duration(r.k-k) * time.Second // each %emt cut to the second
+			}
+		}
 		if m <= tol {
 			return 0 // the moves' %emt say they took that long
 		}
 		c := moveCost(used, gap) + costEMT // the moves' %emt say otherwise
 		switch d.h.emt {
 		case emtTight:
-			c += min(30, float64(m)/float64(30*time.Second))
+			// All but one in twenty of the side's %emt agree to the
+			// second: one that disagrees is as rare as a wrong reading.
+			c = max(c+min(30, float64(m)/float64(30*time.Second)), moveCost(used, gap)+costGlitch)
 		case emtFair:
 			c += min(30, float64(m)/float64(2*time.Minute))
 		}
@@ -583,12 +600,26 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		countable := began == 0 || gap > 1 || i < 0 || used <= o+tolRound
 		if used >= -tolRound && countable && pressed(o, r.o, credit(tc, p)) {
 			st := step{kind: stepUse, from: i, used: max(0, used)}
+			c := d.timeCost(i, k, r, gap, used) + lastSecond(o, r.o, credit(tc, p))
 			if began > 0 {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
+				if gap == 1 && i >= 0 && used >= o-time.Second {
+					c += costLastSecond // the move left under a second before the count
+				}
 			}
-			d.emit(to, d.timeCost(i, k, r, gap, used)+lastSecond(o, r.o, credit(tc, p)), st)
+			d.emit(to, c, st)
 		} else if used < -tolRound {
 			d.unexplained(i, r, gap, to, used, credit(tc, p))
+		}
+		// The time ran out during the very move the count completed: the
+		// clock stood at 0:00 for the rest of the move and the press then
+		// added the period, so the reading is the fresh period's, as if the
+		// move had taken exactly the time left. Only the move's %emt, well
+		// beyond that time, tells the two apart.
+		if began == 1 && gap == 1 && i >= 0 && r.emt != Unknown && absDur(used-o) <= tolRound &&
+			r.emt >= o+flagEMTMargin && !d.h.noEarlyFlag && d.h.noFlagAt != r.k {
+			early := r.k-1 < tc.Required(from.p)
+			d.emit(to, costFlag, step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, flagAt: r.k, flagMin: r.k, early: early, used: o})
 		}
 		// The time ran out during the gap and the clock stands at 0:00.
 		if r.o <= tolRound && (i >= 0 || r.k > 1) {
@@ -719,6 +750,16 @@ func (d *decoder) emtSum(k, m int) (time.Duration, bool) {
 		return 0, false
 	}
 	if d.sd.emtMissing[m]-d.sd.emtMissing[k] > 0 {
+		return 0, false
+	}
+	return d.sd.emtTotal[m] - d.sd.emtTotal[k], true
+}
+
+// emtKnown is the time the moves after move k up to move m took by the
+// %emt of those that have one, when some do and some do not: the moves
+// took at least that long.
+func (d *decoder) emtKnown(k, m int) (time.Duration, bool) {
+	if k < 1 || m > len(d.sd.emts) || d.sd.emtMissing[m]-d.sd.emtMissing[k] == m-k {
 		return 0, false
 	}
 	return d.sd.emtTotal[m] - d.sd.emtTotal[k], true
