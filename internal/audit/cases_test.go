@@ -29,14 +29,14 @@ func clockGame(t testing.TB, tags map[string]string, white, black []string) stri
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&b, "%d. %s ", i+1, sans[2*i])
 		if i < len(white) && white[i] != "" {
-			fmt.Fprintf(&b, "{[%%clk %s]} ", white[i])
+			b.WriteString(clockComment(white[i]))
 		}
 		if i >= len(black) {
 			break
 		}
 		b.WriteString(sans[2*i+1] + " ")
 		if black[i] != "" {
-			fmt.Fprintf(&b, "{[%%clk %s]} ", black[i])
+			b.WriteString(clockComment(black[i]))
 		}
 		b.WriteString("\n")
 	}
@@ -46,6 +46,15 @@ func clockGame(t testing.TB, tags map[string]string, white, black []string) stri
 	}
 	b.WriteString(res + "\n\n")
 	return b.String()
+}
+
+// clockComment is a move's clock comment: "H:MM:SS", or "H:MM:SS|H:MM:SS"
+// for a reading and the move's %emt.
+func clockComment(r string) string {
+	if clk, emt, ok := strings.Cut(r, "|"); ok {
+		return fmt.Sprintf("{[%%clk %s] [%%emt %s]} ", clk, emt)
+	}
+	return fmt.Sprintf("{[%%clk %s]} ", r)
 }
 
 // series returns n readings starting at start (H:MM:SS), each move using
@@ -203,6 +212,70 @@ func TestCaseBlipsNoTag(t *testing.T) {
 	for i, r := range a.Round(games) {
 		if got := findingsOf(r); got != "" || r.TimeControl != "40/7200:1800+30" {
 			t.Errorf("game %d: %s, findings %q", i, r.TimeControl, got)
+		}
+	}
+}
+
+// A counting clock (90/40 + 30, 30 s from move 1) and every move's %emt,
+// which agree with the clocks to the second. White has 0:40 after move 39.
+// If move 40 took 12:00 by its %emt, the time ran out during it: the clock
+// stood at 0:00 until the press, and the count then gave exactly the 30
+// minutes and the increment (0:30:30). The flag fell before the control.
+// If it took 2:30, the same, but one wrong %emt and a press in the last
+// second explain the readings nearly as well: a possible flag, no
+// verdict. If it took 0:38, White pressed with two seconds left: no
+// finding. And with no %emt on move 40, nothing tells a flag from a press
+// in the last second: no finding.
+func TestCaseFlagHiddenByTheCount(t *testing.T) {
+	const tc = "40/5400+30:1800+30"
+	game := func(emt40 string, clk40 time.Duration) string {
+		var white, black []string
+		w, b := 5400*time.Second, 5400*time.Second
+		for k := 1; k <= 55; k++ {
+			wu := 165 * time.Second
+			switch {
+			case k == 39:
+				wu = 260 * time.Second
+			case k > 40:
+				wu = 20 * time.Second
+			}
+			w += 30*time.Second - wu
+			if k == 40 {
+				w = clk40
+			}
+			emt := clockText(wu)
+			if k == 40 {
+				emt = emt40
+			}
+			if emt == "" {
+				white = append(white, clockText(w))
+			} else {
+				white = append(white, clockText(w)+"|"+emt)
+			}
+			bu := 100 * time.Second
+			b += 30*time.Second - bu
+			if k == 40 {
+				b += 1800 * time.Second
+			}
+			black = append(black, clockText(b)+"|"+clockText(bu))
+		}
+		return clockGame(t, map[string]string{"TimeControl": tc, "Result": "0-1"}, white, black)
+	}
+	a := New(Options{})
+	for _, c := range []struct {
+		name string
+		emt  string
+		clk  time.Duration
+		want string
+	}{
+		{"ran out, far", "0:12:00", 1830 * time.Second, "flag-before-control white 40"},
+		{"ran out, near", "0:02:30", 1830 * time.Second, "possible-flag white 40"},
+		{"two seconds left", "0:00:38", 1832 * time.Second, ""},
+		{"no %emt", "", 1830 * time.Second, ""},
+	} {
+		r := a.Game(readAll(t, game(c.emt, c.clk))[0])
+		if got := findingsOf(r); got != c.want {
+			t.Errorf("%s: findings %q, want %q", c.name, got, c.want)
 		}
 	}
 }

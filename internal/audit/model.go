@@ -619,7 +619,11 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		if began == 1 && gap == 1 && i >= 0 && r.emt != Unknown && absDur(used-o) <= tolRound &&
 			r.emt >= o+flagEMTMargin && !d.h.noEarlyFlag && d.h.noFlagAt != r.k {
 			early := r.k-1 < tc.Required(from.p)
-			d.emit(to, costFlag, step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, flagAt: r.k, flagMin: r.k, early: early, used: o})
+			c := costFlag
+			if o < 2*time.Minute {
+				c /= 2 // with so little left, no rarer than a press in the last second
+			}
+			d.emit(to, c, step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, flagAt: r.k, flagMin: r.k, early: early, used: o})
 		}
 		// The time ran out during the gap and the clock stands at 0:00.
 		if r.o <= tolRound && (i >= 0 || r.k > 1) {
