@@ -495,6 +495,14 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 	// The first reading at or after j, before the moves were completed,
 	// that shows less than the period's time, and the one after it.
 	last := reading{k: -1}
+	// The reading before the period came counts as one above the limit
+	// when it dates the move: the move before, clearly above 0:00, and
+	// not equal to the one before it (read before the press). With the
+	// period it held the first period's time left and the period's.
+	if st := se.steps[j]; st.from >= 0 && prev.k == se.rs[j].k-1 && prev.o > tolRound &&
+		(st.from == 0 || se.rs[st.from-1].o != prev.o) {
+		last = reading{k: prev.k, o: prev.o + T + inc}
+	}
 	for x := j; x < len(se.rs); x++ {
 		if !se.kept[x] {
 			continue
