@@ -60,6 +60,7 @@ type wireEvent struct {
 	Recent   []string `json:"recent"`
 	Claim    int      `json:"claim"`
 	Decision string   `json:"decision"`
+	Arbiter  string   `json:"arbiter"`
 	// anomaly unverified-moves
 	VerifiedPly int      `json:"verified_ply"`
 	Made        int      `json:"made"`
@@ -91,7 +92,7 @@ func ParseEvent(line []byte) (reconcile.Event, error) {
 		Reason: w.Reason, By: w.By, Kind: reconcile.Kind(w.Kind), Article: w.Article, Detail: w.Detail, Period: w.Period,
 		MovesCompleted: w.MovesCompleted, ControlReached: w.ControlReached, OpponentCanMate: reconcile.Mate(w.OpponentCanMate),
 		MateLine: w.MateLine, Verdict: reconcile.Verdict(w.Verdict), Result: w.Result, Closes: w.Closes, Quiet: w.Quiet, Recent: w.Recent,
-		Claim: w.Claim, Decision: w.Decision}
+		Claim: w.Claim, Decision: w.Decision, Arbiter: w.Arbiter}
 	if w.SideUnsure {
 		e.Inferred = true // adjust writes Inferred as side_unsure
 	}

@@ -205,6 +205,9 @@ type Event struct {
 	Recent   []string
 	Claim    int
 	Decision string
+	// claim, decision: the arbiter who recorded it, when known (the
+	// logged-in arbiter; extension, written only when set)
+	Arbiter string
 
 	// flag
 	MovesCompleted  int
@@ -254,8 +257,8 @@ var layouts = map[Type][]member{
 		mMate, mVerdict, mArticle, mReason},
 	TypeEnd:      {mResult, mReason, mArticle},
 	TypeAdjust:   {mSide, mFrom, mTo, mDelta, mClock, mArticle, mReason, mSideUnsure, mCloses},
-	TypeClaim:    {mSide, mFEN, mClock, mQuiet, mRecent, mMate, mArticle, mReason},
-	TypeDecision: {mSide, mClaim, mDecision, mArticle, mReason},
+	TypeClaim:    {mSide, mFEN, mClock, mQuiet, mRecent, mMate, mArticle, mReason, mArbiter},
+	TypeDecision: {mSide, mClaim, mDecision, mArticle, mReason, mArbiter},
 	TypePause:    {mState, mBy, mClock, mArticle, mReason},
 }
 
@@ -299,6 +302,7 @@ const (
 	mRecent
 	mClaim
 	mDecision
+	mArbiter
 	memberCount
 )
 
@@ -331,6 +335,7 @@ var members = [memberCount]func(w *jw, e *Event){
 	mRecent:         func(w *jw, e *Event) { w.strs("recent", e.Recent) },
 	mClaim:          func(w *jw, e *Event) { w.int("claim", e.Claim) },
 	mDecision:       func(w *jw, e *Event) { w.str("decision", e.Decision) },
+	mArbiter:        func(w *jw, e *Event) { w.strSet("arbiter", e.Arbiter) },
 	mState:          func(w *jw, e *Event) { w.str("state", string(e.State)) },
 	mKind:           func(w *jw, e *Event) { w.str("kind", string(e.Kind)) },
 	mVerdict:        func(w *jw, e *Event) { w.str("verdict", string(e.Verdict)) },
@@ -439,6 +444,13 @@ func (w *jw) ints(k string, l []int) {
 func (w *jw) null(k string) {
 	w.key(k)
 	w.b = append(w.b, "null"...)
+}
+
+// strSet writes k: v when v is not empty, and nothing otherwise.
+func (w *jw) strSet(k, v string) {
+	if v != "" {
+		w.str(k, v)
+	}
 }
 
 // trueOnly writes k: true when v is set, and nothing otherwise.

@@ -988,6 +988,7 @@ type ArbiterAction struct {
 	Time     time.Duration
 	Claim    int    // ActDecide: the claim event's seq
 	Decision string // ActDecide: DecisionAccepted, DecisionRejected or DecisionPostponed
+	Arbiter  string // ActClaim, ActDecide: who recorded it (the claim or decision event's arbiter), when known
 }
 
 // ErrBadAction is wrapped by the anomaly detail of an action that cannot
@@ -1030,6 +1031,11 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 		g.decided(&out, at, a.Claim, a.Decision)
 	default:
 		g.anomaly(&out, at, KindBadInput, 0, true, "–", fmt.Sprintf("%v: unknown kind %d.", ErrBadAction, a.Kind))
+	}
+	for i := range out {
+		if out[i].Type == TypeClaim || out[i].Type == TypeDecision {
+			out[i].Arbiter = a.Arbiter
+		}
 	}
 	return out
 }
