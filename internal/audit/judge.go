@@ -342,6 +342,8 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 		}
 	} else if rd.k-prev.k > 1 && st.flagAt == 0 {
 		fits = false // the clock was seen at 0:00 after missing readings: the move is not known
+	} else if rd.k-prev.k == 1 && rd.emt != Unknown && rd.emt < prev.o-tolRound {
+		fits = false // the move's %emt says it did not take the time left: the reading before is wrong
 	}
 	// The move is dated by the reading before it: one of under a few
 	// seconds, or equal to the one before it (read before the press),
