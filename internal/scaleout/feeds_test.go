@@ -296,3 +296,81 @@ func httpGetFile(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// logBuffer keeps what a logger writes, for a test to read while the
+// logger's goroutines still write.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// A feed of `arbiterd hall` that cannot run says why, naming itself, as
+// serve's feeds do, and the hall goes on serving: a broadcast directory
+// that cannot be made (a file is in its way) and a lichess push without
+// its token.
+func TestHallReportsFeedErrors(t *testing.T) {
+	data := t.TempDir()
+	blocked := filepath.Join(data, "not-a-directory")
+	if err := os.WriteFile(blocked, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ARBITERD_TEST_NO_LICHESS_TOKEN", "")
+	c := &HallConfig{Data: data, Event: "Feeds", Round: "1", Broadcast: filepath.Join(blocked, "broadcast"),
+		Lichess: &config.Lichess{RoundID: "r0und1d", TokenEnv: "ARBITERD_TEST_NO_LICHESS_TOKEN", BaseURL: "http://127.0.0.1:1"},
+		Venues:  []HallVenue{{Name: "north"}}}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs logBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- RunHall(ctx, c, log, ln) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("hall: %v", err)
+		}
+	}()
+
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`level=ERROR msg="service stopped" service=broadcast err="broadcast: `),
+		regexp.MustCompile(`level=ERROR msg="service stopped" service=lichess err="lichess: no API token: set ARBITERD_TEST_NO_LICHESS_TOKEN`),
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var missing []string
+		for _, re := range want {
+			if !re.MatchString(logs.String()) {
+				missing = append(missing, re.String())
+			}
+		}
+		if len(missing) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the hall's log has no %q:\n%s", missing, logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// The hall still serves.
+	if b := httpGet(t, "http://"+ln.Addr().String()+"/healthz"); string(b) != "ok\n" {
+		t.Errorf("/healthz: %q", b)
+	}
+}

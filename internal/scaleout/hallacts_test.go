@@ -30,10 +30,10 @@ const actSpeed = 100
 // local test server, which a restarted hall must be served on anew.
 func serveHall(t *testing.T, h *tHall) *httptest.Server {
 	t.Helper()
-	ws := web.New(h.hall.Hub(), web.Options{Arbiter: h.hall, Link: h.hall.Link})
-	srv := httptest.NewServer(h.hall.Handler(ws))
+	out := h.hall.Outputs(&HallConfig{Broadcast: "off"}, nil)
+	srv := httptest.NewServer(h.hall.Handler(out))
 	t.Cleanup(srv.Close)
-	t.Cleanup(ws.Close)
+	t.Cleanup(out.Close)
 	return srv
 }
 
@@ -227,8 +227,7 @@ func TestHallClaimsAndAcks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	aws := web.New(h.hall.Hub(), web.Options{Arbiter: h.hall, Link: h.hall.Link,
-		Access: &web.Access{Arbiters: []web.Login{{Name: "Anna", Hash: hash}}}})
+	aws := h.hall.Outputs(&HallConfig{Broadcast: "off"}, &web.Access{Arbiters: []web.Login{{Name: "Anna", Hash: hash}}})
 	asrv := httptest.NewServer(h.hall.Handler(aws))
 	t.Cleanup(asrv.Close)
 	t.Cleanup(aws.Close)

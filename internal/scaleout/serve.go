@@ -10,15 +10,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/arbiterd/arbiterd/internal/output/broadcast"
-	"github.com/arbiterd/arbiterd/internal/output/lichess"
-	"github.com/arbiterd/arbiterd/internal/output/livechess"
+	"github.com/arbiterd/arbiterd/internal/output"
 	"github.com/arbiterd/arbiterd/internal/output/web"
 )
 
@@ -28,11 +24,12 @@ import (
 // and the hall's own alerts at /api/hall (JSON) and /hall (a page), an
 // acknowledgement of one of those at POST /api/hall/alerts/{id}/ack,
 // Prometheus metrics at /metrics, and /healthz. What the dashboard needs
-// a login for (ws's Access) the hall's pages and writes need too. ws is
-// closed by the caller on shutdown.
-func (h *Hall) Handler(ws *web.Server) http.Handler {
+// a login for (the dashboard's Access) the hall's pages and writes need
+// too. out is closed by the caller on shutdown.
+func (h *Hall) Handler(out *output.Outputs) http.Handler {
 	mux := http.NewServeMux()
-	lc := livechess.New(h.hub).Handler()
+	ws := out.Web
+	lc := out.LiveChess.Handler()
 	wh := ws.Handler()
 	mux.Handle("/", wh)
 	// An acknowledgement on the dashboard is kept and handed to the venue.
@@ -159,32 +156,25 @@ func RunHall(ctx context.Context, c *HallConfig, log *slog.Logger, ln net.Listen
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ws := web.New(h.hub, web.Options{Arbiter: h, Access: access, Link: h.Link})
-	waitHTTP := web.Serve(ctx, ln, h.Handler(ws), func(error) { cancel() }, ws.Close)
-	var wg sync.WaitGroup
-	meta := broadcast.Meta{Event: c.Event, Site: c.Site, Date: time.Now().UTC().Format("2006.01.02"), DefaultRound: c.Round}
-	if c.Broadcast != "off" {
-		dir := c.Broadcast
-		if dir == "" {
-			dir = filepath.Join(c.Data, "broadcast")
-		}
-		f := broadcast.New(dir, h.hub, broadcast.Options{Meta: meta, OnError: func(err error) { log.Warn("broadcast folder", "err", err) }})
-		wg.Go(func() { f.Run(ctx) })
-	}
-	if l := c.Lichess; l != nil {
-		p := lichess.NewPusher(lichess.Options{RoundID: l.RoundID, Round: c.Round, Meta: meta, BaseURL: l.BaseURL, TokenEnv: l.TokenEnv,
-			OnPush: func(r lichess.Result) {
-				if r.Err != nil {
-					log.Warn("lichess push failed", "games", r.Games, "status", r.Status, "err", r.Err)
-				}
-			}}, h.hub)
-		wg.Go(func() { p.Run(ctx) })
-	}
+	out := h.Outputs(c, access)
+	waitHTTP := web.Serve(ctx, ln, h.Handler(out), func(error) { cancel() }, out.Close)
+	var feeds sync.WaitGroup
+	feeds.Go(func() { output.Run(ctx, log, out.Feeds) }) // errors logged there
 	err = h.Run(ctx)
 	cancel()
-	wg.Wait()
+	feeds.Wait()
 	if srvErr := waitHTTP(); err == nil && srvErr != nil {
 		err = fmt.Errorf("hall: http: %w", srvErr)
 	}
 	return err
+}
+
+// Outputs are the hall's outputs over its hub, as c asks for them: the
+// dashboard with the hall as its arbiter and the boards' links to their
+// venues, the LiveChess-compatible API, the broadcast folders and the
+// lichess push, built as serve builds a venue's (internal/output).
+func (h *Hall) Outputs(c *HallConfig, access *web.Access) *output.Outputs {
+	return output.New(h.hub, output.Config{Event: c.Event, Site: c.Site, Round: c.Round, Data: c.Data,
+		Broadcast: c.Broadcast, Lichess: c.Lichess},
+		output.Options{Web: web.Options{Arbiter: h, Access: access, Link: h.Link}, Logger: h.log})
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
 	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
+	"github.com/arbiterd/arbiterd/internal/output"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/internal/output/web"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -37,10 +38,7 @@ type Mount struct {
 
 // Runner is a service that runs next to the boards until ctx is done
 // (the broadcast folder writer, the lichess pusher).
-type Runner struct {
-	Name string
-	Run  func(ctx context.Context) error
-}
+type Runner = output.Feed
 
 // Options configure a Daemon.
 type Options struct {
@@ -51,12 +49,12 @@ type Options struct {
 	// Listener, when set, is used instead of listening on Config.Listen.
 	Listener net.Listener
 	// Mounts are served on the daemon's listener next to /metrics and
-	// /healthz (nil: DefaultMounts, the dashboard and the LiveChess API).
+	// /healthz (nil: the dashboard and the LiveChess API).
 	// Without a mount at "/", "/" lists the boards as JSON.
 	Mounts []Mount
 	// Runners run next to the boards; an error from one is logged, and
-	// does not stop the boards (nil: DefaultRunners, the feeds the
-	// configuration asks for).
+	// does not stop the boards (nil: the feeds the configuration asks
+	// for).
 	Runners []Runner
 	// Speed is the emulated time per real second, for emulated boards
 	// that play faster than real time: capture times are scaled by it so
@@ -150,12 +148,7 @@ func New(o Options) (*Daemon, error) {
 		d.boards = append(d.boards, b)
 	}
 	d.m.boards.Set(float64(len(d.boards)))
-	if d.o.Mounts == nil {
-		d.o.Mounts = d.DefaultMounts()
-	}
-	if d.o.Runners == nil {
-		d.o.Runners = d.DefaultRunners()
-	}
+	d.defaultServices()
 	return d, nil
 }
 
@@ -287,13 +280,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	for _, b := range d.boards {
 		wg.Go(func() { b.run(ctx) })
 	}
-	for _, r := range d.o.Runners {
-		wg.Go(func() {
-			if err := r.Run(ctx); err != nil && ctx.Err() == nil {
-				d.log.Error("service stopped", "service", r.Name, "err", err)
-			}
-		})
-	}
+	wg.Go(func() { output.Run(ctx, d.log, d.o.Runners) }) // errors logged there
 	wg.Wait()
 	stopKeeping()
 	keeper.Wait()
