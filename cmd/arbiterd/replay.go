@@ -112,6 +112,9 @@ func runReplay(cmd *cobra.Command, o replayOptions) error {
 		for _, e := range events {
 			r.Add(e)
 		}
+		for _, a := range p.Acks() {
+			r.Ack(a.At, a.Claim, a.Alert, a.Arbiter)
+		}
 		return r.Write(cmd.OutOrStdout())
 	}
 	return nil

@@ -34,6 +34,7 @@ type actRequest struct {
 	Side     string     `json:"side,omitempty"`     // claim: "white" or "black"
 	Claim    int        `json:"claim,omitempty"`    // decide: the claim event's seq
 	Decision string     `json:"decision,omitempty"` // decide
+	Arbiter  string     `json:"arbiter,omitempty"`  // claim, decide: the arbiter logged in at the hall, when known
 	Acks     []AlertRef `json:"acks,omitempty"`     // ack: the alerts acknowledged at the hall
 }
 
@@ -48,18 +49,50 @@ type actReply struct {
 // actTimeout is how long the hall waits for a venue's answer.
 const actTimeout = 5 * time.Second
 
-// Claim hands side's draw claim on board to the board's venue (web.Arbiter).
-func (h *Hall) Claim(board string, side clockd.Side) error {
-	return h.act(board, actRequest{Op: "claim", Side: side.String()}, reconcile.TypeClaim)
+// Claim hands side's draw claim on board to the board's venue, with the
+// name of the arbiter who recorded it at the hall (web.Arbiter).
+func (h *Hall) Claim(board string, side clockd.Side, arbiter string) error {
+	return h.act(board, actRequest{Op: "claim", Side: side.String(), Arbiter: arbiter}, reconcile.TypeClaim)
 }
 
-// Decide hands the arbiter's decision on a claim to the board's venue
+// Decide hands arbiter's decision on a claim to the board's venue
 // (web.Arbiter).
-func (h *Hall) Decide(board string, claim int, decision string) error {
-	return h.act(board, actRequest{Op: "decide", Claim: claim, Decision: decision}, reconcile.TypeDecision)
+func (h *Hall) Decide(board string, claim int, decision, arbiter string) error {
+	return h.act(board, actRequest{Op: "decide", Claim: claim, Decision: decision, Arbiter: arbiter}, reconcile.TypeDecision)
 }
 
-var _ web.Arbiter = (*Hall)(nil)
+// Ack acknowledges a board's alert on the hall's dashboard (web.Acker):
+// the acknowledgement is kept and handed to the board's venue, with the
+// name of arbiter, who is logged in at the hall, for the venue's capture.
+func (h *Hall) Ack(board string, alert int, arbiter string) error {
+	if err := h.hub.Ack(board, alert); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b, err := h.hub.Board(board)
+	venue, ok := h.owners[board]
+	if err != nil || !ok {
+		return nil
+	}
+	if arbiter != "" {
+		for _, a := range b.Alerts {
+			if a.ID == alert {
+				if h.ackBy == nil {
+					h.ackBy = map[ackKey]string{}
+				}
+				h.ackBy[ackKey{venue, Token(b.Round), Token(b.ID), a.Seq, a.Kind}] = arbiter
+			}
+		}
+	}
+	h.noteAcks(b)
+	return nil
+}
+
+var (
+	_ web.Arbiter = (*Hall)(nil)
+	_ web.Acker   = (*Hall)(nil)
+)
 
 // act asks the board's venue to record an act and waits (at most
 // actTimeout more) for the event that records it to reach the hall.
@@ -131,7 +164,7 @@ func (v *Venue) onAct(msg *nats.Msg) {
 	if reply.Status != http.StatusAccepted {
 		v.log.Warn("an act from the hall not taken", "op", req.Op, "board", req.Board, "status", reply.Status, "err", reply.Error)
 	} else if req.Op != "ack" {
-		v.log.Info("an act from the hall recorded", "op", req.Op, "board", req.Board)
+		v.log.Info("an act from the hall recorded", "op", req.Op, "board", req.Board, "arbiter", req.Arbiter)
 	}
 	data, _ := json.Marshal(reply)
 	msg.Respond(data)
@@ -147,7 +180,7 @@ func (v *Venue) take(req actRequest) actReply {
 		return actReply{Status: status, Error: fmt.Sprintf(format, args...)}
 	}
 	if req.Op == "ack" {
-		return v.takeAcks(h, req.Acks)
+		return v.takeAcks(h, a, req.Acks)
 	}
 	if req.Round != "" && req.Round != Token(v.o.Round) {
 		return fail(http.StatusConflict, "board %s: the venue plays round %s now, not %s", req.Board, v.o.Round, req.Round)
@@ -169,9 +202,9 @@ func (v *Venue) take(req actRequest) actReply {
 		default:
 			return fail(http.StatusBadRequest, "side %q: want \"white\" or \"black\"", req.Side)
 		}
-		err = a.Claim(req.Board, side)
+		err = a.Claim(req.Board, side, req.Arbiter)
 	case "decide":
-		err = a.Decide(req.Board, req.Claim, req.Decision)
+		err = a.Decide(req.Board, req.Claim, req.Decision, req.Arbiter)
 	default:
 		return fail(http.StatusBadRequest, "unknown act %q", req.Op)
 	}
@@ -186,8 +219,10 @@ func (v *Venue) take(req actRequest) actReply {
 }
 
 // takeAcks acknowledges on the venue's hub the alerts acknowledged at the
-// hall.
-func (v *Venue) takeAcks(h *hub.Hub, refs []AlertRef) actReply {
+// hall, through the venue's daemon when it records acknowledgements (in
+// the board's capture, with the name of the arbiter logged in at the hall).
+func (v *Venue) takeAcks(h *hub.Hub, arb web.Arbiter, refs []AlertRef) actReply {
+	acker, _ := arb.(web.Acker)
 	if h == nil {
 		return actReply{Status: http.StatusConflict, Error: "the venue is not serving yet"}
 	}
@@ -199,7 +234,11 @@ func (v *Venue) takeAcks(h *hub.Hub, refs []AlertRef) actReply {
 			for _, a := range b.Alerts {
 				if a.Seq == r.Seq && a.Kind == r.Kind {
 					found = true
-					if !a.Acked {
+					switch {
+					case a.Acked:
+					case acker != nil:
+						acker.Ack(r.Board, a.ID, r.By)
+					default:
 						h.Ack(r.Board, a.ID)
 					}
 				}

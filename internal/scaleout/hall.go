@@ -109,6 +109,7 @@ type Hall struct {
 	// or at their venue), ackSeqs the same by game and event, ackSent when
 	// each was last handed to its venue.
 	acks    map[ackKey]bool
+	ackBy   map[ackKey]string // who acknowledged at the hall (Ack), handed to the venue; not kept across a restart
 	ackSeqs map[gameKey]map[int]bool
 	ackSent map[ackKey]time.Time
 	pending map[string][]byte // bucket writes not done yet

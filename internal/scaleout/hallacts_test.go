@@ -252,6 +252,41 @@ func TestHallClaimsAndAcks(t *testing.T) {
 		resp.Body.Close()
 	}
 
+	// A claim and an acknowledgement made at the hall with Anna's login
+	// name her in the venue's capture and events.
+	asAnna := func(path, body string) int {
+		t.Helper()
+		req, _ := http.NewRequest("POST", asrv.URL+path, strings.NewReader(body))
+		req.SetBasicAuth("Anna", "secret")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if st := asAnna("/api/boards/101/claims", `{"side":"white"}`); st != http.StatusAccepted {
+		t.Fatalf("a claim at the hall with Anna's login: %d", st)
+	}
+	var third reconcile.Event
+	eventually(t, 10*time.Second, func() bool {
+		cs := eventsOf(venueEvents(t, v, "101"), reconcile.TypeClaim)
+		if len(cs) == 3 {
+			third = cs[2]
+		}
+		return len(cs) == 3 && alertOf(h.hall.Hub(), "101", third.Seq, "claim") != nil
+	}, func() string { return "the third claim is not at the venue and the hall" })
+	if third.Arbiter != "Anna" {
+		t.Errorf("the claim made with Anna's login: %s", reconcile.Marshal(third))
+	}
+	if st := asAnna(fmt.Sprintf("/api/boards/101/alerts/%d/ack", alertOf(h.hall.Hub(), "101", third.Seq, "claim").ID), ""); st != http.StatusOK {
+		t.Fatalf("an acknowledgement at the hall with Anna's login: %d", st)
+	}
+	eventually(t, 15*time.Second, func() bool {
+		capt, _ := os.ReadFile(filepath.Join(v.roundDir(), "board-101.capture"))
+		return bytes.Contains(capt, fmt.Appendf(nil, " ack %d claim by Anna\n", third.Seq))
+	}, func() string { return "the venue's capture does not record Anna's acknowledgement" })
+
 	// The venue shows its link to the hall (/api/venue, /venue).
 	vsrv := httptest.NewServer(v.venue.Handler())
 	t.Cleanup(vsrv.Close)

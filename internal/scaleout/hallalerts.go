@@ -53,6 +53,9 @@ type AlertRef struct {
 	Board string `json:"board"`
 	Seq   int    `json:"seq"`
 	Kind  string `json:"kind"`
+	// By is the arbiter who acknowledged the alert at the hall, when
+	// known (a venue's capture records it).
+	By string `json:"by,omitempty"`
 }
 
 // kvKey is a bucket key of this hall process.
@@ -372,7 +375,7 @@ func (h *Hall) syncAcks(now time.Time) (send map[string][]AlertRef) {
 			if send == nil {
 				send = map[string][]AlertRef{}
 			}
-			send[k.venue] = append(send[k.venue], AlertRef{Board: k.board, Seq: k.seq, Kind: k.kind})
+			send[k.venue] = append(send[k.venue], AlertRef{Board: k.board, Seq: k.seq, Kind: k.kind, By: h.ackBy[k]})
 		}
 	}
 	return send

@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -114,16 +115,35 @@ func TestDaemonAccess(t *testing.T) {
 	if code, body := send("POST", "/api/boards/1/claims", `{"side":"black"}`, "Bram Deputy", "bram's secret"); code != http.StatusAccepted {
 		t.Fatalf("a claim with Bram's login: %d %s", code, body)
 	}
+	var claim reconcile.Event
 	w.waitFor(t, "the claim event", 30*time.Second, func() bool {
-		return has(w.stream("1"), func(e reconcile.Event) bool { return e.Type == reconcile.TypeClaim })
+		return has(w.stream("1"), func(e reconcile.Event) bool { claim = e; return e.Type == reconcile.TypeClaim })
 	})
-	if code, body := send("POST", "/api/boards/1/alerts/1/ack", "", "Anna Arbiter", "anna's secret"); code != http.StatusOK {
+	if claim.Arbiter != "Bram Deputy" {
+		t.Errorf("the claim event %s: want it to name Bram Deputy", reconcile.Marshal(claim))
+	}
+	b, _ := d.Hub().Board("1")
+	alert := b.Alerts[len(b.Alerts)-1]
+	if code, body := send("POST", fmt.Sprintf("/api/boards/1/alerts/%d/ack", alert.ID), "", "Anna Arbiter", "anna's secret"); code != http.StatusOK {
 		t.Errorf("an acknowledgement with Anna's login: %d %s", code, body)
 	}
-	stop()
-	if capt := readFile(t, capturePath(d.dir, "1")); !strings.Contains(capt, " claim black") {
-		t.Error("the capture lacks the claim")
+	if code, body := send("POST", fmt.Sprintf("/api/boards/1/claims/%d/decision", claim.Seq), `{"decision":"postponed"}`, "Anna Arbiter", "anna's secret"); code != http.StatusAccepted {
+		t.Fatalf("a decision with Anna's login: %d %s", code, body)
 	}
+	w.waitFor(t, "the decision event", 30*time.Second, func() bool {
+		return has(w.stream("1"), func(e reconcile.Event) bool { return e.Type == reconcile.TypeDecision && e.Arbiter == "Anna Arbiter" })
+	})
+	stop()
+	capt := readFile(t, capturePath(d.dir, "1"))
+	for _, want := range []string{" claim black by Bram%20Deputy\n",
+		fmt.Sprintf(" ack %d %s by Anna%%20Arbiter\n", alert.Seq, alert.Kind),
+		fmt.Sprintf(" decide %d postponed by Anna%%20Arbiter\n", claim.Seq)} {
+		if !strings.Contains(capt, want) {
+			t.Errorf("the capture lacks %q", want)
+		}
+	}
+	// The events journalled name the arbiters as replay of the capture does.
+	sameStream(t, d.dir, "1", false)
 }
 
 // An access section that cannot work stops the daemon before anything is

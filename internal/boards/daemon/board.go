@@ -65,10 +65,12 @@ type board struct {
 	game     *pgn.Game
 	now      func() time.Duration
 	finished bool
-	watching bool      // the board is read live: its squares go to the hub (the runner's)
-	failing  bool      // the capture failed and was reported (a capture's failure lasts: its writer keeps the error)
-	line     lineState // what was said about the board's line (the runner's)
-	hand     live.Hand // the arbiter's acts while the line is up (claims, decisions)
+	watching bool       // the board is read live: its squares go to the hub (the runner's)
+	failing  bool       // the capture failed and was reported (a capture's failure lasts: its writer keeps the error)
+	line     lineState  // what was said about the board's line (the runner's)
+	hand     live.Hand  // the arbiter's acts while the line is up (claims, decisions, acknowledgements)
+	ackMu    sync.Mutex // one acknowledgement recorded at a time (recordAck)
+	cwMu     sync.Mutex // cw's closing, against an acknowledgement written while the line is down
 
 	mu       sync.Mutex
 	sess     *dgt.Session // the current line's session (decoder statistics)
@@ -560,6 +562,8 @@ func (b *board) journalFailed(err error) {
 
 // closeCapture syncs and closes the capture.
 func (b *board) closeCapture() {
+	b.cwMu.Lock()
+	defer b.cwMu.Unlock()
 	if b.cw != nil {
 		if err := b.cw.Close(); err != nil {
 			b.log.Error("closing the capture", "err", err)

@@ -31,17 +31,18 @@ func (h *Hand) bind(j *journal) {
 	h.mu.Unlock()
 }
 
-// Claim records side's claim of a draw (10.2).
-func (h *Hand) Claim(side clockd.Side) error {
+// Claim records side's claim of a draw (10.2), by arbiter ("" when not
+// known).
+func (h *Hand) Claim(side clockd.Side, arbiter string) error {
 	if side != clockd.White && side != clockd.Black {
 		return fmt.Errorf("live: a claim by side %d", side)
 	}
-	return h.act(func(at time.Duration) capture.Record { return capture.Claim(at, side.String()) })
+	return h.act(func(at time.Duration) capture.Record { return capture.Claim(at, side.String(), arbiter) })
 }
 
 // Decide records the arbiter's decision on the claim whose claim event has
 // seq claim.
-func (h *Hand) Decide(claim int, decision string) error {
+func (h *Hand) Decide(claim int, decision, arbiter string) error {
 	switch decision {
 	case reconcile.DecisionAccepted, reconcile.DecisionRejected, reconcile.DecisionPostponed:
 	default:
@@ -50,7 +51,14 @@ func (h *Hand) Decide(claim int, decision string) error {
 	if claim < 1 {
 		return fmt.Errorf("live: claim %d is not an event's seq", claim)
 	}
-	return h.act(func(at time.Duration) capture.Record { return capture.Decide(at, claim, decision) })
+	return h.act(func(at time.Duration) capture.Record { return capture.Decide(at, claim, decision, arbiter) })
+}
+
+// Ack records arbiter's acknowledgement of the alert of kind kind that
+// the event of seq seq raised. It goes to the capture only: an
+// acknowledgement is no event of the game.
+func (h *Hand) Ack(seq int, kind, arbiter string) error {
+	return h.act(func(at time.Duration) capture.Record { return capture.Ack(at, seq, kind, arbiter) })
 }
 
 func (h *Hand) act(marker func(time.Duration) capture.Record) error {

@@ -53,7 +53,7 @@ func TestHandClaimIsJournaledAndReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	hand := &Hand{}
-	if err := hand.Claim(clockd.White); !errors.Is(err, ErrNotRunning) {
+	if err := hand.Claim(clockd.White, ""); !errors.Is(err, ErrNotRunning) {
 		t.Errorf("a claim before the board runs: %v, want ErrNotRunning", err)
 	}
 	acts := make(chan func(), 4)
@@ -84,11 +84,11 @@ func TestHandClaimIsJournaledAndReplays(t *testing.T) {
 			switch e.Type {
 			case reconcile.TypeComplete:
 				if completes++; completes == 6 {
-					act(func() error { return hand.Claim(clockd.Black) })
+					act(func() error { return hand.Claim(clockd.Black, "") })
 				}
 			case reconcile.TypeClaim:
 				seq := e.Seq
-				act(func() error { return hand.Decide(seq, reconcile.DecisionAccepted) })
+				act(func() error { return hand.Decide(seq, reconcile.DecisionAccepted, "") })
 			case reconcile.TypeEnd:
 				return false
 			}

@@ -81,3 +81,30 @@ func TestBadArbiterMarker(t *testing.T) {
 		}
 	}
 }
+
+// The arbiter's name in a marker reaches the claim and decision events;
+// an acknowledgement marker gives no event, changes none, and is kept for
+// the incident report.
+func TestArbiterMarkersNameTheArbiter(t *testing.T) {
+	capt := captureOf(t, emulator.Config{Game: strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6"), Periods: []emulator.Period{{Time: 300 * time.Second}},
+		ThinkTime: func(int) time.Duration { return 6 * time.Second }}, "timecontrol=300")
+	plain, _ := replayAll(t, capt)
+	acked := insertAfter(capt, 21*time.Second, "#"+capture.MarkerText(capture.Ack(21*time.Second, 3, "claim", "Anna Novak")))
+	withAck, p := replayAll(t, acked)
+	if !bytes.Equal(jsonl(plain), jsonl(withAck)) {
+		t.Error("an acknowledgement marker changed the events")
+	}
+	if acks := p.Acks(); len(acks) != 1 || acks[0].Claim != 3 || acks[0].Alert != "claim" || acks[0].Arbiter != "Anna Novak" || acks[0].At != 21*time.Second {
+		t.Errorf("acks %+v", acks)
+	}
+	named := insertAfter(capt, 20*time.Second, "#"+capture.MarkerText(capture.Claim(20*time.Second, "white", "Anna Novak")))
+	evs, _ := replayAll(t, named)
+	for _, e := range evs {
+		if e.Type == reconcile.TypeClaim && e.Arbiter != "Anna Novak" {
+			t.Errorf("claim %s: want Anna Novak", reconcile.Marshal(e))
+		}
+	}
+	if count(evs, reconcile.TypeClaim) != 1 {
+		t.Errorf("%d claims", count(evs, reconcile.TypeClaim))
+	}
+}

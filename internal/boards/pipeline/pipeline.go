@@ -53,6 +53,7 @@ type Pipeline struct {
 	// a separate clock is declared, the board's BWTIME messages are not
 	// clock readings any more.
 	clockPort string
+	acks      []capture.Record // the ack markers read (Acks)
 }
 
 // Tags are the game's descriptive settings, as the capture's meta gives

@@ -23,14 +23,14 @@ func FormatSessionMarker(at time.Duration, port string, state reconcile.State) s
 // FormatClaimMarker returns the text (without '#') of the arbiter marker for
 // side's claim at time at: "arbiter SECONDS claim SIDE".
 func FormatClaimMarker(at time.Duration, side clockd.Side) string {
-	return capture.MarkerText(capture.Claim(at, side.String()))
+	return capture.MarkerText(capture.Claim(at, side.String(), ""))
 }
 
 // FormatDecisionMarker returns the text (without '#') of the arbiter marker
 // for the decision on the claim of seq claim: "arbiter SECONDS decide SEQ
 // DECISION".
 func FormatDecisionMarker(at time.Duration, claim int, decision string) string {
-	return capture.MarkerText(capture.Decide(at, claim, decision))
+	return capture.MarkerText(capture.Decide(at, claim, decision, ""))
 }
 
 // arbiterAction is the arbiter's act an arbiter marker record carries.
@@ -52,8 +52,13 @@ func arbiterAction(rec capture.Record) (reconcile.ArbiterAction, error) {
 	default:
 		return a, fmt.Errorf("arbiter marker %q: want \"claim white|black\" or \"decide SEQ accepted|rejected|postponed\"", capture.MarkerText(rec))
 	}
+	a.Arbiter = rec.Arbiter
 	return a, nil
 }
+
+// Acks returns the acknowledgements the capture recorded so far (ack
+// markers), in order.
+func (p *Pipeline) Acks() []capture.Record { return p.acks }
 
 // Arbiter feeds an arbiter's act at time at; it returns the events it
 // caused (the slice is reused by the next call).
@@ -84,6 +89,12 @@ func (p *Pipeline) Record(rec capture.Record, fn func(reconcile.Event) error) er
 		}
 		evs, err = p.Session(rec.At, rec.Port, reconcile.State(rec.State))
 	case capture.KindArbiter:
+		if rec.Act == capture.ActAck {
+			// An acknowledgement is the arbiter's record, not the game's:
+			// kept for the incident report, no event.
+			p.acks = append(p.acks, rec)
+			break
+		}
 		a, aerr := arbiterAction(rec)
 		if aerr != nil {
 			err = aerr

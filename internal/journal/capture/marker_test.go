@@ -49,6 +49,9 @@ func TestBadMarkers(t *testing.T) {
 		"#session 1.000000 board", "#session 1.0 board connected", "#session 1.000000 nowhere connected",
 		"#arbiter 1.000000 claim grey", "#arbiter x claim white", "#arbiter 1.000000 decide 0 accepted",
 		"#arbiter 1.000000 decide 5 maybe", "#arbiter 1.000000 resign white",
+		"#arbiter 1.000000 claim white by", "#arbiter 1.000000 claim white by Anna%2", "#arbiter 1.000000 claim white by %FF",
+		"#arbiter 1.000000 claim white Anna", "#arbiter 1.000000 ack 3", "#arbiter 1.000000 ack -1 flag",
+		"#arbiter 1.000000 ack 3 flag by", "#arbiter 1.000000 decide 5 accepted by Anna Novak",
 	} {
 		_, err := capture.ReadAll(strings.NewReader("#capture v1\n#port board dgt\n" + m + "\n"))
 		if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "marker") {
@@ -71,8 +74,8 @@ func TestMarkerRoundTrip(t *testing.T) {
 	at := 2*time.Second + 23526*time.Microsecond + 789*time.Nanosecond
 	recs := []capture.Record{
 		capture.Session(at, "board", "disconnected"),
-		capture.Claim(at, "white"),
-		capture.Decide(at, 7, capture.DecisionAccepted),
+		capture.Claim(at, "white", ""),
+		capture.Decide(at, 7, capture.DecisionAccepted, ""),
 	}
 	for _, r := range recs {
 		if err := w.Marker(r); err != nil {
@@ -98,5 +101,51 @@ func TestMarkerRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(got[i], recs[i]) {
 			t.Errorf("read back %+v, wrote %+v", got[i], recs[i])
 		}
+	}
+}
+
+// The arbiter's acts name their arbiter with a last "by NAME", the name's
+// spaces and percent signs escaped; acknowledgements are markers too. The
+// forms without a name read as they always did.
+func TestMarkersNameTheArbiter(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := capture.NewWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := 61 * time.Second
+	recs := []capture.Record{
+		capture.Claim(at, "black", "Anna Nováková"),
+		capture.Decide(at, 7, capture.DecisionRejected, "50% Jones"),
+		capture.Ack(at, 12, "flag", "Anna Nováková"),
+		capture.Ack(at, 0, "journal-write-failed", ""),
+	}
+	for _, r := range recs {
+		if err := w.Marker(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "#arbiter 61.000000 claim black by Anna%20Nováková\n" +
+		"#arbiter 61.000000 decide 7 rejected by 50%25%20Jones\n" +
+		"#arbiter 61.000000 ack 12 flag by Anna%20Nováková\n" +
+		"#arbiter 61.000000 ack 0 journal-write-failed\n"
+	if !strings.HasSuffix(buf.String(), want) {
+		t.Errorf("capture:\n%s\nwant it to end with\n%s", buf.String(), want)
+	}
+	got, err := capture.ReadAll(strings.NewReader(buf.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[len(got)-len(recs):]
+	for i := range recs {
+		got[i].Line = 0
+		if !reflect.DeepEqual(got[i], recs[i]) {
+			t.Errorf("read back %+v, wrote %+v", got[i], recs[i])
+		}
+	}
+	if err := w.Marker(capture.Claim(at, "white", "tab\there")); err != nil {
+		t.Errorf("a name with a tab: %v", err)
+	} else if !strings.HasSuffix(buf.String(), "by tab%09here\n") {
+		t.Errorf("a tab escaped as %q", buf.String()[strings.LastIndex(buf.String(), " by "):])
 	}
 }

@@ -50,10 +50,12 @@ type Record struct {
 
 	State string // KindSession: the port's session state, as written (Port names the port)
 
-	Act      string // KindArbiter: ActClaim or ActDecide
+	Act      string // KindArbiter: ActClaim, ActDecide or ActAck
 	Side     string // KindArbiter, ActClaim: "white" or "black"
-	Claim    int    // KindArbiter, ActDecide: the seq of the claim decided on
+	Claim    int    // KindArbiter, ActDecide: the seq of the claim decided on; ActAck: the seq of the event that raised the alert
 	Decision string // KindArbiter, ActDecide: one of the Decisions
+	Alert    string // KindArbiter, ActAck: the kind of the alert acknowledged
+	Arbiter  string // KindArbiter: the arbiter who acted, when known ("" in captures written before arbiters logged in)
 }
 
 // MaxLine bounds the length of one capture line (a read or write of half a

@@ -25,6 +25,22 @@ type Report struct {
 	plies     int
 	lastAt    time.Duration
 	incidents []reconcile.Event // anomalies, periods, flags, ends, retractions by take-back
+	acks      []ack
+}
+
+// ack is an acknowledgement the capture recorded.
+type ack struct {
+	at            time.Duration
+	seq           int
+	kind, arbiter string
+}
+
+// Ack takes an acknowledgement the capture recorded (an ack marker): the
+// alert of kind kind raised by the event of seq seq, acknowledged at time
+// at by arbiter ("" when not known). The report lists it among the
+// incidents at its time.
+func (r *Report) Ack(at time.Duration, seq int, kind, arbiter string) {
+	r.acks = append(r.acks, ack{at, seq, kind, arbiter})
 }
 
 // Add takes the next event of the stream.
@@ -87,8 +103,16 @@ func (r *Report) Write(w io.Writer) error {
 	} else {
 		b.WriteString("Incidents\n")
 	}
+	acks := r.acks
 	for _, e := range r.incidents {
+		for len(acks) > 0 && acks[0].at < e.At {
+			writeAck(&b, acks[0])
+			acks = acks[1:]
+		}
 		writeIncident(&b, e)
+	}
+	for _, a := range acks {
+		writeAck(&b, a)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -129,9 +153,11 @@ func writeIncident(b *strings.Builder, e reconcile.Event) {
 		fmt.Fprintf(b, "%s  %-8s %s's clock %s, from %s to %s (%s)%s\n%s\n", at, "ADJUST", e.Side, reconcile.FormatChange(e.Added),
 			pgn.Clock(e.From), pgn.Clock(e.To), orDash(e.Article), closes, indent(e.Reason))
 	case reconcile.TypeClaim:
-		fmt.Fprintf(b, "%s  %-8s %s claims a draw (%s); opponent can mate: %s\n%s\n", at, "CLAIM", e.Side, orDash(e.Article), e.OpponentCanMate, indent(e.Reason))
+		fmt.Fprintf(b, "%s  %-8s %s claims a draw (%s); opponent can mate: %s%s\n%s\n", at, "CLAIM", e.Side, orDash(e.Article), e.OpponentCanMate,
+			recordedBy(e.Arbiter), indent(e.Reason))
 	case reconcile.TypeDecision:
-		fmt.Fprintf(b, "%s  %-8s %s on %s's claim (seq %d) (%s)\n%s\n", at, "DECISION", strings.ToUpper(e.Decision), e.Side, e.Claim, orDash(e.Article), indent(e.Reason))
+		fmt.Fprintf(b, "%s  %-8s %s on %s's claim (seq %d) (%s)%s\n%s\n", at, "DECISION", strings.ToUpper(e.Decision), e.Side, e.Claim, orDash(e.Article),
+			recordedBy(e.Arbiter), indent(e.Reason))
 	case reconcile.TypePause:
 		what := "the arbiter stopped the clock"
 		if e.State == reconcile.StateRunning {
@@ -143,6 +169,23 @@ func writeIncident(b *strings.Builder, e reconcile.Event) {
 	case reconcile.TypeSession:
 		fmt.Fprintf(b, "%s  %-8s port %s %s\n", at, "SESSION", e.Port, e.State)
 	}
+}
+
+// writeAck writes one acknowledgement among the incidents.
+func writeAck(b *strings.Builder, a ack) {
+	by := "by an arbiter not named (no logins)"
+	if a.arbiter != "" {
+		by = "by " + a.arbiter
+	}
+	fmt.Fprintf(b, "%12s  %-8s the %s alert of seq %d acknowledged %s\n", fmt.Sprintf("%.3f s", a.at.Seconds()), "ACK", a.kind, a.seq, by)
+}
+
+// recordedBy names the arbiter who recorded a claim or decision, when known.
+func recordedBy(arbiter string) string {
+	if arbiter == "" {
+		return ""
+	}
+	return "; recorded by " + arbiter
 }
 
 func orDash(s string) string {

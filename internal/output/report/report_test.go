@@ -79,3 +79,31 @@ func TestReportListsClaimsAndDecisions(t *testing.T) {
 		}
 	}
 }
+
+// Claims and decisions name the arbiter who recorded them; the
+// acknowledgements the capture recorded are listed at their times, with
+// their arbiters.
+func TestReportNamesTheArbiters(t *testing.T) {
+	r := &Report{Board: "5"}
+	r.Add(reconcile.Event{Type: reconcile.TypeClaim, Seq: 8, Side: clockd.Black, Article: "10.2", OpponentCanMate: "no", Reason: "Black claims",
+		At: 10 * time.Second, Arbiter: "Anna Novak"})
+	r.Add(reconcile.Event{Type: reconcile.TypeDecision, Side: clockd.Black, Claim: 8, Decision: reconcile.DecisionAccepted, Article: "10.2", Reason: "drawn",
+		At: 20 * time.Second, Arbiter: "Bram"})
+	r.Ack(15*time.Second, 8, "claim", "Bram")
+	r.Ack(30*time.Second, 2, "press-without-move", "")
+	var b strings.Builder
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	order := []string{"opponent can mate: no; recorded by Anna Novak", "ACK      the claim alert of seq 8 acknowledged by Bram",
+		"(10.2); recorded by Bram", "ACK      the press-without-move alert of seq 2 acknowledged by an arbiter not named"}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(out[at:], want)
+		if i < 0 {
+			t.Fatalf("report lacks %q after the incidents before it:\n%s", want, out)
+		}
+		at += i
+	}
+}

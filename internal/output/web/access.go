@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/sha256"
 	"net"
 	"net/http"
@@ -59,8 +60,11 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"unprotected; serve TLS (access: tls) and use https (docs/api.md)", r.Method, r.URL.Path)
 		return
 	}
+	if name, ok := g.login(r); ok {
+		r = r.WithContext(context.WithValue(r.Context(), arbiterKey{}, name))
+	}
 	if write || !a.Spectators {
-		if _, ok := g.login(r); !ok {
+		if _, ok := r.Context().Value(arbiterKey{}).(string); !ok {
 			w.Header().Set("WWW-Authenticate", realm)
 			what := "writing"
 			if !write {
@@ -71,6 +75,17 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	g.next.ServeHTTP(w, r)
+}
+
+// arbiterKey is the request context's key of the logged-in arbiter's name.
+type arbiterKey struct{}
+
+// ArbiterName returns the name of the arbiter logged in for a request the
+// server's Access let through: "" without arbiters in the configuration
+// (writes from this computer only, by no name).
+func ArbiterName(r *http.Request) string {
+	name, _ := r.Context().Value(arbiterKey{}).(string)
+	return name
 }
 
 // login checks the request's Basic authentication against the arbiters;

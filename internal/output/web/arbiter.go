@@ -18,11 +18,20 @@ import (
 )
 
 // Arbiter takes the arbiter's acts for a board: a player's draw claim
-// (10.2) and the decision on it. The daemon journals them in the board's
-// capture, so the claim and decision events replay exactly.
+// (10.2) and the decision on it, each with the name of the arbiter who
+// records it ("" when the server has no logins). The daemon journals them
+// in the board's capture, so the claim and decision events replay exactly
+// and name their arbiter.
 type Arbiter interface {
-	Claim(board string, side clockd.Side) error
-	Decide(board string, claim int, decision string) error
+	Claim(board string, side clockd.Side, arbiter string) error
+	Decide(board string, claim int, decision, arbiter string) error
+}
+
+// Acker is an Arbiter that also records acknowledgements: the alert (the
+// hub's id on the board) acknowledged by arbiter. It acknowledges the alert
+// on the hub itself. Without one the server acknowledges on the hub only.
+type Acker interface {
+	Ack(board string, alert int, arbiter string) error
 }
 
 // ErrBoardIdle is what an Arbiter returns (wrapped) when the board cannot
@@ -54,7 +63,7 @@ func (s *Server) claim(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "board %s: the game is over (%s): there is nothing to claim", b.ID, b.Result)
 		return
 	}
-	s.act(w, r, func(id string) error { return s.opt.Arbiter.Claim(id, side) })
+	s.act(w, r, func(id string) error { return s.opt.Arbiter.Claim(id, side, ArbiterName(r)) })
 }
 
 // decide handles POST /api/boards/{id}/claims/{claim}/decision
@@ -91,7 +100,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "board %s: claim %d was decided already (decision event %d)", b.ID, claim, b.Alerts[i].ClosedBy)
 		return
 	}
-	s.act(w, r, func(id string) error { return s.opt.Arbiter.Decide(id, claim, body.Decision) })
+	s.act(w, r, func(id string) error { return s.opt.Arbiter.Decide(id, claim, body.Decision, ArbiterName(r)) })
 }
 
 // openClaims lists a board's open claims for an error message.

@@ -42,12 +42,12 @@ func (a *gameArbiter) do(board string, act reconcile.ArbiterAction) error {
 	return nil
 }
 
-func (a *gameArbiter) Claim(board string, side clockd.Side) error {
-	return a.do(board, reconcile.ArbiterAction{Kind: reconcile.ActClaim, Side: side})
+func (a *gameArbiter) Claim(board string, side clockd.Side, arbiter string) error {
+	return a.do(board, reconcile.ArbiterAction{Kind: reconcile.ActClaim, Side: side, Arbiter: arbiter})
 }
 
-func (a *gameArbiter) Decide(board string, claim int, decision string) error {
-	return a.do(board, reconcile.ArbiterAction{Kind: reconcile.ActDecide, Claim: claim, Decision: decision})
+func (a *gameArbiter) Decide(board string, claim int, decision, arbiter string) error {
+	return a.do(board, reconcile.ArbiterAction{Kind: reconcile.ActDecide, Claim: claim, Decision: decision, Arbiter: arbiter})
 }
 
 func TestClaimAndDecisionThroughTheAPI(t *testing.T) {

@@ -55,7 +55,7 @@ func TestDashboardDetailInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	arb := &gameArbiter{g: g, h: h}
-	if err := arb.Claim("3", clockd.Black); err != nil {
+	if err := arb.Claim("3", clockd.Black, ""); err != nil {
 		t.Fatal(err)
 	}
 	b3, _ := h.Board("3")

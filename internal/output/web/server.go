@@ -280,7 +280,11 @@ func (s *Server) ack(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "request body: an acknowledgement takes none (or {})")
 		return
 	}
-	if err := s.hub.Ack(id, alert); err != nil {
+	ack := s.hub.Ack
+	if a, ok := s.opt.Arbiter.(Acker); ok {
+		ack = func(id string, alert int) error { return a.Ack(id, alert, ArbiterName(r)) }
+	}
+	if err := ack(id, alert); err != nil {
 		if errors.Is(err, hub.ErrNoBoard) {
 			writeError(w, http.StatusNotFound, "unknown board %q", id)
 		} else {

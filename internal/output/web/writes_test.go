@@ -23,18 +23,18 @@ type countingArbiter struct {
 	acts []string
 }
 
-func (a *countingArbiter) Claim(board string, side clockd.Side) error {
+func (a *countingArbiter) Claim(board string, side clockd.Side, arbiter string) error {
 	a.mu.Lock()
 	a.acts = append(a.acts, "claim "+side.String())
 	a.mu.Unlock()
-	return a.gameArbiter.Claim(board, side)
+	return a.gameArbiter.Claim(board, side, arbiter)
 }
 
-func (a *countingArbiter) Decide(board string, claim int, decision string) error {
+func (a *countingArbiter) Decide(board string, claim int, decision, arbiter string) error {
 	a.mu.Lock()
 	a.acts = append(a.acts, fmt.Sprintf("decide %d %s", claim, decision))
 	a.mu.Unlock()
-	return a.gameArbiter.Decide(board, claim, decision)
+	return a.gameArbiter.Decide(board, claim, decision, arbiter)
 }
 
 func (a *countingArbiter) count() int {
