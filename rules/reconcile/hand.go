@@ -141,7 +141,7 @@ func (g *Game) pauseEvent(out *[]Event, at time.Duration, clock clockd.Times) {
 	if in := g.fresh(); in != nil {
 		why = "to settle " + in.title
 	}
-	g.emit(out, at, Event{Type: TypePause, State: StateStopped, By: "arbiter", Clock: clock, Article: "6.11",
+	g.emit(out, at, Event{Type: TypePause, State: StateStopped, By: ByArbiter, Clock: clock, Article: "6.11",
 		Reason: fmt.Sprintf("The clock was stopped (White %s, Black %s), %s.", hms(clock.White), hms(clock.Black), why)})
 }
 
@@ -180,7 +180,7 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 		g.adjusted(out, at, g.hand.from, clock)
 	}
 	if g.hand.pause {
-		g.emit(out, at, Event{Type: TypePause, State: StateRunning, By: "arbiter", Clock: clock, Article: "6.11",
+		g.emit(out, at, Event{Type: TypePause, State: StateRunning, By: ByArbiter, Clock: clock, Article: "6.11",
 			Reason: fmt.Sprintf("The clock runs again (White %s, Black %s).", hms(clock.White), hms(clock.Black))})
 	}
 	g.hand.stopped, g.hand.changed, g.hand.pause, g.hand.stopSeq, g.hand.unsure = false, false, false, 0, false
@@ -205,7 +205,7 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 		if d == 0 {
 			continue
 		}
-		e := Event{Type: TypeAdjust, Side: s, From: from.Of(s), To: to.Of(s), Added: d, Clock: to, Article: "6.10",
+		e := Event{Type: TypeAdjust, Side: s, From: from.Of(s), To: to.Of(s), Delta: d, Clock: to, Article: "6.10",
 			Reason: fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s).", possessive(s), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))}
 		i, why, settles := g.fits(s, to.Of(s), d)
 		if i < 0 && g.hand.unsure {
@@ -230,7 +230,7 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 			}
 		}
 		if g.hand.unsure {
-			e.Inferred = true
+			e.SideUnsure = true
 			e.Reason += " Which player's clock this is rests on the clock's turn indicators alone: its displays have not yet shown whose time runs. Check it."
 		}
 		if g.hand.stopSeq > 0 {

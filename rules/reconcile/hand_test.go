@@ -44,11 +44,11 @@ func TestAdjustSettlesAPressWithoutAMove(t *testing.T) {
 		t.Fatalf("adjust events %v, want 2", adj)
 	}
 	w, b := adj[0], adj[1]
-	if w.Side != W || w.Added != 2*time.Minute || w.To-w.From != 2*time.Minute || w.Article != "7.5.5" ||
+	if w.Side != W || w.Delta != 2*time.Minute || w.To-w.From != 2*time.Minute || w.Article != "7.5.5" ||
 		len(w.Closes) != 1 || w.Closes[0] != pwm[0].Seq {
 		t.Errorf("White's adjust %+v: want +2:00, 7.5.5, closing seq %d", w, pwm[0].Seq)
 	}
-	if b.Side != B || b.Added != -30*time.Second || len(b.Closes) != 0 || !strings.Contains(b.Reason, "increment") {
+	if b.Side != B || b.Delta != -30*time.Second || len(b.Closes) != 0 || !strings.Contains(b.Reason, "increment") {
 		t.Errorf("Black's adjust %+v: want -0:30, the increment, closing nothing", b)
 	}
 	pauses := h.of(TypePause)
@@ -77,7 +77,7 @@ func TestAdjustWithoutIncident(t *testing.T) {
 	h.wantAnomalies(KindClockStopped)
 	stop := h.of(TypeAnomaly)[0]
 	adj := h.of(TypeAdjust)
-	if len(adj) != 1 || adj[0].Side != B || adj[0].Added != 5*time.Minute || adj[0].Article != "6.10" {
+	if len(adj) != 1 || adj[0].Side != B || adj[0].Delta != 5*time.Minute || adj[0].Article != "6.10" {
 		t.Fatalf("adjust events %v, want Black +5:00 (6.10)", adj)
 	}
 	if len(adj[0].Closes) != 1 || adj[0].Closes[0] != stop.Seq {

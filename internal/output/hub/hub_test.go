@@ -308,7 +308,7 @@ func TestAdjustClosesTheAlertItSettles(t *testing.T) {
 	h.Publish("3", reconcile.Event{Type: reconcile.TypeAnomaly, Seq: 5, Kind: reconcile.KindPressWithoutMove, Side: clockd.Black, Article: "7.5.3", Detail: "add 2 minutes to White's clock"})
 	h.Publish("3", reconcile.Event{Type: reconcile.TypeAnomaly, Seq: 6, Kind: reconcile.KindClockReading, NoSide: true, Article: "6.10", Detail: "other"})
 	h.Publish("3", reconcile.Event{Type: reconcile.TypePause, Seq: 7, State: "stopped", By: "arbiter"})
-	h.Publish("3", reconcile.Event{Type: reconcile.TypeAdjust, Seq: 8, Side: clockd.White, Added: 2 * time.Minute,
+	h.Publish("3", reconcile.Event{Type: reconcile.TypeAdjust, Seq: 8, Side: clockd.White, Delta: 2 * time.Minute,
 		Clock: clockd.Times{White: sec(5520), Black: sec(5300)}, Article: "7.5.5", Reason: "+2:00", Closes: []int{5}})
 	b, err := h.Board("3")
 	if err != nil {

@@ -123,7 +123,7 @@ func (g *Game) Add(e reconcile.Event) {
 		// the time set.
 		g.clock = e.Clock
 		g.known = [2]bool{true, true}
-		g.note(fmt.Sprintf("arbiterd: the arbiter set %s clock %s to %s (%s)", possessive(e.Side), reconcile.FormatChange(e.Added), Clock(e.To), e.Article))
+		g.note(fmt.Sprintf("arbiterd: the arbiter set %s clock %s to %s (%s)", possessive(e.Side), reconcile.FormatChange(e.Delta), Clock(e.To), e.Article))
 	case reconcile.TypeClaim, reconcile.TypeDecision:
 		note := fmt.Sprintf("arbiterd: %s claims a draw (%s)", strings.ToLower(e.Side.String()), e.Article)
 		if e.Type == reconcile.TypeDecision {

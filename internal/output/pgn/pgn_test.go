@@ -257,7 +257,7 @@ func TestAdjustIsACommentAndTheNextEMTCountsFromIt(t *testing.T) {
 	times := func(w, b float64) clockd.Times { return clockd.Times{White: sec(w), Black: sec(b)} }
 	for _, e := range []reconcile.Event{
 		{Type: reconcile.TypeComplete, Ply: 1, Side: clockd.White, SAN: "e4", By: reconcile.ByPress, Clock: times(5420, 5430), Moves: reconcile.Moves{White: 1}},
-		{Type: reconcile.TypeAdjust, Side: clockd.White, From: sec(5420), To: sec(5540), Added: sec(120), Clock: times(5540, 5400), Article: "7.5.5"},
+		{Type: reconcile.TypeAdjust, Side: clockd.White, From: sec(5420), To: sec(5540), Delta: sec(120), Clock: times(5540, 5400), Article: "7.5.5"},
 		{Type: reconcile.TypeComplete, Ply: 2, Side: clockd.Black, SAN: "e5", By: reconcile.ByPress, Clock: times(5540, 5390), Moves: reconcile.Moves{White: 1, Black: 1}},
 	} {
 		g.Add(e)

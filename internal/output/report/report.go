@@ -150,7 +150,7 @@ func writeIncident(b *strings.Builder, e reconcile.Event) {
 		if len(e.Closes) > 0 {
 			closes = fmt.Sprintf("; settles the alert(s) of seq %v", e.Closes)
 		}
-		fmt.Fprintf(b, "%s  %-8s %s's clock %s, from %s to %s (%s)%s\n%s\n", at, "ADJUST", e.Side, reconcile.FormatChange(e.Added),
+		fmt.Fprintf(b, "%s  %-8s %s's clock %s, from %s to %s (%s)%s\n%s\n", at, "ADJUST", e.Side, reconcile.FormatChange(e.Delta),
 			pgn.Clock(e.From), pgn.Clock(e.To), orDash(e.Article), closes, indent(e.Reason))
 	case reconcile.TypeClaim:
 		fmt.Fprintf(b, "%s  %-8s %s claims a draw (%s); opponent can mate: %s%s\n%s\n", at, "CLAIM", e.Side, orDash(e.Article), e.OpponentCanMate,

@@ -51,7 +51,7 @@ func TestReportListsTheArbitersChanges(t *testing.T) {
 	r := &Report{Board: "4", TimeControl: tc}
 	r.Add(reconcile.Event{Type: reconcile.TypeAnomaly, Seq: 9, Kind: reconcile.KindPressWithoutMove, Side: clockd.Black, Article: "7.5.3", Detail: "no move", At: 100 * time.Second})
 	r.Add(reconcile.Event{Type: reconcile.TypePause, State: "stopped", Article: "6.11", Reason: "The clock was stopped.", At: 110 * time.Second})
-	r.Add(reconcile.Event{Type: reconcile.TypeAdjust, Side: clockd.White, From: 5400 * time.Second, To: 5520 * time.Second, Added: 2 * time.Minute,
+	r.Add(reconcile.Event{Type: reconcile.TypeAdjust, Side: clockd.White, From: 5400 * time.Second, To: 5520 * time.Second, Delta: 2 * time.Minute,
 		Article: "7.5.5", Reason: "the 2 minutes White gets", Closes: []int{9}, At: 130 * time.Second})
 	var b strings.Builder
 	if err := r.Write(&b); err != nil {

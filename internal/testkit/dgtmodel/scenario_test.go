@@ -285,7 +285,7 @@ func checkArbiter(o *outcome, m *sim) {
 		for i, e := range adj {
 			// side_unsure: the displays had not yet shown whose time runs,
 			// so the side named is the indicators' (and says so)
-			if !used[i] && (e.Side.String() == w.side || e.Inferred) && e.Added == time.Duration(w.delta)*time.Millisecond {
+			if !used[i] && (e.Side.String() == w.side || e.SideUnsure) && e.Delta == time.Duration(w.delta)*time.Millisecond {
 				found = i
 				break
 			}
@@ -317,7 +317,7 @@ func checkArbiter(o *outcome, m *sim) {
 	}
 	for i, e := range adj {
 		if !used[i] {
-			o.fail("adjust-extra", "adjust event the model did not have: %s by %v (%s)", e.Side, e.Added, e.Reason)
+			o.fail("adjust-extra", "adjust event the model did not have: %s by %v (%s)", e.Side, e.Delta, e.Reason)
 		}
 	}
 	if pauses < m.pauses {

@@ -275,11 +275,11 @@ func scenarios(t testing.TB) []scenario {
 				for _, a := range adj {
 					switch a.Side.String() {
 					case "black":
-						if a.Added != 2*time.Minute || a.Article != "7.5.5" || len(a.Closes) != 1 || a.Closes[0] != pwm {
+						if a.Delta != 2*time.Minute || a.Article != "7.5.5" || len(a.Closes) != 1 || a.Closes[0] != pwm {
 							t.Errorf("Black's adjust %s: want +120 s, 7.5.5, closing seq %d", reconcile.Marshal(a), pwm)
 						}
 					case "white":
-						if a.Added != -30*time.Second || len(a.Closes) != 0 || !strings.Contains(a.Reason, "increment") {
+						if a.Delta != -30*time.Second || len(a.Closes) != 0 || !strings.Contains(a.Reason, "increment") {
 							t.Errorf("White's adjust %s: want -30 s, the increment taken off", reconcile.Marshal(a))
 						}
 					}
