@@ -127,12 +127,16 @@ const (
 // the same on every move, whatever the control (so it is measured against
 // the value most moves show, not a candidate's increment). The first and
 // last moves are left out (broadcasts put the time since the board went
-// live on the first, and the last may end the game unpressed).
+// live on the first, and the last may end the game unpressed), and so are
+// moves after which the clock reads 0:00 (a flag: the clock no longer
+// measures the moves).
 func emtTrust(ms []sideMove) emtLevel {
 	var res []time.Duration
 	for i := 2; i < len(ms)-1; i++ {
 		a, b := ms[i-1], ms[i]
-		if a.clk == Unknown || b.clk == Unknown || b.emt == Unknown || b.clk-a.clk > 5*time.Minute {
+		// A clock at 0:00 measures no move (its player's time ran out), and
+		// a period's time is no increment.
+		if a.clk == Unknown || b.clk == Unknown || b.emt == Unknown || b.clk-a.clk > 5*time.Minute || b.clk <= tolRound {
 			continue
 		}
 		res = append(res, (b.clk - a.clk + b.emt).Round(time.Second))
