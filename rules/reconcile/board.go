@@ -29,24 +29,24 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	g.held.away, g.held.ambiguous = false, false
 	switch res.Kind {
 	case rules.NoChange:
-		g.unexpl.on = false
+		g.unexplained.on = false
 		if !g.unsure() {
 			g.backInStep()
 		}
 	case rules.Forward, rules.Ambiguous:
-		g.unexpl.on = false
+		g.unexplained.on = false
 		g.forward(out, at, s, res, resync)
 	case rules.Correction:
 		g.correct(out, at, res, resync)
 	case rules.TakeBack:
-		g.unexpl.on = false
+		g.unexplained.on = false
 		g.backInStep()
 		g.retract(out, at, res.From, nil, false)
 	case rules.ResultSignal:
-		g.unexpl.on = false
+		g.unexplained.on = false
 		g.backInStep()
 		g.flag.stops = nil // the players stopped the clock to signal the result
-		g.advance(out, at, time.Duration(1<<62))
+		g.advance(out, at, noDeadline)
 		if !g.ended {
 			g.finish(out, at, res.Signal, "result-signalled", "–")
 		}
@@ -84,7 +84,7 @@ func (g *Game) searchBounds() (depth, back int) {
 // second they would never end.
 func (g *Game) noteShown(at time.Duration, s rules.Snapshot) {
 	if !g.shownSet || s != g.shown {
-		g.snapAt, g.snapIn, g.shown, g.shownSet = at, g.inputs, s, true
+		g.changed.at, g.changed.in, g.shown, g.shownSet = at, g.inputs, s, true
 	}
 }
 
@@ -138,7 +138,7 @@ func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync 
 		}
 		return
 	}
-	g.unexpl.on = false
+	g.unexplained.on = false
 	if resync {
 		g.backInStep()
 	}
@@ -175,7 +175,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		}
 		g.backInStep()
 	}
-	if j, ok := g.earlier(s); ok && len(moves) >= 2 {
+	if j, ok := g.earlierPosition(s); ok && len(moves) >= 2 {
 		// The board is back at an earlier position of the game: a
 		// take-back (7.1), or several quick moves that happen to lead
 		// back to it. Held; presses around it mean play goes on.
@@ -223,8 +223,8 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 		// arbiterd resynchronises to it (see resyncFar).
 		g.away.suspect = true
 	}
-	if !g.unexpl.on {
-		g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
+	if !g.unexplained.on {
+		g.unexplained.on, g.unexplained.since, g.unexplained.warned = true, stamp{at, g.inputs}, false
 	}
 }
 
@@ -247,7 +247,7 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 		}
 		g.atStart, g.resetAt = true, at
 		g.held.plies, g.held.backTo, g.held.away, g.held.ambiguous, g.held.slide = nil, -1, false, false, false
-		g.unexpl.on, g.away.suspect, g.away.far = false, false, farPosition{}
+		g.unexplained.on, g.away.suspect, g.away.far = false, false, farPosition{}
 		turned := ""
 		if o != g.orient {
 			turned = " turned round"
@@ -431,7 +431,7 @@ func gameMaterial(s rules.Snapshot) bool {
 // clockSpoke reports whether the clock has started, been pressed or said
 // whose time runs.
 func (g *Game) clockSpoke() bool {
-	return g.started || len(g.pend.presses) > 0 || g.pend.turn.seen
+	return g.started || len(g.waiting.presses) > 0 || g.waiting.turn.seen
 }
 
 // transient reports whether the board, back from an absence, is better
@@ -480,8 +480,8 @@ func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth in
 // The next dump shows it; the wait is bounded by twice ScanLag after the
 // word, for a board that is not polled.
 func (g *Game) waitsForTheBoard() (time.Duration, bool) {
-	t := g.pend.turn
-	if !g.away.lossy || !t.seen || t.at <= g.boardAt {
+	t := g.waiting.turn
+	if !g.away.lossy || !t.seen || t.at <= g.boardRead.at {
 		return 0, false
 	}
 	return t.at + 2*g.cfg.ScanLag, true
@@ -512,7 +512,7 @@ func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
 	u := 0
 	for u < n {
 		p := g.plies[n-1-u]
-		if !p.unverified && (!g.away.resync || p.completed || g.pressedBefore(n-1-u, true)) {
+		if !p.unverified && (!g.away.resync || p.completed || g.pressWaitsFor(n-1-u, true)) {
 			break
 		}
 		u++
@@ -595,16 +595,16 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		if res.Kind == rules.Ambiguous {
 			moves = shortest(res.Candidates)
 		}
-		g.unexpl.on = false
+		g.unexplained.on = false
 		g.unverify(out, at, res.From, moves, res.Kind == rules.Ambiguous)
 		return
 	case rules.TakeBack:
-		g.unexpl.on = false
+		g.unexplained.on = false
 		g.backInStep()
 		g.retract(out, at, res.From, nil, false)
 		return
 	case rules.NoChange:
-		g.unexpl.on = false
+		g.unexplained.on = false
 		if !g.unsure() {
 			g.backInStep()
 		}
@@ -623,13 +623,13 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.suspect = true
-		g.away.far = farPosition{in: g.snapIn, snap: g.snap, least: fewest, from: from, fen: g.rec.FEN(),
+		g.away.far = farPosition{in: g.changed.in, snap: g.snap, least: fewest, from: from, fen: g.rec.FEN(),
 			placed: g.placed}
 		return
 	}
 	g.away.far = farPosition{}
 	if g.rebase(out, at, from, fewest, "which no sequence of moves arbiterd can check reaches") {
-		g.unexpl.on = false
+		g.unexplained.on = false
 		return
 	}
 	// Nothing can be built from what the board shows (unknown codes, an
@@ -637,8 +637,8 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	// absence are not judged on the stale record, and arbiterd tries
 	// again when the board changes.
 	g.away.stale = true
-	if g.away.unvFrom == 0 {
-		g.away.unvFrom = g.plyBase + g.rec.Ply() + 1
+	if g.away.unverifiedFrom == 0 {
+		g.away.unverifiedFrom = g.plyBase + g.rec.Ply() + 1
 	}
 	g.reportUnverified(out, at, fmt.Sprintf(
 		"The board came back showing a position arbiterd cannot follow from the last position it verified (after ply %d: White %d, Black %d completed moves): no sequence of up to %d moves reaches it, and it is not a legal position arbiterd can start from. "+
@@ -735,16 +735,16 @@ func (g *Game) fewestTo(far farPosition, base rules.Snapshot) (from, fewest int,
 // that press. Without a press (a game without a clock) the position must
 // stand for six times UnexplainedAfter.
 func (g *Game) rebaseDue() time.Duration {
-	stood := g.snapAt + g.cfg.UnexplainedAfter
+	stood := g.changed.at + g.cfg.UnexplainedAfter
 	if until, ok := g.waitsForTheBoard(); ok {
 		stood = max(stood, until)
 	}
-	for _, p := range g.pend.presses {
-		if p.ev.At >= g.snapAt {
+	for _, p := range g.waiting.presses {
+		if p.ev.At >= g.changed.at {
 			return max(stood, p.ev.At+g.cfg.ScanLag)
 		}
 	}
-	return g.snapAt + 6*g.cfg.UnexplainedAfter
+	return g.changed.at + 6*g.cfg.UnexplainedAfter
 }
 
 // unverify brings the record to the board's position by moves that
@@ -766,7 +766,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 		// reach: the presses since it showed that position are of it
 		keepIn = g.held.in
 	}
-	firstLaid := g.away.unvFrom == 0
+	firstLaid := g.away.unverifiedFrom == 0
 	if from < g.rec.Ply() {
 		g.retract(out, at, from, moves, false)
 	}
@@ -780,10 +780,10 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if len(l.words) == 0 {
 		return
 	}
-	g.away.unv[clockd.White] += l.n[clockd.White]
-	g.away.unv[clockd.Black] += l.n[clockd.Black]
-	if g.away.unvFrom == 0 {
-		g.away.unvFrom = verified + 1
+	g.away.unverified[clockd.White] += l.n[clockd.White]
+	g.away.unverified[clockd.Black] += l.n[clockd.Black]
+	if g.away.unverifiedFrom == 0 {
+		g.away.unverifiedFrom = verified + 1
 	}
 	if firstLaid {
 		g.away.laid = len(l.words)
@@ -825,7 +825,7 @@ func (g *Game) layUnverified(at time.Duration, kept int, moves []*chess.Move) la
 		if err := g.rec.Move(m); err != nil {
 			break // Reconstruct found it legal; a failure leaves a shorter record
 		}
-		g.plies = append(g.plies, plyInfo{side: side, madeAt: at})
+		g.plies = append(g.plies, plyInfo{side: side, made: stamp{at: at}})
 		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
 		note(len(g.plies) - 1)
 	}
@@ -878,7 +878,7 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 		return false
 	}
 	back, least := from, len(moves)+1
-	if v := g.away.unvFrom - 1 - g.plyBase; g.away.unchecked && v >= 0 && v < back {
+	if v := g.away.unverifiedFrom - 1 - g.plyBase; g.away.unchecked && v >= 0 && v < back {
 		// The unverified plies below were laid when the clock had not
 		// said whose turn it was: the wrong side to move may be theirs,
 		// and those laid after the first may count moves nobody made.
@@ -898,7 +898,7 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 	if !g.rebuild(out, at, rebuild{snap: reached, from: back, least: least, turn: turn, keepIn: g.held.in, why: why}) {
 		return false
 	}
-	g.unexpl.on = false
+	g.unexplained.on = false
 	g.process(out, at)
 	return true
 }
@@ -998,11 +998,11 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		rec = r
 	}
 	g.followFrom(rec, verified+made)
-	g.away.unv[clockd.White] += n[clockd.White]
-	g.away.unv[clockd.Black] += n[clockd.Black]
-	g.away.unvOpen = true
-	if g.away.unvFrom == 0 {
-		g.away.unvFrom = verified + 1
+	g.away.unverified[clockd.White] += n[clockd.White]
+	g.away.unverified[clockd.Black] += n[clockd.Black]
+	g.away.unverifiedOpen = true
+	if g.away.unverifiedFrom == 0 {
+		g.away.unverifiedFrom = verified + 1
 	}
 	if !again {
 		g.absorbPresses(n, b.keepIn)
@@ -1038,7 +1038,7 @@ func legalPlacement(s rules.Snapshot, old *chess.Position, turn chess.Color) (*r
 // it is replaced, numbered the same (none made).
 func unseenPlies(h, least int, first clockd.Side, turn chess.Color, again bool) (made int, n [2]int) {
 	made = least
-	if (h+made)%2 != b2i(turn == chess.Black) {
+	if (h+made)%2 != oneIf(turn == chess.Black) {
 		made++
 	}
 	if again {
@@ -1083,9 +1083,9 @@ func (g *Game) reportRebuilt(out *[]Event, at time.Duration, first bool, why str
 // are judged on the record as it was then, before it is brought to the
 // board's position.
 func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
-	for len(g.pend.presses) > 0 && g.away.before(g.pend.presses[0].ev.At, g.pend.presses[0].in) {
-		pr := g.pend.presses[0]
-		g.pend.presses = g.pend.presses[1:]
+	for len(g.waiting.presses) > 0 && g.away.before(g.waiting.presses[0].ev.At, g.waiting.presses[0].in) {
+		pr := g.waiting.presses[0]
+		g.waiting.presses = g.waiting.presses[1:]
 		g.resolvePress(out, at, pr)
 		g.snapChecks(pr.ev.Side)
 	}
@@ -1100,7 +1100,7 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 // board read afresh), of the position before it when it is a field update
 // (a change), and goes stale as the board changes (see Game.board).
 func (g *Game) clockTurn() (chess.Color, bool) {
-	t := g.pend.turn
+	t := g.waiting.turn
 	if !t.seen || t.at <= g.away.at || (t.snapKnown && t.snap != g.snap) {
 		return chess.White, false
 	}
@@ -1112,7 +1112,7 @@ func (g *Game) clockTurn() (chess.Color, bool) {
 
 // clockSays records the clock's word that side is to move, at at.
 func (g *Game) clockSays(side clockd.Side, at time.Duration) {
-	g.pend.turn = clockWord{seen: true, toMove: side, at: at, snap: g.snap, snapKnown: !g.away.disconnected,
+	g.waiting.turn = clockWord{seen: true, toMove: side, at: at, snap: g.snap, snapKnown: !g.away.disconnected,
 		undumped: !g.away.disconnected && g.away.undumped}
 }
 
@@ -1126,16 +1126,16 @@ func (g *Game) clockSays(side clockd.Side, at time.Duration) {
 // (see movedOnFrom). Inputs, not stamps: a stalled host reads a burst at one
 // stamp.
 func (g *Game) absorbPresses(n [2]int, keepIn int) {
-	kept := g.pend.presses[:0]
+	kept := g.waiting.presses[:0]
 	var seen [2]int
-	for _, p := range g.pend.presses {
+	for _, p := range g.waiting.presses {
 		if !g.away.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {
 			seen[p.ev.Side]++
 			continue
 		}
 		kept = append(kept, p)
 	}
-	g.pend.presses = kept
+	g.waiting.presses = kept
 	for s := range g.away.absorb {
 		g.away.absorb[s] = max(0, n[s]-seen[s])
 	}
@@ -1184,10 +1184,10 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.fix, g.held.merge = moves, from, -1, false, false, false
-	g.held.in = g.snapIn
+	g.held.in = g.changed.in
 	g.held.inHand = false
-	if !g.unexpl.on {
-		g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
+	if !g.unexplained.on {
+		g.unexplained.on, g.unexplained.since, g.unexplained.warned = true, stamp{at, g.inputs}, false
 	}
 }
 
@@ -1230,7 +1230,7 @@ func (g *Game) slidOn(from int, moves []*chess.Move) bool {
 		return false
 	}
 	last := g.rec.Moves()[ply-1]
-	return g.snapAt-g.plies[ply-1].madeAt <= g.cfg.ScanLag &&
+	return g.changed.at-g.plies[ply-1].made.at <= g.cfg.ScanLag &&
 		moves[0].S1() == last.S1() && strictlyBetween(last.S1(), last.S2(), moves[0].S2())
 }
 
@@ -1239,7 +1239,7 @@ func (g *Game) slidOn(from int, moves []*chess.Move) bool {
 func strictlyBetween(a, mid, b chess.Square) bool {
 	af, ar := int(a)%8, int(a)/8
 	bf, br := int(b)%8, int(b)/8
-	df, dr := b2i(bf > af)-b2i(bf < af), b2i(br > ar)-b2i(br < ar)
+	df, dr := oneIf(bf > af)-oneIf(bf < af), oneIf(br > ar)-oneIf(br < ar)
 	if (df == 0 && dr == 0) || !(af == bf || ar == br || af-bf == ar-br || af-bf == br-ar) {
 		return false
 	}
@@ -1251,15 +1251,17 @@ func strictlyBetween(a, mid, b chess.Square) bool {
 	return false
 }
 
-func b2i(b bool) int {
+// oneIf is 1 when b holds, else 0.
+func oneIf(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// earlier finds the most recent earlier position of the record that s shows.
-func (g *Game) earlier(s rules.Snapshot) (int, bool) {
+// earlierPosition finds the most recent earlier position of the record
+// that s shows.
+func (g *Game) earlierPosition(s rules.Snapshot) (int, bool) {
 	for j := len(g.boards) - 2; j >= 0; j-- {
 		if sameBoard(g.boards[j], s) {
 			return j, true
@@ -1315,7 +1317,7 @@ func (g *Game) trailing() int {
 // pressedFor reports whether a pending press of the ply's side came after
 // the ply was made.
 func (g *Game) pressedFor(i int) bool {
-	return g.pressedBefore(i, false)
+	return g.pressWaitsFor(i, false)
 }
 
 // unpressedTail is how many plies at the end of the record nobody
@@ -1323,7 +1325,7 @@ func (g *Game) pressedFor(i int) bool {
 // absence, they may never have been made (a piece seen on its way).
 func (g *Game) unpressedTail() int {
 	n := 0
-	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed && !g.pressedBefore(i, true); i-- {
+	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed && !g.pressWaitsFor(i, true); i-- {
 		n++
 	}
 	return n
@@ -1331,10 +1333,10 @@ func (g *Game) unpressedTail() int {
 
 // pressedBefore reports whether a press waiting to be resolved may
 // complete ply i; beforeAway: only a press read before the board went away.
-func (g *Game) pressedBefore(i int, beforeAway bool) bool {
+func (g *Game) pressWaitsFor(i int, beforeAway bool) bool {
 	p := g.plies[i]
-	for _, pr := range g.pend.presses {
-		if (!beforeAway || g.away.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !earlier(pr.ev.At, pr.in, p.madeAt, p.madeIn) {
+	for _, pr := range g.waiting.presses {
+		if (!beforeAway || g.away.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {
 			return true
 		}
 	}
@@ -1350,7 +1352,7 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 				fmt.Sprintf("arbiterd could not add the move %s to its record: %v.", m, err))
 			return
 		}
-		g.plies = append(g.plies, plyInfo{side: side, madeAt: at, madeIn: g.inputs})
+		g.plies = append(g.plies, plyInfo{side: side, made: stamp{at, g.inputs}})
 		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
 		p := g.rec.Ply()
 		g.emit(out, at, Event{Type: TypeMove, Ply: g.plyBase + p, Side: side, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p), FEN: g.rec.FEN()})
@@ -1493,13 +1495,13 @@ func (g *Game) remerge(out *[]Event, at time.Duration, k int, moves []*chess.Mov
 	if len(g.plies) < k+3 {
 		return
 	}
-	g.plies[k].madeAt, g.plies[k].madeIn = olds[2].madeAt, olds[2].madeIn
-	g.plies[k+1].madeAt, g.plies[k+1].madeIn, g.plies[k+1].warned = olds[1].madeAt, olds[1].madeIn, olds[1].warned
+	g.plies[k].made.at, g.plies[k].made.in = olds[2].made.at, olds[2].made.in
+	g.plies[k+1].made.at, g.plies[k+1].made.in, g.plies[k+1].warned = olds[1].made.at, olds[1].made.in, olds[1].warned
 	for i, o := range []plyInfo{olds[2], olds[1]} {
 		switch {
 		case o.pressed:
 			g.complete(out, at, k+i, ByPress, g.clock)
-			g.plies[k+i].pressAt, g.plies[k+i].pressIn = o.pressAt, o.pressIn
+			g.plies[k+i].press.at, g.plies[k+i].press.in = o.press.at, o.press.in
 		case o.completed:
 			g.complete(out, at, k+i, ByNextMove, g.clock)
 		}
@@ -1524,7 +1526,7 @@ func (g *Game) recommit(out *[]Event, at time.Duration, k int, moves []*chess.Mo
 		if k+i >= len(g.plies) {
 			break
 		}
-		g.plies[k+i].madeAt, g.plies[k+i].madeIn, g.plies[k+i].warned = o.madeAt, o.madeIn, o.warned
+		g.plies[k+i].made.at, g.plies[k+i].made.in, g.plies[k+i].warned = o.made.at, o.made.in, o.warned
 		if o.completed {
 			by := ByNextMove
 			if o.pressed {
@@ -1551,9 +1553,9 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 		switch {
 		case info.unverified:
 			// never announced as a move, never counted
-			g.away.unv[info.side]--
-			if g.away.unv == [2]int{} && !g.away.unvOpen {
-				g.away.unvFrom, g.away.unchecked = 0, false // the count is verified again
+			g.away.unverified[info.side]--
+			if g.away.unverified == [2]int{} && !g.away.unverifiedOpen {
+				g.away.unverifiedFrom, g.away.unchecked = 0, false // the count is verified again
 			}
 			continue
 		case info.completed:

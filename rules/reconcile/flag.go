@@ -42,7 +42,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 				// (a move whose press was read after the flag was not
 				// completed when it fell either)
 				open := !p.completed || p.pressedAfter(f)
-				if p.side == side && open && p.madeAt <= ev.At+boardReportLag {
+				if p.side == side && open && p.made.at <= ev.At+boardReportLag {
 					g.plies[i].warned = true
 					g.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
 						fmt.Sprintf("%s made %s but had not pressed the clock when the flag fell: the move is not completed and does not count (6.2.1).",
@@ -80,7 +80,7 @@ func (g *Game) completedByNextMove(out *[]Event, at time.Duration, side clockd.S
 		if p.side != side || p.completed || p.unverified {
 			continue
 		}
-		if j := g.nextOwn(i); j >= 0 && g.plies[j].madeAt <= flagAt {
+		if j := g.nextOwn(i); j >= 0 && g.plies[j].made.at <= flagAt {
 			g.complete(out, at, i, ByNextMove, g.clock)
 		}
 	}
@@ -103,7 +103,7 @@ func (g *Game) countAtFlag(f fallen) int {
 // pressedAfter reports whether the ply was completed by a press read after
 // flag f's reading (the same reading time or later).
 func (p plyInfo) pressedAfter(f fallen) bool {
-	return p.pressed && !p.unverified && !earlier(p.pressAt, p.pressIn, f.At, f.in)
+	return p.pressed && !p.unverified && !p.press.before(stamp{f.At, f.in})
 }
 
 // nextOwn returns the index of the next ply after ply i made by the same
@@ -171,15 +171,15 @@ func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Reason = fmt.Sprintf("%s flag fell, but arbiterd has not followed this game: the board has not shown its start position, nor yet a position it can follow the game from, so it has no count of completed moves and no position to judge. Establish the move count (6.3.1) and whether %s can still checkmate (6.9) before ruling (6.10).",
 			possessive(side), name(opp))
-	case g.away.unvFrom > 0 || g.away.stale:
+	case g.away.unverifiedFrom > 0 || g.away.stale:
 		// Moves were made that arbiterd could not verify: its count is
-		// short by at least g.away.unv[side] moves, perhaps more.
+		// short by at least g.away.unverified[side] moves, perhaps more.
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
 		}
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Reason = fmt.Sprintf("%s flag fell, but moves made from ply %d on could not be verified (the board was not read for a while), so arbiterd cannot tell whether the control was reached (6.3.1); it counts %d completed moves, and at least %d more were made that it could not verify. Establish the move count before ruling. %s",
-			possessive(side), g.away.unvFrom, done, g.away.unv[side], mateWords(opp, e.OpponentCanMate, "if the control was not reached"))
+			possessive(side), g.away.unverifiedFrom, done, g.away.unverified[side], mateWords(opp, e.OpponentCanMate, "if the control was not reached"))
 	case len(tc.Periods) == 0:
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but arbiterd does not know the time control, so it cannot tell whether the control was reached (6.3.1). %s",
@@ -254,7 +254,7 @@ func (g *Game) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k, i,
 		if p.side != side || p.completed || p.unverified {
 			continue
 		}
-		if b := g.nextOwn(a); b >= 0 && g.plies[b].madeAt > flagAt && g.plies[b].madeAt <= flagAt+boardReportLag {
+		if b := g.nextOwn(a); b >= 0 && g.plies[b].made.at > flagAt && g.plies[b].made.at <= flagAt+boardReportLag {
 			if k == 0 {
 				i, next = a, b
 			}

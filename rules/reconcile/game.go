@@ -65,14 +65,11 @@ type Config struct {
 // plyInfo is what the Game knows about one ply of its record.
 type plyInfo struct {
 	side      clockd.Side
-	madeAt    time.Duration
-	madeIn    int // the input that made it (see Game.inputs)
+	made      stamp // the input that made it
 	completed bool
-	pressed   bool // completed by its side's press
-	// pressAt, pressIn: the press that completed it (when pressed)
-	pressAt time.Duration
-	pressIn int
-	warned  bool // move-without-press already reported
+	pressed   bool  // completed by its side's press
+	press     stamp // the press that completed it (when pressed)
+	warned    bool  // move-without-press already reported
 	// unverified marks a ply made while the board was not read, which
 	// arbiterd could not verify: it stands in the record so that the
 	// record reaches the board's position, but it is never completed,
@@ -81,15 +78,30 @@ type plyInfo struct {
 	unverified bool
 }
 
+// pendingPress is a press waiting for the move it completes.
 type pendingPress struct {
 	ev clockd.ClockEvent
 	in int // the input that reported it (see Game.inputs)
 }
 
-// Inputs that carry the same time (several messages decoded from one read
-// of a port) happened in the order they were fed: Game.inputs numbers every
-// board and clock input, so that a press is paired with the board states
-// that came before it in that order, not with the ones after it.
+// stamp is when the press was reported.
+func (p pendingPress) stamp() stamp { return stamp{p.ev.At, p.in} }
+
+// stamp is when an input came: its time, and its number among the inputs
+// (Game.inputs). Inputs that carry the same time (several messages decoded
+// from one read of a port) happened in the order they were fed, so that a
+// press is paired with the board states that came before it in that
+// order, not with the ones after it.
+type stamp struct {
+	at time.Duration
+	in int
+}
+
+// before reports whether s came before o: by time, and by the order of
+// input when the times are equal.
+func (s stamp) before(o stamp) bool {
+	return s.at < o.at || (s.at == o.at && s.in < o.in)
+}
 
 type periodCheck struct {
 	ev clockd.ClockEvent
@@ -129,14 +141,13 @@ type Game struct {
 	base  Moves // moves completed before StartFEN (from its move number)
 
 	// The session: not reset by a new game.
-	seq      int
-	oriented bool
-	orient   rules.Orientation
-	clock    clockd.Times  // the last displayed clock values
-	now      time.Duration // the latest input time
-	inputs   int           // board and clock inputs so far
-	boardAt  time.Duration // the time of the latest board input
-	boardIn  int           // and its input
+	seq       int
+	oriented  bool
+	orient    rules.Orientation
+	clock     clockd.Times  // the last displayed clock values
+	now       time.Duration // the latest input time
+	inputs    int           // board and clock inputs so far
+	boardRead stamp         // the latest board input
 	// first: the board's latest reading before it showed the game (set),
 	// and whether it was searched as a game under way (tried; see underWay).
 	first struct {
@@ -163,9 +174,8 @@ type Game struct {
 	snap    rules.Snapshot // the last snapshot, in White-bottom frame
 	plyBase int            // ply number of the record's start (non-zero once the record was rebuilt from the board)
 	before  Moves          // moves each side made before the record's start (for move numbers in words)
-	snapAt  time.Duration  // when the board last changed
-	snapIn  int            // and by which input
-	// shown is the snapshot the board changed to at snapAt (shownSet:
+	changed stamp          // when the board last changed, and by which input
+	// shown is the snapshot the board changed to at changed (shownSet:
 	// there is one); a snapshot equal to it changes nothing.
 	shown    rules.Snapshot
 	shownSet bool
@@ -187,18 +197,18 @@ type Game struct {
 	atStart bool
 	resetAt time.Duration
 
-	pend   pending     // presses waiting for the moves they complete
-	flag   flagState   // periods, flags, the clock's stops
-	away   absence     // the board's absences and the search after them
-	held   held        // several plies the board shows, not yet accepted
-	unexpl unexplained // the board shows what no legal sequence explains
-	hand   hand        // the arbiter's touches of the clock (see hand.go)
-	claims []claim     // draw claims (see claim.go)
+	waiting     pressQueue       // presses waiting for the moves they complete
+	flag        flagState        // periods, flags, the clock's stops
+	away        absence          // the board's absences and the search after them
+	held        held             // several plies the board shows, not yet accepted
+	unexplained unexplainedBoard // the board shows what no legal sequence explains
+	hand        hand             // the arbiter's touches of the clock (see hand.go)
+	claims      []claim          // draw claims (see claim.go)
 }
 
-// pending is the presses that wait for the moves they complete (the press
+// pressQueue is the presses that wait for the moves they complete (the press
 // is the commit point, 6.2.1), and what the latest presses expect.
-type pending struct {
+type pressQueue struct {
 	presses []pendingPress
 	// backDue: the latest press was backSide's opponent's press without a
 	// move; backSide's press back, with no move of its own, is expected.
@@ -265,18 +275,18 @@ type absence struct {
 	in           int           // the last input read before it (see before)
 	warned       bool          // the unverified-moves anomaly of this absence was raised
 	resync       bool          // search the full depth until the board's position is explained
-	// unv counts, by side, the plies made while the board was not read
+	// unverified counts, by side, the plies made while the board was not read
 	// that arbiterd could not verify (at least that many: the shortest
 	// sequence that reaches the board's position, or more when none was
-	// found); unvFrom is the first of them (0: none). The counts of
+	// found); unverifiedFrom is the first of them (0: none). The counts of
 	// completed moves do not include them, so a flag gets no verdict on a
 	// count that may be short.
-	unv     [2]int
-	unvFrom int
-	// unvOpen is set when the count of unverified plies is only a lower
+	unverified     [2]int
+	unverifiedFrom int
+	// unverifiedOpen is set when the count of unverified plies is only a lower
 	// bound because no sequence reached the board's position (the record
 	// was rebuilt from the board).
-	unvOpen bool
+	unverifiedOpen bool
 	// absorb[side]: presses of side that belong to its unverified plies
 	// and may still be read (the clock, relayed by the board, is read
 	// after the board is back): they complete nothing and are no presses
@@ -328,7 +338,7 @@ type absence struct {
 // a press (a killed daemon's journal), so an input stamped a.at is before
 // the absence when it is no later than a.in.
 func (a *absence) before(at time.Duration, in int) bool {
-	return earlier(at, in, a.at, a.in+1)
+	return stamp{at, in}.before(stamp{a.at, a.in + 1})
 }
 
 // farPosition is a position the board showed back from an absence that not
@@ -337,7 +347,7 @@ func (a *absence) before(at time.Duration, in int) bool {
 // must show it for UnexplainedAfter first — or show it with one legal move
 // made (see movedOnFrom). A new snapshot is searched again at once.
 type farPosition struct {
-	in   int            // the input that showed it (its snapIn; 0: none)
+	in   int            // the input that showed it (its changed.in; 0: none)
 	snap rules.Snapshot // the position
 	// the fewest plies that can have been made to reach it (see least),
 	// from the record's position below its trailing plies (from), while
@@ -358,7 +368,7 @@ type held struct {
 	fix    bool // the held plies replace a completed move the board shows was another (see miscommitted)
 	merge  bool // with fix: two recorded moves of one piece around a reply were one (see fitsMerge)
 	away   bool // the held plies were found after an absence (a resync search)
-	in     int  // the input that showed the position they reach (its snapIn)
+	in     int  // the input that showed the position they reach (its changed.in)
 	// inHand: with away, the held plies leave the other side to move than
 	// the clock says, and the board is, but for one piece lifted off it, a
 	// position the clock agrees with (see pieceInHand): a move or a capture
@@ -375,13 +385,12 @@ type held struct {
 	}
 }
 
-// unexplained is a board that shows what no legal sequence from the
-// record explains (since: from when; in: from which input; warned: the
-// arbiter was told).
-type unexplained struct {
+// unexplainedBoard is a board that shows what no legal sequence from the
+// record explains (since: from which input; warned: the arbiter was
+// told).
+type unexplainedBoard struct {
 	on     bool
-	since  time.Duration
-	in     int
+	since  stamp
 	warned bool
 }
 
@@ -437,11 +446,11 @@ func (g *Game) reset(rec *rules.Game) {
 	g.illegal = [2]int{}
 	g.ended, g.result, g.endReason = false, "", ""
 	g.atStart = false
-	g.pend = pending{}
+	g.waiting = pressQueue{}
 	g.flag = flagState{}
 	g.away = absence{}
 	g.held = held{backTo: -1}
-	g.unexpl = unexplained{}
+	g.unexplained = unexplainedBoard{}
 	g.hand = hand{}
 	g.claims = nil
 	g.join = joined{} // a new game: its clock speaks afresh (a mirror learned for the last one included)
@@ -529,7 +538,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 		g.away.starting = false
 	}
 	if state == StateEnd {
-		g.advance(&out, at, time.Duration(1<<62))
+		g.advance(&out, at, noDeadline)
 	} else {
 		g.advance(&out, at, at)
 	}
@@ -572,10 +581,10 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 		// The board is read again: how long it has shown what it shows
 		// counts from now, not across the time it was not read.
 		g.shownSet = false
-		if g.unexpl.on {
-			g.unexpl.since, g.unexpl.in = at, g.inputs
+		if g.unexplained.on {
+			g.unexplained.since = stamp{at, g.inputs}
 		}
-		if t := &g.pend.turn; t.seen && !t.snapKnown {
+		if t := &g.waiting.turn; t.seen && !t.snapKnown {
 			// The clock spoke while the board was not read: its word is
 			// about the position the board is first read with if this
 			// reading is a dump, and goes stale as that changes (see
@@ -588,7 +597,7 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 		}
 		defer func() { g.away.disconnected = false }()
 	}
-	if t := &g.pend.turn; dump && t.seen && t.undumped {
+	if t := &g.waiting.turn; dump && t.seen && t.undumped {
 		t.undumped = false
 		defer func() { t.snap = g.snap }()
 	}
@@ -596,7 +605,7 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 		return out
 	}
 	g.show(&out, at, s)
-	g.boardAt, g.boardIn = at, g.inputs
+	g.boardRead.at, g.boardRead.in = at, g.inputs
 	return out
 }
 
@@ -637,13 +646,13 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 		}
 	}
 	if !ok {
-		if !g.oriented && !g.unexpl.on {
+		if !g.oriented && !g.unexplained.on {
 			// pieces being set up; said once if it lasts (see advance)
-			g.unexpl.on, g.unexpl.since, g.unexpl.in, g.unexpl.warned = true, at, g.inputs, false
+			g.unexplained.on, g.unexplained.since, g.unexplained.warned = true, stamp{at, g.inputs}, false
 		}
 		return false
 	}
-	g.unexpl.on = false
+	g.unexplained.on = false
 	if g.ended {
 		rec, err := rules.NewGame(g.cfg.StartFEN)
 		if err != nil { // New checked the FEN; keep the old record
@@ -656,7 +665,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 	if !underWay {
 		// Presses read before the board showed the game were made
 		// when arbiterd could not see what was on it: not judged.
-		g.pend.presses = nil
+		g.waiting.presses = nil
 		return false
 	}
 	// The board is first read with the game under way (arbiterd
@@ -708,7 +717,7 @@ func (g *Game) dumped(s rules.Snapshot) {
 			g.away.unsettled, g.away.warned, g.away.unchecked = true, false, false
 			if !first {
 				// the image was last known right at the previous input
-				g.away.at, g.away.in = g.boardAt, g.boardIn
+				g.away.at, g.away.in = g.boardRead.at, g.boardRead.in
 			}
 			// else the absence is the disconnection's, whatever field
 			// updates laid on the image of before it seemed to say:
@@ -726,7 +735,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		ev = mirrored(ev)
 	}
 	at := ev.At
-	if t := g.pend.turn; ev.Kind == clockd.Running && (!t.seen || t.toMove != ev.Side || t.at <= g.away.at) {
+	if t := g.waiting.turn; ev.Kind == clockd.Running && (!t.seen || t.toMove != ev.Side || t.at <= g.away.at) {
 		// What a reading taken as a whole says of the turn is known
 		// before what falls due with it is decided: the board's deadline
 		// after an absence may fall due with this very reading. A reading
@@ -834,7 +843,7 @@ func (g *Game) refTimes(c clockd.Times, at time.Duration) {
 // one), so the guess is kept, or the clock's sides turned round (the press
 // ev, the pending presses, the clock's word and its times with them), once
 // one kind leads by two. Until then the presses' alerts are not raised
-// (see pressWithoutMove and dWarn): they would name the wrong side. It
+// (see pressWithoutMove and dueWarnMoveWithoutPress): they would name the wrong side. It
 // returns ev as it is to be taken.
 func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
 	n := len(g.plies)
@@ -852,10 +861,10 @@ func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
 	case g.join.misfits-g.join.fits >= 2:
 		g.join.guessed, g.join.mirror = false, true
 		ev = mirrored(ev)
-		for i := range g.pend.presses {
-			g.pend.presses[i].ev = mirrored(g.pend.presses[i].ev)
+		for i := range g.waiting.presses {
+			g.waiting.presses[i].ev = mirrored(g.waiting.presses[i].ev)
 		}
-		g.pend.turn.toMove = g.pend.turn.toMove.Other()
+		g.waiting.turn.toMove = g.waiting.turn.toMove.Other()
 		g.refTimes(ev.Clock, ev.At)
 		for i := range g.plies {
 			// their presses were read under the other side's name:
@@ -901,7 +910,7 @@ func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	g.clockSays(ev.Side.Other(), at)
 	g.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 	if !g.ended {
-		g.pend.presses = append(g.pend.presses, pendingPress{ev: ev, in: g.inputs})
+		g.waiting.presses = append(g.waiting.presses, pendingPress{ev: ev, in: g.inputs})
 	}
 }
 

@@ -34,15 +34,15 @@ const (
 
 // incident is an open alert that a change of the clock settles.
 type incident struct {
-	seq   int           // the anomaly's seq
-	at    time.Duration // when it was raised
-	plies int           // moves completed by then (both sides)
-	side  clockd.Side   // whose clock the arbiter changes
-	delta time.Duration // by how much (0: to restore)
-	to    clockd.Times  // for a restore: the times to set back
-	what  string        // the reason, in words, once the change is seen
-	title string        // the incident, in words ("Black's press without a move")
-	art   string        // the article it applies
+	seq     int           // the anomaly's seq
+	at      time.Duration // when it was raised
+	plies   int           // moves completed by then (both sides)
+	side    clockd.Side   // whose clock the arbiter changes
+	delta   time.Duration // by how much (0: to restore)
+	to      clockd.Times  // for a restore: the times to set back
+	what    string        // the reason, in words, once the change is seen
+	title   string        // the incident, in words ("Black's press without a move")
+	article string        // the article it applies
 	// offender: for a penalty, the side whose increment the illegal press
 	// earned may also be taken off (7.5.5); inc is that increment.
 	offender clockd.Side
@@ -72,7 +72,7 @@ type hand struct {
 // settled by a change of side's clock by delta.
 func (g *Game) expect(out *[]Event, side clockd.Side, delta time.Duration, title, what, art string) {
 	e := (*out)[len(*out)-1]
-	g.hand.open = append(g.hand.open, incident{seq: e.Seq, at: e.At, plies: g.counts.White + g.counts.Black, side: side, delta: delta, title: title, what: what, art: art})
+	g.hand.open = append(g.hand.open, incident{seq: e.Seq, at: e.At, plies: g.counts.White + g.counts.Black, side: side, delta: delta, title: title, what: what, article: art})
 }
 
 // expectPenalty opens the incident of offender's first completed illegal
@@ -221,8 +221,8 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 		}
 		if i >= 0 {
 			in := g.hand.open[i]
-			e.Article = in.art
-			e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s): %s (%s).", possessive(e.Side), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)), why, in.art)
+			e.Article = in.article
+			e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s): %s (%s).", possessive(e.Side), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)), why, in.article)
 			if settles {
 				// the change the alert asked for: it is closed
 				e.Closes = []int{in.seq}

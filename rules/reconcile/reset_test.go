@@ -116,10 +116,10 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	g := h.g
 	// The game ended with state of its own left over.
 	g.ended = true
-	g.away = absence{unsettled: true, resync: true, unv: [2]int{1, 0}, unvFrom: 2, suspect: true, stale: true}
+	g.away = absence{unsettled: true, resync: true, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}
 	g.held = held{slide: true, fix: true, away: true, backTo: 3, from: 1}
-	g.pend = pending{backDue: true, turn: clockWord{seen: true}, wait: true}
-	g.unexpl = unexplained{on: true, warned: true, in: 4}
+	g.waiting = pressQueue{backDue: true, turn: clockWord{seen: true}, wait: true}
+	g.unexplained = unexplainedBoard{on: true, warned: true, since: stamp{in: 4}}
 	seq, inputs := g.seq, g.inputs
 	h.board = rules.SnapshotOf(g.start)
 	h.show(20)
@@ -132,11 +132,11 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	if g.held.plies != nil || g.held.slide || g.held.fix || g.held.away || g.held.backTo != -1 || g.held.from != 0 {
 		t.Errorf("the old game's held plies survived: %+v", g.held)
 	}
-	if g.pend.backDue || g.pend.turn.seen || g.pend.wait || len(g.pend.presses) != 0 {
-		t.Errorf("the old game's pending presses survived: %+v", g.pend)
+	if g.waiting.backDue || g.waiting.turn.seen || g.waiting.wait || len(g.waiting.presses) != 0 {
+		t.Errorf("the old game's pending presses survived: %+v", g.waiting)
 	}
-	if g.unexpl != (unexplained{}) {
-		t.Errorf("the old game's unexplained board survived: %+v", g.unexpl)
+	if g.unexplained != (unexplainedBoard{}) {
+		t.Errorf("the old game's unexplained board survived: %+v", g.unexplained)
 	}
 	if g.seq <= seq || g.inputs != inputs+1 {
 		t.Errorf("the session's count went back: seq %d → %d, inputs %d → %d", seq, g.seq, inputs, g.inputs)

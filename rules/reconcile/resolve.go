@@ -11,282 +11,29 @@ import (
 	"github.com/arbiterd/arbiterd/rules"
 )
 
-// deadline kinds, in the order they are resolved when due at the same time.
-const (
-	dSettle = iota
-	dPress
-	dNextMove
-	dWarn
-	dGameEnd
-	dUnexplained
-	dResync
-	dFlag
-	dStop
-	dCheck
-	dDefault
-	dJoin
-	dNone
-)
-
-// advance resolves, in time order, every deadline due by limit. Events it
-// produces carry the time stamp.
-func (g *Game) advance(out *[]Event, stamp, limit time.Duration) {
-	if stamp > g.now {
-		g.now = stamp
-	}
-	for guard := 0; guard < 1<<16; guard++ {
-		due, kind, idx := g.nextDeadline()
-		if kind == dNone || due > limit {
-			return
-		}
-		g.resolve(out, stamp, due, kind, idx)
-	}
-}
-
-// resolve takes the decision of one deadline (kind, with the index of
-// what it is about), due at due.
-func (g *Game) resolve(out *[]Event, stamp, due time.Duration, kind, idx int) {
-	switch kind {
-	case dSettle:
-		pressed := false
-		for _, p := range g.pend.presses {
-			pressed = pressed || p.ev.At+g.cfg.ScanLag >= g.snapAt
-		}
-		g.settle(out, stamp, pressed)
-	case dPress:
-		pr := g.pend.presses[0]
-		g.pend.presses = g.pend.presses[1:]
-		g.pend.wait = false
-		g.resolvePress(out, stamp, pr)
-		g.snapChecks(pr.ev.Side)
-	case dNextMove:
-		g.complete(out, stamp, idx, ByNextMove, g.clock)
-	case dWarn:
-		g.plies[idx].warned = true
-		if g.join.guessed {
-			return // whose presses were seen is not known yet (see learnFaces)
-		}
-		p := g.plies[idx]
-		g.anomaly(out, stamp, KindMoveWithoutPress, p.side, false, "6.2.1",
-			fmt.Sprintf("%s made %s but %s replied before %s pressed the clock. The move is completed only by %s press or next move (6.2.1); check the clocks.",
-				name(p.side), g.moveText(idx), name(p.side.Other()), name(p.side), possessive(p.side)))
-	case dGameEnd:
-		for i := range g.plies {
-			if !g.plies[i].completed {
-				g.complete(out, stamp, i, ByGameEnd, g.clock)
-			}
-		}
-		st := g.rec.Status()
-		g.finish(out, stamp, st.Result, st.Reason, st.Article)
-	case dUnexplained:
-		g.unexpl.warned = true
-		g.warnUnexplained(out, stamp)
-	case dResync:
-		g.resyncFar(out, stamp, due)
-	case dFlag:
-		g.resolveFlags(out, stamp)
-	case dStop:
-		ev := g.flag.stops[0]
-		g.flag.stops = g.flag.stops[1:]
-		g.clockStopped(out, stamp, ev)
-	case dCheck:
-		c := g.flag.checks[idx]
-		g.flag.checks = append(g.flag.checks[:idx:idx], g.flag.checks[idx+1:]...)
-		done := g.counts.Of(c.ev.Side)
-		if c.known {
-			done = c.done
-		}
-		g.checkPeriod(out, stamp, c.ev, done)
-	case dDefault:
-		g.defaultTimePassed(out, stamp)
-	case dJoin:
-		g.join.checked = true
-		g.joinedAtTheStart(out, stamp)
-	}
-}
-
 // warnUnexplained tells the arbiter that the board has shown, for
 // UnexplainedAfter, something arbiterd cannot follow: not the start
 // position yet, a second move by one side (7.5), or a position no legal
 // sequence explains.
-func (g *Game) warnUnexplained(out *[]Event, stamp time.Duration) {
+func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 	if !g.oriented {
-		g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
+		g.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 			fmt.Sprintf("For %s the board has not shown the starting position (%s) either way round, so arbiterd cannot follow the game. Set the position up, or give the game's start position (meta start-fen).",
-				seconds(limitOf(stamp, g.unexpl.since)), g.start.String()))
+				seconds(limitOf(at, g.unexplained.since.at)), g.start.String()))
 		return
 	}
 	if side, san, ok := g.twoMoves(); ok {
-		g.anomaly(out, stamp, KindTwoMoves, side, false, "7.5",
+		g.anomaly(out, at, KindTwoMoves, side, false, "7.5",
 			fmt.Sprintf("The board shows a second move by %s (%s) although %s has not moved. If %s presses the clock it is an illegal move (7.5); otherwise restore the position (%s).",
 				name(side), san, name(side.Other()), name(side), g.rec.FEN()))
 		return
 	}
-	g.anomaly(out, stamp, KindUnexplainedPosition, 0, true, "–",
+	g.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 		fmt.Sprintf("For %s the board has shown a position that no legal sequence of up to %d plies from the game explains (the game is at %s). Pieces may have been knocked over or moved by hand; check the board.",
-			seconds(limitOf(stamp, g.unexpl.since)), g.cfg.MaxPlies, g.rec.FEN()))
+			seconds(limitOf(at, g.unexplained.since.at)), g.cfg.MaxPlies, g.rec.FEN()))
 }
 
-func limitOf(stamp, since time.Duration) time.Duration { return stamp - since }
-
-// nextDeadline finds the earliest pending decision.
-func (g *Game) nextDeadline() (due time.Duration, kind, idx int) {
-	kind = dNone
-	lag := g.cfg.ScanLag
-	consider := func(d time.Duration, k, i int) {
-		if kind == dNone || d < due || (d == due && k < kind) {
-			due, kind, idx = d, k, i
-		}
-	}
-	if g.held.plies != nil {
-		consider(g.heldDue(), dSettle, 0)
-	}
-	if len(g.pend.presses) > 0 && g.oriented && !g.away.disconnected && !g.settling() {
-		consider(g.pressDue(), dPress, 0)
-	}
-	if g.away.suspect && g.unexpl.on && g.held.plies == nil {
-		switch {
-		case g.away.far.in == g.snapIn && g.away.fromStart && g.join.guessed:
-			// A board first read far on, by a clock whose sides are a
-			// guess: the side to move is the board's to tell, by the
-			// move made from the position (see movedOnFrom), not the
-			// clock's; it is awaited.
-		case g.away.far.in == g.snapIn:
-			consider(g.rebaseDue(), dResync, 0)
-		case g.lifting():
-			// a piece lifted (a taken piece, before the capturing one
-			// lands): no position to search for until it has stood
-			consider(g.snapAt+g.cfg.UnexplainedAfter, dResync, 0)
-		default:
-			consider(g.snapAt+lag, dResync, 0)
-		}
-	}
-	if !g.ended {
-		g.plyDeadlines(consider)
-		if n := len(g.plies); n > 0 && g.rec.Status().Over {
-			consider(g.plies[n-1].madeAt+lag, dGameEnd, n-1)
-		}
-		if g.unexpl.on && !g.unexpl.warned && !g.away.suspect && !g.away.stale && !g.away.disconnected {
-			consider(g.unexpl.since+g.cfg.UnexplainedAfter, dUnexplained, 0)
-		}
-	}
-	if len(g.flag.flags) > 0 {
-		consider(g.flag.flags[0].At+lag, dFlag, 0)
-	}
-	if len(g.flag.stops) > 0 {
-		consider(g.stopDue(), dStop, 0)
-	}
-	for i, c := range g.flag.checks {
-		if !g.pressPendingUpTo(c.ev.Side, c.in) {
-			consider(c.ev.At+lag, dCheck, i)
-			break
-		}
-	}
-	if d, ok := g.defaultDue(); ok {
-		consider(d, dDefault, 0)
-	}
-	if g.join.on && !g.join.checked && !g.ended {
-		consider(g.join.at+lag, dJoin, 0)
-	}
-	return due, kind, idx
-}
-
-// heldDue is when the held plies are settled: once the board has shown
-// them for ScanLag; after an absence not before the board is read again
-// in full, and a piece that may be in the hand not before
-// UnexplainedAfter.
-func (g *Game) heldDue() time.Duration {
-	due := g.snapAt + g.cfg.ScanLag
-	if until, ok := g.waitsForTheBoard(); ok && g.held.away {
-		due = max(due, until)
-	}
-	if g.held.away && g.held.inHand {
-		due = max(due, g.snapAt+g.cfg.UnexplainedAfter)
-	}
-	if g.held.away && g.away.undumped && g.away.starting {
-		// the plies were laid on the image of before the absence by
-		// field updates the board sent while answering the driver's
-		// start-up, whose dump replaces that image: it is waited for as
-		// long as the board read after the clock's word (see
-		// waitsForTheBoard). Settled before it, they were a stale
-		// image's moves, and presses completed them (SIGKILL trial
-		// 13000748: Nc3 as the game's ply 29, where it played Bxf4).
-		due = max(due, g.snapAt+2*g.cfg.ScanLag)
-	}
-	return due
-}
-
-// pressDue is when the first pending press is judged: ScanLag after it.
-// When it would be an illegal move but the board is still changing (a
-// piece in the hand, a move going on), it is judged once the board has
-// stood still for ScanLag, or UnexplainedAfter after the press.
-func (g *Game) pressDue() time.Duration {
-	at, lag := g.pend.presses[0].ev.At, g.cfg.ScanLag
-	due := at + lag
-	if g.pend.wait {
-		due = max(due, min(g.snapAt+lag, at+g.cfg.UnexplainedAfter))
-	}
-	return due
-}
-
-// stopDue is when the first stop of the clock is judged: ScanLag after
-// it, or UnexplainedAfter while pieces are being moved (the kings put on
-// the centre squares to signal a result, after the clock was stopped).
-func (g *Game) stopDue() time.Duration {
-	at := g.flag.stops[0].At
-	if g.unexpl.on && g.held.plies == nil {
-		return max(at+g.cfg.ScanLag, at+g.cfg.UnexplainedAfter)
-	}
-	return at + g.cfg.ScanLag
-}
-
-// plyDeadlines gives consider the deadlines of the uncompleted plies: a
-// ply completed by its side's next move, or reported made without a press
-// once the opponent has replied (6.2.1).
-func (g *Game) plyDeadlines(consider func(d time.Duration, k, i int)) {
-	lag := g.cfg.ScanLag
-	for i, p := range g.plies {
-		if p.completed {
-			continue
-		}
-		own, opp := -1, -1
-		for j := i + 1; j < len(g.plies); j++ {
-			if g.plies[j].side == p.side {
-				if own < 0 {
-					own = j
-				}
-			} else if opp < 0 {
-				opp = j
-			}
-		}
-		switch {
-		case own >= 0 && g.pressesRead(p.side):
-			// several presses of the side wait: they complete its
-			// moves in order (see resolvePress)
-		case own >= 0 && g.pressedFor(i):
-			// a press of the side made after the ply waits (the
-			// board away, or back and not settled): it completes the
-			// ply when presses are judged again, not the next move
-		case own >= 0:
-			consider(g.plies[own].madeAt+lag, dNextMove, i)
-		case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified && !g.couldNotPress(i):
-			consider(g.plies[opp].madeAt+lag, dWarn, i)
-		}
-	}
-}
-
-// settling reports whether the board, back from an absence, shows a
-// position not yet settled: presses wait for it as they wait for the board
-// to be back, so that they are judged on what the board settles on.
-func (g *Game) settling() bool {
-	return (g.held.plies != nil && g.held.away) || (g.away.suspect && g.unexpl.on)
-}
-
-// earlier reports whether the input n1 at a1 came before the input n2 at
-// a2: by time, and by the order of input when the times are equal.
-func earlier(a1 time.Duration, n1 int, a2 time.Duration, n2 int) bool {
-	return a1 < a2 || (a1 == a2 && n1 < n2)
-}
+func limitOf(at, since time.Duration) time.Duration { return at - since }
 
 // couldNotPress reports whether ply i was made while its side could not
 // press: the opponent had made the ply before it without pressing (its
@@ -323,7 +70,7 @@ func takenLater(seq []*chess.Move) bool {
 // next press may complete another move before the check is due, and that
 // move is not the one the clock added the period at.
 func (g *Game) pressPendingUpTo(s clockd.Side, in int) bool {
-	for _, p := range g.pend.presses {
+	for _, p := range g.waiting.presses {
 		if p.ev.Side == s && p.in <= in {
 			return true
 		}
@@ -340,8 +87,8 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	}
 	side := ev.Side
 	cands := g.uncompleted(side)
-	backOK := g.pend.backDue && g.pend.backSide == side
-	g.pend.backDue = false
+	backOK := g.waiting.backDue && g.waiting.backSide == side
+	g.waiting.backDue = false
 	if len(cands) == 0 && backOK && !g.placedBy(side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
@@ -356,19 +103,19 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		g.resolvePress(out, at, pr)
 		return
 	}
-	if g.unexpl.on && g.held.plies == nil && g.placedBy(side) && (len(cands) == 0 || earlier(g.unexpl.since, g.unexpl.in, ev.At, pr.in)) {
+	if g.unexplained.on && g.held.plies == nil && g.placedBy(side) && (len(cands) == 0 || g.unexplained.since.before(pr.stamp())) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely
 		// missing (in a hand, or captured while the opponent moves), the
 		// opponent's piece in the hand, or a transient that began after
 		// the press, is not the presser's move.
-		if !g.pend.wait && at < g.snapAt+g.cfg.ScanLag && at < ev.At+g.cfg.UnexplainedAfter {
+		if !g.waiting.wait && at < g.changed.at+g.cfg.ScanLag && at < ev.At+g.cfg.UnexplainedAfter {
 			// The board is still changing: the same press is judged once
 			// it stands still (the piece may be going on to where a
 			// correction of the record explains it).
-			g.pend.presses = append([]pendingPress{pr}, g.pend.presses...)
-			g.pend.wait = true
+			g.waiting.presses = append([]pendingPress{pr}, g.waiting.presses...)
+			g.waiting.wait = true
 			return
 		}
 		g.illegalPress(out, at, side)
@@ -417,8 +164,8 @@ func (g *Game) heldFirst(pr pendingPress, cands []int) bool {
 		return false
 	}
 	ev := pr.ev
-	return len(cands) == 0 || earlier(g.snapAt, g.snapIn, ev.At, pr.in) ||
-		(!ev.Inferred && g.snapAt <= ev.At+boardReportLag) || g.held.slide ||
+	return len(cands) == 0 || g.changed.before(pr.stamp()) ||
+		(!ev.Inferred && g.changed.at <= ev.At+boardReportLag) || g.held.slide ||
 		(g.held.from <= cands[len(cands)-1] && !takenLater(g.held.plies)) // replaces
 }
 
@@ -458,7 +205,7 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 		// (once the turn has passed the presser does not move again).
 		// (Not for a press recovered from a merged reading: its time is
 		// the reading's, later than the press.)
-		if earlier(g.plies[i].madeAt, g.plies[i].madeIn, ev.At, pr.in) || (!ev.Inferred && g.plies[i].madeAt <= ev.At+boardReportLag && !g.repliedAfter(pr, i)) {
+		if g.plies[i].made.before(pr.stamp()) || (!ev.Inferred && g.plies[i].made.at <= ev.At+boardReportLag && !g.repliedAfter(pr, i)) {
 			before = append(before, i)
 		}
 	}
@@ -482,7 +229,7 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 		return
 	}
 	g.complete(out, at, chosen, ByPress, ev.Clock)
-	g.plies[chosen].pressAt, g.plies[chosen].pressIn = ev.At, pr.in
+	g.plies[chosen].press.at, g.plies[chosen].press.in = ev.At, pr.in
 	// keep the reference clock in step: a completed move, at the press
 	g.ref.Press(side, ev.At, g.counts.Of(side))
 }
@@ -495,15 +242,15 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 // scan's changed squares one after the other, so the end of a slide can be
 // read after the reply to it.
 func (g *Game) repliedAfter(pr pendingPress, i int) bool {
-	mi, opp := g.plies[i].madeIn, pr.ev.Side.Other()
-	for _, q := range g.pend.presses {
+	mi, opp := g.plies[i].made.in, pr.ev.Side.Other()
+	for _, q := range g.waiting.presses {
 		if q.ev.Side == opp && q.in > pr.in && q.in < mi {
 			return true
 		}
 	}
 	for j := i - 1; j >= 0; j-- {
 		p := g.plies[j]
-		if p.side == opp && p.pressed && p.pressIn > pr.in && p.pressIn < mi {
+		if p.side == opp && p.pressed && p.press.in > pr.in && p.press.in < mi {
 			return true
 		}
 	}
@@ -518,7 +265,7 @@ func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockE
 		return // whose press it was is not known yet (see learnFaces)
 	}
 	side := ev.Side
-	g.pend.backDue, g.pend.backSide = true, side.Other()
+	g.waiting.backDue, g.waiting.backSide = true, side.Other()
 	g.illegal[side]++
 	g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
 		fmt.Sprintf("%s pressed the clock %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
@@ -532,7 +279,7 @@ func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockE
 // resolved.
 func (g *Game) laterPresses(pr pendingPress) int {
 	n := 0
-	for _, p := range g.pend.presses {
+	for _, p := range g.waiting.presses {
 		if p.ev.Side == pr.ev.Side && p.in > pr.in {
 			n++
 		}
@@ -543,7 +290,7 @@ func (g *Game) laterPresses(pr pendingPress) int {
 // pressesRead reports whether several presses of side wait: they complete
 // its moves in the order made (see resolvePress), not by next move.
 func (g *Game) pressesRead(side clockd.Side) bool {
-	for _, p := range g.pend.presses {
+	for _, p := range g.waiting.presses {
 		if p.ev.Side == side && g.laterPresses(p) > 0 {
 			return true
 		}
@@ -599,7 +346,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	moves, from := g.held.plies, g.held.from
 	away, ambig := g.held.away, g.held.ambiguous
 	fix, merge := g.held.fix, g.held.merge
-	g.held.plies, g.unexpl.on, g.held.fix, g.held.merge = nil, false, false, false
+	g.held.plies, g.unexplained.on, g.held.fix, g.held.merge = nil, false, false, false
 	g.held.away, g.held.ambiguous = false, false
 	if fix {
 		if merge {
@@ -663,7 +410,7 @@ func (g *Game) complete(out *[]Event, at time.Duration, i int, by string, clock 
 // finish ends the game.
 func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article string) {
 	g.ended, g.result, g.endReason = true, result, reason
-	g.pend.presses = nil
+	g.waiting.presses = nil
 	g.flag.checks = nil
 	g.flag.stops = nil // a stopped clock is expected once the game has ended
 	g.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: reason, Article: article})
@@ -671,7 +418,7 @@ func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article st
 
 // illegalPress reports a press completing a position no legal move explains.
 func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
-	g.unexpl.warned = true
+	g.unexplained.warned = true
 	g.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := fmt.Sprintf("a position that no legal move of %s explains", possessive(side))
@@ -800,11 +547,11 @@ func (g *Game) State() Summary {
 	}
 	switch {
 	case !g.oriented:
-		s.Status = "waiting"
+		s.Status = StatusWaiting
 	case g.ended:
-		s.Status = "ended"
+		s.Status = StatusEnded
 	default:
-		s.Status = "playing"
+		s.Status = StatusPlaying
 	}
 	if g.oriented {
 		s.Orientation = g.orient.String()
@@ -814,20 +561,31 @@ func (g *Game) State() Summary {
 			s.Uncompleted = append(s.Uncompleted, g.plyBase+i+1)
 		}
 	}
-	for _, p := range g.pend.presses {
+	for _, p := range g.waiting.presses {
 		s.Pending = append(s.Pending, fmt.Sprintf("%s press at %s waits for its move", p.ev.Side, seconds(p.ev.At)))
 	}
 	for _, f := range g.flag.flags {
 		s.Pending = append(s.Pending, fmt.Sprintf("%s flag at %s awaits its verdict", f.Side, seconds(f.At)))
 	}
-	if g.unexpl.on {
-		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.unexpl.since)))
+	if g.unexplained.on {
+		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.unexplained.since.at)))
 	}
 	if g.atStart {
 		s.Pending = append(s.Pending, fmt.Sprintf("board shows the starting position since %s; the game's position is awaited", seconds(g.resetAt)))
 	}
 	return s
 }
+
+// GameStatus says where a game is: before its start was recognised,
+// under way, or over.
+type GameStatus string
+
+// Game statuses (Summary.Status).
+const (
+	StatusWaiting GameStatus = "waiting" // the board has not shown the start
+	StatusPlaying GameStatus = "playing"
+	StatusEnded   GameStatus = "ended"
+)
 
 // Summary is the state of a Game.
 type Summary struct {
@@ -839,7 +597,7 @@ type Summary struct {
 	Expected    clockd.Times // what a correct clock would show now: the reference clock driven by completed moves
 	Period      [2]int       // period each side's clock is in, indexed by clockd.Side
 	Illegal     [2]int       // completed illegal moves (7.5.5), indexed by clockd.Side
-	Status      string       // "waiting" (start not recognised), "playing", "ended"
+	Status      GameStatus   // waiting, playing or ended
 	Orientation string       // "white-bottom", "black-bottom" or "" before the start is seen
 	Result      string       // when ended
 	EndReason   string

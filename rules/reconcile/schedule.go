@@ -1,0 +1,196 @@
+package reconcile
+
+import (
+	"strconv"
+	"time"
+)
+
+// The scheduler: what the Game waits for, and when it falls due. It reads
+// the state and changes nothing; the loop (loop.go) takes the earliest
+// deadline, applies its decision and asks again.
+
+// deadlineKind is what falls due at a deadline. Deadlines due at the
+// same time are taken in the order of the kinds.
+type deadlineKind int
+
+const (
+	dueSettleHeld           deadlineKind = iota // the held plies are settled
+	dueJudgePress                               // the first waiting press is judged
+	dueCompleteByNextMove                       // a ply is completed by its side's next move
+	dueWarnMoveWithoutPress                     // a ply answered without a press is reported
+	dueCompleteByGameEnd                        // the game-ending ply is completed and the game ends
+	dueWarnUnexplained                          // an unexplained board is reported
+	dueSearchFar                                // a position back from an absence is searched again
+	dueJudgeFlags                               // the flags are judged
+	dueJudgeStop                                // the first stop of the clock is judged
+	dueCheckPeriod                              // a period the clock added is checked against the count
+	dueDefaultTime                              // the default time has passed
+	dueCheckJoin                                // a clock joined under way is checked against the board
+	dueNothing                                  // no deadline is pending
+)
+
+var deadlineNames = [...]string{"settle-held", "judge-press", "complete-by-next-move", "warn-move-without-press", "complete-by-game-end", "warn-unexplained", "search-far", "judge-flags", "judge-stop", "check-period", "default-time", "check-join", "nothing"}
+
+func (k deadlineKind) String() string {
+	if k < 0 || int(k) >= len(deadlineNames) {
+		return "deadlineKind(" + strconv.Itoa(int(k)) + ")"
+	}
+	return deadlineNames[k]
+}
+
+// noDeadline is later than any deadline: advancing to it decides
+// everything pending (the end of a session, a result signalled).
+const noDeadline = time.Duration(1 << 62)
+
+// nextDeadline finds the earliest pending decision.
+func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
+	kind = dueNothing
+	lag := g.cfg.ScanLag
+	consider := func(d time.Duration, k deadlineKind, i int) {
+		if kind == dueNothing || d < due || (d == due && k < kind) {
+			due, kind, idx = d, k, i
+		}
+	}
+	if g.held.plies != nil {
+		consider(g.heldDue(), dueSettleHeld, 0)
+	}
+	if len(g.waiting.presses) > 0 && g.oriented && !g.away.disconnected && !g.settling() {
+		consider(g.pressDue(), dueJudgePress, 0)
+	}
+	if g.away.suspect && g.unexplained.on && g.held.plies == nil {
+		switch {
+		case g.away.far.in == g.changed.in && g.away.fromStart && g.join.guessed:
+			// A board first read far on, by a clock whose sides are a
+			// guess: the side to move is the board's to tell, by the
+			// move made from the position (see movedOnFrom), not the
+			// clock's; it is awaited.
+		case g.away.far.in == g.changed.in:
+			consider(g.rebaseDue(), dueSearchFar, 0)
+		case g.lifting():
+			// a piece lifted (a taken piece, before the capturing one
+			// lands): no position to search for until it has stood
+			consider(g.changed.at+g.cfg.UnexplainedAfter, dueSearchFar, 0)
+		default:
+			consider(g.changed.at+lag, dueSearchFar, 0)
+		}
+	}
+	if !g.ended {
+		g.plyDeadlines(consider)
+		if n := len(g.plies); n > 0 && g.rec.Status().Over {
+			consider(g.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
+		}
+		if g.unexplained.on && !g.unexplained.warned && !g.away.suspect && !g.away.stale && !g.away.disconnected {
+			consider(g.unexplained.since.at+g.cfg.UnexplainedAfter, dueWarnUnexplained, 0)
+		}
+	}
+	if len(g.flag.flags) > 0 {
+		consider(g.flag.flags[0].At+lag, dueJudgeFlags, 0)
+	}
+	if len(g.flag.stops) > 0 {
+		consider(g.stopDue(), dueJudgeStop, 0)
+	}
+	for i, c := range g.flag.checks {
+		if !g.pressPendingUpTo(c.ev.Side, c.in) {
+			consider(c.ev.At+lag, dueCheckPeriod, i)
+			break
+		}
+	}
+	if d, ok := g.defaultDue(); ok {
+		consider(d, dueDefaultTime, 0)
+	}
+	if g.join.on && !g.join.checked && !g.ended {
+		consider(g.join.at+lag, dueCheckJoin, 0)
+	}
+	return due, kind, idx
+}
+
+// heldDue is when the held plies are settled: once the board has shown
+// them for ScanLag; after an absence not before the board is read again
+// in full, and a piece that may be in the hand not before
+// UnexplainedAfter.
+func (g *Game) heldDue() time.Duration {
+	due := g.changed.at + g.cfg.ScanLag
+	if until, ok := g.waitsForTheBoard(); ok && g.held.away {
+		due = max(due, until)
+	}
+	if g.held.away && g.held.inHand {
+		due = max(due, g.changed.at+g.cfg.UnexplainedAfter)
+	}
+	if g.held.away && g.away.undumped && g.away.starting {
+		// the plies were laid on the image of before the absence by
+		// field updates the board sent while answering the driver's
+		// start-up, whose dump replaces that image: it is waited for as
+		// long as the board read after the clock's word (see
+		// waitsForTheBoard). Settled before it, they were a stale
+		// image's moves, and presses completed them (SIGKILL trial
+		// 13000748: Nc3 as the game's ply 29, where it played Bxf4).
+		due = max(due, g.changed.at+2*g.cfg.ScanLag)
+	}
+	return due
+}
+
+// pressDue is when the first pending press is judged: ScanLag after it.
+// When it would be an illegal move but the board is still changing (a
+// piece in the hand, a move going on), it is judged once the board has
+// stood still for ScanLag, or UnexplainedAfter after the press.
+func (g *Game) pressDue() time.Duration {
+	at, lag := g.waiting.presses[0].ev.At, g.cfg.ScanLag
+	due := at + lag
+	if g.waiting.wait {
+		due = max(due, min(g.changed.at+lag, at+g.cfg.UnexplainedAfter))
+	}
+	return due
+}
+
+// stopDue is when the first stop of the clock is judged: ScanLag after
+// it, or UnexplainedAfter while pieces are being moved (the kings put on
+// the centre squares to signal a result, after the clock was stopped).
+func (g *Game) stopDue() time.Duration {
+	at := g.flag.stops[0].At
+	if g.unexplained.on && g.held.plies == nil {
+		return max(at+g.cfg.ScanLag, at+g.cfg.UnexplainedAfter)
+	}
+	return at + g.cfg.ScanLag
+}
+
+// plyDeadlines gives consider the deadlines of the uncompleted plies: a
+// ply completed by its side's next move, or reported made without a press
+// once the opponent has replied (6.2.1).
+func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int)) {
+	lag := g.cfg.ScanLag
+	for i, p := range g.plies {
+		if p.completed {
+			continue
+		}
+		own, opp := -1, -1
+		for j := i + 1; j < len(g.plies); j++ {
+			if g.plies[j].side == p.side {
+				if own < 0 {
+					own = j
+				}
+			} else if opp < 0 {
+				opp = j
+			}
+		}
+		switch {
+		case own >= 0 && g.pressesRead(p.side):
+			// several presses of the side wait: they complete its
+			// moves in order (see resolvePress)
+		case own >= 0 && g.pressedFor(i):
+			// a press of the side made after the ply waits (the
+			// board away, or back and not settled): it completes the
+			// ply when presses are judged again, not the next move
+		case own >= 0:
+			consider(g.plies[own].made.at+lag, dueCompleteByNextMove, i)
+		case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified && !g.couldNotPress(i):
+			consider(g.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
+		}
+	}
+}
+
+// settling reports whether the board, back from an absence, shows a
+// position not yet settled: presses wait for it as they wait for the board
+// to be back, so that they are judged on what the board settles on.
+func (g *Game) settling() bool {
+	return (g.held.plies != nil && g.held.away) || (g.away.suspect && g.unexplained.on)
+}
