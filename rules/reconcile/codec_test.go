@@ -145,3 +145,11 @@ func TestUnmarshalRejects(t *testing.T) {
 		t.Errorf("UnmarshalCommon = %+v, %v", e, err)
 	}
 }
+
+func BenchmarkMarshalComplete(b *testing.B) {
+	e := Event{Type: TypeComplete, Board: "12", At: 5321402113 * time.Microsecond, Seq: 811, Ply: 75, Side: W, By: ByPress, Moves: Moves{38, 37}, Clock: clockd.Times{White: 2 * time.Second, Black: 611 * time.Second}, SAN: "Qe2"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_ = Marshal(e)
+	}
+}

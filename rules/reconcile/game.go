@@ -693,7 +693,7 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 // afresh, before it is shown: see Dump. It comes after the deadlines due
 // by the dump's time were decided, so that what was laid on the image of
 // before an absence and waits for the dump is not decided on that image
-// at the dump's own input (SIGKILL trial 13000748).
+// at the dump's own input.
 func (g *Game) dumped(s rules.Snapshot) {
 	first := g.away.undumped
 	g.away.undumped = false // the board is read whole
@@ -722,7 +722,7 @@ func (g *Game) dumped(s rules.Snapshot) {
 			// else the absence is the disconnection's, whatever field
 			// updates laid on the image of before it seemed to say:
 			// what was read since, presses included, was read after
-			// it (SIGKILL trial 11000792)
+			// it
 		}
 	}
 }

@@ -81,9 +81,21 @@ func (g *Game) pressPendingUpTo(s clockd.Side, in int) bool {
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
+	for !g.judgePress(out, at, pr) {
+		// the plies the board showed around the press (or reported up to
+		// two scans after it, or that replace the move the press would
+		// complete: the board's latest word on it) are accepted first; a
+		// correction of a completed move waits for its own deadline
+		g.settle(out, at, true)
+	}
+}
+
+// judgePress decides the press pr on the record and the board as they
+// stand, or reports false when held plies are to be settled first.
+func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judged bool) {
 	ev := pr.ev
 	if g.pressIgnored(pr) {
-		return
+		return true
 	}
 	side := ev.Side
 	cands := g.uncompleted(side)
@@ -92,16 +104,10 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	if len(cands) == 0 && backOK && !g.placedBy(side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
-		return
+		return true
 	}
 	if g.heldFirst(pr, cands) {
-		// the plies the board showed around the press (or reported up to
-		// two scans after it, or that replace the move the press would
-		// complete: the board's latest word on it) are accepted now; a
-		// correction of a completed move waits for its own deadline
-		g.settle(out, at, true)
-		g.resolvePress(out, at, pr)
-		return
+		return false
 	}
 	if g.unexplained.on && g.held.plies == nil && g.placedBy(side) && (len(cands) == 0 || g.unexplained.since.before(pr.stamp())) {
 		// The board showed at the press, and still shows, a position
@@ -116,19 +122,20 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 			// correction of the record explains it).
 			g.waiting.presses = append([]pendingPress{pr}, g.waiting.presses...)
 			g.waiting.wait = true
-			return
+			return true
 		}
 		g.illegalPress(out, at, side)
-		return
+		return true
 	}
 	if g.absorbs(pr, len(cands) > 0) {
-		return
+		return true
 	}
 	if len(cands) == 0 {
 		g.pressWithoutMove(out, at, ev)
-		return
+		return true
 	}
 	g.completeByPress(out, at, pr, cands)
+	return true
 }
 
 // pressIgnored reports whether a press is not judged at all: made while

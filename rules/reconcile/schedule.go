@@ -121,9 +121,8 @@ func (g *Game) heldDue() time.Duration {
 		// field updates the board sent while answering the driver's
 		// start-up, whose dump replaces that image: it is waited for as
 		// long as the board read after the clock's word (see
-		// waitsForTheBoard). Settled before it, they were a stale
-		// image's moves, and presses completed them (SIGKILL trial
-		// 13000748: Nc3 as the game's ply 29, where it played Bxf4).
+		// waitsForTheBoard). Settled before it, they are a stale
+		// image's moves, and presses would complete them.
 		due = max(due, g.changed.at+2*g.cfg.ScanLag)
 	}
 	return due

@@ -51,8 +51,8 @@ func TestCompletedMoveCorrectedByTheBoard(t *testing.T) {
 
 // A piece held in the hand is no move that went on: White's queen, lifted
 // from f5 and held past ScanLag (its flag falling meanwhile) while Black's
-// queen stands on h4, must not be read as 15.Qh4 Qxh4 (the DGT model's
-// seed 15438). Nothing is corrected.
+// queen stands on h4, must not be read as 15.Qh4 Qxh4. Nothing is
+// corrected.
 func TestPieceInTheHandIsNoCorrection(t *testing.T) {
 	h := newHarness(t, Config{StartFEN: "2r1kb1r/ppp1npp1/n7/4p2Q/3p2b1/NPP1PPq1/P2P3P/RBBK2NR w k - 6 15",
 		TimeControl: mustTC(t, standardTC)})

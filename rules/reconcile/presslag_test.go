@@ -6,7 +6,7 @@ import (
 	"github.com/notnil/chess"
 )
 
-// Castling rook first in a scramble (the DGT model's seed 6185): White
+// Castling rook first in a scramble: White
 // moves the rook, presses before the board reports the king, Black
 // castles and presses at once, and White's next move is in the hand when
 // the presses are judged. White's press completes O-O, which the board

@@ -1,0 +1,345 @@
+// Command reconcilemap measures how legible rules/reconcile is, from its
+// source alone: the methods per type, the cycles in its call graph, the
+// boolean fields of the game's state, and how often a reader following an
+// input from its entry point through every branch has to go back to a
+// file (docs/reconciliation.md, "State model", says how to read them).
+//
+//	go run ./scripts/reconcilemap [-dir rules/reconcile] [-v]
+//
+// The call graph is static and resolved by name: a call x.M() goes to the
+// package's method M when only one type has one, and to the receiver's
+// own type's M when x is the receiver; otherwise to every method M (an
+// over-estimate). Calls made inside function literals count as calls of
+// the function that holds them.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+type fn struct {
+	key   string // "Type.Method" or "func"
+	file  string
+	recv  string // receiver type name, "" for a function
+	calls []string
+}
+
+func main() {
+	dir := flag.String("dir", "rules/reconcile", "the package's folder")
+	verbose := flag.Bool("v", false, "list the cycles' members and each entry's file sequence")
+	flag.Parse()
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, *dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var files []*ast.File
+	var names []string
+	for _, p := range pkgs {
+		for name, f := range p.Files {
+			files = append(files, f)
+			names = append(names, filepath.Base(name))
+		}
+	}
+	funcs := map[string]*fn{}
+	byMethod := map[string][]string{} // method name → keys
+	var decls []*ast.FuncDecl
+	var declFile []string
+	for i, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			k := &fn{key: fd.Name.Name, file: names[i]}
+			if fd.Recv != nil && len(fd.Recv.List) > 0 {
+				k.recv = typeName(fd.Recv.List[0].Type)
+				k.key = k.recv + "." + fd.Name.Name
+				byMethod[fd.Name.Name] = append(byMethod[fd.Name.Name], k.key)
+			}
+			funcs[k.key] = k
+			decls = append(decls, fd)
+			declFile = append(declFile, names[i])
+		}
+	}
+	for _, fd := range decls {
+		key := fd.Name.Name
+		recvName := ""
+		if fd.Recv != nil && len(fd.Recv.List) > 0 {
+			key = typeName(fd.Recv.List[0].Type) + "." + key
+			if len(fd.Recv.List[0].Names) > 0 {
+				recvName = fd.Recv.List[0].Names[0].Name
+			}
+		}
+		self := funcs[key]
+		if fd.Body == nil {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			switch f := c.Fun.(type) {
+			case *ast.Ident:
+				if t, ok := funcs[f.Name]; ok && t.recv == "" {
+					self.calls = append(self.calls, t.key)
+				}
+			case *ast.SelectorExpr:
+				cands := byMethod[f.Sel.Name]
+				if id, ok := f.X.(*ast.Ident); ok && id.Name == recvName && self.recv != "" {
+					if _, ok := funcs[self.recv+"."+f.Sel.Name]; ok {
+						cands = []string{self.recv + "." + f.Sel.Name}
+					}
+				}
+				self.calls = append(self.calls, cands...)
+			}
+			return true
+		})
+	}
+
+	// Methods per type.
+	perType := map[string]int{}
+	for _, f := range funcs {
+		if f.recv != "" {
+			perType[f.recv]++
+		}
+	}
+	fmt.Println("methods per type (most first):")
+	for _, t := range sortedByCount(perType)[:min(5, len(perType))] {
+		fmt.Printf("  %-20s %d\n", t, perType[t])
+	}
+
+	// Cycles: strongly connected components of more than two functions.
+	sccs := tarjan(funcs)
+	longest := 0
+	var big [][]string
+	for _, s := range sccs {
+		longest = max(longest, len(s))
+		if len(s) > 2 {
+			big = append(big, s)
+		}
+	}
+	fmt.Printf("call cycles: %d groups of more than two functions calling each other; the largest has %d\n", len(big), longest)
+	if *verbose {
+		for _, s := range big {
+			sort.Strings(s)
+			fmt.Printf("  %s\n", strings.Join(s, " "))
+		}
+	}
+
+	// Booleans of the state: the bool fields of Game and of every struct
+	// type of the package its fields hold, each type counted once.
+	structs := map[string]*ast.StructType{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				if st, ok := ts.Type.(*ast.StructType); ok {
+					structs[ts.Name.Name] = st
+				}
+			}
+			return true
+		})
+	}
+	counted := map[string]int{}
+	var walk func(name string, st *ast.StructType)
+	walk = func(name string, st *ast.StructType) {
+		if _, ok := counted[name]; ok {
+			return
+		}
+		counted[name] = 0
+		for _, fl := range st.Fields.List {
+			n := max(1, len(fl.Names))
+			if isBool(fl.Type) {
+				counted[name] += n
+			}
+			for _, t := range structTypes(fl.Type, name+"."+fieldName(fl), structs) {
+				walk(t.name, t.st)
+			}
+		}
+	}
+	if st, ok := structs["Game"]; ok {
+		walk("Game", st)
+	}
+	total := 0
+	for _, n := range counted {
+		total += n
+	}
+	fmt.Printf("boolean fields of the state (Game and the structs it holds): %d\n", total)
+	for _, t := range sortedByCount(counted) {
+		if counted[t] > 0 {
+			fmt.Printf("  %-24s %d\n", t, counted[t])
+		}
+	}
+
+	// Following one input through every branch: a depth-first reading
+	// from the entry point, each function read once, in the order of its
+	// calls; a file is entered each time the reading moves into it from
+	// another (also when it comes back after a call).
+	for _, entry := range []string{"Game.Clock", "Game.Board", "Game.Dump"} {
+		if _, ok := funcs[entry]; !ok {
+			continue
+		}
+		seen := map[string]bool{}
+		entries := map[string]int{}
+		var seq []string
+		cur := ""
+		enter := func(file string) {
+			if file != cur {
+				entries[file]++
+				seq = append(seq, file)
+				cur = file
+			}
+		}
+		var read func(k string)
+		read = func(k string) {
+			seen[k] = true
+			f := funcs[k]
+			enter(f.file)
+			for _, c := range f.calls {
+				if !seen[c] {
+					read(c)
+					enter(f.file)
+				}
+			}
+		}
+		read(entry)
+		worst, worstFile := 0, ""
+		for f, n := range entries {
+			if n > worst || (n == worst && f < worstFile) {
+				worst, worstFile = n, f
+			}
+		}
+		fmt.Printf("%s through every branch: %d functions in %d files, %d file switches; most entered: %s, %d times (returns: %d)\n",
+			entry, len(seen), len(entries), len(seq)-1, worstFile, worst, worst-1)
+		if *verbose {
+			fmt.Printf("  %s\n", strings.Join(seq, " → "))
+		}
+	}
+}
+
+func typeName(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return typeName(t.X)
+	case *ast.Ident:
+		return t.Name
+	case *ast.IndexExpr:
+		return typeName(t.X)
+	}
+	return "?"
+}
+
+func fieldName(f *ast.Field) string {
+	if len(f.Names) > 0 {
+		return f.Names[0].Name
+	}
+	return typeName(f.Type)
+}
+
+func isBool(e ast.Expr) bool {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name == "bool"
+	case *ast.ArrayType:
+		return isBool(t.Elt)
+	}
+	return false
+}
+
+type named struct {
+	name string
+	st   *ast.StructType
+}
+
+// structTypes returns the package's struct types a field of type e holds
+// (through pointers, arrays, slices and maps), and an anonymous struct by
+// the field's path.
+func structTypes(e ast.Expr, path string, structs map[string]*ast.StructType) []named {
+	switch t := e.(type) {
+	case *ast.Ident:
+		if st, ok := structs[t.Name]; ok {
+			return []named{{t.Name, st}}
+		}
+	case *ast.StarExpr:
+		return structTypes(t.X, path, structs)
+	case *ast.ArrayType:
+		return structTypes(t.Elt, path, structs)
+	case *ast.MapType:
+		return append(structTypes(t.Key, path, structs), structTypes(t.Value, path, structs)...)
+	case *ast.StructType:
+		return []named{{path, t}}
+	}
+	return nil
+}
+
+func sortedByCount(m map[string]int) []string {
+	var l []string
+	for k := range m {
+		l = append(l, k)
+	}
+	sort.Slice(l, func(i, j int) bool {
+		if m[l[i]] != m[l[j]] {
+			return m[l[i]] > m[l[j]]
+		}
+		return l[i] < l[j]
+	})
+	return l
+}
+
+// tarjan returns the strongly connected components of the call graph.
+func tarjan(funcs map[string]*fn) [][]string {
+	index, low := map[string]int{}, map[string]int{}
+	on := map[string]bool{}
+	var stack []string
+	var out [][]string
+	n := 0
+	var visit func(v string)
+	visit = func(v string) {
+		index[v], low[v] = n, n
+		n++
+		stack = append(stack, v)
+		on[v] = true
+		for _, w := range funcs[v].calls {
+			if _, ok := index[w]; !ok {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var c []string
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				c = append(c, w)
+				if w == v {
+					break
+				}
+			}
+			out = append(out, c)
+		}
+	}
+	keys := make([]string, 0, len(funcs))
+	for k := range funcs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, ok := index[k]; !ok {
+			visit(k)
+		}
+	}
+	return out
+}
