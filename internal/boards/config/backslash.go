@@ -12,7 +12,18 @@ import (
 // the line and the fix: single quotes, or forward slashes. \\, \" and
 // Unicode escapes (\u00e9) are left alone.
 func checkBackslashes(name string, data []byte, toml bool) error {
+	block := -1 // inside a YAML block scalar: the indentation of the line that opened it
 	for i, line := range strings.Split(string(data), "\n") {
+		if !toml {
+			indent := len(line) - len(strings.TrimLeft(line, " "))
+			if block >= 0 && (strings.TrimSpace(line) == "" || indent > block) {
+				continue // a block scalar's text is taken as it is: no escapes
+			}
+			block = -1
+			if opensBlock(line) {
+				block = indent
+			}
+		}
 		s, esc, ok := quotedEscape(line)
 		if !ok {
 			continue
@@ -34,6 +45,22 @@ func checkBackslashes(name string, data []byte, toml bool) error {
 			format, esc, s, fix)}
 	}
 	return nil
+}
+
+// opensBlock reports whether a YAML line ends in a block scalar's
+// indicator ("key: |", "- >-", "key: |2 # note"): the lines more indented
+// below it are its text, taken literally.
+func opensBlock(line string) bool {
+	if i := strings.Index(line, " #"); i >= 0 {
+		line = line[:i]
+	}
+	line = strings.TrimRight(line, " \t\r")
+	j := strings.LastIndexAny(line, "|>")
+	if j < 0 || strings.Trim(line[j+1:], "+-0123456789") != "" {
+		return false
+	}
+	before := strings.TrimRight(line[:j], " \t")
+	return before == "" || strings.HasSuffix(before, ":") || strings.HasSuffix(before, "-")
 }
 
 // quotedEscape finds the first double-quoted string on line (outside a

@@ -27,6 +27,8 @@ func TestBackslashPaths(t *testing.T) {
 		"data: \"C:/arbiterd/data\"" + board,
 		"data: \"C:\\\\arbiterd\\\\data\"  # \"C:\\not read\"" + board,
 		"data: C:\\arbiterd\\data" + board, // plain scalars have no escapes
+		// a block scalar's text is literal: quotes and backslashes as written
+		"data: C:/arbiterd\nevent: >-\n  Open \"C:\\Events\\2026\"\n  second line\nsite: >-\n    \"D:\\x\"" + board,
 	} {
 		c, err := parse("ok.yaml", []byte(file), "windows")
 		if err != nil {
