@@ -88,16 +88,6 @@ func (g *Game) noteShown(at time.Duration, s rules.Snapshot) {
 	}
 }
 
-// legalBoard reports whether s is a legal position with one side or the
-// other to move.
-func (g *Game) legalBoard(s rules.Snapshot) bool {
-	if s.OccupancyOnly || s.Unknown != 0 {
-		return false
-	}
-	r, _ := legalPlacement(s, g.rec.Position(), chess.White)
-	return r != nil
-}
-
 // lifted counts the pieces s has lifted off p, or is -1 when anything else
 // changed (a piece put down, unknown codes, a board of another kind).
 func lifted(p, s rules.Snapshot) int {
@@ -254,7 +244,7 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 		}
 		n := g.plyBase + g.rec.Ply()
 		after := fmt.Sprintf("ply %d", n)
-		if k := len(g.plies); k > 0 && !g.plies[k-1].unverified {
+		if k := len(g.plies); k > 0 && !g.plies[k-1].unverified() {
 			after = fmt.Sprintf("ply %d, %s", n, g.moveText(k-1))
 		}
 		g.anomaly(out, at, KindBoardReset, 0, true, "–", fmt.Sprintf(
@@ -492,7 +482,7 @@ func (g *Game) waitsForTheBoard() (time.Duration, bool) {
 // no verified move after it yet: the absence is not over.
 func (g *Game) unsure() bool {
 	n := len(g.plies)
-	return (n > 0 && g.plies[n-1].unverified) || (n == 0 && g.away.rebased)
+	return (n > 0 && g.plies[n-1].unverified()) || (n == 0 && g.away.rebased)
 }
 
 // explain reconstructs s from the record. When the record ends in plies
@@ -512,7 +502,7 @@ func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
 	u := 0
 	for u < n {
 		p := g.plies[n-1-u]
-		if !p.unverified && (!g.away.resync || p.completed || g.pressWaitsFor(n-1-u, true)) {
+		if !p.unverified() && (!g.away.resync || p.completed() || g.pressWaitsFor(n-1-u, true)) {
 			break
 		}
 		u++
@@ -569,7 +559,7 @@ func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
 // unverified ones below them.
 func (g *Game) retractable() int {
 	n := g.trailing()
-	for i := len(g.plies) - 1 - n; i >= 0 && g.plies[i].unverified; i-- {
+	for i := len(g.plies) - 1 - n; i >= 0 && g.plies[i].unverified(); i-- {
 		n++
 	}
 	return n
@@ -799,37 +789,6 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 type laidPlies struct {
 	n           [2]int
 	words, sans []string
-}
-
-// layUnverified marks the last kept plies of the record completed but
-// unverified and appends moves the same way (up to the first that is not
-// legal).
-func (g *Game) layUnverified(at time.Duration, kept int, moves []*chess.Move) laidPlies {
-	var l laidPlies
-	note := func(i int) {
-		g.plies[i].completed, g.plies[i].unverified = true, true
-		side := g.plies[i].side
-		w := g.moveText(i)
-		if len(l.words) > 0 && side == clockd.Black {
-			w = g.rec.SAN(i + 1) // "5.e4 e5", not "5.e4 5...e5"
-		}
-		l.words = append(l.words, w)
-		l.sans = append(l.sans, g.rec.SAN(i+1))
-		l.n[side]++
-	}
-	for i := len(g.plies) - kept; i < len(g.plies); i++ {
-		note(i)
-	}
-	for _, m := range moves {
-		side := sideOf(g.rec.Position().Turn())
-		if err := g.rec.Move(m); err != nil {
-			break // Reconstruct found it legal; a failure leaves a shorter record
-		}
-		g.plies = append(g.plies, plyInfo{side: side, made: stamp{at: at}})
-		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
-		note(len(g.plies) - 1)
-	}
-	return l
 }
 
 // reportLaid raises the unverified-moves anomaly of plies laid after ply
@@ -1198,7 +1157,7 @@ func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 // queen (Qc7-c5) and the reply, not two queen moves around a reply.
 func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 	ply := g.rec.Ply()
-	if ply == 0 || g.plies[ply-1].completed {
+	if ply == 0 || g.plies[ply-1].completed() {
 		return 0, nil, false
 	}
 	alt := g.rec.Clone()
@@ -1259,17 +1218,6 @@ func oneIf(b bool) int {
 	return 0
 }
 
-// earlierPosition finds the most recent earlier position of the record
-// that s shows.
-func (g *Game) earlierPosition(s rules.Snapshot) (int, bool) {
-	for j := len(g.boards) - 2; j >= 0; j-- {
-		if sameBoard(g.boards[j], s) {
-			return j, true
-		}
-	}
-	return 0, false
-}
-
 // sameBoard compares two snapshots (by occupancy when either senses only that).
 func sameBoard(a, b rules.Snapshot) bool {
 	if a.Unknown != 0 || b.Unknown != 0 {
@@ -1305,7 +1253,7 @@ func shortest(c [][]*chess.Move) []*chess.Move {
 // the pressed move is settled.
 func (g *Game) trailing() int {
 	n := 0
-	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed; i-- {
+	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed(); i-- {
 		if i < len(g.plies)-1 && g.pressedFor(i) {
 			break
 		}
@@ -1325,7 +1273,7 @@ func (g *Game) pressedFor(i int) bool {
 // absence, they may never have been made (a piece seen on its way).
 func (g *Game) unpressedTail() int {
 	n := 0
-	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed && !g.pressWaitsFor(i, true); i-- {
+	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed() && !g.pressWaitsFor(i, true); i-- {
 		n++
 	}
 	return n
@@ -1378,7 +1326,7 @@ func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool, bool) {
 	last := n - 1 - countTrailing(g.plies)
 	recorded := g.rec.Moves()
 	for k := last; k >= 0 && k >= last-2; k-- {
-		if !g.plies[k].completed || g.plies[k].unverified {
+		if !g.plies[k].completed() || g.plies[k].unverified() {
 			return 0, nil, false, false
 		}
 		alt := g.rec.Clone()
@@ -1458,7 +1406,7 @@ func fitsCorrection(q, old []*chess.Move) bool {
 // countTrailing counts the uncompleted plies at the end of the record.
 func countTrailing(plies []plyInfo) int {
 	n := 0
-	for i := len(plies) - 1; i >= 0 && !plies[i].completed; i-- {
+	for i := len(plies) - 1; i >= 0 && !plies[i].completed(); i-- {
 		n++
 	}
 	return n
@@ -1499,10 +1447,10 @@ func (g *Game) remerge(out *[]Event, at time.Duration, k int, moves []*chess.Mov
 	g.plies[k+1].made.at, g.plies[k+1].made.in, g.plies[k+1].warned = olds[1].made.at, olds[1].made.in, olds[1].warned
 	for i, o := range []plyInfo{olds[2], olds[1]} {
 		switch {
-		case o.pressed:
+		case o.pressed():
 			g.complete(out, at, k+i, ByPress, g.clock)
 			g.plies[k+i].press.at, g.plies[k+i].press.in = o.press.at, o.press.in
-		case o.completed:
+		case o.completed():
 			g.complete(out, at, k+i, ByNextMove, g.clock)
 		}
 	}
@@ -1527,9 +1475,9 @@ func (g *Game) recommit(out *[]Event, at time.Duration, k int, moves []*chess.Mo
 			break
 		}
 		g.plies[k+i].made.at, g.plies[k+i].made.in, g.plies[k+i].warned = o.made.at, o.made.in, o.warned
-		if o.completed {
+		if o.completed() {
 			by := ByNextMove
-			if o.pressed {
+			if o.pressed() {
 				by = ByPress
 			}
 			g.complete(out, at, k+i, by, g.clock)
@@ -1551,14 +1499,14 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 		info := g.plies[p-1]
 		reason := ReasonCorrection
 		switch {
-		case info.unverified:
+		case info.unverified():
 			// never announced as a move, never counted
 			g.away.unverified[info.side]--
 			if g.away.unverified == [2]int{} && !g.away.unverifiedOpen {
 				g.away.unverifiedFrom, g.away.unchecked = 0, false // the count is verified again
 			}
 			continue
-		case info.completed:
+		case info.completed():
 			reason = ReasonTakeback
 			if g.correcting {
 				reason = ReasonCorrection

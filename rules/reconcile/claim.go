@@ -38,7 +38,7 @@ func (g *Game) claimed(out *[]Event, at time.Duration, side clockd.Side) {
 	ans, line := g.canMate(opp)
 	var recent []string
 	for i, p := range g.plies {
-		if p.completed && !p.unverified && at-p.made.at <= recentWindow {
+		if p.completed() && !p.unverified() && at-p.made.at <= recentWindow {
 			recent = append(recent, g.moveText(i))
 		}
 	}

@@ -41,7 +41,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 				// scan or two after it was made)
 				// (a move whose press was read after the flag was not
 				// completed when it fell either)
-				open := !p.completed || p.pressedAfter(f)
+				open := !p.completed() || p.pressedAfter(f)
 				if p.side == side && open && p.made.at <= ev.At+boardReportLag {
 					g.plies[i].warned = true
 					g.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
@@ -77,7 +77,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 // before the flag fell, completed (6.2.1): they count for the control.
 func (g *Game) completedByNextMove(out *[]Event, at time.Duration, side clockd.Side, flagAt time.Duration) {
 	for i, p := range g.plies {
-		if p.side != side || p.completed || p.unverified {
+		if p.side != side || p.completed() || p.unverified() {
 			continue
 		}
 		if j := g.nextOwn(i); j >= 0 && g.plies[j].made.at <= flagAt {
@@ -86,35 +86,10 @@ func (g *Game) completedByNextMove(out *[]Event, at time.Duration, side clockd.S
 	}
 }
 
-// countAtFlag is the flagged side's count of completed moves when flag f
-// fell: a press read after the flag's reading (the same reading time or
-// later) completed its move after the flag, whenever arbiterd came to
-// resolve it (6.3.1: the moves completed in the period).
-func (g *Game) countAtFlag(f fallen) int {
-	n := g.counts.Of(f.Side)
-	for _, p := range g.plies {
-		if p.side == f.Side && p.pressedAfter(f) {
-			n--
-		}
-	}
-	return n
-}
-
 // pressedAfter reports whether the ply was completed by a press read after
 // flag f's reading (the same reading time or later).
 func (p plyInfo) pressedAfter(f fallen) bool {
-	return p.pressed && !p.unverified && !p.press.before(stamp{f.At, f.in})
-}
-
-// nextOwn returns the index of the next ply after ply i made by the same
-// side, or -1.
-func (g *Game) nextOwn(i int) int {
-	for j := i + 1; j < len(g.plies); j++ {
-		if g.plies[j].side == g.plies[i].side {
-			return j
-		}
-	}
-	return -1
+	return p.pressed() && !p.unverified() && !p.press.before(stamp{f.At, f.in})
 }
 
 // verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
@@ -243,25 +218,6 @@ func (g *Game) judged(e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd
 				where, req, g.moveText(next), g.moveText(i), j2.Required, strings.TrimSuffix(mateWords(opp, e.OpponentCanMate, ""), "."))
 		}
 	}
-}
-
-// completedAtTheFlag counts side's unpressed moves that a next move of
-// side, reported within boardReportLag after the flag at flagAt, would
-// complete if it was made before the flag; i is the first of them and
-// next the move that would complete it.
-func (g *Game) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k, i, next int, ok bool) {
-	for a, p := range g.plies {
-		if p.side != side || p.completed || p.unverified {
-			continue
-		}
-		if b := g.nextOwn(a); b >= 0 && g.plies[b].made.at > flagAt && g.plies[b].made.at <= flagAt+boardReportLag {
-			if k == 0 {
-				i, next = a, b
-			}
-			k++
-		}
-	}
-	return k, i, next, k > 0
 }
 
 // mateWords is the 6.9 sentence for the opponent's answer.

@@ -64,19 +64,48 @@ type Config struct {
 
 // plyInfo is what the Game knows about one ply of its record.
 type plyInfo struct {
-	side      clockd.Side
-	made      stamp // the input that made it
-	completed bool
-	pressed   bool  // completed by its side's press
-	press     stamp // the press that completed it (when pressed)
-	warned    bool  // move-without-press already reported
-	// unverified marks a ply made while the board was not read, which
-	// arbiterd could not verify: it stands in the record so that the
-	// record reaches the board's position, but it is never completed,
-	// never counted and never announced as a move (completed is set so
-	// that nothing waits for it).
-	unverified bool
+	side   clockd.Side
+	made   stamp // the input that made it
+	status plyStatus
+	press  stamp // the press that completed it (when pressed)
+	warned bool  // move-without-press already reported
 }
+
+// plyStatus is where a ply of the record stands (6.2.1).
+type plyStatus uint8
+
+const (
+	plyMade       plyStatus = iota // on the board, not completed
+	plyPressed                     // completed by its side's press
+	plyByNextMove                  // completed by its side's next move
+	plyByGameEnd                   // completed by ending the game
+	// plyUnverified: made while the board was not read, and arbiterd could
+	// not verify it. It stands in the record so that the record reaches
+	// the board's position, but it is never completed, never counted and
+	// never announced as a move; nothing waits for it.
+	plyUnverified
+)
+
+// completedBy is the status a completion by gives.
+func completedBy(by string) plyStatus {
+	switch by {
+	case ByPress:
+		return plyPressed
+	case ByGameEnd:
+		return plyByGameEnd
+	}
+	return plyByNextMove
+}
+
+// completed reports whether nothing waits for the ply any more: it was
+// completed, or it is unverified.
+func (p plyInfo) completed() bool { return p.status != plyMade }
+
+// pressed reports whether the ply was completed by its side's press.
+func (p plyInfo) pressed() bool { return p.status == plyPressed }
+
+// unverified reports whether the ply was made unseen (plyUnverified).
+func (p plyInfo) unverified() bool { return p.status == plyUnverified }
 
 // pendingPress is a press waiting for the move it completes.
 type pendingPress struct {
@@ -166,14 +195,9 @@ type Game struct {
 	join        joined
 	defaultDone bool
 
-	// The record and what the board shows of it.
-	rec     *rules.Game
-	plies   []plyInfo
-	boards  []rules.Snapshot // the placement after each ply (index 0: the start)
-	counts  Moves
+	// The record (see ledger.go), and what the board shows of it.
+	ledger
 	snap    rules.Snapshot // the last snapshot, in White-bottom frame
-	plyBase int            // ply number of the record's start (non-zero once the record was rebuilt from the board)
-	before  Moves          // moves each side made before the record's start (for move numbers in words)
 	changed stamp          // when the board last changed, and by which input
 	// shown is the snapshot the board changed to at changed (shownSet:
 	// there is one); a snapshot equal to it changes nothing.
@@ -847,7 +871,7 @@ func (g *Game) refTimes(c clockd.Times, at time.Duration) {
 // returns ev as it is to be taken.
 func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
 	n := len(g.plies)
-	if !g.join.guessed || n == 0 || g.plies[n-1].completed {
+	if !g.join.guessed || n == 0 || g.plies[n-1].completed() {
 		return ev
 	}
 	if g.plies[n-1].side == ev.Side {
@@ -869,7 +893,7 @@ func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
 		for i := range g.plies {
 			// their presses were read under the other side's name:
 			// not pressing them is no move-without-press
-			g.plies[i].warned = g.plies[i].warned || !g.plies[i].completed
+			g.plies[i].warned = g.plies[i].warned || !g.plies[i].completed()
 		}
 	}
 	return ev

@@ -285,22 +285,6 @@ func FormatChange(d time.Duration) string {
 	return fmt.Sprintf("%s%d:%02d", sign, s/60, s%60)
 }
 
-// when words the moment of a press as an arbiter reads it: after which
-// move, with the times the clock showed.
-func (g *Game) when(ev clockd.ClockEvent) string {
-	last := -1
-	for i, p := range g.plies {
-		if p.completed && !p.unverified {
-			last = i
-		}
-	}
-	at := "before the first move"
-	if last >= 0 {
-		at = "after " + g.moveText(last)
-	}
-	return fmt.Sprintf("%s (clock White %s, Black %s)", at, hms(ev.Clock.White), hms(ev.Clock.Black))
-}
-
 // defaultDue is when the default time passes (6.7.1), if it is checked
 // and not yet done.
 func (g *Game) defaultDue() (time.Duration, bool) {

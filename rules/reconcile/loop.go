@@ -52,7 +52,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 				name(p.side), g.moveText(idx), name(p.side.Other()), name(p.side), possessive(p.side)))
 	case dueCompleteByGameEnd:
 		for i := range g.plies {
-			if !g.plies[i].completed {
+			if !g.plies[i].completed() {
 				g.complete(out, at, i, ByGameEnd, g.clock)
 			}
 		}

@@ -35,20 +35,6 @@ func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 
 func limitOf(at, since time.Duration) time.Duration { return at - since }
 
-// couldNotPress reports whether ply i was made while its side could not
-// press: the opponent had made the ply before it without pressing (its
-// move-without-press was reported) and has not pressed since, so the
-// opponent's clock was still running. That the ply stays unpressed is the
-// consequence of the forgotten press already reported, not a second one;
-// the ply is completed by its side's next move all the same (6.2.1).
-func (g *Game) couldNotPress(i int) bool {
-	if i == 0 {
-		return false
-	}
-	prev := g.plies[i-1]
-	return prev.side != g.plies[i].side && prev.warned && !prev.pressed
-}
-
 func (g *Game) pressPending(s clockd.Side) bool {
 	return g.pressPendingUpTo(s, g.inputs)
 }
@@ -150,17 +136,6 @@ func (g *Game) pressIgnored(pr pendingPress) bool {
 	return (g.atStart && ev.At >= g.resetAt) || g.ended || (g.away.stale && !g.away.before(ev.At, pr.in))
 }
 
-// uncompleted lists the side's plies not completed yet.
-func (g *Game) uncompleted(side clockd.Side) []int {
-	var cands []int
-	for i, p := range g.plies {
-		if !p.completed && p.side == side {
-			cands = append(cands, i)
-		}
-	}
-	return cands
-}
-
 // heldFirst reports whether the held plies are to be settled before the
 // press is judged: the board showed them around the press, or reported
 // them up to two scans after it, or they replace the move the press would
@@ -257,7 +232,7 @@ func (g *Game) repliedAfter(pr pendingPress, i int) bool {
 	}
 	for j := i - 1; j >= 0; j-- {
 		p := g.plies[j]
-		if p.side == opp && p.pressed && p.press.in > pr.in && p.press.in < mi {
+		if p.side == opp && p.pressed() && p.press.in > pr.in && p.press.in < mi {
 			return true
 		}
 	}
@@ -371,7 +346,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		return
 	}
 	for i := from; i < len(g.plies); i++ {
-		if g.plies[i].completed && !g.plies[i].unverified {
+		if g.plies[i].completed() && !g.plies[i].unverified() {
 			// a press has settled a ply the held explanation would
 			// replace: it no longer stands; look at the board afresh
 			g.process(out, at)
@@ -406,10 +381,10 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 // complete marks ply index i completed (6.2.1).
 func (g *Game) complete(out *[]Event, at time.Duration, i int, by string, clock clockd.Times) {
 	p := &g.plies[i]
-	if p.completed {
+	if p.completed() {
 		return
 	}
-	p.completed, p.pressed = true, by == ByPress
+	p.status = completedBy(by)
 	g.counts.add(p.side, 1)
 	g.emit(out, at, Event{Type: TypeComplete, Ply: g.plyBase + i + 1, Side: p.side, By: by, Moves: g.counts, Clock: clock, SAN: g.rec.SAN(i + 1)})
 }
@@ -437,18 +412,6 @@ func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
 		fmt.Sprintf("%s pressed the clock while the board showed %s: an illegal move, completed by the press (7.5.1). Restore the position before it (%s) and have %s make a legal move. %s",
 			name(side), what, g.restoreFEN(), name(side), g.penalty(side)))
 	g.expectPenalty(out, side, possessive(side)+" illegal move")
-}
-
-// restoreFEN is the position after the last completed ply: the one the
-// arbiter restores after an illegal move (7.5.1).
-func (g *Game) restoreFEN() string {
-	n := 0
-	for i, p := range g.plies {
-		if p.completed {
-			n = i + 1
-		}
-	}
-	return g.rec.PositionAt(n).String()
 }
 
 // penalty words the 7.5.5 consequence of side's latest illegal move.
@@ -564,7 +527,7 @@ func (g *Game) State() Summary {
 		s.Orientation = g.orient.String()
 	}
 	for i, p := range g.plies {
-		if !p.completed {
+		if !p.completed() {
 			s.Uncompleted = append(s.Uncompleted, g.plyBase+i+1)
 		}
 	}
@@ -609,24 +572,6 @@ type Summary struct {
 	Result      string       // when ended
 	EndReason   string
 	Pending     []string // decisions waiting for a deadline, in words
-}
-
-// moveText is "23.Nf3" or "23...Nf6" for ply index i.
-func (g *Game) moveText(i int) string {
-	p := g.plies[i]
-	n := g.before.White + 1
-	if p.side == clockd.Black {
-		n = g.before.Black + 1
-	}
-	for j := 0; j < i; j++ {
-		if g.plies[j].side == p.side {
-			n++
-		}
-	}
-	if p.side == clockd.Black {
-		return fmt.Sprintf("%d...%s", n, g.rec.SAN(i+1))
-	}
-	return fmt.Sprintf("%d.%s", n, g.rec.SAN(i+1))
 }
 
 func name(s clockd.Side) string {

@@ -158,7 +158,7 @@ func (g *Game) stopDue() time.Duration {
 func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int)) {
 	lag := g.cfg.ScanLag
 	for i, p := range g.plies {
-		if p.completed {
+		if p.completed() {
 			continue
 		}
 		own, opp := -1, -1
@@ -181,7 +181,7 @@ func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int
 			// ply when presses are judged again, not the next move
 		case own >= 0:
 			consider(g.plies[own].made.at+lag, dueCompleteByNextMove, i)
-		case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified && !g.couldNotPress(i):
+		case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified() && !g.couldNotPress(i):
 			consider(g.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
 		}
 	}
