@@ -1,6 +1,11 @@
 // Package clockd models chess clocks for arbiterd: time controls, an exact
 // reference clock, and the interpretation of what real clocks report.
 //
+// Despite its name it is a clock model, not a daemon: it runs no process
+// or goroutine of its own but Runner's one timer, and arbiterd serve lives
+// in internal/boards/daemon. The name is kept because the callers and the
+// documents already know the package by it.
+//
 // # Time controls
 //
 // TimeControl is a list of periods in the notation of
