@@ -14,7 +14,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
-	"github.com/arbiterd/arbiterd/internal/journal/replay"
+	"github.com/arbiterd/arbiterd/internal/journal/decode"
 	"github.com/arbiterd/arbiterd/internal/output/pgn"
 	"github.com/arbiterd/arbiterd/internal/output/report"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -121,10 +121,10 @@ func runReplay(cmd *cobra.Command, o replayOptions) error {
 }
 
 func runReplayDecoded(cmd *cobra.Command, o replayOptions) error {
-	var st replay.Stats
+	var st decode.Stats
 	err := readCapture(cmd, o.capture, func(in io.Reader, out *bufio.Writer) (err error) {
-		st, err = replay.Run(in, replay.Options{}, func(m replay.Message) error {
-			b, err := replay.JSON(m)
+		st, err = decode.Run(in, decode.Options{}, func(m decode.Message) error {
+			b, err := decode.JSON(m)
 			if err != nil {
 				return err
 			}
@@ -162,7 +162,7 @@ func readCapture(cmd *cobra.Command, path string, read func(in io.Reader, out *b
 	return nil
 }
 
-func printStats(w io.Writer, st replay.Stats) {
+func printStats(w io.Writer, st decode.Stats) {
 	fmt.Fprintf(w, "%d lines, %d reads, %d writes, %d messages\n", st.Lines, st.Reads, st.Writes, st.Messages)
 	for _, name := range slices.Sorted(maps.Keys(st.Ports)) {
 		s := st.Ports[name]

@@ -53,7 +53,7 @@ func runLoadVenue(args []string) int {
 	n, _ := strconv.Atoi(args[2])
 	secs, _ := strconv.ParseFloat(args[3], 64)
 	evs := loadGame(fakeTB{})
-	capData, err := os.ReadFile("../journal/replay/testdata/game.capture")
+	capData, err := os.ReadFile("../journal/decode/testdata/game.capture")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -1,4 +1,4 @@
-package replay_test
+package decode_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/driver/dgt"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
-	"github.com/arbiterd/arbiterd/internal/journal/replay"
+	"github.com/arbiterd/arbiterd/internal/journal/decode"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -25,8 +25,8 @@ func TestReplayGolden(t *testing.T) {
 	}
 	defer f.Close()
 	var out bytes.Buffer
-	st, err := replay.Run(f, replay.Options{}, func(m replay.Message) error {
-		b, err := replay.JSON(m)
+	st, err := decode.Run(f, decode.Options{}, func(m decode.Message) error {
+		b, err := decode.JSON(m)
 		if err != nil {
 			return err
 		}
@@ -75,7 +75,7 @@ func TestReplayMatchesLiveDecoding(t *testing.T) {
 		}
 	}
 	var got []dgt.Message
-	if _, err := replay.Run(bytes.NewReader(raw), replay.Options{}, func(m replay.Message) error {
+	if _, err := decode.Run(bytes.NewReader(raw), decode.Options{}, func(m decode.Message) error {
 		d, ok := m.Msg.(dgt.Message)
 		if !ok {
 			return fmt.Errorf("port %s: %T is not a DGT message", m.Port, m.Msg)
@@ -100,15 +100,15 @@ func TestReplayErrors(t *testing.T) {
 		{"unknown driver", "#capture v1\n#port clock morse\n", 2},
 	}
 	for _, tt := range tests {
-		_, err := replay.Run(strings.NewReader(tt.input), replay.Options{}, func(replay.Message) error { return nil })
+		_, err := decode.Run(strings.NewReader(tt.input), decode.Options{}, func(decode.Message) error { return nil })
 		var le *capture.LineError
 		if !errors.As(err, &le) || le.Line != tt.line {
 			t.Errorf("%s: error %v, want one at line %d", tt.name, err, tt.line)
 		}
 	}
 	stop := errors.New("stop")
-	_, err := replay.Run(strings.NewReader("#capture v1\n#port b dgt\n0.000000 b r 8e00050101\n"), replay.Options{},
-		func(replay.Message) error { return stop })
+	_, err := decode.Run(strings.NewReader("#capture v1\n#port b dgt\n0.000000 b r 8e00050101\n"), decode.Options{},
+		func(decode.Message) error { return stop })
 	if !errors.Is(err, stop) {
 		t.Errorf("handler error not returned: %v", err)
 	}

@@ -1,4 +1,4 @@
-package replay
+package decode
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package replay_test
+package decode_test
 
 import (
 	"encoding/hex"
@@ -10,7 +10,7 @@ import (
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/driver/dgt"
 	"github.com/arbiterd/arbiterd/driver/lineclock"
-	"github.com/arbiterd/arbiterd/internal/journal/replay"
+	"github.com/arbiterd/arbiterd/internal/journal/decode"
 )
 
 // A capture with a board and a separate lineclock clock: both ports are
@@ -46,8 +46,8 @@ func TestReplayLineclockPort(t *testing.T) {
 		"",
 	}, "\n")
 	var types, lines []string
-	st, err := replay.Run(strings.NewReader(capt), replay.Options{}, func(m replay.Message) error {
-		b, err := replay.JSON(m)
+	st, err := decode.Run(strings.NewReader(capt), decode.Options{}, func(m decode.Message) error {
+		b, err := decode.JSON(m)
 		if err != nil {
 			return err
 		}
@@ -94,7 +94,7 @@ func TestReplayPortDrivers(t *testing.T) {
 		"#capture v1\n#port board dgt\n#port clock chessup\n":                  `line 3: port clock: no decoder for driver "chessup"`,
 		"#capture v1\n#port board dgt\n#port board dgt\n0.500000 board r 01\n": "",
 	} {
-		_, err := replay.Run(strings.NewReader(capt), replay.Options{}, func(replay.Message) error { return nil })
+		_, err := decode.Run(strings.NewReader(capt), decode.Options{}, func(decode.Message) error { return nil })
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("%q: %v", capt, err)

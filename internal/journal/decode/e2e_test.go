@@ -1,6 +1,6 @@
 //go:build linux
 
-package replay_test
+package decode_test
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
-	"github.com/arbiterd/arbiterd/internal/journal/replay"
+	"github.com/arbiterd/arbiterd/internal/journal/decode"
 )
 
 // lockedBuf is the capture file: written by the port, read after.
@@ -123,7 +123,7 @@ func TestEmulatorToReplay(t *testing.T) {
 	go func() { emuDone <- emu.Run(ctx, master) }()
 
 	sess := dgt.NewSession(port, dgt.SessionOptions{Now: now})
-	var live []replay.Message
+	var live []decode.Message
 	collected := make(chan struct{})
 	stopped := make(chan struct{}) // the players stopped the clock: game over
 	go func() {
@@ -131,7 +131,7 @@ func TestEmulatorToReplay(t *testing.T) {
 		ran, fieldsSeen := false, 0
 		for e := range sess.Events() {
 			if e.Msg != nil {
-				live = append(live, replay.Message{At: e.At, Port: "board", Msg: e.Msg})
+				live = append(live, decode.Message{At: e.At, Port: "board", Msg: e.Msg})
 			}
 			switch m := e.Msg.(type) {
 			case dgt.FieldUpdate:
@@ -192,8 +192,8 @@ func TestEmulatorToReplay(t *testing.T) {
 	}
 
 	// Replay the capture: the same messages, at the same times.
-	var replayed []replay.Message
-	rst, err := replay.Run(bytes.NewReader(file.Bytes()), replay.Options{}, func(m replay.Message) error {
+	var replayed []decode.Message
+	rst, err := decode.Run(bytes.NewReader(file.Bytes()), decode.Options{}, func(m decode.Message) error {
 		m.Line = 0
 		replayed = append(replayed, m)
 		return nil

@@ -1,6 +1,6 @@
 //go:build linux
 
-package replay_test
+package decode_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/arbiterd/arbiterd/driver/dgt"
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
-	"github.com/arbiterd/arbiterd/internal/journal/replay"
+	"github.com/arbiterd/arbiterd/internal/journal/decode"
 )
 
 // TestLiveBoard talks to a real DGT board when ARBITERD_DGT_PORT names its
@@ -41,13 +41,13 @@ func TestLiveBoard(t *testing.T) {
 	sess := dgt.NewSession(port, dgt.SessionOptions{Now: now})
 	runDone := make(chan error, 1)
 	go func() { runDone <- sess.Run(ctx) }()
-	var live []replay.Message
+	var live []decode.Message
 	var serial, dump bool
 	for e := range sess.Events() {
 		if e.Msg == nil {
 			continue
 		}
-		live = append(live, replay.Message{At: e.At, Port: "board", Msg: e.Msg})
+		live = append(live, decode.Message{At: e.At, Port: "board", Msg: e.Msg})
 		switch e.Msg.(type) {
 		case dgt.Serial:
 			serial = true
@@ -64,8 +64,8 @@ func TestLiveBoard(t *testing.T) {
 	if !serial || !dump {
 		t.Fatalf("the board did not answer the start-up (serial %v, board dump %v); decoder %+v", serial, dump, sess.Stats())
 	}
-	var replayed []replay.Message
-	if _, err := replay.Run(bytes.NewReader(file.Bytes()), replay.Options{}, func(m replay.Message) error {
+	var replayed []decode.Message
+	if _, err := decode.Run(bytes.NewReader(file.Bytes()), decode.Options{}, func(m decode.Message) error {
 		m.Line = 0
 		replayed = append(replayed, m)
 		return nil

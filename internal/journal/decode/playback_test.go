@@ -1,4 +1,4 @@
-package replay_test
+package decode_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/driver/dgt"
 	dt "github.com/arbiterd/arbiterd/driver/drivertest"
-	"github.com/arbiterd/arbiterd/internal/journal/replay"
+	"github.com/arbiterd/arbiterd/internal/journal/decode"
 )
 
 // TestSessionPlaysBackCapture: a recorded capture drives a live
@@ -29,7 +29,7 @@ func TestSessionPlaysBackCapture(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want []dgt.Message
-	if _, err := replay.Run(bytes.NewReader(raw), replay.Options{}, func(m replay.Message) error {
+	if _, err := decode.Run(bytes.NewReader(raw), decode.Options{}, func(m decode.Message) error {
 		d, ok := m.Msg.(dgt.Message)
 		if !ok {
 			return fmt.Errorf("port %s: %T is not a DGT message", m.Port, m.Msg)

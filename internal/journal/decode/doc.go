@@ -1,4 +1,4 @@
-// Package replay feeds a capture (internal/journal/capture) through the same
+// Package decode feeds a capture (internal/journal/capture) through the same
 // decoders the live daemon uses (driver/dgt for a "dgt" port,
 // driver/lineclock for a "lineclock" port) and hands each decoded message, with the
 // time and port of the read that completed it, to a callback. The bytes
@@ -7,4 +7,4 @@
 // a deterministic function of the capture.
 //
 // JSON renders a decoded message as one JSONL object for `arbiterd replay`.
-package replay
+package decode

@@ -1,4 +1,4 @@
-package replay_test
+package decode_test
 
 import (
 	"reflect"
