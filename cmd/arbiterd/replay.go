@@ -95,7 +95,8 @@ func runReplay(cmd *cobra.Command, o replayOptions) error {
 	tags := p.Tags()
 	if o.pgnFile != "" {
 		g := pgn.New(pgn.Tags{Event: tags.Event, Site: tags.Site, Date: capture.Date(tags.Started), Round: tags.Round,
-			Board: tags.Board, White: tags.White, Black: tags.Black, TimeControl: tags.TimeControl, StartFEN: tags.StartFEN})
+			Board: tags.Board, White: tags.White, Black: tags.Black, TimeControl: tags.TimeControl, StartFEN: tags.StartFEN,
+			WhitePlayer: pgn.Player(tags.WhitePlayer), BlackPlayer: pgn.Player(tags.BlackPlayer)})
 		for _, e := range events {
 			g.Add(e)
 		}

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/pairings"
 	"github.com/arbiterd/arbiterd/internal/textin"
 	"github.com/arbiterd/arbiterd/rules"
 )
@@ -40,6 +42,11 @@ type Config struct {
 	Listen string `yaml:"listen" toml:"listen"` // HTTP address, host:port
 	Event  string `yaml:"event" toml:"event"`   // the event's name (PGN Event)
 	Round  string `yaml:"round" toml:"round"`   // the round (PGN Round "r.b", directory round-R)
+	// Pairings is the pairing program's file the rounds' pairs come from
+	// (a pairing PGN, a TRF-16 or a CSV list; docs/pairings.md): each
+	// board's players are those of its number in the round. Without a
+	// round, the first round with results still blank.
+	Pairings string `yaml:"pairings" toml:"pairings"`
 	// DefaultTime is the round's default time (6.7.1), as a duration such
 	// as "30m" or "1h" ("" or "0": not checked): once it has passed since
 	// a board's clock started, a player whose first move is not made is
@@ -56,6 +63,30 @@ type Config struct {
 	NATS      *NATS      `yaml:"nats" toml:"nats"`           // publish to NATS JetStream for a hall (optional; docs/scale-out.md)
 	Access    *Access    `yaml:"access" toml:"access"`       // arbiters' logins, spectators, TLS for listen (optional; access.go)
 	Boards    []Board    `yaml:"boards" toml:"boards"`
+
+	pairs *pairings.Round // the round's pairings, read by validate from Pairings
+}
+
+// Pairs returns the round's pairings read from the pairings file (nil
+// without one, or before the configuration was validated).
+func (c *Config) Pairs() *pairings.Round { return c.pairs }
+
+// Pair returns the pair on board number n of the round's pairings.
+func (c *Config) Pair(n int) (pairings.Board, bool) {
+	if c.pairs == nil {
+		return pairings.Board{}, false
+	}
+	return c.pairs.Board(n)
+}
+
+// WithRound returns a copy of the configuration for round r of the
+// pairings file, whose pairs are given: the next round loaded while the
+// daemon runs.
+func (c *Config) WithRound(r *pairings.Round) *Config {
+	n := *c
+	n.Boards = slices.Clone(c.Boards)
+	n.Round, n.pairs = strconv.Itoa(max(r.Number, 1)), r
+	return &n
 }
 
 // Lichess is the optional push of the round's games to a lichess
@@ -340,8 +371,8 @@ func (c *Config) defaults() {
 	if c.Data == "" {
 		c.Data = DefaultData
 	}
-	if c.Round == "" {
-		c.Round = DefaultRound
+	if c.Round == "" && c.Pairings == "" {
+		c.Round = DefaultRound // with pairings: the file's next round (checkPairings)
 	}
 	if c.LogFormat == "" {
 		c.LogFormat = DefaultLogFormat
@@ -386,6 +417,7 @@ func (c *Config) validate(goos string) []*Error {
 	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		bad("listen", "port %q is not a number from 0 to 65535", port)
 	}
+	c.checkPairings(bad)
 	if !roundName.MatchString(c.Round) {
 		bad("round", "%q: a round is letters, digits, '.', '_' or '-' (it names the round's directory)", c.Round)
 	}
@@ -410,6 +442,38 @@ func (c *Config) validate(goos string) []*Error {
 	c.validateBoards(goos, bad)
 	errs = append(errs, c.NATS.validate()...)
 	return errs
+}
+
+// checkPairings reads the round's pairings from the pairings file: the
+// round given, or the first round with results still blank (which then
+// is the round).
+func (c *Config) checkPairings(bad func(field, format string, a ...any)) {
+	if c.Pairings == "" {
+		return
+	}
+	n := 0
+	if c.Round != "" {
+		var err error
+		if n, err = strconv.Atoi(c.Round); err != nil || n < 1 {
+			bad("round", "%q: with pairings, the round is the pairing file's round number (1 or more)", c.Round)
+			return
+		}
+	}
+	if c.pairs != nil && (n == 0 || c.pairs.Number == n || c.pairs.Number == 0) {
+		return // read already (Validate again)
+	}
+	r, err := pairings.ReadFile(c.Pairings, n)
+	if err != nil {
+		bad("pairings", "%v", err)
+		if c.Round == "" {
+			c.Round = DefaultRound
+		}
+		return
+	}
+	c.pairs = r
+	if c.Round == "" {
+		c.Round = strconv.Itoa(max(r.Number, 1))
+	}
 }
 
 // validateBoards checks the boards: unique numbers, ports that can be

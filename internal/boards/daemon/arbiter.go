@@ -88,7 +88,7 @@ func (b *board) ackOffLine(seq int, kind, arbiter string) error {
 	cw := b.cw
 	if cw == nil {
 		var err error
-		if cw, err = b.d.o.OpenCapture(capturePath(b.d.dir, b.id), true); err != nil {
+		if cw, err = b.d.o.OpenCapture(capturePath(b.dir, b.id), true); err != nil {
 			return err
 		}
 		defer cw.Close()
@@ -100,7 +100,10 @@ func (b *board) ackOffLine(seq int, kind, arbiter string) error {
 }
 
 func (d *Daemon) boardByID(id string) (*board, error) {
-	for _, b := range d.boards {
+	d.mu.Lock()
+	boards := d.boards
+	d.mu.Unlock()
+	for _, b := range boards {
 		if b.id == id {
 			return b, nil
 		}

@@ -57,12 +57,14 @@ type board struct {
 	d   *Daemon
 	cfg config.Board
 	id  string
+	dir string // the round's directory, where its files are
 	log *slog.Logger
 
 	p        *pipeline.Pipeline
 	cw       *capture.Writer // nil once the game is finished
 	files    *viewFiles      // the events file and the PGN
-	game     *pgn.Game
+	game     *pgn.Game       // under gameMu (a pairing corrected from the API)
+	gameMu   sync.Mutex
 	now      func() time.Duration
 	finished bool
 	watching bool       // the board is read live: its squares go to the hub (the runner's)
@@ -101,8 +103,12 @@ func (d *Daemon) meta(bc config.Board) map[string]string {
 	if dt, err := d.cfg.DefaultTimeDuration(); err == nil && dt > 0 {
 		m[capture.MetaDefaultTime] = strconv.Itoa(int(dt / time.Second)) // validated with the configuration
 	}
-	for k, v := range map[string]string{capture.MetaEvent: d.cfg.Event, capture.MetaSite: d.cfg.Site, capture.MetaWhite: bc.White,
-		capture.MetaBlack: bc.Black, capture.MetaStartFEN: bc.StartFEN} {
+	for k, v := range map[string]string{capture.MetaEvent: d.cfg.Event, capture.MetaSite: d.cfg.Site, capture.MetaStartFEN: bc.StartFEN} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	for k, v := range playersOf(d.cfg, bc).meta() {
 		if v != "" {
 			m[k] = v
 		}
@@ -114,7 +120,7 @@ func (d *Daemon) meta(bc config.Board) map[string]string {
 // capture already in the journal.
 func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 	id := bc.ID()
-	b := &board{d: d, cfg: bc, id: id, log: d.log.With("board", id)}
+	b := &board{d: d, cfg: bc, id: id, dir: d.dir, log: d.log.With("board", id)}
 	b.files = &viewFiles{fsys: d.o.Files, evPath: eventsPath(d.dir, id), pgnPath: pgnPath(d.dir, id),
 		failed: b.filesFailed, caughtUp: b.filesCaughtUp}
 	b.p = pipeline.New(pipeline.Options{Oracle: d.o.Oracle, OnSquares: b.squares, OnSerial: b.serial})
@@ -136,8 +142,21 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 	}
 
 	tc, _ := clockd.ParseTimeControl(bc.TimeControl) // validated
+	ps := playersOf(d.cfg, bc)
+	if t := b.p.Tags(); t.Board != "" {
+		// A game recovered: its players as its capture names them (a
+		// pairing corrected during the game included).
+		ps = players{white: t.White, black: t.Black, wp: pgn.Player(t.WhitePlayer), bp: pgn.Player(t.BlackPlayer)}
+		ps.whiteH, ps.blackH = hub.Player(ps.wp), hub.Player(ps.bp)
+	}
+	in := hubInfo(d.cfg, bc)
+	in.White, in.Black, in.WhitePlayer, in.BlackPlayer = ps.white, ps.black, ps.whiteH, ps.blackH
+	if o.started != "" {
+		in.Date = capture.Date(o.started)
+	}
+	d.hub.AddBoard(in)
 	b.game = pgn.New(pgn.Tags{Event: d.cfg.Event, Site: d.cfg.Site, Date: capture.Date(o.started), Round: d.cfg.Round,
-		Board: id, White: bc.White, Black: bc.Black, TimeControl: tc, StartFEN: bc.StartFEN})
+		Board: id, White: ps.white, Black: ps.black, TimeControl: tc, StartFEN: bc.StartFEN, WhitePlayer: ps.wp, BlackPlayer: ps.bp})
 
 	// The events file is rewritten from the capture: it is a view of it.
 	var buf bytes.Buffer
@@ -234,7 +253,7 @@ func (b *board) recoverGame(path string, modified time.Time, o *opening) error {
 		"finished", b.finished, "resume_at", capture.FormatSeconds(o.base))
 	if b.finished {
 		b.log.Warn(fmt.Sprintf("the game in %s is over: the board is shown as it ended and its port is not read. "+
-			"For a new game, start the next round (round in the configuration, or --round %s); every round keeps its own journal", path, nextRound(d.cfg.Round)),
+			"For a new game, start the next round (with a pairings file: the dashboard's next round, or POST /api/round; otherwise round in the configuration, or --round %s); every round keeps its own journal", path, nextRound(d.cfg.Round)),
 			"capture", path)
 	}
 	return nil
@@ -371,7 +390,10 @@ func replayInto(path string, p *pipeline.Pipeline, fn func(reconcile.Event) erro
 // leaves the old one or the new one), now or as soon as they can.
 func (b *board) writePGN() error {
 	var buf bytes.Buffer
-	if err := b.game.Write(&buf); err != nil {
+	b.gameMu.Lock()
+	err := b.game.Write(&buf)
+	b.gameMu.Unlock()
+	if err != nil {
 		return err
 	}
 	b.files.setPGN(buf.Bytes())
@@ -446,7 +468,7 @@ func (b *board) end() {
 	if err := b.p.End(func(e reconcile.Event) error { b.publish(e); return nil }); err != nil {
 		b.log.Error("ending the game", "err", err)
 	}
-	b.log.Info("game over; capture closed", "capture", capturePath(b.d.dir, b.id))
+	b.log.Info("game over; capture closed", "capture", capturePath(b.dir, b.id))
 }
 
 // onEvent is live.Run's OnEvent: it publishes and stops the runner once
@@ -466,7 +488,9 @@ func (b *board) publish(e reconcile.Event) {
 		}
 	}
 	b.files.appendEvent(append(reconcile.Marshal(e), '\n'))
+	b.gameMu.Lock()
 	b.game.Add(e)
+	b.gameMu.Unlock()
 	b.d.hub.Publish(b.id, e)
 	b.count(e)
 	switch e.Type {
@@ -553,7 +577,7 @@ func (b *board) journalFailed(err error) {
 		return
 	}
 	b.log.Error("JOURNAL WRITE FAILED: the game goes on in memory but is not being recorded", "err", err,
-		"capture", capturePath(b.d.dir, b.id))
+		"capture", capturePath(b.dir, b.id))
 	if err := b.d.hub.Raise(b.id, hub.Amber, KindJournal, "",
 		"the journal cannot be written ("+err.Error()+"); the game is kept in memory only"); err != nil {
 		b.log.Error("raising the journal alert", "err", err)

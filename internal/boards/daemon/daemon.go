@@ -105,8 +105,14 @@ type Daemon struct {
 
 	ln net.Listener // opened by New, served by Run
 
+	// mu guards addr, and boards, cfg and dir, which a new round replaces
+	// (switchRound, from Run's goroutine) while the API reads them.
 	mu   sync.Mutex
 	addr net.Addr
+
+	roundMu  sync.Mutex       // one round change at a time (NextRound)
+	switches chan roundSwitch // NextRound's requests to runBoards
+	stopped  chan struct{}    // closed when Run stops taking them
 }
 
 // New prepares the daemon: it opens the HTTP listener (a port already
@@ -124,7 +130,8 @@ func New(o Options) (*Daemon, error) {
 		return nil, fmt.Errorf("daemon: %w", err)
 	}
 	o.setDefaults()
-	d := &Daemon{o: o, cfg: o.Config, log: o.Logger, hub: o.Hub, m: newMetrics()}
+	d := &Daemon{o: o, cfg: o.Config, log: o.Logger, hub: o.Hub, m: newMetrics(),
+		switches: make(chan roundSwitch), stopped: make(chan struct{})}
 	d.dir = filepath.Join(d.cfg.Data, "round-"+d.cfg.Round)
 	// The HTTP port first: taken, the daemon stops before any capture
 	// file is made.
@@ -205,7 +212,25 @@ func (d *Daemon) closeListener() {
 func (d *Daemon) Hub() *hub.Hub { return d.hub }
 
 // Dir returns the round's journal directory.
-func (d *Daemon) Dir() string { return d.dir }
+func (d *Daemon) Dir() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.dir
+}
+
+// Round returns the round the boards play.
+func (d *Daemon) Round() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.cfg.Round
+}
+
+// current returns the round's boards.
+func (d *Daemon) current() []*board {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.boards
+}
 
 // Addr returns the address the HTTP server listens on (nil before Run
 // has started listening).
@@ -239,6 +264,32 @@ func (d *Daemon) Handler() http.Handler {
 		})
 	}
 	return mux
+}
+
+// runBoards runs every board of the round under its own supervisor until
+// ctx is done, and goes over to a new round when NextRound asks: the
+// boards are stopped (each capture synced and closed), the new round's
+// opened, and run.
+func (d *Daemon) runBoards(ctx context.Context) {
+	defer close(d.stopped)
+	for {
+		rctx, stop := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		for _, b := range d.current() {
+			wg.Go(func() { b.run(rctx) })
+		}
+		var req roundSwitch
+		select {
+		case <-ctx.Done():
+		case req = <-d.switches:
+		}
+		stop()
+		wg.Wait()
+		if req.done == nil {
+			return
+		}
+		req.done <- d.switchRound(req.cfg)
+	}
 }
 
 // Run serves until ctx is done: every board under its own supervisor,
@@ -277,10 +328,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	var keeper sync.WaitGroup
 	keeper.Go(func() { d.keepFiles(keepCtx) })
 	var wg sync.WaitGroup
-	for _, b := range d.boards {
-		wg.Go(func() { b.run(ctx) })
-	}
 	wg.Go(func() { output.Run(ctx, d.log, d.o.Runners) }) // errors logged there
+	d.runBoards(ctx)
 	wg.Wait()
 	stopKeeping()
 	keeper.Wait()

@@ -233,7 +233,7 @@ func (d *Daemon) keepFiles(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			for _, b := range d.boards {
+			for _, b := range d.current() {
 				b.files.retry()
 			}
 		}
@@ -244,10 +244,10 @@ func (d *Daemon) keepFiles(ctx context.Context) {
 // and closes them; what cannot be written is said in the log, with how
 // to get it back.
 func (d *Daemon) closeFiles() {
-	for _, b := range d.boards {
+	for _, b := range d.current() {
 		if err := b.files.close(); err != nil {
 			b.log.Error(fmt.Sprintf("board %s: a file could not be written before stopping: %v. It is made again from the capture at the next start, or by arbiterd replay", b.id, err),
-				"capture", capturePath(d.dir, b.id))
+				"capture", capturePath(b.dir, b.id))
 		}
 	}
 }

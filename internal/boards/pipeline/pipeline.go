@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -64,6 +65,23 @@ type Tags struct {
 	// Site is the PGN Site; Started, Version and Revision the capture's
 	// provenance (capture.MetaStarted, …): "" when it does not say.
 	Site, Started, Version, Revision string
+	// WhitePlayer and BlackPlayer are what the pairings said of the
+	// players (capture.MetaWhiteFideID, …).
+	WhitePlayer, BlackPlayer Player
+}
+
+// Player is what a capture's meta says of a player besides the name.
+type Player struct {
+	FideID, Elo, Title, Federation, Team string
+}
+
+// playerTags fills the tags that name the players from meta m.
+func (t *Tags) playerTags(m map[string]string) {
+	t.White, t.Black = m[capture.MetaWhite], m[capture.MetaBlack]
+	t.WhitePlayer = Player{FideID: m[capture.MetaWhiteFideID], Elo: m[capture.MetaWhiteElo], Title: m[capture.MetaWhiteTitle],
+		Federation: m[capture.MetaWhiteFederation], Team: m[capture.MetaWhiteTeam]}
+	t.BlackPlayer = Player{FideID: m[capture.MetaBlackFideID], Elo: m[capture.MetaBlackElo], Title: m[capture.MetaBlackTitle],
+		Federation: m[capture.MetaBlackFederation], Team: m[capture.MetaBlackTeam]}
 }
 
 // port is one device line and its decoder.
@@ -158,6 +176,9 @@ func (p *Pipeline) Meta(key, value string) error {
 		}
 	}
 	p.meta[key] = value
+	if p.game != nil && slices.Contains(capture.PlayerKeys, key) {
+		p.tags.playerTags(p.meta) // a pairing corrected during the game
+	}
 	return nil
 }
 
@@ -236,6 +257,7 @@ func (p *Pipeline) start() error {
 		Site: m[capture.MetaSite], Started: m[capture.MetaStarted],
 		Version: m[capture.MetaArbiterdVersion], Revision: m[capture.MetaArbiterdRevision],
 	}
+	p.tags.playerTags(m)
 	for _, name := range p.order {
 		p.emit(p.session(p.ports[name].declared, "start", name))
 	}

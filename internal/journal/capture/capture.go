@@ -48,6 +48,29 @@ const (
 	MetaDefaultTime = "default-time"
 )
 
+// Meta keys of the players as the pairings name them (arbiterd
+// extension; docs/capture.md): the PGN's WhiteFideId, WhiteElo,
+// WhiteTitle, WhiteFederation, WhiteTeam and Black's.
+const (
+	MetaWhiteFideID     = "white-fide-id"
+	MetaWhiteElo        = "white-elo"
+	MetaWhiteTitle      = "white-title"
+	MetaWhiteFederation = "white-federation"
+	MetaWhiteTeam       = "white-team"
+	MetaBlackFideID     = "black-fide-id"
+	MetaBlackElo        = "black-elo"
+	MetaBlackTitle      = "black-title"
+	MetaBlackFederation = "black-federation"
+	MetaBlackTeam       = "black-team"
+)
+
+// PlayerKeys are the meta keys that name the players: white and black and
+// the keys above. Unlike the game's settings, they may change once the
+// game has started (a pairing corrected): the PGN's tags follow, the
+// events do not change.
+var PlayerKeys = []string{MetaWhite, MetaBlack, MetaWhiteFideID, MetaWhiteElo, MetaWhiteTitle, MetaWhiteFederation, MetaWhiteTeam,
+	MetaBlackFideID, MetaBlackElo, MetaBlackTitle, MetaBlackFederation, MetaBlackTeam}
+
 // Started reads a started meta value: the wall-clock time the capture
 // began.
 func Started(value string) (time.Time, error) {

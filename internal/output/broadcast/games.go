@@ -56,7 +56,8 @@ func NewGames(h *hub.Hub, m Meta) *Games {
 }
 
 func infoOf(b hub.Board) hub.Info {
-	return hub.Info{ID: b.ID, Round: b.Round, White: b.White, Black: b.Black, TimeControl: b.TimeControl}
+	return hub.Info{ID: b.ID, Round: b.Round, White: b.White, Black: b.Black, TimeControl: b.TimeControl,
+		WhitePlayer: b.WhitePlayer, BlackPlayer: b.BlackPlayer, Date: b.Date}
 }
 
 // Load (re)builds a board's game from every event the hub holds for it: on
@@ -79,7 +80,11 @@ func (gs *Games) Load(id string) (bool, error) {
 		t.round = "1"
 	}
 	tags := pgn.Tags{Event: gs.meta.Event, Site: gs.meta.Site, Date: gs.meta.Date,
-		Round: t.round, Board: b.ID, White: b.White, Black: b.Black}
+		Round: t.round, Board: b.ID, White: b.White, Black: b.Black,
+		WhitePlayer: pgn.Player(b.WhitePlayer), BlackPlayer: pgn.Player(b.BlackPlayer)}
+	if b.Date != "" {
+		tags.Date = b.Date // the round's own date (a round loaded on a later day)
+	}
 	if b.TimeControl != "" {
 		tc, err := clockd.ParseTimeControl(b.TimeControl)
 		if err != nil {

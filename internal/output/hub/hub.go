@@ -59,6 +59,12 @@ type Board struct {
 	White       string `json:"white,omitempty"`
 	Black       string `json:"black,omitempty"`
 	TimeControl string `json:"timecontrol,omitempty"`
+	// WhitePlayer and BlackPlayer are what the round's pairings say of the
+	// players besides their names (the PGN's WhiteFideId, WhiteElo, …);
+	// Date is the round's date as PGN writes it, when the daemon knows it.
+	WhitePlayer Player `json:"white_player,omitzero"`
+	BlackPlayer Player `json:"black_player,omitzero"`
+	Date        string `json:"date,omitempty"`
 	// Serial is the serial number the board's device reported, when it
 	// did and no other board's device reported the same (emulated boards
 	// all report one number).
@@ -198,9 +204,22 @@ func New(o Options) *Hub {
 	return &Hub{now: o.Now, keep: o.Keep, boards: map[string]*entry{}, subs: map[*sub]struct{}{}}
 }
 
+// Player is what the pairings say of a player besides the name: the PGN
+// tags WhiteFideId, WhiteElo, WhiteTitle, WhiteFederation, WhiteTeam (and
+// Black's). Empty values are unknown.
+type Player struct {
+	FideID     string `json:"fide_id,omitempty"`
+	Elo        string `json:"elo,omitempty"`
+	Title      string `json:"title,omitempty"`
+	Federation string `json:"federation,omitempty"`
+	Team       string `json:"team,omitempty"`
+}
+
 // Info describes a board before its game starts.
 type Info struct {
 	ID, Round, White, Black, TimeControl string
+	WhitePlayer, BlackPlayer             Player
+	Date                                 string
 	// ClockPort names the port of the board's separate clock (a port the
 	// capture declares with the lineclock driver); "" when its clock is
 	// the one attached to the board. Session events of that port change
@@ -218,6 +237,7 @@ func (h *Hub) AddBoard(in Info) {
 		h.boards[in.ID] = e
 	}
 	e.state.Round, e.state.White, e.state.Black, e.state.TimeControl = in.Round, in.White, in.Black, in.TimeControl
+	e.state.WhitePlayer, e.state.BlackPlayer, e.state.Date = in.WhitePlayer, in.BlackPlayer, in.Date
 	e.clockPort = in.ClockPort
 	if tc, err := clockd.ParseTimeControl(in.TimeControl); err == nil {
 		e.tc = tc
@@ -237,7 +257,8 @@ func (h *Hub) Reset(id string) {
 	// The device stays (its serial number); its squares are read afresh
 	// with the new game's times.
 	fresh := &entry{tc: e.tc, clockPort: e.clockPort, device: e.device, state: Board{ID: id, Round: e.state.Round, White: e.state.White,
-		Black: e.state.Black, TimeControl: e.state.TimeControl, Serial: e.state.Serial, Connection: Waiting, SAN: []string{},
+		Black: e.state.Black, TimeControl: e.state.TimeControl, WhitePlayer: e.state.WhitePlayer, BlackPlayer: e.state.BlackPlayer,
+		Date: e.state.Date, Serial: e.state.Serial, Connection: Waiting, SAN: []string{},
 		Alerts: []Alert{}, FEN: startFEN}}
 	fresh.updateRequired()
 	h.boards[id] = fresh

@@ -29,6 +29,11 @@ type Player struct {
 	FideID, Elo, Title, Federation, Team string
 }
 
+// SetPlayers names the players anew (a pairing corrected during the game).
+func (g *Game) SetPlayers(white, black string, wp, bp Player) {
+	g.tags.White, g.tags.Black, g.tags.WhitePlayer, g.tags.BlackPlayer = white, black, wp, bp
+}
+
 // Move is one completed move of the record.
 type Move struct {
 	Ply   int

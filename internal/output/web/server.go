@@ -137,6 +137,8 @@ func New(h *hub.Hub, o Options) *Server {
 	s.mux.Handle("POST /api/boards/{id}/alerts/{alert}/ack", csrf.Handler(http.HandlerFunc(s.ack)))
 	s.mux.Handle("POST /api/boards/{id}/claims", csrf.Handler(http.HandlerFunc(s.claim)))
 	s.mux.Handle("POST /api/boards/{id}/claims/{claim}/decision", csrf.Handler(http.HandlerFunc(s.decide)))
+	s.mux.Handle("POST /api/boards/{id}/pairing", csrf.Handler(http.HandlerFunc(s.setPairing)))
+	s.mux.Handle("POST /api/round", csrf.Handler(http.HandlerFunc(s.nextRound)))
 	s.mux.HandleFunc("GET /api/stream", s.stream)
 	s.mux.HandleFunc("/api/", s.notFound)
 	// The page and its assets, embedded: /static/app.js is static/app.js.
