@@ -31,6 +31,10 @@ unplugged board is reopened with back-off and its game goes on, and after a
 restart unfinished games are replayed from their captures and continued.
 The HTTP server (localhost by default) serves the live view and /metrics
 (Prometheus). SIGINT or SIGTERM stops it after syncing every capture.
+With pairings: FILE in the configuration (a pairing PGN, TRF-16 or CSV),
+each board plays its number's pair of the round (without round: the file's
+first round still to play), and the next round is loaded from the
+dashboard (POST /api/round) without a restart.
 Flags override the file. See docs/operations.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -56,7 +60,7 @@ Flags override the file. See docs/operations.md.`,
 	f.StringVar(&file, "config", "", "configuration file (.yaml, .yml or .toml)")
 	f.StringVar(&listen, "listen", "", "HTTP address, host:port (default from the file, else "+config.DefaultListen+")")
 	f.StringVar(&data, "data", "", "data directory: the journal (default from the file, else "+config.DefaultData+")")
-	f.StringVar(&round, "round", "", "round (names the journal directory round-R)")
+	f.StringVar(&round, "round", "", "round (names the journal directory round-R; with pairings, the file's round)")
 	f.StringVar(&event, "event", "", "the event's name")
 	f.StringVar(&logFormat, "log-format", "", "log format: text or json")
 	f.StringVar(&logLevel, "log-level", "", "log level: debug, info, warn or error")

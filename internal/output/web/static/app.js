@@ -594,6 +594,43 @@
     }
   });
 
+  // ---- the next round ----------------------------------------------------
+
+  // A game has ended with a result, or with a flag verdict that is one.
+  function ended(b) {
+    return !!b.result || !!(b.flag && b.flag.verdict && b.flag.verdict !== "none");
+  }
+
+  const nextRound = document.getElementById("next-round");
+  nextRound.addEventListener("click", async () => {
+    const open = [...boards.values()].map((e) => e.state).filter((b) => !ended(b)).map((b) => b.id);
+    let body = {};
+    if (open.length > 0) {
+      const which = open.length === 1 ? "The game of board " + open[0] + " has" : "The games of boards " + open.join(", ") + " have";
+      if (!window.confirm(which + " not ended. Stop " + (open.length === 1 ? "it" : "them") +
+          " as " + (open.length === 1 ? "it stands" : "they stand") + " and load the next round? " +
+          "Their captures are kept; their results stay open.")) return;
+      body = { confirm: open.join(",") };
+    } else if (!window.confirm("Every game has ended. Load the next round's pairings onto the boards?")) {
+      return;
+    }
+    nextRound.disabled = true;
+    nextRound.classList.remove("failed");
+    try {
+      const r = await fetch("/api/round", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const reply = await r.json();
+      if (!r.ok) throw new Error(reply.error || r.statusText);
+      for (const b of reply.boards || []) apply(b);
+      nextRound.title = "round " + reply.round + " loaded";
+    } catch (e) {
+      nextRound.title = "next round not loaded: " + e.message;
+      nextRound.classList.add("failed");
+      window.alert("The next round was not loaded: " + e.message);
+    } finally {
+      nextRound.disabled = false;
+    }
+  });
+
   // ---- the stream -------------------------------------------------------
 
   function setConn(cls, text) {
