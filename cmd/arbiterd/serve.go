@@ -86,6 +86,8 @@ func runServe(cmd *cobra.Command, c *config.Config, speed float64) error {
 			return err
 		}
 		opts.OnEvent = venue.OnEvent
+		opts.FixedRound = "this PC is a venue of a hall (nats:), which it tells round " + c.Round +
+			": a new round at a venue is a restart with its round (docs/scale-out.md)"
 	}
 	d, err := daemon.New(opts)
 	if err != nil {

@@ -87,6 +87,10 @@ type Options struct {
 	// FileRetry is how often an events file or PGN that could not be
 	// written is tried again (0: a second).
 	FileRetry time.Duration
+	// FixedRound, when set, says why the round cannot change while the
+	// daemon runs (a venue publishes its round to a hall): NextRound
+	// refuses with it.
+	FixedRound string
 	// OnEvent, when set, sees every event published, after the journal
 	// and the hub (for tests and tools) — a recovered game's replayed
 	// events first, from New.

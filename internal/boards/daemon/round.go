@@ -71,9 +71,14 @@ func (p players) meta() map[string]string {
 	}
 }
 
-// ErrRoundRefused is wrapped by NextRound's and SetPairing's refusals
-// that are the daemon's state, not the request's fault (web answers 409).
-var ErrRoundRefused = web.ErrBoardIdle
+// refused is NextRound's refusal for the daemon's state, not the
+// request's fault: web answers 409 (it is web.ErrBoardIdle), the text is
+// the error's own.
+type refused struct{ error }
+
+func (refused) Is(target error) bool { return target == web.ErrBoardIdle }
+
+func refuse(format string, a ...any) error { return refused{fmt.Errorf(format, a...)} }
 
 // ended tells whether a board's game has ended (a result, or a flag
 // verdict that is one).
@@ -92,12 +97,15 @@ func (d *Daemon) NextRound(confirm func(board string) bool, arbiter string) (str
 	d.mu.Lock()
 	c, boards := d.cfg, d.boards
 	d.mu.Unlock()
+	if d.o.FixedRound != "" {
+		return "", refuse("%s", d.o.FixedRound)
+	}
 	if c.Pairings == "" {
-		return "", fmt.Errorf("%w: no pairings file in the configuration (pairings: FILE): a new round is then a restart with its round", ErrRoundRefused)
+		return "", refuse("no pairings file in the configuration (pairings: FILE): a new round is then a restart with its round")
 	}
 	cur, err := strconv.Atoi(c.Round)
 	if err != nil {
-		return "", fmt.Errorf("%w: round %q is not a number", ErrRoundRefused, c.Round)
+		return "", refuse("round %q is not a number", c.Round)
 	}
 	var open, confirmed []string
 	for _, b := range boards {
@@ -110,22 +118,26 @@ func (d *Daemon) NextRound(confirm func(board string) bool, arbiter string) (str
 		}
 	}
 	if len(open) > 0 {
-		return "", fmt.Errorf("%w: round %d: the game of board %s has not ended; confirm to stop it and load round %d anyway (confirm: %s)",
-			ErrRoundRefused, cur, strings.Join(open, ", "), cur+1, strings.Join(open, ","))
+		which := "the game of board " + open[0] + " has"
+		if len(open) > 1 {
+			which = "the games of boards " + strings.Join(open, ", ") + " have"
+		}
+		return "", refuse("round %d: %s not ended; confirm to stop them as they stand and load round %d anyway (confirm: %s)",
+			cur, which, cur+1, strings.Join(open, ","))
 	}
 	r, err := pairings.ReadFile(c.Pairings, cur+1)
 	if err != nil {
-		return "", fmt.Errorf("%w: round %d: %v", ErrRoundRefused, cur+1, err)
+		return "", refuse("round %d: %v", cur+1, err)
 	}
 	next := c.WithRound(r)
 	if err := next.Validate(); err != nil {
-		return "", fmt.Errorf("%w: round %d: %v", ErrRoundRefused, cur+1, err)
+		return "", refuse("round %d: %v", cur+1, err)
 	}
 	req := roundSwitch{cfg: next, done: make(chan error, 1)}
 	select {
 	case d.switches <- req:
 	case <-d.stopped:
-		return "", fmt.Errorf("%w: the daemon is stopping", ErrRoundRefused)
+		return "", refuse("the daemon is stopping")
 	}
 	if err := <-req.done; err != nil {
 		return "", err

@@ -95,8 +95,8 @@ func TestNextRoundAndACorrectedPairing(t *testing.T) {
 		code int
 		says string
 	}{
-		{`{}`, http.StatusConflict, "board 1, 2 has not ended"},
-		{`{"confirm":"1"}`, http.StatusConflict, "board 2 has not ended"},
+		{`{}`, http.StatusConflict, "the games of boards 1, 2 have not ended"},
+		{`{"confirm":"1"}`, http.StatusConflict, "the game of board 2 has not ended"},
 		{`{"confirm":"9"}`, http.StatusBadRequest, `is not a board`},
 		{`{"confirm":1}`, http.StatusBadRequest, "not a string"},
 		{`{"round":"2"}`, http.StatusBadRequest, "unknown member"},
