@@ -11,6 +11,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/internal/audit"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 type auditOptions struct {
@@ -18,6 +19,7 @@ type auditOptions struct {
 	html        string
 	timeControl string
 	nodes       int64
+	lang        string
 }
 
 func newAuditCmd() *cobra.Command {
@@ -52,7 +54,9 @@ normal and not a finding.
 The output is a table per round (one line per game, then each finding's
 sentence); --json prints one JSON object per game per line instead
 (docs/audit.md); --html FILE also writes a self-contained report with a
-clock chart per game. Input errors name the file and line and the audit
+clock chart per game. --lang es writes the table, the sentences and the
+HTML report in Spanish (the JSON keeps its kinds; its sentences follow
+--lang). Input errors name the file and line and the audit
 goes on with the rest; the exit status is then 1.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runAudit(cmd, args, o)
@@ -63,6 +67,7 @@ goes on with the rest; the exit status is then 1.`,
 	f.StringVar(&o.html, "html", "", "also write a self-contained HTML report with a clock chart per game to `FILE`")
 	f.StringVar(&o.timeControl, "timecontrol", "", "judge every game by this `CONTROL` (e.g. 40/5400+30:1800+30) instead of its tag")
 	f.Int64Var(&o.nodes, "nodes", 0, "node budget of each 6.9 analysis (0: the full mode's default)")
+	addLangFlag(cmd, &o.lang)
 	return cmd
 }
 
@@ -105,6 +110,10 @@ func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 	if err != nil {
 		return err
 	}
+	p, err := printer(o.lang)
+	if err != nil {
+		return err
+	}
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
@@ -123,7 +132,7 @@ func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 		failed++
 		fmt.Fprintln(stderr, "arbiterd audit:", plainError(err))
 	}
-	out, err := o.openSinks(cmd, args, report)
+	out, err := o.openSinks(cmd, p, args, report)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
@@ -135,7 +144,7 @@ func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 		return fmt.Errorf("audit: %w", runErr)
 	}
 	if !o.json {
-		summary(stderr, st)
+		summary(stderr, p, st)
 	}
 	if failed > 0 {
 		return fmt.Errorf("audit: %d input error(s); every game that could be read was audited", failed)
@@ -153,13 +162,13 @@ type auditSinks struct {
 
 // openSinks opens the sinks o asks for; report is told of every input
 // error (the HTML sink leaves them to the other).
-func (o auditOptions) openSinks(cmd *cobra.Command, args []string, report func(error)) (*auditSinks, error) {
+func (o auditOptions) openSinks(cmd *cobra.Command, p *i18n.Printer, args []string, report func(error)) (*auditSinks, error) {
 	var out auditSinks
 	if o.json {
-		s := audit.NewJSONSink(cmd.OutOrStdout(), report)
+		s := audit.NewJSONSink(cmd.OutOrStdout(), p, report)
 		out.sinks, out.flush = append(out.sinks, s), append(out.flush, s.Flush)
 	} else {
-		s := audit.NewTableSink(cmd.OutOrStdout(), report)
+		s := audit.NewTableSink(cmd.OutOrStdout(), p, report)
 		out.sinks, out.flush = append(out.sinks, s), append(out.flush, s.Flush)
 	}
 	if o.html != "" {
@@ -168,11 +177,11 @@ func (o auditOptions) openSinks(cmd *cobra.Command, args []string, report func(e
 			return nil, err
 		}
 		out.htmlFile = f
-		title := "arbiterd audit"
+		title := p.Sprintf("audit.html.title")
 		if len(args) == 1 && args[0] != "-" {
 			title += " — " + filepath.Base(args[0])
 		}
-		h := audit.NewHTMLSink(f, title, func(error) {}) // the table or JSON sink prints errors
+		h := audit.NewHTMLSink(f, title, p, func(error) {}) // the table or JSON sink prints errors
 		out.sinks = append(out.sinks, h)
 		out.flush = append(out.flush, h.Close)
 	}
@@ -196,11 +205,11 @@ func (out *auditSinks) finish() error {
 	return first
 }
 
-func summary(w io.Writer, st audit.Stats) {
-	fmt.Fprintf(w, "%d game(s) in %d file(s)", st.Games, st.Files)
+func summary(w io.Writer, p *i18n.Printer, st audit.Stats) {
+	fmt.Fprint(w, p.Sprintf("audit.summary", st.Games, st.Files))
 	for _, k := range []string{audit.FlagBeforeControl, audit.PossibleFlag, audit.PeriodEarly, audit.PeriodLate, audit.IncrementMissing, audit.IncrementExtra, audit.TimeForfeit, audit.TimeAdded, audit.ClockData} {
 		if n := st.Findings[k]; n > 0 {
-			fmt.Fprintf(w, ", %d %s", n, k)
+			fmt.Fprintf(w, ", %d %s", n, p.Sprintf("audit.kind."+k))
 		}
 	}
 	fmt.Fprintln(w)

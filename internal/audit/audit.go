@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/bitboard"
 	"github.com/arbiterd/arbiterd/rules/unwinnable"
@@ -123,24 +124,24 @@ func sideName(s clockd.Side) string {
 
 // verdictSentence gives the 6.9 verdict for a flag of side in the
 // position after ply plies, and compares it with the recorded result.
-func (a *Auditor) verdictSentence(pos *positions, ply int, flagged clockd.Side, result string) string {
+func (a *Auditor) verdictSentence(pos *positions, ply int, flagged clockd.Side, result string) i18n.Message {
 	v, why := a.canMate(pos, ply, flagged.Other())
-	opp := sideName(flagged.Other())
-	var want, s string
+	opp := sideMsg(flagged.Other())
+	want := "1/2-1/2"
+	if v == unwinnable.Winnable {
+		want = winner(flagged.Other())
+	}
+	agrees := m("audit.verdict.agrees")
+	if result != want {
+		agrees = m("audit.verdict.differs", result)
+	}
 	switch v {
 	case unwinnable.Winnable:
-		want = winner(flagged.Other())
-		s = fmt.Sprintf("%s could still checkmate (6.9): the verdict is a loss for %s, %s.", opp, sideName(flagged), want)
+		return m("audit.verdict.loss", i18n.Cap{Arg: opp}, sideMsg(flagged), want, agrees)
 	case unwinnable.Unwinnable:
-		want = "1/2-1/2"
-		s = fmt.Sprintf("%s could not checkmate by any series of legal moves (6.9): the verdict is a draw.", opp)
-	default:
-		return fmt.Sprintf("The 6.9 verdict could not be settled (%s); the recorded result is %s.", why, result)
+		return m("audit.verdict.draw", i18n.Cap{Arg: opp}, agrees)
 	}
-	if result == want {
-		return s + " The recorded result agrees."
-	}
-	return s + fmt.Sprintf(" The recorded result %s differs: nobody claimed the flag (6.8) and play went on.", result)
+	return m("audit.verdict.unsettled", why, result)
 }
 
 func winner(s clockd.Side) string {
@@ -152,17 +153,18 @@ func winner(s clockd.Side) string {
 
 // canMate asks the 6.9 analyzer whether side can still checkmate after
 // ply plies.
-func (a *Auditor) canMate(pos *positions, ply int, side clockd.Side) (unwinnable.Verdict, string) {
+// Its reason, when it cannot tell, is the analyzer's (in English).
+func (a *Auditor) canMate(pos *positions, ply int, side clockd.Side) (unwinnable.Verdict, i18n.Message) {
 	if a.opt.NoUnwinnable {
-		return unwinnable.Undetermined, "the 6.9 analysis was switched off"
+		return unwinnable.Undetermined, m("audit.no-analysis")
 	}
 	fen, err := pos.fenAt(ply)
 	if err != nil {
-		return unwinnable.Undetermined, err.Error()
+		return unwinnable.Undetermined, m("audit.analyzer", err.Error())
 	}
 	bp, err := bitboard.ParseFEN(fen)
 	if err != nil {
-		return unwinnable.Undetermined, err.Error()
+		return unwinnable.Undetermined, m("audit.analyzer", err.Error())
 	}
 	if a.an == nil {
 		a.an = unwinnable.NewAnalyzer(unwinnable.Options{Mode: unwinnable.Full, NodeBudget: a.opt.NodeBudget})
@@ -173,7 +175,7 @@ func (a *Auditor) canMate(pos *positions, ply int, side clockd.Side) (unwinnable
 	}
 	a.Queries++
 	res := a.an.Analyze(&bp, c)
-	return res.Verdict, res.Reason
+	return res.Verdict, m("audit.analyzer", res.Reason)
 }
 
 // timeForfeit checks a result decided on time against the 6.9 verdict on
@@ -197,16 +199,16 @@ func (a *Auditor) timeForfeit(g *Game, s [2][]sideMove, pos *positions, result s
 		}
 	}
 	v, why := a.canMate(pos, final, flagged.Other())
-	opp := sideName(flagged.Other())
+	opp := sideMsg(flagged.Other())
 	f := Finding{Kind: TimeForfeit, Side: flagged.String(), Move: len(s[flagged]), Article: "6.9"}
 	switch {
 	case v == unwinnable.Unwinnable && result == winner(flagged.Other()):
-		f.Detail = fmt.Sprintf("The game was decided on time (%s) and scored %s, but %s could not checkmate by any series of legal moves (6.9): the result should be a draw.", how, result, opp)
+		f.setMessage(m("audit.time-forfeit.draw", how, result, opp))
 	case v == unwinnable.Winnable && result == "1/2-1/2" && strong:
-		f.Detail = fmt.Sprintf("The game was decided on time (%s) and scored a draw, but %s could still checkmate (6.9): %s lost, %s.", how, opp, sideName(flagged), winner(flagged.Other()))
+		f.setMessage(m("audit.time-forfeit.loss", how, opp, sideMsg(flagged), winner(flagged.Other())))
 	case v == unwinnable.Undetermined && !a.opt.NoUnwinnable && result == winner(flagged.Other()) && strong:
 		f.Kind = ClockData
-		f.Detail = fmt.Sprintf("The game was decided on time (%s); whether %s could still checkmate was not settled (%s).", how, opp, why)
+		f.setMessage(m("audit.clock-data.forfeit", how, opp, why))
 	default:
 		return Finding{}, false
 	}
@@ -218,18 +220,18 @@ func (a *Auditor) timeForfeit(g *Game, s [2][]sideMove, pos *positions, result s
 // zero, or the Termination tag (strong: it says the game ended on time).
 // With no tag saying how the game ended, a decisive game whose loser was
 // to move with almost no time left was most likely lost on time.
-func whoFlagged(g *Game, s [2][]sideMove, result string) (flagged clockd.Side, how string, strong bool) {
+func whoFlagged(g *Game, s [2][]sideMove, result string) (flagged clockd.Side, how i18n.Message, strong bool) {
 	term := strings.ToLower(g.Tag("Termination"))
 	toMove := clockd.Side((len(g.Plies) + startSide(g)) % 2)
-	flagged, how = clockd.Side(-1), ""
+	flagged = clockd.Side(-1)
 	for side := range s {
 		sd := clockd.Side(side)
 		ms := s[side]
 		switch {
 		case len(ms) > 0 && ms[len(ms)-1].clk == 0:
-			flagged, how = sd, fmt.Sprintf("%s's clock read 0:00 after the last move", sideName(sd))
+			flagged, how = sd, m("audit.forfeit.zero-last", sideMsg(sd))
 		case isZeroClock(g.Tag(sideName(sd) + "Clock")):
-			flagged, how = sd, fmt.Sprintf("the %sClock tag reads %s", sideName(sd), g.Tag(sideName(sd)+"Clock"))
+			flagged, how = sd, m("audit.forfeit.clock-tag", sideName(sd)+"Clock", g.Tag(sideName(sd)+"Clock"))
 		}
 	}
 	strong = strings.Contains(term, "time")
@@ -242,9 +244,9 @@ func whoFlagged(g *Game, s [2][]sideMove, result string) (flagged clockd.Side, h
 		default:
 			flagged = toMove
 		}
-		how = fmt.Sprintf("the Termination tag says %q", g.Tag("Termination"))
+		how = m("audit.forfeit.term", g.Tag("Termination"))
 	} else if strong {
-		how += fmt.Sprintf(", and the Termination tag says %q", g.Tag("Termination"))
+		how = m("audit.forfeit.and-term", how, g.Tag("Termination"))
 	}
 	if flagged < 0 && !strong {
 		flagged, how = lostOnTime(term, toMove, s, result)
@@ -254,7 +256,7 @@ func whoFlagged(g *Game, s [2][]sideMove, result string) (flagged clockd.Side, h
 
 // lostOnTime is the loser of a decisive game who was to move with almost
 // no time left (-1: there is none), when no tag says how the game ended.
-func lostOnTime(term string, toMove clockd.Side, s [2][]sideMove, result string) (clockd.Side, string) {
+func lostOnTime(term string, toMove clockd.Side, s [2][]sideMove, result string) (clockd.Side, i18n.Message) {
 	loser := clockd.Side(-1)
 	switch result {
 	case "1-0":
@@ -263,7 +265,7 @@ func lostOnTime(term string, toMove clockd.Side, s [2][]sideMove, result string)
 		loser = clockd.White
 	}
 	if loser < 0 || loser != toMove || term != "" && !strings.Contains(term, "unterminated") {
-		return -1, ""
+		return -1, i18n.Message{}
 	}
 	last := lastReading(s[loser])
 	inc := time.Duration(0)
@@ -271,9 +273,9 @@ func lostOnTime(term string, toMove clockd.Side, s [2][]sideMove, result string)
 		inc = p
 	}
 	if last == Unknown || last > max(10*time.Second, 2*inc) {
-		return -1, ""
+		return -1, i18n.Message{}
 	}
-	return loser, fmt.Sprintf("no tag says how it ended, but %s was to move with %s left", sideName(loser), hms(last))
+	return loser, m("audit.forfeit.to-move", sideMsg(loser), hms(last))
 }
 
 func lastPeriodIncrement(ms []sideMove) time.Duration {

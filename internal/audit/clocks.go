@@ -1,10 +1,10 @@
 package audit
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // The move-by-move checks that rest on [%emt]: the time a move took, timed
@@ -43,19 +43,20 @@ func emtFindings(side clockd.Side, ex sideExplanation, d *sideData, s [2][]sideM
 		}
 		idx := r.k - 1
 		res := r.o - prev.o - inc + r.emt // what the increment and the move's time do not explain
-		var kind, detail string
+		var kind string
+		var detail i18n.Message
 		switch {
 		case absDur(res+inc) <= tolIncr && cleanAround(ms, idx, inc):
 			kind = IncrementMissing
-			detail = fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: the %s increment was not credited", r.k, hms(r.emt), hms(prev.o), hms(r.o), hms(inc))
+			detail = m("audit.increment-missing", r.k, hms(r.emt), hms(prev.o), hms(r.o), hms(inc))
 		case absDur(res-inc) <= tolIncr && cleanAround(ms, idx, inc):
 			kind = IncrementExtra
-			detail = fmt.Sprintf("move %d took %s (%%emt) and the clock went from %s to %s: one increment (%s) more than the control gives was credited", r.k, hms(r.emt), hms(prev.o), hms(r.o), hms(inc))
+			detail = m("audit.increment-extra", r.k, hms(r.emt), hms(prev.o), hms(r.o), hms(inc))
 		default:
 			continue
 		}
 		if opponentClean(s, tc, side, r.k) {
-			out = append(out, Finding{Kind: kind, Side: side.String(), Move: r.k, Article: "6.10", Detail: detail})
+			out = append(out, finding(kind, side, r.k, "6.10", detail))
 		}
 	}
 	return out

@@ -7,7 +7,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
+
+// esc is the message of code with args in p's language, escaped for HTML.
+func esc(p *i18n.Printer, code string, args ...any) string {
+	return html.EscapeString(p.Sprintf(code, args...))
+}
 
 // HTMLSink writes a self-contained HTML report: per game its line of the
 // table, its findings, and a clock chart drawn as inline SVG (each side's
@@ -17,17 +24,22 @@ import (
 // bounded; Close writes the end of the page.
 type HTMLSink struct {
 	w     *bufio.Writer
+	p     *i18n.Printer
 	errs  func(error)
 	n     int
 	round string
 	fail  []string
 }
 
-// NewHTMLSink starts the report on w; title heads the page.
-func NewHTMLSink(w io.Writer, title string, errs func(error)) *HTMLSink {
-	s := &HTMLSink{w: bufio.NewWriter(w), errs: errs, round: "\x00"}
+// NewHTMLSink starts the report on w in p's language (nil: English);
+// title heads the page.
+func NewHTMLSink(w io.Writer, title string, p *i18n.Printer, errs func(error)) *HTMLSink {
+	if p == nil {
+		p = i18n.English
+	}
+	s := &HTMLSink{w: bufio.NewWriter(w), p: p, errs: errs, round: "\x00"}
 	fmt.Fprintf(s.w, `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="%s"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>%s</title>
@@ -46,8 +58,11 @@ svg text{font:11px system-ui,sans-serif;fill:#555}
 .errors{color:#b00}
 </style></head><body>
 <h1>%s</h1>
-<p class="legend">Clock after each move:<span style="background:#2a62b0"></span>White<span style="background:#222"></span>Black<span style="background:#999;height:.1em"></span>the control &nbsp; ● a period's time added &nbsp; ▲ a finding</p>
-`, html.EscapeString(title), html.EscapeString(title))
+<p class="legend">%s<span style="background:#2a62b0"></span>%s<span style="background:#222"></span>%s<span style="background:#999;height:.1em"></span>%s &nbsp; ● %s &nbsp; ▲ %s</p>
+`, p.Lang(), html.EscapeString(title), html.EscapeString(title),
+		// The legend is the catalog's text, written as it is.
+		p.Sprintf("audit.html.legend"), p.Capital(m("side.white")), p.Capital(m("side.black")),
+		p.Sprintf("audit.html.the-control"), p.Sprintf("audit.html.period-added"), p.Sprintf("audit.html.a-finding"))
 	return s
 }
 
@@ -55,7 +70,7 @@ svg text{font:11px system-ui,sans-serif;fill:#555}
 func (s *HTMLSink) Report(r *Report) error {
 	if r.Round != s.round {
 		s.round = r.Round
-		fmt.Fprintf(s.w, "<h2>Round %s</h2>\n", html.EscapeString(orQ(r.Round)))
+		fmt.Fprintf(s.w, "<h2>%s</h2>\n", html.EscapeString(s.p.Sprintf("audit.round", orQ(r.Round))))
 	}
 	s.n++
 	class := "game"
@@ -65,10 +80,10 @@ func (s *HTMLSink) Report(r *Report) error {
 			break
 		}
 	}
-	fmt.Fprintf(s.w, "<section class=\"%s\" id=\"g%d\">\n<div class=\"head\">Board %s: %s – %s &nbsp; %s</div>\n", class, s.n,
-		html.EscapeString(orQ(r.Board)), html.EscapeString(orQ(r.White)), html.EscapeString(orQ(r.Black)), html.EscapeString(r.Result))
-	fmt.Fprintf(s.w, "<div class=\"meta\">control %s · periods %s · %d plies, %d without a clock · %s line %d</div>\n",
-		html.EscapeString(controlCell(r)), html.EscapeString(periodsCell(r)), r.Plies, r.MissingClocks, html.EscapeString(r.File), r.Line)
+	fmt.Fprintf(s.w, "<section class=\"%s\" id=\"g%d\">\n<div class=\"head\">%s &nbsp; %s</div>\n", class, s.n,
+		html.EscapeString(s.p.Sprintf("audit.html.board", orQ(r.Board), orQ(r.White), orQ(r.Black))), html.EscapeString(r.Result))
+	fmt.Fprintf(s.w, "<div class=\"meta\">%s</div>\n",
+		html.EscapeString(s.p.Sprintf("audit.html.meta", controlCell(s.p, r), periodsCell(s.p, r), r.Plies, r.MissingClocks, r.File, r.Line)))
 	if len(r.Findings) > 0 {
 		s.w.WriteString("<ul class=\"findings\">\n")
 		for _, f := range r.Findings {
@@ -79,12 +94,13 @@ func (s *HTMLSink) Report(r *Report) error {
 			case PossibleFlag:
 				cl = "doubt"
 			}
-			fmt.Fprintf(s.w, "<li class=\"finding %s\"><span class=\"kind\">%s</span> %s move %d (%s): %s</li>\n", cl,
-				html.EscapeString(f.Kind), html.EscapeString(f.Side), f.Move, html.EscapeString(f.Article), html.EscapeString(f.Detail))
+			fmt.Fprintf(s.w, "<li class=\"finding %s\"><span class=\"kind\">%s</span> %s (%s): %s</li>\n", cl,
+				html.EscapeString(s.p.Text(kindWord(f.Kind))), html.EscapeString(s.p.Sprintf("audit.html.finding", sideWord(f.Side, false), f.Move)),
+				html.EscapeString(f.Article), html.EscapeString(f.Text(s.p)))
 		}
 		s.w.WriteString("</ul>\n")
 	}
-	writeChart(s.w, r)
+	writeChart(s.w, s.p, r)
 	s.w.WriteString("</section>\n")
 	return nil
 }
@@ -100,10 +116,10 @@ func (s *HTMLSink) Error(err error) {
 // Close ends the page and flushes it.
 func (s *HTMLSink) Close() error {
 	if s.n == 0 {
-		s.w.WriteString("<p>No games.</p>\n")
+		fmt.Fprintf(s.w, "<p>%s</p>\n", esc(s.p, "audit.html.no-games"))
 	}
 	if len(s.fail) > 0 {
-		s.w.WriteString("<h2>Input errors</h2>\n<ul class=\"errors\">\n")
+		fmt.Fprintf(s.w, "<h2>%s</h2>\n<ul class=\"errors\">\n", esc(s.p, "audit.html.input-errors"))
 		for _, e := range s.fail {
 			fmt.Fprintf(s.w, "<li>%s</li>\n", html.EscapeString(e))
 		}
@@ -128,13 +144,13 @@ const (
 )
 
 // writeChart draws the clocks of one game.
-func writeChart(w *bufio.Writer, r *Report) {
+func writeChart(w *bufio.Writer, p *i18n.Printer, r *Report) {
 	c := newChart(r)
-	fmt.Fprintf(w, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"clock chart\">\n", chartW, chartH)
-	c.writeGrid(w, r.Control)
+	fmt.Fprintf(w, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\">\n", chartW, chartH, esc(p, "audit.html.chart"))
+	c.writeGrid(w, p, r.Control)
 	c.writeClocks(w, r.Chart)
-	c.writePeriods(w, r)
-	c.writeFindings(w, r.Findings)
+	c.writePeriods(w, p, r)
+	c.writeFindings(w, p, r.Findings)
 	w.WriteString("</svg>\n")
 }
 
@@ -164,7 +180,7 @@ func (c chart) y(sec float64) float64  { return padT + (1-sec/c.maxSec)*(chartH-
 
 // writeGrid draws the axes' lines and labels (time every step, moves every
 // ten) and the move of the control.
-func (c chart) writeGrid(w *bufio.Writer, control int) {
+func (c chart) writeGrid(w *bufio.Writer, p *i18n.Printer, control int) {
 	step := niceStep(c.maxSec)
 	for t := 0.0; t <= c.maxSec; t += step {
 		fmt.Fprintf(w, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
@@ -174,8 +190,8 @@ func (c chart) writeGrid(w *bufio.Writer, control int) {
 		fmt.Fprintf(w, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", c.x(float64(m)), chartH-8, m)
 	}
 	if control > 0 {
-		fmt.Fprintf(w, "<line class=\"control\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"4 3\"><title>the control: move %d</title></line>\n",
-			c.x(float64(control)), c.x(float64(control)), padT, chartH-padB, control)
+		fmt.Fprintf(w, "<line class=\"control\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"4 3\"><title>%s</title></line>\n",
+			c.x(float64(control)), c.x(float64(control)), padT, chartH-padB, esc(p, "audit.html.control-at", control))
 	}
 }
 
@@ -200,7 +216,7 @@ func (c chart) writeClocks(w *bufio.Writer, readings [2][]Point) {
 }
 
 // writePeriods marks each period added on its side's line.
-func (c chart) writePeriods(w *bufio.Writer, r *Report) {
+func (c chart) writePeriods(w *bufio.Writer, pr *i18n.Printer, r *Report) {
 	for _, p := range r.Periods {
 		side := 0
 		if p.Side == "black" {
@@ -212,17 +228,18 @@ func (c chart) writePeriods(w *bufio.Writer, r *Report) {
 				sec = q.Seconds
 			}
 		}
-		how := "with time left"
+		how := m("audit.html.time-left")
 		if p.AtFlag {
-			how = "when the time ran out"
+			how = m("audit.html.ran-out")
 		}
-		fmt.Fprintf(w, "<circle class=\"period %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: period %d, +%s, first shown after move %d, %s</title></circle>\n",
-			p.Side, c.x(float64(p.Move)), c.y(sec), []string{"#2a62b0", "#222"}[side], p.Side, p.Period, hmShort(float64(p.Seconds)), p.Move, how)
+		fmt.Fprintf(w, "<circle class=\"period %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s</title></circle>\n",
+			p.Side, c.x(float64(p.Move)), c.y(sec), []string{"#2a62b0", "#222"}[side],
+			pr.Sprintf("audit.html.period", sideWord(p.Side, false), p.Period, hmShort(float64(p.Seconds)), p.Move, how))
 	}
 }
 
 // writeFindings marks the move of each finding above the chart.
-func (c chart) writeFindings(w *bufio.Writer, findings []Finding) {
+func (c chart) writeFindings(w *bufio.Writer, p *i18n.Printer, findings []Finding) {
 	for _, f := range findings {
 		if f.Move <= 0 {
 			continue
@@ -235,8 +252,8 @@ func (c chart) writeFindings(w *bufio.Writer, findings []Finding) {
 		case PossibleFlag:
 			color = "#c80"
 		}
-		fmt.Fprintf(w, "<path class=\"finding-mark\" d=\"M%.1f %d l-5 9 h10 z\" fill=\"%s\"><title>%s, %s move %d</title></path>\n",
-			cx, padT-10, color, html.EscapeString(f.Kind), html.EscapeString(f.Side), f.Move)
+		fmt.Fprintf(w, "<path class=\"finding-mark\" d=\"M%.1f %d l-5 9 h10 z\" fill=\"%s\"><title>%s</title></path>\n",
+			cx, padT-10, color, html.EscapeString(p.Sprintf("audit.html.mark", kindWord(f.Kind), sideWord(f.Side, false), f.Move)))
 	}
 }
 

@@ -18,7 +18,7 @@ func htmlReport(t *testing.T) (string, []*Report) {
 	t.Helper()
 	a := New(Options{})
 	var b strings.Builder
-	s := NewHTMLSink(&b, "Synthetic <games>", func(err error) { t.Error(err) })
+	s := NewHTMLSink(&b, "Synthetic <games>", nil, func(err error) { t.Error(err) })
 	var reps []*Report
 	for _, sy := range synthGames(t) {
 		for _, g := range readAll(t, sy.pgn(t)) {

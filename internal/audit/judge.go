@@ -1,11 +1,10 @@
 package audit
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // Judging a game's explanation: its period additions, and the findings.
@@ -172,16 +171,15 @@ func (a *Auditor) judge(rg *roundGame, r *Report, pos *positions) {
 				r.Findings = append(r.Findings, jumpFinding(sd, rd, prev, st, tc, se.after[j].p))
 			case stepExtraInc:
 				inc := credit(tc, se.after[j].p)
-				r.Findings = append(r.Findings, Finding{Kind: IncrementExtra, Side: sd.String(), Move: rd.k, Article: "6.10, 7.5.3",
-					Detail: fmt.Sprintf("the clock went from %s after move %d to %s after move %d, %s more than one increment (%s) allows, and the readings after keep it: a second increment was credited — a press without a move (7.5.3), or a clock that credits twice", hms(prev.o), prev.k, hms(rd.o), rd.k, hms(st.gained), hms(inc))})
+				r.Findings = append(r.Findings, finding(IncrementExtra, sd, rd.k, "6.10, 7.5.3",
+					m("audit.increment-extra.twice", hms(prev.o), prev.k, hms(rd.o), rd.k, hms(st.gained), hms(inc))))
 			case stepHand:
-				how := fmt.Sprintf("with the move's %%emt (%s) that is %s added by hand", hms(rd.emt), hms(st.gained+rd.emt))
+				how := m("audit.hand.emt", hms(rd.emt), hms(st.gained+rd.emt))
 				if rd.emt == Unknown {
-					how = fmt.Sprintf("%s more than the increment, what time added by hand leaves after a quick move (the move's time is not in the record)", hms(st.gained))
+					how = m("audit.hand.no-emt", hms(st.gained))
 				}
-				r.Findings = append(r.Findings, Finding{Kind: TimeAdded, Side: sd.String(), Move: rd.k, Article: "7.5.5, 10.2",
-					Detail: fmt.Sprintf("the clock went from %s after move %d to %s after move %d; %s: the arbiter's award to %s for the opponent's illegal move (2 minutes, 7.5.5; 1 minute in rapid and blitz, A.3) or a rejected claim (10.2) shows like this. Check the arbiter's report for it",
-						hms(prev.o), prev.k, hms(rd.o), rd.k, how, sd)})
+				r.Findings = append(r.Findings, finding(TimeAdded, sd, rd.k, "7.5.5, 10.2",
+					m("audit.time-added", hms(prev.o), prev.k, hms(rd.o), rd.k, how, sideLower(sd))))
 			}
 		}
 		r.Findings = append(r.Findings, emtFindings(sd, se, &rg.sd[side], rg.s, ex.tc)...)
@@ -190,15 +188,15 @@ func (a *Auditor) judge(rg *roundGame, r *Report, pos *positions) {
 
 // jumpFinding reports time that appeared which no clock behaviour gives.
 func jumpFinding(sd clockd.Side, rd, prev reading, st step, tc clockd.TimeControl, p int) Finding {
-	what := fmt.Sprintf("the clock went from %s after move %d to %s after move %d: %s more than the increments explain", hms(prev.o), prev.k, hms(rd.o), rd.k, hms(st.gained))
+	what := m("audit.jump.between", hms(prev.o), prev.k, hms(rd.o), rd.k, hms(st.gained))
 	if st.from < 0 {
-		what = fmt.Sprintf("the clock read %s after move %d, %s more than the control (%s) allows", hms(rd.o), rd.k, hms(st.gained), tc)
+		what = m("audit.jump.first", hms(rd.o), rd.k, hms(st.gained), tc.String())
 	}
+	var zero any = ""
 	if prev.o == 0 && st.from >= 0 {
-		what += "; the reading of 0:00 before it was a flag nobody claimed (6.8), or a wrong reading"
+		zero = m("audit.jump.zero-before")
 	}
-	return Finding{Kind: ClockData, Side: sd.String(), Move: rd.k, Article: "6.10",
-		Detail: what + ", and the readings after keep it. A correction or a data fault, not a finding about the control."}
+	return finding(ClockData, sd, rd.k, "6.10", m("audit.clock-data.jump", what, zero))
 }
 
 // periodFinding judges a period's time that came: before the control at a
@@ -210,8 +208,8 @@ func (a *Auditor) periodFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 	rd := se.rs[j]
 	tc := ex.tc[sd]
 	p := se.after[j].p
-	who := sideName(sd)
-	added := fmt.Sprintf("%s's %s of period %d", who, minutes(periodTime(tc, p)), p)
+	who := sideMsg(sd)
+	added := m("audit.period-of", who, minutes(periodTime(tc, p)), p)
 	req := tc.Required(p - 1)
 	f := Finding{Side: sd.String(), Move: rd.k}
 	switch st.how {
@@ -222,17 +220,17 @@ func (a *Auditor) periodFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 		}
 		if off < 0 {
 			f.Kind, f.Article = PeriodEarly, "6.10"
-			f.Detail = fmt.Sprintf("%s was added after move %d with %s's time not run out, before the %d moves the period requires (%s after move %d, %s after move %d): a clock counting presses added it early (an extra press, or set wrong). The arbiter corrects the clock (6.10); the player still had to complete %d moves in the period's time.",
-				added, rd.k, who, req, hms(prev.o), prev.k, hms(rd.o), rd.k, req)
+			f.setMessage(m("audit.period-early",
+				i18n.Cap{Arg: added}, rd.k, who, req, hms(prev.o), prev.k, hms(rd.o), rd.k, req))
 		} else if !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()], ex.offset[sd.Other()]) {
 			// Nothing shows a counting clock: time that appeared.
 			f.Kind, f.Article = ClockData, "6.10"
-			f.Detail = fmt.Sprintf("the clock went from %s after move %d to %s after move %d with time left, after the control, and %s's clock shows no period counted at move %d: no clock mode explains it. A correction or a data fault.",
-				hms(prev.o), prev.k, hms(rd.o), rd.k, sideName(sd.Other()), ex.tc[sd.Other()].Required(p-1))
+			f.setMessage(m("audit.clock-data.count",
+				hms(prev.o), prev.k, hms(rd.o), rd.k, sideMsg(sd.Other()), ex.tc[sd.Other()].Required(p-1)))
 		} else {
 			f.Kind, f.Article = PeriodLate, "6.10"
-			f.Detail = fmt.Sprintf("%s was added after move %d with time left, not after move %d (%s after move %d, %s after move %d): a clock counting presses added it late (a missed press). The arbiter corrects the clock (6.10).",
-				added, rd.k, req, hms(prev.o), prev.k, hms(rd.o), rd.k)
+			f.setMessage(m("audit.period-late",
+				i18n.Cap{Arg: added}, rd.k, req, hms(prev.o), prev.k, hms(rd.o), rd.k))
 		}
 		f.Move = rd.k
 		return f, true
@@ -248,7 +246,7 @@ func (a *Auditor) periodFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 		}
 		if st.flagAt == 0 && prev.k < req && rd.k-1 >= req {
 			f.Kind, f.Article = ClockData, "6.10"
-			f.Detail = fmt.Sprintf("%s appeared between moves %d and %d, when %s's time had run out; the clocks of the moves between are missing, so whether %s had completed the %d moves the period requires cannot be told. Check the scoresheets.", added, prev.k+1, rd.k, who, who, req)
+			f.setMessage(m("audit.clock-data.period-unknown", i18n.Cap{Arg: added}, prev.k+1, rd.k, who, who, req))
 			return f, true
 		}
 	}
@@ -273,8 +271,7 @@ func (a *Auditor) runOutFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 	if !later {
 		return Finding{}, false
 	}
-	return Finding{Kind: ClockData, Side: sd.String(), Move: rd.k, Article: "6.10",
-		Detail: fmt.Sprintf("the clock read 0:00 after move %d and play went on: a flag that nobody claimed (6.8), or a clock stopped at zero", rd.k)}, true
+	return finding(ClockData, sd, rd.k, "6.10", m("audit.clock-data.zero", rd.k)), true
 }
 
 // flagFinding weighs a flag before the control that the cheapest
@@ -287,7 +284,7 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	st := se.steps[j]
 	rd := se.rs[j]
 	tc := ex.tc[sd]
-	who := sideName(sd)
+	who := sideMsg(sd)
 	alt, altCost := withoutFlag(rg, sd)
 	margin := altCost - ex.cost
 	if margin < possibleMargin {
@@ -367,55 +364,55 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	around := readingsAround(se, j)
 	because := altSentence(alt.sides[sd], se, margin)
 	f := Finding{Side: sd.String(), Move: flagMove}
-	when := fmt.Sprintf("during move %d, with %d of the %d moves the period requires completed", flagMove, flagMove-1, req)
+	when := m("audit.flag.when.during", flagMove, flagMove-1, req)
 	if st.flagAt == 0 && rd.k-prev.k > 1 {
-		when = fmt.Sprintf("between moves %d and %d (clocks missing), with at most %d of the %d moves the period requires completed", prev.k+1, rd.k, rd.k-1, req)
+		when = m("audit.flag.when.between", prev.k+1, rd.k, rd.k-1, req)
 	}
-	var how string
+	var how i18n.Message
 	switch {
 	case st.kind == stepPeriod && st.how == afterRunOut:
-		how = fmt.Sprintf("%s's clock read exactly the %s of period %d and its increment after move %d, the count's addition to a clock that had run down to 0:00 (the move took %s by its %%emt, with %s left)",
-			who, minutes(periodTime(tc, p+1)), p+1, rd.k, hms(took), hms(prev.o))
+		how = m("audit.flag.how.at-zero", who, minutes(periodTime(tc, p+1)), p+1, rd.k, hms(took), hms(prev.o))
 	case st.kind == stepPeriod:
 		next := periodTime(tc, p+1)
-		how = fmt.Sprintf("%s's %s of period %d appeared after move %d on a clock that adds the next period at the flag", who, minutes(next), p+1, rd.k)
+		var tookMsg, both any = "", ""
 		if took > 0 {
-			how += fmt.Sprintf(" (the move took %s with %s left)", hms(took), hms(prev.o))
+			tookMsg = m("audit.flag.how.took", hms(took), hms(prev.o))
 		}
 		if corroborated {
-			how += fmt.Sprintf("; %s's clock gained the period at the same moment", sideName(sd.Other()))
+			both = m("audit.flag.how.both", sideMsg(sd.Other()))
 		}
+		how = m("audit.flag.how.period", who, minutes(next), p+1, rd.k, tookMsg, both)
 	default:
-		how = fmt.Sprintf("%s's clock stood at 0:00 after move %d, on a clock that adds the next period only at the count", who, rd.k)
+		how = m("audit.flag.how.stood", who, rd.k)
 	}
 	if !strong {
 		f.Kind, f.Article = PossibleFlag, "6.3.1"
-		f.Detail = fmt.Sprintf("%s: %s's time may have run out %s. The readings (%s) fit that better than a wrong reading (%s), but not beyond doubt: %s. No verdict; check the scoresheets and the arbiter's report.",
-			how, who, when, around, because, doubt(fits, after, margin, corroborated))
+		f.setMessage(m("audit.possible-flag",
+			i18n.Cap{Arg: how}, who, when, around, because, doubt(fits, after, margin, corroborated)))
 		return f, true
 	}
 	f.Kind, f.Article = FlagBeforeControl, "6.3.1, 6.9"
 	plyIdx := rg.sd[sd].plys[min(flagMove, len(rg.sd[sd].plys))-1] // the position before the move in progress
-	f.Detail = fmt.Sprintf("%s: %s's time had run out %s, so the flag fell before the control (6.3.1). Readings: %s; %s. %s",
-		how, who, when, around, because, a.verdictSentence(pos, plyIdx, sd, result))
+	f.setMessage(m("audit.flag-before-control",
+		i18n.Cap{Arg: how}, who, when, around, because, a.verdictSentence(pos, plyIdx, sd, result)))
 	return f, true
 }
 
 // readingsAround lists a side's readings around reading j.
-func readingsAround(se sideExplanation, j int) string {
-	var parts []string
+func readingsAround(se sideExplanation, j int) i18n.List {
+	var parts []any
 	for x := max(0, j-2); x < min(len(se.rs), j+4); x++ {
-		s := fmt.Sprintf("%s after move %d", hms(se.rs[x].o), se.rs[x].k)
+		code := "audit.reading"
 		if !se.kept[x] {
-			s += " (set aside)"
+			code = "audit.reading.set-aside"
 		}
-		parts = append(parts, s)
+		parts = append(parts, m(code, hms(se.rs[x].o), se.rs[x].k))
 	}
-	return strings.Join(parts, ", ")
+	return i18n.List{Sep: ", ", Items: parts}
 }
 
 // altSentence says what the best explanation without the flag needs.
-func altSentence(alt, se sideExplanation, margin float64) string {
+func altSentence(alt, se sideExplanation, margin float64) i18n.Message {
 	glitches, jumps := 0, 0
 	for j := range alt.rs {
 		if !alt.kept[j] {
@@ -429,35 +426,35 @@ func altSentence(alt, se sideExplanation, margin float64) string {
 			glitches--
 		}
 	}
-	var needs []string
+	var needs []any
 	if glitches > 0 {
-		needs = append(needs, fmt.Sprintf("%d more reading(s) to be wrong", glitches))
+		needs = append(needs, m("audit.alt.glitches", glitches))
 	}
 	if jumps > 0 {
-		needs = append(needs, fmt.Sprintf("time that no clock gives %d time(s)", jumps))
+		needs = append(needs, m("audit.alt.jumps", jumps))
 	}
 	if len(needs) == 0 {
-		needs = append(needs, "implausibly long moves")
+		needs = append(needs, m("audit.alt.long-moves"))
 	}
-	return fmt.Sprintf("without the flag the readings need %s (%.0f points against it)", strings.Join(needs, " and "), margin)
+	return m("audit.alt", i18n.List{Sep: m("list.and"), Items: needs}, margin)
 }
 
 // doubt says why a possible flag is not beyond doubt.
-func doubt(fits bool, after int, margin float64, corroborated bool) string {
-	var why []string
+func doubt(fits bool, after int, margin float64, corroborated bool) i18n.List {
+	var why []any
 	if after < 2 && !(corroborated && after >= 1) {
-		why = append(why, fmt.Sprintf("only %d reading(s) after it keep the period's time", after))
+		why = append(why, m("audit.doubt.few-after", after))
 	}
 	if !fits {
-		why = append(why, "the move's time does not plainly fit a player who ran out, or the move it fell in is not known")
+		why = append(why, m("audit.doubt.move-unknown"))
 	}
 	if margin < strongMargin {
-		why = append(why, "another explanation is not far behind")
+		why = append(why, m("audit.doubt.close"))
 	}
 	if len(why) == 0 {
-		why = append(why, "the evidence is thin")
+		why = append(why, m("audit.doubt.thin"))
 	}
-	return strings.Join(why, "; ")
+	return i18n.List{Sep: "; ", Items: why}
 }
 
 // countShown reports whether a side's readings show a counting clock: a
@@ -493,7 +490,7 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 	req := tc.Required(p - 1)
 	T := periodTime(tc, p)
 	inc := credit(tc, p) // each press's increment, after the period came
-	who := sideName(sd)
+	who := sideMsg(sd)
 	// The first reading at or after j, before the moves were completed,
 	// that shows less than the period's time, and the one after it.
 	last := reading{k: -1}
@@ -535,11 +532,11 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 		if next < 0 || se.steps[next].kind != stepUse || se.rs[next].o-inc >= T {
 			return Finding{}, false
 		}
-		m := r.k
-		plyIdx := rg.sd[sd].plys[m-1]
-		detail := fmt.Sprintf("%s's clock gained the %s of period %d after move %d with the opponent's flag, %s before %s had completed the %d moves the period requires (%s after move %d: %s of the first period's time left then). After move %d it read %s, less than the period's time and the move's increment: %s's time of the first period ran out during move %d, with %d moves completed, so the flag fell before the control (6.3.1), although the clock, which had already added the period, did not show it. Readings: %s. %s",
-			who, minutes(T), p, se.rs[j].k, "on a clock that gives both players the period at the first flag,", who, req, hms(prev.o), prev.k, hms(prev.o), m, hms(r.o), who, m, m-1, readingsAround(se, x), a.verdictSentence(pos, plyIdx, sd, result))
-		return Finding{Kind: FlagBeforeControl, Side: sd.String(), Move: m, Article: "6.3.1, 6.9", Detail: detail}, true
+		mv := r.k
+		plyIdx := rg.sd[sd].plys[mv-1]
+		msg := m("audit.flag-before-control.hidden",
+			who, minutes(T), p, se.rs[j].k, who, req, hms(prev.o), prev.k, hms(prev.o), mv, hms(r.o), who, mv, mv-1, readingsAround(se, x), a.verdictSentence(pos, plyIdx, sd, result))
+		return finding(FlagBeforeControl, sd, mv, "6.3.1, 6.9", msg), true
 	}
 	return Finding{}, false
 }

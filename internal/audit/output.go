@@ -3,29 +3,41 @@ package audit
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output/broadcast"
 )
 
-// JSONSink writes one JSON object per game per line (docs/audit.md).
+// JSONSink writes one JSON object per game per line (docs/audit.md): the
+// kinds as they are, each finding's detail in the printer's language.
 type JSONSink struct {
 	w    *bufio.Writer
+	p    *i18n.Printer
 	errs func(error)
 }
 
-// NewJSONSink writes reports to w and hands errors to errs.
-func NewJSONSink(w io.Writer, errs func(error)) *JSONSink {
-	return &JSONSink{w: bufio.NewWriter(w), errs: errs}
+// NewJSONSink writes reports to w, the sentences in p's language (nil:
+// English), and hands errors to errs.
+func NewJSONSink(w io.Writer, p *i18n.Printer, errs func(error)) *JSONSink {
+	return &JSONSink{w: bufio.NewWriter(w), p: p, errs: errs}
 }
 
 // Report writes one line.
 func (s *JSONSink) Report(r *Report) error {
+	if s.p != nil && s.p.Lang() != "en" && len(r.Findings) > 0 {
+		c := *r
+		c.Findings = make([]Finding, len(r.Findings))
+		for i, f := range r.Findings {
+			f.Detail = f.Text(s.p)
+			c.Findings[i] = f
+		}
+		r = &c
+	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -51,15 +63,20 @@ const maxBuffered = 5000
 // are printed, so memory stays bounded on huge inputs.
 type TableSink struct {
 	w      io.Writer
+	p      *i18n.Printer
 	errs   func(error)
 	order  []string
 	rounds map[string][]*Report
 	n      int
 }
 
-// NewTableSink prints tables to w and hands errors to errs.
-func NewTableSink(w io.Writer, errs func(error)) *TableSink {
-	return &TableSink{w: w, errs: errs, rounds: map[string][]*Report{}}
+// NewTableSink prints tables to w in p's language (nil: English) and
+// hands errors to errs.
+func NewTableSink(w io.Writer, p *i18n.Printer, errs func(error)) *TableSink {
+	if p == nil {
+		p = i18n.English
+	}
+	return &TableSink{w: w, p: p, errs: errs, rounds: map[string][]*Report{}}
 }
 
 // Report buffers one game.
@@ -87,25 +104,29 @@ func (s *TableSink) Flush() error {
 	for _, round := range s.order {
 		games := s.rounds[round]
 		sort.SliceStable(games, func(i, j int) bool { return broadcast.LessBoard(games[i].Board, games[j].Board) })
-		writeRound(bw, round, games)
+		writeRound(bw, s.p, round, games)
 	}
 	s.order, s.rounds, s.n = nil, map[string][]*Report{}, 0
 	return bw.Flush()
 }
 
-func writeRound(w *bufio.Writer, round string, games []*Report) {
-	title := "Round " + round
-	if round == "" || round == "?" {
-		title = "Round ?"
+func writeRound(w *bufio.Writer, p *i18n.Printer, round string, games []*Report) {
+	if round == "" {
+		round = "?"
 	}
+	title := p.Sprintf("audit.round", round)
 	if ev := games[0].Event; ev != "" {
 		title = ev + " — " + title
 	}
-	fmt.Fprintf(w, "%s (%d games)\n", title, len(games))
-	cols := []string{"board", "white", "black", "result", "control", "periods", "findings"}
+	w.WriteString(p.Sprintf("audit.round.games", title, len(games)))
+	w.WriteByte('\n')
+	var cols []string
+	for _, c := range []string{"board", "white", "black", "result", "control", "periods", "findings"} {
+		cols = append(cols, p.Sprintf("audit.col."+c))
+	}
 	rows := [][]string{cols}
 	for _, r := range games {
-		rows = append(rows, []string{r.Board, clipRunes(r.White, 24), clipRunes(r.Black, 24), r.Result, controlCell(r), periodsCell(r), findingsCell(r)})
+		rows = append(rows, []string{r.Board, clipRunes(r.White, 24), clipRunes(r.Black, 24), r.Result, controlCell(p, r), periodsCell(p, r), findingsCell(p, r)})
 	}
 	widths := make([]int, len(cols))
 	for _, row := range rows {
@@ -131,11 +152,9 @@ func writeRound(w *bufio.Writer, round string, games []*Report) {
 				w.WriteByte('\n')
 				any = true
 			}
-			side := f.Side
-			if side == "" {
-				side = "game"
-			}
-			fmt.Fprintf(w, "  board %s, %s move %d — %s (%s): %s\n", orDash(r.Board), side, f.Move, f.Kind, f.Article, f.Detail)
+			w.WriteString("  ")
+			w.WriteString(p.Sprintf("audit.table.finding", orDash(r.Board), sideWord(f.Side, true), f.Move, kindWord(f.Kind), f.Article, f.Text(p)))
+			w.WriteByte('\n')
 		}
 	}
 	w.WriteByte('\n')
@@ -158,7 +177,7 @@ func clipRunes(s string, n int) string {
 
 // controlCell is the control, marked "(clocks)" when inferred and "≠ tag"
 // when the tag said otherwise.
-func controlCell(r *Report) string {
+func controlCell(p *i18n.Printer, r *Report) string {
 	c := r.TimeControl
 	if c == "" {
 		c = "?"
@@ -168,27 +187,26 @@ func controlCell(r *Report) string {
 	}
 	switch r.TimeControlSource {
 	case SourceClocks:
-		c += " (clocks"
 		if r.ControlMismatch {
-			c += ", ≠ tag"
+			return p.Sprintf("audit.control.clocks-tag", c)
 		}
-		c += ")"
+		return p.Sprintf("audit.control.clocks", c)
 	case SourceFlag:
 		if r.ControlMismatch {
-			c += " (≠ clocks)"
+			return p.Sprintf("audit.control.not-clocks", c)
 		}
 	}
 	return c
 }
 
 // periodsCell says where each period was added: "W41 B42".
-func periodsCell(r *Report) string {
+func periodsCell(pr *i18n.Printer, r *Report) string {
 	if len(r.Periods) == 0 {
 		return "-"
 	}
 	var parts []string
 	for _, p := range r.Periods {
-		s := strings.ToUpper(p.Side[:1]) + strconv.Itoa(p.Move)
+		s := pr.Text(sideInitial(p.Side)) + strconv.Itoa(p.Move)
 		if p.Period > 2 {
 			s += "(p" + strconv.Itoa(p.Period) + ")"
 		}
@@ -197,15 +215,15 @@ func periodsCell(r *Report) string {
 	return strings.Join(parts, " ")
 }
 
-func findingsCell(r *Report) string {
+func findingsCell(p *i18n.Printer, r *Report) string {
 	if len(r.Findings) == 0 {
 		return "-"
 	}
 	var parts []string
 	for _, f := range r.Findings {
-		s := f.Kind
+		s := p.Text(kindWord(f.Kind))
 		if f.Side != "" {
-			s += " " + strings.ToUpper(f.Side[:1]) + strconv.Itoa(f.Move)
+			s += " " + p.Text(sideInitial(f.Side)) + strconv.Itoa(f.Move)
 		}
 		parts = append(parts, s)
 	}

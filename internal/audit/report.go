@@ -3,6 +3,8 @@ package audit
 import (
 	"strings"
 	"time"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // Finding kinds.
@@ -51,6 +53,10 @@ type Finding struct {
 	Move    int    `json:"move"` // the side's move number it concerns (0: the game)
 	Article string `json:"article"`
 	Detail  string `json:"detail"` // a sentence for the arbiter
+
+	// Message is the sentence as a message of the catalogs, for the
+	// sinks to render in their language; Detail is its English.
+	Message i18n.Message `json:"-"`
 }
 
 // PeriodAddition is a period's time appearing on a player's clock.
