@@ -26,6 +26,7 @@ type replayOptions struct {
 	report  bool
 	decoded bool
 	stats   bool
+	lang    string
 }
 
 func newReplayCmd() *cobra.Command {
@@ -42,12 +43,15 @@ The same capture always gives the same bytes.
 --pgn FILE also writes the game as PGN with [%clk] and [%emt] per move.
 --report prints the arbiter's incident report instead of the events: moves
 completed per side against the control, every anomaly and the flag verdict,
-with the articles of the Laws. --decoded prints the decoded device messages
+with the articles of the Laws; --lang es writes it in Spanish (the
+anomalies' and verdicts' own sentences, from the event stream, stay in
+English for now). --decoded prints the decoded device messages
 instead (for looking into a protocol problem).
 
 A malformed capture stops it with the line number and exit status 1.`,
 		Example: `  arbiterd replay game.capture
-  arbiterd replay --pgn game.pgn --report game.capture`,
+  arbiterd replay --pgn game.pgn --report game.capture
+  arbiterd replay --report --lang es game.capture`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError{errors.New("replay: want exactly one argument, the capture file")}
@@ -58,6 +62,9 @@ A malformed capture stops it with the line number and exit status 1.`,
 			o.capture = args[0]
 			if o.decoded && (o.report || o.pgnFile != "") {
 				return usageError{errors.New("replay: --decoded prints device messages; it cannot be combined with --pgn or --report")}
+			}
+			if o.lang != "" && !o.report {
+				return usageError{errors.New("replay: --lang is the language of the incident report; give it with --report")}
 			}
 			if o.decoded {
 				return runReplayDecoded(cmd, o)
@@ -70,13 +77,18 @@ A malformed capture stops it with the line number and exit status 1.`,
 	f.BoolVar(&o.report, "report", false, "print the incident report instead of the event stream")
 	f.BoolVar(&o.decoded, "decoded", false, "print the decoded device messages instead of the event stream")
 	f.BoolVar(&o.stats, "stats", false, "print decoder counters per port to stderr at the end (with --decoded)")
+	addLangFlag(cmd, &o.lang)
 	return cmd
 }
 
 func runReplay(cmd *cobra.Command, o replayOptions) error {
+	pr, err := printer(o.lang)
+	if err != nil {
+		return err
+	}
 	var events []reconcile.Event
 	var p *pipeline.Pipeline
-	err := readCapture(cmd, o.capture, func(in io.Reader, out *bufio.Writer) (err error) {
+	err = readCapture(cmd, o.capture, func(in io.Reader, out *bufio.Writer) (err error) {
 		p, err = pipeline.Replay(in, pipeline.Options{}, func(e reconcile.Event) error {
 			if o.report || o.pgnFile != "" {
 				events = append(events, e)
@@ -109,7 +121,7 @@ func runReplay(cmd *cobra.Command, o replayOptions) error {
 		}
 	}
 	if o.report {
-		r := &report.Report{Board: tags.Board, White: tags.White, Black: tags.Black, TimeControl: tags.TimeControl}
+		r := &report.Report{Board: tags.Board, White: tags.White, Black: tags.Black, TimeControl: tags.TimeControl, Printer: pr}
 		for _, e := range events {
 			r.Add(e)
 		}

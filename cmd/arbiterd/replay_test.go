@@ -120,6 +120,15 @@ func TestReplayEventsPGNReport(t *testing.T) {
 	if _, _, err := runArgs(t, "replay", "--decoded", "--report", capt); err == nil || exitCode(err) != 2 {
 		t.Errorf("--decoded with --report: %v", err)
 	}
+	rep, _, err = runArgs(t, "replay", "--report", "--lang", "es", capt)
+	if err != nil || !strings.Contains(rep, "Tablero 7: W – B") || !strings.Contains(rep, "blancas 2 de 40 (periodo 1), negras 2 de 40 (periodo 1)") {
+		t.Errorf("report in Spanish %v:\n%s", err, rep)
+	}
+	for _, args := range [][]string{{"--lang", "es"}, {"--report", "--lang", "de"}} {
+		if _, _, err := runArgs(t, append(append([]string{"replay"}, args...), capt)...); err == nil || exitCode(err) != 2 {
+			t.Errorf("replay %v: %v", args, err)
+		}
+	}
 }
 
 // A capture's provenance (the arbiterd build, the wall-clock start) and

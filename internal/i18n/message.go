@@ -70,6 +70,21 @@ func (p *Printer) Lang() string {
 // Text renders m.
 func (p *Printer) Text(m Message) string { return p.Sprintf(m.Code, m.Args...) }
 
+// Known reports whether code is in the catalogs.
+func Known(code string) bool {
+	_, ok := catalogEN[code]
+	return ok
+}
+
+// Word is the message of code, or fallback when the catalogs have no such
+// code (a value newer than the catalogs).
+func (p *Printer) Word(code, fallback string) string {
+	if !Known(code) {
+		return fallback
+	}
+	return p.Sprintf(code)
+}
+
 // Capital renders m with its first letter in capitals.
 func (p *Printer) Capital(m Message) string { return p.arg(Cap{m}).(string) }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output/pgn"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -19,6 +20,10 @@ import (
 type Report struct {
 	Board, White, Black string
 	TimeControl         clockd.TimeControl
+	// Printer writes the report in its language (nil: English). The
+	// events' own sentences (an anomaly's detail, a verdict's reason)
+	// come as the event stream has them.
+	Printer *i18n.Printer
 
 	completed reconcile.Moves
 	clock     clockd.Times
@@ -69,50 +74,59 @@ func (r *Report) Add(e reconcile.Event) {
 	}
 }
 
-func (r *Report) progress(s clockd.Side) string {
+func (r *Report) progress(p *i18n.Printer, s clockd.Side) string {
 	n := r.completed.Of(s)
 	if len(r.TimeControl.Periods) == 0 {
 		return fmt.Sprintf("%d", n)
 	}
-	p := r.TimeControl.PeriodOf(n)
-	if req := r.TimeControl.Required(p); req > 0 {
-		return fmt.Sprintf("%d of %d (period %d)", n, req, p)
+	pd := r.TimeControl.PeriodOf(n)
+	if req := r.TimeControl.Required(pd); req > 0 {
+		return p.Sprintf("report.progress", n, req, pd)
 	}
-	return fmt.Sprintf("%d (last period)", n)
+	return p.Sprintf("report.progress.last", n)
 }
 
 // Write renders the report.
 func (r *Report) Write(w io.Writer) error {
+	p := r.Printer
+	if p == nil {
+		p = i18n.English
+	}
 	var b strings.Builder
-	title := "Board " + r.Board
+	title := p.Sprintf("report.board", r.Board)
 	if r.White != "" || r.Black != "" {
 		title += ": " + r.White + " – " + r.Black
 	}
 	fmt.Fprintf(&b, "%s\n%s\n", title, strings.Repeat("=", len([]rune(title))))
-	tc := "unknown"
+	tc := p.Sprintf("report.unknown")
 	if len(r.TimeControl.Periods) > 0 {
-		tc = r.TimeControl.String() + " (" + r.TimeControl.Class().String() + ")"
+		c := r.TimeControl.Class().String()
+		tc = r.TimeControl.String() + " (" + p.Word("class."+c, c) + ")"
 	}
-	fmt.Fprintf(&b, "Time control     %s\n", tc)
-	fmt.Fprintf(&b, "Completed moves  White %s, Black %s   (6.2.1: moves completed, not presses)\n",
-		r.progress(clockd.White), r.progress(clockd.Black))
-	fmt.Fprintf(&b, "Clocks           White %s, Black %s   (as displayed, 6.10)\n", pgn.Clock(r.clock.White), pgn.Clock(r.clock.Black))
-	fmt.Fprintf(&b, "Record           %d plies, %s of capture time\n\n", r.plies, pgn.Clock(r.lastAt))
+	line := func(code string, args ...any) {
+		b.WriteString(p.Sprintf(code, args...))
+		b.WriteByte('\n')
+	}
+	line("report.time-control", tc)
+	line("report.completed", r.progress(p, clockd.White), r.progress(p, clockd.Black))
+	line("report.clocks", pgn.Clock(r.clock.White), pgn.Clock(r.clock.Black))
+	line("report.record", r.plies, pgn.Clock(r.lastAt))
+	b.WriteByte('\n')
 	if len(r.incidents) == 0 {
-		b.WriteString("No anomaly, no flag: nothing for the arbiter to check.\n")
+		line("report.quiet")
 	} else {
-		b.WriteString("Incidents\n")
+		line("report.incidents")
 	}
 	acks := r.acks
 	for _, e := range r.incidents {
 		for len(acks) > 0 && acks[0].at < e.At {
-			writeAck(&b, acks[0])
+			writeAck(&b, p, acks[0])
 			acks = acks[1:]
 		}
-		writeIncident(&b, e)
+		writeIncident(&b, p, e)
 	}
 	for _, a := range acks {
-		writeAck(&b, a)
+		writeAck(&b, p, a)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -120,77 +134,94 @@ func (r *Report) Write(w io.Writer) error {
 
 // writeIncident writes one incident: its capture time, its kind in
 // capitals and what the arbiter needs to know of it.
-func writeIncident(b *strings.Builder, e reconcile.Event) {
-	at := fmt.Sprintf("%12s", fmt.Sprintf("%.3f s", e.At.Seconds()))
+func writeIncident(b *strings.Builder, p *i18n.Printer, e reconcile.Event) {
+	head := func(label, code string, args ...any) {
+		fmt.Fprintf(b, "%12s  %-8s %s\n", p.Sprintf("report.at", e.At.Seconds()), p.Sprintf("report.label."+label), p.Sprintf(code, args...))
+	}
+	sub := func(code string, args ...any) { fmt.Fprintf(b, "%14s %s\n", "", p.Sprintf(code, args...)) }
+	text := func(s string) { b.WriteString(indent(s)); b.WriteByte('\n') }
+	art := func(a string) string { return orDash(p, a) }
 	switch e.Type {
 	case reconcile.TypeAnomaly:
 		side := "–"
 		if !e.NoSide {
-			side = e.Side.String()
+			side = sideWord(p, e.Side, "label")
 		}
-		fmt.Fprintf(b, "%s  %-8s %s [%s] (%s)\n%s\n", at, "ANOMALY", e.Kind, side, orDash(e.Article), indent(e.Detail))
+		head("anomaly", "report.anomaly", e.Kind, side, art(e.Article))
+		text(e.Detail)
 	case reconcile.TypePeriod:
-		fmt.Fprintf(b, "%s  %-8s %s: period %d begins, %s added\n", at, "PERIOD", e.Side, e.Period, pgn.Clock(e.Added))
+		head("period", "report.period", sideWord(p, e.Side, "label"), e.Period, pgn.Clock(e.Added))
 	case reconcile.TypeFlag:
-		req := "all remaining moves"
+		req := p.Sprintf("report.all-moves")
 		if e.MovesRequired > 0 {
 			req = fmt.Sprintf("%d", e.MovesRequired)
 		}
-		fmt.Fprintf(b, "%s  %-8s %s's flag, period %d: %d moves completed, %s required; control reached: %v\n",
-			at, "FLAG", e.Side, e.Period, e.MovesCompleted, req, e.ControlReached)
-		fmt.Fprintf(b, "%14s opponent can mate: %s", "", e.OpponentCanMate)
+		head("flag", "report.flag", sideWord(p, e.Side, "lower"), e.Period, e.MovesCompleted, req, p.Word(fmt.Sprintf("bool.%v", e.ControlReached), fmt.Sprint(e.ControlReached)))
+		mate := p.Word("mate."+string(e.OpponentCanMate), string(e.OpponentCanMate))
 		if len(e.MateLine) > 0 {
-			fmt.Fprintf(b, " (for instance %s)", strings.Join(e.MateLine, " "))
+			mate += p.Sprintf("report.for-instance", strings.Join(e.MateLine, " "))
 		}
-		fmt.Fprintf(b, "\n%14s VERDICT: %s (%s)\n%s\n", "", strings.ToUpper(string(e.Verdict)), e.Article, indent(e.Reason))
+		sub("report.can-mate", mate)
+		sub("report.verdict", p.Word("verdict."+string(e.Verdict), strings.ToUpper(string(e.Verdict))), e.Article)
+		text(e.Reason)
 	case reconcile.TypeEnd:
-		fmt.Fprintf(b, "%s  %-8s %s, %s (%s)\n", at, "END", e.Result, e.Reason, orDash(e.Article))
+		head("end", "report.end", e.Result, e.Reason, art(e.Article))
 	case reconcile.TypeAdjust:
 		closes := ""
 		if len(e.Closes) > 0 {
-			closes = fmt.Sprintf("; settles the alert(s) of seq %v", e.Closes)
+			closes = p.Sprintf("report.settles", fmt.Sprint(e.Closes))
 		}
-		fmt.Fprintf(b, "%s  %-8s %s's clock %s, from %s to %s (%s)%s\n%s\n", at, "ADJUST", e.Side, reconcile.FormatChange(e.Delta),
-			pgn.Clock(e.From), pgn.Clock(e.To), orDash(e.Article), closes, indent(e.Reason))
+		head("adjust", "report.adjust", sideWord(p, e.Side, "lower"), reconcile.FormatChange(e.Delta),
+			pgn.Clock(e.From), pgn.Clock(e.To), art(e.Article), closes)
+		text(e.Reason)
 	case reconcile.TypeClaim:
-		fmt.Fprintf(b, "%s  %-8s %s claims a draw (%s); opponent can mate: %s%s\n%s\n", at, "CLAIM", e.Side, orDash(e.Article), e.OpponentCanMate,
-			recordedBy(e.Arbiter), indent(e.Reason))
+		head("claim", "report.claim", sideWord(p, e.Side, "lower"), art(e.Article), p.Word("mate."+string(e.OpponentCanMate), string(e.OpponentCanMate)),
+			recordedBy(p, e.Arbiter))
+		text(e.Reason)
 	case reconcile.TypeDecision:
-		fmt.Fprintf(b, "%s  %-8s %s on %s's claim (seq %d) (%s)%s\n%s\n", at, "DECISION", strings.ToUpper(e.Decision), e.Side, e.Claim, orDash(e.Article),
-			recordedBy(e.Arbiter), indent(e.Reason))
+		head("decision", "report.decision", p.Word("decision."+e.Decision, strings.ToUpper(e.Decision)), sideWord(p, e.Side, "lower"), e.Claim, art(e.Article),
+			recordedBy(p, e.Arbiter))
+		text(e.Reason)
 	case reconcile.TypePause:
-		what := "the arbiter stopped the clock"
+		what := p.Sprintf("report.pause.stopped")
 		if e.State == reconcile.StateRunning {
-			what = "the clock runs again"
+			what = p.Sprintf("report.pause.running")
 		}
-		fmt.Fprintf(b, "%s  %-8s %s (%s)\n%s\n", at, "PAUSE", what, orDash(e.Article), indent(e.Reason))
+		head("pause", "report.pause", what, art(e.Article))
+		text(e.Reason)
 	case reconcile.TypeRetract:
-		fmt.Fprintf(b, "%s  %-8s moves from ply %d taken back (7.1: restore times and the move count)\n", at, "TAKEBACK", e.Ply)
+		head("takeback", "report.takeback", e.Ply)
 	case reconcile.TypeSession:
-		fmt.Fprintf(b, "%s  %-8s port %s %s\n", at, "SESSION", e.Port, e.State)
+		head("session", "report.session", e.Port, p.Word("state."+string(e.State), string(e.State)))
 	}
+}
+
+// sideWord names a side in the report: form "label" ("black" in English,
+// "negras" in Spanish) or "lower" ("black", "las negras").
+func sideWord(p *i18n.Printer, s clockd.Side, form string) string {
+	return p.Word("side."+s.String()+"."+form, s.String())
 }
 
 // writeAck writes one acknowledgement among the incidents.
-func writeAck(b *strings.Builder, a ack) {
-	by := "by an arbiter not named (no logins)"
+func writeAck(b *strings.Builder, p *i18n.Printer, a ack) {
+	by := p.Sprintf("report.by-nobody")
 	if a.arbiter != "" {
-		by = "by " + a.arbiter
+		by = p.Sprintf("report.by", a.arbiter)
 	}
-	fmt.Fprintf(b, "%12s  %-8s the %s alert of seq %d acknowledged %s\n", fmt.Sprintf("%.3f s", a.at.Seconds()), "ACK", a.kind, a.seq, by)
+	fmt.Fprintf(b, "%12s  %-8s %s\n", p.Sprintf("report.at", a.at.Seconds()), p.Sprintf("report.label.ack"), p.Sprintf("report.ack", a.kind, a.seq, by))
 }
 
 // recordedBy names the arbiter who recorded a claim or decision, when known.
-func recordedBy(arbiter string) string {
+func recordedBy(p *i18n.Printer, arbiter string) string {
 	if arbiter == "" {
 		return ""
 	}
-	return "; recorded by " + arbiter
+	return p.Sprintf("report.recorded-by", arbiter)
 }
 
-func orDash(s string) string {
+func orDash(p *i18n.Printer, s string) string {
 	if s == "" || s == "–" {
-		return "no article"
+		return p.Sprintf("report.no-article")
 	}
 	return s
 }
