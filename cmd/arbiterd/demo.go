@@ -8,7 +8,7 @@ import (
 
 func newDemoCmd() *cobra.Command {
 	var o demo.Options
-	var line string
+	var line, lang string
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run an emulated game to a flag fall and show the verdict live",
@@ -24,7 +24,9 @@ it names (--out, or a new temporary folder).
 Where the system has no pseudo-terminals (Windows) the emulated board talks
 to arbiterd over an in-process line instead, and the demo says so: the bytes
 take the same live path, only the serial port is left out. --line
-in-process asks for that line anywhere.`,
+in-process asks for that line anywhere. --lang es shows the game and the
+verdict in Spanish (the verdict's reason sentence, from the event stream,
+stays in English for now).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			l, err := demo.ParseLine(line)
@@ -32,6 +34,9 @@ in-process asks for that line anywhere.`,
 				return usageError{err}
 			}
 			o.Line = l
+			if o.Printer, err = printer(lang); err != nil {
+				return err
+			}
 			o.Progress = cmd.OutOrStdout()
 			_, err = demo.Run(cmd.Context(), o)
 			return err
@@ -45,5 +50,6 @@ in-process asks for that line anywhere.`,
 	f.IntVar(&o.FlagPly, "flag-ply", demo.DefaultFlagPly, "ply at which the player to move oversteps its time (0: none)")
 	f.StringArrayVar(&o.Faults, "fault", nil, "extra emulated fault, as for arbiterd emulate --fault")
 	f.StringVar(&line, "line", "auto", "how the emulated board reaches arbiterd: auto (a pseudo-terminal where the system has them), pty or in-process")
+	addLangFlag(cmd, &lang)
 	return cmd
 }

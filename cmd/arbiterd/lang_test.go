@@ -53,3 +53,10 @@ func TestUnknownLanguage(t *testing.T) {
 		t.Errorf("--lang fr: %v", err)
 	}
 }
+
+func TestDemoUnknownLanguage(t *testing.T) {
+	_, _, err := runArgsIn(t, "", "demo", "--lang", "xx")
+	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), `--lang "xx"`) {
+		t.Errorf("demo --lang xx: %v", err)
+	}
+}

@@ -29,6 +29,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/boards/live"
 	"github.com/arbiterd/arbiterd/internal/buildinfo"
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/output/pgn"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -45,6 +46,10 @@ type Options struct {
 	Oracle      reconcile.MateOracle
 	Progress    io.Writer // where the live view goes (nil: nowhere)
 	Line        Line      // how the emulated board reaches arbiterd (default: a pty where there are ptys)
+	// Printer writes the live view in its language (nil: English); the
+	// events' own sentences (an anomaly's detail, a verdict's reason)
+	// come as the event stream has them.
+	Printer *i18n.Printer
 }
 
 // Line is how the emulated board is connected to arbiterd.
@@ -125,6 +130,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		script = append(script, a)
 	}
 	view := newView(out, tc)
+	p := o.Printer
+	if p == nil {
+		p = i18n.English
+	}
+	view.p = p
 	meta := buildinfo.Read().Meta(time.Now()) // the capture's provenance
 	for k, v := range map[string]string{
 		"board": "1", "event": "arbiterd demo", "round": "1",
@@ -137,24 +147,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		Emulator: emulator.Config{PGN: emulator.DefaultPGN, Periods: periods, Seed: o.Seed, Script: script},
 		Meta:     meta,
 		Dir:      o.Out, Speed: o.Speed, Oracle: o.Oracle, Line: o.Line,
-		OnStart: func(device, dir string) {
-			fmt.Fprintf(out, "arbiterd demo: emulated DGT board + DGT 3000 on %s, %s, the Immortal Game (London 1851)\n", device, tc)
-			if device == InProcessDevice {
-				if o.Line == LineInProcess {
-					fmt.Fprintf(out, "  the emulated board talks to arbiterd over an in-process line, as asked.\n")
-				} else {
-					fmt.Fprintf(out, "  %s has no pseudo-terminals: the emulated board talks to arbiterd over an in-process line.\n", runtime.GOOS)
-				}
-				fmt.Fprintf(out, "  Its bytes take arbiterd's whole live path (capture, DGT session, reconciliation); only\n")
-				fmt.Fprintf(out, "  the serial port is left out (a real board is read from its port: COM3, /dev/ttyUSB0).\n")
-			}
-			fmt.Fprintf(out, "  played at %g× real time; the flag falls before move 40. Output in %s\n\n", o.Speed, dir)
-		},
+		OnStart: func(device, dir string) { view.start(device, dir, o.Line, o.Speed) },
 		OnEvent: view.show,
-		OnDone: func(res *Result) {
-			fmt.Fprintf(out, "\nLeft in %s:\n  %s   the capture (replay it: arbiterd replay %s)\n  %s    the event stream\n  %s        the game with clock times\n",
-				res.Dir, filepath.Base(res.Capture), shellQuote(runtime.GOOS, res.Capture), filepath.Base(res.Events), filepath.Base(res.PGN))
-		},
+		OnDone:  view.done,
 	})
 }
 
@@ -414,13 +409,50 @@ func openLine(l Line) (*boardLine, error) {
 }
 
 // view prints the game as it happens: one line per completed move, the
-// anomalies, and the flag verdict.
+// anomalies, and the flag verdict, in its printer's language.
 type view struct {
 	w  io.Writer
 	tc clockd.TimeControl
+	p  *i18n.Printer
 }
 
-func newView(w io.Writer, tc clockd.TimeControl) *view { return &view{w: w, tc: tc} }
+func newView(w io.Writer, tc clockd.TimeControl) *view { return &view{w: w, tc: tc, p: i18n.English} }
+
+// line prints the message of code with args and a new line.
+func (v *view) line(code string, args ...any) {
+	io.WriteString(v.w, v.p.Sprintf(code, args...)+"\n")
+}
+
+// start says what plays, on which line, how fast, and where the files go.
+func (v *view) start(device, dir string, line Line, speed float64) {
+	if v == nil {
+		return
+	}
+	on := device
+	if device == InProcessDevice {
+		on = v.p.Sprintf("demo.in-process")
+	}
+	v.line("demo.start", on, v.tc.String())
+	if device == InProcessDevice {
+		if line == LineInProcess {
+			v.line("demo.in-process.asked")
+		} else {
+			v.line("demo.in-process.no-pty", runtime.GOOS)
+		}
+		v.line("demo.in-process.path")
+	}
+	v.line("demo.speed", speed, dir)
+	io.WriteString(v.w, "\n")
+}
+
+// done lists the files the demo left.
+func (v *view) done(res *Result) {
+	if v == nil {
+		return
+	}
+	io.WriteString(v.w, "\n")
+	v.line("demo.done", res.Dir, filepath.Base(res.Capture), shellQuote(runtime.GOOS, res.Capture), filepath.Base(res.Events), filepath.Base(res.PGN))
+}
 
 func (v *view) count(s clockd.Side, m reconcile.Moves) string {
 	n := m.Of(s)
@@ -435,38 +467,42 @@ func (v *view) show(e reconcile.Event) {
 	if v == nil {
 		return
 	}
+	p := v.p
 	switch e.Type {
 	case reconcile.TypePosition:
-		fmt.Fprintf(v.w, "  board ready: start position, %s\n", e.Orientation)
+		v.line("demo.board-ready", p.Word("orientation."+e.Orientation, e.Orientation))
 	case reconcile.TypeComplete:
 		num := (e.Ply + 1) / 2
 		mv := fmt.Sprintf("%d. %s", num, e.SAN)
 		if e.Side == clockd.Black {
 			mv = fmt.Sprintf("%d... %s", num, e.SAN)
 		}
-		fmt.Fprintf(v.w, "  %-14s completed (%s)   W %-6s B %-6s   clocks %s | %s\n", mv, e.By,
+		v.line("demo.complete", mv, p.Word("by."+e.By, e.By),
 			v.count(clockd.White, e.Moves), v.count(clockd.Black, e.Moves), pgn.Clock(e.Clock.White), pgn.Clock(e.Clock.Black))
 	case reconcile.TypeAnomaly:
-		fmt.Fprintf(v.w, "  ! %s (%s): %s\n", e.Kind, e.Article, e.Detail)
+		v.line("demo.anomaly", e.Kind, e.Article, e.Detail)
 	case reconcile.TypePeriod:
-		fmt.Fprintf(v.w, "  + %s: period %d, %s added\n", e.Side, e.Period, pgn.Clock(e.Added))
+		v.line("demo.period", p.Word("side."+e.Side.String()+".label", e.Side.String()), e.Period, pgn.Clock(e.Added))
 	case reconcile.TypeFlag:
-		req := "all moves"
+		req := p.Sprintf("demo.all-moves")
 		if e.MovesRequired > 0 {
 			req = fmt.Sprintf("%d", e.MovesRequired)
 		}
-		fmt.Fprintf(v.w, "\n  FLAG  %s's flag fell in period %d\n", e.Side, e.Period)
-		fmt.Fprintf(v.w, "        moves completed %d, required %s, control reached: %v\n", e.MovesCompleted, req, e.ControlReached)
-		fmt.Fprintf(v.w, "        opponent can mate: %s", e.OpponentCanMate)
+		io.WriteString(v.w, "\n")
+		v.line("demo.flag", p.Word("side."+e.Side.String()+".lower", e.Side.String()), e.Period)
+		v.line("demo.flag.moves", e.MovesCompleted, req, p.Word(fmt.Sprintf("bool.%v", e.ControlReached), fmt.Sprint(e.ControlReached)))
+		mate := p.Word("mate."+string(e.OpponentCanMate), string(e.OpponentCanMate))
 		if len(e.MateLine) > 0 {
-			fmt.Fprintf(v.w, " (%s)", strings.Join(e.MateLine, " "))
+			mate += " (" + strings.Join(e.MateLine, " ") + ")"
 		}
-		fmt.Fprintf(v.w, "\n        verdict: %s (%s)\n        %s\n", strings.ToUpper(string(e.Verdict)), e.Article, e.Reason)
+		v.line("demo.flag.can-mate", mate)
+		v.line("demo.flag.verdict", p.Word("verdict."+string(e.Verdict), strings.ToUpper(string(e.Verdict))), e.Article)
+		io.WriteString(v.w, "        "+e.Reason+"\n")
 	case reconcile.TypeEnd:
-		fmt.Fprintf(v.w, "  END   %s — %s (%s)\n", e.Result, e.Reason, e.Article)
+		v.line("demo.end", e.Result, e.Reason, e.Article)
 	case reconcile.TypeSession:
 		if e.State == reconcile.StateDisconnected || e.State == reconcile.StateConnected {
-			fmt.Fprintf(v.w, "  board %s\n", e.State)
+			v.line("demo.session", p.Word("state."+string(e.State), string(e.State)))
 		}
 	}
 }

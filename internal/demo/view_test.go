@@ -1,0 +1,86 @@
+package demo
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/i18n"
+	"github.com/arbiterd/arbiterd/rules/reconcile"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// viewEvents are events of every type the demo shows.
+func viewEvents() []reconcile.Event {
+	s := time.Second
+	return []reconcile.Event{
+		{Type: reconcile.TypePosition, Orientation: "white-bottom"},
+		{Type: reconcile.TypeComplete, Ply: 1, Side: clockd.White, SAN: "e4", By: reconcile.ByPress, Moves: reconcile.Moves{White: 1},
+			Clock: clockd.Times{White: 5425 * s, Black: 5400 * s}},
+		{Type: reconcile.TypeComplete, Ply: 2, Side: clockd.Black, SAN: "e5", By: reconcile.ByNextMove, Moves: reconcile.Moves{White: 1, Black: 1},
+			Clock: clockd.Times{White: 5425 * s, Black: 5412 * s}},
+		{Type: reconcile.TypeAnomaly, Kind: reconcile.KindPressWithoutMove, Side: clockd.Black, Article: "7.5.3", Detail: "Black pressed the clock but no move appeared."},
+		{Type: reconcile.TypeSession, State: reconcile.StateDisconnected},
+		{Type: reconcile.TypeSession, State: reconcile.StateConnected},
+		{Type: reconcile.TypePeriod, Side: clockd.White, Period: 2, Added: 30 * time.Minute},
+		{Type: reconcile.TypeFlag, Side: clockd.Black, Period: 1, MovesCompleted: 18, MovesRequired: 40, OpponentCanMate: reconcile.MateYes,
+			MateLine: []string{"f6g7", "e7e8"}, Verdict: reconcile.VerdictLoss, Article: "6.9", Reason: "Black's flag fell after 18 completed moves."},
+		{Type: reconcile.TypeFlag, Side: clockd.White, Period: 2, MovesCompleted: 60, ControlReached: true, OpponentCanMate: reconcile.MateNo,
+			Verdict: reconcile.VerdictDraw, Article: "6.9", Reason: "White's flag fell; Black cannot mate."},
+		{Type: reconcile.TypeEnd, Result: "1-0", Reason: "flag", Article: "6.9"},
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+// TestViewGolden pins what the demo prints around the game and of each
+// event, in English and in Spanish (the events' own sentences stay as the
+// events have them).
+func TestViewGolden(t *testing.T) {
+	tc, err := clockd.ParseTimeControl(DefaultTimeControl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		p    *i18n.Printer
+		lang string
+	}{{i18n.English, "en"}, {i18n.Spanish, "es"}} {
+		var b strings.Builder
+		v := newView(&b, tc)
+		v.p = c.p
+		for _, e := range viewEvents() {
+			v.show(e)
+		}
+		golden(t, "view."+c.lang+".golden", b.String())
+
+		b.Reset()
+		v.start(InProcessDevice, "/tmp/arbiterd-demo-1", LineInProcess, 50)
+		v.start("/dev/pts/3", "/tmp/arbiterd-demo-2", LineAuto, 12.5)
+		v.done(&Result{Dir: "/tmp/arbiterd-demo-2", Capture: "/tmp/arbiterd-demo-2/game.capture",
+			Events: "/tmp/arbiterd-demo-2/events.jsonl", PGN: "/tmp/arbiterd-demo-2/game.pgn"})
+		golden(t, "frame."+c.lang+".golden", b.String())
+	}
+}
