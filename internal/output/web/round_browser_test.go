@@ -34,7 +34,15 @@ func (a *roundArbiter) NextRound(confirm func(string) bool, arbiter string) (str
 	return "2", nil
 }
 
-func (a *roundArbiter) SetPairing(board, white, black, arbiter string) error { return nil }
+func (a *roundArbiter) SetPairing(board, white, black, arbiter string) error {
+	b, err := a.h.Board(board)
+	if err != nil {
+		return err
+	}
+	a.h.AddBoard(hub.Info{ID: board, Round: b.Round, White: white, Black: black})
+	a.h.Touch(board)
+	return nil
+}
 
 // The dashboard's Next round asks the arbiter to confirm the board whose
 // game has not ended, names it in the request, and shows the new round's
@@ -79,5 +87,39 @@ func TestNextRoundInBrowser(t *testing.T) {
 	defer arb.mu.Unlock()
 	if !arb.confirmed["2"] || arb.confirmed["1"] {
 		t.Errorf("confirmed %v, want board 2 only (board 1's game ended)", arb.confirmed)
+	}
+}
+
+// A wrong pair is corrected from the board's detail: the page asks for
+// both names and the board shows them.
+func TestCorrectPairingInBrowser(t *testing.T) {
+	h := hub.New(hub.Options{})
+	h.AddBoard(hub.Info{ID: "4", Round: "1", White: "Wrong, W", Black: "Wrong, B"})
+	h.Publish("4", reconcile.Event{Type: reconcile.TypeSession, Board: "4", Seq: 1, State: "connected", Port: "board"})
+	web := New(h, Options{KeepAlive: time.Second, Arbiter: &roundArbiter{gameArbiter: gameArbiter{h: h}}})
+	srv := httptest.NewServer(web.Handler())
+	t.Cleanup(srv.Close)
+	t.Cleanup(web.Close)
+	tab := browser(t, 2*time.Minute)
+	if err := chromedp.Do(tab,
+		chromedp.Navigate(srv.URL+"/?view=compact"),
+		chromedp.WaitVisible(chromedp.CSS(`#board-4`)),
+		chromedp.Click(chromedp.CSS(`#board-4`)),
+		chromedp.WaitVisible(chromedp.CSS(`#detail button.pairing`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](
+		`window.names = ["Morphy, Paul", "Duke Karl"]; window.prompt = () => window.names.shift(); true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tab,
+		chromedp.Click(chromedp.CSS(`#detail button.pairing`)),
+		chromedp.Poll[chromedp.Void](`document.getElementById("detail-body").textContent.includes("Morphy, Paul")`, chromedp.WithPollingTimeout(20*time.Second)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := h.Board("4"); b.White != "Morphy, Paul" || b.Black != "Duke Karl" {
+		t.Errorf("board 4: %s – %s", b.White, b.Black)
 	}
 }

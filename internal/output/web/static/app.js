@@ -363,7 +363,7 @@
       html: head + '<div class="body">' + diagram(b.fen, b.last_move) +
         '<div class="side">' + player("black", b.black) + player("white", b.white) + counts +
         '<div class="meta">' + esc(lastMove(b)) + claimRow(b) + "</div>" +
-        (inDetail ? '<div class="meta tc">' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + "</div>" + alertList(b) : "") +
+        (inDetail ? '<div class="meta tc">' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + "</div>" + pairingButton(b) + alertList(b) : "") +
         "</div></div>" + (inDetail ? "" : alertList(b)),
     };
   }
@@ -374,6 +374,13 @@
     if (b.result || cutOff(b)) return "";
     const btn = (s, label) => '<button class="claim" data-board="' + esc(b.id) + '" data-side="' + s + '" title="' + label + ' a draw (10.2)">' + label + "</button>";
     return '<span class="claims">claim: ' + btn("white", "White") + btn("black", "Black") + "</span>";
+  }
+
+  // pairingButton: a wrong pair corrected on this board only (not at a
+  // hall, whose boards are the venues').
+  function pairingButton(b) {
+    if (b.link) return "";
+    return '<div class="meta pairing"><button class="pairing" data-board="' + esc(b.id) + '" title="the players at this board are not the pair shown: name them">correct the pairing</button></div>';
   }
 
   function numericLess(a, b) {
@@ -586,6 +593,16 @@
       const who = claim.dataset.side === "black" ? "Black" : "White";
       if (!window.confirm(who + " claims a draw (10.2)? arbiterd records the claim and freezes the position and the clocks.")) return;
       post(claim, "/api/boards/" + encodeURIComponent(claim.dataset.board) + "/claims", { side: claim.dataset.side }, "not recorded");
+      return;
+    }
+    const pr = ev.target.closest("button.pairing");
+    if (pr) {
+      const b = (boards.get(pr.dataset.board) || {}).state || {};
+      const white = window.prompt("Board " + pr.dataset.board + ": White's name, as in the pairings", b.white || "");
+      if (white === null || white.trim() === "") return;
+      const black = window.prompt("Board " + pr.dataset.board + ": Black's name, as in the pairings", b.black || "");
+      if (black === null || black.trim() === "") return;
+      post(pr, "/api/boards/" + encodeURIComponent(pr.dataset.board) + "/pairing", { white: white.trim(), black: black.trim() }, "not corrected");
       return;
     }
     const d = ev.target.closest("button.decide");
