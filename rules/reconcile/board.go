@@ -29,21 +29,21 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	g.held.away, g.held.ambiguous = false, false
 	switch res.Kind {
 	case rules.NoChange:
-		g.unexplained.on = false
+		g.unexplained.clear()
 		if !g.unsure() {
 			g.backInStep()
 		}
 	case rules.Forward, rules.Ambiguous:
-		g.unexplained.on = false
+		g.unexplained.clear()
 		g.forward(out, at, s, res, resync)
 	case rules.Correction:
 		g.correct(out, at, res, resync)
 	case rules.TakeBack:
-		g.unexplained.on = false
+		g.unexplained.clear()
 		g.backInStep()
 		g.retract(out, at, res.From, nil, false)
 	case rules.ResultSignal:
-		g.unexplained.on = false
+		g.unexplained.clear()
 		g.backInStep()
 		g.flag.stops = nil // the players stopped the clock to signal the result
 		g.advance(out, at, noDeadline)
@@ -128,7 +128,7 @@ func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync 
 		}
 		return
 	}
-	g.unexplained.on = false
+	g.unexplained.clear()
 	if resync {
 		g.backInStep()
 	}
@@ -202,7 +202,10 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 			// Held until the board has shown it for ScanLag: a piece
 			// in the hand must not rewrite a completed move.
 			g.hold(at, k, moves)
-			g.held.fix, g.held.merge = true, merge
+			g.held.replaces = replacesCompleted
+			if merge {
+				g.held.replaces = mergesCompleted
+			}
 			return
 		}
 	}
@@ -213,8 +216,8 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 		// arbiterd resynchronises to it (see resyncFar).
 		g.away.suspect = true
 	}
-	if !g.unexplained.on {
-		g.unexplained.on, g.unexplained.since, g.unexplained.warned = true, stamp{at, g.inputs}, false
+	if !g.unexplained.on() {
+		g.unexplained.begin(stamp{at, g.inputs})
 	}
 }
 
@@ -237,7 +240,8 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 		}
 		g.atStart, g.resetAt = true, at
 		g.held.plies, g.held.backTo, g.held.away, g.held.ambiguous, g.held.slide = nil, -1, false, false, false
-		g.unexplained.on, g.away.suspect, g.away.far = false, false, farPosition{}
+		g.unexplained.clear()
+		g.away.suspect, g.away.far = false, farPosition{}
 		turned := ""
 		if o != g.orient {
 			turned = " turned round"
@@ -331,7 +335,7 @@ func (g *Game) underWay(s rules.Snapshot) (rules.Orientation, bool) {
 			found = append(found, o)
 		}
 	}
-	if len(found) == 0 && g.join.on {
+	if len(found) == 0 && g.join.state != notJoined {
 		return joinedAt(s)
 	}
 	if len(found) != 1 {
@@ -585,16 +589,16 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		if res.Kind == rules.Ambiguous {
 			moves = shortest(res.Candidates)
 		}
-		g.unexplained.on = false
+		g.unexplained.clear()
 		g.unverify(out, at, res.From, moves, res.Kind == rules.Ambiguous)
 		return
 	case rules.TakeBack:
-		g.unexplained.on = false
+		g.unexplained.clear()
 		g.backInStep()
 		g.retract(out, at, res.From, nil, false)
 		return
 	case rules.NoChange:
-		g.unexplained.on = false
+		g.unexplained.clear()
 		if !g.unsure() {
 			g.backInStep()
 		}
@@ -619,7 +623,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	}
 	g.away.far = farPosition{}
 	if g.rebase(out, at, from, fewest, "which no sequence of moves arbiterd can check reaches") {
-		g.unexplained.on = false
+		g.unexplained.clear()
 		return
 	}
 	// Nothing can be built from what the board shows (unknown codes, an
@@ -857,7 +861,7 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 	if !g.rebuild(out, at, rebuild{snap: reached, from: back, least: least, turn: turn, keepIn: g.held.in, why: why}) {
 		return false
 	}
-	g.unexplained.on = false
+	g.unexplained.clear()
 	g.process(out, at)
 	return true
 }
@@ -1142,11 +1146,11 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // for ScanLag or a press needs them, because a piece in the hand can look
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
-	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.fix, g.held.merge = moves, from, -1, false, false, false
+	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.replaces = moves, from, -1, false, replacesNothing
 	g.held.in = g.changed.in
 	g.held.inHand = false
-	if !g.unexplained.on {
-		g.unexplained.on, g.unexplained.since, g.unexplained.warned = true, stamp{at, g.inputs}, false
+	if !g.unexplained.on() {
+		g.unexplained.begin(stamp{at, g.inputs})
 	}
 }
 

@@ -177,11 +177,11 @@ type Game struct {
 	now       time.Duration // the latest input time
 	inputs    int           // board and clock inputs so far
 	boardRead stamp         // the latest board input
-	// first: the board's latest reading before it showed the game (set),
-	// and whether it was searched as a game under way (tried; see underWay).
+	// first: the board's latest reading before it showed the game, and
+	// whether it was searched as a game under way (see underWay).
 	first struct {
-		snap       rules.Snapshot
-		set, tried bool
+		snap  rules.Snapshot
+		state firstReading
 	}
 	stopped bool // the clock is stopped
 	started bool // the clock has started (startedAt: when, first)
@@ -260,17 +260,44 @@ type clockWord struct {
 }
 
 // joined is a clock first read with the game under way
-// (clockd.ClockEvent.UnderWay; on), when (at), and whether the board was
-// checked for the starting position a scan lag later (checked; see
-// joinedAtTheStart). guessed: White's face is not set (clock-white auto),
-// so the clock's sides are a guess until the presses read after the join
-// say which (fits and misfits: see learnFaces; mirror: turned round).
+// (clockd.ClockEvent.UnderWay), when (at), and whether the board was
+// checked for the starting position a scan lag later (see
+// joinedAtTheStart). faces: whether White's face is known, a guess
+// (clock-white auto) until the presses read after the join say which
+// (fits and misfits: see learnFaces), or learnt to be turned round.
 type joined struct {
-	on, checked     bool
-	at              time.Duration
-	guessed, mirror bool
-	fits, misfits   int
+	state         joinState
+	at            time.Duration
+	faces         clockFaces
+	fits, misfits int
 }
+
+// guessedIf is facesGuessed when guessed, else facesSet.
+func guessedIf(guessed bool) clockFaces {
+	if guessed {
+		return facesGuessed
+	}
+	return facesSet
+}
+
+// joinState is whether the clock was first read with the game under way,
+// and if so whether the board was checked for the start since.
+type joinState uint8
+
+const (
+	notJoined joinState = iota
+	joinedUnchecked
+	joinedChecked
+)
+
+// clockFaces is what arbiterd knows of which face of the clock is White's.
+type clockFaces uint8
+
+const (
+	facesSet      clockFaces = iota // as configured, or learnt
+	facesGuessed                    // a guess: the left face White's
+	facesMirrored                   // learnt from the presses: the guess turned round
+)
 
 // flagState is the periods and flags as the clock showed them and the
 // checks they are due.
@@ -389,10 +416,12 @@ type held struct {
 	from   int  // the ply they start from
 	backTo int  // ≥ 0: the held plies may instead be a take-back to this ply
 	slide  bool // the held plies continue a recorded slide (see fewer)
-	fix    bool // the held plies replace a completed move the board shows was another (see miscommitted)
-	merge  bool // with fix: two recorded moves of one piece around a reply were one (see fitsMerge)
-	away   bool // the held plies were found after an absence (a resync search)
-	in     int  // the input that showed the position they reach (its changed.in)
+	// replaces: the held plies replace a completed move the board shows
+	// was another (see miscommitted), or merge two recorded moves of one
+	// piece around a reply into one (see fitsMerge)
+	replaces replacement
+	away     bool // the held plies were found after an absence (a resync search)
+	in       int  // the input that showed the position they reach (its changed.in)
 	// inHand: with away, the held plies leave the other side to move than
 	// the clock says, and the board is, but for one piece lifted off it, a
 	// position the clock agrees with (see pieceInHand): a move or a capture
@@ -409,13 +438,56 @@ type held struct {
 	}
 }
 
+// firstReading is where the board's first reading, before it showed the
+// game, stands.
+type firstReading uint8
+
+const (
+	notRead         firstReading = iota
+	readNotSearched              // read, not yet searched as a game under way
+	readAndSearched              // searched once (see underWay)
+)
+
+// replacement is what held plies do to the completed moves of the record.
+type replacement uint8
+
+const (
+	replacesNothing   replacement = iota // they follow the record (or its uncompleted plies)
+	replacesCompleted                    // they replace a completed move the board shows was another
+	mergesCompleted                      // two completed moves of one piece around a reply were one
+)
+
 // unexplainedBoard is a board that shows what no legal sequence from the
-// record explains (since: from which input; warned: the arbiter was
-// told).
+// record explains: whether it does, since which input, and whether the
+// arbiter was told.
 type unexplainedBoard struct {
-	on     bool
-	since  stamp
-	warned bool
+	state unexplainedState
+	since stamp
+}
+
+// unexplainedState is where an unexplained board stands.
+type unexplainedState uint8
+
+const (
+	boardExplained           unexplainedState = iota // the board shows what the record explains
+	boardUnexplained                                 // it shows what nothing explains, not yet reported
+	boardUnexplainedReported                         // and the arbiter was told (or the press judged it)
+)
+
+func (u *unexplainedBoard) on() bool       { return u.state != boardExplained }
+func (u *unexplainedBoard) reported() bool { return u.state == boardUnexplainedReported }
+
+// begin: the board shows what nothing explains, from s on.
+func (u *unexplainedBoard) begin(s stamp) { u.state, u.since = boardUnexplained, s }
+
+// clear: the board is explained again.
+func (u *unexplainedBoard) clear() { u.state = boardExplained }
+
+// report: the arbiter was told; an explained board has nothing to tell.
+func (u *unexplainedBoard) report() {
+	if u.on() {
+		u.state = boardUnexplainedReported
+	}
 }
 
 // New returns a Game for cfg, or an error naming the bad setting.
@@ -605,7 +677,7 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 		// The board is read again: how long it has shown what it shows
 		// counts from now, not across the time it was not read.
 		g.shownSet = false
-		if g.unexplained.on {
+		if g.unexplained.on() {
 			g.unexplained.since = stamp{at, g.inputs}
 		}
 		if t := &g.waiting.turn; t.seen && !t.snapKnown {
@@ -658,25 +730,25 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 	o, ok := rules.DetectOrientation(s, g.start)
 	underWay := false
 	if !ok && !g.oriented {
-		if !g.first.set || g.first.snap != s {
-			g.first.snap, g.first.set, g.first.tried = s, true, false
+		if g.first.state == notRead || g.first.snap != s {
+			g.first.snap, g.first.state = s, readNotSearched
 		}
-		if !g.first.tried && g.clockSpoke() {
+		if g.first.state == readNotSearched && g.clockSpoke() {
 			// searched once, and only once the clock runs: without one,
 			// a board that is not at the start is being set up
-			g.first.tried = true
+			g.first.state = readAndSearched
 			o, underWay = g.underWay(s)
 			ok = underWay
 		}
 	}
 	if !ok {
-		if !g.oriented && !g.unexplained.on {
+		if !g.oriented && !g.unexplained.on() {
 			// pieces being set up; said once if it lasts (see advance)
-			g.unexplained.on, g.unexplained.since, g.unexplained.warned = true, stamp{at, g.inputs}, false
+			g.unexplained.begin(stamp{at, g.inputs})
 		}
 		return false
 	}
-	g.unexplained.on = false
+	g.unexplained.clear()
 	if g.ended {
 		rec, err := rules.NewGame(g.cfg.StartFEN)
 		if err != nil { // New checked the FEN; keep the old record
@@ -755,7 +827,7 @@ func (g *Game) dumped(s rules.Snapshot) {
 func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	var out []Event
 	g.inputs++
-	if g.join.mirror {
+	if g.join.faces == facesMirrored {
 		ev = mirrored(ev)
 	}
 	at := ev.At
@@ -812,7 +884,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Reset:
 		g.clockWasReset(&out, at, ev)
 	}
-	if !g.oriented && g.first.set && !g.first.tried && g.clockSpoke() && g.orientTo(&out, at, g.first.snap) {
+	if !g.oriented && g.first.state == readNotSearched && g.clockSpoke() && g.orientTo(&out, at, g.first.snap) {
 		// The board shows something else than the start: now that the
 		// clock has spoken, it may be a game under way (see underWay).
 		g.show(&out, at, g.first.snap)
@@ -836,12 +908,12 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	g.started = true
 	g.clock = ev.Clock
 	g.ref.Start(at)
-	if ev.UnderWay && !g.join.on {
+	if ev.UnderWay && g.join.state == notJoined {
 		// The clock was first read with the game under way: the round
 		// started before arbiterd read this board (no default time to
 		// check), and the board may show a position too far on for the
 		// search from the start (see joinedAt).
-		g.join, g.defaultDone = joined{on: true, at: at, guessed: ev.WhiteGuessed}, true
+		g.join, g.defaultDone = joined{state: joinedUnchecked, at: at, faces: guessedIf(ev.WhiteGuessed)}, true
 		if ev.Side == clockd.Black {
 			g.ref.Press(clockd.White, at, 0)
 		}
@@ -857,7 +929,7 @@ func (g *Game) refTimes(c clockd.Times, at time.Duration) {
 }
 
 // learnFaces learns which face of a clock joined under way is White's,
-// when it is not set (join.guessed): the side running mid-game says
+// when it is not set (facesGuessed): the side running mid-game says
 // nothing of it. A press follows its own side's move: a press read while
 // the last ply on the board is its side's and not completed fits the
 // guess; one read while that ply is the other side's does not (a press
@@ -871,7 +943,7 @@ func (g *Game) refTimes(c clockd.Times, at time.Duration) {
 // returns ev as it is to be taken.
 func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
 	n := len(g.plies)
-	if !g.join.guessed || n == 0 || g.plies[n-1].completed() {
+	if g.join.faces != facesGuessed || n == 0 || g.plies[n-1].completed() {
 		return ev
 	}
 	if g.plies[n-1].side == ev.Side {
@@ -881,9 +953,9 @@ func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
 	}
 	switch {
 	case g.join.fits-g.join.misfits >= 2:
-		g.join.guessed = false
+		g.join.faces = facesSet
 	case g.join.misfits-g.join.fits >= 2:
-		g.join.guessed, g.join.mirror = false, true
+		g.join.faces = facesMirrored
 		ev = mirrored(ev)
 		for i := range g.waiting.presses {
 			g.waiting.presses[i].ev = mirrored(g.waiting.presses[i].ev)

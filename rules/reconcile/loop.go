@@ -43,7 +43,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		g.complete(out, at, idx, ByNextMove, g.clock)
 	case dueWarnMoveWithoutPress:
 		g.plies[idx].warned = true
-		if g.join.guessed {
+		if g.join.faces == facesGuessed {
 			return // whose presses were seen is not known yet (see learnFaces)
 		}
 		p := g.plies[idx]
@@ -59,7 +59,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		st := g.rec.Status()
 		g.finish(out, at, st.Result, st.Reason, st.Article)
 	case dueWarnUnexplained:
-		g.unexplained.warned = true
+		g.unexplained.report()
 		g.warnUnexplained(out, at)
 	case dueSearchFar:
 		g.resyncFar(out, at, due)
@@ -80,7 +80,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 	case dueDefaultTime:
 		g.defaultTimePassed(out, at)
 	case dueCheckJoin:
-		g.join.checked = true
+		g.join.state = joinedChecked
 		g.joinedAtTheStart(out, at)
 	}
 }

@@ -117,9 +117,9 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	// The game ended with state of its own left over.
 	g.ended = true
 	g.away = absence{unsettled: true, resync: true, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}
-	g.held = held{slide: true, fix: true, away: true, backTo: 3, from: 1}
+	g.held = held{slide: true, replaces: replacesCompleted, away: true, backTo: 3, from: 1}
 	g.waiting = pressQueue{backDue: true, turn: clockWord{seen: true}, wait: true}
-	g.unexplained = unexplainedBoard{on: true, warned: true, since: stamp{in: 4}}
+	g.unexplained = unexplainedBoard{state: boardUnexplainedReported, since: stamp{in: 4}}
 	seq, inputs := g.seq, g.inputs
 	h.board = rules.SnapshotOf(g.start)
 	h.show(20)
@@ -129,7 +129,7 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	if g.away != (absence{}) {
 		t.Errorf("the old game's absence survived: %+v", g.away)
 	}
-	if g.held.plies != nil || g.held.slide || g.held.fix || g.held.away || g.held.backTo != -1 || g.held.from != 0 {
+	if g.held.plies != nil || g.held.slide || g.held.replaces != replacesNothing || g.held.away || g.held.backTo != -1 || g.held.from != 0 {
 		t.Errorf("the old game's held plies survived: %+v", g.held)
 	}
 	if g.waiting.backDue || g.waiting.turn.seen || g.waiting.wait || len(g.waiting.presses) != 0 {

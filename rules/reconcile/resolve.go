@@ -95,7 +95,7 @@ func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judg
 	if g.heldFirst(pr, cands) {
 		return false
 	}
-	if g.unexplained.on && g.held.plies == nil && g.placedBy(side) && (len(cands) == 0 || g.unexplained.since.before(pr.stamp())) {
+	if g.unexplained.on() && g.held.plies == nil && g.placedBy(side) && (len(cands) == 0 || g.unexplained.since.before(pr.stamp())) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely
@@ -142,7 +142,7 @@ func (g *Game) pressIgnored(pr pendingPress) bool {
 // complete with one whose piece is not then taken (a piece in the hand
 // looks like that).
 func (g *Game) heldFirst(pr pendingPress, cands []int) bool {
-	if g.held.plies == nil || g.held.fix {
+	if g.held.plies == nil || g.held.replaces != replacesNothing {
 		return false
 	}
 	ev := pr.ev
@@ -243,7 +243,7 @@ func (g *Game) repliedAfter(pr pendingPress, i int) bool {
 // board: an illegal move (6.2.4, 7.5.3); the opponent's press back, with no
 // move of its own, is then expected and no offence.
 func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if g.join.guessed {
+	if g.join.faces == facesGuessed {
 		return // whose press it was is not known yet (see learnFaces)
 	}
 	side := ev.Side
@@ -327,11 +327,12 @@ func (g *Game) placedBy(side clockd.Side) bool {
 func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	moves, from := g.held.plies, g.held.from
 	away, ambig := g.held.away, g.held.ambiguous
-	fix, merge := g.held.fix, g.held.merge
-	g.held.plies, g.unexplained.on, g.held.fix, g.held.merge = nil, false, false, false
+	replaces := g.held.replaces
+	g.held.plies, g.held.replaces = nil, replacesNothing
+	g.unexplained.clear()
 	g.held.away, g.held.ambiguous = false, false
-	if fix {
-		if merge {
+	if replaces != replacesNothing {
+		if replaces == mergesCompleted {
 			g.remerge(out, at, from, moves)
 		} else {
 			g.recommit(out, at, from, moves)
@@ -400,7 +401,7 @@ func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article st
 
 // illegalPress reports a press completing a position no legal move explains.
 func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
-	g.unexplained.warned = true
+	g.unexplained.report()
 	g.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := fmt.Sprintf("a position that no legal move of %s explains", possessive(side))
@@ -537,7 +538,7 @@ func (g *Game) State() Summary {
 	for _, f := range g.flag.flags {
 		s.Pending = append(s.Pending, fmt.Sprintf("%s flag at %s awaits its verdict", f.Side, seconds(f.At)))
 	}
-	if g.unexplained.on {
+	if g.unexplained.on() {
 		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.unexplained.since.at)))
 	}
 	if g.atStart {

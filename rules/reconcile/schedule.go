@@ -57,9 +57,9 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 	if len(g.waiting.presses) > 0 && g.oriented && !g.away.disconnected && !g.settling() {
 		consider(g.pressDue(), dueJudgePress, 0)
 	}
-	if g.away.suspect && g.unexplained.on && g.held.plies == nil {
+	if g.away.suspect && g.unexplained.on() && g.held.plies == nil {
 		switch {
-		case g.away.far.in == g.changed.in && g.away.fromStart && g.join.guessed:
+		case g.away.far.in == g.changed.in && g.away.fromStart && g.join.faces == facesGuessed:
 			// A board first read far on, by a clock whose sides are a
 			// guess: the side to move is the board's to tell, by the
 			// move made from the position (see movedOnFrom), not the
@@ -79,7 +79,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 		if n := len(g.plies); n > 0 && g.rec.Status().Over {
 			consider(g.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
 		}
-		if g.unexplained.on && !g.unexplained.warned && !g.away.suspect && !g.away.stale && !g.away.disconnected {
+		if g.unexplained.on() && !g.unexplained.reported() && !g.away.suspect && !g.away.stale && !g.away.disconnected {
 			consider(g.unexplained.since.at+g.cfg.UnexplainedAfter, dueWarnUnexplained, 0)
 		}
 	}
@@ -98,7 +98,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 	if d, ok := g.defaultDue(); ok {
 		consider(d, dueDefaultTime, 0)
 	}
-	if g.join.on && !g.join.checked && !g.ended {
+	if g.join.state == joinedUnchecked && !g.ended {
 		consider(g.join.at+lag, dueCheckJoin, 0)
 	}
 	return due, kind, idx
@@ -146,7 +146,7 @@ func (g *Game) pressDue() time.Duration {
 // the centre squares to signal a result, after the clock was stopped).
 func (g *Game) stopDue() time.Duration {
 	at := g.flag.stops[0].At
-	if g.unexplained.on && g.held.plies == nil {
+	if g.unexplained.on() && g.held.plies == nil {
 		return max(at+g.cfg.ScanLag, at+g.cfg.UnexplainedAfter)
 	}
 	return at + g.cfg.ScanLag
@@ -191,5 +191,5 @@ func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int
 // position not yet settled: presses wait for it as they wait for the board
 // to be back, so that they are judged on what the board settles on.
 func (g *Game) settling() bool {
-	return (g.held.plies != nil && g.held.away) || (g.away.suspect && g.unexplained.on)
+	return (g.held.plies != nil && g.held.away) || (g.away.suspect && g.unexplained.on())
 }
