@@ -234,13 +234,30 @@ type Game struct {
 // is the commit point, 6.2.1), and what the latest presses expect.
 type pressQueue struct {
 	presses []pendingPress
-	// backDue: the latest press was backSide's opponent's press without a
-	// move; backSide's press back, with no move of its own, is expected.
-	backDue  bool
-	backSide clockd.Side
-	wait     bool // the first pending press waits for the board to stand still (see resolvePress)
+	// back: the latest press was the opponent's press without a move; the
+	// press back of the side it names, with no move of its own, is
+	// expected.
+	back backExpected
+	wait bool // the first pending press waits for the board to stand still (see resolvePress)
 	// turn is the clock's latest word on the side to move (see clockTurn).
 	turn clockWord
+}
+
+// backExpected names the side whose press back is expected, if any.
+type backExpected uint8
+
+const (
+	noBackExpected backExpected = iota
+	whiteBackExpected
+	blackBackExpected
+)
+
+// backOf is the press back expected of side s.
+func backOf(s clockd.Side) backExpected {
+	if s == clockd.Black {
+		return blackBackExpected
+	}
+	return whiteBackExpected
 }
 
 // clockWord is what the clock last said about the side to move: toMove,

@@ -118,7 +118,7 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	g.ended = true
 	g.away = absence{unsettled: true, resync: true, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}
 	g.held = held{slide: true, replaces: replacesCompleted, away: true, backTo: 3, from: 1}
-	g.waiting = pressQueue{backDue: true, turn: clockWord{seen: true}, wait: true}
+	g.waiting = pressQueue{back: blackBackExpected, turn: clockWord{seen: true}, wait: true}
 	g.unexplained = unexplainedBoard{state: boardUnexplainedReported, since: stamp{in: 4}}
 	seq, inputs := g.seq, g.inputs
 	h.board = rules.SnapshotOf(g.start)
@@ -132,7 +132,7 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	if g.held.plies != nil || g.held.slide || g.held.replaces != replacesNothing || g.held.away || g.held.backTo != -1 || g.held.from != 0 {
 		t.Errorf("the old game's held plies survived: %+v", g.held)
 	}
-	if g.waiting.backDue || g.waiting.turn.seen || g.waiting.wait || len(g.waiting.presses) != 0 {
+	if g.waiting.back != noBackExpected || g.waiting.turn.seen || g.waiting.wait || len(g.waiting.presses) != 0 {
 		t.Errorf("the old game's pending presses survived: %+v", g.waiting)
 	}
 	if g.unexplained != (unexplainedBoard{}) {

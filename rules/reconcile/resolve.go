@@ -85,8 +85,8 @@ func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judg
 	}
 	side := ev.Side
 	cands := g.uncompleted(side)
-	backOK := g.waiting.backDue && g.waiting.backSide == side
-	g.waiting.backDue = false
+	backOK := g.waiting.back == backOf(side)
+	g.waiting.back = noBackExpected
 	if len(cands) == 0 && backOK && !g.placedBy(side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
@@ -247,7 +247,7 @@ func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockE
 		return // whose press it was is not known yet (see learnFaces)
 	}
 	side := ev.Side
-	g.waiting.backDue, g.waiting.backSide = true, side.Other()
+	g.waiting.back = backOf(side.Other())
 	g.illegal[side]++
 	g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
 		fmt.Sprintf("%s pressed the clock %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
