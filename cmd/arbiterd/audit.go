@@ -59,7 +59,11 @@ HTML report in Spanish (the JSON keeps its kinds; its sentences follow
 --lang). Input errors name the file and line and the audit
 goes on with the rest; the exit status is then 1.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAudit(cmd, args, o)
+			p, err := printer(o.lang)
+			if err != nil {
+				return err
+			}
+			return p.Err(runAudit(cmd, p, args, o))
 		},
 	}
 	f := cmd.Flags()
@@ -93,24 +97,20 @@ func (m multiSink) Error(err error) {
 func (o auditOptions) options() (audit.Options, error) {
 	opt := audit.Options{NodeBudget: o.nodes}
 	if o.nodes < 0 {
-		return opt, usageError{fmt.Errorf("--nodes %d: want a count of positions, 0 for the default", o.nodes)}
+		return opt, usageError{i18n.Errorf("cli.nodes", o.nodes)}
 	}
 	if o.timeControl != "" {
 		tc, err := clockd.ParseTimeControl(o.timeControl)
 		if err != nil {
-			return opt, usageError{fmt.Errorf("--timecontrol: %w", err)}
+			return opt, usageError{i18n.Errorf("cli.timecontrol", err)}
 		}
 		opt.TimeControl = &tc
 	}
 	return opt, nil
 }
 
-func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
+func runAudit(cmd *cobra.Command, p *i18n.Printer, args []string, o auditOptions) error {
 	opt, err := o.options()
-	if err != nil {
-		return err
-	}
-	p, err := printer(o.lang)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 	failed := 0
 	report := func(err error) {
 		failed++
-		fmt.Fprintln(stderr, "arbiterd audit:", plainError(err))
+		fmt.Fprintln(stderr, "arbiterd audit:", plainError(p.Err(err)))
 	}
 	out, err := o.openSinks(cmd, p, args, report)
 	if err != nil {
@@ -147,7 +147,7 @@ func runAudit(cmd *cobra.Command, args []string, o auditOptions) error {
 		summary(stderr, p, st)
 	}
 	if failed > 0 {
-		return fmt.Errorf("audit: %d input error(s); every game that could be read was audited", failed)
+		return i18n.Errorf("audit.err.input", failed)
 	}
 	return nil
 }

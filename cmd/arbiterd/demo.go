@@ -29,17 +29,18 @@ verdict in Spanish (the verdict's reason sentence, from the event stream,
 stays in English for now).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			l, err := demo.ParseLine(line)
+			p, err := printer(lang)
 			if err != nil {
-				return usageError{err}
-			}
-			o.Line = l
-			if o.Printer, err = printer(lang); err != nil {
 				return err
 			}
+			l, err := demo.ParseLine(line)
+			if err != nil {
+				return p.Err(usageError{err})
+			}
+			o.Line, o.Printer = l, p
 			o.Progress = cmd.OutOrStdout()
 			_, err = demo.Run(cmd.Context(), o)
-			return err
+			return p.Err(err)
 		},
 	}
 	f := cmd.Flags()

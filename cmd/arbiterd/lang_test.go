@@ -60,3 +60,41 @@ func TestDemoUnknownLanguage(t *testing.T) {
 		t.Errorf("demo --lang xx: %v", err)
 	}
 }
+
+// The errors an arbiter acts on come in the language asked; the exit
+// status and the file and line they name stay.
+func TestErrorsInSpanish(t *testing.T) {
+	dir := t.TempDir()
+	bz := filepath.Join(dir, "round.pgn.bz2")
+	if err := os.WriteFile(bz, []byte("BZh91AY&SY\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage.pgn")
+	if err := os.WriteFile(garbage, []byte("this is not PGN\n\n"+auditGame), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, err := runArgsIn(t, "", "audit", "--lang", "es", bz, garbage)
+	if err == nil || exitCode(err) != 1 || err.Error() != "audit: 2 error(es) en la entrada; se auditaron todas las partidas que pudieron leerse" {
+		t.Errorf("audit --lang es: %v", err)
+	}
+	for _, want := range []string{
+		"arbiterd audit: " + bz + ": los datos comprimidos con bzip2 no se admiten",
+		"arbiterd audit: " + garbage + `:1: "this" no es una jugada`,
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	_, _, err = runArgsIn(t, "", "audit", "--lang", "es", filepath.Join(dir, "*.zst"))
+	if err == nil || !strings.HasSuffix(err.Error(), "*.zst: ningún archivo coincide") {
+		t.Errorf("audit of a pattern that matches nothing: %v", err)
+	}
+	_, _, err = runArgsIn(t, "", "replay", "--lang", "es", "--report", "--decoded", "x.capture")
+	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "no puede combinarse con --pgn ni con --report") {
+		t.Errorf("replay --decoded --report in Spanish: %v", err)
+	}
+	_, _, err = runArgsIn(t, "", "demo", "--lang", "es", "--line", "serial")
+	if err == nil || exitCode(err) != 2 || err.Error() != `demo: línea "serial": se espera auto, pty o in-process` {
+		t.Errorf("demo --line serial in Spanish: %v", err)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // windowsOps are the Windows API names Go's file functions put in the Op
@@ -71,10 +73,10 @@ func expandWildcards(args []string) ([]string, error) {
 		}
 		m, err := filepath.Glob(a)
 		if err != nil {
-			return nil, errors.New(a + ": not a valid wildcard pattern")
+			return nil, i18n.Errorf("cli.bad-pattern", a)
 		}
 		if len(m) == 0 {
-			return nil, errors.New(a + ": no file matches")
+			return nil, i18n.Errorf("cli.no-match", a)
 		}
 		out = append(out, m...)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/journal/decode"
 	"github.com/arbiterd/arbiterd/internal/output/pgn"
@@ -54,22 +54,30 @@ A malformed capture stops it with the line number and exit status 1.`,
   arbiterd replay --report --lang es game.capture`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageError{errors.New("replay: want exactly one argument, the capture file")}
+				p, err := printer(o.lang)
+				if err != nil {
+					return err
+				}
+				return p.Err(usageError{i18n.Errorf("cli.replay.one-arg")})
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := printer(o.lang)
+			if err != nil {
+				return err
+			}
 			o.capture = args[0]
 			if o.decoded && (o.report || o.pgnFile != "") {
-				return usageError{errors.New("replay: --decoded prints device messages; it cannot be combined with --pgn or --report")}
+				return p.Err(usageError{i18n.Errorf("cli.replay.decoded")})
 			}
 			if o.lang != "" && !o.report {
-				return usageError{errors.New("replay: --lang is the language of the incident report; give it with --report")}
+				return p.Err(usageError{i18n.Errorf("cli.replay.lang")})
 			}
 			if o.decoded {
 				return runReplayDecoded(cmd, o)
 			}
-			return runReplay(cmd, o)
+			return p.Err(runReplay(cmd, p, o))
 		},
 	}
 	f := cmd.Flags()
@@ -81,14 +89,10 @@ A malformed capture stops it with the line number and exit status 1.`,
 	return cmd
 }
 
-func runReplay(cmd *cobra.Command, o replayOptions) error {
-	pr, err := printer(o.lang)
-	if err != nil {
-		return err
-	}
+func runReplay(cmd *cobra.Command, pr *i18n.Printer, o replayOptions) error {
 	var events []reconcile.Event
 	var p *pipeline.Pipeline
-	err = readCapture(cmd, o.capture, func(in io.Reader, out *bufio.Writer) (err error) {
+	err := readCapture(cmd, o.capture, func(in io.Reader, out *bufio.Writer) (err error) {
 		p, err = pipeline.Replay(in, pipeline.Options{}, func(e reconcile.Event) error {
 			if o.report || o.pgnFile != "" {
 				events = append(events, e)

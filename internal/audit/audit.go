@@ -2,7 +2,6 @@ package audit
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -323,7 +322,7 @@ func (p *positions) fenAt(ply int) (string, error) {
 		}
 		rg, err := rules.NewGame(start)
 		if err != nil {
-			p.err = fmt.Errorf("the FEN tag: %v", err)
+			p.err = i18n.Errorf("audit.err.fen", err)
 			return "", p.err
 		}
 		p.rg = rg
@@ -332,7 +331,7 @@ func (p *positions) fenAt(ply int) (string, error) {
 		pl := p.g.Plies[p.rg.Ply()]
 		if err := p.rg.MoveSAN(strings.TrimRight(pl.SAN, "+#")); err != nil {
 			if err2 := p.rg.MoveSAN(pl.SAN); err2 != nil {
-				p.err = fmt.Errorf("move %q at line %d cannot be played: %v", pl.SAN, pl.Line, err)
+				p.err = i18n.Errorf("audit.err.move", pl.SAN, pl.Line, err)
 				return "", p.err
 			}
 		}

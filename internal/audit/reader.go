@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // Unknown marks a clock value a ply does not carry.
@@ -57,14 +59,23 @@ func (g *Game) Tag(name string) string {
 type ParseError struct {
 	File string
 	Line int
-	Msg  string
+	Msg  string // in English
+
+	msg i18n.Message // Msg as a message of the catalogs
 }
 
-func (e *ParseError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+func (e *ParseError) Error() string { return e.In(i18n.English) }
+
+// In is the error in p's language.
+func (e *ParseError) In(p *i18n.Printer) string {
+	msg := e.Msg
+	if !e.msg.IsZero() {
+		msg = p.Text(e.msg)
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, msg)
 }
 
 // Reader reads games one at a time from a PGN stream; memory stays bounded
@@ -136,8 +147,9 @@ func (r *Reader) readLine() ([]byte, error) {
 	return b, nil
 }
 
-func (r *Reader) errAt(line int, format string, args ...any) *ParseError {
-	return &ParseError{File: r.name, Line: line, Msg: fmt.Sprintf(format, args...)}
+func (r *Reader) errAt(line int, code string, args ...any) *ParseError {
+	msg := i18n.M(code, args...)
+	return &ParseError{File: r.name, Line: line, Msg: msg.String(), msg: msg}
 }
 
 // isTagLine reports whether the line is a PGN tag pair: '[' then a name.
@@ -168,7 +180,7 @@ func (r *Reader) Next() (*Game, error) {
 		line, at, err := r.nextLine()
 		if err == errLineTooLong {
 			r.skip = true
-			return nil, r.errAt(at, "line longer than %d bytes: not PGN text; skipping to the next game", maxLine)
+			return nil, r.errAt(at, "audit.err.long-line", maxLine)
 		}
 		if err != nil {
 			if err == io.EOF && st != nil && !r.skip {
@@ -182,7 +194,7 @@ func (r *Reader) Next() (*Game, error) {
 			if wasSkipping {
 				continue
 			}
-			return nil, r.errAt(at, "binary data (a NUL byte): not PGN text; skipping to the next game")
+			return nil, r.errAt(at, "audit.err.nul")
 		}
 		if r.skip {
 			if !isTagLine(line) {
@@ -241,13 +253,13 @@ func (r *Reader) nextLine() ([]byte, int, error) {
 func (r *Reader) finish(st *game, last int) (*Game, error) {
 	switch {
 	case st.inComment:
-		return nil, r.errAt(last, "comment opened and never closed (the game that starts at line %d is truncated)", st.g.Line)
+		return nil, r.errAt(last, "audit.err.open-comment", st.g.Line)
 	case st.done:
 		return st.g, nil
 	case len(st.g.Plies) == 0 && !st.movetext:
-		return nil, r.errAt(st.g.Line, "tags without a game (the file may be truncated)")
+		return nil, r.errAt(st.g.Line, "audit.err.tags-only")
 	}
-	return st.g, r.errAt(last, "the game that starts at line %d has no result at the end of its moves (the file may be truncated); audited as far as it goes", st.g.Line)
+	return st.g, r.errAt(last, "audit.err.no-result", st.g.Line)
 }
 
 // tags reads one or more tag pairs from a line.
@@ -255,7 +267,7 @@ func (r *Reader) tags(st *game, line []byte, at int) error {
 	s := bytes.TrimSpace(line)
 	for len(s) > 0 {
 		if s[0] != '[' {
-			return r.errAt(at, "unexpected %q after a tag", clip(s))
+			return r.errAt(at, "audit.err.after-tag", clip(s))
 		}
 		i := 1
 		for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '"' && s[i] != ']' {
@@ -266,7 +278,7 @@ func (r *Reader) tags(st *game, line []byte, at int) error {
 			i++
 		}
 		if i >= len(s) || s[i] != '"' {
-			return r.errAt(at, "tag %q has no quoted value", name)
+			return r.errAt(at, "audit.err.tag-no-value", name)
 		}
 		i++
 		var v []byte
@@ -290,10 +302,10 @@ func (r *Reader) tags(st *game, line []byte, at int) error {
 			i++
 		}
 		if !closed || i >= len(s) || s[i] != ']' {
-			return r.errAt(at, "tag %q is not closed (want [Name \"value\"])", name)
+			return r.errAt(at, "audit.err.tag-open", name)
 		}
 		if len(st.g.Tags) >= maxTags {
-			return r.errAt(at, "more than %d tags in one game", maxTags)
+			return r.errAt(at, "audit.err.many-tags", maxTags)
 		}
 		st.g.Tags = append(st.g.Tags, Tag{Name: name, Value: string(v)})
 		s = bytes.TrimLeft(s[i+1:], " \t")
@@ -341,7 +353,7 @@ func (r *Reader) movetext(st *game, line []byte, at int) error {
 			continue
 		case c == ')':
 			if st.depth == 0 {
-				return r.errAt(at, "')' closes no variation")
+				return r.errAt(at, "audit.err.paren")
 			}
 			st.depth--
 			i++
@@ -358,7 +370,7 @@ func (r *Reader) movetext(st *game, line []byte, at int) error {
 			j++
 		}
 		if j == i {
-			return r.errAt(at, "unexpected %q in the moves", string(line[i]))
+			return r.errAt(at, "audit.err.in-moves", string(line[i]))
 		}
 		tok := line[i:j]
 		i = j
@@ -366,7 +378,7 @@ func (r *Reader) movetext(st *game, line []byte, at int) error {
 			continue
 		}
 		if st.done {
-			return r.errAt(at, "%q after the game's result", clip(tok))
+			return r.errAt(at, "audit.err.after-result", clip(tok))
 		}
 		if err := st.token(r, tok, at); err != nil {
 			return err
@@ -437,15 +449,15 @@ func (st *game) token(r *Reader, tok []byte, at int) error {
 		} else if k == len(tok) {
 			return nil // a bare number: old exports write move numbers without dots
 		} else if !bytes.HasPrefix(tok, []byte("0-0")) {
-			return r.errAt(at, "unexpected %q in the moves", clip(tok))
+			return r.errAt(at, "audit.err.in-moves", clip(tok))
 		}
 	}
 	san := bytes.TrimRight(tok, "!?")
 	if !isSAN(san) {
-		return r.errAt(at, "%q is not a move", clip(tok))
+		return r.errAt(at, "audit.err.not-move", clip(tok))
 	}
 	if len(st.g.Plies) >= maxPlies {
-		return r.errAt(at, "more than %d plies in one game", maxPlies)
+		return r.errAt(at, "audit.err.many-plies", maxPlies)
 	}
 	st.g.Plies = append(st.g.Plies, Ply{SAN: string(san), Clk: Unknown, EMT: Unknown, Line: at})
 	return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/textin"
 )
 
@@ -51,19 +52,19 @@ func Decompress(r io.Reader, name string) (pgn io.Reader, close func(), err erro
 		}
 		return zr, zr.Close, nil
 	case bytes.HasPrefix(head, magicBzip2):
-		return nil, nil, fmt.Errorf("%s: bzip2-compressed data is not supported (plain PGN, .gz and .zst are): decompress it first", name)
+		return nil, nil, i18n.Errorf("audit.err.bzip2", name)
 	case bytes.HasPrefix(head, magicXz):
-		return nil, nil, fmt.Errorf("%s: xz-compressed data is not supported (plain PGN, .gz and .zst are): decompress it first", name)
+		return nil, nil, i18n.Errorf("audit.err.xz", name)
 	case bytes.HasPrefix(head, magicZip):
-		return nil, nil, fmt.Errorf("%s: a zip archive is not supported (plain PGN, .gz and .zst are): extract it first", name)
+		return nil, nil, i18n.Errorf("audit.err.zip", name)
 	case bytes.HasPrefix(head, magic7z):
-		return nil, nil, fmt.Errorf("%s: a 7z archive is not supported (plain PGN, .gz and .zst are): extract it first", name)
+		return nil, nil, i18n.Errorf("audit.err.7z", name)
 	case bytes.HasPrefix(head, magicLz4):
-		return nil, nil, fmt.Errorf("%s: lz4-compressed data is not supported (plain PGN, .gz and .zst are): decompress it first", name)
+		return nil, nil, i18n.Errorf("audit.err.lz4", name)
 	case ext == ".gz" || ext == ".zst" || ext == ".zstd":
-		return nil, nil, fmt.Errorf("%s: named %s but is not %s data", name, ext, map[string]string{".gz": "gzip", ".zst": "zstd", ".zstd": "zstd"}[ext])
+		return nil, nil, i18n.Errorf("audit.err.misnamed", name, ext, map[string]string{".gz": "gzip", ".zst": "zstd", ".zstd": "zstd"}[ext])
 	case ext == ".bz2" || ext == ".xz" || ext == ".zip" || ext == ".7z" || ext == ".lz4" || ext == ".br":
-		return nil, nil, fmt.Errorf("%s: %s compression is not supported (plain PGN, .gz and .zst are)", name, ext)
+		return nil, nil, i18n.Errorf("audit.err.compression", name, ext)
 	}
 	return br, func() {}, nil
 }
@@ -110,7 +111,7 @@ func Expand(args []string) ([]string, error) {
 			return nil, err
 		}
 		if len(found) == 0 {
-			return nil, fmt.Errorf("%s: no PGN files (*.pgn, *.pgn.gz, *.pgn.zst) in this directory", a)
+			return nil, i18n.Errorf("audit.err.no-pgn", a)
 		}
 		sort.Strings(found)
 		out = append(out, found...)
@@ -183,7 +184,7 @@ func (a *Auditor) runOne(r io.Reader, name string, sink Sink, st *Stats) error {
 			st.Errors++
 			var pe *ParseError
 			if !errors.As(err, &pe) {
-				sink.Error(fmt.Errorf("%s:%d: reading stopped: %w", name, rd.line, err))
+				sink.Error(i18n.Errorf("audit.err.stopped", name, rd.line, err))
 				return b.flush()
 			}
 			sink.Error(err)

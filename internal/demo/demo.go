@@ -79,7 +79,7 @@ func ParseLine(s string) (Line, error) {
 	case LineAuto, LinePTY, LineInProcess:
 		return l, nil
 	}
-	return "", fmt.Errorf("demo: line %q: want auto, pty or in-process", s)
+	return "", i18n.Errorf("demo.err.line", s)
 }
 
 // Defaults for the demo: the FIDE standard control, a flag in the 19th
@@ -112,11 +112,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	tc, err := clockd.ParseTimeControl(o.TimeControl)
 	if err != nil {
-		return nil, fmt.Errorf("demo: time control: %w", err)
+		return nil, i18n.Errorf("demo.err.tc", err)
 	}
 	periods, err := emulator.ParseTimeControl(tc.String())
 	if err != nil {
-		return nil, fmt.Errorf("demo: time control: %w", err)
+		return nil, i18n.Errorf("demo.err.tc", err)
 	}
 	var script []emulator.Action
 	if o.FlagPly > 0 {
@@ -125,7 +125,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, f := range o.Faults {
 		a, err := emulator.ParseAction(f)
 		if err != nil {
-			return nil, fmt.Errorf("demo: fault %q: %w", f, err)
+			return nil, i18n.Errorf("demo.err.fault", f, err)
 		}
 		script = append(script, a)
 	}
@@ -265,7 +265,7 @@ func (s *Session) complete() (clockd.TimeControl, error) {
 	}
 	tc, err := clockd.ParseTimeControl(s.Meta["timecontrol"])
 	if err != nil && s.Meta["timecontrol"] != "" {
-		return tc, fmt.Errorf("demo: time control: %w", err)
+		return tc, i18n.Errorf("demo.err.tc", err)
 	}
 	return tc, nil
 }

@@ -209,3 +209,29 @@ func TestFromAcceptLanguage(t *testing.T) {
 		}
 	}
 }
+
+func TestErrors(t *testing.T) {
+	cause := errors.New("unexpected EOF")
+	e := Errorf("audit.err.stopped", "round.pgn", 12, cause)
+	if want := fmt.Sprintf("%s:%d: reading stopped: %v", "round.pgn", 12, cause); e.Error() != want {
+		t.Errorf("English %q, want %q", e.Error(), want)
+	}
+	if !errors.Is(e, cause) {
+		t.Error("the error does not unwrap to its cause")
+	}
+	q := Errorf("audit.err.move", `Nf3"`, 7, cause)
+	if want := fmt.Sprintf("move %q at line %d cannot be played: %v", `Nf3"`, 7, cause); q.Error() != want {
+		t.Errorf("English %q, want %q", q.Error(), want)
+	}
+	wrapped := fmt.Errorf("audit: %w", e)
+	got := Spanish.Err(wrapped)
+	if want := "audit: round.pgn:12: la lectura se detuvo: unexpected EOF"; got.Error() != want {
+		t.Errorf("Spanish %q, want %q", got.Error(), want)
+	}
+	if !errors.Is(got, cause) || !errors.Is(got, e) {
+		t.Error("the error in Spanish does not unwrap to the same errors")
+	}
+	if English.Err(wrapped) != wrapped || Spanish.Err(nil) != nil || Spanish.Err(cause) != cause {
+		t.Error("Err changed an error it has no words for")
+	}
+}

@@ -120,6 +120,8 @@ func (p *Printer) arg(x any) any {
 		return strings.Join(parts, sep)
 	case string:
 		return v
+	case Localizer:
+		return v.In(p)
 	case float64, float32:
 		return plain{v, p.decimalComma()}
 	}

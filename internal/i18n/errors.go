@@ -1,0 +1,59 @@
+package i18n
+
+import (
+	"errors"
+	"strings"
+)
+
+// A Localizer is an error that can say itself in a language.
+type Localizer interface {
+	error
+	In(p *Printer) string
+}
+
+// Error is an error whose text is a message of the catalogs. Its Error is
+// the English; it unwraps to the first error among its arguments.
+type Error struct {
+	Msg Message
+}
+
+// Errorf is the error of the message of code with args.
+func Errorf(code string, args ...any) *Error { return &Error{M(code, args...)} }
+
+func (e *Error) Error() string { return English.Text(e.Msg) }
+
+// In is the error's text in p's language.
+func (e *Error) In(p *Printer) string { return p.Text(e.Msg) }
+
+func (e *Error) Unwrap() error {
+	for _, a := range e.Msg.Args {
+		if err, ok := a.(error); ok {
+			return err
+		}
+	}
+	return nil
+}
+
+// Err is err said in p's language: the outermost Localizer in its chain
+// said in p's language inside the text around it (a prefix such as
+// "audit: " stays). errors.Is and errors.As see err underneath.
+func (p *Printer) Err(err error) error {
+	if err == nil || p == nil || p.Lang() == "en" {
+		return err
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if l, ok := e.(Localizer); ok {
+			text := strings.Replace(err.Error(), l.Error(), l.In(p), 1)
+			return &said{err: err, text: text}
+		}
+	}
+	return err
+}
+
+type said struct {
+	err  error
+	text string
+}
+
+func (s *said) Error() string { return s.text }
+func (s *said) Unwrap() error { return s.err }
