@@ -31,7 +31,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	case rules.NoChange:
 		g.unexplained.clear()
 		if !g.unsure() {
-			g.backInStep()
+			g.away.backInStep()
 		}
 	case rules.Forward, rules.Ambiguous:
 		g.unexplained.clear()
@@ -40,11 +40,11 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		g.correct(out, at, res, resync)
 	case rules.TakeBack:
 		g.unexplained.clear()
-		g.backInStep()
+		g.away.backInStep()
 		g.retract(out, at, res.From, nil, false)
 	case rules.ResultSignal:
 		g.unexplained.clear()
-		g.backInStep()
+		g.away.backInStep()
 		g.flag.stops = nil // the players stopped the clock to signal the result
 		g.advance(out, at, noDeadline)
 		if !g.ended {
@@ -130,7 +130,7 @@ func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync 
 	}
 	g.unexplained.clear()
 	if resync {
-		g.backInStep()
+		g.away.backInStep()
 	}
 	g.retract(out, at, res.From, res.Moves, false)
 	g.apply(out, at, res.Moves)
@@ -163,7 +163,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		if g.away.unchecked && g.rebuildOnTheClocksTurn(out, at, res.From, moves) {
 			return // the plies laid unchecked had the wrong side to move
 		}
-		g.backInStep()
+		g.away.backInStep()
 	}
 	if j, ok := g.earlierPosition(s); ok && len(moves) >= 2 {
 		// The board is back at an earlier position of the game: a
@@ -308,10 +308,10 @@ func (g *Game) farFromStart(o rules.Orientation) bool {
 }
 
 // backInStep ends an absence: the board's position is explained again.
-func (g *Game) backInStep() {
-	g.away.resync, g.away.unsettled, g.away.suspect, g.away.stale, g.away.rebased = false, false, false, false, false
-	g.away.far = farPosition{}
-	g.away.lossy, g.away.fromStart = false, false
+func (a *absence) backInStep() {
+	a.resync, a.unsettled, a.suspect, a.stale, a.rebased = false, false, false, false, false
+	a.far = farPosition{}
+	a.lossy, a.fromStart = false, false
 }
 
 // underWay reports whether the board, not yet oriented, shows the game under
@@ -594,13 +594,13 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		return
 	case rules.TakeBack:
 		g.unexplained.clear()
-		g.backInStep()
+		g.away.backInStep()
 		g.retract(out, at, res.From, nil, false)
 		return
 	case rules.NoChange:
 		g.unexplained.clear()
 		if !g.unsure() {
-			g.backInStep()
+			g.away.backInStep()
 		}
 		return
 	}

@@ -147,7 +147,7 @@ type periodCheck struct {
 func (g *Game) snapChecks(s clockd.Side) {
 	for i := range g.flag.checks {
 		c := &g.flag.checks[i]
-		if c.ev.Side == s && !c.known && !g.pressPendingUpTo(s, c.in) {
+		if c.ev.Side == s && !c.known && !g.waiting.pendingUpTo(s, c.in) {
 			c.done, c.known = g.counts.Of(s), true
 		}
 	}
@@ -872,7 +872,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.stopped = true
 		g.clock = ev.Clock
 		g.ref.Stop(at)
-		g.clockPaused(ev)
+		g.hand.clockPaused(ev)
 		if !g.ended {
 			// decided once the board has shown what ended the game, if
 			// anything did (see clockStopped)

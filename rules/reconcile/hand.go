@@ -112,9 +112,9 @@ func (g *Game) penaltyTime() (time.Duration, string) {
 }
 
 // clockPaused notes that the clock stopped.
-func (g *Game) clockPaused(ev clockd.ClockEvent) {
-	g.hand.stopped, g.hand.stopAt, g.hand.from, g.hand.changed = true, ev.At, ev.Clock, false
-	g.hand.pause, g.hand.stopSeq = false, 0
+func (h *hand) clockPaused(ev clockd.ClockEvent) {
+	h.stopped, h.stopAt, h.from, h.changed = true, ev.At, ev.Clock, false
+	h.pause, h.stopSeq = false, 0
 }
 
 // arbitersStop reports whether the stop being decided is the arbiter's:
@@ -207,12 +207,12 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 		}
 		e := Event{Type: TypeAdjust, Side: s, From: from.Of(s), To: to.Of(s), Delta: d, Clock: to, Article: "6.10",
 			Reason: fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s).", possessive(s), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))}
-		i, why, settles := g.fits(s, to.Of(s), d)
+		i, why, settles := g.hand.fits(s, to.Of(s), d)
 		if i < 0 && g.hand.unsure {
 			// The face was named by the clock's indicators alone; a change
 			// that is exactly what an alert asks of the other player's
 			// clock is that player's.
-			if j, w, st := g.fits(s.Other(), to.Of(s), d); j >= 0 && st {
+			if j, w, st := g.hand.fits(s.Other(), to.Of(s), d); j >= 0 && st {
 				i, why, settles = j, w, st
 				e.Side = s.Other()
 				e.Clock = clockd.Times{White: to.Black, Black: to.White}
@@ -253,10 +253,10 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 // to) belongs to, and words it; settles says the change is the one the
 // alert asked for (the increment an illegal press earned, taken off, is
 // part of the incident but not what closes it). -1 when none fits.
-func (g *Game) fits(s clockd.Side, to, d time.Duration) (i int, why string, settles bool) {
+func (h *hand) fits(s clockd.Side, to, d time.Duration) (i int, why string, settles bool) {
 	near := func(a, b time.Duration) bool { return a-b <= adjustTolerance && b-a <= adjustTolerance }
-	for i := len(g.hand.open) - 1; i >= 0; i-- {
-		in := g.hand.open[i]
+	for i := len(h.open) - 1; i >= 0; i-- {
+		in := h.open[i]
 		switch {
 		case in.to != (clockd.Times{}):
 			if near(to, in.to.Of(s)) {

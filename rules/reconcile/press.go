@@ -43,10 +43,10 @@ func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judg
 	case pressOfAbsence:
 		g.away.absorb[side]--
 	case pressNoMove:
-		g.endAbsorbing(pr)
+		g.away.endAbsorbing(pr)
 		g.pressWithoutMove(out, at, pr.ev)
 	case pressCompletesPly:
-		g.endAbsorbing(pr)
+		g.away.endAbsorbing(pr)
 		g.completeByPress(out, at, pr, cands)
 	}
 	return true
@@ -113,7 +113,7 @@ func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, 
 		}
 		return pressIllegalMove, cands
 	}
-	if g.absorbs(pr, len(cands) > 0) {
+	if g.away.absorbs(pr, len(cands) > 0) {
 		return pressOfAbsence, cands
 	}
 	if len(cands) == 0 {
@@ -153,14 +153,14 @@ func (g *Game) heldFirst(pr pendingPress, cands []int) bool {
 // board was not read (read in the merged reading after the board came
 // back, or with no move to complete): it completes nothing arbiterd
 // verified, and it is not a press without a move.
-func (g *Game) absorbs(pr pendingPress, hasMove bool) bool {
+func (a *absence) absorbs(pr pendingPress, hasMove bool) bool {
 	ev, side := pr.ev, pr.ev.Side
-	return g.away.absorb[side] > 0 && (!hasMove || (ev.Inferred && !g.away.before(ev.At, pr.in)))
+	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !a.before(ev.At, pr.in)))
 }
 
 // endAbsorbing ends the absence's presses once a press is read live.
-func (g *Game) endAbsorbing(pr pendingPress) {
+func (a *absence) endAbsorbing(pr pendingPress) {
 	if !pr.ev.Inferred {
-		g.away.absorb[pr.ev.Side] = 0
+		a.absorb[pr.ev.Side] = 0
 	}
 }

@@ -36,7 +36,7 @@ func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 func limitOf(at, since time.Duration) time.Duration { return at - since }
 
 func (g *Game) pressPending(s clockd.Side) bool {
-	return g.pressPendingUpTo(s, g.inputs)
+	return g.waiting.pendingUpTo(s, g.inputs)
 }
 
 // takenLater reports whether a later move of seq lands where its first
@@ -50,13 +50,13 @@ func takenLater(seq []*chess.Move) bool {
 	return false
 }
 
-// pressPendingUpTo reports whether a press of side s reported by input in
+// pendingUpTo reports whether a press of side s reported by input in
 // or before it is still waiting. A period check waits for the presses up
 // to the addition it checks, and no later ones: in a scramble the side's
 // next press may complete another move before the check is due, and that
 // move is not the one the clock added the period at.
-func (g *Game) pressPendingUpTo(s clockd.Side, in int) bool {
-	for _, p := range g.waiting.presses {
+func (q *pressQueue) pendingUpTo(s clockd.Side, in int) bool {
+	for _, p := range q.presses {
 		if p.ev.Side == s && p.in <= in {
 			return true
 		}
@@ -87,7 +87,7 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 			before = append(before, i)
 		}
 	}
-	if k := len(before) - 1 - g.laterPresses(pr); k >= 0 {
+	if k := len(before) - 1 - g.waiting.laterPresses(pr); k >= 0 {
 		chosen = before[k]
 	} else if len(before) > 0 {
 		chosen = before[0]
@@ -155,9 +155,9 @@ func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockE
 // clock was read late (the board, which relays it, was away), or one
 // reading showed several presses, and the side pressed again before pr was
 // resolved.
-func (g *Game) laterPresses(pr pendingPress) int {
+func (q *pressQueue) laterPresses(pr pendingPress) int {
 	n := 0
-	for _, p := range g.waiting.presses {
+	for _, p := range q.presses {
 		if p.ev.Side == pr.ev.Side && p.in > pr.in {
 			n++
 		}
@@ -167,9 +167,9 @@ func (g *Game) laterPresses(pr pendingPress) int {
 
 // pressesRead reports whether several presses of side wait: they complete
 // its moves in the order made (see resolvePress), not by next move.
-func (g *Game) pressesRead(side clockd.Side) bool {
-	for _, p := range g.waiting.presses {
-		if p.ev.Side == side && g.laterPresses(p) > 0 {
+func (q *pressQueue) pressesRead(side clockd.Side) bool {
+	for _, p := range q.presses {
+		if p.ev.Side == side && q.laterPresses(p) > 0 {
 			return true
 		}
 	}
@@ -263,7 +263,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		// were laid with the wrong side to move (see unverify).
 	default:
 		if away {
-			g.backInStep()
+			g.away.backInStep()
 		}
 		if from < g.rec.Ply() {
 			g.retract(out, at, from, moves, false)

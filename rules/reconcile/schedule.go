@@ -90,7 +90,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 		consider(g.stopDue(), dueJudgeStop, 0)
 	}
 	for i, c := range g.flag.checks {
-		if !g.pressPendingUpTo(c.ev.Side, c.in) {
+		if !g.waiting.pendingUpTo(c.ev.Side, c.in) {
 			consider(c.ev.At+lag, dueCheckPeriod, i)
 			break
 		}
@@ -172,7 +172,7 @@ func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int
 			}
 		}
 		switch {
-		case own >= 0 && g.pressesRead(p.side):
+		case own >= 0 && g.waiting.pressesRead(p.side):
 			// several presses of the side wait: they complete its
 			// moves in order (see resolvePress)
 		case own >= 0 && g.pressedFor(i):
