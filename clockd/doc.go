@@ -3,7 +3,7 @@
 //
 // Despite its name it is a clock model, not a daemon: it runs no process
 // or goroutine of its own but Runner's one timer, and arbiterd serve lives
-// in internal/boards/daemon. The name is kept because the callers and the
+// in internal/boards/serve. The name is kept because the callers and the
 // documents already know the package by it.
 //
 // # Time controls

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 )
 
 func read(t *testing.T, path string) string {

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
-	"github.com/arbiterd/arbiterd/internal/boards/daemon"
+	"github.com/arbiterd/arbiterd/internal/boards/serve"
+	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -135,7 +135,7 @@ boards:
 	}
 	var mu sync.Mutex
 	ends := map[string]int{}
-	d, err := daemon.New(daemon.Options{Config: cfg, Speed: roundsSpeed, Logger: slog.New(slog.DiscardHandler),
+	d, err := serve.New(serve.Options{Config: cfg, Speed: roundsSpeed, Logger: slog.New(slog.DiscardHandler),
 		OnEvent: func(board string, e reconcile.Event) {
 			if e.Type == reconcile.TypeEnd {
 				mu.Lock()

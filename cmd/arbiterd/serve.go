@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
-	"github.com/arbiterd/arbiterd/internal/boards/daemon"
+	"github.com/arbiterd/arbiterd/internal/boards/serve"
+	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/internal/scaleout"
 )
 
@@ -75,7 +75,7 @@ func runServe(cmd *cobra.Command, c *config.Config, speed float64) error {
 	log := newLogger(cmd.ErrOrStderr(), c.LogFormat, c.LogLevel)
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := daemon.Options{Config: c, Logger: log, Speed: speed}
+	opts := serve.Options{Config: c, Logger: log, Speed: speed}
 	var venue *scaleout.Venue
 	if c.NATS != nil { // a venue of a larger event: publish to NATS JetStream (docs/scale-out.md)
 		vo, err := scaleout.VenueOptionsFrom(c, log)
@@ -89,7 +89,7 @@ func runServe(cmd *cobra.Command, c *config.Config, speed float64) error {
 		opts.FixedRound = "this PC is a venue of a hall (nats:), which it tells round " + c.Round +
 			": a new round at a venue is a restart with its round (docs/scale-out.md)"
 	}
-	d, err := daemon.New(opts)
+	d, err := serve.New(opts)
 	if err != nil {
 		if venue != nil {
 			venue.Close()
@@ -99,7 +99,7 @@ func runServe(cmd *cobra.Command, c *config.Config, speed float64) error {
 	if venue != nil {
 		// The acts made at the hall are recorded here; /venue shows the link.
 		venue.SetArbiter(d)
-		d.Mount(daemon.Mount{Pattern: "/venue", Handler: venue.Handler()}, daemon.Mount{Pattern: "/api/venue", Handler: venue.Handler()})
+		d.Mount(serve.Mount{Pattern: "/venue", Handler: venue.Handler()}, serve.Mount{Pattern: "/api/venue", Handler: venue.Handler()})
 		return venue.Serve(ctx, d.Hub(), d.Run)
 	}
 	return d.Run(ctx)
@@ -122,5 +122,5 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, o))
 	}
-	return slog.New(daemon.NewTextHandler(w, o)) // paths shown as written
+	return slog.New(serve.NewTextHandler(w, o)) // paths shown as written
 }

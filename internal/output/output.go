@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/output/broadcast"
 	"github.com/arbiterd/arbiterd/internal/output/hub"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/nats-io/nkeys"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 )
 
 // A venue that accepts only the hall's NKey: the hall signing with the

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
-	"github.com/arbiterd/arbiterd/internal/boards/daemon"
+	"github.com/arbiterd/arbiterd/internal/boards/serve"
+	"github.com/arbiterd/arbiterd/internal/config"
 )
 
 // childEnv names the configuration a child test process serves as a venue
@@ -53,7 +53,7 @@ func runChildVenue(path string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	d, err := daemon.New(daemon.Options{Config: c, Speed: testSpeed, Logger: log, Mounts: []daemon.Mount{}, Runners: []daemon.Runner{},
+	d, err := serve.New(serve.Options{Config: c, Speed: testSpeed, Logger: log, Mounts: []serve.Mount{}, Runners: []serve.Runner{},
 		OnEvent: v.OnEvent})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 )
 
 // A hall of three NATS nodes (JetStream replicas 3); the venues dial all

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/internal/output/broadcast"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/internal/output/livechess"

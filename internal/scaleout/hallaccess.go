@@ -5,7 +5,7 @@ import (
 	"net"
 
 	"github.com/arbiterd/arbiterd/internal/boards/access"
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/internal/output/web"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/nats-io/nkeys"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 )
 
 // HallConfig is `arbiterd hall`'s configuration file (YAML or TOML, by its

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
-	"github.com/arbiterd/arbiterd/internal/boards/daemon"
 	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
+	"github.com/arbiterd/arbiterd/internal/boards/serve"
+	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -176,7 +176,7 @@ type tVenue struct {
 	cancel context.CancelFunc
 	done   chan error
 	venue  *Venue
-	daemon *daemon.Daemon
+	daemon *serve.Daemon
 	speed  float64 // of the games: times real time
 	// feeds: the daemon runs its default HTTP services and feeds (the
 	// configuration's broadcast folder, LiveChess, lichess), as `arbiterd
@@ -256,12 +256,12 @@ func (v *tVenue) start() {
 	if err != nil {
 		v.t.Fatal(err)
 	}
-	do := daemon.Options{Config: v.cfg, Speed: v.speed, Logger: log, Mounts: []daemon.Mount{}, Runners: []daemon.Runner{},
+	do := serve.Options{Config: v.cfg, Speed: v.speed, Logger: log, Mounts: []serve.Mount{}, Runners: []serve.Runner{},
 		OnEvent: ven.OnEvent}
 	if v.feeds {
 		do.Mounts, do.Runners = nil, nil
 	}
-	d, err := daemon.New(do)
+	d, err := serve.New(do)
 	if err != nil {
 		ven.Close()
 		v.t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nkeys"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 

@@ -18,7 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/internal/output/web"
 	"github.com/arbiterd/arbiterd/rules/reconcile"

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/arbiterd/arbiterd/internal/boards/config"
+	"github.com/arbiterd/arbiterd/internal/config"
 )
 
 func TestWeb(t *testing.T) {

@@ -1,5 +1,5 @@
 // A LiveChess client that follows a board the way lichess's "DGT board"
-// page does, for arbiterd's tests (internal/boards/daemon/livechess_node_test.go).
+// page does, for arbiterd's tests (internal/boards/serve/livechess_node_test.go).
 // It is written from the LiveChess protocol and the page's behaviour; it is
 // not lichess's code.
 //

@@ -1,0 +1,6 @@
+//go:build race
+
+package serve
+
+// raceDetector: the tests run under the race detector (go test -race).
+const raceDetector = true
