@@ -19,6 +19,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -402,11 +403,20 @@ func TestDashboardHall(t *testing.T) {
 // TestDashboardVenueCutOff shows, as a hall does, a board whose venue is
 // cut off beside one whose venue is heard: the cut-off board says so in a
 // banner, its clocks stand still and greyed (what it shows may be behind),
-// and it offers no claim, which its venue could not record; once the
-// venue is heard again, the board runs as any other.
+// and it offers no claim and no decision on an open one, which its venue
+// could not record; once the venue is heard again, the board runs as any
+// other.
 func TestDashboardVenueCutOff(t *testing.T) {
 	const tc = "40/5400+30:1800+30"
 	evs := prefix(eventsOf(t, room{info: hub.Info{ID: "x", TimeControl: tc}, pgn: operaGame, seed: 2}), 12)
+	// An open claim on each board, made on a game of its own.
+	_, claimed := claimOn(t, "8/8/4k3/8/8/3K4/R7/8 b - - 0 41", clockd.Black)
+	for _, e := range claimed {
+		if e.Type == reconcile.TypeClaim {
+			e.Seq = evs[len(evs)-1].Seq + 1
+			evs = append(evs, e)
+		}
+	}
 	h := hub.New(hub.Options{})
 	for _, id := range []string{"1", "2"} {
 		h.AddBoard(hub.Info{ID: id, Round: "1", White: "White " + id, Black: "Black " + id, TimeControl: tc})
@@ -454,11 +464,14 @@ func TestDashboardVenueCutOff(t *testing.T) {
 	if after := clocks("2"); slices.Equal(after, before2) {
 		t.Errorf("board 2's clocks stand still: %v", after)
 	}
-	if n := evalJS[int](t, tab, `document.querySelectorAll("#board-1 .player.running, #board-1 button.claim").length`); n != 0 {
-		t.Errorf("board 1, cut off, has %d running clocks or claim buttons", n)
+	if n := evalJS[int](t, tab, `document.querySelectorAll("#board-1 .player.running, #board-1 button.claim, #board-1 button.decide").length`); n != 0 {
+		t.Errorf("board 1, cut off, has %d running clocks, claim or decision buttons", n)
 	}
 	if n := evalJS[int](t, tab, `document.querySelectorAll("#board-2 button.claim").length`); n != 2 {
 		t.Errorf("board 2 has %d claim buttons, want 2", n)
+	}
+	if n := evalJS[int](t, tab, `document.querySelectorAll("#board-2 button.decide").length`); n != 3 {
+		t.Errorf("board 2 has %d decision buttons on its open claim, want 3", n)
 	}
 	if c := evalJS[string](t, tab, `getComputedStyle(document.querySelector("#board-1 .player .clock")).color`); c != "rgb(138, 138, 138)" {
 		t.Errorf("board 1's clocks are %s, not greyed", c)
@@ -472,6 +485,7 @@ func TestDashboardVenueCutOff(t *testing.T) {
 		chromedp.WaitNotPresent(chromedp.CSS(`#board-1.cut-off`)),
 		chromedp.WaitVisible(chromedp.CSS(`#board-1 .player.running`)),
 		chromedp.WaitVisible(chromedp.CSS(`#board-1 button.claim`)),
+		chromedp.WaitVisible(chromedp.CSS(`#board-1 button.decide`)),
 	); err != nil {
 		t.Fatal(err)
 	}

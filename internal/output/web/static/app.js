@@ -263,7 +263,7 @@
     let act = a.acked
       ? '<span class="done">' + (a.closed_by ? "settled" : a.level === "info" ? "noted" : "acknowledged") + "</span>"
       : '<button class="ack" data-board="' + esc(b.id) + '" data-alert="' + a.id + '">Acknowledge</button>';
-    if (a.kind === "claim" && !a.closed_by && !b.result) act = decide(b, a) + act;
+    if (a.kind === "claim" && !a.closed_by && !b.result && !cutOff(b)) act = decide(b, a) + act;
     const w = when(a);
     return '<li class="' + cls + '" data-alert="' + a.id + '"><span class="what">' + act + '<span class="title">' +
       esc(alertTitle(b, a)) + "</span>" + (w ? ' <span class="when">' + esc(w) + "</span>" : "") +
