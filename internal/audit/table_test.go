@@ -35,3 +35,38 @@ func TestTableGolden(t *testing.T) {
 	golden(t, "table.en.golden", synthTable(t, nil))
 	golden(t, "table.es.golden", synthTable(t, i18n.Spanish))
 }
+
+// The JSON keeps its kinds in any language; its sentences follow the
+// printer's.
+func TestJSONInSpanish(t *testing.T) {
+	a := New(Options{})
+	var en, es strings.Builder
+	sen := NewJSONSink(&en, nil, func(err error) { t.Error(err) })
+	ses := NewJSONSink(&es, i18n.Spanish, func(err error) { t.Error(err) })
+	var r *Report
+	for _, sy := range synthGames(t) {
+		if sy.name == "flag-before-control" {
+			r = a.Game(readAll(t, sy.pgn(t))[0])
+		}
+	}
+	if r == nil || len(r.Findings) != 1 {
+		t.Fatalf("no finding to write: %+v", r)
+	}
+	if err := sen.Report(r); err != nil {
+		t.Fatal(err)
+	}
+	if err := ses.Report(r); err != nil {
+		t.Fatal(err)
+	}
+	sen.Flush()
+	ses.Flush()
+	if !strings.Contains(en.String(), `"kind":"flag-before-control"`) || !strings.Contains(en.String(), "so the flag fell before the control (6.3.1)") {
+		t.Errorf("English JSON: %s", en.String())
+	}
+	if !strings.Contains(es.String(), `"kind":"flag-before-control"`) || !strings.Contains(es.String(), "así que la bandera cayó antes del control de tiempo (6.3.1)") {
+		t.Errorf("Spanish JSON: %s", es.String())
+	}
+	if r.Findings[0].Detail != r.Findings[0].Message.String() || strings.Contains(r.Findings[0].Detail, "bandera") {
+		t.Error("writing in Spanish changed the report's English")
+	}
+}
