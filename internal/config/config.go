@@ -20,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/pairings"
 	"github.com/arbiterd/arbiterd/internal/textin"
 	"github.com/arbiterd/arbiterd/rules"
@@ -47,6 +48,11 @@ type Config struct {
 	// board's players are those of its number in the round. Without a
 	// round, the first round with results still blank.
 	Pairings string `yaml:"pairings" toml:"pairings"`
+	// Lang is the language of the text the daemon shows people ("en",
+	// "es"; docs/i18n.md), or empty for each reader's own. Checked here;
+	// the dashboard and the PGN comments take it up as they are
+	// localised.
+	Lang string `yaml:"lang" toml:"lang"`
 	// DefaultTime is the round's default time (6.7.1), as a duration such
 	// as "30m" or "1h" ("" or "0": not checked): once it has passed since
 	// a board's clock started, a player whose first move is not made is
@@ -425,6 +431,11 @@ func (c *Config) validate(goos string) []*Error {
 		bad("default_time", "%v", err)
 	}
 	CheckLog(c.LogFormat, c.LogLevel, bad)
+	if c.Lang != "" {
+		if _, err := i18n.Parse("lang:", c.Lang); err != nil {
+			bad("lang", "%q: not a language arbiterd speaks (it speaks %s)", c.Lang, i18n.Names())
+		}
+	}
 	if strings.ContainsAny(c.Event, "\n\r") {
 		bad("event", "a line break in the event's name")
 	}
