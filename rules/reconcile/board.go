@@ -19,7 +19,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	s := g.snap
 	depth, back := g.searchBounds()
 	res := g.explain(s, depth, back)
-	resync := g.away.resync
+	resync := g.away.resyncing()
 	if g.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
 		return
@@ -70,7 +70,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 // board shows it when the piece lands.
 func (g *Game) searchBounds() (depth, back int) {
 	depth, back = g.cfg.MaxPlies, g.retractable()
-	if !g.away.resync {
+	if !g.away.resyncing() {
 		depth, back = min(depth, 2), min(g.trailing(), 1)
 	}
 	return depth, back
@@ -209,7 +209,7 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 			return
 		}
 	}
-	if resync && g.away.unsettled && res.Kind == rules.Unexplained && !g.away.suspect {
+	if resync && g.away.search == unsettled && res.Kind == rules.Unexplained && !g.away.suspect {
 		// Back from an absence, the board shows a position that no
 		// short sequence reaches. A piece in a hand looks like that
 		// too, for a moment; once the board has shown it for ScanLag
@@ -309,7 +309,7 @@ func (g *Game) farFromStart(o rules.Orientation) bool {
 
 // backInStep ends an absence: the board's position is explained again.
 func (a *absence) backInStep() {
-	a.resync, a.unsettled, a.suspect, a.stale, a.rebased = false, false, false, false, false
+	a.search, a.suspect, a.stale, a.rebased = inStep, false, false, false
 	a.far = farPosition{}
 	a.lossy, a.fromStart = false, false
 }
@@ -506,7 +506,7 @@ func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
 	u := 0
 	for u < n {
 		p := g.plies[n-1-u]
-		if !p.unverified() && (!g.away.resync || p.completed() || g.pressWaitsFor(n-1-u, true)) {
+		if !p.unverified() && (!g.away.resyncing() || p.completed() || g.pressWaitsFor(n-1-u, true)) {
 			break
 		}
 		u++

@@ -337,12 +337,14 @@ type fallen struct {
 // absence is what arbiterd knows of a board that went away (unplugged,
 // powered off, changes lost) and of the plies made while it was.
 type absence struct {
-	disconnected bool          // the board is disconnected: presses wait for it
-	unsettled    bool          // the board has been away since at and is not yet explained again
-	at           time.Duration // when the board went away (or was last believed)
-	in           int           // the last input read before it (see before)
-	warned       bool          // the unverified-moves anomaly of this absence was raised
-	resync       bool          // search the full depth until the board's position is explained
+	disconnected bool // the board is disconnected: presses wait for it
+	// search: whether the board's position is searched to the full
+	// depth until it is explained again, and whether the board has been
+	// away since at and is not yet explained (unsettled)
+	search searchState
+	at     time.Duration // when the board went away (or was last believed)
+	in     int           // the last input read before it (see before)
+	warned bool          // the unverified-moves anomaly of this absence was raised
 	// unverified counts, by side, the plies made while the board was not read
 	// that arbiterd could not verify (at least that many: the shortest
 	// sequence that reaches the board's position, or more when none was
@@ -398,6 +400,27 @@ type absence struct {
 	// fromStart: the board was first read with the game under way: every
 	// ply made before was made unseen, one or two included (see underWay).
 	fromStart bool
+}
+
+// searchState is how far the board is from being explained again after
+// it was away.
+type searchState uint8
+
+const (
+	inStep    searchState = iota // the board's position follows from the record
+	resyncing                    // back (connected, resync): searched to the full depth until explained
+	unsettled                    // and away since absence.at, not yet explained again
+)
+
+// resyncing reports whether the board is searched to the full depth.
+func (a *absence) resyncing() bool { return a.search != inStep }
+
+// resync: the board is back, and searched to the full depth until its
+// position is explained.
+func (a *absence) resync() {
+	if a.search == inStep {
+		a.search = resyncing
+	}
 }
 
 // before reports whether the input in, stamped at, was read before the
@@ -647,7 +670,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 	if (state == StateConnected || state == StateResync) && !clock {
 		// The board is back: what it shows may be several plies on. A
 		// clock coming back changes nothing on the board.
-		g.away.resync = true
+		g.away.resync()
 		g.away.starting = false
 	}
 	if state == StateEnd {
@@ -665,9 +688,9 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 			// What the board shows when it is read again may be several
 			// plies on, and it may be read before the session says it is
 			// connected (a restarted daemon's board answers first).
-			g.away.resync, g.away.undumped, g.away.starting = true, true, true
-			if !g.away.unsettled {
-				g.away.unsettled, g.away.at, g.away.in, g.away.warned, g.away.unchecked = true, at, g.inputs, false, false
+			g.away.undumped, g.away.starting = true, true
+			if g.away.search != unsettled {
+				g.away.search, g.away.at, g.away.in, g.away.warned, g.away.unchecked = unsettled, at, g.inputs, false, false
 			}
 		}
 		g.anomaly(&out, at, kind, 0, true, "–",
@@ -786,7 +809,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 	// before are those of an absence from the start, searched to the
 	// full depth, held until they settle, and reported as unverified
 	// when more than a quick pair; the presses read meanwhile wait.
-	g.away.resync, g.away.unsettled, g.away.at, g.away.in, g.away.warned, g.away.unchecked = true, true, 0, 0, false, false
+	g.away.search, g.away.at, g.away.in, g.away.warned, g.away.unchecked = unsettled, 0, 0, false, false
 	g.away.fromStart = true
 	return true
 }
@@ -824,10 +847,10 @@ func (g *Game) dumped(s rules.Snapshot) {
 		g.held.plies, g.held.away, g.held.ambiguous, g.held.inHand = nil, false, false, false
 	}
 	if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
-		g.away.resync = true
+		g.away.resync()
 		g.away.lossy = g.away.lossy || !g.away.disconnected
-		if !g.away.unsettled {
-			g.away.unsettled, g.away.warned, g.away.unchecked = true, false, false
+		if g.away.search != unsettled {
+			g.away.search, g.away.warned, g.away.unchecked = unsettled, false, false
 			if !first {
 				// the image was last known right at the previous input
 				g.away.at, g.away.in = g.boardRead.at, g.boardRead.in

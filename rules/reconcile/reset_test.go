@@ -116,7 +116,7 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	g := h.g
 	// The game ended with state of its own left over.
 	g.ended = true
-	g.away = absence{unsettled: true, resync: true, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}
+	g.away = absence{search: unsettled, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}
 	g.held = held{slide: true, replaces: replacesCompleted, away: true, backTo: 3, from: 1}
 	g.waiting = pressQueue{back: blackBackExpected, turn: clockWord{seen: true}, wait: true}
 	g.unexplained = unexplainedBoard{state: boardUnexplainedReported, since: stamp{in: 4}}
