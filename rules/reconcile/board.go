@@ -14,15 +14,24 @@ import (
 	"github.com/arbiterd/arbiterd/rules"
 )
 
-// process reconciles the latest snapshot with the record.
+// process reconciles the latest snapshot with the record, and again as
+// long as a rebuild of the record leaves the board moved on from the
+// position rebuilt (see rebuildOnTheClocksTurn).
 func (g *Game) process(out *[]Event, at time.Duration) {
+	for g.processOnce(out, at) == rebuiltBehind {
+	}
+}
+
+// processOnce reconciles the latest snapshot with the record once; it
+// reports rebuiltBehind when the board is to be looked at again.
+func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 	s := g.snap
 	depth, back := g.searchBounds()
 	res := g.explain(s, depth, back)
 	resync := g.away.resyncing()
 	if g.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
-		return
+		return notRebuilt
 	}
 	g.noteShown(at, s)
 	g.held.plies = nil
@@ -35,7 +44,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 		}
 	case rules.Forward, rules.Ambiguous:
 		g.unexplained.clear()
-		g.forward(out, at, s, res, resync)
+		return g.forward(out, at, s, res, resync)
 	case rules.Correction:
 		g.correct(out, at, res, resync)
 	case rules.TakeBack:
@@ -53,6 +62,7 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	default: // Unexplained, UnknownPieces
 		g.notExplained(at, s, res, resync)
 	}
+	return notRebuilt
 }
 
 // searchBounds is how many plies an explanation of the snapshot may add
@@ -142,7 +152,7 @@ func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync 
 // piece in the hand can look like a sequence of exchanges), as a possible
 // take-back when they lead back to an earlier position, or as a slide that
 // goes on.
-func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rules.Result, resync bool) {
+func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rules.Result, resync bool) rebuildOutcome {
 	moves := res.Moves
 	if res.Kind == rules.Ambiguous {
 		moves = shortest(res.Candidates)
@@ -157,11 +167,13 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		g.hold(at, res.From, moves)
 		g.held.away, g.held.ambiguous = true, res.Kind == rules.Ambiguous
 		g.held.inHand = g.transient(res.From, moves)
-		return
+		return notRebuilt
 	}
 	if resync {
-		if g.away.unchecked && g.rebuildOnTheClocksTurn(out, at, res.From, moves) {
-			return // the plies laid unchecked had the wrong side to move
+		if g.away.unchecked {
+			if r := g.rebuildOnTheClocksTurn(out, at, res.From, moves); r != notRebuilt {
+				return r // the plies laid unchecked had the wrong side to move
+			}
 		}
 		g.away.backInStep()
 	}
@@ -171,7 +183,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		// back to it. Held; presses around it mean play goes on.
 		g.hold(at, res.From, moves)
 		g.held.backTo = j
-		return
+		return notRebuilt
 	}
 	if len(moves) >= 2 {
 		from := res.From
@@ -183,12 +195,13 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		}
 		g.hold(at, from, moves)
 		g.held.slide = slide
-		return
+		return notRebuilt
 	}
 	if res.From < g.rec.Ply() {
 		g.retract(out, at, res.From, moves, false)
 	}
 	g.apply(out, at, moves)
+	return notRebuilt
 }
 
 // notExplained takes a board that no short sequence of legal moves
@@ -590,7 +603,9 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 			moves = shortest(res.Candidates)
 		}
 		g.unexplained.clear()
-		g.unverify(out, at, res.From, moves, res.Kind == rules.Ambiguous)
+		if g.unverify(out, at, res.From, moves, res.Kind == rules.Ambiguous) == rebuiltBehind {
+			g.process(out, at)
+		}
 		return
 	case rules.TakeBack:
 		g.unexplained.clear()
@@ -743,16 +758,19 @@ func (g *Game) rebaseDue() time.Duration {
 
 // unverify brings the record to the board's position by moves that
 // replace the plies after from, made while the board was not read: they
-// are recorded, not completed, not counted, and reported.
-func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) {
+// are recorded, not completed, not counted, and reported. When the clock's
+// turn has the record rebuilt instead, it says so as rebuildOnTheClocksTurn.
+func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) rebuildOutcome {
 	g.resolveBefore(out, at)
 	back := "The board came back from an absence showing"
 	if g.away.fromStart {
 		back = "The board was first read with the game under way, showing" // arbiterd started after the first moves
 	}
 	g.away.fromStart = false // the plies made before the board was first read are these
-	if len(moves) > 0 && g.rebuildOnTheClocksTurn(out, at, from, moves) {
-		return
+	if len(moves) > 0 {
+		if r := g.rebuildOnTheClocksTurn(out, at, from, moves); r != notRebuilt {
+			return r
+		}
 	}
 	keepIn := 0
 	if _, behind := g.reached(from, moves); behind {
@@ -772,7 +790,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	verified := g.plyBase + g.rec.Ply() - kept
 	l := g.layUnverified(at, kept, moves)
 	if len(l.words) == 0 {
-		return
+		return notRebuilt
 	}
 	g.away.unverified[clockd.White] += l.n[clockd.White]
 	g.away.unverified[clockd.Black] += l.n[clockd.Black]
@@ -786,6 +804,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	// the absence ends with the first verified move after these plies
 	g.away.suspect, g.away.stale = false, false
 	g.reportLaid(out, at, back, verified, l, ambiguous)
+	return notRebuilt
 }
 
 // laidPlies are plies laid in the record unverified: how many were each
@@ -815,9 +834,11 @@ func (g *Game) reportLaid(out *[]Event, at time.Duration, back string, verified 
 // sequence from ply from to the board's position) against the clock's
 // (clockTurn). When they differ the sequence cannot be the one played: more
 // plies were made, by an odd number, and the record is rebuilt from the
-// board instead (it reports whether it was). Without the clock's word the
-// plies are laid unchecked, for a later press to contradict.
-func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) bool {
+// board instead (it reports whether it was, and rebuiltBehind when the
+// board has moved on from the position rebuilt: the caller looks at it
+// again). Without the clock's word the plies are laid unchecked, for a
+// later press to contradict.
+func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) rebuildOutcome {
 	turn, ok := g.clockTurn()
 	reached, behind := g.reached(from, moves)
 	if ok && behind {
@@ -831,14 +852,14 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 	}
 	if !ok {
 		g.away.unchecked = true
-		return false
+		return notRebuilt
 	}
 	after := g.rec.PositionAt(from).Turn()
 	if len(moves)%2 == 1 {
 		after = after.Other()
 	}
 	if after == turn {
-		return false
+		return notRebuilt
 	}
 	back, least := from, len(moves)+1
 	if v := g.away.unverifiedFrom - 1 - g.plyBase; g.away.unchecked && v >= 0 && v < back {
@@ -853,17 +874,19 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 	why := fmt.Sprintf("which the shortest sequences of moves from there reach with %s to move, while %s pressed the clock after the board showed it: more plies were made than they number",
 		name(pressed), name(pressed))
 	if !behind {
-		return g.rebase(out, at, back, least, why)
+		if g.rebase(out, at, back, least, why) {
+			return rebuiltFromBoard
+		}
+		return notRebuilt
 	}
 	// rebuilt from the position reached, the move the board shows since
 	// is then followed as usual, and the presses since the board showed
 	// that position are of it, not of the plies nobody saw
 	if !g.rebuild(out, at, rebuild{snap: reached, from: back, least: least, turn: turn, keepIn: g.held.in, why: why}) {
-		return false
+		return notRebuilt
 	}
 	g.unexplained.clear()
-	g.process(out, at)
-	return true
+	return rebuiltBehind
 }
 
 // reached is the position moves reach from ply from, and whether the board
@@ -909,6 +932,16 @@ func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why strin
 	}
 	return g.rebuild(out, at, rebuild{snap: g.snap, from: from, least: least, why: why, turn: turn})
 }
+
+// rebuildOutcome is whether the record was rebuilt from the board, and
+// whether the board has moved on from the position it was rebuilt from.
+type rebuildOutcome uint8
+
+const (
+	notRebuilt       rebuildOutcome = iota
+	rebuiltFromBoard                // rebuilt from the position the board shows
+	rebuiltBehind                   // rebuilt from one the board has moved on from: look again
+)
 
 // rebuild is how the record is rebuilt (see Game.rebuild): from the
 // position snap, the plies after from replaced by at least least plies

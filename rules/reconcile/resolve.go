@@ -250,25 +250,33 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 			return
 		}
 	}
-	switch {
-	case away && (len(moves) > 2 || ambig || g.away.fromStart):
+	r := notRebuilt
+	if away && (len(moves) > 2 || ambig || g.away.fromStart) {
 		// Back from an absence the board settled several plies on: more
 		// than two plies, or several ways to get there, are moves nobody
 		// saw; they are reported, not completed. So are the plies of a
 		// game under way when the board was first read.
-		g.unverify(out, at, from, moves, ambig)
-	case away && g.away.unchecked && g.rebuildOnTheClocksTurn(out, at, from, moves):
-		// The one or two plies the board settled on leave the other side
-		// to move than the clock says: the unverified plies before them
-		// were laid with the wrong side to move (see unverify).
-	default:
-		if away {
-			g.away.backInStep()
+		r = g.unverify(out, at, from, moves, ambig)
+	} else {
+		if away && g.away.unchecked {
+			// The one or two plies the board settled on may leave the
+			// other side to move than the clock says: the unverified
+			// plies before them were laid with the wrong side to move
+			// (see unverify).
+			r = g.rebuildOnTheClocksTurn(out, at, from, moves)
 		}
-		if from < g.rec.Ply() {
-			g.retract(out, at, from, moves, false)
+		if r == notRebuilt {
+			if away {
+				g.away.backInStep()
+			}
+			if from < g.rec.Ply() {
+				g.retract(out, at, from, moves, false)
+			}
+			g.apply(out, at, moves)
 		}
-		g.apply(out, at, moves)
+	}
+	if r == rebuiltBehind {
+		g.process(out, at)
 	}
 	if n := len(g.boards); !sameBoard(g.boards[n-1], g.snap) {
 		g.process(out, at) // the board has moved on meanwhile
