@@ -1077,12 +1077,15 @@ func (g *Game) reportRebuilt(out *[]Event, at time.Duration, first bool, why str
 
 // resolveBefore resolves the presses made before the board went away: they
 // are judged on the record as it was then, before it is brought to the
-// board's position.
+// board's position. No plies are held then (the record is brought to the
+// board's position only once what was held is settled, or when nothing
+// is), so no press waits for them (see resolvePress) and each is judged at
+// once.
 func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 	for len(g.waiting.presses) > 0 && g.away.before(g.waiting.presses[0].ev.At, g.waiting.presses[0].in) {
 		pr := g.waiting.presses[0]
 		g.waiting.presses = g.waiting.presses[1:]
-		g.resolvePress(out, at, pr)
+		g.judgePress(out, at, pr)
 		g.snapChecks(pr.ev.Side)
 	}
 }
