@@ -55,10 +55,9 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 		g.unexplained.clear()
 		g.away.backInStep()
 		g.flag.stops = nil // the players stopped the clock to signal the result
-		g.advance(out, at, noDeadline)
-		if !g.ended {
-			g.finish(out, at, res.Signal, "result-signalled", "–")
-		}
+		// everything pending is decided first, then the game ends
+		g.then(step{kind: stepDeadlines, limit: noDeadline})
+		g.then(step{kind: stepSignalledEnd, signal: res.Signal})
 	default: // Unexplained, UnknownPieces
 		g.notExplained(at, s, res, resync)
 	}

@@ -228,6 +228,8 @@ type Game struct {
 	unexplained unexplainedBoard // the board shows what no legal sequence explains
 	hand        hand             // the arbiter's touches of the clock (see hand.go)
 	claims      []claim          // draw claims (see claim.go)
+
+	steps, emitted []step // the loop's work (see loop.go)
 }
 
 // pressQueue is the presses that wait for the moves they complete (the press
@@ -758,6 +760,7 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 	g.snap = s
 	if !g.boardReset(out, at, raw) {
 		g.process(out, at)
+		g.drain(out, at) // what the board decided is done before the input goes on
 	}
 }
 

@@ -6,20 +6,88 @@ import (
 )
 
 // The loop: every input ends by deciding what has fallen due by its time,
-// one deadline at a time, earliest first (schedule.go says which).
+// one deadline at a time, earliest first (schedule.go says which). A
+// decision does not call back into the loop: what it leads to, and what is
+// to be done after that, it hands to the loop as steps (then), and the
+// loop takes them before anything else, in the order they were handed over
+// and each step's own before the next.
+
+// stepKind is a piece of the loop's work.
+type stepKind uint8
+
+const (
+	stepDeadlines    stepKind = iota // decide the next deadline due by limit, and again
+	stepSignalledEnd                 // end the game with the result the kings signal, unless it has ended
+	stepLookAgain                    // look at the board again if it has moved on from the record
+	stepJudgeAgain                   // judge again a press that waited for the held plies
+	stepSnapChecks                   // take the period checks of the side that pressed
+)
+
+// step is one piece of the loop's work: its kind and what it is about.
+type step struct {
+	kind   stepKind
+	limit  time.Duration // stepDeadlines: decide those due by then
+	guard  int           // stepDeadlines: how many were decided in this turn
+	signal string        // stepSignalledEnd: the result
+	press  pendingPress  // stepJudgeAgain, stepSnapChecks
+}
+
+// then hands s to the loop, to be done once the step under way has
+// finished and before any step handed over earlier.
+func (g *Game) then(s step) { g.emitted = append(g.emitted, s) }
 
 // advance resolves, in time order, every deadline due by limit. Events it
 // produces carry the time of the input that brought them due, at.
 func (g *Game) advance(out *[]Event, at, limit time.Duration) {
-	if at > g.now {
-		g.now = at
+	g.then(step{kind: stepDeadlines, limit: limit})
+	g.drain(out, at)
+}
+
+// drain does the loop's work until none is left: the steps handed over
+// last are on top, in the order they were handed over.
+func (g *Game) drain(out *[]Event, at time.Duration) {
+	for {
+		for i := len(g.emitted) - 1; i >= 0; i-- {
+			g.steps = append(g.steps, g.emitted[i])
+		}
+		g.emitted = g.emitted[:0]
+		n := len(g.steps)
+		if n == 0 {
+			return
+		}
+		s := g.steps[n-1]
+		g.steps = g.steps[:n-1]
+		g.step(out, at, s)
 	}
-	for guard := 0; guard < 1<<16; guard++ {
+}
+
+// step does one piece of the loop's work.
+func (g *Game) step(out *[]Event, at time.Duration, s step) {
+	switch s.kind {
+	case stepDeadlines:
+		if at > g.now {
+			g.now = at
+		}
+		if s.guard >= 1<<16 {
+			return
+		}
 		due, kind, idx := g.nextDeadline()
-		if kind == dueNothing || due > limit {
+		if kind == dueNothing || due > s.limit {
 			return
 		}
 		g.resolve(out, at, due, kind, idx)
+		s.guard++
+		g.then(s)
+	case stepSignalledEnd:
+		if !g.ended {
+			g.finish(out, at, s.signal, "result-signalled", "–")
+		}
+	case stepLookAgain:
+		g.lookAgain(out, at)
+	case stepJudgeAgain:
+		g.resolvePress(out, at, s.press)
+	case stepSnapChecks:
+		g.snapChecks(s.press.ev.Side)
 	}
 }
 
@@ -38,7 +106,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		g.waiting.presses = g.waiting.presses[1:]
 		g.waiting.wait = false
 		g.resolvePress(out, at, pr)
-		g.snapChecks(pr.ev.Side)
+		g.then(step{kind: stepSnapChecks, press: pr})
 	case dueCompleteByNextMove:
 		g.complete(out, at, idx, ByNextMove, g.clock)
 	case dueWarnMoveWithoutPress:

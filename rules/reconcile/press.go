@@ -15,12 +15,14 @@ import (
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
-	for !g.judgePress(out, at, pr) {
+	if !g.judgePress(out, at, pr) {
 		// the plies the board showed around the press (or reported up to
 		// two scans after it, or that replace the move the press would
 		// complete: the board's latest word on it) are accepted first; a
-		// correction of a completed move waits for its own deadline
+		// correction of a completed move waits for its own deadline.
+		// The press is judged again after what settling decided.
 		g.settle(out, at, true)
+		g.then(step{kind: stepJudgeAgain, press: pr})
 	}
 }
 

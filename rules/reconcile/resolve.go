@@ -277,9 +277,17 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	}
 	if r == rebuiltBehind {
 		g.process(out, at)
+		g.then(step{kind: stepLookAgain}) // after what the board decided
+		return
 	}
+	g.lookAgain(out, at)
+}
+
+// lookAgain reconciles the board again when it has moved on from the
+// record's last position meanwhile.
+func (g *Game) lookAgain(out *[]Event, at time.Duration) {
 	if n := len(g.boards); !sameBoard(g.boards[n-1], g.snap) {
-		g.process(out, at) // the board has moved on meanwhile
+		g.process(out, at)
 	}
 }
 
