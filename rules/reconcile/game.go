@@ -370,7 +370,8 @@ type absence struct {
 	far farPosition
 	// stale: back from an absence, the board shows a position arbiterd
 	// can neither reach nor start from; presses since the absence are not
-	// judged.
+	// judged. It is independent of suspect: the board can change again
+	// to what nothing explains while stale, and both hold.
 	stale   bool
 	rebased bool // the record was rebuilt from the board in this absence
 	// unchecked: unverified plies were laid when the clock had not shown

@@ -1,5 +1,5 @@
 // Command reconcilemap measures how legible rules/reconcile is, from its
-// source alone: the methods per type, the cycles in its call graph, the
+// source alone: the methods per type (promoted ones included), the cycles in its call graph, the
 // boolean fields of the game's state, and how often a reader following an
 // input from its entry point through every branch has to go back to a
 // file (docs/reconciliation.md, "State model", says how to read them).
@@ -107,15 +107,53 @@ func main() {
 		})
 	}
 
-	// Methods per type.
-	perType := map[string]int{}
+	// Methods per type: its own, and those promoted from the package's
+	// types it embeds (the method set a reader of the type faces).
+	own := map[string]map[string]bool{}
 	for _, f := range funcs {
 		if f.recv != "" {
-			perType[f.recv]++
+			if own[f.recv] == nil {
+				own[f.recv] = map[string]bool{}
+			}
+			own[f.recv][strings.TrimPrefix(f.key, f.recv+".")] = true
 		}
 	}
-	fmt.Println("methods per type (most first):")
+	embeds := map[string][]string{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			if st, ok := ts.Type.(*ast.StructType); ok {
+				for _, fl := range st.Fields.List {
+					if len(fl.Names) == 0 {
+						embeds[ts.Name.Name] = append(embeds[ts.Name.Name], typeName(fl.Type))
+					}
+				}
+			}
+			return true
+		})
+	}
+	perType := map[string]int{}
+	promoted := map[string]int{}
+	for t, ms := range own {
+		perType[t] = len(ms)
+		for _, e := range embeds[t] {
+			for m := range own[e] {
+				if !ms[m] {
+					perType[t]++
+					promoted[t]++
+				}
+			}
+		}
+	}
+	fmt.Println("methods per type, promoted ones included (most first):")
 	for _, t := range sortedByCount(perType)[:min(5, len(perType))] {
+		if promoted[t] > 0 {
+			fmt.Printf("  %-20s %d (%d promoted from %s)\n", t, perType[t], promoted[t], strings.Join(embeds[t], ", "))
+			continue
+		}
 		fmt.Printf("  %-20s %d\n", t, perType[t])
 	}
 
