@@ -120,7 +120,7 @@ func lifted(p, s rules.Snapshot) int {
 // position in which a piece was put down (see Game.placed): a piece in a
 // hand, or a taken piece lifted before the capturing one lands — no
 // position of the game.
-func (g *Game) lifting() bool { return g.snap != g.placed }
+func lifting(board, placed rules.Snapshot) bool { return board != placed }
 
 // correct takes a board that shows the record with its last plies
 // replaced: one replaced ply is retracted and the new one applied at once;
@@ -436,8 +436,8 @@ func gameMaterial(s rules.Snapshot) bool {
 
 // clockSpoke reports whether the clock has started, been pressed or said
 // whose time runs.
-func (g *Game) clockSpoke() bool {
-	return g.started || len(g.waiting.presses) > 0 || g.waiting.turn.seen
+func (q *pressQueue) clockSpoke(started bool) bool {
+	return started || len(q.presses) > 0 || q.turn.seen
 }
 
 // transient reports whether the board, back from an absence, is better
@@ -695,7 +695,7 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	if base == g.snap || base.OccupancyOnly || base.Unknown != 0 {
 		return false
 	}
-	t, ok := g.moverTo(base, g.rec.Position())
+	t, ok := moverTo(g.snap, base, g.rec.Position())
 	if !ok {
 		return false
 	}
@@ -846,7 +846,7 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 		// clock's word is about the board as it is, and its turn in the
 		// position reached is that of the side whose move the board
 		// then shows.
-		mover, one := g.moverTo(reached, g.rec.PositionAt(from))
+		mover, one := moverTo(g.snap, reached, g.rec.PositionAt(from))
 		turn, ok = mover, one && mover.Other() == turn
 	}
 	if !ok {
@@ -902,13 +902,13 @@ func (g *Game) reached(from int, moves []*chess.Move) (rules.Snapshot, bool) {
 // moverTo is the side whose one legal move leads from the pieces of s
 // (castling and en passant rights as far as old allows them) to the
 // board's position; ok is false when no single move of either side does.
-func (g *Game) moverTo(s rules.Snapshot, old *chess.Position) (chess.Color, bool) {
+func moverTo(board, s rules.Snapshot, old *chess.Position) (chess.Color, bool) {
 	for _, t := range []chess.Color{chess.White, chess.Black} {
 		r, err := rules.NewGame(placementFEN(s, old, t, 1))
 		if err != nil {
 			continue
 		}
-		res := rules.Reconstruct(r, g.snap, rules.Options{MaxPlies: 1})
+		res := rules.Reconstruct(r, board, rules.Options{MaxPlies: 1})
 		if res.Kind == rules.Forward && len(res.Moves) == 1 {
 			return t, true
 		}

@@ -90,7 +90,7 @@ func (g *Game) decided(out *[]Event, at time.Duration, id int, decision string) 
 		c.open = false
 		g.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Reason: fmt.Sprintf("The arbiter rejected %s claim: add 2 minutes to %s clock (10.2). When the clock shows the time added, arbiterd closes this.", possessive(c.side), possessive(opp))})
-		g.expect(out, opp, 2*time.Minute, possessive(c.side)+" rejected claim",
+		g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, opp, 2*time.Minute, possessive(c.side)+" rejected claim",
 			fmt.Sprintf("the 2 minutes %s gets for %s rejected claim", name(opp), possessive(c.side)), "10.2")
 	case DecisionPostponed:
 		g.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",

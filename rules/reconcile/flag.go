@@ -112,7 +112,7 @@ func (g *Game) verdict(f fallen, both bool) Event {
 	// Which period the flag belongs to is the clock interpreter's to say
 	// (ev.Period: the period whose time ran out); what that means under
 	// the Laws is clockd's Judge.
-	j, err := g.tc().Judge(hw, e.MovesCompleted)
+	j, err := g.cfg.TimeControl.Judge(hw, e.MovesCompleted)
 	if err != nil {
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but %v. %s", possessive(side), e.MovesCompleted, err,
@@ -127,7 +127,7 @@ func (g *Game) verdict(f fallen, both bool) Event {
 // the control: after the game ended (none), after moves arbiterd could not
 // verify, or without a time control (unknown). It reports whether it did.
 func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
-	tc, done, opp := g.tc(), e.MovesCompleted, side.Other()
+	tc, done, opp := g.cfg.TimeControl, e.MovesCompleted, side.Other()
 	switch {
 	case g.ended:
 		e.Verdict, e.Article = VerdictNone, "6.8"
@@ -212,7 +212,7 @@ func (g *Game) judged(e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd
 		// A move reported right after the flag may have been made
 		// before it: then it completed an earlier one (6.2.1), and
 		// with it the control. The board cannot tell which.
-		if j2, err := g.tc().Judge(hw, done+k); err == nil && j2.Reached {
+		if j2, err := g.cfg.TimeControl.Judge(hw, done+k); err == nil && j2.Reached {
 			e.Verdict, e.Article = VerdictUnknown, "6.2.1"
 			e.Reason = fmt.Sprintf("%s%s. But %s reached the board within half a second of the flag: if it was made before the flag fell, it completed %s (6.2.1) and with it the control (%d moves), and play continues; if it was made after, %s. Establish which before ruling.",
 				where, req, g.moveText(next), g.moveText(i), j2.Required, strings.TrimSuffix(mateWords(opp, e.OpponentCanMate, ""), "."))

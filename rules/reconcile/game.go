@@ -593,9 +593,9 @@ func (g *Game) reset(rec *rules.Game) {
 	g.hand = hand{}
 	g.claims = nil
 	g.join = joined{} // a new game: its clock speaks afresh (a mirror learned for the last one included)
-	g.ref = clockd.NewClock(g.tc())
+	g.ref = clockd.NewClock(g.cfg.TimeControl)
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-		g.flag.hwPeriod[s] = g.tc().PeriodOf(g.counts.Of(s))
+		g.flag.hwPeriod[s] = g.cfg.TimeControl.PeriodOf(g.counts.Of(s))
 		g.ref.SetPeriod(s, g.flag.hwPeriod[s], g.counts.Of(s))
 	}
 }
@@ -616,8 +616,6 @@ func movesBefore(p *chess.Position) Moves {
 	}
 	return m
 }
-
-func (g *Game) tc() clockd.TimeControl { return g.cfg.TimeControl }
 
 func sideOf(c chess.Color) clockd.Side {
 	if c == chess.Black {
@@ -777,7 +775,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 		if g.first.state == notRead || g.first.snap != s {
 			g.first.snap, g.first.state = s, readNotSearched
 		}
-		if g.first.state == readNotSearched && g.clockSpoke() {
+		if g.first.state == readNotSearched && g.waiting.clockSpoke(g.started) {
 			// searched once, and only once the clock runs: without one,
 			// a board that is not at the start is being set up
 			g.first.state = readAndSearched
@@ -928,7 +926,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Reset:
 		g.clockWasReset(&out, at, ev)
 	}
-	if !g.oriented && g.first.state == readNotSearched && g.clockSpoke() && g.orientTo(&out, at, g.first.snap) {
+	if !g.oriented && g.first.state == readNotSearched && g.waiting.clockSpoke(g.started) && g.orientTo(&out, at, g.first.snap) {
 		// The board shows something else than the start: now that the
 		// clock has spoken, it may be a game under way (see underWay).
 		g.show(&out, at, g.first.snap)
@@ -1038,7 +1036,7 @@ func (g *Game) joinedAtTheStart(out *[]Event, at time.Duration) {
 	g.anomaly(out, at, KindClockReading, 0, true, "6.10", fmt.Sprintf(
 		"The clock's readings need a look: it was first read showing White %s and Black %s, not the starting times of the control %s, while the board shows the game at its start. "+
 			"If the game has not started, check that the clock is set to the event's time control: the periods and the flags are judged by it. If it has, arbiterd missed its first moves.",
-		hms(g.clock.White), hms(g.clock.Black), g.tc()))
+		hms(g.clock.White), hms(g.clock.Black), g.cfg.TimeControl))
 }
 
 // clockPressed records a press: it waits to be resolved against the board
@@ -1095,7 +1093,7 @@ func (g *Game) clockPeriodAdded(out *[]Event, at time.Duration, ev clockd.ClockE
 	flagged := g.flag.down[ev.Side]
 	g.flag.down[ev.Side] = false
 	g.emit(out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
-	if !g.flag.sincePress && !flagged && len(g.tc().Periods) > 0 && !g.ended && !g.atStart {
+	if !g.flag.sincePress && !flagged && len(g.cfg.TimeControl.Periods) > 0 && !g.ended && !g.atStart {
 		ev.Period = period
 		g.flag.checks = append(g.flag.checks, periodCheck{ev: ev, in: g.inputs})
 		g.snapChecks(ev.Side)
@@ -1113,7 +1111,7 @@ func (g *Game) clockWasReset(out *[]Event, at time.Duration, ev clockd.ClockEven
 		g.anomaly(out, at, KindClockReading, 0, true, "6.10",
 			fmt.Sprintf("The clock was reset to the control's starting times (White %s, Black %s) in the middle of the game; it last showed White %s, Black %s. Set it back to the times before the reset, with the periods each player is in, before play goes on (6.10).",
 				hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
-		g.clockReset(out, before, ev.Clock)
+		g.hand.clockReset((*out)[len(*out)-1], g.counts.White+g.counts.Black, before, ev.Clock)
 	}
 }
 

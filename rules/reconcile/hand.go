@@ -70,9 +70,8 @@ type hand struct {
 
 // expect records that the anomaly just emitted (the last of out) is
 // settled by a change of side's clock by delta.
-func (g *Game) expect(out *[]Event, side clockd.Side, delta time.Duration, title, what, art string) {
-	e := (*out)[len(*out)-1]
-	g.hand.open = append(g.hand.open, incident{seq: e.Seq, at: e.At, plies: g.counts.White + g.counts.Black, side: side, delta: delta, title: title, what: what, article: art})
+func (h *hand) expect(e Event, plies int, side clockd.Side, delta time.Duration, title, what, art string) {
+	h.open = append(h.open, incident{seq: e.Seq, at: e.At, plies: plies, side: side, delta: delta, title: title, what: what, article: art})
 }
 
 // expectPenalty opens the incident of offender's first completed illegal
@@ -83,7 +82,7 @@ func (g *Game) expectPenalty(out *[]Event, offender clockd.Side, title string) {
 		return // a second one loses the game: no time to add
 	}
 	d, art := g.penaltyTime()
-	g.expect(out, offender.Other(), d, title, fmt.Sprintf("the %s %s gets for %s first completed illegal move", duration(d), name(offender.Other()), possessive(offender)), art)
+	g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, offender.Other(), d, title, fmt.Sprintf("the %s %s gets for %s first completed illegal move", duration(d), name(offender.Other()), possessive(offender)), art)
 	in := &g.hand.open[len(g.hand.open)-1]
 	in.offender, in.inc = offender, g.increment(offender)
 }
@@ -91,7 +90,7 @@ func (g *Game) expectPenalty(out *[]Event, offender clockd.Side, title string) {
 // increment is the Fischer increment a press of side earns in the period
 // it is in (0 in other modes).
 func (g *Game) increment(s clockd.Side) time.Duration {
-	tc := g.tc()
+	tc := g.cfg.TimeControl
 	if len(tc.Periods) == 0 {
 		return 0
 	}
@@ -120,14 +119,14 @@ func (h *hand) clockPaused(ev clockd.ClockEvent) {
 // arbitersStop reports whether the stop being decided is the arbiter's:
 // an incident the arbiter settles at the clock is open, or a time was
 // changed while it stood. It is then recorded as a pause, not an alarm.
-func (g *Game) arbitersStop() bool {
-	return g.hand.stopped && (g.fresh() != nil || g.hand.changed)
+func (h *hand) arbitersStop(plies int) bool {
+	return h.stopped && (h.fresh(plies) != nil || h.changed)
 }
 
 // fresh is the latest open incident raised shortly before the stop.
-func (g *Game) fresh() *incident {
-	for i := len(g.hand.open) - 1; i >= 0; i-- {
-		if in := &g.hand.open[i]; g.hand.stopAt-in.at <= arbiterWindow && g.counts.White+g.counts.Black-in.plies <= arbiterPlies {
+func (h *hand) fresh(plies int) *incident {
+	for i := len(h.open) - 1; i >= 0; i-- {
+		if in := &h.open[i]; h.stopAt-in.at <= arbiterWindow && plies-in.plies <= arbiterPlies {
 			return in
 		}
 	}
@@ -138,7 +137,7 @@ func (g *Game) fresh() *incident {
 func (g *Game) pauseEvent(out *[]Event, at time.Duration, clock clockd.Times) {
 	g.hand.pause = true
 	why := "the arbiter set the clock"
-	if in := g.fresh(); in != nil {
+	if in := g.hand.fresh(g.counts.White + g.counts.Black); in != nil {
 		why = "to settle " + in.title
 	}
 	g.emit(out, at, Event{Type: TypePause, State: StateStopped, By: ByArbiter, Clock: clock, Article: "6.11",
@@ -189,11 +188,11 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 // clockReset notes a reset of the clock mid-game: the times it showed
 // before are what the arbiter sets back (6.10); the reset anomaly just
 // emitted is settled by it.
-func (g *Game) clockReset(out *[]Event, before, now clockd.Times) {
-	g.hand.restore, g.hand.from = true, now
-	g.hand.stopped, g.hand.changed = true, false
-	g.expect(out, clockd.White, 0, "the clock's reset", "the time shown before the clock was reset, set back", "6.10")
-	g.hand.open[len(g.hand.open)-1].to = before
+func (h *hand) clockReset(last Event, plies int, before, now clockd.Times) {
+	h.restore, h.from = true, now
+	h.stopped, h.changed = true, false
+	h.expect(last, plies, clockd.White, 0, "the clock's reset", "the time shown before the clock was reset, set back", "6.10")
+	h.open[len(h.open)-1].to = before
 }
 
 // adjusted records each face's change between from and to, with the

@@ -88,19 +88,19 @@ func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, 
 	}
 	side := ev.Side
 	cands = g.uncompleted(side)
-	if len(cands) == 0 && g.waiting.back == backOf(side) && !g.placedBy(side) {
+	if len(cands) == 0 && g.waiting.back == backOf(side) && !placedBy(g.snap, g.boards[len(g.boards)-1], side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
 		return pressGivesTurnBack, cands
 	}
-	if g.heldFirst(pr, cands) {
+	if g.held.first(pr, cands, g.changed) {
 		// the plies the board showed around the press (or reported up to
 		// two scans after it, or that replace the move the press would
 		// complete: the board's latest word on it) are accepted first; a
 		// correction of a completed move waits for its own deadline
 		return pressAfterHeld, cands
 	}
-	if g.unexplained.on() && g.held.plies == nil && g.placedBy(side) && (len(cands) == 0 || g.unexplained.since.before(pr.stamp())) {
+	if g.unexplained.on() && g.held.plies == nil && placedBy(g.snap, g.boards[len(g.boards)-1], side) && (len(cands) == 0 || g.unexplained.since.before(pr.stamp())) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely
@@ -136,19 +136,19 @@ func (g *Game) pressIgnored(pr pendingPress) bool {
 	return (g.atStart && ev.At >= g.resetAt) || g.ended || (g.away.stale && !g.away.before(ev.At, pr.in))
 }
 
-// heldFirst reports whether the held plies are to be settled before the
+// first reports whether the held plies are to be settled before the
 // press is judged: the board showed them around the press, or reported
 // them up to two scans after it, or they replace the move the press would
 // complete with one whose piece is not then taken (a piece in the hand
 // looks like that).
-func (g *Game) heldFirst(pr pendingPress, cands []int) bool {
-	if g.held.plies == nil || g.held.replaces != replacesNothing {
+func (h *held) first(pr pendingPress, cands []int, changed stamp) bool {
+	if h.plies == nil || h.replaces != replacesNothing {
 		return false
 	}
 	ev := pr.ev
-	return len(cands) == 0 || g.changed.before(pr.stamp()) ||
-		(!ev.Inferred && g.changed.at <= ev.At+boardReportLag) || g.held.slide ||
-		(g.held.from <= cands[len(cands)-1] && !takenLater(g.held.plies)) // replaces
+	return len(cands) == 0 || changed.before(pr.stamp()) ||
+		(!ev.Inferred && changed.at <= ev.At+boardReportLag) || h.slide ||
+		(h.from <= cands[len(cands)-1] && !takenLater(h.plies)) // replaces
 }
 
 // absorbs reports whether the press is that of a move made while the

@@ -35,10 +35,6 @@ func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 
 func limitOf(at, since time.Duration) time.Duration { return at - since }
 
-func (g *Game) pressPending(s clockd.Side) bool {
-	return g.waiting.pendingUpTo(s, g.inputs)
-}
-
 // takenLater reports whether a later move of seq lands where its first
 // move's piece went.
 func takenLater(seq []*chess.Move) bool {
@@ -191,7 +187,7 @@ func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// blocked at zero: the flag is the news, not the stop
 		return
 	}
-	if g.arbitersStop() {
+	if g.hand.arbitersStop(g.counts.White + g.counts.Black) {
 		g.pauseEvent(out, at, ev.Clock)
 		return
 	}
@@ -205,18 +201,17 @@ func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent
 
 // placedBy reports whether the board shows a piece of side's colour on a
 // square where the record's position does not have that piece.
-func (g *Game) placedBy(side clockd.Side) bool {
+func placedBy(board, rec rules.Snapshot, side clockd.Side) bool {
 	want := chess.White
 	if side == clockd.Black {
 		want = chess.Black
 	}
-	rec := g.boards[len(g.boards)-1]
-	for i, p := range g.snap.Squares {
+	for i, p := range board.Squares {
 		if p != chess.NoPiece && p.Color() == want && rec.Squares[i] != p {
 			return true
 		}
 	}
-	return g.snap.Unknown != 0
+	return board.Unknown != 0
 }
 
 // settle accepts the several plies the board has been showing.
@@ -394,7 +389,7 @@ func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent,
 	if g.ended || g.atStart || ev.Period < 2 {
 		return
 	}
-	side, tc := ev.Side, g.tc()
+	side, tc := ev.Side, g.cfg.TimeControl
 	prev := ev.Period - 1
 	required := tc.Required(prev)
 	added := duration(ev.Added)
@@ -407,7 +402,7 @@ func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent,
 		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			fmt.Sprintf("The clock added the %s period's %s to %s clock at %s %s completed move, but the %s period requires %d moves (6.3.1). Remove %s from %s clock until move %d is completed (6.10).",
 				periodName(ev.Period), added, possessive(side), possessive(side), ordinal(done), periodName(prev), required, added, possessive(side), required))
-		g.expect(out, side, -ev.Added, "the period "+possessive(side)+" clock added early", fmt.Sprintf("the %s period's time the clock added early, taken off", periodName(ev.Period)), "6.10")
+		g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, side, -ev.Added, "the period "+possessive(side)+" clock added early", fmt.Sprintf("the %s period's time the clock added early, taken off", periodName(ev.Period)), "6.10")
 	case done > required:
 		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			fmt.Sprintf("The clock added the %s period's %s to %s clock only at %s %s completed move; the %s period required %d moves, so the time was due %d move(s) earlier (6.3.1). Check %s clock (6.10).",

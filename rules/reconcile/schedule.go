@@ -66,7 +66,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 			// clock's; it is awaited.
 		case g.away.far.in == g.changed.in:
 			consider(g.rebaseDue(), dueSearchFar, 0)
-		case g.lifting():
+		case lifting(g.snap, g.placed):
 			// a piece lifted (a taken piece, before the capturing one
 			// lands): no position to search for until it has stood
 			consider(g.changed.at+g.cfg.UnexplainedAfter, dueSearchFar, 0)
@@ -181,7 +181,7 @@ func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int
 			// ply when presses are judged again, not the next move
 		case own >= 0:
 			consider(g.plies[own].made.at+lag, dueCompleteByNextMove, i)
-		case opp >= 0 && !p.warned && !g.pressPending(p.side) && !g.plies[opp].unverified() && !g.couldNotPress(i):
+		case opp >= 0 && !p.warned && !g.waiting.pendingUpTo(p.side, g.inputs) && !g.plies[opp].unverified() && !g.couldNotPress(i):
 			consider(g.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
 		}
 	}
