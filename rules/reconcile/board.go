@@ -39,7 +39,7 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 	switch res.Kind {
 	case rules.NoChange:
 		g.unexplained.clear()
-		if !g.unsure() {
+		if !g.away.unsure(g.plies) {
 			g.away.backInStep()
 		}
 	case rules.Forward, rules.Ambiguous:
@@ -246,7 +246,7 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 // own frame).
 func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
 	o, start := rules.DetectOrientation(raw, g.start)
-	if start && (g.atStart || (!g.reaches() && g.farFromStart(o))) {
+	if start && (g.atStart || (!reaches(g.rec, g.snap) && g.farFromStart(o))) {
 		if g.atStart {
 			return true
 		}
@@ -272,20 +272,20 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 	if !g.atStart {
 		return false
 	}
-	if !g.reaches() {
+	if !reaches(g.rec, g.snap) {
 		// another board put in its place may stand the other way round
 		other, alt := rules.BlackBottom, raw.Rotated()
 		if g.orient == rules.BlackBottom {
 			other, alt = rules.WhiteBottom, raw
 		}
 		kept := g.snap
-		if g.snap = alt; g.reaches() {
+		if g.snap = alt; reaches(g.rec, g.snap) {
 			g.orient = other
 		} else {
 			g.snap = kept
 		}
 	}
-	if g.reaches() || rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
+	if reaches(g.rec, g.snap) || rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
 		// the game's position is on the board again (perhaps with a move
 		// on), or a result is signalled: the game goes on from the record
 		g.atStart = false
@@ -297,9 +297,9 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 // reaches reports whether the board's position is the record's, or one
 // or two plies on from it (the starting placement recurs in a game whose
 // knights went out and back).
-func (g *Game) reaches() bool {
-	r := rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: 2})
-	return r.Kind == rules.NoChange || r.Kind == rules.Forward || (r.Kind == rules.Ambiguous && r.From == g.rec.Ply())
+func reaches(rec *rules.Game, board rules.Snapshot) bool {
+	r := rules.Reconstruct(rec, board, rules.Options{MaxPlies: 2})
+	return r.Kind == rules.NoChange || r.Kind == rules.Forward || (r.Kind == rules.Ambiguous && r.From == rec.Ply())
 }
 
 // farFromStart reports whether a board showing the starting position
@@ -326,14 +326,14 @@ func (a *absence) backInStep() {
 	a.lossy, a.fromStart = false, false
 }
 
-// underWay reports whether the board, not yet oriented, shows the game under
+// gameUnderWay reports whether the board, not yet oriented, shows the game under
 // way: a position the moves of an absence from the start (up to
 // resyncPlies) reach with the board one way round and not the other. That
 // is the orientation; a game further on is not recognised (the start
 // position, or the game's start-fen, is awaited). orientTo asks it once a
 // reading, once the clock has spoken (clockSpoke).
-func (g *Game) underWay(s rules.Snapshot) (rules.Orientation, bool) {
-	if s.OccupancyOnly || s.Unknown != 0 || g.rec.Ply() != 0 {
+func gameUnderWay(rec *rules.Game, joined joinState, s rules.Snapshot) (rules.Orientation, bool) {
+	if s.OccupancyOnly || s.Unknown != 0 || rec.Ply() != 0 {
 		return rules.WhiteBottom, false
 	}
 	var found []rules.Orientation
@@ -342,12 +342,12 @@ func (g *Game) underWay(s rules.Snapshot) (rules.Orientation, bool) {
 		if o == rules.BlackBottom {
 			r = s.Rotated()
 		}
-		switch rules.Reconstruct(g.rec, r, rules.Options{MaxPlies: resyncPlies}).Kind {
+		switch rules.Reconstruct(rec, r, rules.Options{MaxPlies: resyncPlies}).Kind {
 		case rules.Forward, rules.Ambiguous:
 			found = append(found, o)
 		}
 	}
-	if len(found) == 0 && g.join.state != notJoined {
+	if len(found) == 0 && joined != notJoined {
 		return joinedAt(s)
 	}
 	if len(found) != 1 {
@@ -496,9 +496,9 @@ func (g *Game) waitsForTheBoard() (time.Duration, bool) {
 // unsure reports whether the record ends in what arbiterd put there without
 // verifying it (unverified plies, or a record rebuilt from the board), with
 // no verified move after it yet: the absence is not over.
-func (g *Game) unsure() bool {
-	n := len(g.plies)
-	return (n > 0 && g.plies[n-1].unverified()) || (n == 0 && g.away.rebased)
+func (a *absence) unsure(plies []plyInfo) bool {
+	n := len(plies)
+	return (n > 0 && plies[n-1].unverified()) || (n == 0 && a.rebased)
 }
 
 // explain reconstructs s from the record. When the record ends in plies
@@ -613,7 +613,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		return
 	case rules.NoChange:
 		g.unexplained.clear()
-		if !g.unsure() {
+		if !g.away.unsure(g.plies) {
 			g.away.backInStep()
 		}
 		return
@@ -772,7 +772,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 		}
 	}
 	keepIn := 0
-	if _, behind := g.reached(from, moves); behind {
+	if _, behind := reached(g.rec, g.snap, from, moves); behind {
 		// the board shows a move made since the position the plies
 		// reach: the presses since it showed that position are of it
 		keepIn = g.held.in
@@ -839,7 +839,7 @@ func (g *Game) reportLaid(out *[]Event, at time.Duration, back string, verified 
 // later press to contradict.
 func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) rebuildOutcome {
 	turn, ok := g.clockTurn()
-	reached, behind := g.reached(from, moves)
+	reached, behind := reached(g.rec, g.snap, from, moves)
 	if ok && behind {
 		// The board has moved on from the position the moves reach
 		// (held plies settled while it shows the next move): the
@@ -890,13 +890,13 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 
 // reached is the position moves reach from ply from, and whether the board
 // shows another (it has moved on since).
-func (g *Game) reached(from int, moves []*chess.Move) (rules.Snapshot, bool) {
-	p := g.rec.PositionAt(from)
+func reached(rec *rules.Game, board rules.Snapshot, from int, moves []*chess.Move) (rules.Snapshot, bool) {
+	p := rec.PositionAt(from)
 	for _, m := range moves {
 		p = p.Update(m)
 	}
 	s := rules.SnapshotOf(p)
-	return s, !sameBoard(s, g.snap)
+	return s, !sameBoard(s, board)
 }
 
 // moverTo is the side whose one legal move leads from the pieces of s

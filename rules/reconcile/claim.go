@@ -35,7 +35,7 @@ type claim struct {
 // the opponent can still checkmate by any series of legal moves.
 func (g *Game) claimed(out *[]Event, at time.Duration, side clockd.Side) {
 	opp := side.Other()
-	ans, line := g.canMate(opp)
+	ans, line := g.cfg.canMate(g.rec, opp)
 	var recent []string
 	for i, p := range g.plies {
 		if p.completed() && !p.unverified() && at-p.made.at <= recentWindow {

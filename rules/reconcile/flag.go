@@ -8,6 +8,7 @@ import (
 	"math/bits"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/bitboard"
 )
 
@@ -104,7 +105,7 @@ func (g *Game) verdict(f fallen, both bool) Event {
 		// asked of it.
 		e.OpponentCanMate = MateUnknown
 	} else {
-		e.OpponentCanMate, e.MateLine = g.canMate(side.Other())
+		e.OpponentCanMate, e.MateLine = g.cfg.canMate(g.rec, side.Other())
 	}
 	if g.unjudged(&e, side, hw) {
 		return e
@@ -238,10 +239,10 @@ func mateWords(opp clockd.Side, ans Mate, cond string) string {
 
 // canMate asks the oracle (or the built-in test) about side in the
 // position on the board.
-func (g *Game) canMate(side clockd.Side) (Mate, []string) {
-	fen := g.rec.FEN()
-	if g.cfg.Oracle != nil {
-		ans, line := g.cfg.Oracle.CanMate(fen, side)
+func (c Config) canMate(rec *rules.Game, side clockd.Side) (Mate, []string) {
+	fen := rec.FEN()
+	if c.Oracle != nil {
+		ans, line := c.Oracle.CanMate(fen, side)
 		switch ans {
 		case MateYes:
 			if len(line) == 0 {

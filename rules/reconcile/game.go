@@ -178,7 +178,7 @@ type Game struct {
 	inputs    int           // board and clock inputs so far
 	boardRead stamp         // the latest board input
 	// first: the board's latest reading before it showed the game, and
-	// whether it was searched as a game under way (see underWay).
+	// whether it was searched as a game under way (see gameUnderWay).
 	first struct {
 		snap  rules.Snapshot
 		state firstReading
@@ -401,7 +401,7 @@ type absence struct {
 	// driver's start-up, whose dump is on its way (see heldDue).
 	starting bool
 	// fromStart: the board was first read with the game under way: every
-	// ply made before was made unseen, one or two included (see underWay).
+	// ply made before was made unseen, one or two included (see gameUnderWay).
 	fromStart bool
 }
 
@@ -488,7 +488,7 @@ type firstReading uint8
 const (
 	notRead         firstReading = iota
 	readNotSearched              // read, not yet searched as a game under way
-	readAndSearched              // searched once (see underWay)
+	readAndSearched              // searched once (see gameUnderWay)
 )
 
 // replacement is what held plies do to the completed moves of the record.
@@ -765,7 +765,7 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 
 // orientTo looks for the game on a board not yet oriented (or after the
 // game ended, for the next one): the start position either way round, or a
-// game under way (see underWay). It reports whether s is to be followed as
+// game under way (see gameUnderWay). It reports whether s is to be followed as
 // a position of the game now (false: waiting for the start, or the start
 // itself, which the orientation event reports).
 func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
@@ -779,7 +779,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 			// searched once, and only once the clock runs: without one,
 			// a board that is not at the start is being set up
 			g.first.state = readAndSearched
-			o, underWay = g.underWay(s)
+			o, underWay = gameUnderWay(g.rec, g.join.state, s)
 			ok = underWay
 		}
 	}
@@ -928,7 +928,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	}
 	if !g.oriented && g.first.state == readNotSearched && g.waiting.clockSpoke(g.started) && g.orientTo(&out, at, g.first.snap) {
 		// The board shows something else than the start: now that the
-		// clock has spoken, it may be a game under way (see underWay).
+		// clock has spoken, it may be a game under way (see gameUnderWay).
 		g.show(&out, at, g.first.snap)
 	}
 	return out
@@ -943,7 +943,7 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// arbiter set back are an adjustment
 		g.clockRuns(out, at, ev.Clock)
 		g.ref.Resume(at)
-		g.refTimes(ev.Clock, at)
+		refTimes(g.ref, ev.Clock, at)
 	} else {
 		g.startedAt = at // the round starts for this board (6.7.1)
 	}
@@ -959,14 +959,14 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		if ev.Side == clockd.Black {
 			g.ref.Press(clockd.White, at, 0)
 		}
-		g.refTimes(ev.Clock, at)
+		refTimes(g.ref, ev.Clock, at)
 	}
 }
 
 // refTimes sets the reference clock to the times the clock shows.
-func (g *Game) refTimes(c clockd.Times, at time.Duration) {
+func refTimes(ref *clockd.Clock, c clockd.Times, at time.Duration) {
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-		g.ref.SetTime(s, c.Of(s), at)
+		ref.SetTime(s, c.Of(s), at)
 	}
 }
 
@@ -1003,7 +1003,7 @@ func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
 			g.waiting.presses[i].ev = mirrored(g.waiting.presses[i].ev)
 		}
 		g.waiting.turn.toMove = g.waiting.turn.toMove.Other()
-		g.refTimes(ev.Clock, ev.At)
+		refTimes(g.ref, ev.Clock, ev.At)
 		for i := range g.plies {
 			// their presses were read under the other side's name:
 			// not pressing them is no move-without-press

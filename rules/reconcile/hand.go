@@ -81,20 +81,19 @@ func (g *Game) expectPenalty(out *[]Event, offender clockd.Side, title string) {
 	if g.illegal[offender] != 1 {
 		return // a second one loses the game: no time to add
 	}
-	d, art := g.penaltyTime()
+	d, art := g.cfg.penaltyTime()
 	g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, offender.Other(), d, title, fmt.Sprintf("the %s %s gets for %s first completed illegal move", duration(d), name(offender.Other()), possessive(offender)), art)
 	in := &g.hand.open[len(g.hand.open)-1]
-	in.offender, in.inc = offender, g.increment(offender)
+	in.offender, in.inc = offender, increment(g.cfg.TimeControl, g.counts.Of(offender))
 }
 
 // increment is the Fischer increment a press of side earns in the period
 // it is in (0 in other modes).
-func (g *Game) increment(s clockd.Side) time.Duration {
-	tc := g.cfg.TimeControl
+func increment(tc clockd.TimeControl, done int) time.Duration {
 	if len(tc.Periods) == 0 {
 		return 0
 	}
-	p := tc.Periods[min(tc.PeriodOf(g.counts.Of(s)), len(tc.Periods))-1]
+	p := tc.Periods[min(tc.PeriodOf(done), len(tc.Periods))-1]
 	if p.Mode != clockd.Fischer {
 		return 0
 	}
@@ -103,8 +102,8 @@ func (g *Game) increment(s clockd.Side) time.Duration {
 
 // penaltyTime is what the opponent gets for a first completed illegal
 // move, with the article that says so.
-func (g *Game) penaltyTime() (time.Duration, string) {
-	if g.cfg.Class == clockd.Rapid || g.cfg.Class == clockd.Blitz {
+func (c Config) penaltyTime() (time.Duration, string) {
+	if c.Class == clockd.Rapid || c.Class == clockd.Blitz {
 		return time.Minute, "7.5.5, A.3"
 	}
 	return 2 * time.Minute, "7.5.5"

@@ -22,7 +22,7 @@ func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 				seconds(limitOf(at, g.unexplained.since.at)), g.start.String()))
 		return
 	}
-	if side, san, ok := g.twoMoves(); ok {
+	if side, san, ok := twoMoves(g.rec, g.snap); ok {
 		g.anomaly(out, at, KindTwoMoves, side, false, "7.5",
 			fmt.Sprintf("The board shows a second move by %s (%s) although %s has not moved. If %s presses the clock it is an illegal move (7.5); otherwise restore the position (%s).",
 				name(side), san, name(side.Other()), name(side), g.rec.FEN()))
@@ -312,7 +312,7 @@ func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
 	g.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := fmt.Sprintf("a position that no legal move of %s explains", possessive(side))
-	if s, san, ok := g.twoMoves(); ok && s == side {
+	if s, san, ok := twoMoves(g.rec, g.snap); ok && s == side {
 		kind, article = KindTwoMoves, "7.5"
 		what = fmt.Sprintf("a second move by %s (%s) although %s had not moved", name(side), san, name(side.Other()))
 	}
@@ -338,7 +338,7 @@ func (g *Game) penalty(side clockd.Side) string {
 		return fmt.Sprintf("This is %s first completed illegal move: add %d %s to %s clock and remove any increment the press earned (%s). When the clock shows the time added, arbiterd closes this alert.",
 			possessive(side), mins, unit, possessive(opp), rule)
 	}
-	ans, line := g.canMate(opp)
+	ans, line := g.cfg.canMate(g.rec, opp)
 	s := fmt.Sprintf("This is %s %s completed illegal move: %s loses (7.5.5) unless %s cannot checkmate by any series of legal moves, in which case the game is drawn. ",
 		possessive(side), nth(n), name(side), name(opp))
 	switch ans {
@@ -354,8 +354,8 @@ func (g *Game) penalty(side clockd.Side) string {
 
 // twoMoves reports whether the board shows the side that moved last having
 // moved again (one legal move with the turn passed back to it).
-func (g *Game) twoMoves() (clockd.Side, string, bool) {
-	pos := g.rec.Position()
+func twoMoves(rec *rules.Game, board rules.Snapshot) (clockd.Side, string, bool) {
+	pos := rec.Position()
 	mover := sideOf(pos.Turn()).Other()
 	f := strings.Fields(pos.String())
 	if len(f) < 4 {
@@ -371,7 +371,7 @@ func (g *Game) twoMoves() (clockd.Side, string, bool) {
 	if err != nil {
 		return 0, "", false
 	}
-	r := rules.Reconstruct(alt, g.snap, rules.Options{MaxPlies: 1})
+	r := rules.Reconstruct(alt, board, rules.Options{MaxPlies: 1})
 	if r.Kind != rules.Forward || len(r.Moves) != 1 {
 		return 0, "", false
 	}
