@@ -11,7 +11,7 @@ import (
 )
 
 func newHallCmd() *cobra.Command {
-	var file, listen, data string
+	var file, listen, data, lang string
 	cmd := &cobra.Command{
 		Use:   "hall --config FILE",
 		Short: "Gather every venue's boards over NATS JetStream into one dashboard and feeds",
@@ -35,6 +35,9 @@ arbiterd replay of the hall's copy gives the venue's events byte for byte.
 			if data != "" {
 				c.Data = data
 			}
+			if lang != "" {
+				c.Lang = lang
+			}
 			if err := c.Validate(); err != nil {
 				return usageError{err}
 			}
@@ -48,5 +51,6 @@ arbiterd replay of the hall's copy gives the venue's events byte for byte.
 	f.StringVar(&file, "config", "", "hall configuration file (.yaml, .yml or .toml)")
 	f.StringVar(&listen, "listen", "", "HTTP address, host:port (default from the file)")
 	f.StringVar(&data, "data", "", "data directory (default from the file)")
+	f.StringVar(&lang, "lang", "", "the dashboard's `LANGUAGE`, en or es, instead of each browser's (default from the file's lang:; the page's EN | ES switch still wins)")
 	return cmd
 }

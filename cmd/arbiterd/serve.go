@@ -19,6 +19,7 @@ func newServeCmd() *cobra.Command {
 	var (
 		file                                            string
 		listen, data, round, event, logFormat, logLevel string
+		lang                                            string
 		speed                                           float64
 	)
 	cmd := &cobra.Command{
@@ -44,7 +45,7 @@ Flags override the file. See docs/operations.md.`,
 			}
 			f := cmd.Flags()
 			for name, dst := range map[string]*string{"listen": &c.Listen, "data": &c.Data, "round": &c.Round,
-				"event": &c.Event, "log-format": &c.LogFormat, "log-level": &c.LogLevel} {
+				"event": &c.Event, "log-format": &c.LogFormat, "log-level": &c.LogLevel, "lang": &c.Lang} {
 				if f.Changed(name) {
 					v, _ := f.GetString(name)
 					*dst = v
@@ -64,6 +65,7 @@ Flags override the file. See docs/operations.md.`,
 	f.StringVar(&event, "event", "", "the event's name")
 	f.StringVar(&logFormat, "log-format", "", "log format: text or json")
 	f.StringVar(&logLevel, "log-level", "", "log level: debug, info, warn or error")
+	f.StringVar(&lang, "lang", "", "the dashboard's `LANGUAGE`, en or es, instead of each browser's (default from the file's lang:; the page's EN | ES switch still wins)")
 	f.Float64Var(&speed, "emulated-speed", 1, "capture time per real second, for emulated boards playing faster than real time")
 	f.MarkHidden("emulated-speed")
 	return cmd

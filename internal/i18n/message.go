@@ -143,3 +143,21 @@ func (x plain) Format(s fmt.State, verb rune) {
 	}
 	s.Write([]byte(out))
 }
+
+// Formats are the messages of the codes that begin with prefix, in p's
+// language, as formats (not rendered): for a renderer elsewhere, such as
+// the dashboard's page. A code the language lacks has its English format.
+func (p *Printer) Formats(prefix string) map[string]string {
+	out := map[string]string{}
+	for code, en := range catalogEN {
+		if !strings.HasPrefix(code, prefix) {
+			continue
+		}
+		if msg, ok := catalogsByLang[p.tag][code]; ok {
+			out[code] = msg
+		} else {
+			out[code] = en
+		}
+	}
+	return out
+}

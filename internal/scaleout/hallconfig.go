@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/arbiterd/arbiterd/internal/config"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // HallConfig is `arbiterd hall`'s configuration file (YAML or TOML, by its
@@ -28,6 +29,7 @@ type HallConfig struct {
 	Lichess   *config.Lichess `yaml:"lichess" toml:"lichess"`       // push to a lichess broadcast round (optional)
 	LogFormat string          `yaml:"log_format" toml:"log_format"` // text or json
 	LogLevel  string          `yaml:"log_level" toml:"log_level"`   // debug, info, warn, error
+	Lang      string          `yaml:"lang" toml:"lang"`             // the dashboard's language, en or es (default: each browser's)
 	NATS      HallNATS        `yaml:"nats" toml:"nats"`
 	Venues    []HallVenue     `yaml:"venues" toml:"venues"`
 	// Access: the arbiters' logins, spectators and TLS of the listener, as
@@ -149,6 +151,11 @@ func (c *HallConfig) validate() []*config.Error {
 	var errs []*config.Error
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, &config.Error{Field: field, Err: fmt.Errorf(format, a...)})
+	}
+	if c.Lang != "" {
+		if _, err := i18n.Parse("lang:", c.Lang); err != nil {
+			bad("lang", "%q: not a language arbiterd speaks (it speaks %s)", c.Lang, i18n.Names())
+		}
 	}
 	hostPort := func(field, v string) {
 		if v == "" {

@@ -36,6 +36,7 @@ venues:
 		{"venues: [{name: hall}]\n", "hall's own"},
 		{"venues: [{name: a, url: \"nats-leaf://u:p@x:7422\"}]\n", "no user or password"},
 		{"venues: [{name: a}]\ntypo: 1\n", "hall.yaml:2: typo: unknown setting"},
+		{"venues: [{name: a}]\nlang: fr\n", `lang: "fr": not a language arbiterd speaks (it speaks en, es)`},
 		{"venues: [{name: a, boards: [1, x]}]\n", "hall.yaml:1: venues[0].boards[1]"},
 		{"venues: [{name: a}]\nnats: {url: \"nats://x:4222\", leaf_listen: \":7422\"}\n", "nats.url"},
 		{"venues: [{name: a}]\nnats: {cluster: {name: c}}\n", "nats.cluster.listen"},

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/text/language"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output"
 	"github.com/arbiterd/arbiterd/internal/output/web"
 )
@@ -174,7 +177,11 @@ func RunHall(ctx context.Context, c *HallConfig, log *slog.Logger, ln net.Listen
 // venues, the LiveChess-compatible API, the broadcast folders and the
 // lichess push, built as serve builds a venue's (internal/output).
 func (h *Hall) Outputs(c *HallConfig, access *web.Access) *output.Outputs {
+	lang := language.Und // each browser's, unless lang: fixes it (checked by Validate)
+	if c.Lang != "" {
+		lang, _ = i18n.Parse("lang:", c.Lang)
+	}
 	return output.New(h.hub, output.Config{Event: c.Event, Site: c.Site, Round: c.Round, Data: c.Data,
 		Broadcast: c.Broadcast, Lichess: c.Lichess},
-		output.Options{Web: web.Options{Arbiter: h, Access: access, Link: h.Link}, Logger: h.log})
+		output.Options{Web: web.Options{Arbiter: h, Access: access, Link: h.Link, Lang: lang}, Logger: h.log})
 }

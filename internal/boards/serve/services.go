@@ -1,6 +1,9 @@
 package serve
 
 import (
+	"golang.org/x/text/language"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output"
 	"github.com/arbiterd/arbiterd/internal/output/web"
 )
@@ -21,9 +24,15 @@ func (d *Daemon) outputs() *output.Outputs {
 		access = &web.Access{Arbiters: []web.Login{{}}}
 	}
 	c := d.cfg
+	// The dashboard's language when the configuration fixes one (checked
+	// when it was read); else each browser's.
+	lang := language.Und
+	if c.Lang != "" {
+		lang, _ = i18n.Parse("lang:", c.Lang)
+	}
 	return output.New(d.hub, output.Config{Event: c.Event, Site: c.Site, Round: c.Round, Data: c.Data,
 		Broadcast: c.Broadcast, Lichess: c.Lichess, LiveChess: c.LiveChess},
-		output.Options{Web: web.Options{Arbiter: d, Access: access}, Logger: d.log, Files: d.o.Files,
+		output.Options{Web: web.Options{Arbiter: d, Access: access, Lang: lang}, Logger: d.log, Files: d.o.Files,
 			FileRetry: d.o.FileRetry, LiveChessRetry: liveChessRetry, Now: d.o.Now})
 }
 

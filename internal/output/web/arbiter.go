@@ -141,7 +141,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request, do func(id string) 
 		return
 	}
 	if b, ok := s.lookup(w, r); ok {
-		writeJSON(w, http.StatusAccepted, s.view(b))
+		writeJSON(w, http.StatusAccepted, s.view(b, s.printer(r)))
 	}
 }
 

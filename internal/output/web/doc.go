@@ -36,6 +36,15 @@
 // move called a press back, not an illegal move. The API carries these
 // words beside the stream's own text (View, Alert).
 //
+// # Languages
+//
+// The page and the words above speak the languages of internal/i18n
+// (lang.go): a request's language is the page's switch (a cookie), else
+// Options.Lang (the configuration's lang:), else Accept-Language. The page
+// gets its words from /words.js; the labels and the sentences words.go
+// writes come in the request's language through the API and the stream.
+// The events' own sentences stay English.
+//
 // # The API
 //
 // docs/api.md is the reference. In short:

@@ -81,7 +81,7 @@ func (s *Server) nextRound(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, "%v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, RoundAnswer{Round: round, Boards: s.views(s.hub.Boards())})
+	writeJSON(w, http.StatusOK, RoundAnswer{Round: round, Boards: s.views(s.hub.Boards(), s.printer(r))})
 }
 
 // setPairing handles POST /api/boards/{id}/pairing
@@ -111,6 +111,6 @@ func (s *Server) setPairing(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if b, ok := s.lookup(w, r); ok {
-		writeJSON(w, http.StatusOK, s.view(b))
+		writeJSON(w, http.StatusOK, s.view(b, s.printer(r)))
 	}
 }

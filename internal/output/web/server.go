@@ -12,6 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/text/language"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -38,6 +41,10 @@ type Options struct {
 	// Link, when set, gives a board's link to the venue that plays it
 	// (a hall's boards): the API's and the dashboard's View.Link.
 	Link func(board string) *Link
+	// Lang, when set, is the dashboard's language instead of the
+	// browser's Accept-Language (the configuration's lang:); the page's
+	// switch still wins (lang.go).
+	Lang language.Tag
 }
 
 // Link is how a server that shows boards played elsewhere (a hall) hears
@@ -59,7 +66,7 @@ type Server struct {
 	once sync.Once
 
 	wmu   sync.Mutex
-	words map[string]map[wordsKey]Alert // per board, each alert worded once (its wording never changes)
+	words map[string]map[wordsKey]Alert // per language and board, each alert worded once (its wording never changes)
 }
 
 // wordsKey names an alert of a board: by id and seq, and its text (a new
@@ -71,7 +78,7 @@ type wordsKey struct {
 
 // view is a board's state as the API and the dashboard give it: each
 // alert in the arbiter's words (words.go).
-func (s *Server) view(b hub.Board) View {
+func (s *Server) view(b hub.Board, p *i18n.Printer) View {
 	v := View{Board: b, Alerts: make([]Alert, len(b.Alerts))}
 	if s.opt.Link != nil {
 		v.Link = s.opt.Link(b.ID)
@@ -81,7 +88,7 @@ func (s *Server) view(b hub.Board) View {
 	defer s.wmu.Unlock()
 	missing := false
 	for i, a := range b.Alerts {
-		w, ok := s.words[b.ID][key(a)]
+		w, ok := s.words[p.Lang()+"/"+b.ID][key(a)]
 		if !ok {
 			missing = true
 			break
@@ -96,18 +103,18 @@ func (s *Server) view(b hub.Board) View {
 	// (the alerts of a game the board no longer has are forgotten).
 	evs, _ := s.hub.Events(b.ID, 0) // an unknown board has no events: the texts stay
 	kept := make(map[wordsKey]Alert, len(b.Alerts))
-	for i, w := range Words(b, evs) {
+	for i, w := range WordsIn(p, b, evs) {
 		kept[key(b.Alerts[i])] = w
 		v.Alerts[i] = w
 	}
-	s.words[b.ID] = kept
+	s.words[p.Lang()+"/"+b.ID] = kept
 	return v
 }
 
-func (s *Server) views(bs []hub.Board) []View {
+func (s *Server) views(bs []hub.Board, p *i18n.Printer) []View {
 	out := make([]View, len(bs))
 	for i, b := range bs {
-		out[i] = s.view(b)
+		out[i] = s.view(b, p)
 	}
 	return out
 }
@@ -143,6 +150,7 @@ func New(h *hub.Hub, o Options) *Server {
 	s.mux.HandleFunc("/api/", s.notFound)
 	// The page and its assets, embedded: /static/app.js is static/app.js.
 	s.mux.Handle("GET /static/", http.FileServerFS(staticFiles))
+	s.mux.HandleFunc("GET /words.js", s.pageWords)
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		http.ServeFileFS(w, r, staticFiles, "static/index.html")
@@ -194,7 +202,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) boards(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.views(s.hub.Boards()))
+	writeJSON(w, http.StatusOK, s.views(s.hub.Boards(), s.printer(r)))
 }
 
 // lookup returns the board named in the path, or writes a 404.
@@ -210,7 +218,7 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (hub.Board, bool
 
 func (s *Server) board(w http.ResponseWriter, r *http.Request) {
 	if b, ok := s.lookup(w, r); ok {
-		writeJSON(w, http.StatusOK, s.view(b))
+		writeJSON(w, http.StatusOK, s.view(b, s.printer(r)))
 	}
 }
 
@@ -295,6 +303,6 @@ func (s *Server) ack(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if b, ok := s.lookup(w, r); ok {
-		writeJSON(w, http.StatusOK, s.view(b))
+		writeJSON(w, http.StatusOK, s.view(b, s.printer(r)))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -142,17 +143,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	} else {
 		states = s.hub.Boards()
 	}
-	sent, caught := s.catchUp(out, states, parseCursor(r.Header.Get("Last-Event-ID")))
+	p := s.printer(r) // the stream's language, for the alerts' words
+	sent, caught := s.catchUp(out, p, states, parseCursor(r.Header.Get("Last-Event-ID")))
 	if err := out.flush(); err != nil {
 		return
 	}
-	s.follow(ctx, out, updates, sent, caught)
+	s.follow(ctx, out, p, updates, sent, caught)
 }
 
 // catchUp writes, for each board, the events the client missed since seen
 // (when it resumes), then its state now. It returns the cursor of this
 // stream's boards and the seq each state covers.
-func (s *Server) catchUp(out *sseWriter, states []hub.Board, seen cursor) (sent cursor, caught covered) {
+func (s *Server) catchUp(out *sseWriter, p *i18n.Printer, states []hub.Board, seen cursor) (sent cursor, caught covered) {
 	sent, caught = cursor{}, covered{}
 	for _, b := range states {
 		if since, ok := seen[b.ID]; ok && since <= b.Seq {
@@ -163,20 +165,20 @@ func (s *Server) catchUp(out *sseWriter, states []hub.Board, seen cursor) (sent 
 						break
 					}
 					sent[b.ID] = e.Seq
-					out.message(msgUpdate, sent.String(), s.updateData(b.ID, e, b))
+					out.message(msgUpdate, sent.String(), s.updateData(b.ID, e, b, p))
 				}
 			}
 		}
 		sent[b.ID] = b.Seq
 		caught[b.ID] = b.Seq
-		out.message(msgState, sent.String(), s.stateData(b))
+		out.message(msgState, sent.String(), s.stateData(b, p))
 	}
 	return sent, caught
 }
 
 // follow writes the hub's updates as they come, and a keep-alive comment
 // when there are none, until the client or the server goes away.
-func (s *Server) follow(ctx context.Context, out *sseWriter, updates <-chan hub.Update, sent cursor, caught covered) {
+func (s *Server) follow(ctx context.Context, out *sseWriter, p *i18n.Printer, updates <-chan hub.Update, sent cursor, caught covered) {
 	tick := time.NewTicker(s.opt.KeepAlive)
 	defer tick.Stop()
 	for {
@@ -197,14 +199,14 @@ func (s *Server) follow(ctx context.Context, out *sseWriter, updates <-chan hub.
 			if u.Event.Type == "" {
 				// No event: an alert raised or acknowledged. The board's
 				// state, which moves no cursor.
-				out.message(msgState, "", s.stateData(u.State))
+				out.message(msgState, "", s.stateData(u.State, p))
 				break
 			}
 			if !caught.fresh(u.Board, u.Event.Seq) {
 				continue // already in the state sent on connect
 			}
 			sent[u.Board] = u.Event.Seq
-			out.message(msgUpdate, sent.String(), s.updateData(u.Board, u.Event, u.State))
+			out.message(msgUpdate, sent.String(), s.updateData(u.Board, u.Event, u.State, p))
 		case <-tick.C:
 			out.comment("keep-alive")
 		}
@@ -234,12 +236,12 @@ func (c covered) fresh(board string, seq int) bool {
 	return true
 }
 
-func (s *Server) stateData(b hub.Board) []byte {
-	data, _ := json.Marshal(stateMsg{Board: b.ID, State: s.view(b), Now: s.opt.Now()})
+func (s *Server) stateData(b hub.Board, p *i18n.Printer) []byte {
+	data, _ := json.Marshal(stateMsg{Board: b.ID, State: s.view(b, p), Now: s.opt.Now()})
 	return data
 }
 
-func (s *Server) updateData(board string, e reconcile.Event, b hub.Board) []byte {
-	data, _ := json.Marshal(updateMsg{Board: board, Event: reconcile.Marshal(e), State: s.view(b), Now: s.opt.Now()})
+func (s *Server) updateData(board string, e reconcile.Event, b hub.Board, p *i18n.Printer) []byte {
+	data, _ := json.Marshal(updateMsg{Board: board, Event: reconcile.Marshal(e), State: s.view(b, p), Now: s.opt.Now()})
 	return data
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -63,42 +64,18 @@ type View struct {
 	Link *Link `json:"link,omitempty"`
 }
 
-// labels are the words for the alert kinds.
-var labels = map[reconcile.Kind]string{
-	"flag":                            "flag",
-	reconcile.KindPressWithoutMove:    "press without a move",
-	reconcile.KindMoveWithoutPress:    "move without a press",
-	reconcile.KindTwoMoves:            "two moves",
-	reconcile.KindIllegalMove:         "illegal move",
-	reconcile.KindUnexplainedPosition: "position unexplained",
-	reconcile.KindClockCounter:        "clock's move counter",
-	reconcile.KindClockStopped:        "clock stopped",
-	reconcile.KindClockDisconnected:   "clock disconnected",
-	reconcile.KindBoardDisconnected:   "board disconnected",
-	reconcile.KindClockReading:        "clock readings",
-	reconcile.KindBadInput:            "bad input",
-	reconcile.KindUnknownTimeControl:  "time control unknown",
-	reconcile.KindUnverified:          "moves not verified",
-	reconcile.KindBoardReset:          "board reset",
-	reconcile.KindMoveCorrected:       "move corrected",
-	"adjust":                          "clock set by the arbiter",
-	reconcile.KindDefaultTime:         "default time passed: presence?",
-	"claim":                           "draw claim",
-	"decision":                        "decision on a claim",
+// label names an alert's kind in words ("press without a move"), from
+// the catalogs (web.kind.*); a kind they lack is its name with spaces.
+func label(p *i18n.Printer, kind string) string {
+	return p.Word("web.kind."+kind, strings.ReplaceAll(kind, "-", " "))
 }
 
-func label(kind string) string {
-	if l, ok := labels[reconcile.Kind(kind)]; ok {
-		return l
-	}
-	return strings.ReplaceAll(kind, "-", " ")
-}
-
-func sideName(s clockd.Side) string {
+// sideWord is a side as a sentence names it: "White", "las blancas".
+func sideWord(s clockd.Side) i18n.Message {
 	if s == clockd.Black {
-		return "Black"
+		return i18n.M("side.black")
 	}
-	return "White"
+	return i18n.M("side.white")
 }
 
 // hms writes a clock as a clock shows it: 1:30:24, or 4:05 under an hour.
@@ -113,8 +90,8 @@ func hms(seconds float64) string {
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
-func clocksText(t clockd.Times) string {
-	return fmt.Sprintf("White %s, Black %s", hms(t.White.Seconds()), hms(t.Black.Seconds()))
+func clocksText(p *i18n.Printer, t clockd.Times) string {
+	return p.Sprintf("web.say.clocks", hms(t.White.Seconds()), hms(t.Black.Seconds()))
 }
 
 // fullMove is the move number and side to move of a FEN.
@@ -199,18 +176,18 @@ func ordinalOf(w string) int {
 }
 
 // firstPenalty words 7.5.5 for a side's first completed illegal move.
-func firstPenalty(side clockd.Side, class clockd.Class) string {
-	amount, rule := "2 minutes", "7.5.5"
+func firstPenalty(p *i18n.Printer, side clockd.Side, class clockd.Class) string {
+	amount, rule := i18n.M("web.say.2min"), "7.5.5"
 	if class == clockd.Rapid || class == clockd.Blitz {
-		amount, rule = "1 minute", "7.5.5, A.3"
+		amount, rule = i18n.M("web.say.1min"), "7.5.5, A.3"
 	}
-	return fmt.Sprintf("This is %s's first completed illegal move: add %s to %s's clock and remove any increment the press earned (%s).",
-		sideName(side), amount, sideName(side.Other()), rule)
+	return p.Sprintf("web.say.first-penalty", sideWord(side), amount, sideWord(side.Other()), rule)
 }
 
 // wording follows a board's event stream up to each alert: what the
 // record and the clocks were, which presses gave the turn back.
 type wording struct {
+	p     *i18n.Printer // the language of the sentences worded here
 	class clockd.Class
 	start string   // the start position
 	fens  []string // fens[p-1]: the record after ply p
@@ -224,8 +201,8 @@ type wording struct {
 	lastEvent int
 }
 
-func newWording(timeControl string) *wording {
-	w := &wording{start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}
+func newWording(p *i18n.Printer, timeControl string) *wording {
+	w := &wording{p: p, start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}
 	if tc, err := clockd.ParseTimeControl(timeControl); err == nil {
 		w.class = tc.Class()
 	}
@@ -276,7 +253,7 @@ func (w *wording) step(e reconcile.Event) {
 
 // say words one alert raised by event e (the event at the alert's seq).
 func (w *wording) say(a hub.Alert, e reconcile.Event) Alert {
-	out := Alert{Alert: a, Label: label(a.Kind), Say: a.Text}
+	out := Alert{Alert: a, Label: label(w.p, a.Kind), Say: a.Text}
 	if n, _ := fullMove(w.fen()); n > 0 {
 		out.Move = n
 	}
@@ -350,29 +327,31 @@ func (w *wording) pressWithoutMove(out *Alert, e reconcile.Event) string {
 	side := e.Side
 	when := ""
 	if out.Move > 0 {
-		when = fmt.Sprintf(" on move %d", out.Move)
+		when = w.p.Sprintf("web.say.on-move", out.Move)
 	}
 	clocks := ""
 	if p := w.press[side]; p != nil {
-		clocks = fmt.Sprintf(" (the clocks then showed %s)", clocksText(p.Clock))
+		clocks = w.p.Sprintf("web.say.clocks-then", clocksText(w.p, p.Clock))
 		c := p.Clock
 		out.Clock = &clockSeconds{White: c.White.Seconds(), Black: c.Black.Seconds()}
 	}
 	if w.hasPend && w.pending == side.Other() {
 		out.PressBack = true
-		out.Label = "press back"
+		out.Label = label(w.p, "press-back")
 		w.hasPend = false
 		if penaltyRE.MatchString(e.Detail) {
 			w.miscount[side]++
 		}
-		return fmt.Sprintf("%s pressed the clock back%s after %s's press without a move, giving %s the turn again%s. This press corrects the clock: it is not an illegal move of %s's and carries no penalty.",
-			sideName(side), when, sideName(side.Other()), sideName(side.Other()), clocks, sideName(side))
+		return w.p.Sprintf("web.say.press-back", i18n.Cap{Arg: sideWord(side)}, when, sideWord(side.Other()), clocks, sideWord(side))
 	}
 	w.pending, w.hasPend = side, true
-	s := fmt.Sprintf("%s pressed the clock%s without making a move%s. A press without a move is penalised as an illegal move (6.2.4, 7.5.3).",
-		sideName(side), when, clocks)
+	s := w.p.Sprintf("web.say.press-without-move", i18n.Cap{Arg: sideWord(side)}, when, clocks)
 	if m := penaltyRE.FindString(e.Detail); m != "" {
-		s += " " + sanLines(w.recount(side, m), w.fen())
+		m = w.recount(side, m)
+		if sm := penaltyRE.FindStringSubmatch(m); w.p.Lang() != "en" && sm != nil && ordinalOf(sm[2]) == 1 {
+			m = firstPenalty(w.p, side, w.class) // the first penalty, in the reader's words
+		}
+		s += " " + sanLines(m, w.fen())
 	}
 	return s
 }
@@ -394,7 +373,7 @@ func (w *wording) recount(side clockd.Side, text string) string {
 	}
 	n -= k
 	if n <= 1 {
-		return text[:m[0]] + firstPenalty(side, w.class)
+		return text[:m[0]] + firstPenalty(w.p, side, w.class)
 	}
 	return text[:m[4]] + reconcile.Nth(n) + text[m[5]:]
 }
@@ -403,8 +382,15 @@ func (w *wording) recount(side clockd.Side, text string) string {
 // event stream (events in order; those after the last alert are not
 // needed). An alert whose event the stream no longer has keeps its text.
 func Words(b hub.Board, events []reconcile.Event) []Alert {
+	return WordsIn(i18n.English, b, events)
+}
+
+// WordsIn is Words in p's language: the labels and the sentences the
+// dashboard words itself; what it quotes of the events' own texts stays
+// as the events have it (English).
+func WordsIn(p *i18n.Printer, b hub.Board, events []reconcile.Event) []Alert {
 	out := make([]Alert, 0, len(b.Alerts))
-	w := newWording(b.TimeControl)
+	w := newWording(p, b.TimeControl)
 	i := 0
 	for _, a := range b.Alerts {
 		for i < len(events) && events[i].Seq < a.Seq {
@@ -419,7 +405,7 @@ func Words(b hub.Board, events []reconcile.Event) []Alert {
 			continue
 		}
 		// not raised by an event of the stream (the daemon's own alert)
-		al := Alert{Alert: a, Label: label(a.Kind), Say: a.Text}
+		al := Alert{Alert: a, Label: label(w.p, a.Kind), Say: a.Text}
 		if n, _ := fullMove(w.fen()); n > 0 && w.lastEvent > 0 {
 			al.Move = n
 		}

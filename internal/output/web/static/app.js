@@ -14,6 +14,52 @@
   let skew = 0; // server wall clock minus the browser's, in ms
   let shown = null; // the board shown in the detail dialog
 
+  // ---- the words ----------------------------------------------------------
+
+  // The page's words come in its language from /words.js (the catalogs'
+  // web.* formats, chosen by the server: the switch's cookie, the
+  // configuration's lang:, the browser's Accept-Language). t formats one
+  // as Go's fmt would: %s and %d take the next argument, %[n]s the nth.
+  const W = window.arbiterdWords || { lang: "en", langs: [], words: {} };
+  function t(code, ...args) {
+    const f = W.words[code];
+    if (f == null) return code;
+    let next = 0;
+    return f.replace(/%(?:\[(\d+)\])?([sdv%])/g, (m, n, verb) => {
+      if (verb === "%") return "%";
+      if (n) next = +n - 1;
+      return String(args[next++]);
+    });
+  }
+  // tOr is the word of code, or fallback when the catalogs lack it (a
+  // value newer than the page).
+  function tOr(code, fallback) {
+    return code in W.words ? t(code) : fallback;
+  }
+
+  // The page's own elements, in its language: data-t names the word of an
+  // element's text (its first text, around a select), data-t-title and
+  // data-t-aria those of its title and aria-label.
+  document.documentElement.lang = W.lang;
+  for (const el of document.querySelectorAll("[data-t]")) {
+    const node = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.nodeValue.trim());
+    if (node) node.nodeValue = node.nodeValue.replace(/\S(?:[\s\S]*\S)?/, () => t(el.dataset.t));
+  }
+  for (const el of document.querySelectorAll("[data-t-title]")) el.title = t(el.dataset.tTitle);
+  for (const el of document.querySelectorAll("[data-t-aria]")) el.setAttribute("aria-label", t(el.dataset.tAria));
+
+  // The switch (EN | ES): the choice is kept in a cookie, which the
+  // server reads for the page's words and the alerts' sentences alike.
+  const langBox = document.getElementById("lang");
+  langBox.innerHTML = W.langs.map((l) => '<button type="button" data-lang="' + l + '" aria-pressed="' + (l === W.lang) + '"' +
+    (l === W.lang ? ' class="on"' : "") + ">" + l.toUpperCase() + "</button>").join("|");
+  langBox.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-lang]");
+    if (!b || b.dataset.lang === W.lang) return;
+    document.cookie = "arbiterd-lang=" + b.dataset.lang + "; path=/; max-age=31536000; samesite=lax";
+    location.reload();
+  });
+
   // ---- the settings (in the address, so a hall screen can be bookmarked)
 
   const params = new URLSearchParams(location.search);
@@ -93,7 +139,7 @@
   // "White: Kd3, Ra2. Black: Ke6. Black to move."
   function inWords(fen) {
     const sq = squares(fen);
-    if (!sq) return "unreadable position";
+    if (!sq) return t("web.position.unread");
     const order = "KQRBNP", side = { w: [], b: [] };
     for (let i = 0; i < 64; i++) {
       const p = sq[i];
@@ -102,9 +148,9 @@
       const up = p.toUpperCase();
       side[p === up ? "w" : "b"].push([order.indexOf(up), (up === "P" ? "" : up) + at]);
     }
-    const list = (l) => l.sort((x, y) => x[0] - y[0]).map((x) => x[1]).join(", ") || "none";
+    const list = (l) => l.sort((x, y) => x[0] - y[0]).map((x) => x[1]).join(", ") || t("web.position.none");
     const f = String(fen).split(" ");
-    return "White: " + list(side.w) + ". Black: " + list(side.b) + "." + (f[1] === "b" ? " Black to move." : f[1] === "w" ? " White to move." : "");
+    return t("web.position", list(side.w), list(side.b)) + (f[1] === "b" ? t("web.position.black") : f[1] === "w" ? t("web.position.white") : "");
   }
 
   // diagram draws the position with White at the bottom; label, when
@@ -116,14 +162,14 @@
       hi.add(sqIndex(lastMove.slice(0, 2)));
       hi.add(sqIndex(lastMove.slice(2, 4)));
     }
-    let s = '<svg class="diagram" viewBox="0 0 8 8" role="img" aria-label="' + esc(sq ? label || fen : "unreadable position") + '">';
+    let s = '<svg class="diagram" viewBox="0 0 8 8" role="img" aria-label="' + esc(sq ? label || fen : t("web.position.unread")) + '">';
     for (let i = 0; i < 64; i++) {
       const x = i % 8, y = (i / 8) | 0;
       s += '<rect x="' + x + '" y="' + y + '" width="1" height="1" fill="' + ((x + y) % 2 === 0 ? LIGHT : DARK) + '"/>';
       if (hi.has(i)) s += '<rect x="' + x + '" y="' + y + '" width="1" height="1" fill="' + LAST + '"/>';
     }
     if (!sq) {
-      s += '<text x="4" y="4" font-size="0.7" text-anchor="middle" fill="#900">bad FEN</text></svg>';
+      s += '<text x="4" y="4" font-size="0.7" text-anchor="middle" fill="#900">' + esc(t("web.position.bad")) + '</text></svg>';
       return s;
     }
     s += '<g font-size="0.86" text-anchor="middle" dominant-baseline="central" font-family="DejaVu Sans, Noto Sans Symbols2, Segoe UI Symbol, sans-serif">';
@@ -236,39 +282,39 @@
   }
 
   function side(s) {
-    return s === "black" ? "Black" : s === "white" ? "White" : s;
+    return s === "black" ? t("web.black") : s === "white" ? t("web.white") : s;
   }
 
   function verdictOf(b, a) {
-    if (b.flag && b.flag.seq === a.seq && b.flag.verdict) return b.flag.verdict === "none" ? "FLAG, PLAY ON" : b.flag.verdict.toUpperCase();
-    return "FLAG";
+    if (b.flag && b.flag.seq === a.seq && b.flag.verdict) return tOr("web.verdict." + b.flag.verdict, b.flag.verdict.toUpperCase());
+    return t("web.flag");
   }
 
   // when: the move the game was at and the clocks, as the players saw them.
   function when(a) {
     const parts = [];
-    if (a.move) parts.push("move " + a.move);
-    if (a.clock) parts.push("White " + fmtClock(a.clock.white) + " · Black " + fmtClock(a.clock.black));
+    if (a.move) parts.push(t("web.move", a.move));
+    if (a.clock) parts.push(t("web.clocks", fmtClock(a.clock.white), fmtClock(a.clock.black)));
     return parts.join(" · ");
   }
 
   // decide: the arbiter's three answers to an open claim (10.2).
   function decide(b, a) {
     const btn = (d, label) => '<button class="decide" data-board="' + esc(b.id) + '" data-claim="' + a.seq + '" data-decision="' + d + '">' + label + "</button>";
-    return '<span class="decisions">' + btn("accepted", "Accept: draw") + btn("rejected", "Reject: +2 min") + btn("postponed", "Postpone") + "</span>";
+    return '<span class="decisions">' + btn("accepted", esc(t("web.decide.accepted"))) + btn("rejected", esc(t("web.decide.rejected"))) + btn("postponed", esc(t("web.decide.postponed"))) + "</span>";
   }
 
   function alertItem(b, a, older) {
     const cls = "alert " + a.level + (a.acked ? " acked" : "") + (older ? " older" : "") + (a.press_back ? " press-back" : "");
     let act = a.acked
-      ? '<span class="done">' + (a.closed_by ? "settled" : a.level === "info" ? "noted" : "acknowledged") + "</span>"
-      : '<button class="ack" data-board="' + esc(b.id) + '" data-alert="' + a.id + '">Acknowledge</button>';
+      ? '<span class="done">' + esc(a.closed_by ? t("web.settled") : a.level === "info" ? t("web.noted") : t("web.acknowledged")) + "</span>"
+      : '<button class="ack" data-board="' + esc(b.id) + '" data-alert="' + a.id + '">' + esc(t("web.ack")) + "</button>";
     if (a.kind === "claim" && !a.closed_by && !b.result && !cutOff(b)) act = decide(b, a) + act;
     const w = when(a);
     return '<li class="' + cls + '" data-alert="' + a.id + '"><span class="what">' + act + '<span class="title">' +
       esc(alertTitle(b, a)) + "</span>" + (w ? ' <span class="when">' + esc(w) + "</span>" : "") +
       ' <span class="text">' + esc(a.say || a.text) + "</span>" +
-      (a.mate ? ' <span class="mate">' + (a.side === "white" ? "Black" : "White") + " can mate: " + esc(a.mate) + "</span>" : "") +
+      (a.mate ? ' <span class="mate">' + esc(t(a.side === "white" ? "web.mate.black" : "web.mate.white", a.mate)) + "</span>" : "") +
       (a.position ? ' <span class="position">' + diagram(a.position, "", inWords(a.position)) + "</span>" : "") +
       "</span></li>";
   }
@@ -283,7 +329,7 @@
     for (const a of open) s += alertItem(b, a, false);
     done.forEach((a, i) => { s += alertItem(b, a, i >= 2); });
     s += "</ul>";
-    if (done.length > 2) s += '<div class="more">+' + (done.length - 2) + " earlier acknowledged</div>";
+    if (done.length > 2) s += '<div class="more">' + esc(t("web.earlier", done.length - 2)) + "</div>";
     return s;
   }
 
@@ -294,17 +340,19 @@
     let s = '<ul class="lines">';
     open.slice(0, 2).forEach((a) => {
       const what = a.kind === "flag" ? verdictOf(b, a) + " " + (a.article || "") : (a.label || a.kind);
-      s += '<li class="line ' + a.level + '">' + esc(what + (a.side ? " · " + side(a.side) : "") + (a.move ? " · move " + a.move : "")) + "</li>";
+      s += '<li class="line ' + a.level + '">' + esc(what + (a.side ? " · " + side(a.side) : "") + (a.move ? " · " + t("web.move", a.move) : "")) + "</li>";
     });
-    if (open.length > 2) s += '<li class="line more">+' + (open.length - 2) + " more</li>";
+    if (open.length > 2) s += '<li class="line more">' + esc(t("web.more", open.length - 2)) + "</li>";
     return s + "</ul>";
   }
 
-  function lastMove(b) {
+  // lastMove: "last 12… Nc6", or bare "12… Nc6".
+  function lastMove(b, bare) {
     const n = (b.san || []).length;
     if (!n) return "";
     const num = Math.ceil(n / 2);
-    return "last " + num + (n % 2 ? ". " : "… ") + b.san[n - 1];
+    const m = num + (n % 2 ? ". " : "… ") + b.san[n - 1];
+    return bare ? m : t("web.last", m);
   }
 
   // away: the board (or its separate clock) is not connected now.
@@ -329,27 +377,27 @@
       (cutOff(b) && !b.result ? " cut-off" : "");
     const player = (side, name) =>
       '<div class="player ' + side + (running(b, side) ? " running" : "") + '"><span class="dot"></span><span class="name">' +
-      esc(name || (side === "white" ? "White" : "Black")) + '</span>' +
+      esc(name || t(side === "white" ? "web.white" : "web.black")) + '</span>' +
       (known(b) ? '<span class="clock">' + fmtClock(secondsLeft(b, side)) + "</span>" : '<span class="clock unknown">–:––</span>') + "</div>";
     let status;
     if (b.result) {
-      status = '<span class="result" title="' + esc(b.connection) + '">' + esc(b.result) + (b.end_reason ? " " + esc(b.end_reason) : "") + "</span>";
+      status = '<span class="result" title="' + esc(tOr("web.state." + b.connection, b.connection)) + '">' + esc(b.result) + (b.end_reason ? " " + esc(tOr("web.end." + b.end_reason, b.end_reason)) : "") + "</span>";
     } else if (cutOff(b)) {
-      status = '<span class="state cut-off banner" title="' + esc("venue " + b.link.venue + " is cut off from the hall: this board may be behind") +
-        '">venue cut off</span>';
+      status = '<span class="state cut-off banner" title="' + esc(t("web.venue.cut-off.title", b.link.venue)) +
+        '">' + esc(t("web.venue.cut-off")) + "</span>";
     } else if (b.connection === "disconnected") {
-      status = '<span class="state disconnected banner">board disconnected</span>';
+      status = '<span class="state disconnected banner">' + esc(t("web.board.disconnected")) + "</span>";
     } else if (compactView && b.clock_connection === "disconnected") {
-      status = '<span class="state disconnected clockport">clock disconnected</span>'; // the board itself is read
+      status = '<span class="state disconnected clockport">' + esc(t("web.clock.disconnected")) + "</span>"; // the board itself is read
     } else {
-      status = '<span class="state ' + esc(b.connection) + '">' + esc(b.connection) + "</span>" +
-        (b.clock_connection === "disconnected" ? '<span class="state disconnected clockport">clock disconnected</span>' : "");
+      status = '<span class="state ' + esc(b.connection) + '">' + esc(tOr("web.state." + b.connection, b.connection)) + "</span>" +
+        (b.clock_connection === "disconnected" ? '<span class="state disconnected clockport">' + esc(t("web.clock.disconnected")) + "</span>" : "");
     }
-    const head = '<div class="head"><span class="num">' + (compactView ? "" : "Board ") + esc(b.id) + "</span>" +
-      (b.round && !compactView ? '<span class="round">round ' + esc(b.round) + "</span>" : "") + status + "</div>";
-    const counts = '<div class="counts" title="' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + '"><span class="w">' +
-      count("W", b.moves.white, b.required.white) + '</span><span class="b">' + count("B", b.moves.black, b.required.black) + "</span>" +
-      (compactView ? '<span class="last">' + esc(lastMove(b).replace(/^last /, "")) + "</span>" : "") + "</div>";
+    const head = '<div class="head"><span class="num">' + (compactView ? esc(b.id) : esc(t("web.board", b.id))) + "</span>" +
+      (b.round && !compactView ? '<span class="round">' + esc(t("web.round", b.round)) + "</span>" : "") + status + "</div>";
+    const counts = '<div class="counts" title="' + esc(b.timecontrol ? t("web.tc", b.timecontrol) : t("web.tc.unknown")) + '"><span class="w">' +
+      count(t("web.white.short"), b.moves.white, b.required.white) + '</span><span class="b">' + count(t("web.black.short"), b.moves.black, b.required.black) + "</span>" +
+      (compactView ? '<span class="last">' + esc(lastMove(b, true)) + "</span>" : "") + "</div>";
     if (compactView) {
       return {
         cls: cls + " compact",
@@ -363,7 +411,7 @@
       html: head + '<div class="body">' + diagram(b.fen, b.last_move) +
         '<div class="side">' + player("black", b.black) + player("white", b.white) + counts +
         '<div class="meta">' + esc(lastMove(b)) + claimRow(b) + "</div>" +
-        (inDetail ? '<div class="meta tc">' + esc(b.timecontrol ? "time control " + b.timecontrol : "time control unknown") + "</div>" + pairingButton(b) + alertList(b) : "") +
+        (inDetail ? '<div class="meta tc">' + esc(b.timecontrol ? t("web.tc", b.timecontrol) : t("web.tc.unknown")) + "</div>" + pairingButton(b) + alertList(b) : "") +
         "</div></div>" + (inDetail ? "" : alertList(b)),
     };
   }
@@ -372,15 +420,15 @@
   // arbiter records it, and arbiterd freezes what the decision rests on.
   function claimRow(b) {
     if (b.result || cutOff(b)) return "";
-    const btn = (s, label) => '<button class="claim" data-board="' + esc(b.id) + '" data-side="' + s + '" title="' + label + ' a draw (10.2)">' + label + "</button>";
-    return '<span class="claims">claim: ' + btn("white", "White") + btn("black", "Black") + "</span>";
+    const btn = (s) => '<button class="claim" data-board="' + esc(b.id) + '" data-side="' + s + '" title="' + esc(t("web.claim." + s + ".title")) + '">' + esc(t("web." + s)) + "</button>";
+    return '<span class="claims">' + esc(t("web.claim")) + " " + btn("white") + btn("black") + "</span>";
   }
 
   // pairingButton: a wrong pair corrected on this board only (not at a
   // hall, whose boards are the venues').
   function pairingButton(b) {
     if (b.link) return "";
-    return '<div class="meta pairing"><button class="pairing" data-board="' + esc(b.id) + '" title="the players at this board are not the pair shown: name them">correct the pairing</button></div>';
+    return '<div class="meta pairing"><button class="pairing" data-board="' + esc(b.id) + '" title="' + esc(t("web.pairing.title")) + '">' + esc(t("web.pairing")) + "</button></div>";
   }
 
   function numericLess(a, b) {
@@ -499,19 +547,19 @@
       const first = byImportance(open)[0];
       if (r === 0) what = verdictOf(b, first) + " " + (first.article || "");
       else if (r === 1 && !(first && importance(first) < 4)) {
-        what = b.connection === "disconnected" ? "disconnected" : "clock disconnected";
+        what = b.connection === "disconnected" ? t("web.chip.disconnected") : t("web.clock.disconnected");
         more = open.filter((a) => a.kind !== "board-disconnected" && a.kind !== "clock-disconnected").length;
       } else what = first.label || first.kind;
-      chips.push('<button class="chip r' + r + '" data-board="' + esc(b.id) + '">Board ' + esc(b.id) + " · " + esc(what) +
+      chips.push('<button class="chip r' + r + '" data-board="' + esc(b.id) + '">' + esc(t("web.board", b.id)) + " · " + esc(what) +
         (more > 0 ? " +" + more : "") + "</button>");
     }
     const open = [];
-    if (red) open.push('<span class="n-red">' + red + " flag" + (red > 1 ? "s" : "") + "</span>");
-    if (amber) open.push('<span class="n-amber">' + amber + (amber > 1 ? " anomalies" : " anomaly") + "</span>");
-    if (gone) open.push('<span class="n-red">' + gone + " disconnected</span>");
-    summary.innerHTML = boards.size + (boards.size === 1 ? " board" : " boards") +
-      (red || amber ? " · to acknowledge: " : " · nothing to acknowledge") + open.join(", ");
-    attention.innerHTML = chips.length ? '<span class="label">Needs attention:</span> ' + chips.join(" ") : "";
+    if (red) open.push('<span class="n-red">' + esc(t(red > 1 ? "web.summary.flags" : "web.summary.flag", red)) + "</span>");
+    if (amber) open.push('<span class="n-amber">' + esc(t(amber > 1 ? "web.summary.anomalies" : "web.summary.anomaly", amber)) + "</span>");
+    if (gone) open.push('<span class="n-red">' + esc(t("web.summary.away", gone)) + "</span>");
+    summary.innerHTML = esc(t(boards.size === 1 ? "web.summary.board" : "web.summary.boards", boards.size)) +
+      esc(red || amber ? t("web.summary.to-ack") : t("web.summary.nothing")) + open.join(", ");
+    attention.innerHTML = chips.length ? '<span class="label">' + esc(t("web.attention")) + "</span> " + chips.join(" ") : "";
     attention.hidden = !chips.length;
   }
 
@@ -566,8 +614,8 @@
       apply(body);
     } catch (e) {
       btn.disabled = false;
-      btn.title = "not acknowledged: " + e.message;
-      btn.textContent = "Retry";
+      btn.title = t("web.ack.failed", e.message);
+      btn.textContent = t("web.retry");
     }
   });
 
@@ -590,24 +638,24 @@
   document.addEventListener("click", (ev) => {
     const claim = ev.target.closest("button.claim");
     if (claim) {
-      const who = claim.dataset.side === "black" ? "Black" : "White";
-      if (!window.confirm(who + " claims a draw (10.2)? arbiterd records the claim and freezes the position and the clocks.")) return;
-      post(claim, "/api/boards/" + encodeURIComponent(claim.dataset.board) + "/claims", { side: claim.dataset.side }, "not recorded");
+      const who = claim.dataset.side === "black" ? "black" : "white";
+      if (!window.confirm(t("web.claim." + who + ".confirm"))) return;
+      post(claim, "/api/boards/" + encodeURIComponent(claim.dataset.board) + "/claims", { side: claim.dataset.side }, t("web.not-recorded"));
       return;
     }
     const pr = ev.target.closest("button.pairing");
     if (pr) {
       const b = (boards.get(pr.dataset.board) || {}).state || {};
-      const white = window.prompt("Board " + pr.dataset.board + ": White's name, as in the pairings", b.white || "");
+      const white = window.prompt(t("web.pairing.white", pr.dataset.board), b.white || "");
       if (white === null || white.trim() === "") return;
-      const black = window.prompt("Board " + pr.dataset.board + ": Black's name, as in the pairings", b.black || "");
+      const black = window.prompt(t("web.pairing.black", pr.dataset.board), b.black || "");
       if (black === null || black.trim() === "") return;
-      post(pr, "/api/boards/" + encodeURIComponent(pr.dataset.board) + "/pairing", { white: white.trim(), black: black.trim() }, "not corrected");
+      post(pr, "/api/boards/" + encodeURIComponent(pr.dataset.board) + "/pairing", { white: white.trim(), black: black.trim() }, t("web.not-corrected"));
       return;
     }
     const d = ev.target.closest("button.decide");
     if (d) {
-      post(d, "/api/boards/" + encodeURIComponent(d.dataset.board) + "/claims/" + d.dataset.claim + "/decision", { decision: d.dataset.decision }, "not recorded");
+      post(d, "/api/boards/" + encodeURIComponent(d.dataset.board) + "/claims/" + d.dataset.claim + "/decision", { decision: d.dataset.decision }, t("web.not-recorded"));
     }
   });
 
@@ -623,12 +671,9 @@
     const open = [...boards.values()].map((e) => e.state).filter((b) => !ended(b)).map((b) => b.id);
     let body = {};
     if (open.length > 0) {
-      const which = open.length === 1 ? "The game of board " + open[0] + " has" : "The games of boards " + open.join(", ") + " have";
-      if (!window.confirm(which + " not ended. Stop " + (open.length === 1 ? "it" : "them") +
-          " as " + (open.length === 1 ? "it stands" : "they stand") + " and load the next round? " +
-          "Their captures are kept; their results stay open.")) return;
+      if (!window.confirm(open.length === 1 ? t("web.round.open.one", open[0]) : t("web.round.open.many", open.join(", ")))) return;
       body = { confirm: open.join(",") };
-    } else if (!window.confirm("Every game has ended. Load the next round's pairings onto the boards?")) {
+    } else if (!window.confirm(t("web.round.all-ended"))) {
       return;
     }
     nextRound.disabled = true;
@@ -638,11 +683,11 @@
       const reply = await r.json();
       if (!r.ok) throw new Error(reply.error || r.statusText);
       for (const b of reply.boards || []) apply(b);
-      nextRound.title = "round " + reply.round + " loaded";
+      nextRound.title = t("web.round.loaded", reply.round);
     } catch (e) {
-      nextRound.title = "next round not loaded: " + e.message;
+      nextRound.title = t("web.round.failed", e.message);
       nextRound.classList.add("failed");
-      window.alert("The next round was not loaded: " + e.message);
+      window.alert(t("web.round.failed.alert", e.message));
     } finally {
       nextRound.disabled = false;
     }
@@ -656,15 +701,15 @@
   }
 
   const es = new EventSource("/api/stream");
-  es.onopen = () => setConn("live", "live");
+  es.onopen = () => setConn("live", t("web.conn.live"));
   es.onerror = () => {
-    if (es.readyState === EventSource.CLOSED) setConn("lost", "disconnected — reload the page");
-    else setConn("connecting", "reconnecting…");
+    if (es.readyState === EventSource.CLOSED) setConn("lost", t("web.conn.lost"));
+    else setConn("connecting", t("web.conn.reconnecting"));
   };
   const onMessage = (e) => {
     let m;
     try { m = JSON.parse(e.data); } catch (err) { return; }
-    setConn("live", "live");
+    setConn("live", t("web.conn.live"));
     apply(m.state, m.now);
   };
   es.addEventListener("state", onMessage);
