@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
+	"github.com/arbiterd/arbiterd/internal/pairings"
+	"github.com/arbiterd/arbiterd/internal/testkit/shareddata"
 )
 
 // TestMain runs the tests in English whatever the machine's language: a
@@ -96,5 +102,41 @@ func TestErrorsInSpanish(t *testing.T) {
 	_, _, err = runArgsIn(t, "", "demo", "--lang", "es", "--line", "serial")
 	if err == nil || exitCode(err) != 2 || err.Error() != `demo: línea "serial": se espera auto, pty o in-process` {
 		t.Errorf("demo --line serial in Spanish: %v", err)
+	}
+}
+
+// TestListsInSpanish: pairings, results and ports print their tables,
+// counts and usage errors in the language --lang names.
+func TestListsInSpanish(t *testing.T) {
+	trf := shareddata.Require(t, "trf", "karl-mala-2005.trf")
+	out, _, err := runCmd(t, "pairings", trf, "--round", "7", "--lang", "es")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"9. Karl-Mala-Gedenkturnier, ronda 7", "TABLERO", "BLANCAS", "sin tablero:", "no emparejado", "137 tableros, 10 sin tablero"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("pairings --lang es lacks %q:\n%.1500s", want, out)
+		}
+	}
+	for args, want := range map[string]string{
+		"pairings x.trf --round -1 --lang es":          "--round -1: una ronda es 1 o más",
+		"results data --lang es":                       "falta --round: la ronda cuyos resultados leer (1 o más)",
+		"results data --round 2 --out x --lang es":     "--out es donde escribe --trf: indique también --trf",
+		"results data --round 2 --confirm x --lang es": `--confirm "x": números de tablero (3,7) o all`,
+	} {
+		_, _, err := runCmd(t, strings.Fields(args)...)
+		var u usageError
+		if !errors.As(err, &u) || err.Error() != want {
+			t.Errorf("%s: %v, want the usage error %q", args, err, want)
+		}
+	}
+	var b strings.Builder
+	if err := printPorts(&b, nil, portsOptions{p: i18n.Spanish}); err != nil || !strings.HasPrefix(b.String(), "no se encontró ningún puerto serie (¿está conectado el tablero? ") {
+		t.Errorf("ports --lang es without ports: %q, %v", b.String(), err)
+	}
+	var res bytes.Buffer
+	if err := resultsText(&res, i18n.Spanish, []pairings.BoardResult{{Board: 1, White: "A", Black: "B", Open: "no result yet"}}); err != nil ||
+		!strings.Contains(res.String(), "TABLERO") || !strings.Contains(res.String(), "abierta (no result yet)") || !strings.Contains(res.String(), "1 tableros, 1 abiertos") {
+		t.Errorf("results --lang es: %q, %v", res.String(), err)
 	}
 }

@@ -10,16 +10,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/pairings"
 )
 
 type pairingsOptions struct {
 	round int
 	json  bool
+	p     *i18n.Printer // the table's language (nil: English)
 }
 
 func newPairingsCmd() *cobra.Command {
-	var o pairingsOptions
+	var (
+		o    pairingsOptions
+		lang string
+	)
 	cmd := &cobra.Command{
 		Use:   "pairings FILE",
 		Short: "Print a round's boards as read from a pairing program's file (PGN, TRF or CSV)",
@@ -40,8 +45,13 @@ first round of games without moves, a CSV's only (or first) round.
 a board, {"bye":{…},"kind":"…"} for a player not on one.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := printer(lang)
+			if err != nil {
+				return err
+			}
+			o.p = p
 			if o.round < 0 {
-				return usageError{fmt.Errorf("--round %d: a round is 1 or more", o.round)}
+				return usageError{p.Err(i18n.Errorf("cli.round", o.round))}
 			}
 			r, err := pairings.ReadFile(args[0], o.round)
 			if err != nil {
@@ -52,6 +62,7 @@ a board, {"bye":{…},"kind":"…"} for a player not on one.`,
 	}
 	cmd.Flags().IntVar(&o.round, "round", 0, "the round to read (default: the next to play)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print one JSON object per board and per bye, a line each")
+	addLangFlag(cmd, &lang)
 	return cmd
 }
 
@@ -75,7 +86,7 @@ func printPairings(w io.Writer, r *pairings.Round, o pairingsOptions) error {
 		head = append(head, r.Event)
 	}
 	if r.Number > 0 {
-		head = append(head, "round "+strconv.Itoa(r.Number))
+		head = append(head, o.p.Sprintf("cli.pairings.round", strconv.Itoa(r.Number)))
 	}
 	if r.Date != "" {
 		head = append(head, r.Date)
@@ -84,7 +95,7 @@ func printPairings(w io.Writer, r *pairings.Round, o pairingsOptions) error {
 		fmt.Fprintln(w, strings.Join(head, ", "))
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "BOARD\tWHITE\tBLACK\tRESULT")
+	fmt.Fprintln(tw, o.p.Sprintf("cli.board-table.head"))
 	for _, b := range r.Boards {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", b.Number, playerText(b.White), playerText(b.Black), dash(b.Result))
 	}
@@ -92,16 +103,16 @@ func printPairings(w io.Writer, r *pairings.Round, o pairingsOptions) error {
 		return err
 	}
 	if len(r.Byes) > 0 {
-		fmt.Fprintln(w, "\nnot on a board:")
+		fmt.Fprintln(w, "\n"+o.p.Sprintf("cli.pairings.byes"))
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, b := range r.Byes {
-			fmt.Fprintf(tw, "  %s\t%s\n", playerText(b.Player), strings.ReplaceAll(b.Kind, "-", " "))
+			fmt.Fprintf(tw, "  %s\t%s\n", playerText(b.Player), o.p.Word("cli.bye."+b.Kind, strings.ReplaceAll(b.Kind, "-", " ")))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "%d boards, %d not on a board\n", len(r.Boards), len(r.Byes))
+	_, err := fmt.Fprintln(w, o.p.Sprintf("cli.pairings.total", len(r.Boards), len(r.Byes)))
 	return err
 }
 

@@ -11,14 +11,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 type portsOptions struct {
 	json bool
+	p    *i18n.Printer // the table's language (nil: English)
 }
 
 func newPortsCmd() *cobra.Command {
-	var o portsOptions
+	var (
+		o    portsOptions
+		lang string
+	)
 	cmd := &cobra.Command{
 		Use:   "ports",
 		Short: "List serial ports and mark likely chess boards",
@@ -30,10 +35,16 @@ is a hint. On Windows ports are COM ports (COM3; a Bluetooth board's too);
 a macOS build without cgo lists the ports by name only.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := printer(lang)
+			if err != nil {
+				return err
+			}
+			o.p = p
 			return runPorts(cmd.OutOrStdout(), cmd.ErrOrStderr(), serialport.List, o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
+	addLangFlag(cmd, &lang)
 	return cmd
 }
 
@@ -63,11 +74,11 @@ func printPorts(w io.Writer, ports []serialport.Info, o portsOptions) error {
 		return enc.Encode(ports)
 	}
 	if len(ports) == 0 {
-		_, err := fmt.Fprintf(w, "no serial ports found (is the board plugged in? %s)\n", portsHint(runtime.GOOS))
+		_, err := fmt.Fprintln(w, o.p.Sprintf("cli.ports.none", portsHintIn(o.p, runtime.GOOS)))
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PORT\tUSB ID\tSERIAL\tPRODUCT\tLIKELY\tSTABLE NAME")
+	fmt.Fprintln(tw, o.p.Sprintf("cli.ports.head"))
 	for _, p := range ports {
 		id := "-"
 		if p.USB {
@@ -79,14 +90,17 @@ func printPorts(w io.Writer, ports []serialport.Info, o portsOptions) error {
 }
 
 // portsHint says how boards show up on goos.
-func portsHint(goos string) string {
+func portsHint(goos string) string { return portsHintIn(i18n.English, goos) }
+
+// portsHintIn is portsHint in p's language.
+func portsHintIn(p *i18n.Printer, goos string) string {
 	switch goos {
 	case "windows":
-		return "USB and Bluetooth boards appear as COM ports, such as COM3"
+		return p.Sprintf("cli.ports.hint.windows")
 	case "darwin":
-		return "USB boards appear as /dev/cu.usbserial-* or /dev/cu.usbmodem*, Bluetooth boards as /dev/cu.<name>"
+		return p.Sprintf("cli.ports.hint.darwin")
 	}
-	return "USB boards appear as /dev/ttyUSB* or /dev/ttyACM*, Bluetooth boards as /dev/rfcomm*"
+	return p.Sprintf("cli.ports.hint.other")
 }
 
 func dash(s string) string {

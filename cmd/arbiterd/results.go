@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/journal/atomicfile"
 	"github.com/arbiterd/arbiterd/internal/pairings"
 )
@@ -23,10 +24,14 @@ type resultsOptions struct {
 	trf     string
 	out     string
 	csv     bool
+	p       *i18n.Printer // the language of the table and the notes (nil: English)
 }
 
 func newResultsCmd() *cobra.Command {
-	var o resultsOptions
+	var (
+		o    resultsOptions
+		lang string
+	)
 	cmd := &cobra.Command{
 		Use:   "results DATA --round N",
 		Short: "Print a round's results from the daemon's data folder, or write them into the TRF",
@@ -50,11 +55,16 @@ boards are numbered (arbiterd pairings FILE --round N). Open games are
 written as nothing.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := printer(lang)
+			if err != nil {
+				return err
+			}
+			o.p = p
 			if o.round < 1 {
-				return usageError{fmt.Errorf("--round is required: the round whose results to read (1 or more)")}
+				return usageError{p.Err(i18n.Errorf("cli.results.round"))}
 			}
 			if o.out != "" && o.trf == "" {
-				return usageError{fmt.Errorf("--out is where --trf writes: give --trf too")}
+				return usageError{p.Err(i18n.Errorf("cli.results.out"))}
 			}
 			return runResults(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
@@ -64,11 +74,12 @@ written as nothing.`,
 	cmd.Flags().StringVar(&o.trf, "trf", "", "write the results into a copy of this TRF")
 	cmd.Flags().StringVarP(&o.out, "out", "o", "", "where --trf writes the copy (default: standard output)")
 	cmd.Flags().BoolVar(&o.csv, "csv", false, "print CSV: board, white, black, result")
+	addLangFlag(cmd, &lang)
 	return cmd
 }
 
 // confirmed reads --confirm: board numbers, or "all".
-func confirmed(list []string) (func(int) bool, error) {
+func confirmed(p *i18n.Printer, list []string) (func(int) bool, error) {
 	boards := map[int]bool{}
 	for _, s := range list {
 		s = strings.TrimSpace(s)
@@ -77,7 +88,7 @@ func confirmed(list []string) (func(int) bool, error) {
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			return nil, usageError{fmt.Errorf("--confirm %q: board numbers (3,7) or all", s)}
+			return nil, usageError{p.Err(i18n.Errorf("cli.results.confirm", s))}
 		}
 		boards[n] = true
 	}
@@ -85,7 +96,7 @@ func confirmed(list []string) (func(int) bool, error) {
 }
 
 func runResults(w, errw io.Writer, data string, o resultsOptions) error {
-	ok, err := confirmed(o.confirm)
+	ok, err := confirmed(o.p, o.confirm)
 	if err != nil {
 		return err
 	}
@@ -99,30 +110,30 @@ func runResults(w, errw io.Writer, data string, o resultsOptions) error {
 	if o.csv {
 		return resultsCSV(w, results)
 	}
-	return resultsText(w, results)
+	return resultsText(w, o.p, results)
 }
 
-func resultText(r pairings.BoardResult) string {
+func resultText(p *i18n.Printer, r pairings.BoardResult) string {
 	if r.Open != "" {
-		return "open (" + r.Open + ")"
+		return p.Sprintf("cli.results.open", r.Open)
 	}
 	return r.Result + " (" + r.Reason + ")"
 }
 
-func resultsText(w io.Writer, results []pairings.BoardResult) error {
+func resultsText(w io.Writer, p *i18n.Printer, results []pairings.BoardResult) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "BOARD\tWHITE\tBLACK\tRESULT")
+	fmt.Fprintln(tw, p.Sprintf("cli.board-table.head"))
 	open := 0
 	for _, r := range results {
 		if r.Open != "" {
 			open++
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.Board, dash(r.White), dash(r.Black), resultText(r))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", r.Board, dash(r.White), dash(r.Black), resultText(p, r))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d boards, %d open\n", len(results), open)
+	_, err := fmt.Fprintln(w, p.Sprintf("cli.results.total", len(results), open))
 	return err
 }
 
@@ -159,7 +170,7 @@ func writeTRF(w, errw io.Writer, results []pairings.BoardResult, o resultsOption
 	var open []string
 	for _, m := range matched {
 		if m.Open != "" {
-			open = append(open, fmt.Sprintf("board %d, %s – %s: %s", m.Board, m.Pair.White.Name, m.Pair.Black.Name, m.Open))
+			open = append(open, o.p.Sprintf("cli.results.trf.open", m.Board, m.Pair.White.Name, m.Pair.Black.Name, m.Open))
 			continue
 		}
 		games = append(games, pairings.GameResult{White: m.Pair.White.StartRank, Black: m.Pair.Black.StartRank, Result: m.Result})
@@ -170,7 +181,7 @@ func writeTRF(w, errw io.Writer, results []pairings.BoardResult, o resultsOption
 	}
 	for _, b := range round.Boards {
 		if !slices.ContainsFunc(matched, func(m pairings.Matched) bool { return m.Pair.Number == b.Number }) {
-			open = append(open, fmt.Sprintf("board %d, %s – %s: no game in the data folder", b.Number, b.White.Name, b.Black.Name))
+			open = append(open, o.p.Sprintf("cli.results.trf.no-game", b.Number, b.White.Name, b.Black.Name))
 		}
 	}
 	if o.out == "" {
@@ -180,9 +191,9 @@ func writeTRF(w, errw io.Writer, results []pairings.BoardResult, o resultsOption
 	} else if err := atomicfile.Write(o.out, out, 0o644); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	fmt.Fprintf(errw, "arbiterd results: round %d: %d results written, %d left open\n", o.round, len(games), len(open))
+	fmt.Fprintln(errw, o.p.Sprintf("cli.results.trf.written", o.round, len(games), len(open)))
 	for _, s := range open {
-		fmt.Fprintf(errw, "  open: %s\n", s)
+		fmt.Fprintln(errw, o.p.Sprintf("cli.results.trf.left", s))
 	}
 	return nil
 }

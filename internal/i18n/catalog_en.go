@@ -246,6 +246,35 @@ var catalogEN = map[string]string{
 	"demo.err.tc":        "demo: time control: %v",
 	"demo.err.fault":     "demo: fault %q: %v",
 
+	// ports, pairings, results.
+	"cli.ports.none":                "no serial ports found (is the board plugged in? %s)",
+	"cli.ports.head":                "PORT\tUSB ID\tSERIAL\tPRODUCT\tLIKELY\tSTABLE NAME",
+	"cli.ports.hint.windows":        "USB and Bluetooth boards appear as COM ports, such as COM3",
+	"cli.ports.hint.darwin":         "USB boards appear as /dev/cu.usbserial-* or /dev/cu.usbmodem*, Bluetooth boards as /dev/cu.<name>",
+	"cli.ports.hint.other":          "USB boards appear as /dev/ttyUSB* or /dev/ttyACM*, Bluetooth boards as /dev/rfcomm*",
+	"cli.board-table.head":          "BOARD\tWHITE\tBLACK\tRESULT",
+	"cli.round":                     "--round %d: a round is 1 or more",
+	"cli.pairings.round":            "round %s",
+	"cli.pairings.byes":             "not on a board:",
+	"cli.pairings.total":            "%d boards, %d not on a board",
+	"cli.bye.full-point-bye":        "full point bye",
+	"cli.bye.half-point-bye":        "half point bye",
+	"cli.bye.zero-point-bye":        "zero point bye",
+	"cli.bye.pairing-allocated-bye": "pairing allocated bye",
+	"cli.bye.unpaired":              "unpaired",
+	"cli.bye.forfeit-win":           "forfeit win",
+	"cli.bye.forfeit-loss":          "forfeit loss",
+	"cli.bye.bye":                   "bye",
+	"cli.results.round":             "--round is required: the round whose results to read (1 or more)",
+	"cli.results.out":               "--out is where --trf writes: give --trf too",
+	"cli.results.confirm":           "--confirm %q: board numbers (3,7) or all",
+	"cli.results.open":              "open (%s)",
+	"cli.results.total":             "%d boards, %d open",
+	"cli.results.trf.open":          "board %d, %s – %s: %s",
+	"cli.results.trf.no-game":       "board %d, %s – %s: no game in the data folder",
+	"cli.results.trf.written":       "arbiterd results: round %d: %d results written, %d left open",
+	"cli.results.trf.left":          "  open: %s",
+
 	// The dashboard (internal/output/web): the page's words (web.*, sent
 	// to the page as they are, formats included), and the alert sentences
 	// the server words (web.say.*, web.kind.*).
