@@ -56,8 +56,8 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 		g.away.backInStep()
 		g.flag.stops = nil // the players stopped the clock to signal the result
 		// everything pending is decided first, then the game ends
-		g.then(step{kind: stepDeadlines, limit: noDeadline})
-		g.then(step{kind: stepSignalledEnd, signal: res.Signal})
+		g.work.then(step{kind: stepDeadlines, limit: noDeadline})
+		g.work.then(step{kind: stepSignalledEnd, signal: res.Signal})
 	default: // Unexplained, UnknownPieces
 		g.notExplained(at, s, res, resync)
 	}
@@ -799,7 +799,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if firstLaid {
 		g.away.laid = len(l.words)
 	}
-	g.absorbPresses(l.n, keepIn)
+	g.away.absorbPresses(&g.waiting, l.n, keepIn)
 	// the absence ends with the first verified move after these plies
 	g.away.suspect, g.away.stale = false, false
 	g.reportLaid(out, at, back, verified, l, ambiguous)
@@ -1000,7 +1000,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		g.away.unverifiedFrom = verified + 1
 	}
 	if !again {
-		g.absorbPresses(n, b.keepIn)
+		g.away.absorbPresses(&g.waiting, n, b.keepIn)
 	}
 	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
 	g.reportRebuilt(out, at, first, b.why, verified, made, n)
@@ -1123,19 +1123,19 @@ func (g *Game) clockSays(side clockd.Side, at time.Duration) {
 // after the position the record was rebuilt from, which that input showed
 // (see movedOnFrom). Inputs, not stamps: a stalled host reads a burst at one
 // stamp.
-func (g *Game) absorbPresses(n [2]int, keepIn int) {
-	kept := g.waiting.presses[:0]
+func (a *absence) absorbPresses(q *pressQueue, n [2]int, keepIn int) {
+	kept := q.presses[:0]
 	var seen [2]int
-	for _, p := range g.waiting.presses {
-		if !g.away.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {
+	for _, p := range q.presses {
+		if !a.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {
 			seen[p.ev.Side]++
 			continue
 		}
 		kept = append(kept, p)
 	}
-	g.waiting.presses = kept
-	for s := range g.away.absorb {
-		g.away.absorb[s] = max(0, n[s]-seen[s])
+	q.presses = kept
+	for s := range a.absorb {
+		a.absorb[s] = max(0, n[s]-seen[s])
 	}
 }
 

@@ -229,7 +229,7 @@ type Game struct {
 	hand        hand             // the arbiter's touches of the clock (see hand.go)
 	claims      []claim          // draw claims (see claim.go)
 
-	steps, emitted []step // the loop's work (see loop.go)
+	work work // the loop's steps (see loop.go)
 }
 
 // pressQueue is the presses that wait for the moves they complete (the press

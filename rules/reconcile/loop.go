@@ -8,7 +8,7 @@ import (
 // The loop: every input ends by deciding what has fallen due by its time,
 // one deadline at a time, earliest first (schedule.go says which). A
 // decision does not call back into the loop: what it leads to, and what is
-// to be done after that, it hands to the loop as steps (then), and the
+// to be done after that, it hands to the loop as steps (work.then), and the
 // loop takes them before anything else, in the order they were handed over
 // and each step's own before the next.
 
@@ -32,31 +32,43 @@ type step struct {
 	press  pendingPress  // stepJudgeAgain, stepSnapChecks
 }
 
+// work is the loop's steps: those the step under way has handed over
+// (emitted, in order) and those still to do (steps, the next on top).
+type work struct {
+	steps, emitted []step
+}
+
 // then hands s to the loop, to be done once the step under way has
 // finished and before any step handed over earlier.
-func (g *Game) then(s step) { g.emitted = append(g.emitted, s) }
+func (w *work) then(s step) { w.emitted = append(w.emitted, s) }
+
+// next is the step to do next, if any: the steps handed over last come
+// first, in the order they were handed over.
+func (w *work) next() (step, bool) {
+	for i := len(w.emitted) - 1; i >= 0; i-- {
+		w.steps = append(w.steps, w.emitted[i])
+	}
+	w.emitted = w.emitted[:0]
+	n := len(w.steps)
+	if n == 0 {
+		return step{}, false
+	}
+	s := w.steps[n-1]
+	w.steps = w.steps[:n-1]
+	return s, true
+}
 
 // advance resolves, in time order, every deadline due by limit. Events it
 // produces carry the time of the input that brought them due, at.
 func (g *Game) advance(out *[]Event, at, limit time.Duration) {
-	g.then(step{kind: stepDeadlines, limit: limit})
+	g.work.then(step{kind: stepDeadlines, limit: limit})
 	g.drain(out, at)
 }
 
 // drain does the loop's work until none is left: the steps handed over
 // last are on top, in the order they were handed over.
 func (g *Game) drain(out *[]Event, at time.Duration) {
-	for {
-		for i := len(g.emitted) - 1; i >= 0; i-- {
-			g.steps = append(g.steps, g.emitted[i])
-		}
-		g.emitted = g.emitted[:0]
-		n := len(g.steps)
-		if n == 0 {
-			return
-		}
-		s := g.steps[n-1]
-		g.steps = g.steps[:n-1]
+	for s, ok := g.work.next(); ok; s, ok = g.work.next() {
 		g.step(out, at, s)
 	}
 }
@@ -77,7 +89,7 @@ func (g *Game) step(out *[]Event, at time.Duration, s step) {
 		}
 		g.resolve(out, at, due, kind, idx)
 		s.guard++
-		g.then(s)
+		g.work.then(s)
 	case stepSignalledEnd:
 		if !g.ended {
 			g.finish(out, at, s.signal, "result-signalled", "–")
@@ -106,7 +118,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		g.waiting.presses = g.waiting.presses[1:]
 		g.waiting.wait = false
 		g.resolvePress(out, at, pr)
-		g.then(step{kind: stepSnapChecks, press: pr})
+		g.work.then(step{kind: stepSnapChecks, press: pr})
 	case dueCompleteByNextMove:
 		g.complete(out, at, idx, ByNextMove, g.clock)
 	case dueWarnMoveWithoutPress:

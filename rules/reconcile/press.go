@@ -22,7 +22,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 		// correction of a completed move waits for its own deadline.
 		// The press is judged again after what settling decided.
 		g.settle(out, at, true)
-		g.then(step{kind: stepJudgeAgain, press: pr})
+		g.work.then(step{kind: stepJudgeAgain, press: pr})
 	}
 }
 

@@ -79,7 +79,7 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 		// (once the turn has passed the presser does not move again).
 		// (Not for a press recovered from a merged reading: its time is
 		// the reading's, later than the press.)
-		if g.plies[i].made.before(pr.stamp()) || (!ev.Inferred && g.plies[i].made.at <= ev.At+boardReportLag && !g.repliedAfter(pr, i)) {
+		if g.plies[i].made.before(pr.stamp()) || (!ev.Inferred && g.plies[i].made.at <= ev.At+boardReportLag && !repliedAfter(g.plies, g.waiting.presses, pr, i)) {
 			before = append(before, i)
 		}
 	}
@@ -115,15 +115,15 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 // stamps it all alike). A reply alone is not enough: a board reports a
 // scan's changed squares one after the other, so the end of a slide can be
 // read after the reply to it.
-func (g *Game) repliedAfter(pr pendingPress, i int) bool {
-	mi, opp := g.plies[i].made.in, pr.ev.Side.Other()
-	for _, q := range g.waiting.presses {
+func repliedAfter(plies []plyInfo, waiting []pendingPress, pr pendingPress, i int) bool {
+	mi, opp := plies[i].made.in, pr.ev.Side.Other()
+	for _, q := range waiting {
 		if q.ev.Side == opp && q.in > pr.in && q.in < mi {
 			return true
 		}
 	}
 	for j := i - 1; j >= 0; j-- {
-		p := g.plies[j]
+		p := plies[j]
 		if p.side == opp && p.pressed() && p.press.in > pr.in && p.press.in < mi {
 			return true
 		}
@@ -272,7 +272,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	}
 	if r == rebuiltBehind {
 		g.process(out, at)
-		g.then(step{kind: stepLookAgain}) // after what the board decided
+		g.work.then(step{kind: stepLookAgain}) // after what the board decided
 		return
 	}
 	g.lookAgain(out, at)
