@@ -246,7 +246,7 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 // own frame).
 func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
 	o, start := rules.DetectOrientation(raw, g.start)
-	if start && (g.atStart || (!reaches(g.rec, g.snap) && g.farFromStart(o))) {
+	if start && (g.atStart || (!reaches(g.rec, g.snap) && farFromStart(g.boards, g.start, g.orient, o))) {
 		if g.atStart {
 			return true
 		}
@@ -306,14 +306,14 @@ func reaches(rec *rules.Game, board rules.Snapshot) bool {
 // (oriented o) is more than a take-back of one or two plies from the
 // record: turned round, or the record's last occurrence of the starting
 // placement more than two plies back.
-func (g *Game) farFromStart(o rules.Orientation) bool {
-	if o != g.orient {
+func farFromStart(boards []rules.Snapshot, start *chess.Position, orient, o rules.Orientation) bool {
+	if o != orient {
 		return true
 	}
-	want := rules.SnapshotOf(g.start)
-	for j := len(g.boards) - 1; j >= 0; j-- {
-		if sameBoard(g.boards[j], want) {
-			return len(g.boards)-1-j > 2
+	want := rules.SnapshotOf(start)
+	for j := len(boards) - 1; j >= 0; j-- {
+		if sameBoard(boards[j], want) {
+			return len(boards)-1-j > 2
 		}
 	}
 	return true
@@ -449,7 +449,7 @@ func (q *pressQueue) clockSpoke(started bool) bool {
 // that four plies explain (…Bxg1, a move and back, …Bc5) with the wrong
 // side to move, and rebuilding the record from it derails the game.
 func (g *Game) transient(from int, moves []*chess.Move) bool {
-	turn, ok := g.clockTurn()
+	turn, ok := g.waiting.clockTurn(g.away.at, g.snap)
 	if !ok || g.snap.OccupancyOnly || g.snap.Unknown != 0 {
 		return false
 	}
@@ -838,7 +838,7 @@ func (g *Game) reportLaid(out *[]Event, at time.Duration, back string, verified 
 // again). Without the clock's word the plies are laid unchecked, for a
 // later press to contradict.
 func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) rebuildOutcome {
-	turn, ok := g.clockTurn()
+	turn, ok := g.waiting.clockTurn(g.away.at, g.snap)
 	reached, behind := reached(g.rec, g.snap, from, moves)
 	if ok && behind {
 		// The board has moved on from the position the moves reach
@@ -926,7 +926,7 @@ func moverTo(board, s rules.Snapshot, old *chess.Position) (chess.Color, bool) {
 // sequence of moves arbiterd can check reaches").
 func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why string) bool {
 	turn := g.rec.PositionAt(from).Turn()
-	if t, ok := g.clockTurn(); ok {
+	if t, ok := g.waiting.clockTurn(g.away.at, g.snap); ok {
 		turn = t
 	}
 	return g.rebuild(out, at, rebuild{snap: g.snap, from: from, least: least, why: why, turn: turn})
@@ -1097,9 +1097,9 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 // the board is first read with after it when that reading is a dump (the
 // board read afresh), of the position before it when it is a field update
 // (a change), and goes stale as the board changes (see Game.board).
-func (g *Game) clockTurn() (chess.Color, bool) {
-	t := g.waiting.turn
-	if !t.seen || t.at <= g.away.at || (t.snapKnown && t.snap != g.snap) {
+func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (chess.Color, bool) {
+	t := q.turn
+	if !t.seen || t.at <= awayAt || (t.snapKnown && t.snap != board) {
 		return chess.White, false
 	}
 	if t.toMove == clockd.White {

@@ -55,7 +55,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 		consider(g.heldDue(), dueSettleHeld, 0)
 	}
 	if len(g.waiting.presses) > 0 && g.oriented && !g.away.disconnected && !g.settling() {
-		consider(g.pressDue(), dueJudgePress, 0)
+		consider(g.waiting.due(g.cfg, g.changed), dueJudgePress, 0)
 	}
 	if g.away.suspect && g.unexplained.on() && g.held.plies == nil {
 		switch {
@@ -128,15 +128,15 @@ func (g *Game) heldDue() time.Duration {
 	return due
 }
 
-// pressDue is when the first pending press is judged: ScanLag after it.
+// due is when the first pending press is judged: ScanLag after it.
 // When it would be an illegal move but the board is still changing (a
 // piece in the hand, a move going on), it is judged once the board has
 // stood still for ScanLag, or UnexplainedAfter after the press.
-func (g *Game) pressDue() time.Duration {
-	at, lag := g.waiting.presses[0].ev.At, g.cfg.ScanLag
+func (q *pressQueue) due(cfg Config, changed stamp) time.Duration {
+	at, lag := q.presses[0].ev.At, cfg.ScanLag
 	due := at + lag
-	if g.waiting.wait {
-		due = max(due, min(g.changed.at+lag, at+g.cfg.UnexplainedAfter))
+	if q.wait {
+		due = max(due, min(changed.at+lag, at+cfg.UnexplainedAfter))
 	}
 	return due
 }
