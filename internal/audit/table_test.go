@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"github.com/arbiterd/arbiterd/internal/testkit/golden"
 	"strings"
 	"testing"
 
@@ -32,8 +33,8 @@ func synthTable(t *testing.T, p *i18n.Printer) string {
 // TestTableGolden pins the table of the synthetic games in English and in
 // Spanish.
 func TestTableGolden(t *testing.T) {
-	golden(t, "table.en.golden", synthTable(t, nil))
-	golden(t, "table.es.golden", synthTable(t, i18n.Spanish))
+	golden.Check(t, "table.en.golden", synthTable(t, nil))
+	golden.Check(t, "table.es.golden", synthTable(t, i18n.Spanish))
 }
 
 // The JSON keeps its kinds in any language; its sentences follow the

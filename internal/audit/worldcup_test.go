@@ -1,16 +1,12 @@
 package audit
 
 import (
-	"flag"
 	"fmt"
+	"github.com/arbiterd/arbiterd/internal/testkit/golden"
 	"github.com/arbiterd/arbiterd/internal/testkit/shareddata"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // shared returns the path of a file under the shared data folder that sits
 // beside the repository (../shared from the repository root), skipping the
@@ -69,36 +65,6 @@ func goldenLine(r *Report) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < max(len(gl), len(wl)); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Errorf("%s line %d:\n got %s\nwant %s", name, i+1, g, w)
-				break
-			}
-		}
-	}
-}
-
 // TestWorldCup pins what the audit makes of the 200 real games of the
 // World Cup 2025 file (shared/data/broadcast): the controls (116 classical
 // games judged by the free-text tag; 84 rapid, blitz and Armageddon
@@ -145,7 +111,7 @@ func TestWorldCup(t *testing.T) {
 			t.Errorf("%s.%s: source %s, mismatch %v", r.Round, r.Board, r.TimeControlSource, r.ControlMismatch)
 		}
 	}
-	golden(t, "worldcup.golden", strings.Join(lines, "\n")+"\n")
+	golden.Check(t, "worldcup.golden", strings.Join(lines, "\n")+"\n")
 	wantControls := map[string]int{
 		"40/5400+30:1800+30 tag": 116,
 		"900+10 clocks":          52,
@@ -238,5 +204,5 @@ func TestReferenceGames(t *testing.T) {
 			t.Errorf("line %d: %+v", r.Line, r.Findings)
 		}
 	}
-	golden(t, "games.golden", strings.Join(lines, "\n")+"\n")
+	golden.Check(t, "games.golden", strings.Join(lines, "\n")+"\n")
 }

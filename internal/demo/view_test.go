@@ -1,9 +1,7 @@
 package demo
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/arbiterd/arbiterd/internal/testkit/golden"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +10,6 @@ import (
 	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // viewEvents are events of every type the demo shows.
 func viewEvents() []reconcile.Event {
@@ -36,26 +32,6 @@ func viewEvents() []reconcile.Event {
 	}
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", name, got, want)
-	}
-}
-
 // TestViewGolden pins what the demo prints around the game and of each
 // event, in English and in Spanish (the events' own sentences stay as the
 // events have them).
@@ -74,13 +50,13 @@ func TestViewGolden(t *testing.T) {
 		for _, e := range viewEvents() {
 			v.show(e)
 		}
-		golden(t, "view."+c.lang+".golden", b.String())
+		golden.Check(t, "view."+c.lang+".golden", b.String())
 
 		b.Reset()
 		v.start(InProcessDevice, "/tmp/arbiterd-demo-1", LineInProcess, 50)
 		v.start("/dev/pts/3", "/tmp/arbiterd-demo-2", LineAuto, 12.5)
 		v.done(&Result{Dir: "/tmp/arbiterd-demo-2", Capture: "/tmp/arbiterd-demo-2/game.capture",
 			Events: "/tmp/arbiterd-demo-2/events.jsonl", PGN: "/tmp/arbiterd-demo-2/game.pgn"})
-		golden(t, "frame."+c.lang+".golden", b.String())
+		golden.Check(t, "frame."+c.lang+".golden", b.String())
 	}
 }

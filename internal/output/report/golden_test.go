@@ -1,9 +1,7 @@
 package report
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/arbiterd/arbiterd/internal/testkit/golden"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +10,6 @@ import (
 	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // everyIncident is a report with an incident of every type the report
 // lists, and acknowledgements with and without an arbiter's name.
@@ -54,26 +50,6 @@ func everyIncident(t *testing.T) *Report {
 	return r
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", name, got, want)
-	}
-}
-
 // TestReportGolden pins the report of every incident type, in English and
 // in Spanish (the events' own sentences stay as the events have them).
 func TestReportGolden(t *testing.T) {
@@ -87,6 +63,6 @@ func TestReportGolden(t *testing.T) {
 		if err := r.Write(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, c.file, b.String())
+		golden.Check(t, c.file, b.String())
 	}
 }
