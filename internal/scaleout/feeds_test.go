@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/arbiterd/arbiterd/internal/testkit/lockedbuf"
 	"io"
 	"log/slog"
 	"net"
@@ -297,25 +298,6 @@ func httpGetFile(t *testing.T, path string) []byte {
 	return b
 }
 
-// logBuffer keeps what a logger writes, for a test to read while the
-// logger's goroutines still write.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // A feed of `arbiterd hall` that cannot run says why, naming itself, as
 // serve's feeds do, and the hall goes on serving: a broadcast directory
 // that cannot be made (a file is in its way) and a lichess push without
@@ -337,7 +319,7 @@ func TestHallReportsFeedErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs logBuffer
+	var logs lockedbuf.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

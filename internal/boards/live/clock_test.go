@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/arbiterd/arbiterd/internal/testkit/lockedbuf"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,24 +19,6 @@ import (
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
-// syncBuffer is a capture file shared by Run's goroutines and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]byte(nil), b.buf.Bytes()...)
-}
-
 // plugClock plugs the emulated USB clock in; a failure fails the test
 // (not Fatal: it may run on another goroutine).
 func plugClock(t *testing.T, ctx context.Context, c *emulator.USBClock) {
@@ -45,7 +28,7 @@ func plugClock(t *testing.T, ctx context.Context, c *emulator.USBClock) {
 }
 
 type game struct {
-	capt  *syncBuffer
+	capt  *lockedbuf.Buffer
 	cw    *capture.Writer
 	p     *pipeline.Pipeline
 	clock *emulator.USBClock
@@ -67,7 +50,7 @@ func newGame(t *testing.T, ctx context.Context, speed float64, tc string, moves 
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &game{capt: &syncBuffer{}}
+	g := &game{capt: &lockedbuf.Buffer{}}
 	g.clock = &emulator.USBClock{LC: emulator.NewLineClock(ctl, false), Link: filepath.Join(t.TempDir(), "usb-lineclock"), Speed: speed}
 	g.emu, err = emulator.New(emulator.Config{Game: moves, Periods: periods, Speed: speed, Seed: 3, NoClock: true, End: end,
 		ThinkTime: func(int) time.Duration { return 4 * time.Second }, Observe: g.clock.LC.Observe, Linger: true})

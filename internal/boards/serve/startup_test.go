@@ -1,15 +1,14 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"github.com/arbiterd/arbiterd/internal/testkit/lockedbuf"
 	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,22 +17,7 @@ import (
 )
 
 // logBuffer is a log the test can read while the daemon writes it.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type logBuffer struct{ lockedbuf.Buffer }
 
 // lines returns the log lines at level that contain text.
 func (l *logBuffer) lines(level, text string) []string {

@@ -6,10 +6,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/arbiterd/arbiterd/internal/testkit/lockedbuf"
 	"io"
 	"os"
 	"reflect"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,24 +19,6 @@ import (
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/journal/decode"
 )
-
-// lockedBuf is the capture file: written by the port, read after.
-type lockedBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuf) Bytes() []byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]byte(nil), l.b.Bytes()...)
-}
 
 // teePort records every byte read from or written to a port into a
 // capture before handing it on, stamped by now — as arbiterd's live runner
@@ -98,7 +80,7 @@ func TestEmulatorToReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var file lockedBuf
+	var file lockedbuf.Buffer
 	cw, err := capture.NewWriter(&file)
 	if err != nil {
 		t.Fatal(err)

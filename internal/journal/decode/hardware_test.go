@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/arbiterd/arbiterd/internal/testkit/lockedbuf"
 	"os"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestLiveBoard(t *testing.T) {
 	if path == "" {
 		t.Skip("set ARBITERD_DGT_PORT to the serial port of a DGT board to run this test")
 	}
-	var file lockedBuf
+	var file lockedbuf.Buffer
 	cw, _ := capture.NewWriter(&file)
 	cw.Port("board", "dgt")
 	start := time.Now()
