@@ -18,16 +18,7 @@ import (
 // words itself come in the reader's language; in English they are what
 // Words gives.
 func TestWordsInSpanish(t *testing.T) {
-	evs := readEvents(t, "testdata/press-back.jsonl")
-	h := hub.New(hub.Options{})
-	h.AddBoard(hub.Info{ID: "5", TimeControl: "40/5400+30:1800+30"})
-	for _, e := range evs {
-		h.Publish("5", e)
-	}
-	b, err := h.Board("5")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, b, evs := pressBackBoard(t)
 	if en := WordsIn(i18n.English, b, evs); !reflect.DeepEqual(en, Words(b, evs)) {
 		t.Errorf("WordsIn(English) differs from Words:\n%+v\n%+v", en, Words(b, evs))
 	}

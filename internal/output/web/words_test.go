@@ -120,13 +120,10 @@ func TestSANLine(t *testing.T) {
 	}
 }
 
-// TestWordsPressBack reads a real event stream in which the opponent's
-// press that gave the turn back after a press without a move was raised
-// as a press without a move of its own and counted as an illegal move
-// (as arbiterd's reconciliation once did). The dashboard calls the first
-// press a press without a move on move 6 with the clocks of the press,
-// and the second a press back, without a penalty.
-func TestWordsPressBack(t *testing.T) {
+// pressBackBoard is a hub and its board 5 after the events of
+// testdata/press-back.jsonl, and those events.
+func pressBackBoard(t *testing.T) (*hub.Hub, hub.Board, []reconcile.Event) {
+	t.Helper()
 	evs := readEvents(t, "testdata/press-back.jsonl")
 	h := hub.New(hub.Options{})
 	h.AddBoard(hub.Info{ID: "5", TimeControl: "40/5400+30:1800+30"})
@@ -137,6 +134,17 @@ func TestWordsPressBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return h, b, evs
+}
+
+// TestWordsPressBack reads a real event stream in which the opponent's
+// press that gave the turn back after a press without a move was raised
+// as a press without a move of its own and counted as an illegal move
+// (as arbiterd's reconciliation once did). The dashboard calls the first
+// press a press without a move on move 6 with the clocks of the press,
+// and the second a press back, without a penalty.
+func TestWordsPressBack(t *testing.T) {
+	h, b, evs := pressBackBoard(t)
 	got := Words(b, evs)
 	if len(got) != 3 {
 		t.Fatalf("%d alerts, want 3 (two presses, a stopped clock): %+v", len(got), got)
@@ -176,6 +184,7 @@ func TestWordsPressBack(t *testing.T) {
 			"Restore the position before it (8/8/8/8/8/8/8/8 w - - 0 1) and have Black make a legal move. " +
 			"This is Black's second completed illegal move: Black loses (7.5.5) unless White cannot checkmate by any series of legal moves, in which case the game is drawn. White can still checkmate (for example d1h5), so Black loses."}
 	h.Publish("5", ill)
+	var err error
 	if b, err = h.Board("5"); err != nil {
 		t.Fatal(err)
 	}
