@@ -27,4 +27,10 @@
 //	ARBITERD_MODEL_ALL=1         include the dimensions gated because arbiterd fails them today
 //	ARBITERD_MODEL_FORCE=k=v,…   force dimensions, e.g. conv=d3right,clock=flagadd,mode=bronstein
 //	ARBITERD_MODEL_KEEP=DIR      write each failing scenario's capture to DIR (for arbiterd replay)
+//	ARBITERD_MODEL_HASHES=FILE   TestModelHashes writes each scenario's seed and event-stream hash to FILE
+//
+// The pgn dimension plays games read from shared/data/games beside the
+// module root. A tree copied elsewhere does not find them: its scenarios
+// that draw game=pgn play random games, about half of the seeds give other
+// events than beside the data, and the run's log says so.
 package dgtmodel_test

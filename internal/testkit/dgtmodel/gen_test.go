@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/notnil/chess"
 )
@@ -382,9 +383,18 @@ func generate(seed uint64, s settings) *scenario {
 	return sc
 }
 
+// pgnGames is the games the pgn dimension plays, read once from
+// shared/data/games beside the module root. Without that folder (a clone
+// alone, or a copy of the tree made elsewhere) a scenario that draws
+// game=pgn plays a random game instead, and so differs from the same seed
+// run beside the data: absent says so, and the runs report it
+// (pgnAbsence). A file that is there but cannot be read is an error, not a
+// fallback.
 var pgnGames struct {
-	once  sync.Once
-	games [][]*chess.Move
+	once   sync.Once
+	games  [][]*chess.Move
+	absent string // why no game is read: the path looked for ("" when read)
+	err    error
 }
 
 // game returns a legal game of at most n plies that has not ended, with the
@@ -484,20 +494,41 @@ func ended(pos *chess.Position, seen map[[16]byte]int) bool {
 func loadPGN() {
 	p, ok := shareddata.Path("games", "games.pgn")
 	if !ok {
+		pgnGames.absent = p
 		return
 	}
 	f, err := os.Open(p)
 	if err != nil {
+		pgnGames.err = err
 		return
 	}
 	defer f.Close()
 	gs, err := chess.GamesFromPGN(f)
 	if err != nil {
+		pgnGames.err = fmt.Errorf("%s: %w", p, err)
 		return
 	}
 	for _, g := range gs {
 		if ms := g.Moves(); len(ms) > 0 {
 			pgnGames.games = append(pgnGames.games, ms)
 		}
+	}
+	if len(pgnGames.games) == 0 {
+		pgnGames.err = fmt.Errorf("%s: no games", p)
+	}
+}
+
+// pgnAbsence fails t if the games of the pgn dimension are there but
+// cannot be read, and says so in t's log if they are absent: then every
+// scenario plays a random game, and its events differ from the same
+// seed's beside the data.
+func pgnAbsence(t *testing.T) {
+	t.Helper()
+	pgnGames.once.Do(loadPGN)
+	if pgnGames.err != nil {
+		t.Fatalf("the games of the pgn dimension: %v", pgnGames.err)
+	}
+	if pgnGames.absent != "" {
+		t.Logf("%s is absent: scenarios that draw game=pgn play a random game (not comparable with a run beside the shared data)", pgnGames.absent)
 	}
 }

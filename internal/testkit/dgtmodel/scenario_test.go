@@ -357,6 +357,7 @@ func TestModelScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pgnAbsence(t)
 	if v := os.Getenv("ARBITERD_MODEL_SEED"); v != "" {
 		seed := envInt(t, "ARBITERD_MODEL_SEED", 0)
 		o := runScenario(seed, s)
