@@ -4,7 +4,6 @@
 package reconcile
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -254,18 +253,16 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 		g.held.plies, g.held.backTo, g.held.away, g.held.ambiguous, g.held.slide = nil, -1, false, false, false
 		g.unexplained.clear()
 		g.away.suspect, g.away.far = false, farPosition{}
-		turned := ""
+		var turned any = ""
 		if o != g.orient {
-			turned = " turned round"
+			turned = Text{Code: TextBoardResetTurned}
 		}
 		n := g.plyBase + g.rec.Ply()
-		after := fmt.Sprintf("ply %d", n)
+		after := say(TextBoardResetPly, n)
 		if k := len(g.plies); k > 0 && !g.plies[k-1].unverified() {
-			after = fmt.Sprintf("ply %d, %s", n, g.moveText(k-1))
+			after = say(TextBoardResetPlyMove, n, g.moveText(k-1))
 		}
-		g.anomaly(out, at, KindBoardReset, 0, true, "–", fmt.Sprintf(
-			"The board shows the starting position%s, but the game is at %s (White %d, Black %d completed moves): the board was reset, or another board was put in its place. "+
-				"arbiterd keeps the game's record and takes no move back. If the game is over, establish and record its result; if it goes on, set up the position after ply %d on the board (%s) — arbiterd follows the game again as soon as the board shows it — and, if the clock was reset too, set it back (it last showed White %s, Black %s). Presses are not judged until then.",
+		g.anomaly(out, at, KindBoardReset, 0, true, "–", say(TextBoardReset,
 			turned, after, g.counts.White, g.counts.Black, n, g.rec.FEN(), hms(g.clock.White), hms(g.clock.Black)))
 		return true
 	}
@@ -636,7 +633,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		return
 	}
 	g.away.far = farPosition{}
-	if g.rebase(out, at, from, fewest, "which no sequence of moves arbiterd can check reaches") {
+	if g.rebase(out, at, from, fewest, Text{Code: TextWhyUnreachable}) {
 		g.unexplained.clear()
 		return
 	}
@@ -648,9 +645,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	if g.away.unverifiedFrom == 0 {
 		g.away.unverifiedFrom = g.plyBase + g.rec.Ply() + 1
 	}
-	g.reportUnverified(out, at, fmt.Sprintf(
-		"The board came back showing a position arbiterd cannot follow from the last position it verified (after ply %d: White %d, Black %d completed moves): no sequence of up to %d moves reaches it, and it is not a legal position arbiterd can start from. "+
-			"The moves made while the board was not read cannot be verified and are not counted; presses are not judged until the board shows a position arbiterd can follow. Check the board, and establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
+	g.reportUnverified(out, at, say(TextUnverifiedLost,
 		g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1), Event{})
 }
 
@@ -706,7 +701,7 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	// the presses made since the board showed far are those of the
 	// move it then showed, not of the plies nobody saw
 	if !g.rebuild(out, at, rebuild{snap: base, from: from, least: fewest, turn: t, keepIn: far.in,
-		why: "which no sequence of moves arbiterd can check reaches, and from which the board then showed a move made"}) {
+		why: Text{Code: TextWhyThenMove}}) {
 		return false
 	}
 	g.process(out, at)
@@ -761,9 +756,9 @@ func (g *Game) rebaseDue() time.Duration {
 // turn has the record rebuilt instead, it says so as rebuildOnTheClocksTurn.
 func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) rebuildOutcome {
 	g.resolveBefore(out, at)
-	back := "The board came back from an absence showing"
+	back := Text{Code: TextUnverifiedBack}
 	if g.away.fromStart {
-		back = "The board was first read with the game under way, showing" // arbiterd started after the first moves
+		back = Text{Code: TextUnverifiedFirst} // arbiterd started after the first moves
 	}
 	g.away.fromStart = false // the plies made before the board was first read are these
 	if len(moves) > 0 {
@@ -815,16 +810,13 @@ type laidPlies struct {
 
 // reportLaid raises the unverified-moves anomaly of plies laid after ply
 // verified; back opens the text (how the board was read again).
-func (g *Game) reportLaid(out *[]Event, at time.Duration, back string, verified int, l laidPlies, ambiguous bool) {
+func (g *Game) reportLaid(out *[]Event, at time.Duration, back Text, verified int, l laidPlies, ambiguous bool) {
 	first := verified + 1
-	how := "the only sequence of that length that reaches it is " + strings.Join(l.words, " ")
+	how := say(TextUnverifiedOnly, strings.Join(l.words, " "))
 	if ambiguous {
-		how = "several sequences of that length reach it, for example " + strings.Join(l.words, " ")
+		how = say(TextUnverifiedSeveral, strings.Join(l.words, " "))
 	}
-	g.reportUnverified(out, at, fmt.Sprintf(
-		"%s a position %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves); %s. "+
-			"Moves made while the board was not read cannot be verified, so arbiterd does not complete them: plies %d to %d (at least %d of White's and %d of Black's moves) are not in the completed-move counts, and a flag gets no verdict on those counts; if more plies were made than that, the plies from here on are numbered too low. "+
-			"Establish those moves (scoresheets, the players) before ruling on a flag or a move count (6.10). arbiterd follows the game again from the board's position.",
+	g.reportUnverified(out, at, say(TextUnverifiedLaid,
 		back, len(l.words), verified, g.counts.White, g.counts.Black, how, first, first+len(l.words)-1, l.n[clockd.White], l.n[clockd.Black]),
 		Event{Ply: verified, Made: len(l.sans), Plies: l.sans, FEN: g.rec.FEN()})
 }
@@ -870,8 +862,8 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 		back, least = v, g.away.laid+1
 	}
 	pressed := sideOf(turn.Other())
-	why := fmt.Sprintf("which the shortest sequences of moves from there reach with %s to move, while %s pressed the clock after the board showed it: more plies were made than they number",
-		name(pressed), name(pressed))
+	why := say(TextWhyPressed,
+		sideWord(pressed), sideWord(pressed))
 	if !behind {
 		if g.rebase(out, at, back, least, why) {
 			return rebuiltFromBoard
@@ -924,7 +916,7 @@ func moverTo(board, s rules.Snapshot, old *chess.Position) (chess.Color, bool) {
 //
 // why says how the board's position stands to the record ("which no
 // sequence of moves arbiterd can check reaches").
-func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why string) bool {
+func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why Text) bool {
 	turn := g.rec.PositionAt(from).Turn()
 	if t, ok := g.waiting.clockTurn(g.away.at, g.snap); ok {
 		turn = t
@@ -952,7 +944,7 @@ type rebuild struct {
 	snap   rules.Snapshot
 	from   int
 	least  int
-	why    string
+	why    Text
 	turn   chess.Color
 	keepIn int
 }
@@ -1060,16 +1052,13 @@ func (g *Game) followFrom(rec *rules.Game, ply int) {
 // reportRebuilt raises the unverified-moves anomaly of a rebuilt record:
 // made plies nobody saw after ply verified, n of them each side's; first
 // when the board was first read with the game under way.
-func (g *Game) reportRebuilt(out *[]Event, at time.Duration, first bool, why string, verified, made int, n [2]int) {
+func (g *Game) reportRebuilt(out *[]Event, at time.Duration, first bool, why Text, verified, made int, n [2]int) {
 	fen := g.rec.FEN()
-	back := "The board came back from an absence showing"
+	back := Text{Code: TextUnverifiedBack}
 	if first {
-		back = "The board was first read with the game under way, showing" // arbiterd started after the first moves
+		back = Text{Code: TextUnverifiedFirst} // arbiterd started after the first moves
 	}
-	g.reportUnverified(out, at, fmt.Sprintf(
-		"%s a position at least %d plies on from the last position arbiterd verified (after ply %d: White %d, Black %d completed moves), %s. "+
-			"The moves made while the board was not read cannot be verified and are not counted: at least %d of White's and %d of Black's moves from ply %d on are missing from the completed-move counts, and a flag gets no verdict on those counts. "+
-			"arbiterd follows the game again from the position the board shows (%s); the plies from here on are numbered as if the fewest plies had been made, so their numbers may be too low. Establish the moves from ply %d on (scoresheets, the players) before ruling on a flag or a move count (6.10).",
+	g.reportUnverified(out, at, say(TextUnverifiedRebuilt,
 		back, made, verified, g.counts.White, g.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, fen, verified+1),
 		Event{Ply: verified, Made: made, FEN: fen})
 }
@@ -1144,12 +1133,12 @@ func (a *absence) absorbPresses(q *pressQueue, n [2]int, keepIn int) {
 // follows the board (the LiveChess feed): from the last verified ply,
 // made of them, by plies (their SAN) or not known, to the position fen
 // (empty: nothing could be built from what the board shows).
-func (g *Game) reportUnverified(out *[]Event, at time.Duration, detail string, where Event) {
+func (g *Game) reportUnverified(out *[]Event, at time.Duration, detail Text, where Event) {
 	if g.away.warned {
 		return
 	}
 	g.away.warned = true
-	g.emit(out, at, Event{Type: TypeAnomaly, Kind: KindUnverified, NoSide: true, Article: "6.10", Detail: detail,
+	g.emit(out, at, Event{Type: TypeAnomaly, Kind: KindUnverified, NoSide: true, Article: "6.10", Text: detail,
 		Ply: where.Ply, Made: where.Made, Plies: where.Plies, FEN: where.FEN})
 }
 
@@ -1336,7 +1325,7 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 		side := sideOf(g.rec.Position().Turn())
 		if err := g.rec.Move(m); err != nil {
 			g.anomaly(out, at, KindUnexplainedPosition, side, false, "–",
-				fmt.Sprintf("arbiterd could not add the move %s to its record: %v.", m, err))
+				say(TextRecordFailed, m.String(), err))
 			return
 		}
 		g.plies = append(g.plies, plyInfo{side: side, made: stamp{at, g.inputs}})
@@ -1495,8 +1484,8 @@ func (g *Game) remerge(out *[]Event, at time.Duration, k int, moves []*chess.Mov
 	}
 	side := olds[0].side
 	g.anomaly(out, at, KindMoveCorrected, side, false, "6.2.1",
-		fmt.Sprintf("arbiterd had recorded %s, but the board shows that %s played %s and now %s: the board reported the piece's last square after %s reply, so one move looked like two. The record is corrected; %s move count is one less.",
-			was, name(side), g.moveText(k), g.moveText(k+2), possessive(side.Other()), possessive(side)))
+		say(TextMoveCorrectedTwo,
+			was, sideWord(side), g.moveText(k), g.moveText(k+2), possWord(side.Other()), possWord(side)))
 }
 
 // recommit replaces the completed ply k by the held sequence (the plies
@@ -1523,8 +1512,8 @@ func (g *Game) recommit(out *[]Event, at time.Duration, k int, moves []*chess.Mo
 		}
 	}
 	g.anomaly(out, at, KindMoveCorrected, olds[0].side, false, "6.2.1",
-		fmt.Sprintf("arbiterd had completed %s, but the board shows that %s played %s: the clock was read while the piece was still on its way. The record is corrected; %s move count is unchanged.",
-			was, name(olds[0].side), g.moveText(k), possessive(olds[0].side)))
+		say(TextMoveCorrected,
+			was, sideWord(olds[0].side), g.moveText(k), possWord(olds[0].side)))
 }
 
 // retract takes the record back to ply from. replacement, when given, is

@@ -1,7 +1,6 @@
 package reconcile
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -43,24 +42,24 @@ func (g *Game) claimed(out *[]Event, at time.Duration, side clockd.Side) {
 		}
 	}
 	quiet := g.rec.Position().HalfMoveClock()
-	var why string
+	var why Text
 	switch ans {
 	case MateNo:
-		why = fmt.Sprintf("%s cannot checkmate by any series of legal moves: the claim is right at once, the game is drawn (10.2, 6.9)", name(opp))
+		why = say(TextClaimMateNo, sideWord(opp))
 	case MateYes:
-		why = fmt.Sprintf("%s can still checkmate (for example %s). Whether %s cannot win by normal means, or is making no effort to, is the arbiter's judgement: watch the game or decide now (10.2)",
-			name(opp), strings.Join(line, " "), name(opp))
+		why = say(TextClaimMateYes,
+			sideWord(opp), strings.Join(line, " "), sideWord(opp))
 	default:
-		why = fmt.Sprintf("arbiterd could not tell whether %s can still checkmate; whether %s cannot win by normal means, or is making no effort to, is the arbiter's judgement (10.2)", name(opp), name(opp))
+		why = say(TextClaimMateUnknown, sideWord(opp), sideWord(opp))
 	}
-	moves := "none"
+	var moves any = Text{Code: TextNone}
 	if len(recent) > 0 {
 		moves = strings.Join(recent, " ")
 	}
 	g.emit(out, at, Event{Type: TypeClaim, Side: side, FEN: g.rec.FEN(), Clock: g.clock, Article: "10.2",
 		OpponentCanMate: ans, MateLine: line, Quiet: quiet, Recent: recent,
-		Reason: fmt.Sprintf("%s claims a draw with White %s, Black %s on the clock. Frozen for the decision: the position (%s); %d plies since the last capture or pawn move; the moves of the last %s: %s. %s.",
-			name(side), hms(g.clock.White), hms(g.clock.Black), g.rec.FEN(), quiet, duration(recentWindow), moves, why)})
+		Text: say(TextClaim,
+			sideWord(side), hms(g.clock.White), hms(g.clock.Black), g.rec.FEN(), quiet, durationWords(recentWindow), moves, why)})
 	g.claims = append(g.claims, claim{seq: g.seq, side: side, open: true})
 }
 
@@ -73,7 +72,7 @@ func (g *Game) decided(out *[]Event, at time.Duration, id int, decision string) 
 		}
 	}
 	if i < 0 || !g.claims[i].open {
-		g.anomaly(out, at, KindBadInput, 0, true, "10.2", fmt.Sprintf("%v: a decision on claim %d, which is not an open claim.", ErrBadAction, id))
+		g.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionNotOpen, badAction, id))
 		return
 	}
 	c := &g.claims[i]
@@ -82,20 +81,20 @@ func (g *Game) decided(out *[]Event, at time.Duration, id int, decision string) 
 	case DecisionAccepted:
 		c.open = false
 		g.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
-			Reason: fmt.Sprintf("The arbiter accepted %s claim: the game is drawn (10.2).", possessive(c.side))})
+			Text: say(TextDecisionAccepted, possWord(c.side))})
 		if !g.ended {
 			g.finish(out, at, "1/2-1/2", "claim", "10.2")
 		}
 	case DecisionRejected:
 		c.open = false
 		g.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
-			Reason: fmt.Sprintf("The arbiter rejected %s claim: add 2 minutes to %s clock (10.2). When the clock shows the time added, arbiterd closes this.", possessive(c.side), possessive(opp))})
-		g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, opp, 2*time.Minute, possessive(c.side)+" rejected claim",
-			fmt.Sprintf("the 2 minutes %s gets for %s rejected claim", name(opp), possessive(c.side)), "10.2")
+			Text: say(TextDecisionRejected, possWord(c.side), possWord(opp))})
+		g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, opp, 2*time.Minute, say(TextIncidentRejected, possWord(c.side)),
+			say(TextIncidentRejectedWhat, sideWord(opp), possWord(c.side)), "10.2")
 	case DecisionPostponed:
 		g.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
-			Reason: fmt.Sprintf("The arbiter postponed the decision on %s claim and watches the game.", possessive(c.side))})
+			Text: say(TextDecisionPostponed, possWord(c.side))})
 	default:
-		g.anomaly(out, at, KindBadInput, 0, true, "10.2", fmt.Sprintf("%v: decision %q is not accepted, rejected or postponed.", ErrBadAction, decision))
+		g.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionUnknown, badAction, decision))
 	}
 }

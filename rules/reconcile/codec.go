@@ -41,16 +41,16 @@ var layouts = map[Type][]field{
 	TypeRetract:  {fPly, fReason, fSAN, fUCI},
 	TypePress:    {fSide, fClock, fInferred},
 	TypeComplete: {fPly, fSide, fBy, fMoves, fClock, fSAN},
-	TypeAnomaly: {fKind, fSideOrNull, fArticle, fDetail,
+	TypeAnomaly: {fKind, fSideOrNull, fArticle, fDetail, fText,
 		fVerifiedPly, fMade, fUnverifiedPlies, fUnverifiedFEN},
 	TypePeriod: {fSide, fPeriod, fAdded},
 	TypeFlag: {fSide, fClock, fPeriod, fMovesCompleted, fMovesRequired, fControlReached,
-		fOpponentCanMate, fMateLine, fVerdict, fArticle, fReason},
+		fOpponentCanMate, fMateLine, fVerdict, fArticle, fReason, fText},
 	TypeEnd:      {fResult, fReason, fArticle},
-	TypeAdjust:   {fSide, fFrom, fTo, fDelta, fClock, fArticle, fReason, fSideUnsure, fCloses},
-	TypeClaim:    {fSide, fFEN, fClock, fQuiet, fRecent, fOpponentCanMate, fMateLine, fArticle, fReason, fArbiter},
-	TypeDecision: {fSide, fClaim, fDecision, fArticle, fReason, fArbiter},
-	TypePause:    {fState, fBy, fClock, fArticle, fReason},
+	TypeAdjust:   {fSide, fFrom, fTo, fDelta, fClock, fArticle, fReason, fText, fSideUnsure, fCloses},
+	TypeClaim:    {fSide, fFEN, fClock, fQuiet, fRecent, fOpponentCanMate, fMateLine, fArticle, fReason, fText, fArbiter},
+	TypeDecision: {fSide, fClaim, fDecision, fArticle, fReason, fText, fArbiter},
+	TypePause:    {fState, fBy, fClock, fArticle, fReason, fText},
 }
 
 // The fields. The helpers below them build the plain ones from the

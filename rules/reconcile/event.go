@@ -195,6 +195,10 @@ type Event struct {
 	Kind    Kind
 	Article string // anomaly, flag, end, adjust, pause, claim, decision
 	Detail  string
+	// anomaly, flag, adjust, pause, claim, decision (extension): the
+	// detail's or the reason's sentence as a code and its arguments
+	// (text.go); its English is Detail or Reason.
+	Text Text
 	// anomaly unverified-moves (extension): how many plies were made while
 	// the board was not read (at least) and their SAN when a sequence
 	// explains them (none when the record was rebuilt from the board).

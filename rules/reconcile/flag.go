@@ -1,8 +1,6 @@
 package reconcile
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"math/bits"
@@ -46,8 +44,8 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 				if p.side == side && open && p.made.at <= ev.At+boardReportLag {
 					g.plies[i].warned = true
 					g.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
-						fmt.Sprintf("%s made %s but had not pressed the clock when the flag fell: the move is not completed and does not count (6.2.1).",
-							name(side), g.moveText(i)))
+						say(TextFlagNotPressed,
+							sideWord(side), g.moveText(i)))
 					break
 				}
 			}
@@ -116,8 +114,8 @@ func (g *Game) verdict(f fallen, both bool) Event {
 	j, err := g.cfg.TimeControl.Judge(hw, e.MovesCompleted)
 	if err != nil {
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
-		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but %v. %s", possessive(side), e.MovesCompleted, err,
-			mateWords(side.Other(), e.OpponentCanMate, "if the control was not reached"))
+		e.Text = say(TextFlagJudgeError, possWord(side), e.MovesCompleted, err,
+			mateText(side.Other(), e.OpponentCanMate, Text{Code: TextMateIfNotReached}))
 		return e
 	}
 	g.judged(&e, side, ev, j, both)
@@ -132,7 +130,7 @@ func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
 	switch {
 	case g.ended:
 		e.Verdict, e.Article = VerdictNone, "6.8"
-		e.Reason = fmt.Sprintf("%s flag fell after the game had ended (%s, %s); the result stands (6.8, 6.9).", possessive(side), g.result, g.endReason)
+		e.Text = say(TextFlagAfterEnd, possWord(side), g.result, endWord(g.endReason))
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
 			e.ControlReached = e.MovesRequired > 0 && done >= e.MovesRequired
@@ -145,8 +143,8 @@ func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
 			e.MovesRequired = tc.Required(hw)
 		}
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
-		e.Reason = fmt.Sprintf("%s flag fell, but arbiterd has not followed this game: the board has not shown its start position, nor yet a position it can follow the game from, so it has no count of completed moves and no position to judge. Establish the move count (6.3.1) and whether %s can still checkmate (6.9) before ruling (6.10).",
-			possessive(side), name(opp))
+		e.Text = say(TextFlagNotFollowed,
+			possWord(side), sideWord(opp))
 	case g.away.unverifiedFrom > 0 || g.away.stale:
 		// Moves were made that arbiterd could not verify: its count is
 		// short by at least g.away.unverified[side] moves, perhaps more.
@@ -154,12 +152,12 @@ func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
 			e.MovesRequired = tc.Required(hw)
 		}
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
-		e.Reason = fmt.Sprintf("%s flag fell, but moves made from ply %d on could not be verified (the board was not read for a while), so arbiterd cannot tell whether the control was reached (6.3.1); it counts %d completed moves, and at least %d more were made that it could not verify. Establish the move count before ruling. %s",
-			possessive(side), g.away.unverifiedFrom, done, g.away.unverified[side], mateWords(opp, e.OpponentCanMate, "if the control was not reached"))
+		e.Text = say(TextFlagUnverified,
+			possWord(side), g.away.unverifiedFrom, done, g.away.unverified[side], mateText(opp, e.OpponentCanMate, Text{Code: TextMateIfNotReached}))
 	case len(tc.Periods) == 0:
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
-		e.Reason = fmt.Sprintf("%s flag fell after %d completed moves, but arbiterd does not know the time control, so it cannot tell whether the control was reached (6.3.1). %s",
-			possessive(side), done, mateWords(opp, e.OpponentCanMate, "if the control was not reached"))
+		e.Text = say(TextFlagNoControl,
+			possWord(side), done, mateText(opp, e.OpponentCanMate, Text{Code: TextMateIfNotReached}))
 	default:
 		return false
 	}
@@ -176,65 +174,49 @@ func (g *Game) judged(e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd
 	e.Period = eff
 	e.MovesRequired = required
 	e.ControlReached = j.Reached
-	where := fmt.Sprintf("%s flag fell in the %s period after %d completed moves", possessive(side), periodName(eff), done)
+	where := say(TextFlagWhere, possWord(side), periodWord(eff), done)
 	if last {
-		where = fmt.Sprintf("%s flag fell in the last period (all remaining moves) after %d completed moves", possessive(side), done)
+		where = say(TextFlagWhereLast, possWord(side), done)
 	}
 	switch {
 	case both && last:
 		e.Verdict, e.Article = VerdictDraw, "III.3.1"
-		e.Reason = fmt.Sprintf("Both flags fell in the last period and the order is unknown: the game is drawn (Guidelines III.3.1). %s.", where)
+		e.Text = say(TextFlagBothLast, where)
 		return
 	case both:
 		e.Verdict, e.Article = VerdictNone, "III.3.1"
-		e.Reason = fmt.Sprintf("Both flags fell in a period that is not the last and the order is unknown: play continues (Guidelines III.3.1). %s.", where)
+		e.Text = say(TextFlagBoth, where)
 		return
 	case e.ControlReached:
 		e.Verdict, e.Article = VerdictNone, "6.3.1"
-		e.Reason = fmt.Sprintf("%s; the period requires %d, so the control was reached and play continues (6.3.1).", where, required)
+		e.Text = say(TextFlagReached, where, required)
 		return
 	}
-	req := ""
+	var req any = ""
 	if !last {
-		req = fmt.Sprintf("; the %s period requires %d", periodName(eff), required)
+		req = say(TextFlagRequires, periodWord(eff), required)
 	}
-	early := ""
+	var early any = ""
 	if j.Early {
-		early = fmt.Sprintf(" The clock had already added the %s period, but %s had not completed the %d moves the %s period requires (6.3.1).",
-			periodName(hw), name(side), required, periodName(eff))
+		early = say(TextFlagEarly,
+			periodWord(hw), sideWord(side), required, periodWord(eff))
 	}
 	e.Article = "6.9"
 	e.Verdict = VerdictLoss
 	if e.OpponentCanMate == MateNo {
 		e.Verdict = VerdictDraw
 	}
-	e.Reason = fmt.Sprintf("%s%s.%s %s", where, req, early, mateWords(opp, e.OpponentCanMate, ""))
+	e.Text = say(TextFlagVerdict, where, req, early, mateText(opp, e.OpponentCanMate, ""))
 	if k, i, next, ok := g.completedAtTheFlag(side, ev.At); ok {
 		// A move reported right after the flag may have been made
 		// before it: then it completed an earlier one (6.2.1), and
 		// with it the control. The board cannot tell which.
 		if j2, err := g.cfg.TimeControl.Judge(hw, done+k); err == nil && j2.Reached {
 			e.Verdict, e.Article = VerdictUnknown, "6.2.1"
-			e.Reason = fmt.Sprintf("%s%s. But %s reached the board within half a second of the flag: if it was made before the flag fell, it completed %s (6.2.1) and with it the control (%d moves), and play continues; if it was made after, %s. Establish which before ruling.",
-				where, req, g.moveText(next), g.moveText(i), j2.Required, strings.TrimSuffix(mateWords(opp, e.OpponentCanMate, ""), "."))
+			e.Text = say(TextFlagAtTheFlag,
+				where, req, g.moveText(next), g.moveText(i), j2.Required, mateText(opp, e.OpponentCanMate, ""))
 		}
 	}
-}
-
-// mateWords is the 6.9 sentence for the opponent's answer.
-func mateWords(opp clockd.Side, ans Mate, cond string) string {
-	loser := name(opp.Other())
-	if cond != "" {
-		cond = " " + cond
-	}
-	switch ans {
-	case MateYes:
-		return fmt.Sprintf("%s can still checkmate, so %s loses on time%s (6.9).", name(opp), loser, cond)
-	case MateNo:
-		return fmt.Sprintf("%s cannot checkmate by any series of legal moves, so the game is drawn%s (6.9).", name(opp), cond)
-	}
-	return fmt.Sprintf("arbiterd could not establish whether %s can still checkmate: %s loses on time%s unless the arbiter finds that %s cannot checkmate by any series of legal moves, then it is drawn (6.9).",
-		name(opp), loser, cond, name(opp))
 }
 
 // canMate asks the oracle (or the built-in test) about side in the

@@ -630,11 +630,12 @@ func (g *Game) emit(out *[]Event, at time.Duration, e Event) {
 	e.Board = g.cfg.Board
 	e.At = at
 	e.Seq = g.seq
+	e.setSentence()
 	*out = append(*out, e)
 }
 
-func (g *Game) anomaly(out *[]Event, at time.Duration, kind Kind, side clockd.Side, noSide bool, article, detail string) {
-	g.emit(out, at, Event{Type: TypeAnomaly, Kind: kind, Side: side, NoSide: noSide, Article: article, Detail: detail})
+func (g *Game) anomaly(out *[]Event, at time.Duration, kind Kind, side clockd.Side, noSide bool, article string, detail Text) {
+	g.emit(out, at, Event{Type: TypeAnomaly, Kind: kind, Side: side, NoSide: noSide, Article: article, Text: detail})
 }
 
 // Advance tells the Game that time has reached at: deadlines that have
@@ -665,7 +666,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 	case StateStart, StateConnected, StateDisconnected, StateResync, StateEnd:
 	default:
 		g.anomaly(&out, at, KindBadInput, 0, true, "–",
-			fmt.Sprintf("An unknown session state %q was reported on port %q; arbiterd ignored it.", state, port))
+			say(TextSessionUnknown, string(state), port))
 		return out
 	}
 	if (state == StateConnected || state == StateResync) && !clock {
@@ -681,9 +682,9 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 	}
 	g.emit(&out, at, Event{Type: TypeSession, State: state, Port: port})
 	if state == StateDisconnected {
-		kind, what := KindBoardDisconnected, "board"
+		kind, what := KindBoardDisconnected, TextBoardStopped
 		if clock {
-			kind, what = KindClockDisconnected, "clock"
+			kind, what = KindClockDisconnected, TextClockStoppedPort
 		} else {
 			g.away.disconnected = true // presses wait for the board to be back
 			// What the board shows when it is read again may be several
@@ -695,7 +696,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 			}
 		}
 		g.anomaly(&out, at, kind, 0, true, "–",
-			fmt.Sprintf("The %s on port %q stopped answering; moves and presses made meanwhile are seen only when it is back. Check the connection.", what, port))
+			say(what, port))
 	}
 	return out
 }
@@ -912,17 +913,17 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.timeChanged(at, ev)
 	case clockd.Impossible:
 		g.anomaly(&out, at, KindClockReading, 0, true, "6.10",
-			"The clock showed a reading the time control cannot produce, so arbiterd does not trust it: "+ev.Detail)
+			say(TextReadingImpossible, ev.Detail))
 	case clockd.Disconnected:
 		g.anomaly(&out, at, KindClockDisconnected, 0, true, "–",
-			"The board reports that no clock is connected; presses and flags are not seen until it is back. Check the clock cable.")
+			Text{Code: TextNoClock})
 	case clockd.Connected, clockd.Running:
 		g.clock = ev.Clock
 	case clockd.Convention:
 		// What the clock's signs of whose time runs mean changed, or the
 		// displays contradict White's face as set: rare, and the arbiter
 		// should know.
-		g.anomaly(&out, at, KindClockReading, 0, true, "6.10", "The clock's readings need a look: "+ev.Detail+".")
+		g.anomaly(&out, at, KindClockReading, 0, true, "6.10", say(TextReadingLook, ev.Detail))
 	case clockd.Reset:
 		g.clockWasReset(&out, at, ev)
 	}
@@ -1033,10 +1034,8 @@ func (g *Game) joinedAtTheStart(out *[]Event, at time.Duration) {
 	if !g.oriented || g.away.fromStart || g.plyBase != 0 || g.rec.Ply() != 0 || len(g.plies) != 0 || g.ended {
 		return
 	}
-	g.anomaly(out, at, KindClockReading, 0, true, "6.10", fmt.Sprintf(
-		"The clock's readings need a look: it was first read showing White %s and Black %s, not the starting times of the control %s, while the board shows the game at its start. "+
-			"If the game has not started, check that the clock is set to the event's time control: the periods and the flags are judged by it. If it has, arbiterd missed its first moves.",
-		hms(g.clock.White), hms(g.clock.Black), g.cfg.TimeControl))
+	g.anomaly(out, at, KindClockReading, 0, true, "6.10", say(TextReadingFirst,
+		hms(g.clock.White), hms(g.clock.Black), g.cfg.TimeControl.String()))
 }
 
 // clockPressed records a press: it waits to be resolved against the board
@@ -1109,7 +1108,7 @@ func (g *Game) clockWasReset(out *[]Event, at time.Duration, ev clockd.ClockEven
 	g.flag.down = [2]bool{}
 	if !g.ended {
 		g.anomaly(out, at, KindClockReading, 0, true, "6.10",
-			fmt.Sprintf("The clock was reset to the control's starting times (White %s, Black %s) in the middle of the game; it last showed White %s, Black %s. Set it back to the times before the reset, with the periods each player is in, before play goes on (6.10).",
+			say(TextReadingReset,
 				hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
 		g.hand.clockReset((*out)[len(*out)-1], g.counts.White+g.counts.Black, before, ev.Clock)
 	}
@@ -1150,7 +1149,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 	case ActTakeBack:
 		if a.Ply < g.plyBase || a.Ply > g.plyBase+g.rec.Ply() {
 			g.anomaly(&out, at, KindBadInput, 0, true, "7.1",
-				fmt.Sprintf("%v: take-back to ply %d, but the record has plies %d..%d.", ErrBadAction, a.Ply, g.plyBase, g.plyBase+g.rec.Ply()))
+				say(TextBadTakeBack, badAction, a.Ply, g.plyBase, g.plyBase+g.rec.Ply()))
 			return out
 		}
 		g.retract(&out, at, a.Ply-g.plyBase, nil, true)
@@ -1160,7 +1159,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 	case ActSetClock:
 		if a.Time < 0 {
 			g.anomaly(&out, at, KindBadInput, a.Side, false, "6.10",
-				fmt.Sprintf("%v: clock time %v is negative.", ErrBadAction, a.Time))
+				say(TextBadClockTime, badAction, a.Time.String()))
 			return out
 		}
 		if a.Side == clockd.Black {
@@ -1170,14 +1169,14 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 		}
 	case ActClaim:
 		if g.ended {
-			g.anomaly(&out, at, KindBadInput, a.Side, false, "10.2", fmt.Sprintf("%v: a claim after the game ended.", ErrBadAction))
+			g.anomaly(&out, at, KindBadInput, a.Side, false, "10.2", say(TextBadClaimEnded, badAction))
 			return out
 		}
 		g.claimed(&out, at, a.Side)
 	case ActDecide:
 		g.decided(&out, at, a.Claim, a.Decision)
 	default:
-		g.anomaly(&out, at, KindBadInput, 0, true, "–", fmt.Sprintf("%v: unknown kind %d.", ErrBadAction, a.Kind))
+		g.anomaly(&out, at, KindBadInput, 0, true, "–", say(TextBadKind, badAction, int(a.Kind)))
 	}
 	for i := range out {
 		if out[i].Type == TypeClaim || out[i].Type == TypeDecision {

@@ -40,8 +40,8 @@ type incident struct {
 	side    clockd.Side   // whose clock the arbiter changes
 	delta   time.Duration // by how much (0: to restore)
 	to      clockd.Times  // for a restore: the times to set back
-	what    string        // the reason, in words, once the change is seen
-	title   string        // the incident, in words ("Black's press without a move")
+	what    Text          // the reason, in words, once the change is seen
+	title   Text          // the incident, in words ("Black's press without a move")
 	article string        // the article it applies
 	// offender: for a penalty, the side whose increment the illegal press
 	// earned may also be taken off (7.5.5); inc is that increment.
@@ -70,19 +70,19 @@ type hand struct {
 
 // expect records that the anomaly just emitted (the last of out) is
 // settled by a change of side's clock by delta.
-func (h *hand) expect(e Event, plies int, side clockd.Side, delta time.Duration, title, what, art string) {
+func (h *hand) expect(e Event, plies int, side clockd.Side, delta time.Duration, title, what Text, art string) {
 	h.open = append(h.open, incident{seq: e.Seq, at: e.At, plies: plies, side: side, delta: delta, title: title, what: what, article: art})
 }
 
 // expectPenalty opens the incident of offender's first completed illegal
 // move (or press without a move): two minutes (one in rapid and blitz) to
 // the opponent, and the increment the press earned taken off (7.5.5).
-func (g *Game) expectPenalty(out *[]Event, offender clockd.Side, title string) {
+func (g *Game) expectPenalty(out *[]Event, offender clockd.Side, title Text) {
 	if g.illegal[offender] != 1 {
 		return // a second one loses the game: no time to add
 	}
 	d, art := g.cfg.penaltyTime()
-	g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, offender.Other(), d, title, fmt.Sprintf("the %s %s gets for %s first completed illegal move", duration(d), name(offender.Other()), possessive(offender)), art)
+	g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, offender.Other(), d, title, say(TextIncidentPenalty, durationWords(d), sideWord(offender.Other()), possWord(offender)), art)
 	in := &g.hand.open[len(g.hand.open)-1]
 	in.offender, in.inc = offender, increment(g.cfg.TimeControl, g.counts.Of(offender))
 }
@@ -135,12 +135,12 @@ func (h *hand) fresh(plies int) *incident {
 // pauseEvent records the stop as the arbiter's pause (6.11).
 func (g *Game) pauseEvent(out *[]Event, at time.Duration, clock clockd.Times) {
 	g.hand.pause = true
-	why := "the arbiter set the clock"
+	why := Text{Code: TextPauseArbiterSet}
 	if in := g.hand.fresh(g.counts.White + g.counts.Black); in != nil {
-		why = "to settle " + in.title
+		why = say(TextPauseToSettle, in.title)
 	}
 	g.emit(out, at, Event{Type: TypePause, State: StateStopped, By: ByArbiter, Clock: clock, Article: "6.11",
-		Reason: fmt.Sprintf("The clock was stopped (White %s, Black %s), %s.", hms(clock.White), hms(clock.Black), why)})
+		Text: say(TextPauseStopped, hms(clock.White), hms(clock.Black), why)})
 }
 
 // timeChanged notes a face's time changed while the clock stood.
@@ -179,7 +179,7 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 	}
 	if g.hand.pause {
 		g.emit(out, at, Event{Type: TypePause, State: StateRunning, By: ByArbiter, Clock: clock, Article: "6.11",
-			Reason: fmt.Sprintf("The clock runs again (White %s, Black %s).", hms(clock.White), hms(clock.Black))})
+			Text: say(TextPauseRunning, hms(clock.White), hms(clock.Black))})
 	}
 	g.hand.stopped, g.hand.changed, g.hand.pause, g.hand.stopSeq, g.hand.unsure = false, false, false, 0, false
 }
@@ -190,7 +190,7 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 func (h *hand) clockReset(last Event, plies int, before, now clockd.Times) {
 	h.restore, h.from = true, now
 	h.stopped, h.changed = true, false
-	h.expect(last, plies, clockd.White, 0, "the clock's reset", "the time shown before the clock was reset, set back", "6.10")
+	h.expect(last, plies, clockd.White, 0, Text{Code: TextIncidentReset}, Text{Code: TextIncidentResetWhat}, "6.10")
 	h.open[len(h.open)-1].to = before
 }
 
@@ -204,7 +204,7 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 			continue
 		}
 		e := Event{Type: TypeAdjust, Side: s, From: from.Of(s), To: to.Of(s), Delta: d, Clock: to, Article: "6.10",
-			Reason: fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s).", possessive(s), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))}
+			Text: say(TextAdjust, possWord(s), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))}
 		i, why, settles := g.hand.fits(s, to.Of(s), d)
 		if i < 0 && g.hand.unsure {
 			// The face was named by the clock's indicators alone; a change
@@ -214,13 +214,13 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 				i, why, settles = j, w, st
 				e.Side = s.Other()
 				e.Clock = clockd.Times{White: to.Black, Black: to.White}
-				e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s).", possessive(e.Side), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))
+				e.Text = say(TextAdjust, possWord(e.Side), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))
 			}
 		}
 		if i >= 0 {
 			in := g.hand.open[i]
 			e.Article = in.article
-			e.Reason = fmt.Sprintf("The arbiter changed %s clock by %s (from %s to %s): %s (%s).", possessive(e.Side), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)), why, in.article)
+			e.Text = say(TextAdjustFits, possWord(e.Side), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)), why, in.article)
 			if settles {
 				// the change the alert asked for: it is closed
 				e.Closes = []int{in.seq}
@@ -229,7 +229,7 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 		}
 		if g.hand.unsure {
 			e.SideUnsure = true
-			e.Reason += " Which player's clock this is rests on the clock's turn indicators alone: its displays have not yet shown whose time runs. Check it."
+			e.Text = say(TextAdjustUnsure, e.Text)
 		}
 		if g.hand.stopSeq > 0 {
 			// the clock-stopped alert: the arbiter's hand stopped it
@@ -251,7 +251,7 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 // to) belongs to, and words it; settles says the change is the one the
 // alert asked for (the increment an illegal press earned, taken off, is
 // part of the incident but not what closes it). -1 when none fits.
-func (h *hand) fits(s clockd.Side, to, d time.Duration) (i int, why string, settles bool) {
+func (h *hand) fits(s clockd.Side, to, d time.Duration) (i int, why Text, settles bool) {
 	near := func(a, b time.Duration) bool { return a-b <= adjustTolerance && b-a <= adjustTolerance }
 	for i := len(h.open) - 1; i >= 0; i-- {
 		in := h.open[i]
@@ -263,10 +263,10 @@ func (h *hand) fits(s clockd.Side, to, d time.Duration) (i int, why string, sett
 		case in.side == s && in.delta != 0 && near(d, in.delta):
 			return i, in.what, true
 		case in.offender == s && in.inc > 0 && near(d, -in.inc):
-			return i, fmt.Sprintf("the increment %s illegal press earned, taken off", possessive(s)), false
+			return i, say(TextIncidentIncrement, possWord(s)), false
 		}
 	}
-	return -1, "", false
+	return -1, Text{}, false
 }
 
 // FormatChange words a change of a clock's time: "+2:00", "-0:30",
@@ -313,8 +313,8 @@ func (g *Game) defaultTimePassed(out *[]Event, at time.Duration) {
 			continue
 		}
 		g.anomaly(out, at, KindDefaultTime, s, false, "6.7.1",
-			fmt.Sprintf("The default time (%s) has passed since the clock started and %s has not made a move on the board. Check that %s is present: a player who arrives at the board after the default time loses, unless the rules of the competition say otherwise (6.7.1). The decision is the arbiter's.",
-				duration(g.cfg.DefaultTime), name(s), name(s)))
+			say(TextDefaultTime,
+				durationWords(g.cfg.DefaultTime), sideWord(s), sideWord(s)))
 		break
 	}
 }

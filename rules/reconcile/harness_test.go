@@ -67,7 +67,12 @@ func newHarness(t testing.TB, cfg Config) *harness {
 	return h
 }
 
-func (h *harness) feed(evs []Event) { h.out = append(h.out, evs...) }
+func (h *harness) feed(evs []Event) {
+	for _, e := range evs {
+		checkText(h.t, e)
+	}
+	h.out = append(h.out, evs...)
+}
 
 // show reports the current board.
 func (h *harness) show(at float64) {

@@ -176,16 +176,16 @@ func (led *ledger) uncompleted(side clockd.Side) []int {
 
 // when words the moment of a press as an arbiter reads it: after which
 // move, with the times the clock showed.
-func (led *ledger) when(ev clockd.ClockEvent) string {
+func (led *ledger) when(ev clockd.ClockEvent) Text {
 	last := -1
 	for i, p := range led.plies {
 		if p.completed() && !p.unverified() {
 			last = i
 		}
 	}
-	at := "before the first move"
+	at := Text{Code: TextWhenBeforeFirst}
 	if last >= 0 {
-		at = "after " + led.moveText(last)
+		at = say(TextWhenAfter, led.moveText(last))
 	}
-	return fmt.Sprintf("%s (clock White %s, Black %s)", at, hms(ev.Clock.White), hms(ev.Clock.Black))
+	return say(TextWhen, at, hms(ev.Clock.White), hms(ev.Clock.Black))
 }

@@ -1,7 +1,6 @@
 package reconcile
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -128,8 +127,8 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		}
 		p := g.plies[idx]
 		g.anomaly(out, at, KindMoveWithoutPress, p.side, false, "6.2.1",
-			fmt.Sprintf("%s made %s but %s replied before %s pressed the clock. The move is completed only by %s press or next move (6.2.1); check the clocks.",
-				name(p.side), g.moveText(idx), name(p.side.Other()), name(p.side), possessive(p.side)))
+			say(TextMoveWithoutPress,
+				sideWord(p.side), g.moveText(idx), sideWord(p.side.Other()), sideWord(p.side), possWord(p.side)))
 	case dueCompleteByGameEnd:
 		for i := range g.plies {
 			if !g.plies[i].completed() {

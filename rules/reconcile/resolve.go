@@ -18,18 +18,18 @@ import (
 func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 	if !g.oriented {
 		g.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
-			fmt.Sprintf("For %s the board has not shown the starting position (%s) either way round, so arbiterd cannot follow the game. Set the position up, or give the game's start position (meta start-fen).",
+			say(TextNotOriented,
 				seconds(limitOf(at, g.unexplained.since.at)), g.start.String()))
 		return
 	}
 	if side, san, ok := twoMoves(g.rec, g.snap); ok {
 		g.anomaly(out, at, KindTwoMoves, side, false, "7.5",
-			fmt.Sprintf("The board shows a second move by %s (%s) although %s has not moved. If %s presses the clock it is an illegal move (7.5); otherwise restore the position (%s).",
-				name(side), san, name(side.Other()), name(side), g.rec.FEN()))
+			say(TextTwoMovesBoard,
+				sideWord(side), san, sideWord(side.Other()), sideWord(side), g.rec.FEN()))
 		return
 	}
 	g.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
-		fmt.Sprintf("For %s the board has shown a position that no legal sequence of up to %d plies from the game explains (the game is at %s). Pieces may have been knocked over or moved by hand; check the board.",
+		say(TextUnexplained,
 			seconds(limitOf(at, g.unexplained.since.at)), g.cfg.MaxPlies, g.rec.FEN()))
 }
 
@@ -142,9 +142,9 @@ func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockE
 	g.waiting.back = backOf(side.Other())
 	g.illegal[side]++
 	g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
-		fmt.Sprintf("%s pressed the clock %s but no new move of %s appeared on the board. A press without a move is penalised as an illegal move (6.2.4, 7.5.3). %s",
-			name(side), g.when(ev), possessive(side), g.penalty(side)))
-	g.expectPenalty(out, side, possessive(side)+" press without a move")
+		say(TextPressWithoutMove,
+			sideWord(side), g.when(ev), possWord(side), g.penalty(side)))
+	g.expectPenalty(out, side, say(TextIncidentPress, possWord(side)))
 }
 
 // laterPresses counts the presses of pr's side that wait after pr: the
@@ -192,7 +192,7 @@ func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		return
 	}
 	g.anomaly(out, at, KindClockStopped, 0, true, "6.11",
-		fmt.Sprintf("The clock was stopped (White %s, Black %s). If the arbiter did not stop it, find out why (6.11); check both times before it is restarted.",
+		say(TextClockStopped,
 			hms(ev.Clock.White), hms(ev.Clock.Black)))
 	if g.hand.stopped {
 		g.hand.stopSeq = g.seq
@@ -311,45 +311,41 @@ func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
 	g.unexplained.report()
 	g.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
-	what := fmt.Sprintf("a position that no legal move of %s explains", possessive(side))
+	what := say(TextIllegalPosition, possWord(side))
 	if s, san, ok := twoMoves(g.rec, g.snap); ok && s == side {
 		kind, article = KindTwoMoves, "7.5"
-		what = fmt.Sprintf("a second move by %s (%s) although %s had not moved", name(side), san, name(side.Other()))
+		what = say(TextIllegalTwoMoves, sideWord(side), san, sideWord(side.Other()))
 	}
 	g.anomaly(out, at, kind, side, false, article,
-		fmt.Sprintf("%s pressed the clock while the board showed %s: an illegal move, completed by the press (7.5.1). Restore the position before it (%s) and have %s make a legal move. %s",
-			name(side), what, g.restoreFEN(), name(side), g.penalty(side)))
-	g.expectPenalty(out, side, possessive(side)+" illegal move")
+		say(TextIllegal,
+			sideWord(side), what, g.restoreFEN(), sideWord(side), g.penalty(side)))
+	g.expectPenalty(out, side, say(TextIncidentIllegal, possWord(side)))
 }
 
 // penalty words the 7.5.5 consequence of side's latest illegal move.
-func (g *Game) penalty(side clockd.Side) string {
+func (g *Game) penalty(side clockd.Side) Text {
 	n := g.illegal[side]
 	opp := side.Other()
 	if n <= 1 {
-		mins, rule := 2, "7.5.5"
+		mins, rule := 2*time.Minute, "7.5.5"
 		if g.cfg.Class == clockd.Rapid || g.cfg.Class == clockd.Blitz {
-			mins, rule = 1, "7.5.5, A.3"
+			mins, rule = time.Minute, "7.5.5, A.3"
 		}
-		unit := "minutes"
-		if mins == 1 {
-			unit = "minute"
-		}
-		return fmt.Sprintf("This is %s first completed illegal move: add %d %s to %s clock and remove any increment the press earned (%s). When the clock shows the time added, arbiterd closes this alert.",
-			possessive(side), mins, unit, possessive(opp), rule)
+		return say(TextPenaltyFirst,
+			possWord(side), durationWords(mins), possWord(opp), rule)
 	}
 	ans, line := g.cfg.canMate(g.rec, opp)
-	s := fmt.Sprintf("This is %s %s completed illegal move: %s loses (7.5.5) unless %s cannot checkmate by any series of legal moves, in which case the game is drawn. ",
-		possessive(side), nth(n), name(side), name(opp))
+	var mate Text
 	switch ans {
 	case MateYes:
-		s += fmt.Sprintf("%s can still checkmate (for example %s), so %s loses.", name(opp), strings.Join(line, " "), name(side))
+		mate = say(TextPenaltyMateYes, sideWord(opp), strings.Join(line, " "), sideWord(side))
 	case MateNo:
-		s += fmt.Sprintf("%s cannot checkmate, so the game is drawn.", name(opp))
+		mate = say(TextPenaltyMateNo, sideWord(opp))
 	default:
-		s += fmt.Sprintf("arbiterd could not establish whether %s can still checkmate; the arbiter decides.", name(opp))
+		mate = say(TextPenaltyMateUnknown, sideWord(opp))
 	}
-	return s
+	return say(TextPenaltyNth,
+		possWord(side), nthWord(n), sideWord(side), sideWord(opp), mate)
 }
 
 // twoMoves reports whether the board shows the side that moved last having
@@ -392,21 +388,21 @@ func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent,
 	side, tc := ev.Side, g.cfg.TimeControl
 	prev := ev.Period - 1
 	required := tc.Required(prev)
-	added := duration(ev.Added)
+	added := durationWords(ev.Added)
 	switch {
 	case required == 0:
 		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
-			fmt.Sprintf("The clock added %s to %s clock as period %d, but the time control %s has no such period. Check the clock's setting and correct %s time (6.10).",
-				added, possessive(side), ev.Period, tc, possessive(side)))
+			say(TextPeriodNone,
+				added, possWord(side), ev.Period, tc.String(), possWord(side)))
 	case done < required:
 		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
-			fmt.Sprintf("The clock added the %s period's %s to %s clock at %s %s completed move, but the %s period requires %d moves (6.3.1). Remove %s from %s clock until move %d is completed (6.10).",
-				periodName(ev.Period), added, possessive(side), possessive(side), ordinal(done), periodName(prev), required, added, possessive(side), required))
-		g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, side, -ev.Added, "the period "+possessive(side)+" clock added early", fmt.Sprintf("the %s period's time the clock added early, taken off", periodName(ev.Period)), "6.10")
+			say(TextPeriodEarly,
+				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, added, possWord(side), required))
+		g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, side, -ev.Added, say(TextIncidentPeriodEarly, possWord(side)), say(TextIncidentPeriodEarlyWhat, periodWord(ev.Period)), "6.10")
 	case done > required:
 		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
-			fmt.Sprintf("The clock added the %s period's %s to %s clock only at %s %s completed move; the %s period required %d moves, so the time was due %d move(s) earlier (6.3.1). Check %s clock (6.10).",
-				periodName(ev.Period), added, possessive(side), possessive(side), ordinal(done), periodName(prev), required, done-required, possessive(side)))
+			say(TextPeriodLate,
+				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, done-required, possWord(side)))
 	}
 }
 
@@ -482,15 +478,6 @@ type Summary struct {
 	Pending     []string // decisions waiting for a deadline, in words
 }
 
-func name(s clockd.Side) string {
-	if s == clockd.Black {
-		return "Black"
-	}
-	return "White"
-}
-
-func possessive(s clockd.Side) string { return name(s) + "'s" }
-
 func ordinal(n int) string {
 	suffix := "th"
 	switch {
@@ -504,9 +491,6 @@ func ordinal(n int) string {
 	}
 	return fmt.Sprintf("%d%s", n, suffix)
 }
-
-// nth is "second", "third"… for counts of illegal moves.
-func nth(n int) string { return periodName(n) }
 
 // Nth words a count as the alerts do ("first" … "fourth", then "5th"),
 // for views that reword them.
@@ -524,20 +508,6 @@ func periodName(p int) string {
 		return "fourth"
 	}
 	return ordinal(p)
-}
-
-// duration words a time span: "30 minutes", "1 minute", "90 seconds".
-func duration(d time.Duration) string {
-	switch {
-	case d%time.Minute == 0 && d != 0:
-		if d == time.Minute {
-			return "1 minute"
-		}
-		return fmt.Sprintf("%d minutes", d/time.Minute)
-	case d%time.Second == 0:
-		return fmt.Sprintf("%d seconds", d/time.Second)
-	}
-	return seconds(d)
 }
 
 // seconds writes an offset as "123.456 s".
