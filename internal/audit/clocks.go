@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"slices"
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
@@ -125,8 +126,10 @@ const (
 
 // emtTrust measures how well a side's %emt agree with its clocks move
 // after move: the clock's change plus the move's %emt is the increment,
-// the same on every move, whatever the control (so it is measured against
-// the value most moves show, not a candidate's increment). The first and
+// whatever the control, and a control changes its increment at most once
+// (from none to one at move 41 or 61, say), so it is measured against the
+// value most moves show before some move and the value most show after it,
+// not a candidate's increment. The first and
 // last moves are left out (broadcasts put the time since the board went
 // live on the first, and the last may end the game unpressed), and so are
 // moves after which the clock reads 0:00 (a flag: the clock no longer
@@ -146,19 +149,7 @@ func emtTrust(ms []sideMove) emtLevel {
 	if n < 5 {
 		return emtPoor
 	}
-	// The value most residuals are near.
-	best := 0
-	for _, c := range res {
-		k := 0
-		for _, r := range res {
-			if absDur(r-c) <= tolIncr {
-				k++
-			}
-		}
-		if best = max(best, k); best == n {
-			break // every residual agrees
-		}
-	}
+	best := emtAgreeing(res)
 	bad := n - best
 	switch {
 	case bad-1 <= n/20:
@@ -167,6 +158,40 @@ func emtTrust(ms []sideMove) emtLevel {
 		return emtFair
 	}
 	return emtPoor
+}
+
+// emtAgreeing counts the residuals, in the order of the moves, that agree to
+// within tolIncr with the value most of them show before some move or the
+// value most show from it on: a control's increment changes at most once.
+func emtAgreeing(res []time.Duration) int {
+	var centers []time.Duration
+	for _, r := range res {
+		if !slices.Contains(centers, r) {
+			centers = append(centers, r)
+		}
+	}
+	n := len(res)
+	// before[s]: the most residuals among res[:s] near one center; after
+	// likewise for res[s:].
+	before, after := make([]int, n+1), make([]int, n+1)
+	near := make([]int, n+1)
+	for _, c := range centers {
+		for i, r := range res {
+			near[i+1] = near[i]
+			if absDur(r-c) <= tolIncr {
+				near[i+1]++
+			}
+		}
+		for s := 0; s <= n; s++ {
+			before[s] = max(before[s], near[s])
+			after[s] = max(after[s], near[n]-near[s])
+		}
+	}
+	best := 0
+	for s := 0; s <= n; s++ {
+		best = max(best, before[s]+after[s])
+	}
+	return best
 }
 
 // byHand reports whether a clock's gain beyond the increments and the time

@@ -210,14 +210,19 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 		c := cands[ci]
 		score := -c.bonus
 		exs[ci] = make([]gameExplanation, len(withClocks))
+		complete := true
 		for gi, rg := range withClocks {
 			if best >= 0 && score+rest[ci][gi]/2 > bestScore {
 				score += rest[ci][gi] / 2
+				complete = false
 				break // half the starts still to come already puts it behind
 			}
 			ex := explainGame(&rg.sd, c.tc, [2]bool{}, familyAny)
 			exs[ci][gi] = ex
 			score += ex.cost
+		}
+		if complete {
+			score += incrementCost(withClocks, exs[ci])
 		}
 		if best < 0 || score < bestScore {
 			best, bestScore = ci, score
@@ -243,6 +248,77 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 	}
 	applyPrior(withClocks)
 	return chosen.tc, true
+}
+
+// The %emt of a round's moves tell its increments to within a second,
+// where readings alone leave them a second or two uncertain in rapid and
+// blitz (a move takes a second or so either way). Between two readings a
+// move apart the clock changes by the increment less the move's time, so
+// the change plus the move's %emt is the increment: on average, over many
+// moves, to a fraction of a second. Broadcasts cut the clocks and the
+// %emt to the second, which makes that average fall up to half a second
+// short of the increment, never more than a little over it.
+const (
+	incEMTMin    = 20                      // moves a period needs for its average to count
+	incEMTBias   = -250 * time.Millisecond // where the average sits, cuts to the second included
+	incEMTSlack  = 500 * time.Millisecond  // how far from there it may sit under the right increment
+	incEMTWeight = 2.0                     // points per move, per second the average strays beyond that
+	incEMTNear   = 5 * time.Second         // residuals further than this from the increment are not moves but events
+)
+
+// incrementCost weighs a candidate's increments against the round's %emt:
+// for each period, over the single moves the explanations hold as plain
+// use of time on sides whose %emt agree with their clocks, the average of
+// the clock's change plus the move's %emt, against the period's increment.
+// An average a second away says the increment is a second off.
+func incrementCost(games []*roundGame, exs []gameExplanation) float64 {
+	type sum struct {
+		n int
+		t time.Duration
+	}
+	var per []sum
+	for gi, rg := range games {
+		ex := exs[gi]
+		for side := range 2 {
+			if rg.sd[side].emt == emtPoor {
+				continue
+			}
+			se := ex.sides[side]
+			tc := ex.tc[side]
+			for j, rd := range se.rs {
+				st := se.steps[j]
+				if !se.kept[j] || st.kind != stepUse || st.from < 0 || rd.emt == Unknown || rd.o < time.Second {
+					continue
+				}
+				prev := se.rs[st.from]
+				p := se.after[j].p
+				if rd.k-prev.k != 1 || se.after[st.from].p != p || prev.k < 2 {
+					continue
+				}
+				inc := credit(tc, p)
+				dev := rd.o - prev.o + rd.emt - inc
+				if absDur(dev) > incEMTNear {
+					continue
+				}
+				for len(per) < p {
+					per = append(per, sum{})
+				}
+				per[p-1].n++
+				per[p-1].t += dev
+			}
+		}
+	}
+	cost := 0.0
+	for _, s := range per {
+		if s.n < incEMTMin {
+			continue
+		}
+		mean := s.t / time.Duration(s.n)
+		if off := absDur(mean-incEMTBias) - incEMTSlack; off > 0 {
+			cost += incEMTWeight * float64(s.n) * off.Seconds()
+		}
+	}
+	return cost
 }
 
 // clearMargin is how much better one kind of clock must explain a game

@@ -490,8 +490,12 @@ func (d *decoder) plain(p, x int) bool {
 
 // timeCost is what the time used over a step costs: a first reading's
 // distance from the start, a move implausibly long, or one its %emt
-// contradicts.
-func (d *decoder) timeCost(i, k int, r reading, gap int, used time.Duration) float64 {
+// contradicts. gift is what a flag during the step's one move would have
+// added to the reading (the next period's time and any change of
+// increment; 0 where no flag adds time): a %emt longer than the time used
+// by exactly that much is the flag's own signature, and for a wrong %emt
+// to land on it to the second is a coincidence as rare as a wrong reading.
+func (d *decoder) timeCost(i, k int, r reading, gap int, used, gift time.Duration) float64 {
 	if i < 0 {
 		return startCost(used, r.k, periodTime(d.h.tc, 1))
 	}
@@ -517,6 +521,9 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used time.Duration) flo
 			return 0 // the moves' %emt say they took that long
 		}
 		c := moveCost(used, gap) + costEMT // the moves' %emt say otherwise
+		if gift > 0 && gap == 1 && !bound && absDur(emt-used-gift) <= tolRound {
+			c += costGlitch
+		}
 		switch d.h.emt {
 		case emtTight:
 			// All but one in twenty of the side's %emt agree to the
@@ -600,7 +607,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		countable := began == 0 || gap > 1 || i < 0 || used <= o+tolRound
 		if used >= -tolRound && countable && pressed(o, r.o, credit(tc, p)) {
 			st := step{kind: stepUse, from: i, used: max(0, used)}
-			c := d.timeCost(i, k, r, gap, used) + lastSecond(o, r.o, credit(tc, p))
+			c := d.timeCost(i, k, r, gap, used, 0) + lastSecond(o, r.o, credit(tc, p))
 			if began > 0 {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
 				if gap == 1 && i >= 0 && used >= o-time.Second {
@@ -626,7 +633,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			d.emit(to, c, step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, flagAt: r.k, flagMin: r.k, early: early, used: o})
 		}
 		// The time ran out during the gap and the clock stands at 0:00.
-		if r.o <= tolRound && (i >= 0 || r.k > 1) {
+		if standsAtZero(r.o) && (i >= 0 || r.k > 1) {
 			q := from.p
 			early := q < P && r.k <= d.countAt(q)
 			if early && d.h.noEarlyFlag {
@@ -647,14 +654,18 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		p := from.p
 		inc := credit(tc, p)
 		used := o + time.Duration(gap)*inc - r.o
+		var gift time.Duration // what a flag in the step would have added
+		if p < P {
+			gift = periodTime(tc, p+1) + max(inc, credit(tc, p+1)) - inc
+		}
 		if used >= -tolRound && pressed(o, r.o, inc) {
-			d.emit(from, d.timeCost(i, k, r, gap, used)+lastSecond(o, r.o, inc), step{kind: stepUse, from: i, used: max(0, used)})
+			d.emit(from, d.timeCost(i, k, r, gap, used, gift)+lastSecond(o, r.o, inc), step{kind: stepUse, from: i, used: max(0, used)})
 		} else {
 			d.unexplained(i, r, gap, from, used, inc)
 		}
 		if p == P {
 			// A flag in the last period: the clock stands at 0:00.
-			if r.o <= tolRound && i >= 0 {
+			if standsAtZero(r.o) && i >= 0 {
 				d.emit(state{p: p, frozen: true}, costFlag, step{kind: stepRunOut, from: i, flagMin: k + 1, used: o})
 			}
 			return
@@ -690,7 +701,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 				ok = false
 			}
 			if ok && used >= -tolRound {
-				c := d.timeCost(i, k, r, gap, used)
+				c := d.timeCost(i, k, r, gap, used, 0)
 				switch {
 				case st.early:
 					c += costFlag
@@ -707,7 +718,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 				if f.ply > ply && f.ply < r.ply && f.period == p+1 {
 					used := o + time.Duration(gap)*max(inc, inc2) + next - r.o
 					if used >= -tolRound {
-						d.emit(state{p: p + 1}, d.timeCost(i, k, r, gap, used), step{kind: stepPeriod, how: byOpponentFlag, from: i, periods: 1, used: max(0, used)})
+						d.emit(state{p: p + 1}, d.timeCost(i, k, r, gap, used, 0), step{kind: stepPeriod, how: byOpponentFlag, from: i, periods: 1, used: max(0, used)})
 					}
 					break
 				}
@@ -716,13 +727,19 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 	}
 }
 
+// standsAtZero reports whether a reading is that of a clock whose time
+// ran out: it stands at 0:00, however the broadcast rounds it, and a
+// reading taken a moment off still shows 0:00 (the clock no longer runs).
+// A reading of 0:01 shows time left.
+func standsAtZero(o time.Duration) bool { return o < time.Second }
+
 // fromZero continues from a clock standing at 0:00 (a flag nobody
 // claimed): it stays there, and a counting clock adds the next period at
 // the count.
 func (d *decoder) fromZero(i, k int, from state, r reading) {
 	tc := d.h.tc
 	P := len(tc.Periods)
-	if r.o <= tolRound {
+	if standsAtZero(r.o) {
 		d.emit(from, 0, step{kind: stepUse, from: i})
 	}
 	if d.h.mode != modeCount || from.p >= P {
