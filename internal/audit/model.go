@@ -506,7 +506,7 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used, gift time.Duratio
 		bound = ok
 	}
 	if ok {
-		tol := max(time.Minute, used/4)
+		tol := time.Minute
 		if d.h.emt == emtTight {
 			tol = tolIncr
 		}
@@ -530,7 +530,11 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used, gift time.Duratio
 			// second: one that disagrees is as rare as a wrong reading.
 			c = max(c+min(30, float64(m)/float64(30*time.Second)), moveCost(used, gap)+costGlitch)
 		case emtFair:
-			c += min(30, float64(m)/float64(2*time.Minute))
+			// Three in four of the side's %emt agree to the second, and
+			// broadcasts time them from the board, where a long move is
+			// timed as exactly as a short one: one that disagrees by more
+			// than a minute is as rare as a wrong reading.
+			c = max(c+min(30, float64(m)/float64(2*time.Minute)), moveCost(used, gap)+costGlitch)
 		}
 		return c
 	}

@@ -173,6 +173,7 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 			flagged[in.Side.String()] = true
 		}
 		found := map[string]string{}
+		said := map[string]string{} // a possible flag's sentence, for the failure's text
 		for _, f := range rep.Findings {
 			k := simKey(f.Side, f.Move)
 			switch f.Kind {
@@ -198,6 +199,7 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 				st.possible++
 				if found[k] == "" {
 					found[k] = f.Kind
+					said[k] = f.Detail
 				}
 				if !flagged[f.Side] {
 					st.possibleSpurious++
@@ -218,7 +220,11 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 					c[0]++
 				} else {
 					st.missed++
-					fail("evident flag-before-control missed", fmt.Sprintf("%s clock, %s: the flag %s; reported: %q", g.Mode, r.ControlText, in, found[k]))
+					what := fmt.Sprintf("%s clock, %s: the flag %s; reported: %q", g.Mode, r.ControlText, in, found[k])
+					if said[k] != "" {
+						what += ": " + said[k]
+					}
+					fail("evident flag-before-control missed", what)
 				}
 				st.byMode[mode] = c
 				continue
