@@ -292,12 +292,19 @@ func lastSecond(o, r, inc time.Duration) float64 {
 	return 0
 }
 
-// glitchCost is what setting reading x aside costs.
-func (d *decoder) glitchCost(x int) float64 {
+// glitchCost is what setting reading x aside costs, the reading before it
+// kept (prevKept) or set aside too. A reading equal to the one before,
+// read before the press, shows the clock's value before the move: the
+// value of the reading before only when that one is right. Equal to one
+// set aside as wrong, it is the same wrong value again.
+func (d *decoder) glitchCost(x int, prevKept bool) float64 {
 	switch {
 	case x == d.n-1:
 		return costGlitchLast
 	case x > 0 && d.rs[x].o == d.rs[x-1].o && (x < 2 || d.rs[x-1].o != d.rs[x-2].o):
+		if !prevKept {
+			return costGlitch
+		}
 		return costStale // once: a run of equal readings is a clock standing still, not stale reads
 	case d.preIncrement(x):
 		return costStale
@@ -384,18 +391,28 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 	for i := range cost {
 		cost[i] = inf
 	}
-	// skipCost[x] is the cost of setting readings 0..x-1 aside.
+	// skipCost[x] is the cost of setting readings 0..x-1 aside, each after
+	// one set aside; firstSkip[x] is reading x's, after one kept: setting
+	// aside the readings between kept i and kept j costs skipped(i, j).
 	skipCost := grow(&sc.skip, d.n+1)
+	firstSkip := grow(&sc.first, d.n)
 	skipCost[0] = 0
 	for x := 0; x < d.n; x++ {
-		skipCost[x+1] = skipCost[x] + d.glitchCost(x)
+		skipCost[x+1] = skipCost[x] + d.glitchCost(x, false)
+		firstSkip[x] = d.glitchCost(x, true)
+	}
+	skipped := func(i, j int) float64 {
+		if i+1 >= j {
+			return 0
+		}
+		return firstSkip[i+1] + skipCost[j] - skipCost[i+2]
 	}
 	d.cost, d.back, d.prev = cost, back, prev
 	// From the start: the clock shows the first period's time plus one
 	// increment before the first move.
 	start := state{p: 1}
 	for j := 0; j < d.n && j <= maxSkip; j++ {
-		d.j, d.from, d.base = j, -1, skipCost[j]
+		d.j, d.from, d.base = j, -1, skipCost[j] // the start is no reading: none before the first is kept
 		d.steps(-1, 0, 0, periodTime(h.tc, 1)+credit(h.tc, 1), start, j)
 	}
 	for i := 0; i < d.n; i++ {
@@ -414,7 +431,7 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 				last = i + 1
 			}
 			for j := i + 1; j <= last; j++ {
-				d.j, d.from, d.base = j, int32(cell), c0+skipCost[j]-skipCost[i+1]
+				d.j, d.from, d.base = j, int32(cell), c0+skipped(i, j)
 				d.steps(i, r.k, r.ply, r.o, from, j)
 			}
 		}
@@ -422,7 +439,7 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 	// The end: the readings after the last kept one are set aside.
 	best, bestCell := inf, -1
 	for i := 0; i < d.n; i++ {
-		tail := skipCost[d.n] - skipCost[i+1]
+		tail := skipped(i, d.n)
 		for si := 0; si < d.nst; si++ {
 			if c := cost[i*d.nst+si] + tail; c < best {
 				best, bestCell = c, i*d.nst+si
@@ -453,10 +470,11 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 
 // scratch holds a decode's tables, reused from one decode to the next.
 type scratch struct {
-	cost []float64
-	back []step
-	prev []int32
-	skip []float64
+	cost  []float64
+	back  []step
+	prev  []int32
+	skip  []float64
+	first []float64
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
