@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"math"
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
@@ -311,6 +312,11 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 		}
 		after++
 	}
+	// The wrong readings the explanation without the flag needs are
+	// weighed at the rate this game's clocks show them: where a feed gets
+	// one reading in twelve wrong, three in a row are no rarity, and a
+	// flag they would hide is not beyond doubt.
+	margin -= noiseDiscount(ex, alt)
 	corroborated := false
 	if ex.mode == modeFlagBoth && st.kind == stepPeriod {
 		flagPly := rg.sd[sd].plys[flagMove-1]
@@ -439,6 +445,47 @@ func altSentence(alt, se sideExplanation, margin float64) i18n.Message {
 	return m("audit.alt", i18n.List{Sep: m("list.and"), Items: needs}, margin)
 }
 
+// Wrong readings: the rate the costs assume, and the least rate a game
+// is taken to have (a few dozen readings cannot show a rate below it).
+const (
+	noiseBase  = 0.01
+	noiseFloor = 0.005
+)
+
+// noiseDiscount is how much less the wrong readings that the explanation
+// without the flag needs (alt sets them aside, ex keeps them) weigh at the
+// rate of wrong readings the game shows elsewhere (those ex sets aside,
+// but for each side's last) than at the rate costGlitch assumes: a
+// reading's cost is its rate's log-likelihood, scaled so that costGlitch
+// is the base rate's.
+func noiseDiscount(ex, alt gameExplanation) float64 {
+	total, aside, extra := 0, 0, 0
+	for side := range 2 {
+		e, a := ex.sides[side], alt.sides[side]
+		for x := range e.rs {
+			if e.kept[x] && !a.kept[x] {
+				extra++
+			}
+			if x == len(e.rs)-1 {
+				continue
+			}
+			total++
+			if !e.kept[x] {
+				aside++
+			}
+		}
+	}
+	if extra == 0 || total == 0 {
+		return 0
+	}
+	q := max(float64(aside)/float64(total), noiseFloor)
+	if q <= noiseBase {
+		return 0
+	}
+	per := costGlitch * (1 - math.Log(q)/math.Log(noiseBase))
+	return float64(extra) * per
+}
+
 // doubt says why a possible flag is not beyond doubt.
 func doubt(fits bool, after int, margin float64, corroborated bool) i18n.List {
 	var why []any
@@ -486,6 +533,15 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 	ex := rg.ex
 	se := ex.sides[sd]
 	tc := ex.tc[sd]
+	// The period came with the opponent's flag: where that flag fell
+	// before the opponent's control, it must stand on the evidence an
+	// accusation needs, or the period may never have come early.
+	if hasEarlyFlag(ex.sides[sd.Other()]) {
+		alt, altCost := withoutFlag(rg, sd.Other())
+		if altCost-ex.cost-noiseDiscount(ex, alt) < strongMargin {
+			return Finding{}, false
+		}
+	}
 	p := se.after[j].p // the period that came
 	req := tc.Required(p - 1)
 	T := periodTime(tc, p)

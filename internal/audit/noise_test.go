@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -15,11 +16,19 @@ import (
 // way), readings equal to the previous one, readings without their
 // increment, missing readings and short garbled runs. Whatever the noise,
 // nobody may be accused: no flag-before-control; and possible flags stay
-// rare.
+// rare. ARBITERD_AUDIT_NOISE_SEEDS sets the number of noisy copies of
+// each round (the long form: 300, about 87,000 games).
 func TestRealGamesWithNoise(t *testing.T) {
 	seeds := 12
 	if testing.Short() {
 		seeds = 3
+	}
+	if s := os.Getenv("ARBITERD_AUDIT_NOISE_SEEDS"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 {
+			t.Fatalf("ARBITERD_AUDIT_NOISE_SEEDS=%q: not a number of seeds", s)
+		}
+		seeds = v
 	}
 	var rounds [][]*Game
 	for _, name := range []string{"broadcast/worldcup-2025-rounds-3-6.pgn", "broadcast/tata-steel-2026-masters.pgn"} {
