@@ -161,8 +161,9 @@ type HallAlert struct {
 	Time  time.Time `json:"time"`
 	Venue string    `json:"venue,omitempty"`
 	Kind  string    `json:"kind"`
-	Text  string    `json:"text"`
+	Text  string    `json:"text"` // in English
 	Acked bool      `json:"acked"`
+	say   *saying   // Text as a sentence of the catalogs (nil: an alert of an earlier hall)
 }
 
 // OpenHall starts the hall's NATS server (or connects), creates the
@@ -417,27 +418,25 @@ func (h *Hall) route(m jetstream.Msg, wantKind string) (*game, gameKey, bool) {
 	venue := m.Headers().Get(HeaderVenue)
 	_, round, board, kind, ok := parseSubject(subj)
 	if !ok || kind != wantKind {
-		h.hallAlert(venue, KindBadMessage, fmt.Sprintf("a message on %q, which is no board's subject, was ignored", subj))
+		h.hallAlert(venue, KindBadMessage, say("hall.alert.bad-subject", subj))
 		return nil, gameKey{}, false
 	}
 	vs := h.venues[venue]
 	if vs == nil {
-		h.hallAlert(venue, KindBadMessage, fmt.Sprintf("a message on %s from venue %q, which the hall's configuration "+
-			"does not list, was ignored", subj, venue))
+		h.hallAlert(venue, KindBadMessage, say("hall.alert.unknown-venue", subj, venue))
 		return nil, gameKey{}, false
 	}
 	if vs.boards != nil && !vs.boards[board] {
 		if !vs.warned[round+"/"+board] {
 			vs.warned[round+"/"+board] = true
-			h.hallAlert(venue, "hall-unknown-board", fmt.Sprintf("venue %s publishes board %s of round %s, which the hall's "+
-				"configuration does not list for it; its messages are ignored", venue, board, round))
+			h.hallAlert(venue, "hall-unknown-board", say("hall.alert.unknown-board", venue, board, round))
 		}
 		return nil, gameKey{}, false
 	}
 	k := gameKey{venue, round, board}
 	g, err := h.game(k)
 	if err != nil {
-		h.hallAlert(venue, "hall-journal", fmt.Sprintf("board %s of venue %s: %v", board, venue, err))
+		h.hallAlert(venue, "hall-journal", say("hall.alert.journal", board, venue, err.Error()))
 		return nil, k, false
 	}
 	return g, k, true
@@ -546,9 +545,7 @@ func (h *Hall) owner(k gameKey, g *game) bool {
 	}
 	if !g.clashed {
 		g.clashed = true
-		text := fmt.Sprintf("venue %s also publishes a board %s (round %s), which is venue %s's here: its events are kept in "+
-			"%s but not shown; give each board of the event its own number", k.venue, k.board, k.round, prev, h.dir(k))
-		h.boardAlert(k, KindClash, text)
+		h.boardAlert(k, KindClash, say("hall.alert.clash", k.venue, k.board, k.round, prev, h.dir(k)))
 	}
 	return false
 }
@@ -595,8 +592,7 @@ func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey, e reconcile.Event
 		err = fmt.Errorf("%w: its board %q is not the subject's %s", ErrNotEvent, e.Board, k.board)
 	}
 	if err != nil {
-		text := fmt.Sprintf("venue %s sent a message on board %s's subject that is not an event (%v); it was ignored",
-			k.venue, k.board, err)
+		text := say("hall.alert.not-event", k.venue, k.board, err.Error())
 		if _, ok := h.owners[k.board]; ok {
 			h.boardAlert(k, KindBadMessage, text)
 		} else {
@@ -621,8 +617,7 @@ func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey, e reconcile.Event
 		}
 		if !g.gapWarn {
 			g.gapWarn = true
-			text := fmt.Sprintf("events %d to %d of board %s from venue %s are not in the hall's stream (lost at the venue?); "+
-				"the hall goes on without them", g.last+1, e.Seq-1, k.board, k.venue)
+			text := say("hall.alert.events-gap", strconv.Itoa(g.last+1), strconv.Itoa(e.Seq-1), k.board, k.venue)
 			h.owner(k, g)
 			h.boardAlert(k, KindGap, text)
 		}
@@ -634,7 +629,7 @@ func (h *Hall) applyEvent(m jetstream.Msg, g *game, k gameKey, e reconcile.Event
 // writeEvent writes the board's next event to its file (queued: the
 // writer acknowledges m, when given, once it is written) and shows it.
 func (h *Hall) writeEvent(k gameKey, g *game, e reconcile.Event, data []byte, published string, seq uint64, m jetstream.Msg) bool {
-	h.queue(g.ev, append(data[:len(data):len(data)], '\n'), m, fmt.Sprintf("board %s of venue %s: its events", k.board, k.venue))
+	h.queue(g.ev, append(data[:len(data):len(data)], '\n'), m, hallFile{k.board, k.venue, false})
 	g.last, g.evSeq = e.Seq, seq
 	h.applied++
 	if vs := h.venues[k.venue]; vs != nil {
@@ -747,8 +742,7 @@ func (h *Hall) onCapture(m jetstream.Msg) bool { return h.routed(m, "capture", h
 func (h *Hall) writeCapture(m jetstream.Msg, g *game, k gameKey) bool {
 	off, err := strconv.ParseInt(m.Headers().Get(HeaderOffset), 10, 64)
 	if err != nil {
-		h.hallAlert(k.venue, KindBadMessage, fmt.Sprintf("a capture chunk of board %s from venue %s without its offset was ignored",
-			k.board, k.venue))
+		h.hallAlert(k.venue, KindBadMessage, say("hall.alert.no-offset", k.board, k.venue))
 		return true
 	}
 	data := m.Data()
@@ -767,9 +761,8 @@ func (h *Hall) writeCapture(m jetstream.Msg, g *game, k gameKey) bool {
 		}
 		if !g.capWarn {
 			g.capWarn = true
-			h.hallAlert(k.venue, KindGap, fmt.Sprintf("the capture of board %s from venue %s jumps from byte %d to %d, "+
-				"and the hall's stream does not hold the bytes between (lost at the venue?): the hall's copy ends at "+
-				"byte %[3]d", k.board, k.venue, g.capSize, off))
+			h.hallAlert(k.venue, KindGap, say("hall.alert.capture-gap", k.board, k.venue,
+				strconv.FormatInt(g.capSize, 10), strconv.FormatInt(off, 10)))
 		}
 		return true
 	}
@@ -782,7 +775,7 @@ func (h *Hall) writeCapture(m jetstream.Msg, g *game, k gameKey) bool {
 // acknowledges m, when given, once it is written).
 func (h *Hall) writeChunk(k gameKey, g *game, off int64, data []byte, seq uint64, m jetstream.Msg) bool {
 	data = data[g.capSize-off:] // the part not yet written (all of it, but after a torn write)
-	h.queue(g.cap, data, m, fmt.Sprintf("board %s of venue %s: its capture", k.board, k.venue))
+	h.queue(g.cap, data, m, hallFile{k.board, k.venue, true})
 	g.capSize += int64(len(data))
 	g.capSeq = seq
 	if vs := h.venues[k.venue]; vs != nil {
@@ -897,17 +890,14 @@ func (h *Hall) checkVenues() {
 		switch {
 		case !vs.cut && silent > h.o.Stale:
 			vs.cut, vs.cutSince = true, heard
-			text := fmt.Sprintf("venue %s is cut off from the hall since %s: its boards may be behind",
-				vs.ref.Name, heard.UTC().Format("15:04:05"))
+			text := say("hall.alert.cut-off", vs.ref.Name, heard.UTC().Format("15:04:05"))
 			if vs.lastHB.IsZero() {
-				text = fmt.Sprintf("venue %s has not been heard since the hall started at %s: its boards may be behind",
-					vs.ref.Name, heard.UTC().Format("15:04:05"))
+				text = say("hall.alert.never-heard", vs.ref.Name, heard.UTC().Format("15:04:05"))
 			}
 			h.venueAlert(vs, KindVenueCut, text)
 		case vs.cut && silent <= h.o.Stale && h.behindLocked(vs) == 0:
 			vs.cut = false
-			h.venueAlert(vs, KindVenueBack, fmt.Sprintf("venue %s is back (cut off for %s); the hall has caught up",
-				vs.ref.Name, now.Sub(vs.cutSince).Round(time.Second)))
+			h.venueAlert(vs, KindVenueBack, say("hall.alert.back", vs.ref.Name, now.Sub(vs.cutSince).Round(time.Second).String()))
 		}
 		if st, _ := h.stateLocked(vs); st != vs.shown {
 			// The venue's boards show their link: the dashboard is told.
@@ -922,8 +912,8 @@ func (h *Hall) checkVenues() {
 }
 
 // venueAlert raises one alert for the venue (on /hall). h.mu is held.
-func (h *Hall) venueAlert(vs *venueState, kind, text string) {
-	h.log.Warn(text, "venue", vs.ref.Name)
+func (h *Hall) venueAlert(vs *venueState, kind string, text saying) {
+	h.log.Warn(text.String(), "venue", vs.ref.Name)
 	h.newAlert(vs.ref.Name, "", "", kind, text)
 	h.m.alerts.WithLabelValues(kind).Inc()
 }
@@ -1038,7 +1028,9 @@ func (h *Hall) Status() Status {
 	st := Status{Alerts: []HallAlert{}, Applied: h.applied}
 	for _, a := range h.stored {
 		if a.Board == "" {
-			st.Alerts = append(st.Alerts, a.HallAlert)
+			ha := a.HallAlert
+			ha.say = a.Say
+			st.Alerts = append(st.Alerts, ha)
 		}
 	}
 	sort.Slice(st.Alerts, func(i, j int) bool { return st.Alerts[i].ID < st.Alerts[j].ID })

@@ -31,7 +31,10 @@ type storedAlert struct {
 	HallAlert
 	Round string `json:"round,omitempty"`
 	Board string `json:"board,omitempty"` // "": the hall's own or a venue's (shown on /hall)
-	hubID int    // a board's alert: its id on the hub (0: not there)
+	// Say is Text as a sentence of the catalogs, for /hall in its reader's
+	// language (none in the alerts of an earlier hall).
+	Say   *saying `json:"say,omitempty"`
+	hubID int     // a board's alert: its id on the hub (0: not there)
 }
 
 // ackKey names a board's alert raised by an event of the venue's stream:
@@ -63,12 +66,12 @@ func (h *Hall) kvKey(parts ...string) string {
 	return Token(h.o.Consumer) + "." + strings.Join(parts, ".")
 }
 
-// newAlert records an alert the hall raises, kept in the bucket. h.mu is
-// held.
-func (h *Hall) newAlert(venue, round, board, kind, text string) *storedAlert {
+// newAlert records an alert the hall raises, kept in the bucket: its
+// text in English and as a sentence of the catalogs. h.mu is held.
+func (h *Hall) newAlert(venue, round, board, kind string, text saying) *storedAlert {
 	h.lastAlert++
-	a := &storedAlert{HallAlert: HallAlert{ID: h.lastAlert, Time: h.o.Now().UTC(), Venue: venue, Kind: kind, Text: text},
-		Round: round, Board: board}
+	a := &storedAlert{HallAlert: HallAlert{ID: h.lastAlert, Time: h.o.Now().UTC(), Venue: venue, Kind: kind, Text: text.String()},
+		Round: round, Board: board, Say: &text}
 	h.stored[a.ID] = a
 	h.persistAlert(a)
 	return a
@@ -77,15 +80,15 @@ func (h *Hall) newAlert(venue, round, board, kind, text string) *storedAlert {
 // hallAlert raises an alert that belongs to no board: the hall's own, or a
 // venue's (/hall shows it, the dashboard its venue's boards' link). h.mu is
 // held.
-func (h *Hall) hallAlert(venue, kind, text string) {
-	h.log.Error(text, "venue", venue, "kind", kind)
+func (h *Hall) hallAlert(venue, kind string, text saying) {
+	h.log.Error(text.String(), "venue", venue, "kind", kind)
 	h.newAlert(venue, "", "", kind, text)
 	h.m.alerts.WithLabelValues(kind).Inc()
 }
 
 // boardAlert raises an alert on a board the hall shows. h.mu is held.
-func (h *Hall) boardAlert(k gameKey, kind, text string) {
-	h.log.Error(text, "board", k.board, "venue", k.venue)
+func (h *Hall) boardAlert(k gameKey, kind string, text saying) {
+	h.log.Error(text.String(), "board", k.board, "venue", k.venue)
 	h.m.alerts.WithLabelValues(kind).Inc()
 	h.showAlert(h.newAlert(k.venue, k.round, k.board, kind, text))
 }

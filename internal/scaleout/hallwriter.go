@@ -1,7 +1,6 @@
 package scaleout
 
 import (
-	"fmt"
 	"hash/maphash"
 	"os"
 	"sync"
@@ -21,12 +20,19 @@ import (
 // captures on the same disk, an append took 80 µs on average, and one
 // consumer wrote about 115,000 of them in a row.
 
+// hallFile names a hall file for the alert when a write to it fails:
+// "board 7 of venue north: its events" (or its capture).
+type hallFile struct {
+	board, venue string
+	capture      bool
+}
+
 // writeJob is one append to a hall file.
 type writeJob struct {
 	f    *os.File
 	data []byte
 	msg  jetstream.Msg // acknowledged once written (nil: nothing to acknowledge)
-	what string        // for the alert when the write fails: "board 7 of venue north: its events"
+	what hallFile      // for the alert when the write fails
 	done chan struct{} // a barrier (syncWrites): closed when reached, no write
 }
 
@@ -36,7 +42,7 @@ type hallWriters struct {
 	ch   []chan writeJob
 	wg   sync.WaitGroup
 	once sync.Once
-	fail func(what string, err error) // reports a failed write (the writer tries again)
+	fail func(what hallFile, err error) // reports a failed write (the writer tries again)
 	// closing is set by close: a write that keeps failing is then given
 	// up, its message not acknowledged (JetStream delivers it again to
 	// the next hall), so that stopping never waits on a full disk.
@@ -46,7 +52,7 @@ type hallWriters struct {
 // writerCount is how many writers the hall runs.
 const writerCount = 8
 
-func newHallWriters(fail func(string, error)) *hallWriters {
+func newHallWriters(fail func(hallFile, error)) *hallWriters {
 	w := &hallWriters{seed: maphash.MakeSeed(), fail: fail}
 	for range writerCount {
 		ch := make(chan writeJob, 4096)
@@ -57,7 +63,7 @@ func newHallWriters(fail func(string, error)) *hallWriters {
 }
 
 // write queues an append to f (the writer for f's path keeps f's order).
-func (w *hallWriters) write(f *os.File, data []byte, msg jetstream.Msg, what string) {
+func (w *hallWriters) write(f *os.File, data []byte, msg jetstream.Msg, what hallFile) {
 	w.ch[maphash.String(w.seed, f.Name())%uint64(len(w.ch))] <- writeJob{f: f, data: data, msg: msg, what: what}
 }
 
@@ -96,7 +102,7 @@ type heldMsg struct {
 
 // queue hands data for f to a writer with the message it comes from (nil:
 // none), which is acknowledged once written.
-func (h *Hall) queue(f *os.File, data []byte, m jetstream.Msg, what string) {
+func (h *Hall) queue(f *os.File, data []byte, m jetstream.Msg, what hallFile) {
 	if hm, ok := m.(*heldMsg); ok {
 		hm.queued = true
 		m = hm.Msg
@@ -137,10 +143,14 @@ func (w *hallWriters) run(ch chan writeJob) {
 }
 
 // writeFailed is the writers' report of a failed write.
-func (h *Hall) writeFailed(what string, err error) {
+func (h *Hall) writeFailed(what hallFile, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.hallAlert("", "hall-journal", fmt.Sprintf("%s: writing it: %v (the hall tries again every second)", what, err))
+	code := "hall.alert.write-failed.events"
+	if what.capture {
+		code = "hall.alert.write-failed.capture"
+	}
+	h.hallAlert("", "hall-journal", say(code, what.board, what.venue, err.Error()))
 }
 
 // syncWrites waits until every write the hall has queued is done (tests).

@@ -18,8 +18,8 @@ func TestHallWritersStopOnFailingWrite(t *testing.T) {
 	}
 	f.Close() // every write now fails
 	var failed atomic.Int32
-	w := newHallWriters(func(string, error) { failed.Add(1) })
-	w.write(f, []byte("line\n"), nil, "board 1 events")
+	w := newHallWriters(func(hallFile, error) { failed.Add(1) })
+	w.write(f, []byte("line\n"), nil, hallFile{board: "1", venue: "north"})
 	deadline := time.Now().Add(5 * time.Second)
 	for failed.Load() == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)

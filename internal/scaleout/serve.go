@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"io"
 	"log/slog"
 	"net"
@@ -51,10 +50,11 @@ func (h *Hall) Handler(out *output.Outputs) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		json.NewEncoder(w).Encode(h.Status())
 	})
-	own.HandleFunc("GET /hall", func(w http.ResponseWriter, _ *http.Request) {
+	own.HandleFunc("GET /hall", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		hallPage.Execute(w, h.Status())
+		w.Header().Set("Vary", "Accept-Language, Cookie")
+		writeHallPage(w, ws.Printer(r), h.Status()) // in the dashboard's language for r
 	})
 	csrf := http.NewCrossOriginProtection()
 	own.Handle("POST /api/hall/alerts/{id}/ack", csrf.Handler(http.HandlerFunc(h.serveAck)))
@@ -115,18 +115,6 @@ func (h *Hall) serveAck(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(h.Status())
 }
-
-var hallPage = template.Must(template.New("hall").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="2"><title>arbiterd hall: venues</title>
-<style>body{font-family:sans-serif;margin:1em}td,th{padding:.2em .8em;text-align:left}
-.cut-off{background:#fdd}.waiting{background:#eee}.connected{background:#dfd}.alert{color:#a40}.acked{color:#888}
-form{display:inline;margin-left:.6em}</style></head>
-<body><h1>Venues</h1><p><a href="/">the boards</a></p>
-<table><tr><th>venue</th><th>state</th><th>last heard</th><th>events behind</th><th>boards</th></tr>
-{{range .Venues}}<tr class="{{.State}}"><td>{{.Name}}</td><td>{{.State}}</td><td>{{if not .LastSeen.IsZero}}{{.LastSeen.UTC.Format "15:04:05"}}{{end}}</td><td>{{if .Behind}}{{.Behind}}{{else}}unknown{{end}}</td><td>{{len .Boards}}</td></tr>
-{{end}}</table>
-<h2>Alerts</h2>{{range .Alerts}}<p class="alert{{if .Acked}} acked{{end}}" id="alert-{{.ID}}">{{.Time.UTC.Format "15:04:05"}} {{.Kind}}: {{.Text}}{{if not .Acked}}<form method="post" action="/api/hall/alerts/{{.ID}}/ack"><button>Acknowledge</button></form>{{end}}</p>{{else}}<p>none</p>{{end}}
-</body></html>`))
 
 // RunHall runs `arbiterd hall` with the configuration c until ctx is done:
 // the hall, its HTTP server and the feeds.

@@ -17,8 +17,10 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/text/language"
 
 	"github.com/arbiterd/arbiterd/internal/config"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/internal/output/web"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -60,6 +62,9 @@ type VenueOptions struct {
 	// MaxBytes bounds each local stream (default: no bound: the venue
 	// keeps everything while the hall is away).
 	MaxBytes int64
+	// Lang is the language of /venue when the configuration fixes one
+	// (language.Und: each browser's, as the dashboard's).
+	Lang language.Tag
 }
 
 // VenueOptionsFrom maps the daemon's configuration (with its nats
@@ -72,6 +77,9 @@ func VenueOptionsFrom(c *config.Config, log *slog.Logger) (VenueOptions, error) 
 	o := VenueOptions{Venue: n.Venue, Event: c.Event, Round: c.Round, Dir: filepath.Join(c.Data, "round-"+c.Round),
 		URL: n.URL, Auth: Auth{Credentials: n.Credentials, NKeySeedFile: n.NKeySeedFile, NKeySeedEnv: n.NKeySeedEnv},
 		Logger: log}
+	if c.Lang != "" {
+		o.Lang, _ = i18n.Parse("lang:", c.Lang) // checked when the configuration was read
+	}
 	for _, b := range c.Boards {
 		o.Boards = append(o.Boards, b.ID())
 	}

@@ -2,13 +2,13 @@ package scaleout
 
 import (
 	"encoding/json"
-	"html/template"
 	"net/http"
 	"sort"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output/broadcast"
 )
 
@@ -130,25 +130,11 @@ func (v *Venue) Handler() http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		json.NewEncoder(w).Encode(v.Link())
 	})
-	mux.HandleFunc("GET /venue", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET /venue", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		venuePage.Execute(w, struct {
-			Venue string
-			HallLink
-		}{v.o.Venue, v.Link()})
+		w.Header().Set("Vary", "Accept-Language, Cookie")
+		writeVenuePage(w, i18n.ForRequest(r, v.o.Lang), v.o.Venue, v.Link())
 	})
 	return mux
 }
-
-var venuePage = template.Must(template.New("venue").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="2"><title>arbiterd venue {{.Venue}}: the hall</title>
-<style>body{font-family:sans-serif;margin:1em}td,th{padding:.2em .8em;text-align:left}
-.cut-off{background:#fdd}.waiting{background:#eee}.connected{background:#dfd}</style></head>
-<body><h1>Venue {{.Venue}} and the hall</h1><p><a href="/">the boards</a></p>
-<table><tr><th>link</th><th>hall</th><th>last heard</th><th>events the hall has not yet</th><th>leaf connections</th></tr>
-<tr class="{{.State}}"><td>{{.State}}</td><td>{{.Hall}}</td><td>{{if not .LastHeard.IsZero}}{{.LastHeard.UTC.Format "15:04:05"}}{{else}}never{{end}}</td>
-<td>{{if .Behind}}{{.Behind}}{{if .BoardsBehind}} (boards {{range $i, $b := .BoardsBehind}}{{if $i}}, {{end}}{{$b}}{{end}}){{end}}{{else}}unknown{{end}}</td>
-<td>{{if ge .LeafConnections 0}}{{.LeafConnections}}{{else}}–{{end}}</td></tr></table>
-<p>While the link is cut the venue goes on recording every board; the hall gets what it missed when the link is back.</p>
-</body></html>`))

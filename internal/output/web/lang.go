@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"golang.org/x/text/language"
-
 	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
@@ -20,44 +18,15 @@ import (
 // writes them, in English.
 
 // langCookie holds the language the person at the screen chose.
-const langCookie = "arbiterd-lang"
+const langCookie = i18n.LangCookie
 
-// printers are the printers of the supported languages, by code.
-var printers = func() map[string]*i18n.Printer {
-	m := map[string]*i18n.Printer{}
-	for _, t := range i18n.Supported {
-		p := i18n.NewPrinter(t)
-		m[p.Lang()] = p
-	}
-	return m
-}()
+// printer is the language of request r (i18n.ForRequest: the order
+// above).
+func (s *Server) printer(r *http.Request) *i18n.Printer { return i18n.ForRequest(r, s.opt.Lang) }
 
-// printerOf is the printer of t, English when arbiterd does not speak it.
-func printerOf(t language.Tag) *i18n.Printer {
-	b, _ := i18n.Match(t).Base()
-	if p, ok := printers[b.String()]; ok {
-		return p
-	}
-	return i18n.English
-}
-
-// printer is the language of request r.
-func (s *Server) printer(r *http.Request) *i18n.Printer {
-	if r != nil {
-		if c, err := r.Cookie(langCookie); err == nil {
-			if t, err := i18n.Parse("cookie", c.Value); err == nil {
-				return printerOf(t)
-			}
-		}
-	}
-	if s.opt.Lang != language.Und {
-		return printerOf(s.opt.Lang)
-	}
-	if r == nil {
-		return i18n.English
-	}
-	return printerOf(i18n.FromAcceptLanguage(r.Header.Get("Accept-Language")))
-}
+// Printer is the language of request r as the dashboard chooses it: the
+// pages served beside the dashboard (the hall's /hall) speak it too.
+func (s *Server) Printer(r *http.Request) *i18n.Printer { return s.printer(r) }
 
 // pageWords is what /words.js gives the page: its language, the languages
 // of the switch, and the page's words (the catalogs' web.* formats).
