@@ -8,13 +8,13 @@ import (
 	"net"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/textin"
 )
 
@@ -34,6 +34,7 @@ type emulateOptions struct {
 	verbose    bool
 	link       string
 	listen     string
+	lang       string
 }
 
 func newEmulateCmd() *cobra.Command {
@@ -51,7 +52,9 @@ with --listen HOST:PORT the board is offered on TCP instead, as a serial
 server offers a board, on every system (Windows included): the first line
 is then "device tcp://HOST:PORT", the port to put in arbiterd's
 configuration. A host may go and connect again; the game goes on
-meanwhile.
+meanwhile. --lang es says the rest in Spanish; the "device" line, and the
+"link PATH -> DEVICE" line that follows it with --link, stay as they are
+in every language, for the scripts that read them.
 
 The game is the first one of --pgn FILE, or the Immortal Game
 (Anderssen–Kieseritzky, London 1851) when none is given. The clock is set
@@ -71,17 +74,21 @@ several):
   arbiterd emulate --pgn long.pgn --period-by after-presses --fault early-period@ply=77`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := printer(o.lang)
+			if err != nil {
+				return err
+			}
 			cfg, err := o.config()
 			if err != nil {
-				return usageError{err}
+				return p.Err(usageError{err})
 			}
 			if o.link != "" && o.listen != "" {
-				return usageError{errors.New("--link and --listen exclude each other: --link names a pseudo-terminal, --listen offers the board on TCP")}
+				return p.Err(usageError{i18n.Errorf("emulate.link-listen")})
 			}
 			if o.listen != "" {
-				return runEmulateNet(cmd.Context(), cmd, cfg, o.listen)
+				return p.Err(runEmulateNet(cmd.Context(), cmd, p, cfg, o.listen))
 			}
-			return runEmulate(cmd.Context(), cmd, cfg, o.link)
+			return p.Err(runEmulate(cmd.Context(), cmd, p, cfg, o.link))
 		},
 	}
 	f := cmd.Flags()
@@ -99,6 +106,7 @@ several):
 	f.BoolVar(&o.exit, "exit", false, "exit when the game is over instead of answering until interrupted")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "print each move, press, period, flag and scripted action as it happens")
 	f.StringVar(&o.listen, "listen", "", "offer the board on TCP at `HOST:PORT` instead of a pseudo-terminal (every system; arbiterd's port tcp://HOST:PORT)")
+	addLangFlag(cmd, &o.lang)
 	f.StringVar(&o.link, "link", "", "also offer the board at `PATH`, a symbolic link to the pseudo-terminal made before the emulator answers (removed at exit): a fixed port name for arbiterd serve's configuration")
 	return cmd
 }
@@ -114,7 +122,7 @@ func (o *emulateOptions) config() (emulator.Config, error) {
 		Linger:       !o.exit,
 	}
 	if o.speed <= 0 {
-		return cfg, fmt.Errorf("--speed %v: must be a positive number", o.speed)
+		return cfg, i18n.Errorf("emulate.speed", o.speed)
 	}
 	// clockd reads every form of the notation (FIDE-style text too);
 	// its normal form is what the emulator's clock is set from.
@@ -159,10 +167,14 @@ func choice[T any](flag, word string, words []string, values ...T) (T, error) {
 		return values[i], nil
 	}
 	var none T
-	return none, fmt.Errorf("%s %q: want %s", flag, word, strings.Join(words, " or "))
+	items := make([]any, len(words))
+	for i, w := range words {
+		items[i] = w
+	}
+	return none, i18n.Errorf("emulate.choice", flag, word, i18n.List{Sep: i18n.M("emulate.or"), Items: items})
 }
 
-func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config, link string) error {
+func runEmulate(ctx context.Context, cmd *cobra.Command, p *i18n.Printer, cfg emulator.Config, link string) error {
 	out := cmd.OutOrStdout()
 	if verbose, _ := cmd.Flags().GetBool("verbose"); verbose {
 		cfg.Observe = func(n emulator.Note) {
@@ -179,7 +191,7 @@ func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config, li
 	}
 	master, path, err := emulator.OpenPTY()
 	if errors.Is(err, emulator.ErrNoPTY) {
-		return fmt.Errorf("%w: offer the board on TCP instead (arbiterd emulate --listen 127.0.0.1:4001, and port tcp://127.0.0.1:4001 in arbiterd's configuration), or try arbiterd demo", err)
+		return i18n.Errorf("emulate.no-pty", err)
 	}
 	if err != nil {
 		return err
@@ -199,12 +211,12 @@ func runEmulate(ctx context.Context, cmd *cobra.Command, cfg emulator.Config, li
 		}()
 		fmt.Fprintf(out, "link %s -> %s\n", link, path)
 	}
-	fmt.Fprintf(out, "playing %d plies at speed %g, seed %d\n", em.Plies(), cfg.Speed, cfg.Seed)
-	return emulateResult(out, em.Run(ctx, master))
+	fmt.Fprintln(out, p.Sprintf("emulate.playing", em.Plies(), cfg.Speed, cfg.Seed))
+	return emulateResult(out, p, em.Run(ctx, master))
 }
 
 // runEmulateNet offers the emulated board on a TCP listener at addr.
-func runEmulateNet(ctx context.Context, cmd *cobra.Command, cfg emulator.Config, addr string) error {
+func runEmulateNet(ctx context.Context, cmd *cobra.Command, p *i18n.Printer, cfg emulator.Config, addr string) error {
 	out := cmd.OutOrStdout()
 	var mu sync.Mutex // the line's goroutines and the game's notes print
 	say := func(format string, a ...any) {
@@ -231,31 +243,31 @@ func runEmulateNet(ctx context.Context, cmd *cobra.Command, cfg emulator.Config,
 	}
 	line := emulator.ListenLine(ln, func(remote string, connected bool) {
 		if connected {
-			say("host connected from %s\n", remote)
+			say("%s\n", p.Sprintf("emulate.host-connected", remote))
 		} else {
-			say("host %s gone\n", remote)
+			say("%s\n", p.Sprintf("emulate.host-gone", remote))
 		}
 	})
 	defer line.Close()
 	say("device tcp://%s\n", line.Addr())
-	say("playing %d plies at speed %g, seed %d\n", em.Plies(), cfg.Speed, cfg.Seed)
+	say("%s\n", p.Sprintf("emulate.playing", em.Plies(), cfg.Speed, cfg.Seed))
 	err = em.Run(ctx, line)
 	mu.Lock()
 	defer mu.Unlock()
-	return emulateResult(out, err)
+	return emulateResult(out, p, err)
 }
 
 // emulateResult says how the emulation ended, and whether that is an
 // error.
-func emulateResult(out io.Writer, err error) error {
+func emulateResult(out io.Writer, p *i18n.Printer, err error) error {
 	switch {
 	case err == nil:
-		fmt.Fprintln(out, "game over")
+		fmt.Fprintln(out, p.Sprintf("emulate.game-over"))
 		return nil
 	case errors.Is(err, context.Canceled):
 		return nil // interrupted: the normal way to stop
 	case errors.Is(err, emulator.ErrUnplugged):
-		fmt.Fprintln(out, "board unplugged")
+		fmt.Fprintln(out, p.Sprintf("emulate.unplugged"))
 		return nil
 	}
 	return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/textin"
 	"github.com/arbiterd/arbiterd/rules/bitboard"
 	"github.com/arbiterd/arbiterd/rules/unwinnable"
@@ -26,6 +26,7 @@ type unwinnableOptions struct {
 	lineNodes   int64
 	label       bool
 	cpuProfile  string
+	lang        string
 }
 
 func newUnwinnableCmd() *cobra.Command {
@@ -63,10 +64,19 @@ With --label the input is the labelled format
 each position are checked; disagreements and undetermined answers are
 printed, then a summary. A bad line is reported with its line number and
 the run continues; the exit status is then non-zero, as it is when a
---label run disagrees with a label.`,
+--label run disagrees with a label. --lang es gives the --label report,
+its summary and the errors in Spanish; the answer lines above stay as
+they are in every language, for the programs that read them.`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return runUnwinnable(cmd, args, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := printer(o.lang)
+			if err != nil {
+				return err
+			}
+			return p.Err(runUnwinnable(cmd, p, args, o))
+		},
 	}
+	addLangFlag(cmd, &o.lang)
 	cmd.Flags().BoolVar(&o.quick, "quick", false, "small node budget, as the live daemon uses (may answer undetermined)")
 	cmd.Flags().BoolVar(&o.full, "full", false, "large node budget for a ruling (the default)")
 	cmd.Flags().Int64Var(&o.nodes, "nodes", 0, "node budget per query (0 = the mode's default)")
@@ -78,9 +88,9 @@ the run continues; the exit status is then non-zero, as it is when a
 
 // runUnwinnable answers the queries of the file args names (standard
 // input without one).
-func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) (err error) {
+func runUnwinnable(cmd *cobra.Command, p *i18n.Printer, args []string, o unwinnableOptions) (err error) {
 	if o.quick && o.full {
-		return usageError{errors.New("--quick and --full exclude each other")}
+		return usageError{i18n.Errorf("unwinnable.quick-full")}
 	}
 	in := cmd.InOrStdin()
 	name := "stdin"
@@ -96,7 +106,7 @@ func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) (err 
 	// as any other.
 	in = textin.NewReader(in)
 	if o.nodes < 0 {
-		return usageError{fmt.Errorf("--nodes %d: want a count of positions, 0 for the mode's default", o.nodes)}
+		return usageError{i18n.Errorf("unwinnable.nodes", o.nodes)}
 	}
 	opt := unwinnable.Options{Mode: unwinnable.Full, NodeBudget: o.nodes, LineBudget: o.lineNodes}
 	if o.quick {
@@ -120,11 +130,11 @@ func runUnwinnable(cmd *cobra.Command, args []string, o unwinnableOptions) (err 
 		// (a bufio.Writer keeps its first error): a full disk or a
 		// closed pipe is an error, not answers silently lost.
 		if ferr := w.Flush(); err == nil && ferr != nil {
-			err = fmt.Errorf("writing the answers: %w", ferr)
+			err = i18n.Errorf("unwinnable.writing", ferr)
 		}
 	}()
 	if o.label {
-		return runLabelled(in, name, w, cmd.ErrOrStderr(), opt)
+		return runLabelled(in, name, w, cmd.ErrOrStderr(), p, opt)
 	}
 	return runQueries(in, name, w, cmd.ErrOrStderr(), opt)
 }
@@ -217,10 +227,10 @@ func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwi
 		err = werr
 	}
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", name, err)
+		return i18n.Errorf("unwinnable.reading", name, err)
 	}
 	if bad > 0 {
-		return fmt.Errorf("%s: %d bad line(s)", name, bad)
+		return i18n.Errorf("unwinnable.bad-lines", name, bad)
 	}
 	return nil
 }
@@ -257,7 +267,7 @@ func appendUCI(b []byte, m bitboard.Move) []byte {
 	return b
 }
 
-func runLabelled(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
+func runLabelled(in io.Reader, name string, w io.Writer, errw io.Writer, p *i18n.Printer, opt unwinnable.Options) error {
 	opt.Moves = true // the lines are not printed: no strings for them
 	a := unwinnable.NewAnalyzer(opt)
 	var queries, agree, undetermined, wrong int
@@ -274,29 +284,38 @@ func runLabelled(in io.Reader, name string, w io.Writer, errw io.Writer, opt unw
 			switch {
 			case r.Verdict == unwinnable.Undetermined:
 				undetermined++
-				fmt.Fprintf(w, "%s:%d: %s undetermined for %s (%s)\n", name, n, line[:2], side, q.FEN)
+				fmt.Fprintln(w, p.Sprintf("unwinnable.label.undetermined", name, n, line[:2], sideWord(side), q.FEN))
 			case (r.Verdict == unwinnable.Winnable) == q.Label[side]:
 				agree++
 			default:
 				wrong++
-				fmt.Fprintf(w, "%s:%d: %s but %s for %s (%s)\n", name, n, line[:2], r.Verdict, side, q.FEN)
+				fmt.Fprintln(w, p.Sprintf("unwinnable.label.disagree", name, n, line[:2],
+					i18n.M("unwinnable.verdict."+r.Verdict.String()), sideWord(side), q.FEN))
 			}
 		}
 	})
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", name, err)
+		return i18n.Errorf("unwinnable.reading", name, err)
 	}
 	avg := time.Duration(0)
 	if queries > 0 {
 		avg = total / time.Duration(queries)
 	}
-	fmt.Fprintf(w, "%d queries (%s): %d agree, %d undetermined, %d disagree; time %v total, %v avg, %v max\n",
-		queries, opt.Mode, agree, undetermined, wrong, total.Round(time.Millisecond), avg.Round(time.Microsecond), worst.Round(time.Microsecond))
+	fmt.Fprintln(w, p.Sprintf("unwinnable.label.summary",
+		queries, opt.Mode.String(), agree, undetermined, wrong, total.Round(time.Millisecond), avg.Round(time.Microsecond), worst.Round(time.Microsecond)))
 	switch {
 	case bad > 0:
-		return fmt.Errorf("%s: %d bad line(s)", name, bad)
+		return i18n.Errorf("unwinnable.bad-lines", name, bad)
 	case wrong > 0:
-		return fmt.Errorf("%s: %d answer(s) disagree with the labels", name, wrong)
+		return i18n.Errorf("unwinnable.label.wrong", name, wrong)
 	}
 	return nil
+}
+
+// sideWord is side as the --label report names it ("white").
+func sideWord(side bitboard.Color) i18n.Message {
+	if side == bitboard.White {
+		return i18n.M("unwinnable.side.white")
+	}
+	return i18n.M("unwinnable.side.black")
 }

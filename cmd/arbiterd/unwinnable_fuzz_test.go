@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/rules/unwinnable"
 )
 
@@ -87,7 +88,7 @@ func FuzzUnwinnableLabelled(f *testing.F) {
 			return
 		}
 		var out, errs bytes.Buffer
-		_ = runLabelled(strings.NewReader(text), "in.txt", &out, &errs, unwinnable.Options{Mode: unwinnable.Quick, NodeBudget: 200})
+		_ = runLabelled(strings.NewReader(text), "in.txt", &out, &errs, i18n.English, unwinnable.Options{Mode: unwinnable.Quick, NodeBudget: 200})
 		checkDiagnostics(t, text, errs.String())
 	})
 }

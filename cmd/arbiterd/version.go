@@ -15,13 +15,23 @@ import (
 func versionString() string { return buildinfo.Read().String() }
 
 func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
+	var lang string
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the arbiterd version, the revision it was built from, and the Go version",
-		Args:  cobra.NoArgs,
+		Long: `version prints one line: the arbiterd version, the revision it was built
+from and its time, the Go version and the platform. The line is the same
+in every language (--lang is checked as every command checks it): it is
+names and numbers, and the release checks and other scripts read it.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := printer(lang); err != nil {
+				return err
+			}
 			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionString())
 			return err
 		},
 	}
+	addLangFlag(cmd, &lang)
+	return cmd
 }
