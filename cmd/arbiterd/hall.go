@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/scaleout"
 )
 
@@ -25,9 +26,18 @@ arbiterd replay of the hall's copy gives the venue's events byte for byte.
 /hall shows which venue is cut off and how far behind. See docs/scale-out.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := loadConfig("hall", file, scaleout.LoadHallConfig)
+			// The configuration's mistakes in the language of --lang (else
+			// the environment's) until the file is read, then of its lang:.
+			p, err := printer(lang)
 			if err != nil {
 				return err
+			}
+			c, err := loadConfig("hall", file, scaleout.LoadHallConfig)
+			if err != nil {
+				return p.Err(err)
+			}
+			if t, err := i18n.Choose(lang, c.Lang); err == nil {
+				p = i18n.NewPrinter(t)
 			}
 			if listen != "" {
 				c.Listen = listen
@@ -39,12 +49,12 @@ arbiterd replay of the hall's copy gives the venue's events byte for byte.
 				c.Lang = lang
 			}
 			if err := c.Validate(); err != nil {
-				return usageError{err}
+				return p.Err(usageError{err})
 			}
 			log := newLogger(cmd.ErrOrStderr(), c.LogFormat, c.LogLevel)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return scaleout.RunHall(ctx, c, log, nil)
+			return p.Err(scaleout.RunHall(ctx, c, log, nil))
 		},
 	}
 	f := cmd.Flags()

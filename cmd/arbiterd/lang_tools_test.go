@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -166,5 +167,58 @@ func TestUnwinnableInSpanish(t *testing.T) {
 	_, _, err = runArgsIn(t, "", "unwinnable", "--quick", "--full", "--lang", "es")
 	if err == nil || exitCode(err) != 2 || err.Error() != "--quick y --full se excluyen" {
 		t.Errorf("--quick --full in Spanish: %v", err)
+	}
+}
+
+// serve and hall say the configuration's mistakes in the language of
+// --lang, else of the file's lang:, with the file, the line and the
+// setting as they are; Error() stays English underneath.
+func TestConfigErrorsInSpanish(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	unknown := write("unknown.yaml", "data: /tmp/x\nbords:\n  - number: 1\n")
+	values := write("values.yaml", "data: /tmp/x\nboards:\n  - number: 0\n    port: COM3\n")
+	windows := write("windows.yaml", "boards:\n  - number: 1\n    port: \"C:\\new\"\n    timecontrol: 90+30\n")
+	spanish := write("spanish.yaml", "lang: es\nboards:\n  - number: 1\n    port: /tmp/arbiterd-board-1\n    timecontrol: 40/5400+30:1800+30\n")
+	hall := write("hall.yaml", "venues: []\n")
+	for _, tt := range []struct {
+		args []string
+		want []string
+		code int
+	}{
+		{[]string{"serve", "--lang", "es"}, []string{"serve: falta --config ARCHIVO"}, 2},
+		{[]string{"hall", "--lang", "es"}, []string{"hall: falta --config ARCHIVO"}, 2},
+		{[]string{"serve", "--lang", "es", "--config", unknown}, []string{unknown + `:2: bords: ajuste desconocido: ¿quería decir "boards"?`}, 1},
+		{[]string{"serve", "--lang", "es", "--config", values}, []string{
+			values + ":3: boards[0].number: 0: el número de un tablero es 1 o más",
+			values + `:4: boards[0].port: "COM3" es un nombre de puerto de Windows: en este sistema`,
+			values + ":3: boards[0].timecontrol: falta: el control de tiempo decide cada veredicto de caída de bandera",
+		}, 1},
+		{[]string{"serve", "--lang", "es", "--config", windows}, []string{windows + `:3: YAML: entre comillas dobles una barra invertida empieza una secuencia de escape (\n aquí), así que "C:\new" no se lee como está escrito: póngalo entre comillas simples ('C:\new')`}, 1},
+		{[]string{"serve", "--config", spanish, "--round", "a b"}, []string{`serve: tras aplicar las opciones: round: "a b": una ronda se escribe con letras, cifras`}, 2},
+		{[]string{"hall", "--lang", "es", "--config", hall}, []string{hall + ":1: venues: no hay sedes: la sala reúne al menos una"}, 1},
+		{[]string{"serve", "--lang", "fr", "--config", spanish}, []string{`--lang "fr": not a language arbiterd speaks (it speaks en, es)`}, 2},
+	} {
+		_, _, err := runArgsIn(t, "", tt.args...)
+		if err == nil || exitCode(err) != tt.code {
+			t.Errorf("%v: %v (exit %d), want exit %d", tt.args, err, exitCode(err), tt.code)
+			continue
+		}
+		for _, want := range tt.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%v: %v\nlacks %q", tt.args, err, want)
+			}
+		}
+	}
+	// In English, as before.
+	_, _, err := runArgsIn(t, "", "serve", "--config", values)
+	if err == nil || !strings.Contains(err.Error(), values+":3: boards[0].number: 0: a board number is 1 or more") {
+		t.Errorf("serve in English: %v", err)
 	}
 }

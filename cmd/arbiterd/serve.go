@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/internal/boards/serve"
 	"github.com/arbiterd/arbiterd/internal/config"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/scaleout"
 )
 
@@ -39,9 +39,18 @@ dashboard (POST /api/round) without a restart.
 Flags override the file. See docs/operations.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := loadConfig("serve", file, config.Load)
+			// The configuration's mistakes in the language of --lang (else
+			// the environment's) until the file is read, then of its lang:.
+			p, err := printer(lang)
 			if err != nil {
 				return err
+			}
+			c, err := loadConfig("serve", file, config.Load)
+			if err != nil {
+				return p.Err(err)
+			}
+			if t, err := i18n.Choose(lang, c.Lang); err == nil {
+				p = i18n.NewPrinter(t)
 			}
 			f := cmd.Flags()
 			for name, dst := range map[string]*string{"listen": &c.Listen, "data": &c.Data, "round": &c.Round,
@@ -52,9 +61,9 @@ Flags override the file. See docs/operations.md.`,
 				}
 			}
 			if err := c.Validate(); err != nil {
-				return usageError{fmt.Errorf("serve: after the flags: %w", err)}
+				return p.Err(usageError{i18n.Errorf("config.after-flags", err)})
 			}
-			return runServe(cmd, c, speed)
+			return p.Err(runServe(cmd, c, speed))
 		},
 	}
 	f := cmd.Flags()
@@ -112,7 +121,7 @@ func runServe(cmd *cobra.Command, c *config.Config, speed float64) error {
 func loadConfig[C any](command, file string, load func(path string) (C, error)) (C, error) {
 	if file == "" {
 		var none C
-		return none, usageError{fmt.Errorf("%s: --config FILE is required", command)}
+		return none, usageError{i18n.Errorf("config.required", command)}
 	}
 	return load(file)
 }

@@ -1,8 +1,9 @@
 package config
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // checkBackslashes finds a double-quoted string with a backslash that
@@ -32,17 +33,16 @@ func checkBackslashes(name string, data []byte, toml bool) error {
 		if strings.Contains(s, "'") {
 			single = "" // a quote inside: single quotes do not fit as they are
 		}
-		fix := fmt.Sprintf("write it with forward slashes (%q)", strings.ReplaceAll(s, `\`, "/"))
-		if single != "" {
-			fix = fmt.Sprintf("put it in single quotes (%s), which take a backslash as it is, or %s", single, fix)
-		}
+		forward := strings.ReplaceAll(s, `\`, "/")
 		format := "YAML"
 		if toml {
 			format = "TOML"
 		}
-		return &Error{File: name, Line: i + 1, Err: fmt.Errorf(
-			"%s: in double quotes a backslash starts an escape (%s here), so \"%s\" is not read as written: %s",
-			format, esc, s, fix)}
+		err := i18n.Errorf("config.backslash", format, esc, s, forward)
+		if single != "" {
+			err = i18n.Errorf("config.backslash.single", format, esc, s, single, forward)
+		}
+		return &Error{File: name, Line: i + 1, Err: err}
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package config
 
 import (
 	"encoding"
-	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -11,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // The file is checked against the Config type before it is decoded, so
@@ -239,8 +240,10 @@ var (
 // every mistake, each naming the setting and its line.
 type schema struct{ errs []*Error }
 
-func (s *schema) bad(field string, line int, format string, a ...any) {
-	s.errs = append(s.errs, &Error{Field: field, Line: line, Err: fmt.Errorf(format, a...)})
+// bad notes a mistake: the message of code with a (its English is the
+// sentence as it always was).
+func (s *schema) bad(field string, line int, code string, a ...any) {
+	s.errs = append(s.errs, &Error{Field: field, Line: line, Err: i18n.Errorf(code, a...)})
 }
 
 // settingNames lists the settings a struct type has, by their key.
@@ -268,23 +271,24 @@ func keyOf(f reflect.StructField) string {
 	return k
 }
 
-// what names a node's kind for a message.
-func what(n *node) string {
+// what names a node's kind for a message (a message of the catalogs, or
+// the value as written).
+func what(n *node) any {
 	switch n.kind {
 	case mapNode:
-		return "a section of settings"
+		return i18n.M("config.what.section")
 	case listNode:
-		return "a list"
+		return i18n.M("config.what.list")
 	}
 	switch n.tag {
 	case "str":
-		return fmt.Sprintf("the text %q", n.text)
+		return i18n.M("config.what.text", n.text)
 	case "int", "float":
-		return "the number " + n.text
+		return i18n.M("config.what.number", n.text)
 	case "bool":
-		return "the yes/no value " + n.text
+		return i18n.M("config.what.bool", n.text)
 	case "null":
-		return "nothing"
+		return i18n.M("config.what.nothing")
 	}
 	return n.text
 }
@@ -306,7 +310,7 @@ func (s *schema) check(field string, t reflect.Type, n *node, device bool) {
 		s.checkList(field, t, n, device)
 	case reflect.Map:
 		if n.kind != mapNode {
-			s.bad(field, n.line, "%s where settings (key: value) belong", what(n))
+			s.bad(field, n.line, "config.want.settings", what(n))
 			return
 		}
 		for i, v := range n.vals {
@@ -315,20 +319,20 @@ func (s *schema) check(field string, t reflect.Type, n *node, device bool) {
 	case reflect.String:
 		switch {
 		case n.kind != scalarNode:
-			s.bad(field, n.line, "%s where a single value belongs", what(n))
+			s.bad(field, n.line, "config.want.value", what(n))
 		case device && (n.tag == "int" || n.tag == "float"):
-			s.bad(field, n.line, "%s is not a serial port: write the device's name, e.g. /dev/ttyUSB0, /dev/serial/by-id/… or COM3, or tcp://HOST:PORT for a board on the network", what(n))
+			s.bad(field, n.line, "config.want.port", what(n))
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		s.checkWhole(field, n)
 	case reflect.Float32, reflect.Float64:
 		if n.kind != scalarNode || (n.tag != "int" && n.tag != "float") {
-			s.bad(field, n.line, "%s where a number belongs", what(n))
+			s.bad(field, n.line, "config.want.number", what(n))
 		}
 	case reflect.Bool:
 		if n.kind != scalarNode || n.tag != "bool" {
-			s.bad(field, n.line, "%s where true or false belongs", what(n))
+			s.bad(field, n.line, "config.want.bool", what(n))
 		}
 	}
 }
@@ -337,13 +341,10 @@ func (s *schema) check(field string, t reflect.Type, n *node, device bool) {
 // is one of its settings, and each value fits it.
 func (s *schema) checkSettings(field string, t reflect.Type, n *node) {
 	if n.kind != mapNode {
-		s.bad(field, n.line, "%s where settings (key: value) belong", what(n))
+		s.bad(field, n.line, "config.want.settings", what(n))
 		return
 	}
-	place := field
-	if place == "" {
-		place = "the file"
-	}
+	place := field // "": the file itself
 	known := map[string]reflect.StructField{}
 	for i := 0; i < t.NumField(); i++ {
 		if k := keyOf(t.Field(i)); k != "" {
@@ -364,9 +365,9 @@ func (s *schema) checkSettings(field string, t reflect.Type, n *node) {
 func (s *schema) checkList(field string, t reflect.Type, n *node, device bool) {
 	if n.kind != listNode {
 		if t.Elem().Kind() == reflect.Struct || t.Elem().Kind() == reflect.Pointer {
-			s.bad(field, n.line, "%s where a list belongs (each entry starting with '-' in YAML, [[%s]] in TOML)", what(n), field)
+			s.bad(field, n.line, "config.want.list-of", what(n), field)
 		} else {
-			s.bad(field, n.line, "%s where a list belongs", what(n))
+			s.bad(field, n.line, "config.want.list", what(n))
 		}
 		return
 	}
@@ -380,17 +381,17 @@ func (s *schema) checkList(field string, t reflect.Type, n *node, device bool) {
 func (s *schema) checkWhole(field string, n *node) {
 	switch {
 	case n.kind != scalarNode:
-		s.bad(field, n.line, "%s where a whole number belongs", what(n))
+		s.bad(field, n.line, "config.want.whole", what(n))
 	case n.tag == "float":
-		s.bad(field, n.line, "%s is not a whole number", n.text)
+		s.bad(field, n.line, "config.want.whole.float", n.text)
 	case n.tag == "str":
 		if _, err := strconv.ParseFloat(strings.TrimSpace(n.text), 64); err == nil {
-			s.bad(field, n.line, "%q is text: write the number without quotes", n.text)
+			s.bad(field, n.line, "config.want.whole.quoted", n.text)
 		} else {
-			s.bad(field, n.line, "%q where a whole number belongs", n.text)
+			s.bad(field, n.line, "config.want.whole.text", n.text)
 		}
 	case n.tag != "int":
-		s.bad(field, n.line, "%s where a whole number belongs", what(n))
+		s.bad(field, n.line, "config.want.whole", what(n))
 	}
 }
 
@@ -398,17 +399,13 @@ func (s *schema) checkWhole(field string, n *node) {
 // names the key and where it is, suggests the setting probably meant, and
 // lists the settings that place has.
 func unknownKey(key, place string, names []string) error {
-	msg := "unknown setting"
 	if s := closest(key, names); s != "" {
-		msg += fmt.Sprintf(": did you mean %q?", s)
-	} else {
-		where := "here"
-		if place != "the file" {
-			where = "in " + place
-		}
-		msg += fmt.Sprintf(" (the settings %s are %s)", where, strings.Join(names, ", "))
+		return i18n.Errorf("config.unknown.did-you-mean", s)
 	}
-	return errors.New(msg)
+	if place == "" {
+		return i18n.Errorf("config.unknown.here", strings.Join(names, ", "))
+	}
+	return i18n.Errorf("config.unknown.in", place, strings.Join(names, ", "))
 }
 
 // closest returns the name the key was probably meant to be: the same

@@ -130,7 +130,7 @@ func (c *Config) DefaultTimeDuration() (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(c.DefaultTime)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("%q is not a duration such as 30m or 1h", c.DefaultTime)
+		return 0, i18n.Errorf("config.default-time", c.DefaultTime)
 	}
 	return d, nil
 }
@@ -164,6 +164,15 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// In is the error in p's language: the file, the line and the setting as
+// they are, what is wrong in p's language when it is a sentence of the
+// catalogs (what another layer said, such as the system's file errors,
+// stays as it came).
+func (e *Error) In(p *i18n.Printer) string {
+	en := e.Err.Error()
+	return strings.TrimSuffix(e.Error(), en) + p.Err(e.Err).Error()
+}
 
 // Load reads and validates the configuration file at path; its format
 // follows the extension.
@@ -235,7 +244,7 @@ func Decode(name string, data []byte, v any) (func(string) int, error) {
 	case ".toml":
 		return parseTOML(name, data, v)
 	default:
-		return nil, &Error{File: name, Err: fmt.Errorf("unknown configuration format %q: use .yaml, .yml or .toml", ext)}
+		return nil, &Error{File: name, Err: i18n.Errorf("config.format", ext)}
 	}
 }
 
@@ -245,7 +254,7 @@ func parseYAML(name string, data []byte, c any) (func(string) int, error) {
 		return nil, yamlError(name, err)
 	}
 	if len(root.Content) == 0 {
-		return nil, &Error{File: name, Err: errors.New("the file is empty")}
+		return nil, &Error{File: name, Err: i18n.Errorf("config.empty")}
 	}
 	// Keys and the kinds of values are checked first, so each mistake is
 	// named by its setting and line (the decoder's own messages name Go
@@ -354,7 +363,7 @@ func parseTOML(name string, data []byte, c any) (func(string) int, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		errs := make([]error, len(und))
 		for i, k := range und {
-			errs[i] = &Error{File: name, Line: lines(k.String()), Field: k.String(), Err: errors.New("unknown setting")}
+			errs[i] = &Error{File: name, Line: lines(k.String()), Field: k.String(), Err: i18n.Errorf("config.unknown")}
 		}
 		return nil, errors.Join(errs...)
 	}
@@ -415,37 +424,39 @@ func (c *Config) Validate() error {
 
 func (c *Config) validate(goos string) []*Error {
 	var errs []*Error
-	bad := func(field, format string, a ...any) {
-		errs = append(errs, &Error{Field: field, Err: fmt.Errorf(format, a...)})
+	// bad notes a mistake: the message of code with a, said in the
+	// reader's language (its English is the sentence as it always was).
+	bad := func(field, code string, a ...any) {
+		errs = append(errs, &Error{Field: field, Err: i18n.Errorf(code, a...)})
 	}
 	if _, port, err := net.SplitHostPort(c.Listen); err != nil {
-		bad("listen", "%q is not host:port: %v", c.Listen, err)
+		bad("listen", "config.listen", c.Listen, err)
 	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		bad("listen", "port %q is not a number from 0 to 65535", port)
+		bad("listen", "config.listen.port", port)
 	}
 	c.checkPairings(bad)
 	if !roundName.MatchString(c.Round) {
-		bad("round", "%q: a round is letters, digits, '.', '_' or '-' (it names the round's directory)", c.Round)
+		bad("round", "config.round", c.Round)
 	}
 	if _, err := c.DefaultTimeDuration(); err != nil {
-		bad("default_time", "%v", err)
+		bad("default_time", "config.as-is", err)
 	}
 	CheckLog(c.LogFormat, c.LogLevel, bad)
 	if c.Lang != "" {
 		if _, err := i18n.Parse("lang:", c.Lang); err != nil {
-			bad("lang", "%q: not a language arbiterd speaks (it speaks %s)", c.Lang, i18n.Names())
+			bad("lang", "config.lang", c.Lang, i18n.Names())
 		}
 	}
 	if strings.ContainsAny(c.Event, "\n\r") {
-		bad("event", "a line break in the event's name")
+		bad("event", "config.event")
 	}
 	if l := c.Lichess; l != nil {
 		if !lichessID.MatchString(l.RoundID) {
-			bad("lichess.round_id", "%q: a lichess round id is letters and digits, as in the round's URL", l.RoundID)
+			bad("lichess.round_id", "config.lichess.round-id", l.RoundID)
 		}
 		if l.BaseURL != "" {
 			if u, err := url.Parse(l.BaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				bad("lichess.base_url", "%q is not an http(s) URL", l.BaseURL)
+				bad("lichess.base_url", "config.lichess.base-url", l.BaseURL)
 			}
 		}
 	}
@@ -466,7 +477,7 @@ func (c *Config) checkPairings(bad func(field, format string, a ...any)) {
 	if c.Round != "" {
 		var err error
 		if n, err = strconv.Atoi(c.Round); err != nil || n < 1 {
-			bad("round", "%q: with pairings, the round is the pairing file's round number (1 or more)", c.Round)
+			bad("round", "config.pairings.round", c.Round)
 			return
 		}
 	}
@@ -475,7 +486,7 @@ func (c *Config) checkPairings(bad func(field, format string, a ...any)) {
 	}
 	r, err := pairings.ReadFile(c.Pairings, n)
 	if err != nil {
-		bad("pairings", "%v", err)
+		bad("pairings", "config.as-is", err)
 		if c.Round == "" {
 			c.Round = DefaultRound
 		}
@@ -492,7 +503,7 @@ func (c *Config) checkPairings(bad func(field, format string, a ...any)) {
 // drivers, and each board's game (checkGame).
 func (c *Config) validateBoards(goos string, bad func(field, format string, a ...any)) {
 	if len(c.Boards) == 0 {
-		bad("boards", "no boards: the daemon needs at least one")
+		bad("boards", "config.boards.none")
 	}
 	numbers := map[int]int{}
 	ports := map[string]string{}
@@ -502,7 +513,7 @@ func (c *Config) validateBoards(goos string, bad func(field, format string, a ..
 		}
 		key := portKey(port)
 		if prev, ok := ports[key]; ok {
-			bad(field, "port %s is already %s", port, prev)
+			bad(field, "config.port.used", port, prev)
 			return
 		}
 		ports[key] = field
@@ -510,32 +521,32 @@ func (c *Config) validateBoards(goos string, bad func(field, format string, a ..
 	for i, b := range c.Boards {
 		f := fmt.Sprintf("boards[%d]", i)
 		if b.Number < 1 {
-			bad(f+".number", "%d: a board number is 1 or more", b.Number)
+			bad(f+".number", "config.board.number", b.Number)
 		} else if j, dup := numbers[b.Number]; dup {
-			bad(f+".number", "board %d is already boards[%d]", b.Number, j)
+			bad(f+".number", "config.board.twice", b.Number, j)
 		} else {
 			numbers[b.Number] = i
 		}
 		if b.Port == "" {
-			bad(f+".port", "missing: the board's serial port (a path or /dev/serial/by-id/…; COM3 on Windows; tcp://HOST:PORT on the network)")
+			bad(f+".port", "config.board.port.missing")
 		} else if strings.ContainsAny(b.Port, " \t\n") {
-			bad(f+".port", "%q: a port name has no spaces", b.Port)
-		} else if p := portProblem(goos, b.Port); p != "" {
-			bad(f+".port", "%s", p)
+			bad(f+".port", "config.port.spaces", b.Port)
+		} else if p := portProblem(goos, b.Port); p != nil {
+			bad(f+".port", "config.as-is", p)
 		}
 		usePort(f+".port", b.Port)
 		if b.Driver != "dgt" {
-			bad(f+".driver", "%q: the only board driver is dgt", b.Driver)
+			bad(f+".driver", "config.board.driver", b.Driver)
 		}
 		if b.Clock != nil {
 			if b.Clock.Port == "" {
-				bad(f+".clock.port", "missing: the clock's serial port")
-			} else if p := portProblem(goos, b.Clock.Port); p != "" {
-				bad(f+".clock.port", "%s", p)
+				bad(f+".clock.port", "config.clock.port.missing")
+			} else if p := portProblem(goos, b.Clock.Port); p != nil {
+				bad(f+".clock.port", "config.as-is", p)
 			}
 			usePort(f+".clock.port", b.Clock.Port)
 			if b.Clock.Driver != "lineclock" {
-				bad(f+".clock.driver", "%q: the only separate clock driver is lineclock", b.Clock.Driver)
+				bad(f+".clock.driver", "config.clock.driver", b.Clock.Driver)
 			}
 		}
 		b.checkGame(f, bad)
@@ -547,20 +558,20 @@ func (c *Config) validateBoards(goos string, bad func(field, format string, a ..
 func (b Board) checkGame(f string, bad func(field, format string, a ...any)) {
 	for _, s := range []struct{ key, v string }{{"white", b.White}, {"black", b.Black}} {
 		if strings.ContainsAny(s.v, "\n\r") {
-			bad(f+"."+s.key, "a line break in a player's name")
+			bad(f+"."+s.key, "config.player")
 		}
 	}
 	if b.TimeControl == "" {
-		bad(f+".timecontrol", "missing: the time control decides every flag verdict (e.g. 40/5400+30:1800+30)")
+		bad(f+".timecontrol", "config.timecontrol.missing")
 	} else if _, err := clockd.ParseTimeControl(b.TimeControl); err != nil {
-		bad(f+".timecontrol", "%v", err)
+		bad(f+".timecontrol", "config.as-is", err)
 	}
 	if _, err := clockd.ParseWhiteFace(b.ClockWhite); err != nil {
-		bad(f+".clock_white", "%v", err)
+		bad(f+".clock_white", "config.as-is", err)
 	}
 	if b.StartFEN != "" {
 		if _, err := rules.NewGame(b.StartFEN); err != nil {
-			bad(f+".start_fen", "%v", err)
+			bad(f+".start_fen", "config.as-is", err)
 		}
 	}
 }
@@ -584,11 +595,11 @@ func CheckLog(format, level string, bad func(field, format string, a ...any)) {
 	switch format {
 	case "text", "json":
 	default:
-		bad("log_format", "%q is not text or json", format)
+		bad("log_format", "config.log-format", format)
 	}
 	switch level {
 	case "debug", "info", "warn", "error":
 	default:
-		bad("log_level", "%q is not debug, info, warn or error", level)
+		bad("log_level", "config.log-level", level)
 	}
 }

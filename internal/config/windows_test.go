@@ -68,18 +68,18 @@ func TestPortsForTheSystem(t *testing.T) {
 	}
 	for _, goos := range []string{"windows", "linux", "darwin"} {
 		for _, port := range []string{"tcp://192.168.1.20:4001", "tcp://[fe80::1]:4001", "tcp://pi.local:2000"} {
-			if p := portProblem(goos, port); p != "" {
+			if p := portProblem(goos, port); p != nil {
 				t.Errorf("%s, %s: %s", goos, port, p)
 			}
 		}
 	}
 	for _, port := range []string{"COM3", `\\.\COM12`, `\\.\CNCA0`} {
-		if p := portProblem("windows", port); p != "" {
+		if p := portProblem("windows", port); p != nil {
 			t.Errorf("windows, %s: %s", port, p)
 		}
 	}
 	for _, port := range []string{"/dev/ttyUSB0", "/dev/serial/by-id/usb-DGT_board_1", "/tmp/arbiterd-board-1", "board-link"} {
-		if p := portProblem("linux", port); p != "" {
+		if p := portProblem("linux", port); p != nil {
 			t.Errorf("linux, %s: %s", port, p)
 		}
 	}

@@ -22,8 +22,20 @@ func Errorf(code string, args ...any) *Error { return &Error{M(code, args...)} }
 
 func (e *Error) Error() string { return English.Text(e.Msg) }
 
-// In is the error's text in p's language.
-func (e *Error) In(p *Printer) string { return p.Text(e.Msg) }
+// In is the error's text in p's language; an error among its arguments is
+// said in p's language too.
+func (e *Error) In(p *Printer) string {
+	args := make([]any, len(e.Msg.Args))
+	for i, a := range e.Msg.Args {
+		if err, ok := a.(error); ok {
+			if _, said := a.(Localizer); !said {
+				a = p.Err(err).Error()
+			}
+		}
+		args[i] = a
+	}
+	return p.Text(Message{Code: e.Msg.Code, Args: args})
+}
 
 func (e *Error) Unwrap() error {
 	for _, a := range e.Msg.Args {
@@ -44,6 +56,20 @@ func (p *Printer) Err(err error) error {
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		if l, ok := e.(Localizer); ok {
 			text := strings.Replace(err.Error(), l.Error(), l.In(p), 1)
+			return &said{err: err, text: text}
+		}
+		// Several errors joined (errors.Join: a configuration's mistakes,
+		// one a line), each said in p's language.
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			var en, in []string
+			for _, c := range j.Unwrap() {
+				en = append(en, c.Error())
+				in = append(in, p.Err(c).Error())
+			}
+			if e.Error() != strings.Join(en, "\n") {
+				return err // another kind of multiple error: its words are its own
+			}
+			text := strings.Replace(err.Error(), e.Error(), strings.Join(in, "\n"), 1)
 			return &said{err: err, text: text}
 		}
 	}

@@ -102,29 +102,29 @@ func tomlTypeWords(name string, err error) error {
 		return err
 	}
 	line, _ := strconv.Atoi(m[1])
-	kind := func(t string) string {
+	kind := func(t string) any {
 		switch {
 		case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
-			return "a number"
+			return i18n.M("hall.config.kind.number")
 		case t == "bool":
-			return "true or false"
+			return i18n.M("hall.config.kind.bool")
 		case t == "string":
-			return "text"
+			return i18n.M("hall.config.kind.text")
 		case strings.HasPrefix(t, "[]"):
-			return "a list"
+			return i18n.M("hall.config.kind.list")
 		case strings.HasPrefix(t, "map"), strings.HasPrefix(t, "*"), strings.Contains(t, "."):
-			return "settings (a table)"
+			return i18n.M("hall.config.kind.table")
 		case strings.Contains(t, "Time"):
-			return "a date"
+			return i18n.M("hall.config.kind.date")
 		}
 		return t
 	}
 	have, want := kind(m[3]), kind(m[4])
-	hint := ""
-	if want == "text" {
-		hint = ": put it in double quotes"
+	code := "hall.config.toml-type"
+	if m[4] == "string" {
+		code = "hall.config.toml-type.text" // with the hint: put it in double quotes
 	}
-	return &config.Error{File: name, Line: line, Field: m[2], Err: fmt.Errorf("%s where %s belongs%s", have, want, hint)}
+	return &config.Error{File: name, Line: line, Field: m[2], Err: i18n.Errorf(code, have, want)}
 }
 
 var venueName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -150,11 +150,11 @@ func (c *HallConfig) validate() []*config.Error {
 	c.LogLevel = cmp.Or(c.LogLevel, config.DefaultLogLevel)
 	var errs []*config.Error
 	bad := func(field, format string, a ...any) {
-		errs = append(errs, &config.Error{Field: field, Err: fmt.Errorf(format, a...)})
+		errs = append(errs, &config.Error{Field: field, Err: i18n.Errorf(format, a...)})
 	}
 	if c.Lang != "" {
 		if _, err := i18n.Parse("lang:", c.Lang); err != nil {
-			bad("lang", "%q: not a language arbiterd speaks (it speaks %s)", c.Lang, i18n.Names())
+			bad("lang", "config.lang", c.Lang, i18n.Names())
 		}
 	}
 	hostPort := func(field, v string) {
@@ -162,7 +162,7 @@ func (c *HallConfig) validate() []*config.Error {
 			return
 		}
 		if _, p, err := net.SplitHostPort(v); err != nil {
-			bad(field, "%q is not host:port", v)
+			bad(field, "hall.config.host-port", v)
 		} else if n, err := strconv.Atoi(p); err != nil || n < 0 || n > 65535 {
 			bad(field, "port %q is not a number from 0 to 65535", p)
 		}
@@ -173,44 +173,44 @@ func (c *HallConfig) validate() []*config.Error {
 	config.CheckLog(c.LogFormat, c.LogLevel, bad)
 	n := &c.NATS
 	if n.URL != "" && (n.LeafListen != "" || n.Cluster != nil || n.Listen != "" || n.Store != "") {
-		bad("nats.url", "joining a server by URL leaves listen, leaf_listen, cluster and store to that server")
+		bad("nats.url", "hall.config.url-only")
 	}
 	for i, u := range strings.Split(n.URL, ",") {
 		if n.URL == "" {
 			break
 		}
 		if pu, err := url.Parse(strings.TrimSpace(u)); err != nil || pu.Host == "" || !leafSchemes[pu.Scheme] && pu.Scheme != "" {
-			bad("nats.url", "%q (URL %d) is not a NATS URL (nats://host:4222)", strings.TrimSpace(u), i+1)
+			bad("nats.url", "hall.config.url", strings.TrimSpace(u), i+1)
 		}
 	}
 	if n.LeafNKey != "" && !nkeys.IsValidPublicUserKey(n.LeafNKey) {
-		bad("nats.leaf_nkey", "%q is not a public user NKey (a U followed by 55 letters and digits, as `nk -gen user -pubout` prints it)", n.LeafNKey)
+		bad("nats.leaf_nkey", "hall.config.leaf-nkey", n.LeafNKey)
 	}
 	if cl := n.Cluster; cl != nil {
 		if cl.Name == "" {
-			bad("nats.cluster.name", "missing")
+			bad("nats.cluster.name", "hall.config.missing")
 		}
 		hostPort("nats.cluster.listen", cl.Listen)
 		if cl.Listen == "" {
-			bad("nats.cluster.listen", "missing: the route address of this node")
+			bad("nats.cluster.listen", "hall.config.cluster-listen")
 		}
 		if n.Name == "" {
-			bad("nats.name", "each node of a cluster needs its own name")
+			bad("nats.name", "hall.config.node-name")
 		}
 	}
 	if r := n.Replicas; r != nil && (*r < 1 || *r > 5) {
-		bad("nats.replicas", "%d: the hall's streams are kept 1 to 5 times (3 on a three-node hall); leave it out for 1", *r)
+		bad("nats.replicas", "hall.config.replicas", *r)
 	}
 	if n.Consumer != "" && !venueName.MatchString(n.Consumer) {
-		bad("nats.consumer", "%q: a consumer name is 1 to 64 letters, digits, '_' or '-'", n.Consumer)
+		bad("nats.consumer", "hall.config.consumer", n.Consumer)
 	}
 	if !config.AuthGivenOnce(n.Credentials, n.NKeySeedFile, n.NKeySeedEnv) {
-		bad("nats.credentials", config.SeveralAuth)
+		bad("nats.credentials", "config.several-auth")
 	}
 	checkVenues(c.Venues, bad)
 	if err := c.Access.Check(); err != nil {
 		for _, e := range splitJoined(err) {
-			bad("access", "%s", strings.TrimPrefix(e.Error(), "access: "))
+			bad("access", "config.as-is", strings.TrimPrefix(e.Error(), "access: "))
 		}
 	}
 	return errs
@@ -230,7 +230,7 @@ func splitJoined(err error) []error {
 // board by its number).
 func checkVenues(venues []HallVenue, bad func(field, format string, a ...any)) {
 	if len(venues) == 0 {
-		bad("venues", "no venues: the hall gathers at least one")
+		bad("venues", "hall.config.venues.none")
 	}
 	seen := map[string]bool{}
 	boards := map[int]string{} // board number → the venue listing it first
@@ -238,20 +238,20 @@ func checkVenues(venues []HallVenue, bad func(field, format string, a ...any)) {
 		f := fmt.Sprintf("venues[%d]", i)
 		switch {
 		case !venueName.MatchString(v.Name):
-			bad(f+".name", "%q: a venue name is 1 to 64 letters, digits, '_' or '-' (its nats.venue)", v.Name)
+			bad(f+".name", "hall.config.venue.name", v.Name)
 		case v.Name == HallDomain:
-			bad(f+".name", `"hall" is the hall's own JetStream domain`)
+			bad(f+".name", "hall.config.venue.hall")
 		case seen[v.Name]:
-			bad(f+".name", "venue %s is listed twice", v.Name)
+			bad(f+".name", "hall.config.venue.twice", v.Name)
 		}
 		seen[v.Name] = true
 		if v.URL != "" {
 			if u, err := url.Parse(v.URL); err != nil || u.Host == "" {
-				bad(f+".url", "%q is not a leaf-node URL (nats-leaf://host:7422)", v.URL)
+				bad(f+".url", "hall.config.venue.url", v.URL)
 			} else if !leafSchemes[u.Scheme] {
-				bad(f+".url", "%q: %s:// is not a leaf-node connection; write nats-leaf://host:7422 (the venue's leaf_listen; tls:// with TLS)", v.URL, u.Scheme)
+				bad(f+".url", "hall.config.venue.scheme", v.URL, u.Scheme)
 			} else if u.User != nil {
-				bad(f+".url", "no user or password in the URL: use nats.credentials, nkey_seed_file or nkey_seed_env")
+				bad(f+".url", "hall.config.venue.userinfo")
 			}
 		}
 		here := map[int]bool{}
@@ -259,11 +259,11 @@ func checkVenues(venues []HallVenue, bad func(field, format string, a ...any)) {
 			bf := fmt.Sprintf("%s.boards[%d]", f, j)
 			switch other, taken := boards[b]; {
 			case b < 1:
-				bad(bf, "%d: a board number is 1 or more", b)
+				bad(bf, "hall.config.board.number", b)
 			case here[b]:
-				bad(bf, "board %d is listed twice for venue %s", b, v.Name)
+				bad(bf, "hall.config.board.twice", b, v.Name)
 			case taken:
-				bad(bf, "board %d is venue %s's already: every board of the event needs its own number (the dashboard names a board by it)", b, other)
+				bad(bf, "hall.config.board.other-venue", b, other)
 			default:
 				boards[b] = v.Name
 			}
