@@ -69,6 +69,7 @@ func runScenario(seed uint64, s settings) (o *outcome) {
 
 // check compares the event stream with what the model expects.
 func check(o *outcome, m *sim) {
+	checkTexts(o)
 	sc := m.sc
 	// Completed moves: every ply up to the last completed, once each, in
 	// the order of the game, with the game's move.
