@@ -30,6 +30,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/buildinfo"
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
 	"github.com/arbiterd/arbiterd/internal/i18n"
+	"github.com/arbiterd/arbiterd/internal/i18n/evtext"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/output/pgn"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -480,7 +481,7 @@ func (v *view) show(e reconcile.Event) {
 		v.line("demo.complete", mv, p.Word("by."+e.By, e.By),
 			v.count(clockd.White, e.Moves), v.count(clockd.Black, e.Moves), pgn.Clock(e.Clock.White), pgn.Clock(e.Clock.Black))
 	case reconcile.TypeAnomaly:
-		v.line("demo.anomaly", e.Kind, e.Article, e.Detail)
+		v.line("demo.anomaly", e.Kind, e.Article, evtext.Sentence(p, e))
 	case reconcile.TypePeriod:
 		v.line("demo.period", p.Word("side."+e.Side.String()+".label", e.Side.String()), e.Period, pgn.Clock(e.Added))
 	case reconcile.TypeFlag:
@@ -497,9 +498,9 @@ func (v *view) show(e reconcile.Event) {
 		}
 		v.line("demo.flag.can-mate", mate)
 		v.line("demo.flag.verdict", p.Word("verdict."+string(e.Verdict), strings.ToUpper(string(e.Verdict))), e.Article)
-		io.WriteString(v.w, "        "+e.Reason+"\n")
+		io.WriteString(v.w, "        "+evtext.Sentence(p, e)+"\n")
 	case reconcile.TypeEnd:
-		v.line("demo.end", e.Result, e.Reason, e.Article)
+		v.line("demo.end", e.Result, p.Word("event.end."+e.Reason, e.Reason), e.Article)
 	case reconcile.TypeSession:
 		if e.State == reconcile.StateDisconnected || e.State == reconcile.StateConnected {
 			v.line("demo.session", p.Word("state."+string(e.State), string(e.State)))

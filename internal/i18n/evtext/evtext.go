@@ -61,17 +61,23 @@ func Render(p *i18n.Printer, t reconcile.Text) string {
 	return s
 }
 
-// Sentence is e's sentence in p's language: its text rendered, or, for an
-// event without one the catalogs know, its detail (an anomaly) or its
-// reason (the others) as the stream has it.
+// Sentence is e's sentence in p's language. In English (p nil or
+// English) it is the event's own detail (an anomaly) or reason (the
+// others), which is its text's English; in another language it is its
+// text rendered, or, for an event without one the catalogs know (a stream
+// written before), the detail or reason as the stream has it.
 func Sentence(p *i18n.Printer, e reconcile.Event) string {
+	own := e.Reason
+	if e.Type == reconcile.TypeAnomaly {
+		own = e.Detail
+	}
+	if p == nil || p.Lang() == "en" {
+		return own
+	}
 	if s := Render(p, e.Text); s != "" {
 		return s
 	}
-	if e.Type == reconcile.TypeAnomaly {
-		return e.Detail
-	}
-	return e.Reason
+	return own
 }
 
 // capitalise writes a capital at the start of s and of every sentence in

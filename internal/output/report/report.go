@@ -12,6 +12,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/internal/i18n"
+	"github.com/arbiterd/arbiterd/internal/i18n/evtext"
 	"github.com/arbiterd/arbiterd/internal/output/pgn"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -20,9 +21,9 @@ import (
 type Report struct {
 	Board, White, Black string
 	TimeControl         clockd.TimeControl
-	// Printer writes the report in its language (nil: English). The
-	// events' own sentences (an anomaly's detail, a verdict's reason)
-	// come as the event stream has them.
+	// Printer writes the report in its language (nil: English), the
+	// events' sentences (an anomaly's detail, a verdict's reason)
+	// included: their texts, rendered (internal/i18n/evtext).
 	Printer *i18n.Printer
 
 	completed reconcile.Moves
@@ -139,7 +140,7 @@ func writeIncident(b *strings.Builder, p *i18n.Printer, e reconcile.Event) {
 		fmt.Fprintf(b, "%12s  %-8s %s\n", p.Sprintf("report.at", e.At.Seconds()), p.Sprintf("report.label."+label), p.Sprintf(code, args...))
 	}
 	sub := func(code string, args ...any) { fmt.Fprintf(b, "%14s %s\n", "", p.Sprintf(code, args...)) }
-	text := func(s string) { b.WriteString(indent(s)); b.WriteByte('\n') }
+	text := func() { b.WriteString(indent(evtext.Sentence(p, e))); b.WriteByte('\n') }
 	art := func(a string) string { return orDash(p, a) }
 	switch e.Type {
 	case reconcile.TypeAnomaly:
@@ -148,7 +149,7 @@ func writeIncident(b *strings.Builder, p *i18n.Printer, e reconcile.Event) {
 			side = sideWord(p, e.Side, "label")
 		}
 		head("anomaly", "report.anomaly", e.Kind, side, art(e.Article))
-		text(e.Detail)
+		text()
 	case reconcile.TypePeriod:
 		head("period", "report.period", sideWord(p, e.Side, "label"), e.Period, pgn.Clock(e.Added))
 	case reconcile.TypeFlag:
@@ -163,9 +164,9 @@ func writeIncident(b *strings.Builder, p *i18n.Printer, e reconcile.Event) {
 		}
 		sub("report.can-mate", mate)
 		sub("report.verdict", p.Word("verdict."+string(e.Verdict), strings.ToUpper(string(e.Verdict))), e.Article)
-		text(e.Reason)
+		text()
 	case reconcile.TypeEnd:
-		head("end", "report.end", e.Result, e.Reason, art(e.Article))
+		head("end", "report.end", e.Result, p.Word("event.end."+e.Reason, e.Reason), art(e.Article))
 	case reconcile.TypeAdjust:
 		closes := ""
 		if len(e.Closes) > 0 {
@@ -173,22 +174,22 @@ func writeIncident(b *strings.Builder, p *i18n.Printer, e reconcile.Event) {
 		}
 		head("adjust", "report.adjust", sideWord(p, e.Side, "lower"), reconcile.FormatChange(e.Delta),
 			pgn.Clock(e.From), pgn.Clock(e.To), art(e.Article), closes)
-		text(e.Reason)
+		text()
 	case reconcile.TypeClaim:
 		head("claim", "report.claim", sideWord(p, e.Side, "lower"), art(e.Article), p.Word("mate."+string(e.OpponentCanMate), string(e.OpponentCanMate)),
 			recordedBy(p, e.Arbiter))
-		text(e.Reason)
+		text()
 	case reconcile.TypeDecision:
 		head("decision", "report.decision", p.Word("decision."+e.Decision, strings.ToUpper(e.Decision)), sideWord(p, e.Side, "lower"), e.Claim, art(e.Article),
 			recordedBy(p, e.Arbiter))
-		text(e.Reason)
+		text()
 	case reconcile.TypePause:
 		what := p.Sprintf("report.pause.stopped")
 		if e.State == reconcile.StateRunning {
 			what = p.Sprintf("report.pause.running")
 		}
 		head("pause", "report.pause", what, art(e.Article))
-		text(e.Reason)
+		text()
 	case reconcile.TypeRetract:
 		head("takeback", "report.takeback", e.Ply)
 	case reconcile.TypeSession:
