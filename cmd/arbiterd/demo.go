@@ -25,8 +25,8 @@ Where the system has no pseudo-terminals (Windows) the emulated board talks
 to arbiterd over an in-process line instead, and the demo says so: the bytes
 take the same live path, only the serial port is left out. --line
 in-process asks for that line anywhere. --lang es shows the game and the
-verdict in Spanish (the verdict's reason sentence, from the event stream,
-stays in English for now).`,
+verdict in Spanish, the verdict's reason and the anomalies' sentences
+included.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := printer(lang)

@@ -43,10 +43,11 @@ The same capture always gives the same bytes.
 --pgn FILE also writes the game as PGN with [%clk] and [%emt] per move.
 --report prints the arbiter's incident report instead of the events: moves
 completed per side against the control, every anomaly and the flag verdict,
-with the articles of the Laws; --lang es writes it in Spanish (the
-anomalies' and verdicts' own sentences, from the event stream, stay in
-English for now). --decoded prints the decoded device messages
-instead (for looking into a protocol problem).
+with the articles of the Laws; --lang es writes it in Spanish, the
+anomalies' and verdicts' sentences included, and with --pgn the comments
+arbiterd writes into the PGN (the verdict, the arbiter's changes of the
+clock, claims; English unless --lang says otherwise). --decoded prints the
+decoded device messages instead (for looking into a protocol problem).
 
 A malformed capture stops it with the line number and exit status 1.`,
 		Example: `  arbiterd replay game.capture
@@ -71,7 +72,7 @@ A malformed capture stops it with the line number and exit status 1.`,
 			if o.decoded && (o.report || o.pgnFile != "") {
 				return p.Err(usageError{i18n.Errorf("cli.replay.decoded")})
 			}
-			if o.lang != "" && !o.report {
+			if o.lang != "" && !o.report && o.pgnFile == "" {
 				return p.Err(usageError{i18n.Errorf("cli.replay.lang")})
 			}
 			if o.decoded {
@@ -113,6 +114,9 @@ func runReplay(cmd *cobra.Command, pr *i18n.Printer, o replayOptions) error {
 		g := pgn.New(pgn.Tags{Event: tags.Event, Site: tags.Site, Date: capture.Date(tags.Started), Round: tags.Round,
 			Board: tags.Board, White: tags.White, Black: tags.Black, TimeControl: tags.TimeControl, StartFEN: tags.StartFEN,
 			WhitePlayer: pgn.Player(tags.WhitePlayer), BlackPlayer: pgn.Player(tags.BlackPlayer)})
+		if o.lang != "" {
+			g.In(pr) // the comments in the language asked for; else English
+		}
 		for _, e := range events {
 			g.Add(e)
 		}

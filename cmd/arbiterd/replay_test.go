@@ -129,6 +129,16 @@ func TestReplayEventsPGNReport(t *testing.T) {
 			t.Errorf("replay %v: %v", args, err)
 		}
 	}
+	// --lang with --pgn: the PGN's comments in that language; the events
+	// as ever (a game without comments: the same PGN)
+	pgnES := filepath.Join(dir, "game.es.pgn")
+	outES, _, err := runArgs(t, "replay", "--pgn", pgnES, "--lang", "es", capt)
+	if err != nil || outES != out {
+		t.Errorf("replay --pgn --lang es: %v; events differ: %v", err, outES != out)
+	}
+	if es, err := os.ReadFile(pgnES); err != nil || string(es) != string(pgnText) {
+		t.Errorf("PGN with --lang es %v:\n%s", err, es)
+	}
 }
 
 // A capture's provenance (the arbiterd build, the wall-clock start) and

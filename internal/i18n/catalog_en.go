@@ -241,7 +241,7 @@ var catalogEN = map[string]string{
 	"cli.bad-pattern":    "%s: not a valid wildcard pattern",
 	"cli.replay.one-arg": "replay: want exactly one argument, the capture file",
 	"cli.replay.decoded": "replay: --decoded prints device messages; it cannot be combined with --pgn or --report",
-	"cli.replay.lang":    "replay: --lang is the language of the incident report; give it with --report",
+	"cli.replay.lang":    "replay: --lang is the language of the incident report and of the PGN's comments; give it with --report or --pgn",
 	"demo.err.line":      "demo: line %q: want auto, pty or in-process",
 	"demo.err.tc":        "demo: time control: %v",
 	"demo.err.fault":     "demo: fault %q: %v",
@@ -581,6 +581,16 @@ var catalogEN = map[string]string{
 	"hall.config.kind.date":         "a date",
 	"hall.config.toml-type":         "%s where %s belongs",
 	"hall.config.toml-type.text":    "%s where %s belongs: put it in double quotes",
+
+	// The comments arbiterd writes into a game's PGN (internal/output/pgn).
+	"pgn.adjust":             "arbiterd: the arbiter set %s clock %s to %s (%s)",
+	"pgn.claim":              "arbiterd: %s claims a draw (%s)",
+	"pgn.decision":           "arbiterd: the arbiter %s %s claim (%s)",
+	"pgn.decision.accepted":  "arbiterd: the arbiter accepted %s claim (%s)",
+	"pgn.decision.rejected":  "arbiterd: the arbiter rejected %s claim (%s)",
+	"pgn.decision.postponed": "arbiterd: the arbiter postponed %s claim (%s)",
+	"pgn.unverified.ply":     "arbiterd: ply %d was made while the board was not read and could not be verified",
+	"pgn.unverified.plies":   "arbiterd: plies %d to %d were made while the board was not read and could not be verified",
 
 	// The event stream's sentences and the words they are made of
 	// (rules/reconcile, text.go): each English message is the format

@@ -232,7 +232,7 @@ var catalogES = map[string]string{
 	"cli.bad-pattern":    "%s: no es un patrón de comodines válido",
 	"cli.replay.one-arg": "replay: se espera exactamente un argumento, el archivo de captura",
 	"cli.replay.decoded": "replay: --decoded muestra los mensajes de los dispositivos; no puede combinarse con --pgn ni con --report",
-	"cli.replay.lang":    "replay: --lang es el idioma del informe de incidencias; indíquelo junto con --report",
+	"cli.replay.lang":    "replay: --lang es el idioma del informe de incidencias y de los comentarios del PGN; indíquelo junto con --report o --pgn",
 	"demo.err.line":      "demo: línea %q: se espera auto, pty o in-process",
 	"demo.err.tc":        "demo: control de tiempo: %v",
 	"demo.err.fault":     "demo: fallo %q: %v",
@@ -566,6 +566,16 @@ var catalogES = map[string]string{
 	"hall.config.kind.date":         "una fecha",
 	"hall.config.toml-type":         "%s donde va %s",
 	"hall.config.toml-type.text":    "%s donde va %s: póngalo entre comillas dobles",
+
+	// The comments arbiterd writes into a game's PGN.
+	"pgn.adjust":             "arbiterd: el árbitro cambió el reloj %s en %s, a %s (%s)",
+	"pgn.claim":              "arbiterd: %s reclaman tablas (%s)",
+	"pgn.decision":           "arbiterd: decisión del árbitro (%s) sobre la reclamación %s (%s)",
+	"pgn.decision.accepted":  "arbiterd: el árbitro aceptó la reclamación %s (%s)",
+	"pgn.decision.rejected":  "arbiterd: el árbitro rechazó la reclamación %s (%s)",
+	"pgn.decision.postponed": "arbiterd: el árbitro aplazó la decisión sobre la reclamación %s (%s)",
+	"pgn.unverified.ply":     "arbiterd: la media jugada %d se hizo mientras no se leía el tablero y no se pudo verificar",
+	"pgn.unverified.plies":   "arbiterd: las medias jugadas %d a %d se hicieron mientras no se leía el tablero y no se pudieron verificar",
 
 	// The event stream's sentences and the words they are made of
 	// (rules/reconcile, text.go).

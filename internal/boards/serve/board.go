@@ -19,6 +19,7 @@ import (
 	"github.com/arbiterd/arbiterd/internal/boards/pipeline"
 	"github.com/arbiterd/arbiterd/internal/config"
 	"github.com/arbiterd/arbiterd/internal/device/serialport"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/journal/capture"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/internal/output/pgn"
@@ -156,7 +157,7 @@ func (d *Daemon) openBoard(bc config.Board) (*board, error) {
 	}
 	d.hub.AddBoard(in)
 	b.game = pgn.New(pgn.Tags{Event: d.cfg.Event, Site: d.cfg.Site, Date: capture.Date(o.started), Round: d.cfg.Round,
-		Board: id, White: ps.white, Black: ps.black, TimeControl: tc, StartFEN: bc.StartFEN, WhitePlayer: ps.wp, BlackPlayer: ps.bp})
+		Board: id, White: ps.white, Black: ps.black, TimeControl: tc, StartFEN: bc.StartFEN, WhitePlayer: ps.wp, BlackPlayer: ps.bp}).In(pgnPrinter(d.cfg.Lang))
 
 	// The events file is rewritten from the capture: it is a view of it.
 	var buf bytes.Buffer
@@ -603,4 +604,18 @@ func (b *board) close() {
 	if err := b.files.close(); err != nil {
 		b.log.Error("closing the board's files", "err", err)
 	}
+}
+
+// pgnPrinter is the language of the comments arbiterd writes into a
+// board's PGN: the configuration's lang: (checked when it was read), else
+// English.
+func pgnPrinter(lang string) *i18n.Printer {
+	if lang == "" {
+		return i18n.English
+	}
+	t, err := i18n.Parse("lang:", lang)
+	if err != nil {
+		return i18n.English
+	}
+	return i18n.NewPrinter(t)
 }

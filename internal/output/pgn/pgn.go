@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/i18n"
+	"github.com/arbiterd/arbiterd/internal/i18n/evtext"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
 
@@ -60,11 +62,12 @@ type Game struct {
 	term    string
 	comment string   // final comment: the flag verdict or end reason in words
 	early   []string // notes before the first completed move
+	p       *i18n.Printer
 }
 
 // New returns an empty game with the given tags.
 func New(t Tags) *Game {
-	g := &Game{tags: t, result: "*"}
+	g := &Game{tags: t, result: "*", p: i18n.English}
 	if len(t.TimeControl.Periods) > 0 {
 		p := t.TimeControl.Periods[0]
 		start := p.Time
@@ -77,6 +80,17 @@ func New(t Tags) *Game {
 	for i := range g.lastAt {
 		g.lastAt[i] = -1
 	}
+	return g
+}
+
+// In sets the language of the comments arbiterd writes into the record
+// (the flag verdict, the arbiter's changes of the clock, claims), for the
+// events added from then on; nil is English. It returns g.
+func (g *Game) In(p *i18n.Printer) *Game {
+	if p == nil {
+		p = i18n.English
+	}
+	g.p = p
 	return g
 }
 
@@ -120,7 +134,7 @@ func (g *Game) Add(e reconcile.Event) {
 		g.result = e.Result
 		g.term = termination(e.Reason)
 		if g.comment == "" || e.Reason != "flag" {
-			g.comment = fmt.Sprintf("%s (%s)", e.Reason, e.Article)
+			g.comment = fmt.Sprintf("%s (%s)", g.p.Word("event.end."+e.Reason, e.Reason), e.Article)
 		}
 	case reconcile.TypeAdjust:
 		// The arbiter changed a clock (6.10, 7.5.5): the record says so
@@ -128,13 +142,15 @@ func (g *Game) Add(e reconcile.Event) {
 		// the time set.
 		g.clock = e.Clock
 		g.known = [2]bool{true, true}
-		g.note(fmt.Sprintf("arbiterd: the arbiter set %s clock %s to %s (%s)", possessive(e.Side), reconcile.FormatChange(e.Delta), Clock(e.To), e.Article))
-	case reconcile.TypeClaim, reconcile.TypeDecision:
-		note := fmt.Sprintf("arbiterd: %s claims a draw (%s)", strings.ToLower(e.Side.String()), e.Article)
-		if e.Type == reconcile.TypeDecision {
-			note = fmt.Sprintf("arbiterd: the arbiter %s %s claim (%s)", e.Decision, possessive(e.Side), e.Article)
+		g.note(g.p.Sprintf("pgn.adjust", possessive(e.Side), reconcile.FormatChange(e.Delta), Clock(e.To), e.Article))
+	case reconcile.TypeClaim:
+		g.note(g.p.Sprintf("pgn.claim", i18n.M("side."+e.Side.String()+".lower"), e.Article))
+	case reconcile.TypeDecision:
+		if code := "pgn.decision." + e.Decision; i18n.Known(code) {
+			g.note(g.p.Sprintf(code, possessive(e.Side), e.Article))
+		} else {
+			g.note(g.p.Sprintf("pgn.decision", e.Decision, possessive(e.Side), e.Article))
 		}
-		g.note(note)
 	case reconcile.TypePosition:
 		if e.FEN != "" && g.tags.StartFEN == "" && len(g.moves) == 0 && !isStandard(e.FEN) {
 			g.tags.StartFEN = e.FEN
@@ -192,7 +208,7 @@ func (g *Game) flag(e reconcile.Event) {
 		g.term = "time forfeit"
 	}
 	if e.Verdict != reconcile.VerdictNone {
-		g.comment = e.Reason
+		g.comment = evtext.Sentence(g.p, e)
 	}
 }
 
@@ -368,7 +384,7 @@ func (g *Game) writeTags(b *strings.Builder) {
 // movetext is the game's movetext as tokens: moves with their numbers,
 // clock comments, notes and the result.
 func (g *Game) movetext() []string {
-	t := moveTokens{startMove: 1, numbered: true}
+	t := moveTokens{startMove: 1, numbered: true, p: g.p}
 	if g.tags.StartFEN != "" {
 		f := strings.Fields(g.tags.StartFEN)
 		if len(f) >= 6 {
@@ -415,9 +431,10 @@ func (g *Game) movetext() []string {
 // moveTokens builds the tokens of a movetext.
 type moveTokens struct {
 	tokens     []string
-	startMove  int  // the number of the record's first move
-	blackFirst bool // the record starts with Black's move
-	numbered   bool // the next Black move needs its "N..." (at the start, after a comment)
+	startMove  int           // the number of the record's first move
+	blackFirst bool          // the record starts with Black's move
+	numbered   bool          // the next Black move needs its "N..." (at the start, after a comment)
+	p          *i18n.Printer // the language of its comments
 }
 
 // move adds a ply's SAN, after its move number where one is due; the
@@ -452,11 +469,11 @@ func (t *moveTokens) unverified(p, next int, made []string) int {
 	for q+1 < next && (q+1 > len(made) || made[q] == "") {
 		q++
 	}
-	what := fmt.Sprintf("ply %d was", p)
+	what := t.p.Sprintf("pgn.unverified.ply", p)
 	if q > p {
-		what = fmt.Sprintf("plies %d to %d were", p, q)
+		what = t.p.Sprintf("pgn.unverified.plies", p, q)
 	}
-	t.tokens = append(t.tokens, "{arbiterd: "+what+" made while the board was not read and could not be verified}")
+	t.tokens = append(t.tokens, "{"+what+"}")
 	t.numbered = true
 	return q
 }
@@ -498,11 +515,13 @@ func (g *Game) note(text string) {
 	}
 }
 
-func possessive(s clockd.Side) string {
+// possessive is a side's possessive, a word of the event stream's
+// ("White's", "de las blancas").
+func possessive(s clockd.Side) i18n.Message {
 	if s == clockd.Black {
-		return "Black's"
+		return i18n.M(reconcile.TextBlackPossessive)
 	}
-	return "White's"
+	return i18n.M(reconcile.TextWhitePossessive)
 }
 
 func orQ(s string) string {
