@@ -416,6 +416,10 @@ var catalogEN = map[string]string{
 	"web.say.first-penalty":         "This is %s's first completed illegal move: add %s to %s's clock and remove any increment the press earned (%s).",
 	"web.say.2min":                  "2 minutes",
 	"web.say.1min":                  "1 minute",
+	"web.say.claim":                 "%s claims a draw with White %s, Black %s on the clock. Frozen for the decision: the position shown (%s); %d plies since the last capture or pawn move; the moves of the last %s: %s. %s.",
+	"web.say.claim.mate.yes":        "%s can still checkmate. Whether %s cannot win by normal means, or is making no effort to, is the arbiter's judgement: watch the game or decide now (10.2)",
+	"web.say.white-to-move":         "White to move",
+	"web.say.black-to-move":         "Black to move",
 
 	// The hall's /hall page and a venue's /venue page (internal/scaleout).
 	"hall.title":                      "arbiterd hall: venues",

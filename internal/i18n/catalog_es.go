@@ -401,6 +401,10 @@ var catalogES = map[string]string{
 	"web.say.first-penalty":         "Es la primera jugada ilegal completada de %s: añada %s al reloj de %s y retire el incremento que haya ganado la pulsación (%s).",
 	"web.say.2min":                  "2 minutos",
 	"web.say.1min":                  "1 minuto",
+	"web.say.claim":                 "%s reclaman tablas con blancas %s, negras %s en el reloj. Queda fijado para la decisión: la posición mostrada (%s); %d medias jugadas desde la última captura o movimiento de peón; las jugadas de los últimos %s: %s. %s.",
+	"web.say.claim.mate.yes":        "%s aún pueden dar mate. Si %s no pueden ganar por medios normales, o no hacen ningún esfuerzo por ganar, lo juzga el árbitro: observe la partida o decida ahora (10.2)",
+	"web.say.white-to-move":         "juegan las blancas",
+	"web.say.black-to-move":         "juegan las negras",
 
 	// La página /hall de la sala y la página /venue de una sede (internal/scaleout).
 	"hall.title":                      "arbiterd, sala: sedes",

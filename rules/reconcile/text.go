@@ -124,6 +124,10 @@ func nthWord(n int) Text {
 	return ordinalWord(n)
 }
 
+// NthWord is the word of nthWord, for views that count illegal moves
+// again (a count the stream made of presses that were no illegal moves).
+func NthWord(n int) Text { return nthWord(n) }
+
 // ordinalWord is a move's ordinal: "1st", "22nd", "13th" (ordinal).
 func ordinalWord(n int) Text { return say(suffixed("event.ordinal.", n), n) }
 

@@ -51,10 +51,17 @@ func Render(p *i18n.Printer, t reconcile.Text) string {
 	if t.IsZero() || !Known(t) {
 		return ""
 	}
+	return RenderMessage(p, Message(t))
+}
+
+// RenderMessage is m, a text's message (Message) a view may have changed
+// (an argument reworded, a clause left out), in p's language (English when
+// p is nil), its sentences capitalised as Render's.
+func RenderMessage(p *i18n.Printer, m i18n.Message) string {
 	if p == nil {
 		p = i18n.English
 	}
-	s := p.Text(Message(t))
+	s := p.Text(m)
 	if p.Lang() != "en" {
 		s = capitalise(s)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/internal/i18n"
+	"github.com/arbiterd/arbiterd/internal/i18n/evtext"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
@@ -177,11 +178,15 @@ func ordinalOf(w string) int {
 
 // firstPenalty words 7.5.5 for a side's first completed illegal move.
 func firstPenalty(p *i18n.Printer, side clockd.Side, class clockd.Class) string {
+	return p.Text(firstPenaltyMessage(side, class))
+}
+
+func firstPenaltyMessage(side clockd.Side, class clockd.Class) i18n.Message {
 	amount, rule := i18n.M("web.say.2min"), "7.5.5"
 	if class == clockd.Rapid || class == clockd.Blitz {
 		amount, rule = i18n.M("web.say.1min"), "7.5.5, A.3"
 	}
-	return p.Sprintf("web.say.first-penalty", sideWord(side), amount, sideWord(side.Other()), rule)
+	return i18n.M("web.say.first-penalty", sideWord(side), amount, sideWord(side.Other()), rule)
 }
 
 // wording follows a board's event stream up to each alert: what the
@@ -271,10 +276,22 @@ func (w *wording) say(a hub.Alert, e reconcile.Event) Alert {
 		}
 	case e.Type == reconcile.TypeClaim:
 		w.claim(&out, e)
+		return out
 	case e.Type == reconcile.TypeAnomaly && e.Kind == reconcile.KindPressWithoutMove:
 		out.Say = w.pressWithoutMove(&out, e)
+		return out
 	case e.Type == reconcile.TypeAnomaly:
-		out.Say = sanLines(w.recount(e.Side, spanRE.ReplaceAllString(a.Text, "$1 seconds")), w.fen())
+		if m, ok := textOf(e); ok {
+			out.Say = w.anomalyText(e, m)
+		} else {
+			out.Say = sanLines(w.recount(e.Side, spanRE.ReplaceAllString(a.Text, "$1 seconds")), w.fen())
+		}
+		return out
+	}
+	if _, ok := textOf(e); ok {
+		// a flag's verdict, a change of a clock, a decision: the
+		// sentence in the reader's language
+		out.Say = evtext.Sentence(w.p, e)
 	}
 	return out
 }
@@ -302,6 +319,17 @@ func (w *wording) claim(out *Alert, e reconcile.Event) {
 	if n, _ := fullMove(e.FEN); n > 0 {
 		out.Move = n
 	}
+	if e.OpponentCanMate == reconcile.MateYes && len(e.MateLine) > 0 {
+		if line, err := SANLine(e.FEN, e.MateLine); err == nil {
+			out.Mate = line
+		}
+	}
+	if m, ok := textOf(e); ok {
+		if say, ok := claimText(w.p, out, e, m); ok {
+			out.Say = say
+			return
+		}
+	}
 	say := out.Say
 	toMove := "White to move"
 	if _, black := fullMove(e.FEN); black {
@@ -309,8 +337,7 @@ func (w *wording) claim(out *Alert, e reconcile.Event) {
 	}
 	say = claimFENRE.ReplaceAllLiteralString(say, "the position shown ("+toMove+")")
 	if e.OpponentCanMate == reconcile.MateYes && len(e.MateLine) > 0 {
-		if line, err := SANLine(e.FEN, e.MateLine); err == nil {
-			out.Mate = line
+		if out.Mate != "" {
 			say = claimLineRE.ReplaceAllLiteralString(say, "")
 		} else {
 			say = sanLines(say, e.FEN)
@@ -335,17 +362,26 @@ func (w *wording) pressWithoutMove(out *Alert, e reconcile.Event) string {
 		c := p.Clock
 		out.Clock = &clockSeconds{White: c.White.Seconds(), Black: c.Black.Seconds()}
 	}
+	text, hasText := textOf(e)
+	pen, hasPen := penaltyOf(text)
 	if w.hasPend && w.pending == side.Other() {
 		out.PressBack = true
 		out.Label = label(w.p, "press-back")
 		w.hasPend = false
-		if penaltyRE.MatchString(e.Detail) {
+		if hasPen || !hasText && penaltyRE.MatchString(e.Detail) {
 			w.miscount[side]++
 		}
 		return w.p.Sprintf("web.say.press-back", i18n.Cap{Arg: sideWord(side)}, when, sideWord(side.Other()), clocks, sideWord(side))
 	}
 	w.pending, w.hasPend = side, true
 	s := w.p.Sprintf("web.say.press-without-move", i18n.Cap{Arg: sideWord(side)}, when, clocks)
+	if hasText {
+		if hasPen {
+			pen = rewrite(w.recountText(side, pen), sanLinesIn(w.fen()))
+			s += " " + evtext.RenderMessage(w.p, pen)
+		}
+		return s
+	}
 	if m := penaltyRE.FindString(e.Detail); m != "" {
 		m = w.recount(side, m)
 		if sm := penaltyRE.FindStringSubmatch(m); w.p.Lang() != "en" && sm != nil && ordinalOf(sm[2]) == 1 {
@@ -385,9 +421,10 @@ func Words(b hub.Board, events []reconcile.Event) []Alert {
 	return WordsIn(i18n.English, b, events)
 }
 
-// WordsIn is Words in p's language: the labels and the sentences the
-// dashboard words itself; what it quotes of the events' own texts stays
-// as the events have it (English).
+// WordsIn is Words in p's language: the labels, the sentences the
+// dashboard words itself and the events' sentences, from their texts
+// (an event without one, written before events had them, is quoted as
+// the stream has it, in English).
 func WordsIn(p *i18n.Printer, b hub.Board, events []reconcile.Event) []Alert {
 	out := make([]Alert, 0, len(b.Alerts))
 	w := newWording(p, b.TimeControl)
@@ -428,6 +465,8 @@ func raises(e reconcile.Event, a hub.Alert) bool {
 		return a.Kind == "adjust"
 	case reconcile.TypeClaim:
 		return a.Kind == "claim"
+	case reconcile.TypeDecision:
+		return a.Kind == "decision"
 	}
 	return false
 }

@@ -38,6 +38,10 @@ func readEvents(t testing.TB, path string) []reconcile.Event {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
+		if e, err := reconcile.Unmarshal(sc.Bytes()); err == nil {
+			out = append(out, e) // a line as arbiterd writes it, its text included
+			continue
+		}
 		var j struct {
 			Type, Board, State, Port, FEN, Orientation, SAN, UCI, By, Kind, Article, Detail, Reason, Verdict, Result string
 			Side                                                                                                     *string
