@@ -478,7 +478,7 @@ func (v *view) show(e reconcile.Event) {
 		if e.Side == clockd.Black {
 			mv = fmt.Sprintf("%d... %s", num, e.SAN)
 		}
-		v.line("demo.complete", mv, p.Word("by."+e.By, e.By),
+		v.line("demo.complete", mv, p.Word("by."+string(e.By), string(e.By)),
 			v.count(clockd.White, e.Moves), v.count(clockd.Black, e.Moves), pgn.Clock(e.Clock.White), pgn.Clock(e.Clock.Black))
 	case reconcile.TypeAnomaly:
 		v.line("demo.anomaly", e.Kind, e.Article, evtext.Sentence(p, e))

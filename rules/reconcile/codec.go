@@ -64,7 +64,7 @@ var (
 	fSAN         = stringField("san", func(e *Event) *string { return &e.SAN })
 	fUCI         = stringField("uci", func(e *Event) *string { return &e.UCI })
 	fReason      = stringField("reason", func(e *Event) *string { return &e.Reason })
-	fBy          = stringField("by", func(e *Event) *string { return &e.By })
+	fBy          = stringField("by", func(e *Event) *By { return &e.By })
 	fKind        = stringField("kind", func(e *Event) *Kind { return &e.Kind })
 	fArticle     = stringField("article", func(e *Event) *string { return &e.Article })
 	fDetail      = stringField("detail", func(e *Event) *string { return &e.Detail })

@@ -65,13 +65,16 @@ const (
 	KindDefaultTime Kind = "default-time"
 )
 
-// Completion causes (the `by` field of a complete event, Law 6.2.1), and
-// who stopped the clock (the `by` field of a pause event).
+// By is what completed a move (the `by` field of a complete event, Law
+// 6.2.1), or who stopped the clock (the `by` field of a pause event).
+type By string
+
+// Completion causes, and who stopped the clock.
 const (
-	ByPress    = "press"
-	ByGameEnd  = "game-end"
-	ByNextMove = "next-move"
-	ByArbiter  = "arbiter" // pause
+	ByPress    By = "press"
+	ByGameEnd  By = "game-end"
+	ByNextMove By = "next-move"
+	ByArbiter  By = "arbiter" // pause
 )
 
 // Retraction reasons (the `reason` field of a retract event).
@@ -188,7 +191,7 @@ type Event struct {
 
 	// complete: what completed the move (ByPress…); pause: who stopped
 	// the clock (ByArbiter).
-	By    string
+	By    By
 	Moves Moves // complete
 
 	// anomaly

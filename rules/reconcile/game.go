@@ -87,7 +87,7 @@ const (
 )
 
 // completedBy is the status a completion by gives.
-func completedBy(by string) plyStatus {
+func completedBy(by By) plyStatus {
 	switch by {
 	case ByPress:
 		return plyPressed

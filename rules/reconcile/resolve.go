@@ -287,7 +287,7 @@ func (g *Game) lookAgain(out *[]Event, at time.Duration) {
 }
 
 // complete marks ply index i completed (6.2.1).
-func (g *Game) complete(out *[]Event, at time.Duration, i int, by string, clock clockd.Times) {
+func (g *Game) complete(out *[]Event, at time.Duration, i int, by By, clock clockd.Times) {
 	p := &g.plies[i]
 	if p.completed() {
 		return

@@ -43,7 +43,7 @@ type Move struct {
 	SAN   string
 	Clock time.Duration // the mover's clock after the move, as displayed (%clk)
 	EMT   time.Duration // time the mover spent on it (%emt); negative when unknown
-	By    string        // how it was completed (6.2.1): press, game-end, next-move
+	By    reconcile.By  // how it was completed (6.2.1): press, game-end, next-move
 	Notes []string      // what happened after it that the record keeps (the arbiter's changes of the clock)
 }
 

@@ -150,7 +150,7 @@ func TestCompletionsOutOfBoardOrder(t *testing.T) {
 	move := func(ply int) {
 		g.Add(reconcile.Event{Type: reconcile.TypeMove, Ply: ply, Side: side(ply), SAN: game[ply-1]})
 	}
-	complete := func(ply int, by string) {
+	complete := func(ply int, by reconcile.By) {
 		if side(ply) == clockd.White {
 			n.White++
 		} else {

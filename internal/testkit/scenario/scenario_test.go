@@ -81,7 +81,7 @@ type scenario struct {
 // facts gathered from a stream.
 type facts struct {
 	completed reconcile.Moves
-	by        map[string]int
+	by        map[reconcile.By]int
 	anomalies map[reconcile.Kind]int
 	periods   []reconcile.Event
 	flags     []reconcile.Event
@@ -89,7 +89,7 @@ type facts struct {
 }
 
 func gather(evs []reconcile.Event) facts {
-	f := facts{by: map[string]int{}, anomalies: map[reconcile.Kind]int{}}
+	f := facts{by: map[reconcile.By]int{}, anomalies: map[reconcile.Kind]int{}}
 	for _, e := range evs {
 		switch e.Type {
 		case reconcile.TypeComplete:
