@@ -34,7 +34,8 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 	}
 	g.noteShown(at, s)
 	g.held.plies = nil
-	g.held.away, g.held.ambiguous = false, false
+	g.held.notAway()
+	g.held.ambiguous = false
 	switch res.Kind {
 	case rules.NoChange:
 		g.unexplained.clear()
@@ -91,8 +92,8 @@ func (g *Game) searchBounds() (depth, back int) {
 // resynchronise to, a slide) are not restarted by it — with a dump each
 // second they would never end.
 func (g *Game) noteShown(at time.Duration, s rules.Snapshot) {
-	if !g.shownSet || s != g.shown {
-		g.changed.at, g.changed.in, g.shown, g.shownSet = at, g.inputs, s, true
+	if g.shown == nil || s != *g.shown {
+		g.changed.at, g.changed.in, g.shown = at, g.inputs, &s
 	}
 }
 
@@ -129,10 +130,9 @@ func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync 
 	if len(res.Moves) >= 2 {
 		g.hold(at, res.From, res.Moves)
 		if resync {
-			g.held.away = true
-			g.held.inHand = g.transient(res.From, res.Moves)
+			g.held.kind = awayInHand(g.transient(res.From, res.Moves))
 		} else {
-			g.held.slide = g.slidOn(res.From, res.Moves)
+			g.held.slideOn(g.slidOn(res.From, res.Moves))
 		}
 		return
 	}
@@ -163,8 +163,8 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		// for ScanLag; then it is applied, or reported as moves that
 		// cannot be verified (see settle).
 		g.hold(at, res.From, moves)
-		g.held.away, g.held.ambiguous = true, res.Kind == rules.Ambiguous
-		g.held.inHand = g.transient(res.From, moves)
+		g.held.ambiguous = res.Kind == rules.Ambiguous
+		g.held.kind = awayInHand(g.transient(res.From, moves))
 		return notRebuilt
 	}
 	if resync {
@@ -192,7 +192,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 			}
 		}
 		g.hold(at, from, moves)
-		g.held.slide = slide
+		g.held.slideOn(slide)
 		return notRebuilt
 	}
 	if res.From < g.rec.Ply() {
@@ -220,7 +220,7 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 			return
 		}
 	}
-	if resync && g.away.search == unsettled && res.Kind == rules.Unexplained && !g.away.suspect {
+	if resync && g.away.unsettled() && res.Kind == rules.Unexplained && !g.away.suspect {
 		// Back from an absence, the board shows a position that no
 		// short sequence reaches. A piece in a hand looks like that
 		// too, for a moment; once the board has shown it for ScanLag
@@ -250,7 +250,7 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 			return true
 		}
 		g.atStart, g.resetAt = true, at
-		g.held.plies, g.held.backTo, g.held.away, g.held.ambiguous, g.held.slide = nil, -1, false, false, false
+		g.held.plies, g.held.backTo, g.held.kind, g.held.ambiguous = nil, -1, heldPlain, false
 		g.unexplained.clear()
 		g.away.suspect, g.away.far = false, farPosition{}
 		var turned any = ""
@@ -320,7 +320,7 @@ func farFromStart(boards []rules.Snapshot, start *chess.Position, orient, o rule
 func (a *absence) backInStep() {
 	a.search, a.suspect, a.stale, a.rebased = inStep, false, false, false
 	a.far = farPosition{}
-	a.lossy, a.fromStart = false, false
+	a.fromStart = false
 }
 
 // gameUnderWay reports whether the board, not yet oriented, shows the game under
@@ -434,7 +434,7 @@ func gameMaterial(s rules.Snapshot) bool {
 // clockSpoke reports whether the clock has started, been pressed or said
 // whose time runs.
 func (q *pressQueue) clockSpoke(started bool) bool {
-	return started || len(q.presses) > 0 || q.turn.seen
+	return started || len(q.presses) > 0 || q.turn.seen()
 }
 
 // transient reports whether the board, back from an absence, is better
@@ -484,7 +484,7 @@ func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth in
 // word, for a board that is not polled.
 func (g *Game) waitsForTheBoard() (time.Duration, bool) {
 	t := g.waiting.turn
-	if !g.away.lossy || !t.seen || t.at <= g.boardRead.at {
+	if g.away.search != unsettledLossy || !t.seen() || t.at <= g.boardRead.at {
 		return 0, false
 	}
 	return t.at + 2*g.cfg.ScanLag, true
@@ -1088,7 +1088,7 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 // (a change), and goes stale as the board changes (see Game.board).
 func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (chess.Color, bool) {
 	t := q.turn
-	if !t.seen || t.at <= awayAt || (t.snapKnown && t.snap != board) {
+	if !t.seen() || t.at <= awayAt || (t.board != wordUnread && t.snap != board) {
 		return chess.White, false
 	}
 	if t.toMove == clockd.White {
@@ -1099,8 +1099,14 @@ func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (ches
 
 // clockSays records the clock's word that side is to move, at at.
 func (g *Game) clockSays(side clockd.Side, at time.Duration) {
-	g.waiting.turn = clockWord{seen: true, toMove: side, at: at, snap: g.snap, snapKnown: !g.away.disconnected,
-		undumped: !g.away.disconnected && g.away.undumped}
+	w := clockWord{board: wordOnBoard, toMove: side, at: at, snap: g.snap}
+	switch {
+	case g.away.disconnected:
+		w.board = wordUnread
+	case g.away.undumped:
+		w.board = wordUndumped
+	}
+	g.waiting.turn = w
 }
 
 // absorbPresses drops the presses that wait for a move made while the board
@@ -1170,9 +1176,14 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // for ScanLag or a press needs them, because a piece in the hand can look
 // like a short exchange nobody played.
 func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
-	g.held.plies, g.held.from, g.held.backTo, g.held.slide, g.held.replaces = moves, from, -1, false, replacesNothing
+	g.held.plies, g.held.from, g.held.backTo, g.held.replaces = moves, from, -1, replacesNothing
 	g.held.in = g.changed.in
-	g.held.inHand = false
+	switch g.held.kind {
+	case heldSlide:
+		g.held.kind = heldPlain
+	case heldAwayInHand:
+		g.held.kind = heldAway
+	}
 	if !g.unexplained.on() {
 		g.unexplained.begin(stamp{at, g.inputs})
 	}

@@ -82,7 +82,7 @@ func (g *Game) decided(out *[]Event, at time.Duration, id int, decision string) 
 		c.open = false
 		g.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Text: say(TextDecisionAccepted, possWord(c.side))})
-		if !g.ended {
+		if g.end == nil {
 			g.finish(out, at, "1/2-1/2", "claim", "10.2")
 		}
 	case DecisionRejected:

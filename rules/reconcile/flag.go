@@ -28,11 +28,11 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 	endResult, endReason, endArticle := "", "", ""
 	for _, f := range batch {
 		ev, side := f.ClockEvent, f.Side
-		if !g.ended {
+		if g.end == nil {
 			g.completedByNextMove(out, at, side, ev.At)
 		}
 		e := g.verdict(f, both)
-		if !g.ended {
+		if g.end == nil {
 			for i := len(g.plies) - 1; i >= 0; i-- {
 				p := g.plies[i]
 				// a move made after the flag fell is no move the flag
@@ -51,7 +51,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 			}
 		}
 		g.emit(out, at, e)
-		if g.ended {
+		if g.end != nil {
 			continue
 		}
 		switch {
@@ -66,7 +66,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 			}
 		}
 	}
-	if endResult != "" && !g.ended {
+	if endResult != "" && g.end == nil {
 		g.finish(out, at, endResult, endReason, endArticle)
 	}
 }
@@ -128,9 +128,9 @@ func (g *Game) verdict(f fallen, both bool) Event {
 func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
 	tc, done, opp := g.cfg.TimeControl, e.MovesCompleted, side.Other()
 	switch {
-	case g.ended:
+	case g.end != nil:
 		e.Verdict, e.Article = VerdictNone, "6.8"
-		e.Text = say(TextFlagAfterEnd, possWord(side), g.result, endWord(g.endReason))
+		e.Text = say(TextFlagAfterEnd, possWord(side), g.end.result, endWord(g.end.reason))
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
 			e.ControlReached = e.MovesRequired > 0 && done >= e.MovesRequired

@@ -183,26 +183,24 @@ type Game struct {
 		snap  rules.Snapshot
 		state firstReading
 	}
-	stopped bool // the clock is stopped
-	started bool // the clock has started (startedAt: when, first)
-	// The default time (6.7.1): when the clock started first (startedAt,
-	// once started) and whether the check was done.
+	// round: whether the clock has started, and whether the default
+	// time (6.7.1) was checked since; startedAt: when it started first.
+	round     roundState
 	startedAt time.Duration
 	// join: the clock was first read with the game under way
 	// (clockd.ClockEvent.UnderWay; on), at, and whether the board was
 	// checked for the starting position a scan lag later (checked; see
 	// joinedAtTheStart).
-	join        joined
-	defaultDone bool
+	join joined
 
 	// The record (see ledger.go), and what the board shows of it.
 	ledger
 	snap    rules.Snapshot // the last snapshot, in White-bottom frame
 	changed stamp          // when the board last changed, and by which input
-	// shown is the snapshot the board changed to at changed (shownSet:
-	// there is one); a snapshot equal to it changes nothing.
-	shown    rules.Snapshot
-	shownSet bool
+	// shown is the snapshot the board changed to at changed (nil: none
+	// since the board was last read afresh); a snapshot equal to it
+	// changes nothing.
+	shown *rules.Snapshot
 	// placed is the last snapshot that was not made from the one before by
 	// lifting pieces only: while pieces are lifted (in a hand, or a taken
 	// piece lifted before the capturing one lands) the game's position is
@@ -211,9 +209,7 @@ type Game struct {
 	illegal    [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
 	correcting bool          // retract: completed plies go as a correction, not a take-back
 	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
-	ended      bool
-	result     string
-	endReason  string
+	end        *gameEnd      // the game's end (nil: not ended)
 	// atStart: the board shows the starting position in the middle of
 	// the game (reset, or another board put in its place) since resetAt.
 	// The record is kept; presses are not judged until the board shows a
@@ -263,20 +259,51 @@ func backOf(s clockd.Side) backExpected {
 }
 
 // clockWord is what the clock last said about the side to move: toMove,
-// at at, when the board showed snap (snapKnown: it had been read since it
-// was last away). A press hands the move to the other side; a reading
-// taken as a whole (clockd.Running) names the runner.
+// at at, when the board showed snap (see board: whether it had been read
+// since it was last away). A press hands the move to the other side; a
+// reading taken as a whole (clockd.Running) names the runner.
 type clockWord struct {
-	seen      bool
-	toMove    clockd.Side
-	at        time.Duration
-	snap      rules.Snapshot
-	snapKnown bool
-	// undumped: given after the board was back and before it was read
-	// whole (field updates laid on the image of before the absence): it
-	// is about the position the board's first dump shows.
-	undumped bool
+	board  wordBoard // wordNone: the clock has said nothing
+	toMove clockd.Side
+	at     time.Duration
+	snap   rules.Snapshot
 }
+
+// wordBoard is what the board showed when the clock gave its word.
+type wordBoard uint8
+
+const (
+	wordNone wordBoard = iota // no word yet
+	// wordUnread: given while the board was not read (disconnected):
+	// snap is not known yet (see Game.board).
+	wordUnread
+	wordOnBoard // given about snap, the board as it was read
+	// wordUndumped: given after the board was back and before it was
+	// read whole (field updates laid on the image of before the
+	// absence): it is about the position the board's first dump shows.
+	wordUndumped
+)
+
+// seen reports whether the clock has given a word.
+func (w clockWord) seen() bool { return w.board != wordNone }
+
+// gameEnd is how a game ended: its result and the reason.
+type gameEnd struct{ result, reason string }
+
+// roundState is where the round stands for this board: the clock not yet
+// started, started with the default time (6.7.1) still to check, or
+// started and the default time checked (or not to be checked: a clock
+// first read with the game under way).
+type roundState uint8
+
+const (
+	roundNotStarted roundState = iota
+	roundStarted
+	roundDefaultChecked
+)
+
+// started reports whether the clock has started.
+func (r roundState) started() bool { return r != roundNotStarted }
 
 // joined is a clock first read with the game under way
 // (clockd.ClockEvent.UnderWay), when (at), and whether the board was
@@ -381,14 +408,6 @@ type absence struct {
 	// the fewest that can have been made up to the position they reached.
 	unchecked bool
 	laid      int
-	// lossy: the absence is lost field updates — a dump contradicted the
-	// image while the board was connected. Until the board is back in
-	// step, what it shows is known only as of its latest reading: a press
-	// after that reading may complete a move the board has not shown yet
-	// (the updates of a capture lost, the next dump a second away), so
-	// nothing is settled or rebuilt on the clock's word until the board
-	// has been read after it (see waitsForTheBoard).
-	lossy bool
 	// undumped: the board has not been read whole (a dump) since it was
 	// disconnected. Until it is, a field update is laid on the image of
 	// before the absence, which may be stale: what it explains is held
@@ -413,10 +432,23 @@ const (
 	inStep    searchState = iota // the board's position follows from the record
 	resyncing                    // back (connected, resync): searched to the full depth until explained
 	unsettled                    // and away since absence.at, not yet explained again
+	// unsettledLossy: unsettled, and the absence is lost field updates —
+	// a dump contradicted the image while the board was connected. Until
+	// the board is back in step, what it shows is known only as of its
+	// latest reading: a press after that reading may complete a move the
+	// board has not shown yet (the updates of a capture lost, the next
+	// dump a second away), so nothing is settled or rebuilt on the
+	// clock's word until the board has been read after it (see
+	// waitsForTheBoard).
+	unsettledLossy
 )
 
 // resyncing reports whether the board is searched to the full depth.
 func (a *absence) resyncing() bool { return a.search != inStep }
+
+// unsettled reports whether the board has been away since a.at and is not
+// yet explained again.
+func (a *absence) unsettled() bool { return a.search == unsettled || a.search == unsettledLossy }
 
 // resync: the board is back, and searched to the full depth until its
 // position is explained.
@@ -456,21 +488,17 @@ type farPosition struct {
 // held is several plies the board shows at once, not yet accepted.
 type held struct {
 	plies  []*chess.Move
-	from   int  // the ply they start from
-	backTo int  // ≥ 0: the held plies may instead be a take-back to this ply
-	slide  bool // the held plies continue a recorded slide (see fewer)
+	from   int // the ply they start from
+	backTo int // ≥ 0: the held plies may instead be a take-back to this ply
+	// kind: the held plies continue a recorded slide, or were found after
+	// an absence (a resync search), or neither
+	kind heldKind
 	// replaces: the held plies replace a completed move the board shows
 	// was another (see miscommitted), or merge two recorded moves of one
 	// piece around a reply into one (see fitsMerge)
-	replaces replacement
-	away     bool // the held plies were found after an absence (a resync search)
-	in       int  // the input that showed the position they reach (its changed.in)
-	// inHand: with away, the held plies leave the other side to move than
-	// the clock says, and the board is, but for one piece lifted off it, a
-	// position the clock agrees with (see pieceInHand): a move or a capture
-	// in the making, held until the board has shown it for UnexplainedAfter.
-	inHand    bool
-	ambiguous bool // several sequences explain the board equally well
+	replaces  replacement
+	in        int  // the input that showed the position they reach (its changed.in)
+	ambiguous bool // after an absence, several sequences explain the board equally well
 	// tried: the board and record miscommitted last searched in vain; the
 	// same board against the same record is not searched again.
 	tried struct {
@@ -478,6 +506,48 @@ type held struct {
 		snap   rules.Snapshot
 		fen    string
 		counts Moves
+	}
+}
+
+// heldKind is where held plies come from.
+type heldKind uint8
+
+const (
+	heldPlain heldKind = iota // the board, in step
+	heldSlide                 // the board, continuing a recorded slide (see fewer)
+	heldAway                  // a resync search after an absence
+	// heldAwayInHand: after an absence, and they leave the other side to
+	// move than the clock says, and the board is, but for one piece
+	// lifted off it, a position the clock agrees with (see pieceInHand):
+	// a move or a capture in the making, held until the board has shown
+	// it for UnexplainedAfter.
+	heldAwayInHand
+)
+
+// awayInHand is heldAwayInHand when inHand, else heldAway.
+func awayInHand(inHand bool) heldKind {
+	if inHand {
+		return heldAwayInHand
+	}
+	return heldAway
+}
+
+// away reports whether the held plies were found after an absence.
+func (h *held) away() bool { return h.kind == heldAway || h.kind == heldAwayInHand }
+
+// notAway: the held plies, if any, are not those of an absence.
+func (h *held) notAway() {
+	if h.away() {
+		h.kind = heldPlain
+	}
+}
+
+// slideOn says whether the held plies continue a recorded slide.
+func (h *held) slideOn(slide bool) {
+	if slide {
+		h.kind = heldSlide
+	} else if h.kind == heldSlide {
+		h.kind = heldPlain
 	}
 }
 
@@ -581,9 +651,9 @@ func (g *Game) reset(rec *rules.Game) {
 	g.before, g.plyBase = g.base, 0
 	g.snap = rules.SnapshotOf(g.start)
 	g.placed = g.snap
-	g.shownSet = false
+	g.shown = nil
 	g.illegal = [2]int{}
-	g.ended, g.result, g.endReason = false, "", ""
+	g.end = nil
 	g.atStart = false
 	g.waiting = pressQueue{}
 	g.flag = flagState{}
@@ -691,7 +761,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 			// plies on, and it may be read before the session says it is
 			// connected (a restarted daemon's board answers first).
 			g.away.undumped, g.away.starting = true, true
-			if g.away.search != unsettled {
+			if !g.away.unsettled() {
 				g.away.search, g.away.at, g.away.in, g.away.warned, g.away.unchecked = unsettled, at, g.inputs, false, false
 			}
 		}
@@ -718,28 +788,28 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	if g.away.disconnected {
 		// The board is read again: how long it has shown what it shows
 		// counts from now, not across the time it was not read.
-		g.shownSet = false
+		g.shown = nil
 		if g.unexplained.on() {
 			g.unexplained.since = stamp{at, g.inputs}
 		}
-		if t := &g.waiting.turn; t.seen && !t.snapKnown {
+		if t := &g.waiting.turn; t.board == wordUnread {
 			// The clock spoke while the board was not read: its word is
 			// about the position the board is first read with if this
 			// reading is a dump, and goes stale as that changes (see
 			// clockTurn); a field update is a change, so the word is
 			// about the position before it.
-			t.snap, t.snapKnown = g.snap, true
+			t.snap, t.board = g.snap, wordOnBoard
 			if dump {
 				defer func() { t.snap = g.snap }()
 			}
 		}
 		defer func() { g.away.disconnected = false }()
 	}
-	if t := &g.waiting.turn; dump && t.seen && t.undumped {
-		t.undumped = false
+	if t := &g.waiting.turn; dump && t.board == wordUndumped {
+		t.board = wordOnBoard
 		defer func() { t.snap = g.snap }()
 	}
-	if (!g.oriented || g.ended) && !g.orientTo(&out, at, s) {
+	if (!g.oriented || g.end != nil) && !g.orientTo(&out, at, s) {
 		return out
 	}
 	g.show(&out, at, s)
@@ -776,7 +846,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 		if g.first.state == notRead || g.first.snap != s {
 			g.first.snap, g.first.state = s, readNotSearched
 		}
-		if g.first.state == readNotSearched && g.waiting.clockSpoke(g.started) {
+		if g.first.state == readNotSearched && g.waiting.clockSpoke(g.round.started()) {
 			// searched once, and only once the clock runs: without one,
 			// a board that is not at the start is being set up
 			g.first.state = readAndSearched
@@ -792,7 +862,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 		return false
 	}
 	g.unexplained.clear()
-	if g.ended {
+	if g.end != nil {
 		rec, err := rules.NewGame(g.cfg.StartFEN)
 		if err != nil { // New checked the FEN; keep the old record
 			return false
@@ -836,7 +906,7 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 func (g *Game) dumped(s rules.Snapshot) {
 	first := g.away.undumped
 	g.away.undumped = false // the board is read whole
-	if !g.oriented || g.ended {
+	if !g.oriented || g.end != nil {
 		return
 	}
 	r := s
@@ -847,12 +917,13 @@ func (g *Game) dumped(s rules.Snapshot) {
 		// The first dump since the board was disconnected: plies
 		// held on what field updates showed before it were laid on
 		// the image of before the absence, and go.
-		g.held.plies, g.held.away, g.held.ambiguous, g.held.inHand = nil, false, false, false
+		g.held.plies, g.held.ambiguous = nil, false
+		g.held.notAway()
 	}
 	if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
 		g.away.resync()
-		g.away.lossy = g.away.lossy || !g.away.disconnected
-		if g.away.search != unsettled {
+		lossy := g.away.search == unsettledLossy || !g.away.disconnected
+		if !g.away.unsettled() {
 			g.away.search, g.away.warned, g.away.unchecked = unsettled, false, false
 			if !first {
 				// the image was last known right at the previous input
@@ -862,6 +933,9 @@ func (g *Game) dumped(s rules.Snapshot) {
 			// updates laid on the image of before it seemed to say:
 			// what was read since, presses included, was read after
 			// it
+		}
+		if lossy {
+			g.away.search = unsettledLossy
 		}
 	}
 }
@@ -874,7 +948,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		ev = mirrored(ev)
 	}
 	at := ev.At
-	if t := g.waiting.turn; ev.Kind == clockd.Running && (!t.seen || t.toMove != ev.Side || t.at <= g.away.at) {
+	if t := g.waiting.turn; ev.Kind == clockd.Running && (!t.seen() || t.toMove != ev.Side || t.at <= g.away.at) {
 		// What a reading taken as a whole says of the turn is known
 		// before what falls due with it is decided: the board's deadline
 		// after an absence may fall due with this very reading. A reading
@@ -895,17 +969,15 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.PeriodAdded:
 		g.clockPeriodAdded(&out, at, ev)
 	case clockd.Stopped:
-		g.stopped = true
 		g.clock = ev.Clock
 		g.ref.Stop(at)
 		g.hand.clockPaused(ev)
-		if !g.ended {
+		if g.end == nil {
 			// decided once the board has shown what ended the game, if
 			// anything did (see clockStopped)
 			g.flag.stops = append(g.flag.stops, ev)
 		}
 	case clockd.Resumed:
-		g.stopped = false
 		g.ref.Resume(at)
 		g.clock = ev.Clock
 		g.clockRuns(&out, at, ev.Clock)
@@ -927,7 +999,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Reset:
 		g.clockWasReset(&out, at, ev)
 	}
-	if !g.oriented && g.first.state == readNotSearched && g.waiting.clockSpoke(g.started) && g.orientTo(&out, at, g.first.snap) {
+	if !g.oriented && g.first.state == readNotSearched && g.waiting.clockSpoke(g.round.started()) && g.orientTo(&out, at, g.first.snap) {
 		// The board shows something else than the start: now that the
 		// clock has spoken, it may be a game under way (see gameUnderWay).
 		g.show(&out, at, g.first.snap)
@@ -939,7 +1011,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 // (6.7.1), or, after a reset, the clock runs again with the times the
 // arbiter set back.
 func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if g.started {
+	if g.round.started() {
 		// the clock runs again after a reset: the times the
 		// arbiter set back are an adjustment
 		g.clockRuns(out, at, ev.Clock)
@@ -948,7 +1020,9 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	} else {
 		g.startedAt = at // the round starts for this board (6.7.1)
 	}
-	g.started = true
+	if g.round == roundNotStarted {
+		g.round = roundStarted
+	}
 	g.clock = ev.Clock
 	g.ref.Start(at)
 	if ev.UnderWay && g.join.state == notJoined {
@@ -956,7 +1030,7 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// started before arbiterd read this board (no default time to
 		// check), and the board may show a position too far on for the
 		// search from the start (see joinedAt).
-		g.join, g.defaultDone = joined{state: joinedUnchecked, at: at, faces: guessedIf(ev.WhiteGuessed)}, true
+		g.join, g.round = joined{state: joinedUnchecked, at: at, faces: guessedIf(ev.WhiteGuessed)}, roundDefaultChecked
 		if ev.Side == clockd.Black {
 			g.ref.Press(clockd.White, at, 0)
 		}
@@ -1031,7 +1105,7 @@ func mirrored(ev clockd.ClockEvent) clockd.ClockEvent {
 // count the periods wrong; else a game whose first moves arbiterd missed
 // with every piece back on its square.
 func (g *Game) joinedAtTheStart(out *[]Event, at time.Duration) {
-	if !g.oriented || g.away.fromStart || g.plyBase != 0 || g.rec.Ply() != 0 || len(g.plies) != 0 || g.ended {
+	if !g.oriented || g.away.fromStart || g.plyBase != 0 || g.rec.Ply() != 0 || len(g.plies) != 0 || g.end != nil {
 		return
 	}
 	g.anomaly(out, at, KindClockReading, 0, true, "6.10", say(TextReadingFirst,
@@ -1046,7 +1120,7 @@ func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	g.flag.sincePress = false
 	g.clockSays(ev.Side.Other(), at)
 	g.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
-	if !g.ended {
+	if g.end == nil {
 		g.waiting.presses = append(g.waiting.presses, pendingPress{ev: ev, in: g.inputs})
 	}
 }
@@ -1092,7 +1166,7 @@ func (g *Game) clockPeriodAdded(out *[]Event, at time.Duration, ev clockd.ClockE
 	flagged := g.flag.down[ev.Side]
 	g.flag.down[ev.Side] = false
 	g.emit(out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
-	if !g.flag.sincePress && !flagged && len(g.cfg.TimeControl.Periods) > 0 && !g.ended && !g.atStart {
+	if !g.flag.sincePress && !flagged && len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && !g.atStart {
 		ev.Period = period
 		g.flag.checks = append(g.flag.checks, periodCheck{ev: ev, in: g.inputs})
 		g.snapChecks(ev.Side)
@@ -1106,7 +1180,7 @@ func (g *Game) clockWasReset(out *[]Event, at time.Duration, ev clockd.ClockEven
 	g.clock = ev.Clock
 	g.flag.hwPeriod = [2]int{1, 1}
 	g.flag.down = [2]bool{}
-	if !g.ended {
+	if g.end == nil {
 		g.anomaly(out, at, KindClockReading, 0, true, "6.10",
 			say(TextReadingReset,
 				hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
@@ -1153,8 +1227,8 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 			return out
 		}
 		g.retract(&out, at, a.Ply-g.plyBase, nil, true)
-		if g.ended {
-			g.ended, g.result, g.endReason = false, "", ""
+		if g.end != nil {
+			g.end = nil
 		}
 	case ActSetClock:
 		if a.Time < 0 {
@@ -1168,7 +1242,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 			g.clock.White = a.Time
 		}
 	case ActClaim:
-		if g.ended {
+		if g.end != nil {
 			g.anomaly(&out, at, KindBadInput, a.Side, false, "10.2", say(TextBadClaimEnded, badAction))
 			return out
 		}

@@ -52,21 +52,32 @@ type incident struct {
 // hand is the state of the arbiter's touches (reset with the game).
 type hand struct {
 	open []incident
-	// During a stop: the times when it stopped (from), whether a face's
-	// time changed since (changed), whether the stop is recorded as the
-	// arbiter's pause (pause), and the clock-stopped alert it raised
-	// (stopSeq, 0: none).
-	stopped bool
+	// stop: whether the clock stands, and why. During a stop: the times
+	// when it stopped (from), whether a face's time changed since
+	// (changed), whether the stop is recorded as the arbiter's pause
+	// (pause), and the clock-stopped alert it raised (stopSeq, 0: none).
+	stop    handStop
 	stopAt  time.Duration
 	from    clockd.Times
 	changed bool
 	pause   bool
 	stopSeq int
 	unsure  bool // a change's face was named by the clock's indicators alone
-	// restore: the clock was reset mid-game and has not run since (the
-	// times it showed before are the reset incident's to).
-	restore bool
 }
+
+// handStop is whether the clock stands.
+type handStop uint8
+
+const (
+	notStopped   handStop = iota
+	stoppedPlain          // by a player or the arbiter
+	// stoppedAfterReset: the clock was reset mid-game and has not run since (the
+	// times it showed before are the reset incident's to).
+	stoppedAfterReset
+)
+
+// stopped reports whether the clock stands.
+func (h *hand) stopped() bool { return h.stop != notStopped }
 
 // expect records that the anomaly just emitted (the last of out) is
 // settled by a change of side's clock by delta.
@@ -111,7 +122,10 @@ func (c Config) penaltyTime() (time.Duration, string) {
 
 // clockPaused notes that the clock stopped.
 func (h *hand) clockPaused(ev clockd.ClockEvent) {
-	h.stopped, h.stopAt, h.from, h.changed = true, ev.At, ev.Clock, false
+	if h.stop == notStopped {
+		h.stop = stoppedPlain
+	}
+	h.stopAt, h.from, h.changed = ev.At, ev.Clock, false
 	h.pause, h.stopSeq = false, 0
 }
 
@@ -119,7 +133,7 @@ func (h *hand) clockPaused(ev clockd.ClockEvent) {
 // an incident the arbiter settles at the clock is open, or a time was
 // changed while it stood. It is then recorded as a pause, not an alarm.
 func (h *hand) arbitersStop(plies int) bool {
-	return h.stopped && (h.fresh(plies) != nil || h.changed)
+	return h.stopped() && (h.fresh(plies) != nil || h.changed)
 }
 
 // fresh is the latest open incident raised shortly before the stop.
@@ -146,7 +160,7 @@ func (g *Game) pauseEvent(out *[]Event, at time.Duration, clock clockd.Times) {
 // timeChanged notes a face's time changed while the clock stood.
 func (g *Game) timeChanged(at time.Duration, ev clockd.ClockEvent) {
 	g.clock = ev.Clock
-	if !g.started || g.ended || !g.hand.stopped {
+	if !g.round.started() || g.end != nil || !g.hand.stopped() {
 		return // the clock being set before the game, or after it
 	}
 	g.hand.changed = true
@@ -158,15 +172,14 @@ func (g *Game) timeChanged(at time.Duration, ev clockd.ClockEvent) {
 // Started after a reset): the stop is decided if it was not yet, and each
 // face's net change over it is recorded.
 func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
-	if g.hand.restore {
-		g.hand.restore = false
-		if !g.ended {
+	if g.hand.stop == stoppedAfterReset {
+		if g.end == nil {
 			g.adjusted(out, at, g.hand.from, clock)
 		}
-		g.hand.stopped, g.hand.unsure = false, false
+		g.hand.stop, g.hand.unsure = notStopped, false
 		return
 	}
-	if !g.hand.stopped {
+	if !g.hand.stopped() {
 		return
 	}
 	if len(g.flag.stops) > 0 && g.hand.changed {
@@ -174,22 +187,21 @@ func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
 		g.flag.stops = g.flag.stops[1:]
 		g.pauseEvent(out, at, g.hand.from)
 	}
-	if g.hand.changed && !g.ended {
+	if g.hand.changed && g.end == nil {
 		g.adjusted(out, at, g.hand.from, clock)
 	}
 	if g.hand.pause {
 		g.emit(out, at, Event{Type: TypePause, State: StateRunning, By: ByArbiter, Clock: clock, Article: "6.11",
 			Text: say(TextPauseRunning, hms(clock.White), hms(clock.Black))})
 	}
-	g.hand.stopped, g.hand.changed, g.hand.pause, g.hand.stopSeq, g.hand.unsure = false, false, false, 0, false
+	g.hand.stop, g.hand.changed, g.hand.pause, g.hand.stopSeq, g.hand.unsure = notStopped, false, false, 0, false
 }
 
 // clockReset notes a reset of the clock mid-game: the times it showed
 // before are what the arbiter sets back (6.10); the reset anomaly just
 // emitted is settled by it.
 func (h *hand) clockReset(last Event, plies int, before, now clockd.Times) {
-	h.restore, h.from = true, now
-	h.stopped, h.changed = true, false
+	h.stop, h.from, h.changed = stoppedAfterReset, now, false
 	h.expect(last, plies, clockd.White, 0, Text{Code: TextIncidentReset}, Text{Code: TextIncidentResetWhat}, "6.10")
 	h.open[len(h.open)-1].to = before
 }
@@ -286,7 +298,7 @@ func FormatChange(d time.Duration) string {
 // defaultDue is when the default time passes (6.7.1), if it is checked
 // and not yet done.
 func (g *Game) defaultDue() (time.Duration, bool) {
-	if g.cfg.DefaultTime <= 0 || !g.started || g.defaultDone || g.ended {
+	if g.cfg.DefaultTime <= 0 || g.round != roundStarted || g.end != nil {
 		return 0, false
 	}
 	return g.startedAt + g.cfg.DefaultTime, true
@@ -298,7 +310,7 @@ func (g *Game) defaultDue() (time.Duration, bool) {
 // the arbiter checks, and decides (an absent player loses, 6.7.1, unless
 // the rules of the competition say otherwise).
 func (g *Game) defaultTimePassed(out *[]Event, at time.Duration) {
-	g.defaultDone = true
+	g.round = roundDefaultChecked
 	var made [2]bool
 	for _, p := range g.plies {
 		made[p.side] = true

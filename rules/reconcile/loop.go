@@ -90,7 +90,7 @@ func (g *Game) step(out *[]Event, at time.Duration, s step) {
 		s.guard++
 		g.work.then(s)
 	case stepSignalledEnd:
-		if !g.ended {
+		if g.end == nil {
 			g.finish(out, at, s.signal, "result-signalled", "–")
 		}
 	case stepLookAgain:

@@ -133,7 +133,7 @@ func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, 
 // the board showed then).
 func (g *Game) pressIgnored(pr pendingPress) bool {
 	ev := pr.ev
-	return (g.atStart && ev.At >= g.resetAt) || g.ended || (g.away.stale && !g.away.before(ev.At, pr.in))
+	return (g.atStart && ev.At >= g.resetAt) || g.end != nil || (g.away.stale && !g.away.before(ev.At, pr.in))
 }
 
 // first reports whether the held plies are to be settled before the
@@ -147,7 +147,7 @@ func (h *held) first(pr pendingPress, cands []int, changed stamp) bool {
 	}
 	ev := pr.ev
 	return len(cands) == 0 || changed.before(pr.stamp()) ||
-		(!ev.Inferred && changed.at <= ev.At+boardReportLag) || h.slide ||
+		(!ev.Inferred && changed.at <= ev.At+boardReportLag) || h.kind == heldSlide ||
 		(h.from <= cands[len(cands)-1] && !takenLater(h.plies)) // replaces
 }
 

@@ -115,24 +115,24 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	h.advance(10)
 	g := h.g
 	// The game ended with state of its own left over.
-	g.ended = true
+	g.end = &gameEnd{"1-0", "checkmate"}
 	g.away = absence{search: unsettled, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}
-	g.held = held{slide: true, replaces: replacesCompleted, away: true, backTo: 3, from: 1}
-	g.waiting = pressQueue{back: blackBackExpected, turn: clockWord{seen: true}, wait: true}
+	g.held = held{kind: heldAwayInHand, replaces: replacesCompleted, ambiguous: true, backTo: 3, from: 1}
+	g.waiting = pressQueue{back: blackBackExpected, turn: clockWord{board: wordOnBoard}, wait: true}
 	g.unexplained = unexplainedBoard{state: boardUnexplainedReported, since: stamp{in: 4}}
 	seq, inputs := g.seq, g.inputs
 	h.board = rules.SnapshotOf(g.start)
 	h.show(20)
-	if g.ended || g.rec.Ply() != 0 || g.counts != (Moves{}) {
-		t.Fatalf("no new game: ended %v, ply %d, counts %+v", g.ended, g.rec.Ply(), g.counts)
+	if g.end != nil || g.rec.Ply() != 0 || g.counts != (Moves{}) {
+		t.Fatalf("no new game: ended %v, ply %d, counts %+v", g.end != nil, g.rec.Ply(), g.counts)
 	}
 	if g.away != (absence{}) {
 		t.Errorf("the old game's absence survived: %+v", g.away)
 	}
-	if g.held.plies != nil || g.held.slide || g.held.replaces != replacesNothing || g.held.away || g.held.backTo != -1 || g.held.from != 0 {
+	if g.held.plies != nil || g.held.kind != heldPlain || g.held.ambiguous || g.held.replaces != replacesNothing || g.held.backTo != -1 || g.held.from != 0 {
 		t.Errorf("the old game's held plies survived: %+v", g.held)
 	}
-	if g.waiting.back != noBackExpected || g.waiting.turn.seen || g.waiting.wait || len(g.waiting.presses) != 0 {
+	if g.waiting.back != noBackExpected || g.waiting.turn.seen() || g.waiting.wait || len(g.waiting.presses) != 0 {
 		t.Errorf("the old game's pending presses survived: %+v", g.waiting)
 	}
 	if g.unexplained != (unexplainedBoard{}) {

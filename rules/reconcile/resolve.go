@@ -178,7 +178,7 @@ func (q *pressQueue) pressesRead(side clockd.Side) bool {
 // what the players do, and nothing is raised; during the game the arbiter
 // is told.
 func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if g.ended || g.rec.Status().Over {
+	if g.end != nil || g.rec.Status().Over {
 		// the record's position ends the game: its game-end is due
 		return
 	}
@@ -194,7 +194,7 @@ func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	g.anomaly(out, at, KindClockStopped, 0, true, "6.11",
 		say(TextClockStopped,
 			hms(ev.Clock.White), hms(ev.Clock.Black)))
-	if g.hand.stopped {
+	if g.hand.stopped() {
 		g.hand.stopSeq = g.seq
 	}
 }
@@ -217,11 +217,12 @@ func placedBy(board, rec rules.Snapshot, side clockd.Side) bool {
 // settle accepts the several plies the board has been showing.
 func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	moves, from := g.held.plies, g.held.from
-	away, ambig := g.held.away, g.held.ambiguous
+	away, ambig := g.held.away(), g.held.ambiguous
 	replaces := g.held.replaces
 	g.held.plies, g.held.replaces = nil, replacesNothing
 	g.unexplained.clear()
-	g.held.away, g.held.ambiguous = false, false
+	g.held.notAway()
+	g.held.ambiguous = false
 	if replaces != replacesNothing {
 		if replaces == mergesCompleted {
 			g.remerge(out, at, from, moves)
@@ -299,7 +300,7 @@ func (g *Game) complete(out *[]Event, at time.Duration, i int, by By, clock cloc
 
 // finish ends the game.
 func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article string) {
-	g.ended, g.result, g.endReason = true, result, reason
+	g.end = &gameEnd{result, reason}
 	g.waiting.presses = nil
 	g.flag.checks = nil
 	g.flag.stops = nil // a stopped clock is expected once the game has ended
@@ -382,7 +383,7 @@ func twoMoves(rec *rules.Game, board rules.Snapshot) (clockd.Side, string, bool)
 func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent, done int) {
 	// With the board showing the starting position mid-game, a clock
 	// whose times went up was most likely reset too: no counter to check.
-	if g.ended || g.atStart || ev.Period < 2 {
+	if g.end != nil || g.atStart || ev.Period < 2 {
 		return
 	}
 	side, tc := ev.Side, g.cfg.TimeControl
@@ -416,13 +417,14 @@ func (g *Game) State() Summary {
 		Expected:  g.ref.Times(g.now),
 		Period:    g.flag.hwPeriod,
 		Illegal:   g.illegal,
-		Result:    g.result,
-		EndReason: g.endReason,
+	}
+	if g.end != nil {
+		s.Result, s.EndReason = g.end.result, g.end.reason
 	}
 	switch {
 	case !g.oriented:
 		s.Status = StatusWaiting
-	case g.ended:
+	case g.end != nil:
 		s.Status = StatusEnded
 	default:
 		s.Status = StatusPlaying

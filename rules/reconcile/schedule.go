@@ -74,7 +74,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 			consider(g.changed.at+lag, dueSearchFar, 0)
 		}
 	}
-	if !g.ended {
+	if g.end == nil {
 		g.plyDeadlines(consider)
 		if n := len(g.plies); n > 0 && g.rec.Status().Over {
 			consider(g.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
@@ -98,7 +98,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 	if d, ok := g.defaultDue(); ok {
 		consider(d, dueDefaultTime, 0)
 	}
-	if g.join.state == joinedUnchecked && !g.ended {
+	if g.join.state == joinedUnchecked && g.end == nil {
 		consider(g.join.at+lag, dueCheckJoin, 0)
 	}
 	return due, kind, idx
@@ -110,13 +110,13 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 // UnexplainedAfter.
 func (g *Game) heldDue() time.Duration {
 	due := g.changed.at + g.cfg.ScanLag
-	if until, ok := g.waitsForTheBoard(); ok && g.held.away {
+	if until, ok := g.waitsForTheBoard(); ok && g.held.away() {
 		due = max(due, until)
 	}
-	if g.held.away && g.held.inHand {
+	if g.held.kind == heldAwayInHand {
 		due = max(due, g.changed.at+g.cfg.UnexplainedAfter)
 	}
-	if g.held.away && g.away.undumped && g.away.starting {
+	if g.held.away() && g.away.undumped && g.away.starting {
 		// the plies were laid on the image of before the absence by
 		// field updates the board sent while answering the driver's
 		// start-up, whose dump replaces that image: it is waited for as
@@ -191,5 +191,5 @@ func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int
 // position not yet settled: presses wait for it as they wait for the board
 // to be back, so that they are judged on what the board settles on.
 func (g *Game) settling() bool {
-	return (g.held.plies != nil && g.held.away) || (g.away.suspect && g.unexplained.on())
+	return (g.held.plies != nil && g.held.away()) || (g.away.suspect && g.unexplained.on())
 }
