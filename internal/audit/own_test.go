@@ -63,7 +63,7 @@ func decodeEvent(t *testing.T, line []byte) reconcile.Event {
 		side = clockd.Black
 	}
 	return reconcile.Event{Type: reconcile.Type(m.Type), At: sec(m.T), Ply: m.Ply, Side: side, SAN: m.SAN, By: reconcile.By(m.By),
-		Reason: m.Reason, Article: m.Article, Result: m.Result, Verdict: reconcile.Verdict(m.Verdict), FEN: m.FEN, Period: m.Period,
+		Reason: reconcile.Reason(m.Reason), Article: m.Article, Result: m.Result, Verdict: reconcile.Verdict(m.Verdict), FEN: m.FEN, Period: m.Period,
 		Added: sec(m.Added), Delta: sec(m.Delta), From: sec(m.From), To: sec(m.To), Moves: reconcile.Moves{White: m.Moves.White, Black: m.Moves.Black},
 		Clock: clockd.Times{White: sec(m.Clock.White), Black: sec(m.Clock.Black)}}
 }

@@ -500,7 +500,7 @@ func (v *view) show(e reconcile.Event) {
 		v.line("demo.flag.verdict", p.Word("verdict."+string(e.Verdict), strings.ToUpper(string(e.Verdict))), e.Article)
 		io.WriteString(v.w, "        "+evtext.Sentence(p, e)+"\n")
 	case reconcile.TypeEnd:
-		v.line("demo.end", e.Result, p.Word("event.end."+e.Reason, e.Reason), e.Article)
+		v.line("demo.end", e.Result, p.Word("event.end."+string(e.Reason), string(e.Reason)), e.Article)
 	case reconcile.TypeSession:
 		if e.State == reconcile.StateDisconnected || e.State == reconcile.StateConnected {
 			v.line("demo.session", p.Word("state."+string(e.State), string(e.State)))

@@ -63,7 +63,7 @@ var (
 	fPly         = intField("ply", func(e *Event) *int { return &e.Ply })
 	fSAN         = stringField("san", func(e *Event) *string { return &e.SAN })
 	fUCI         = stringField("uci", func(e *Event) *string { return &e.UCI })
-	fReason      = stringField("reason", func(e *Event) *string { return &e.Reason })
+	fReason      = stringField("reason", func(e *Event) *Reason { return &e.Reason })
 	fBy          = stringField("by", func(e *Event) *By { return &e.By })
 	fKind        = stringField("kind", func(e *Event) *Kind { return &e.Kind })
 	fArticle     = stringField("article", func(e *Event) *string { return &e.Article })

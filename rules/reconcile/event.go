@@ -77,11 +77,17 @@ const (
 	ByArbiter  By = "arbiter" // pause
 )
 
+// Reason is the `reason` field of an event: a word on retract (why the
+// ply was retracted) and end (how the game ended: "checkmate", "flag",
+// "claim", "result-signalled"…), the English of the event's Text on flag,
+// adjust, pause, claim and decision.
+type Reason string
+
 // Retraction reasons (the `reason` field of a retract event).
 const (
-	ReasonSlide      = "slide"
-	ReasonTakeback   = "takeback"
-	ReasonCorrection = "correction"
+	ReasonSlide      Reason = "slide"
+	ReasonTakeback   Reason = "takeback"
+	ReasonCorrection Reason = "correction"
 )
 
 // Verdict is the verdict of a flag event (its `verdict` field).
@@ -187,7 +193,7 @@ type Event struct {
 
 	// Why: retract (a word: ReasonSlide…), end (a word), flag, adjust,
 	// pause, claim, decision (sentences for the arbiter).
-	Reason string
+	Reason Reason
 
 	// complete: what completed the move (ByPress…); pause: who stopped
 	// the clock (ByArbiter).

@@ -54,7 +54,7 @@ func TestUnknownTimeControl(t *testing.T) {
 	h.flag(400, B)
 	h.advance(402)
 	f := h.of(TypeFlag)
-	if len(f) != 1 || f[0].Verdict != VerdictUnknown || f[0].MovesRequired != 0 || !strings.Contains(f[0].Reason, "does not know the time control") {
+	if len(f) != 1 || f[0].Verdict != VerdictUnknown || f[0].MovesRequired != 0 || !strings.Contains(string(f[0].Reason), "does not know the time control") {
 		t.Fatalf("flag = %+v", f)
 	}
 	if len(h.of(TypeEnd)) != 0 {

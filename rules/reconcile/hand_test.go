@@ -48,7 +48,7 @@ func TestAdjustSettlesAPressWithoutAMove(t *testing.T) {
 		len(w.Closes) != 1 || w.Closes[0] != pwm[0].Seq {
 		t.Errorf("White's adjust %+v: want +2:00, 7.5.5, closing seq %d", w, pwm[0].Seq)
 	}
-	if b.Side != B || b.Delta != -30*time.Second || len(b.Closes) != 0 || !strings.Contains(b.Reason, "increment") {
+	if b.Side != B || b.Delta != -30*time.Second || len(b.Closes) != 0 || !strings.Contains(string(b.Reason), "increment") {
 		t.Errorf("Black's adjust %+v: want -0:30, the increment, closing nothing", b)
 	}
 	pauses := h.of(TypePause)
@@ -203,7 +203,7 @@ func TestClaimAndDecisions(t *testing.T) {
 	}
 	c := claims[0]
 	if c.Side != W || c.OpponentCanMate == "no" || c.Quiet != 0 || len(c.Recent) != 2 || c.Recent[0] != "1.e4" ||
-		!strings.Contains(c.Reason, "judgement") || c.FEN != "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" {
+		!strings.Contains(string(c.Reason), "judgement") || c.FEN != "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" {
 		t.Errorf("claim %s", Marshal(c))
 	}
 	h.feed(h.g.Arbiter(sec(20), ArbiterAction{Kind: ActDecide, Claim: c.Seq, Decision: DecisionRejected}))
@@ -239,7 +239,7 @@ func TestClaimAgainstABareKing(t *testing.T) {
 	h.feed(h.g.Arbiter(sec(5), ArbiterAction{Kind: ActClaim, Side: W}))
 	h.feed(h.g.Arbiter(sec(6), ArbiterAction{Kind: ActClaim, Side: B}))
 	cl := h.of(TypeClaim)
-	if len(cl) != 2 || cl[0].OpponentCanMate != "no" || !strings.Contains(cl[0].Reason, "right at once") || cl[1].OpponentCanMate == "no" {
+	if len(cl) != 2 || cl[0].OpponentCanMate != "no" || !strings.Contains(string(cl[0].Reason), "right at once") || cl[1].OpponentCanMate == "no" {
 		t.Errorf("claims %v", cl)
 	}
 }

@@ -45,7 +45,7 @@ func TestGapTooLongToReconstruct(t *testing.T) {
 		t.Errorf("completions %+v", c)
 	}
 	f := h.of(TypeFlag)
-	if len(f) != 1 || f[0].Verdict != VerdictUnknown || !strings.Contains(f[0].Reason, "could not be verified") {
+	if len(f) != 1 || f[0].Verdict != VerdictUnknown || !strings.Contains(string(f[0].Reason), "could not be verified") {
 		t.Fatalf("flag %+v", f)
 	}
 	if len(h.of(TypeEnd)) != 0 {

@@ -304,7 +304,7 @@ func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article st
 	g.waiting.presses = nil
 	g.flag.checks = nil
 	g.flag.stops = nil // a stopped clock is expected once the game has ended
-	g.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: reason, Article: article})
+	g.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: Reason(reason), Article: article})
 }
 
 // illegalPress reports a press completing a position no legal move explains.

@@ -237,7 +237,7 @@ func TestSlideCorrectedBeforePress(t *testing.T) {
 	h.advance(40)
 	h.wantAnomalies()
 	h.wantCompleted(3, 2)
-	reasons := map[string]int{}
+	reasons := map[Reason]int{}
 	for _, e := range h.of(TypeRetract) {
 		reasons[e.Reason]++
 	}

@@ -85,7 +85,7 @@ func (e *Event) setSentence() {
 	if e.Type == TypeAnomaly {
 		e.Detail = e.Text.String()
 	} else {
-		e.Reason = e.Text.String()
+		e.Reason = Reason(e.Text.String())
 	}
 }
 

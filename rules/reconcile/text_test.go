@@ -30,7 +30,7 @@ func checkText(t testing.TB, e Event) {
 		}
 		return
 	}
-	want := e.Reason
+	want := string(e.Reason)
 	if e.Type == TypeAnomaly {
 		want = e.Detail
 	}
@@ -79,7 +79,7 @@ func TestGoldenTexts(t *testing.T) {
 			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			e := Event{Type: m.Type, Detail: m.Detail, Reason: m.Reason}
+			e := Event{Type: m.Type, Detail: m.Detail, Reason: Reason(m.Reason)}
 			if m.Text != nil {
 				if e.Text, err = readText(m.Text); err != nil {
 					t.Fatalf("%s: %v", f, err)

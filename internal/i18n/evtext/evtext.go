@@ -74,7 +74,7 @@ func RenderMessage(p *i18n.Printer, m i18n.Message) string {
 // text rendered, or, for an event without one the catalogs know (a stream
 // written before), the detail or reason as the stream has it.
 func Sentence(p *i18n.Printer, e reconcile.Event) string {
-	own := e.Reason
+	own := string(e.Reason)
 	if e.Type == reconcile.TypeAnomaly {
 		own = e.Detail
 	}

@@ -62,7 +62,7 @@ func goldenEvents(t *testing.T) []reconcile.Event {
 			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			e := reconcile.Event{Type: m.Type, Detail: m.Detail, Reason: m.Reason, Verdict: m.Verdict}
+			e := reconcile.Event{Type: m.Type, Detail: m.Detail, Reason: reconcile.Reason(m.Reason), Verdict: m.Verdict}
 			if m.Text != nil {
 				e.Text = readText(t, m.Text)
 			}
@@ -93,7 +93,7 @@ func TestEnglishIsTheSentence(t *testing.T) {
 			continue
 		}
 		n++
-		want := e.Reason
+		want := string(e.Reason)
 		if e.Type == reconcile.TypeAnomaly {
 			want = e.Detail
 		}
@@ -136,7 +136,7 @@ func TestSpanishVerdicts(t *testing.T) {
 	byCode := map[string]string{}
 	for _, e := range goldenEvents(t) {
 		if e.Type == reconcile.TypeFlag {
-			byCode[e.Reason] = Render(i18n.Spanish, e.Text)
+			byCode[string(e.Reason)] = Render(i18n.Spanish, e.Text)
 		}
 	}
 	for en, es := range map[string]string{

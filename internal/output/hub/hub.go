@@ -356,7 +356,7 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 	case reconcile.TypeFlag:
 		e.applyFlag(ev, wall)
 	case reconcile.TypeEnd:
-		s.Result, s.EndReason = ev.Result, ev.Reason
+		s.Result, s.EndReason = ev.Result, string(ev.Reason)
 		s.Running = ""
 	case reconcile.TypeAnomaly:
 		e.applyAnomaly(ev)
@@ -367,7 +367,7 @@ func (e *entry) apply(ev reconcile.Event, wall time.Time) {
 	case reconcile.TypeAdjust:
 		e.applyAdjust(ev)
 	case reconcile.TypeClaim:
-		e.alert(ev, Amber, "claim", ev.Side.String(), ev.Article, ev.Reason)
+		e.alert(ev, Amber, "claim", ev.Side.String(), ev.Article, string(ev.Reason))
 	case reconcile.TypeDecision:
 		e.applyDecision(ev)
 	}
@@ -500,7 +500,7 @@ func (e *entry) applyFlag(ev reconcile.Event, wall time.Time) {
 	if ev.Verdict == reconcile.VerdictNone {
 		level = Amber
 	}
-	e.alert(ev, level, "flag", ev.Side.String(), ev.Article, ev.Reason)
+	e.alert(ev, level, "flag", ev.Side.String(), ev.Article, string(ev.Reason))
 }
 
 // applyAnomaly raises an amber alert; a stopped clock no longer runs.
@@ -529,7 +529,7 @@ func (e *entry) applyAdjust(ev reconcile.Event) {
 		}
 	}
 	// the change itself, for the record: nothing to act on
-	e.alert(ev, Note, "adjust", ev.Side.String(), ev.Article, ev.Reason)
+	e.alert(ev, Note, "adjust", ev.Side.String(), ev.Article, string(ev.Reason))
 	s.Alerts[len(s.Alerts)-1].Acked = true
 }
 
@@ -548,7 +548,7 @@ func (e *entry) applyDecision(ev reconcile.Event) {
 	if ev.Decision == reconcile.DecisionRejected {
 		level = Amber // the two minutes are still to be added
 	}
-	e.alert(ev, level, "decision", ev.Side.String(), ev.Article, ev.Reason)
+	e.alert(ev, level, "decision", ev.Side.String(), ev.Article, string(ev.Reason))
 	if level == Note {
 		s.Alerts[len(s.Alerts)-1].Acked = true
 	}

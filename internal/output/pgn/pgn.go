@@ -132,9 +132,9 @@ func (g *Game) Add(e reconcile.Event) {
 		g.flag(e)
 	case reconcile.TypeEnd:
 		g.result = e.Result
-		g.term = termination(e.Reason)
+		g.term = termination(string(e.Reason))
 		if g.comment == "" || e.Reason != "flag" {
-			g.comment = fmt.Sprintf("%s (%s)", g.p.Word("event.end."+e.Reason, e.Reason), e.Article)
+			g.comment = fmt.Sprintf("%s (%s)", g.p.Word("event.end."+string(e.Reason), string(e.Reason)), e.Article)
 		}
 	case reconcile.TypeAdjust:
 		// The arbiter changed a clock (6.10, 7.5.5): the record says so

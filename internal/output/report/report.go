@@ -166,7 +166,7 @@ func writeIncident(b *strings.Builder, p *i18n.Printer, e reconcile.Event) {
 		sub("report.verdict", p.Word("verdict."+string(e.Verdict), strings.ToUpper(string(e.Verdict))), e.Article)
 		text()
 	case reconcile.TypeEnd:
-		head("end", "report.end", e.Result, p.Word("event.end."+e.Reason, e.Reason), art(e.Article))
+		head("end", "report.end", e.Result, p.Word("event.end."+string(e.Reason), string(e.Reason)), art(e.Article))
 	case reconcile.TypeAdjust:
 		closes := ""
 		if len(e.Closes) > 0 {

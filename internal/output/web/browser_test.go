@@ -161,7 +161,7 @@ func TestDashboardFlagInBrowser(t *testing.T) {
 	if title := text(t, tab, red+" .title"); !strings.Contains(title, "LOSS") || !strings.Contains(title, "6.9") {
 		t.Errorf("red alert title %q, want LOSS and 6.9", title)
 	}
-	if reason := text(t, tab, red+" .text"); reason != f.Reason {
+	if reason := text(t, tab, red+" .text"); reason != string(f.Reason) {
 		t.Errorf("red alert text %q, want the verdict's reason %q", reason, f.Reason)
 	}
 	// Moves completed against the control, as the flag counted them.

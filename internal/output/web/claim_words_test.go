@@ -57,7 +57,7 @@ func TestWordsClaim(t *testing.T) {
 	if claim == nil || claim.OpponentCanMate != reconcile.MateYes || len(claim.MateLine) == 0 {
 		t.Fatalf("no claim with a mate line in the stream: %+v", evs)
 	}
-	if !fenRE.MatchString(claim.Reason) || !uciRE.MatchString(claim.Reason) {
+	if !fenRE.MatchString(string(claim.Reason)) || !uciRE.MatchString(string(claim.Reason)) {
 		t.Fatalf("the claim's own text %q has no FEN or no engine move: the test tests nothing", claim.Reason)
 	}
 	al := Words(b, evs)

@@ -59,7 +59,7 @@ func readEvents(t testing.TB, path string) []reconcile.Event {
 		}
 		e := reconcile.Event{Type: reconcile.Type(j.Type), Board: j.Board, At: dur(j.T), Seq: j.Seq, State: reconcile.State(j.State), Port: j.Port,
 			FEN: j.FEN, Orientation: j.Orientation, Ply: j.Ply, SAN: j.SAN, UCI: j.UCI, By: reconcile.By(j.By), Kind: reconcile.Kind(j.Kind), Article: j.Article,
-			Detail: j.Detail, Reason: j.Reason, Verdict: reconcile.Verdict(j.Verdict), Result: j.Result, Period: j.Period,
+			Detail: j.Detail, Reason: reconcile.Reason(j.Reason), Verdict: reconcile.Verdict(j.Verdict), Result: j.Result, Period: j.Period,
 			MovesCompleted: j.MovesCompleted, OpponentCanMate: reconcile.Mate(j.OpponentCanMate),
 			Clock: clockd.Times{White: dur(j.Clock.White), Black: dur(j.Clock.Black)},
 			Moves: reconcile.Moves{White: j.Moves.White, Black: j.Moves.Black}}

@@ -18,7 +18,7 @@ func checkTexts(o *outcome) {
 		default:
 			continue
 		}
-		want := e.Reason
+		want := string(e.Reason)
 		if e.Type == reconcile.TypeAnomaly {
 			want = e.Detail
 		}

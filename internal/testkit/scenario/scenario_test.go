@@ -279,7 +279,7 @@ func scenarios(t testing.TB) []scenario {
 							t.Errorf("Black's adjust %s: want +120 s, 7.5.5, closing seq %d", reconcile.Marshal(a), pwm)
 						}
 					case "white":
-						if a.Delta != -30*time.Second || len(a.Closes) != 0 || !strings.Contains(a.Reason, "increment") {
+						if a.Delta != -30*time.Second || len(a.Closes) != 0 || !strings.Contains(string(a.Reason), "increment") {
 							t.Errorf("White's adjust %s: want -30 s, the increment taken off", reconcile.Marshal(a))
 						}
 					}
