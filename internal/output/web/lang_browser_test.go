@@ -14,7 +14,8 @@ import (
 
 // TestDashboardSpanish shows the 40-board hall to a browser that asks for
 // Spanish (Accept-Language: es): the page, the header's chips, the
-// tiles, a board in full with its alert worded in Spanish, all on a
+// tiles, a board in full with its alert worded in Spanish, a flag's
+// verdict with its reason in Spanish, all on a
 // 1920×1080 screen as in English; then the switch turns the page to
 // English and is remembered on the next visit, and back to Spanish.
 func TestDashboardSpanish(t *testing.T) {
@@ -135,6 +136,20 @@ func TestDashboardSpanish(t *testing.T) {
 	}
 	if got := text(t, tab, `#detail-body .claims`); got != "reclamación: BlancasNegras" {
 		t.Errorf("the claim buttons read %q", got)
+	}
+
+	// Board 3 in full: the flag's verdict, its reason in Spanish (from
+	// the event's text): which article applies, and why.
+	if err := chromedp.Do(tab,
+		chromedp.Click(chromedp.CSS(`#detail-close`)),
+		chromedp.Click(chromedp.CSS(`#attention .chip[data-board="3"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#detail[open] #detail-body[data-board="3"] li.alert.red .mate`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, tab, `#detail-body li.alert.red .text`); got != "Ha caído la bandera de las negras en el primer periodo con 18 jugadas completadas; "+
+		"el primer periodo exige 40. Las blancas aún pueden dar mate, así que las negras pierden la partida por tiempo (6.9)." {
+		t.Errorf("board 3's verdict in full reads %q", got)
 	}
 
 	// The switch: English, remembered on the next visit although the
