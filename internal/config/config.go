@@ -50,8 +50,7 @@ type Config struct {
 	Pairings string `yaml:"pairings" toml:"pairings"`
 	// Lang is the language of the text the daemon shows people ("en",
 	// "es"; docs/i18n.md), or empty for each reader's own. Checked here;
-	// the dashboard and the PGN comments take it up as they are
-	// localised.
+	// the dashboard and the boards' PGN comments take it up.
 	Lang string `yaml:"lang" toml:"lang"`
 	// DefaultTime is the round's default time (6.7.1), as a duration such
 	// as "30m" or "1h" ("" or "0": not checked): once it has passed since
