@@ -635,6 +635,7 @@ var catalogEN = map[string]string{
 	"event.duration.minute":                      "1 minute",
 	"event.duration.minutes":                     "%d minutes",
 	"event.duration.seconds":                     "%d seconds",
+	"event.duration.span":                        "%d.%s s",
 	"event.end.both-flags":                       "both-flags",
 	"event.end.checkmate":                        "checkmate",
 	"event.end.claim":                            "claim",

@@ -619,6 +619,7 @@ var catalogES = map[string]string{
 	"event.duration.minute":                      "1 minuto",
 	"event.duration.minutes":                     "%d minutos",
 	"event.duration.seconds":                     "%d segundos",
+	"event.duration.span":                        "%d,%s s",
 	"event.end.both-flags":                       "caída de ambas banderas",
 	"event.end.checkmate":                        "jaque mate",
 	"event.end.claim":                            "reclamación",

@@ -19,7 +19,7 @@ func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 	if !g.oriented {
 		g.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 			say(TextNotOriented,
-				seconds(limitOf(at, g.unexplained.since.at)), g.start.String()))
+				spanWord(limitOf(at, g.unexplained.since.at)), g.start.String()))
 		return
 	}
 	if side, san, ok := twoMoves(g.rec, g.snap); ok {
@@ -30,7 +30,7 @@ func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 	}
 	g.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 		say(TextUnexplained,
-			seconds(limitOf(at, g.unexplained.since.at)), g.cfg.MaxPlies, g.rec.FEN()))
+			spanWord(limitOf(at, g.unexplained.since.at)), g.cfg.MaxPlies, g.rec.FEN()))
 }
 
 func limitOf(at, since time.Duration) time.Duration { return at - since }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
@@ -159,7 +160,20 @@ func durationWords(d time.Duration) any {
 	case d%time.Second == 0:
 		return say(TextSeconds, int(d/time.Second))
 	}
-	return seconds(d)
+	return spanWord(d)
+}
+
+// spanWord is a span of time as seconds writes it ("18.395 s"), its
+// whole seconds and its decimals apart, for a language that writes a
+// decimal comma; a negative span stays a string.
+func spanWord(d time.Duration) any {
+	s := seconds(d)
+	whole, frac, ok := strings.Cut(strings.TrimSuffix(s, " s"), ".")
+	n, err := strconv.Atoi(whole)
+	if d < 0 || !ok || err != nil {
+		return s
+	}
+	return say(TextSpan, n, frac)
 }
 
 // endWord is the reason a game ended, as a word of the language when the
@@ -194,6 +208,7 @@ const (
 	TextMinute          = "event.duration.minute"
 	TextMinutes         = "event.duration.minutes"
 	TextSeconds         = "event.duration.seconds"
+	TextSpan            = "event.duration.span" // seconds and decimals: "18.395 s"
 	TextNone            = "event.none"
 	TextBadAction       = "event.bad-action"
 	TextWhen            = "event.when"
@@ -333,6 +348,7 @@ var englishFormats = map[string]string{
 	"event.ordinal.nd":              "%dnd",
 	"event.ordinal.rd":              "%drd",
 	"event.ordinal.th":              "%dth",
+	TextSpan:                        "%d.%s s",
 	TextMinute:                      "1 minute",
 	TextMinutes:                     "%d minutes",
 	TextSeconds:                     "%d seconds",

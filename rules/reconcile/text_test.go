@@ -185,3 +185,16 @@ func TestOrdinalWords(t *testing.T) {
 		}
 	}
 }
+
+// A span with decimals is seconds' words, its decimals apart.
+func TestSpanWord(t *testing.T) {
+	for _, d := range []time.Duration{18395 * time.Millisecond, 2500 * time.Millisecond, 50 * time.Millisecond, 3 * time.Second, -1500 * time.Millisecond} {
+		w := spanWord(d)
+		if s, ok := w.(Text); ok {
+			w = s.String()
+		}
+		if got := w.(string); got != seconds(d) {
+			t.Errorf("%v: %q, want %q", d, got, seconds(d))
+		}
+	}
+}

@@ -49,6 +49,9 @@ var uciArgRE = regexp.MustCompile(`^[a-h][1-8][a-h][1-8][qrbn]?( [a-h][1-8][a-h]
 // the stream took from elsewhere (an argument in English) is reworded as
 // the English sentence is.
 func spans(m i18n.Message) i18n.Message {
+	if m.Code == reconcile.TextSpan && len(m.Args) == 2 {
+		return i18n.M(reconcile.TextSeconds, m.Args[0])
+	}
 	for i, a := range m.Args {
 		s, ok := a.(string)
 		if !ok {

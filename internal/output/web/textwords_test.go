@@ -9,6 +9,7 @@ import (
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/internal/device/emulator"
 	"github.com/arbiterd/arbiterd/internal/i18n"
+	"github.com/arbiterd/arbiterd/internal/i18n/evtext"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -168,5 +169,25 @@ func TestRecountOnTheText(t *testing.T) {
 		if len(got) != 4 || !strings.HasSuffix(got[0].Say, want[0]) || !got[1].PressBack || got[3].Say != want[1] {
 			t.Errorf("%s:\n%q\nwant the penalty %q\n%q\nwant %q", p.Lang(), got[0].Say, want[0], got[len(got)-1].Say, want[1])
 		}
+	}
+}
+
+// A span the stream words in seconds and decimals is said in whole
+// seconds, as on the English sentence.
+func TestSpansOnTheText(t *testing.T) {
+	e := reconcile.Event{Type: reconcile.TypeAnomaly, Kind: reconcile.KindUnexplainedPosition, NoSide: true,
+		Detail: "For 18.395 s the board has shown a position that no legal sequence of up to 4 plies from the game explains (the game is at 8/8/8/8/8/8/8/K6k w - - 0 1). Pieces may have been knocked over or moved by hand; check the board.",
+		Text:   reconcile.Text{Code: reconcile.TextUnexplained, Args: []any{reconcile.Text{Code: reconcile.TextSpan, Args: []any{18, "395"}}, 4, "8/8/8/8/8/8/8/K6k w - - 0 1"}}}
+	w := newWording(i18n.English, "")
+	m, _ := textOf(e)
+	if got, want := w.anomalyText(e, m), spanRE.ReplaceAllString(e.Detail, "$1 seconds"); got != want {
+		t.Errorf("English:\n got %q\nwant %q", got, want)
+	}
+	w.p = i18n.Spanish
+	if got := w.anomalyText(e, m); !strings.HasPrefix(got, "Durante 18 segundos el tablero ha mostrado") {
+		t.Errorf("Spanish: %q", got)
+	}
+	if got := evtext.Sentence(i18n.Spanish, e); !strings.HasPrefix(got, "Durante 18,395 s el tablero") {
+		t.Errorf("the stream's sentence in Spanish: %q", got)
 	}
 }
