@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +41,9 @@ func checkText(t testing.TB, e Event) {
 	if e.Text.IsZero() {
 		t.Errorf("a sentence without its text: %s", Marshal(e))
 		return
+	}
+	if _, ok := EnglishFormat(e.Text.Code); !ok || want == "" {
+		t.Errorf("a text of an unknown code, or an empty sentence: %s", Marshal(e))
 	}
 	back, err := Unmarshal(Marshal(e))
 	if err != nil {
@@ -196,5 +203,34 @@ func TestSpanWord(t *testing.T) {
 		if got := w.(string); got != seconds(d) {
 			t.Errorf("%v: %q, want %q", d, got, seconds(d))
 		}
+	}
+}
+
+// Every code text.go names (a constant, an element of the names'
+// arrays) has its English: a code no test happens to emit cannot lack it.
+func TestTextCodesDeclared(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "text.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if l, ok := n.(*ast.BasicLit); ok && l.Kind == token.STRING {
+			if c, err := strconv.Unquote(l.Value); err == nil && strings.HasPrefix(c, "event.") && !strings.Contains(c, "%") {
+				declared[c] = true
+			}
+		}
+		return true
+	})
+	for c := range declared {
+		if strings.HasSuffix(c, ".") {
+			continue // a prefix the helpers complete ("event.period.")
+		}
+		if _, ok := EnglishFormat(c); !ok {
+			t.Errorf("%s is declared but has no English", c)
+		}
+	}
+	if len(declared) < 100 {
+		t.Errorf("only %d codes found in text.go", len(declared))
 	}
 }
