@@ -81,6 +81,12 @@
 //     the same moment.
 //  5. No other incident of the player's clock (time added, an extra press,
 //     a period shift, another flag) within moves m-1 to m+3.
+//  6. For a flag the display never showed because the opponent's flag on
+//     an at-flag-both clock had already given the period: that opponent's
+//     flag shows too, evident by these rules where it fell before the
+//     opponent's control, its readings around the period undamaged where
+//     it fell after. The hidden flag exists only if the period came that
+//     early, and only the opponent's readings date it.
 //
 // Why these: without the readings around the flag a glitch or a gap can
 // move it; without 3 s left before the move a reading of 0:00 truncated

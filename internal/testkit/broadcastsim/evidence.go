@@ -31,16 +31,44 @@ func (g *Game) nearby(skip int, s clockd.Side, lo, hi int) bool {
 
 // judgeEvidence settles, for each flag before the control and each period
 // shift, whether the published readings show it (see the package doc).
+//
+// A flag the opponent's flag hid is judged last: it rests on that flag.
 func (r *Round) judgeEvidence(g *Game) {
-	for i := range g.Incidents {
-		in := &g.Incidents[i]
-		switch in.Kind {
-		case FlagBeforeControl:
-			in.Evidence, in.Why = r.flagEvidence(g, i)
-		case PeriodEarly, PeriodLate:
-			in.Evidence, in.Why = r.shiftEvidence(g, i)
+	for _, hidden := range []bool{false, true} {
+		for i := range g.Incidents {
+			in := &g.Incidents[i]
+			switch {
+			case in.Kind == FlagBeforeControl && in.Hidden == hidden:
+				in.Evidence, in.Why = r.flagEvidence(g, i)
+			case (in.Kind == PeriodEarly || in.Kind == PeriodLate) && !hidden:
+				in.Evidence, in.Why = r.shiftEvidence(g, i)
+			}
 		}
 	}
+}
+
+// openerShown says, for a flag hidden by the opponent's flag during ply
+// pi, whether the readings show that opponent's flag: where it fell before
+// the opponent's control it is itself evident; after it, the opponent's
+// readings around the period's arrival are undamaged.
+func (g *Game) openerShown(s clockd.Side, pi int) bool {
+	o := s.Other()
+	for _, in := range g.Incidents {
+		if in.Side != o || in.Ply > pi || in.Ply < pi-1 {
+			continue
+		}
+		switch in.Kind {
+		case FlagBeforeControl:
+			return in.Evidence
+		case FlagAfterControl:
+			for _, a := range g.Additions {
+				if a.Side == o && a.Ply == in.Ply && a.AtFlag {
+					return g.additionShown(a)
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (r *Round) flagEvidence(g *Game, ii int) (bool, string) {
@@ -78,6 +106,9 @@ func (r *Round) flagEvidence(g *Game, ii int) (bool, string) {
 		}
 		if !given {
 			return false, "the period the opponent's flag gave came moves before the flag"
+		}
+		if !g.openerShown(s, pi) {
+			return false, "the opponent's flag that gave the period early does not show in the opponent's readings"
 		}
 	}
 	if at.Period > before.Period+1 {

@@ -93,9 +93,9 @@ func (in Incident) String() string {
 	}
 	if in.Kind == FlagBeforeControl || in.Kind == PeriodEarly || in.Kind == PeriodLate {
 		if in.Evidence {
-			ev = " (evident)"
+			ev += " (evident)"
 		} else {
-			ev = " (not evident: " + in.Why + ")"
+			ev += " (not evident: " + in.Why + ")"
 		}
 	}
 	return fmt.Sprintf("%s %s %d [ply %d, %.1f s]%s", in.Kind, in.Side, in.Move, in.Ply, in.Seconds, ev)
