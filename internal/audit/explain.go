@@ -231,7 +231,7 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 			best = count
 		}
 	}
-	if best.cost > costBothMode+prior.penalty(modeFlagBoth) && hasRunOut(own) {
+	if best.cost > costBothMode+prior.penalty(modeFlagBoth) && (hasRunOut(own) || hasJump(own)) {
 		// A clock that gives both players the period at the first flag.
 		// One side flags first: its explanation has only its own flags,
 		// and the other side's may have the periods its flags gave.
@@ -240,7 +240,21 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 			both.sides[first] = decodeSide(&sd[first], hyp(first, modeFlagBoth, 0, nil))
 			flags := runOutPlies(both.sides[first], sd[first])
 			if len(flags) == 0 {
-				continue
+				// The opponent's clock may show the period this side's
+				// flag gave both where this side's own readings hardly do
+				// (one reading, which a glitch explains nearly as well).
+				credits := gainCredits(own.sides[1-first], tc[1-first])
+				if len(credits) == 0 {
+					continue
+				}
+				h := hyp(first, modeFlagBoth, 0, nil)
+				h.credits = credits
+				e := decodeSide(&sd[first], h)
+				if flags = runOutPlies(e, sd[first]); len(flags) == 0 {
+					continue
+				}
+				e.cost += creditBack(e, &sd[first], credits)
+				both.sides[first] = e
 			}
 			both.sides[1-first] = decodeSide(&sd[1-first], hyp(1-first, modeFlagBoth, 0, flags))
 			for side := range sd {
@@ -256,6 +270,48 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 	}
 	best.modeCost = costs
 	return best
+}
+
+// gainCredits are, for a side's opponent on a clock that gives both
+// players the period at the first flag, the stretches of plies in which a
+// flag of the opponent's would explain time that side's clock gained and
+// its explanation could not (a step of time from nowhere of about a
+// period's time): each worth what that time from nowhere cost.
+func gainCredits(se sideExplanation, tc clockd.TimeControl) []flagCredit {
+	var out []flagCredit
+	for j, r := range se.rs {
+		st := se.steps[j]
+		if !se.kept[j] || st.kind != stepJump || st.from < 0 {
+			continue
+		}
+		p := se.after[st.from].p
+		next := periodTime(tc, p+1)
+		gap := time.Duration(r.k - se.rs[st.from].k)
+		if next == 0 || st.gained < next/2 || st.gained > next+gap*max(credit(tc, p), credit(tc, p+1))+tolRound {
+			continue
+		}
+		out = append(out, flagCredit{lo: se.rs[st.from].ply, hi: r.ply, bonus: costJump})
+	}
+	return out
+}
+
+// creditBack is the bonus an explanation decoded with credits took for
+// its flags, to be added back to its cost.
+func creditBack(ex sideExplanation, sd *sideData, credits []flagCredit) float64 {
+	d := &decoder{sd: sd, h: hypothesis{credits: credits}}
+	back := 0.0
+	for j, r := range ex.rs {
+		st := ex.steps[j]
+		if !ex.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
+			continue
+		}
+		k := 0
+		if st.from >= 0 {
+			k = ex.rs[st.from].k
+		}
+		back += d.flagBonus(d.flagPlies(k, st.flagAt, r))
+	}
+	return back
 }
 
 // bothInconsistency is what a both-players explanation costs for each
@@ -340,6 +396,18 @@ func flagPly(st step, d *sideData) (int, bool) {
 
 // hasRunOut reports whether an explanation has a period that came when a
 // player's time ran out.
+// hasJump reports whether an explanation has time from nowhere.
+func hasJump(ex gameExplanation) bool {
+	for _, se := range ex.sides {
+		for j := range se.rs {
+			if se.kept[j] && se.steps[j].kind == stepJump {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func hasRunOut(ex gameExplanation) bool {
 	for _, se := range ex.sides {
 		for j := range se.rs {

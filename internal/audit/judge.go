@@ -338,8 +338,10 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 			fits = rd.emt >= prev.o-tolRound
 			took = rd.emt
 		case gap == 1:
+			// A move longer than that is plausible when the opponent's
+			// clock shows the period given at that very moment.
 			took = st.used
-			fits = took <= maxFlagMove
+			fits = took <= maxFlagMove || corroborated
 		default:
 			fits = st.flagAt > 0
 		}

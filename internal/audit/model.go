@@ -99,6 +99,12 @@ type hypothesis struct {
 	// noFlagAt forbids a flag before the control dated at that move (0:
 	// none): the alternative the move of an accusation is weighed against.
 	noFlagAt int
+	// credits (modeFlagBoth) are stretches of plies in which a flag of this
+	// side would explain time the opponent's clock gained that nothing
+	// else explains: a flag there costs that much less while the side is
+	// decoded, so the decoder weighs the two clocks together. The
+	// explanation's cost is then given back without them (creditBack).
+	credits []flagCredit
 	// emt is how far the side's %emt can be believed: where they agree
 	// with its clocks to the second nearly everywhere, a move's %emt is
 	// held to that; otherwise only to a minute (broadcasts time %emt from
@@ -109,6 +115,37 @@ type hypothesis struct {
 
 // oppFlag is a flag of the opponent's: its ply and the period it began.
 type oppFlag struct{ ply, period int }
+
+// flagCredit is a stretch of plies (lo, hi), exclusive, in which a flag
+// earns bonus points.
+type flagCredit struct {
+	lo, hi int
+	bonus  float64
+}
+
+// flagPlies is the stretch of plies [lo, hi] a flag over a step from the
+// side's move k to reading r can have fallen in.
+func (d *decoder) flagPlies(k, flagAt int, r reading) (lo, hi int) {
+	if flagAt > 0 && flagAt <= len(d.sd.plys) {
+		f := d.sd.plys[flagAt-1]
+		return f, f
+	}
+	lo = r.ply
+	if k < len(d.sd.plys) {
+		lo = d.sd.plys[k] // the side's move k+1
+	}
+	return lo, r.ply
+}
+
+// credit is the bonus a flag in plies [lo, hi] earns.
+func (d *decoder) flagBonus(lo, hi int) float64 {
+	for _, c := range d.h.credits {
+		if lo < c.hi && hi > c.lo {
+			return c.bonus
+		}
+	}
+	return 0
+}
 
 // reading is one of a side's clock readings.
 type reading struct {
@@ -724,6 +761,9 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			}
 			if ok && used >= -tolRound {
 				c := d.timeCost(i, k, r, gap, used, 0)
+				if len(d.h.credits) > 0 {
+					c -= d.flagBonus(d.flagPlies(k, st.flagAt, r))
+				}
 				switch {
 				case st.early:
 					c += costFlag
