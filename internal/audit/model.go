@@ -671,6 +671,11 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
 				if gap == 1 && i >= 0 && used >= o-time.Second {
 					c += costLastSecond // the move left under a second before the count
+				} else if gap > 1 && i >= 0 && began == 1 && d.countAt(from.p) == r.k && r.o-added-credit(tc, p) < time.Second {
+					// The moves up to the count used the time to the
+					// second: the reading is the fresh period's, as after
+					// a flag the count ended.
+					c += costLastSecond
 				}
 			}
 			d.emit(to, c, st)
