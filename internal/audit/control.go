@@ -51,7 +51,7 @@ var libraryTC = func() []clockd.TimeControl {
 // Head starts and margins, in points.
 const (
 	tagHeadStart   = 12.0 // a tag over the other candidates, plus one a game
-	fittedPenalty  = 4.0  // a fitted control over a library one that fits as well
+	fittedPenalty  = 4.0  // a fitted control behind a library one that fits as well, plus half a point a game
 	ownControlGain = 20.0 // how much better a game's clocks must fit another control to get it
 	ownStart       = 8.0  // how badly its start must fit the round's control first
 	keepCandidates = 3    // candidates, besides tags, kept after the start's quick test
@@ -408,13 +408,31 @@ func roundCandidates(games []*roundGame) []candidate {
 		add(c)
 	}
 	if f, ok := fitControl(sds); ok {
-		add(candidate{tc: f, source: SourceClocks, bonus: -fittedPenalty})
+		add(candidate{tc: f, source: SourceClocks, bonus: -fittedPenalty - n/2})
+		// The library's controls that start as the fitted one does: a
+		// fit is a measurement, and the control the event used is most
+		// likely the standard one nearest to it.
+		for _, tc := range libraryTC {
+			if sameStart(tc, f[0]) || sameStart(tc, f[1]) {
+				add(candidate{tc: [2]clockd.TimeControl{tc, tc}, source: SourceClocks})
+			}
+		}
 	}
 	return cands
 }
 
 // quickBest returns the n library controls whose starts fit the games
 // best.
+// sameStart reports whether two controls have the same first period: its
+// time, its moves and its increment.
+func sameStart(a, b clockd.TimeControl) bool {
+	if len(a.Periods) == 0 || len(b.Periods) == 0 {
+		return false
+	}
+	p, q := a.Periods[0], b.Periods[0]
+	return p.Time == q.Time && p.Moves == q.Moves && p.Increment == q.Increment && p.Mode == q.Mode
+}
+
 func quickBest(sds [][2]sideData, n int) []candidate {
 	type scored struct {
 		i int

@@ -26,7 +26,7 @@ import (
 // possible-flag: the readings are shown and no verdict is given.
 
 const (
-	strongMargin   = 12.0             // points the best explanation without the flag must cost more
+	strongMargin   = costGlitch       // points the best explanation without the flag must cost more: a wrong reading's worth
 	possibleMargin = 4.0              // below this, a flag is no more likely than a glitch: nothing is said
 	maxFlagMove    = 30 * time.Minute // a flag move that took longer is not evidence enough alone
 	dateMargin     = 8.0              // points a flag in another move must cost more for the move to be known
@@ -337,15 +337,23 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 		case gap == 1 && rd.emt != Unknown:
 			fits = rd.emt >= prev.o-tolRound
 			took = rd.emt
+			if st.how == afterRunOut && rg.sd[sd].emt != emtTight {
+				// The count hid the flag: the move's %emt is the only
+				// evidence, and only a side whose %emt agree with its
+				// clocks nearly everywhere makes one %emt enough.
+				fits = false
+			}
 		case gap == 1:
 			// A move longer than that is plausible when the opponent's
 			// clock shows the period given at that very moment.
 			took = st.used
 			fits = took <= maxFlagMove || corroborated
 		default:
-			fits = st.flagAt > 0
+			// Across missing readings only the moves' %emt date the
+			// flag, and one wrong %emt among them moves it.
+			fits = false
 		}
-	} else if rd.k-prev.k > 1 && st.flagAt == 0 {
+	} else if rd.k-prev.k > 1 {
 		fits = false // the clock was seen at 0:00 after missing readings: the move is not known
 	} else if rd.k-prev.k == 1 && rd.emt != Unknown && rd.emt < prev.o-tolRound {
 		fits = false // the move's %emt says it did not take the time left: the reading before is wrong

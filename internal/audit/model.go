@@ -583,13 +583,13 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used, gift time.Duratio
 		case emtTight:
 			// All but one in twenty of the side's %emt agree to the
 			// second: one that disagrees is as rare as a wrong reading.
-			c = max(c+min(30, float64(m)/float64(30*time.Second)), moveCost(used, gap)+costGlitch)
+			c = max(c+min(costGlitch, float64(m)/float64(30*time.Second)), moveCost(used, gap)+costGlitch)
 		case emtFair:
 			// Three in four of the side's %emt agree to the second, and
 			// broadcasts time them from the board, where a long move is
 			// timed as exactly as a short one: one that disagrees by more
 			// than a minute is as rare as a wrong reading.
-			c = max(c+min(30, float64(m)/float64(2*time.Minute)), moveCost(used, gap)+costGlitch)
+			c = max(c+min(costGlitch, float64(m)/float64(2*time.Minute)), moveCost(used, gap)+costGlitch)
 		}
 		return c
 	}
@@ -698,8 +698,10 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		}
 		// The time ran out during the gap and the clock stands at 0:00.
 		if standsAtZero(r.o) && (i >= 0 || r.k > 1) {
+			// Before the control by the Laws' count of completed moves,
+			// not by the clock's, which may have miscounted.
 			q := from.p
-			early := q < P && r.k <= d.countAt(q)
+			early := q < P && r.k <= tc.Required(q)
 			if early && d.h.noEarlyFlag {
 				return
 			}
