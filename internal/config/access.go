@@ -2,9 +2,10 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // Access says who may use the dashboard's listener (listen): the arbiters
@@ -51,54 +52,64 @@ func (a Arbiter) Secret() string {
 }
 
 // Check reports what is wrong with the access section, every problem at
-// once; nil for none (and for no section).
+// once ("access: " and the problem); nil for none (and for no section).
 func (a *Access) Check() error {
+	var errs []error
+	for _, m := range a.Problems() {
+		errs = append(errs, i18n.Errorf("config.access", m))
+	}
+	return errors.Join(errs...)
+}
+
+// Problems are what is wrong with the access section, each a sentence of
+// the catalogs (a hall names the section itself); none for no section.
+func (a *Access) Problems() []i18n.Message {
 	if a == nil {
 		return nil
 	}
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("access: "+format, args...)) }
+	var errs []i18n.Message
+	bad := func(code string, args ...any) { errs = append(errs, i18n.M(code, args...)) }
 	seen := map[string]bool{}
 	for i, ar := range a.Arbiters {
 		name := strings.TrimSpace(ar.Name)
 		switch {
 		case name == "":
-			bad("arbiters[%d]: no name (the name is what the records say)", i)
+			bad("config.access.no-name", i)
 		case name != ar.Name || strings.ContainsAny(name, ":\r\n"):
-			bad("arbiters[%d]: name %q: no spaces around it, no ':' and no line breaks in it", i, ar.Name)
+			bad("config.access.name", i, ar.Name)
 		case seen[name]:
-			bad("arbiters[%d]: the name %q is given twice", i, name)
+			bad("config.access.twice", i, name)
 		}
 		seen[name] = true
 		switch {
 		case ar.Hash != "" && ar.SecretEnv != "":
-			bad("arbiter %q: give hash or secret_env, not both", ar.Name)
+			bad("config.access.both", ar.Name)
 		case ar.Hash != "":
 			if !strings.HasPrefix(ar.Hash, "$2a$") && !strings.HasPrefix(ar.Hash, "$2b$") && !strings.HasPrefix(ar.Hash, "$2y$") {
-				bad("arbiter %q: hash %.4q… is not a bcrypt hash ($2a$, $2b$ or $2y$…); make one with htpasswd -nbBC 12 '' SECRET | tr -d ':\\n'", ar.Name, ar.Hash)
+				bad("config.access.hash", ar.Name, ar.Hash)
 			}
 		case ar.SecretEnv != "":
 			switch n := len(ar.Secret()); {
 			case n == 0:
-				bad("arbiter %q: the environment variable %s is not set or empty", ar.Name, ar.SecretEnv)
+				bad("config.access.env-empty", ar.Name, ar.SecretEnv)
 			case n > 72:
-				bad("arbiter %q: the secret in %s is longer than 72 bytes, more than bcrypt takes", ar.Name, ar.SecretEnv)
+				bad("config.access.env-long", ar.Name, ar.SecretEnv)
 			}
 		default:
-			bad("arbiter %q: no secret: give hash (bcrypt) or secret_env", ar.Name)
+			bad("config.access.no-secret", ar.Name)
 		}
 	}
 	if a.Spectators && len(a.Arbiters) == 0 {
-		bad("spectators without arbiters: without arbiters nobody needs to log in; list the arbiters who may write")
+		bad("config.access.spectators")
 	}
 	if t := a.TLS; t != nil {
 		for _, f := range [][2]string{{"cert", t.Cert}, {"key", t.Key}} {
 			if f[1] == "" {
-				bad("tls: no %s file", f[0])
+				bad("config.access.tls.none", f[0])
 			} else if _, err := os.Stat(f[1]); err != nil {
-				bad("tls: %s file: %v", f[0], err)
+				bad("config.access.tls.file", f[0], err)
 			}
 		}
 	}
-	return errors.Join(errs...)
+	return errs
 }

@@ -1,11 +1,12 @@
 package config
 
 import (
-	"errors"
 	"net"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // The LiveChess-compatible listener's defaults: the address DGT LiveChess
@@ -52,19 +53,19 @@ func (l *LiveChess) validate() []*Error {
 		return nil
 	}
 	var errs []*Error
-	bad := func(field string, err string) {
-		errs = append(errs, &Error{Field: "livechess." + field, Err: errors.New(err)})
+	bad := func(field, code string, a ...any) {
+		errs = append(errs, &Error{Field: "livechess." + field, Err: i18n.Errorf(code, a...)})
 	}
 	if _, port, err := net.SplitHostPort(l.Addr()); err != nil {
-		bad("listen", strconv.Quote(l.Listen)+" is not host:port: "+err.Error())
+		bad("listen", "config.listen", l.Listen, err)
 	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		bad("listen", "port "+strconv.Quote(port)+" is not a number from 0 to 65535")
+		bad("listen", "config.listen.port", port)
 	}
 	for i, o := range l.Origins {
 		u, err := url.Parse(o)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.Trim(u.Path, "/") != "" ||
 			u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-			bad("origins["+strconv.Itoa(i)+"]", strconv.Quote(o)+" is not an origin: write scheme://host[:port], as https://lichess.org")
+			bad("origins["+strconv.Itoa(i)+"]", "config.livechess.origin", o)
 		}
 	}
 	return errs

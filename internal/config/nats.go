@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // NATS makes the daemon a venue of a larger event: it publishes every
@@ -59,52 +61,48 @@ func (n *NATS) validate() []*Error {
 	}
 	var errs []*Error
 	bad := func(field, format string, a ...any) {
-		errs = append(errs, &Error{Field: "nats." + field, Err: fmt.Errorf(format, a...)})
+		errs = append(errs, &Error{Field: "nats." + field, Err: i18n.Errorf(format, a...)})
 	}
 	if !natsName.MatchString(n.Venue) {
-		bad("venue", "%q: a venue name is 1 to 64 letters, digits, '_' or '-' (it names the JetStream domain)", n.Venue)
+		bad("venue", "config.nats.venue", n.Venue)
 	} else if n.Venue == "hall" {
-		bad("venue", `"hall" is the hall's own JetStream domain`)
+		bad("venue", "hall.config.venue.hall")
 	}
 	hostPort := func(field, v string) {
 		if v == "" {
 			return
 		}
 		if _, port, err := net.SplitHostPort(v); err != nil {
-			bad(field, "%q is not host:port: %v", v, err)
+			bad(field, "config.listen", v, err)
 		} else if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
-			bad(field, "port %q is not a number from 0 to 65535", port)
+			bad(field, "config.listen.port", port)
 		}
 	}
 	hostPort("listen", n.Listen)
 	hostPort("leaf_listen", n.LeafListen)
 	if n.URL != "" {
 		if u, err := url.Parse(n.URL); err != nil || u.Host == "" {
-			bad("url", "%q is not a NATS URL (nats://host:4222)", n.URL)
+			bad("url", "config.nats.url", n.URL)
 		}
 		if n.Listen != "" || n.LeafListen != "" || len(n.Hall) > 0 || n.Store != "" {
-			bad("url", "joining a server by URL leaves listen, leaf_listen, hall and store to that server")
+			bad("url", "config.nats.url-only")
 		}
 	}
 	for i, h := range n.Hall {
 		if u, err := url.Parse(h); err != nil || u.Host == "" {
-			bad(fmt.Sprintf("hall[%d]", i), "%q is not a leaf-node URL (nats-leaf://host:7422)", h)
+			bad(fmt.Sprintf("hall[%d]", i), "hall.config.venue.url", h)
 		} else if u.User != nil {
-			bad(fmt.Sprintf("hall[%d]", i), "no user or password in the URL: use credentials, nkey_seed_file or nkey_seed_env")
+			bad(fmt.Sprintf("hall[%d]", i), "config.nats.userinfo")
 		}
 	}
 	if !AuthGivenOnce(n.Credentials, n.NKeySeedFile, n.NKeySeedEnv) {
-		bad("credentials", SeveralAuth)
+		bad("credentials", "config.several-auth")
 	}
 	if t := n.TLS; t != nil && (t.Cert == "") != (t.Key == "") {
-		bad("tls", "cert and key go together")
+		bad("tls", "config.nats.tls")
 	}
 	return errs
 }
-
-// SeveralAuth says what is wrong when more than one way to authenticate
-// to NATS is given.
-const SeveralAuth = "one of credentials, nkey_seed_file and nkey_seed_env, not several"
 
 // AuthGivenOnce reports whether at most one way to authenticate to NATS is
 // given: a credentials file, an NKey seed file, an NKey seed in the

@@ -208,20 +208,10 @@ func (c *HallConfig) validate() []*config.Error {
 		bad("nats.credentials", "config.several-auth")
 	}
 	checkVenues(c.Venues, bad)
-	if err := c.Access.Check(); err != nil {
-		for _, e := range splitJoined(err) {
-			bad("access", "config.as-is", strings.TrimPrefix(e.Error(), "access: "))
-		}
+	for _, m := range c.Access.Problems() {
+		bad("access", "config.as-is", m)
 	}
 	return errs
-}
-
-// splitJoined is the errors errors.Join joined (err itself otherwise).
-func splitJoined(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
 
 // checkVenues checks the venues: at least one, each with its own valid
