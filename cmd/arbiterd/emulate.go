@@ -177,13 +177,7 @@ func choice[T any](flag, word string, words []string, values ...T) (T, error) {
 func runEmulate(ctx context.Context, cmd *cobra.Command, p *i18n.Printer, cfg emulator.Config, link string) error {
 	out := cmd.OutOrStdout()
 	if verbose, _ := cmd.Flags().GetBool("verbose"); verbose {
-		cfg.Observe = func(n emulator.Note) {
-			ply := ""
-			if n.Ply > 0 {
-				ply = fmt.Sprintf("ply %d: ", n.Ply)
-			}
-			fmt.Fprintf(out, "%10.1fs  %s%s\n", n.At.Seconds(), ply, n.Text)
-		}
+		cfg.Observe = func(n emulator.Note) { fmt.Fprint(out, noteLine(p, n)) }
 	}
 	em, err := emulator.New(cfg)
 	if err != nil {
@@ -225,13 +219,7 @@ func runEmulateNet(ctx context.Context, cmd *cobra.Command, p *i18n.Printer, cfg
 		fmt.Fprintf(out, format, a...)
 	}
 	if verbose, _ := cmd.Flags().GetBool("verbose"); verbose {
-		cfg.Observe = func(n emulator.Note) {
-			ply := ""
-			if n.Ply > 0 {
-				ply = fmt.Sprintf("ply %d: ", n.Ply)
-			}
-			say("%10.1fs  %s%s\n", n.At.Seconds(), ply, n.Text)
-		}
+		cfg.Observe = func(n emulator.Note) { say("%s", noteLine(p, n)) }
 	}
 	em, err := emulator.New(cfg)
 	if err != nil {
@@ -255,6 +243,20 @@ func runEmulateNet(ctx context.Context, cmd *cobra.Command, p *i18n.Printer, cfg
 	mu.Lock()
 	defer mu.Unlock()
 	return emulateResult(out, p, err)
+}
+
+// noteLine is the -v line of a note in p's language: the emulated time,
+// the ply and what happened.
+func noteLine(p *i18n.Printer, n emulator.Note) string {
+	ply := ""
+	if n.Ply > 0 {
+		ply = p.Sprintf("emulate.ply", n.Ply)
+	}
+	text := n.Text
+	if !n.Msg.IsZero() {
+		text = p.Text(n.Msg)
+	}
+	return fmt.Sprintf("%10.1fs  %s%s\n", n.At.Seconds(), ply, text)
 }
 
 // emulateResult says how the emulation ended, and whether that is an

@@ -222,3 +222,35 @@ func TestConfigErrorsInSpanish(t *testing.T) {
 		t.Errorf("serve in English: %v", err)
 	}
 }
+
+// emulate -v --lang es: the trace of the game in Spanish (the emulator's
+// notes as sentences of the catalogs); in English as it was.
+func TestEmulateTraceInSpanish(t *testing.T) {
+	args := []string{"emulate", "--listen", "127.0.0.1:0", "--speed", "3000", "--exit", "-v", "--tc", "300+2", "--end", "flag"}
+	es, _, err := runArgsIn(t, "", append(args, "--lang", "es")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"media jugada 1: Las blancas juegan e4\n",
+		"media jugada 1: Las blancas pulsan el reloj (blancas 0:05:02, negras 0:05:02)\n",
+		"cae la bandera de las negras en el último periodo: el reloj se bloquea en cero y se para\n",
+		"partida terminada\n",
+	} {
+		if !strings.Contains(es, want) {
+			t.Errorf("emulate -v --lang es lacks %q:\n%s", want, es)
+		}
+	}
+	en, _, err := runArgsIn(t, "", append(args, "--lang", "en")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"ply 1: White plays e4\n", "ply 1: White presses (white 0:05:02, black 0:05:02)\n",
+		"Black's flag falls in the last period: blocked at zero, the clock stops\n", "game over\n",
+	} {
+		if !strings.Contains(en, want) {
+			t.Errorf("emulate -v --lang en lacks %q:\n%s", want, en)
+		}
+	}
+}

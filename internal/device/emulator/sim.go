@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // UpdateMode is what the board sends without being asked.
@@ -198,7 +200,7 @@ func (s *sim) step() {
 		s.flagFalls(e.at)
 	case evStop:
 		s.over = true
-		s.note(e.at, 0, "stop", "the clock is stopped (%s)", s.times(e.at))
+		s.note(e.at, 0, "stop", "emulate.note.stop", s.times(e.at))
 		s.clock.stop(e.at)
 		s.clockGen++
 		s.clockChanged(e.at, true)
@@ -220,13 +222,13 @@ func (s *sim) step() {
 		s.clockChanged(e.at, true)
 	case evPause:
 		s.clock.pause(e.at)
-		s.arbiterSetClock(e.at, "the arbiter stops the clock")
+		s.arbiterSetClock(e.at, i18n.M("emulate.note.arbiter-stops"))
 	case evAdjust:
 		s.clock.adjust(e.side, e.by)
-		s.arbiterSetClock(e.at, fmt.Sprintf("the arbiter changes %s's time by %s", e.side, e.by))
+		s.arbiterSetClock(e.at, i18n.M("emulate.note.arbiter-adjusts", sideWord(e.side, false), e.by.String()))
 	case evResume:
 		s.clock.resume(e.at)
-		s.arbiterSetClock(e.at, "the arbiter starts the clock again")
+		s.arbiterSetClock(e.at, i18n.M("emulate.note.arbiter-starts"))
 	case evReplug:
 		s.unplugged = false
 		s.mode = ModeIdle
@@ -247,7 +249,7 @@ func (s *sim) handOp(e *event) {
 	s.phys[e.op.sq] = e.op.piece
 	if e.last && e.ply >= 0 && e.ply < len(s.plies) {
 		pl := s.plies[e.ply]
-		s.note(e.at, e.ply+1, "move", "%s plays %s", title(colorPlayer(pl.before.Turn())), pl.san)
+		s.note(e.at, e.ply+1, "move", "emulate.note.move", title(colorPlayer(pl.before.Turn())), pl.san)
 	}
 	if !s.scanDue {
 		s.scanDue = true
@@ -262,9 +264,9 @@ func (s *sim) flagFalls(at time.Duration) {
 	res := s.clock.flag(at)
 	if !res.periodAdded {
 		s.over = true
-		s.note(at, 0, "flag", "%s's flag falls in the last period: blocked at zero, the clock stops", title(res.side))
+		s.note(at, 0, "flag", "emulate.note.flag-last", sideWord(res.side, true))
 	} else {
-		s.note(at, 0, "flag", "%s's flag falls; the next period is added to both, the clock runs on (%s)", title(res.side), s.times(at))
+		s.note(at, 0, "flag", "emulate.note.flag", sideWord(res.side, true), s.times(at))
 	}
 	s.clockGen++
 	s.clockChanged(at, true)
@@ -362,9 +364,9 @@ func (s *sim) doPress(at time.Duration, p Player, plyIdx int, early bool) {
 	if !res.accepted {
 		return
 	}
-	s.note(at, plyIdx+1, "press", "%s presses (%s)", title(p), s.times(at))
+	s.note(at, plyIdx+1, "press", "emulate.note.press", title(p), s.times(at))
 	if res.periodAdded {
-		s.note(at, plyIdx+1, "period", "%s's next period begins (%s)", title(p), s.times(at))
+		s.note(at, plyIdx+1, "period", "emulate.note.period", sideWord(p, true), s.times(at))
 	}
 	if s.holdClock && (plyIdx < 0 || s.mergeAt != plyIdx) {
 		s.holdClock = false
@@ -483,7 +485,7 @@ func (s *sim) doPly(t0 time.Duration, i int) {
 // the clock cut off and an unplugged board.
 func (s *sim) lineFaults(t0 time.Duration, i int) {
 	for _, a := range s.script[i] {
-		s.note(t0, i+1, "action", "%s", a)
+		s.note(t0, i+1, "action", "emulate.note.action", a.String())
 		switch a.Kind {
 		case Garbage:
 			s.push(&event{at: t0 + 50*time.Millisecond, kind: evGarbage, ply: i, n: cmp.Or(a.N, 8)})
@@ -699,30 +701,36 @@ type Note struct {
 	At   time.Duration // emulated time since play began
 	Ply  int           // the 1-based ply it belongs to (0: none)
 	Kind string        // "move", "press", "period", "flag", "stop", "action"
-	Text string        // in words
+	Text string        // in words, in English
+	// Msg is Text as a sentence of the catalogs, for a log in another
+	// language (arbiterd emulate --lang).
+	Msg i18n.Message
 }
 
-func (s *sim) note(at time.Duration, plyNo int, kind, format string, args ...any) {
+// note tells the observer, if any, of something the emulation did: the
+// sentence of code with args.
+func (s *sim) note(at time.Duration, plyNo int, kind, code string, args ...any) {
 	if s.cfg.Observe == nil {
 		return
 	}
 	if plyNo < 0 {
 		plyNo = 0
 	}
-	s.cfg.Observe(Note{At: at, Ply: plyNo, Kind: kind, Text: fmt.Sprintf(format, args...)})
+	m := i18n.M(code, args...)
+	s.cfg.Observe(Note{At: at, Ply: plyNo, Kind: kind, Text: i18n.English.Text(m), Msg: m})
 }
 
 // arbiterSetClock follows the arbiter's change to the clock at at: a note
 // of what was done with both times, and the display sent anew.
-func (s *sim) arbiterSetClock(at time.Duration, what string) {
-	s.note(at, 0, "arbiter", "%s (%s)", what, s.times(at))
+func (s *sim) arbiterSetClock(at time.Duration, what i18n.Message) {
+	s.note(at, 0, "arbiter", "emulate.note.arbiter", what, s.times(at))
 	s.clockGen++
 	s.clockChanged(at, true)
 }
 
 // times renders both clocks as displayed at at.
-func (s *sim) times(at time.Duration) string {
-	return fmt.Sprintf("white %s, black %s",
+func (s *sim) times(at time.Duration) i18n.Message {
+	return i18n.M("emulate.note.times",
 		clockText(ceilSecond(s.clock.remaining(White, at))), clockText(ceilSecond(s.clock.remaining(Black, at))))
 }
 
@@ -731,9 +739,17 @@ func clockText(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d:%02d", secs/3600, secs/60%60, secs%60)
 }
 
-func title(p Player) string {
+// title is p in words at the start of a sentence: "White", "Las blancas".
+func title(p Player) i18n.Cap { return i18n.Cap{Arg: sideWord(p, true)} }
+
+// sideWord is p in words: "White" (title) or "white"; "las blancas".
+func sideWord(p Player, title bool) i18n.Message {
+	code := "emulate.note.black"
 	if p == White {
-		return "White"
+		code = "emulate.note.white"
 	}
-	return "Black"
+	if title {
+		code += ".title"
+	}
+	return i18n.M(code)
 }
