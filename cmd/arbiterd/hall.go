@@ -61,6 +61,6 @@ arbiterd replay of the hall's copy gives the venue's events byte for byte.
 	f.StringVar(&file, "config", "", "hall configuration file (.yaml, .yml or .toml)")
 	f.StringVar(&listen, "listen", "", "HTTP address, host:port (default from the file)")
 	f.StringVar(&data, "data", "", "data directory (default from the file)")
-	f.StringVar(&lang, "lang", "", "the dashboard's `LANGUAGE`, en or es, instead of each browser's (default from the file's lang:; the page's EN | ES switch still wins)")
+	f.StringVar(&lang, "lang", "", "the `LANGUAGE`, en or es, of the dashboard and /hall instead of each browser's, and of the configuration's errors (default from the file's lang:; the page's EN | ES switch still wins)")
 	return cmd
 }

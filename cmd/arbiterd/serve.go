@@ -74,7 +74,7 @@ Flags override the file. See docs/operations.md.`,
 	f.StringVar(&event, "event", "", "the event's name")
 	f.StringVar(&logFormat, "log-format", "", "log format: text or json")
 	f.StringVar(&logLevel, "log-level", "", "log level: debug, info, warn or error")
-	f.StringVar(&lang, "lang", "", "the dashboard's `LANGUAGE`, en or es, instead of each browser's (default from the file's lang:; the page's EN | ES switch still wins)")
+	f.StringVar(&lang, "lang", "", "the `LANGUAGE`, en or es, of the dashboard and /venue instead of each browser's, and of the configuration's errors (default from the file's lang:; the page's EN | ES switch still wins)")
 	f.Float64Var(&speed, "emulated-speed", 1, "capture time per real second, for emulated boards playing faster than real time")
 	f.MarkHidden("emulated-speed")
 	return cmd
