@@ -14,6 +14,7 @@ type SyntaxError struct {
 	Text   string
 	Offset int
 	Msg    string
+	Why    Text // Msg as a code and its arguments
 }
 
 func (e *SyntaxError) Error() string {
@@ -22,6 +23,24 @@ func (e *SyntaxError) Error() string {
 	}
 	r, _ := utf8.DecodeRuneInString(e.Text[e.Offset:])
 	return fmt.Sprintf("clockd: time control %q: at offset %d (%q): %s", e.Text, e.Offset, r, e.Msg)
+}
+
+// SentenceCode is the error's code (Text): where the mistake is, and
+// what it is (Why).
+func (e *SyntaxError) SentenceCode() string {
+	if e.Offset >= len(e.Text) {
+		return "clockd.tc.at-end"
+	}
+	return "clockd.tc.at"
+}
+
+// SentenceArgs are the error's arguments: the control, where, and Why.
+func (e *SyntaxError) SentenceArgs() []any {
+	if e.Offset >= len(e.Text) {
+		return []any{e.Text, e.Why}
+	}
+	r, _ := utf8.DecodeRuneInString(e.Text[e.Offset:])
+	return []any{e.Text, e.Offset, r, e.Why}
 }
 
 // Limits that keep parsed values far from overflow and from nonsense.
@@ -91,8 +110,10 @@ type scanner struct {
 	end int // scanning stops here (trailing spaces are not part of a PGN control)
 }
 
-func (sc *scanner) errf(at int, format string, args ...any) error {
-	return &SyntaxError{Text: sc.s, Offset: at, Msg: fmt.Sprintf(format, args...)}
+// errf is the syntax error at offset at: the sentence of code with args.
+func (sc *scanner) errf(at int, code string, args ...any) error {
+	why := say(code, args...)
+	return &SyntaxError{Text: sc.s, Offset: at, Msg: why.String(), Why: why}
 }
 
 func (sc *scanner) peek() byte {
@@ -107,20 +128,20 @@ func (sc *scanner) eof() bool { return sc.pos >= sc.end }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // number reads a non-negative decimal integer no larger than limit; what
-// names the quantity in errors.
+// is the code of the quantity's name in errors (clockd.tc.what.*).
 func (sc *scanner) number(what string, limit int) (int, error) {
 	start := sc.pos
 	if sc.eof() {
-		return 0, sc.errf(start, "expected %s (a number), found end of text", what)
+		return 0, sc.errf(start, "clockd.tc.number.end", say(what))
 	}
 	if !isDigit(sc.peek()) {
-		return 0, sc.errf(start, "expected %s (a number)", what)
+		return 0, sc.errf(start, "clockd.tc.number", say(what))
 	}
 	n := 0
 	for !sc.eof() && isDigit(sc.peek()) {
 		n = n*10 + int(sc.peek()-'0')
 		if n > limit {
-			return 0, sc.errf(start, "%s is too large (at most %d)", what, limit)
+			return 0, sc.errf(start, "clockd.tc.number.large", say(what), limit)
 		}
 		sc.pos++
 	}
@@ -132,11 +153,11 @@ func parsePGN(s string) (TimeControl, error) {
 	sc.pos = len(s) - len(strings.TrimLeft(s, " \t"))
 	switch strings.TrimSpace(s) {
 	case "":
-		return TimeControl{}, sc.errf(0, "empty time control")
+		return TimeControl{}, sc.errf(0, "clockd.tc.empty")
 	case "?":
-		return TimeControl{}, sc.errf(strings.IndexByte(s, '?'), "the time control is unknown (\"?\")")
+		return TimeControl{}, sc.errf(strings.IndexByte(s, '?'), "clockd.tc.unknown")
 	case "-":
-		return TimeControl{}, sc.errf(strings.IndexByte(s, '-'), "no time control (\"-\") cannot be timed")
+		return TimeControl{}, sc.errf(strings.IndexByte(s, '-'), "clockd.tc.none")
 	}
 	var tc TimeControl
 	for {
@@ -148,19 +169,19 @@ func parsePGN(s string) (TimeControl, error) {
 		tc.Periods = append(tc.Periods, p)
 		if sc.eof() {
 			if p.Moves > 0 {
-				return TimeControl{}, sc.errf(start, "the last period lasts to the end of the game and takes no move count (remove %q)", fmt.Sprint(p.Moves, "/"))
+				return TimeControl{}, sc.errf(start, "clockd.tc.last-moves.remove", fmt.Sprint(p.Moves, "/"))
 			}
 			return tc, nil
 		}
 		if sc.peek() != ':' {
-			return TimeControl{}, sc.errf(sc.pos, "unexpected character; expected ':' between periods, or '+N', 'dN', 'bN' after the seconds")
+			return TimeControl{}, sc.errf(sc.pos, "clockd.tc.pgn.unexpected")
 		}
 		if p.Moves == 0 {
-			return TimeControl{}, sc.errf(start, "only the last period may omit the move count (write MOVES/SECONDS)")
+			return TimeControl{}, sc.errf(start, "clockd.tc.pgn.omit-moves")
 		}
 		sc.pos++
 		if sc.eof() {
-			return TimeControl{}, sc.errf(sc.pos, "expected a period after ':'")
+			return TimeControl{}, sc.errf(sc.pos, "clockd.tc.pgn.after-colon")
 		}
 	}
 }
@@ -173,9 +194,9 @@ var pgnModes = map[byte]Mode{'+': Fischer, 'd': Delay, 'b': Bronstein}
 func (sc *scanner) period() (Period, error) {
 	start := sc.pos
 	if sc.peek() == '*' {
-		return Period{}, sc.errf(sc.pos, "sandclock periods (\"*SECONDS\") are not supported")
+		return Period{}, sc.errf(sc.pos, "clockd.tc.pgn.sandclock")
 	}
-	a, err := sc.number("a move count or seconds", maxSeconds)
+	a, err := sc.number("clockd.tc.what.moves-or-secs", maxSeconds)
 	if err != nil {
 		return Period{}, err
 	}
@@ -183,27 +204,27 @@ func (sc *scanner) period() (Period, error) {
 	secAt := start
 	if sc.peek() == '/' {
 		if a == 0 {
-			return Period{}, sc.errf(start, "a period's move count must be positive")
+			return Period{}, sc.errf(start, "clockd.tc.moves.positive")
 		}
 		if a > maxMoves {
-			return Period{}, sc.errf(start, "move count is too large (at most %d)", maxMoves)
+			return Period{}, sc.errf(start, "clockd.tc.moves.large", maxMoves)
 		}
 		p.Moves = a
 		sc.pos++
 		secAt = sc.pos
-		a, err = sc.number("the period's seconds", maxSeconds)
+		a, err = sc.number("clockd.tc.what.period-secs", maxSeconds)
 		if err != nil {
 			return Period{}, err
 		}
 	}
 	if a == 0 {
-		return Period{}, sc.errf(secAt, "a period needs a positive time")
+		return Period{}, sc.errf(secAt, "clockd.tc.time.positive")
 	}
 	p.Time = time.Duration(a) * time.Second
 	if m, ok := pgnModes[sc.peek()]; ok {
 		p.Mode = m
 		sc.pos++
-		n, err := sc.number("the increment or delay in seconds", maxIncrement)
+		n, err := sc.number("clockd.tc.what.increment", maxIncrement)
 		if err != nil {
 			return Period{}, err
 		}

@@ -46,7 +46,7 @@ func parseFIDE(s string) (TimeControl, error) {
 			break
 		}
 		if sc.peek() != '+' {
-			return TimeControl{}, sc.errf(sc.pos, "unexpected character; expected '+' between the parts of the control")
+			return TimeControl{}, sc.errf(sc.pos, "clockd.tc.fide.unexpected")
 		}
 		sc.pos++
 	}
@@ -56,7 +56,7 @@ func parseFIDE(s string) (TimeControl, error) {
 		terms = terms[:len(terms)-1]
 	}
 	if n := len(terms); inc != nil && terms[n-1].unit == unitSeconds && terms[n-1].moves == 0 && n > 1 {
-		return TimeControl{}, sc.errf(terms[n-1].at, "only the last part may be a per-move increment or delay; this one is too")
+		return TimeControl{}, sc.errf(terms[n-1].at, "clockd.tc.fide.increment.too")
 	}
 	var tc TimeControl
 	for i, t := range terms {
@@ -68,7 +68,7 @@ func parseFIDE(s string) (TimeControl, error) {
 	}
 	if inc != nil && inc.amount > 0 {
 		if inc.amount > maxIncrement {
-			return TimeControl{}, sc.errf(inc.at, "the increment is too large (at most %d seconds)", maxIncrement)
+			return TimeControl{}, sc.errf(inc.at, "clockd.tc.fide.increment.big", maxIncrement)
 		}
 		for i := range tc.Periods {
 			tc.Periods[i].Increment = time.Duration(inc.amount) * time.Second
@@ -82,18 +82,18 @@ func parseFIDE(s string) (TimeControl, error) {
 // that lasts to the end of the game).
 func (sc *scanner) fidePeriod(t fideTerm, last bool) (Period, error) {
 	if t.perMv || t.mode != Fischer {
-		return Period{}, sc.errf(t.at, "only the last part may be a per-move increment or delay")
+		return Period{}, sc.errf(t.at, "clockd.tc.fide.increment")
 	}
 	d := time.Duration(t.amount) * t.unit.size()
 	switch {
 	case d <= 0:
-		return Period{}, sc.errf(t.at, "a period needs a positive time")
+		return Period{}, sc.errf(t.at, "clockd.tc.time.positive")
 	case d > maxSeconds*time.Second:
-		return Period{}, sc.errf(t.at, "a period's time is too large (at most %d hours)", maxSeconds/3600)
+		return Period{}, sc.errf(t.at, "clockd.tc.fide.time.large", maxSeconds/3600)
 	case last && t.moves > 0:
-		return Period{}, sc.errf(t.at, "the last period lasts to the end of the game and takes no move count")
+		return Period{}, sc.errf(t.at, "clockd.tc.last-moves")
 	case !last && t.moves == 0:
-		return Period{}, sc.errf(t.at, "only the last period may omit the move count (write TIME/MOVES)")
+		return Period{}, sc.errf(t.at, "clockd.tc.fide.omit-moves")
 	}
 	return Period{Moves: t.moves, Time: d}, nil
 }
@@ -160,12 +160,12 @@ func (sc *scanner) unit() (unit, error) {
 		return unitSeconds, nil
 	}
 	sc.pos = at
-	return unitNone, sc.errf(at, "unknown unit %q (use ' or min for minutes, \" or s for seconds, h for hours)", w)
+	return unitNone, sc.errf(at, "clockd.tc.fide.unit", w)
 }
 
 func (sc *scanner) fideTerm() (fideTerm, error) {
 	t := fideTerm{at: sc.pos}
-	n, err := sc.number("a time", maxSeconds)
+	n, err := sc.number("clockd.tc.what.time", maxSeconds)
 	if err != nil {
 		return t, err
 	}
@@ -179,12 +179,12 @@ func (sc *scanner) fideTerm() (fideTerm, error) {
 		sc.spaces()
 		if isDigit(sc.peek()) {
 			at := sc.pos
-			m, err := sc.number("a move count", maxMoves)
+			m, err := sc.number("clockd.tc.what.moves", maxMoves)
 			if err != nil {
 				return t, err
 			}
 			if m == 0 {
-				return t, sc.errf(at, "a period's move count must be positive")
+				return t, sc.errf(at, "clockd.tc.moves.positive")
 			}
 			t.moves = m
 			sc.spaces()
@@ -195,7 +195,7 @@ func (sc *scanner) fideTerm() (fideTerm, error) {
 		} else if w, at := sc.word(); w == "move" || w == "mv" {
 			t.perMv = true
 		} else {
-			return t, sc.errf(at, "expected a move count or \"move\" after '/'")
+			return t, sc.errf(at, "clockd.tc.fide.slash")
 		}
 	}
 	// Trailing words: "per move", "delay", "bronstein", "increment".
@@ -209,7 +209,7 @@ func (sc *scanner) fideTerm() (fideTerm, error) {
 		case "per":
 			sc.spaces()
 			if w2, at2 := sc.word(); w2 != "move" {
-				return t, sc.errf(at2, "expected \"move\" after \"per\"")
+				return t, sc.errf(at2, "clockd.tc.fide.per")
 			}
 			t.perMv = true
 		case "inc", "increment", "fischer":
@@ -220,7 +220,7 @@ func (sc *scanner) fideTerm() (fideTerm, error) {
 			t.perMv, t.mode = true, Bronstein
 		default:
 			sc.pos = save
-			return t, sc.errf(at, "unexpected word %q", w)
+			return t, sc.errf(at, "clockd.tc.fide.word", w)
 		}
 	}
 }

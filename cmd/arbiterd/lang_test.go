@@ -140,3 +140,29 @@ func TestListsInSpanish(t *testing.T) {
 		t.Errorf("results --lang es: %q, %v", res.String(), err)
 	}
 }
+
+// A mistyped time control is said in the language asked, where it is
+// wrong too; in English as clockd writes it.
+func TestTimeControlErrorsInSpanish(t *testing.T) {
+	for _, tt := range []struct {
+		args   []string
+		en, es string
+	}{
+		{[]string{"audit", "--timecontrol", "40/5400"},
+			`--timecontrol: clockd: time control "40/5400": at offset 0 ('4'): the last period lasts to the end of the game and takes no move count (remove "40/")`,
+			`--timecontrol: clockd: control de tiempo "40/5400": en la posición 0 ('4'): el último periodo dura hasta el final de la partida y no lleva número de jugadas (quite "40/")`},
+		{[]string{"emulate", "--tc", "90 min fast"},
+			`--tc: clockd: time control "90 min fast": at offset 7 ('f'): unexpected word "fast"`,
+			`--tc: clockd: control de tiempo "90 min fast": en la posición 7 ('f'): palabra inesperada "fast"`},
+		{[]string{"demo", "--tc", "300+"},
+			`demo: time control: clockd: time control "300+": at end of text: expected the increment or delay in seconds (a number), found end of text`,
+			`demo: control de tiempo: clockd: control de tiempo "300+": al final del texto: se esperaba el incremento o la demora en segundos (un número), pero el texto terminó`},
+	} {
+		for lang, want := range map[string]string{"en": tt.en, "es": tt.es} {
+			_, _, err := runArgsIn(t, "", append(tt.args, "--lang", lang)...)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%v --lang %s: %v\nwant %s", tt.args, lang, err, want)
+			}
+		}
+	}
+}

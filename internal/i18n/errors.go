@@ -11,6 +11,42 @@ type Localizer interface {
 	In(p *Printer) string
 }
 
+// A Sentence is a sentence kept as a code of the catalogs and its
+// arguments by a package that imports no internal one (clockd's Text and
+// its time control's SyntaxError, rules' FEN errors). An argument may be a
+// Sentence too, said in the same language. An error that is a Sentence is
+// said in a printer's language by Err when the catalogs know its codes.
+type Sentence interface {
+	SentenceCode() string
+	SentenceArgs() []any
+}
+
+// MessageOf is s as a message: nested sentences become nested messages.
+func MessageOf(s Sentence) Message {
+	args := make([]any, len(s.SentenceArgs()))
+	for i, a := range s.SentenceArgs() {
+		if n, ok := a.(Sentence); ok {
+			a = MessageOf(n)
+		}
+		args[i] = a
+	}
+	return M(s.SentenceCode(), args...)
+}
+
+// KnownSentence reports whether the catalogs know s's code and those of
+// every sentence nested in it.
+func KnownSentence(s Sentence) bool {
+	if !Known(s.SentenceCode()) {
+		return false
+	}
+	for _, a := range s.SentenceArgs() {
+		if n, ok := a.(Sentence); ok && !KnownSentence(n) {
+			return false
+		}
+	}
+	return true
+}
+
 // Error is an error whose text is a message of the catalogs. Its Error is
 // the English; it unwraps to the first error among its arguments.
 type Error struct {
@@ -46,8 +82,8 @@ func (e *Error) Unwrap() error {
 	return nil
 }
 
-// Err is err said in p's language: the outermost Localizer in its chain
-// said in p's language inside the text around it (a prefix such as
+// Err is err said in p's language: the outermost Localizer (or Sentence
+// the catalogs know) in its chain said in p's language inside the text around it (a prefix such as
 // "audit: " stays). errors.Is and errors.As see err underneath.
 func (p *Printer) Err(err error) error {
 	if err == nil || p == nil || p.Lang() == "en" {
@@ -56,6 +92,10 @@ func (p *Printer) Err(err error) error {
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		if l, ok := e.(Localizer); ok {
 			text := strings.Replace(err.Error(), l.Error(), l.In(p), 1)
+			return &said{err: err, text: text}
+		}
+		if s, ok := e.(Sentence); ok && KnownSentence(s) {
+			text := strings.Replace(err.Error(), e.Error(), p.Text(MessageOf(s)), 1)
 			return &said{err: err, text: text}
 		}
 		// Several errors joined (errors.Join: a configuration's mistakes,

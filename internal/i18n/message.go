@@ -122,6 +122,8 @@ func (p *Printer) arg(x any) any {
 		return v
 	case Localizer:
 		return v.In(p)
+	case Sentence:
+		return p.Text(MessageOf(v))
 	case float64, float32:
 		return plain{v, p.decimalComma()}
 	}
