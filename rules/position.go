@@ -2,7 +2,6 @@ package rules
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/arbiterd/arbiterd/rules/bitboard"
@@ -100,31 +99,31 @@ func (p *position) piece(sq int) chess.Piece {
 // apply plays m, which must be legal, on p.
 func (p *position) apply(m move) { p.Make(m.bm) }
 
-// fenFields numbers the fields of a FEN record for errors.
+// fenFields are the codes of a FEN record's fields as errors number them.
 var fenFields = map[string]string{
-	"placement":       "field 1 (piece placement)",
-	"side to move":    "field 2 (side to move)",
-	"castling":        "field 3 (castling)",
-	"en passant":      "field 4 (en passant)",
-	"halfmove clock":  "field 5 (halfmove clock)",
-	"fullmove number": "field 6 (fullmove number)",
+	"placement":       "rules.fen.field.placement",
+	"side to move":    "rules.fen.field.side",
+	"castling":        "rules.fen.field.castling",
+	"en passant":      "rules.fen.field.ep",
+	"halfmove clock":  "rules.fen.field.halfmove",
+	"fullmove number": "rules.fen.field.fullmove",
 }
 
 // parseFEN reads a FEN record with the bitboard codec, which checks the
-// fields in order, so the first fault is the one reported; errors name the
-// field by its number and what is wrong with it. The record has its six
-// fields, or four without the move counters.
+// fields in order, so the first fault is the one reported; errors (a
+// *FENError) name the field by its number and what is wrong with it. The
+// record has its six fields, or four without the move counters.
 func parseFEN(fen string) (position, error) {
 	if n := len(strings.Fields(fen)); n != 6 && n != 4 {
-		return position{}, fmt.Errorf("rules: FEN %q has %d fields, want 6 (placement, side to move, castling, en passant, halfmove clock, fullmove number)", fen, n)
+		return position{}, &FENError{Why: Text{"rules.fen.count", []any{fen, n}}}
 	}
 	p, err := bitboard.ParseFEN(fen)
 	if err != nil {
 		var fe *bitboard.FENError
 		if errors.As(err, &fe) && fenFields[fe.Field] != "" {
-			return position{}, fmt.Errorf("rules: FEN %q %s: %s", fen, fenFields[fe.Field], fe.Msg)
+			return position{}, &FENError{Why: Text{"rules.fen.field", []any{fen, Text{Code: fenFields[fe.Field]}, fe.Why}}}
 		}
-		return position{}, fmt.Errorf("rules: FEN %q: %w", fen, err)
+		return position{}, &FENError{Why: Text{"rules.fen", []any{fen, err}}, Err: err}
 	}
 	return position{p}, nil
 }

@@ -166,3 +166,22 @@ func TestTimeControlErrorsInSpanish(t *testing.T) {
 		}
 	}
 }
+
+// A bad line of unwinnable keeps its FILE:LINE: prefix; the sentence after
+// it follows --lang.
+func TestUnwinnableBadLinesInSpanish(t *testing.T) {
+	in := "8/8/8/4k3/8/8/8/4K2R x - - 0 1\n8/8/8/4k3/8/8/8/4K2R w - - 0 1\n"
+	_, errOut, err := runArgsIn(t, in, "unwinnable", "--quick", "--lang", "es")
+	want := `stdin:1: posición FEN no válida "8/8/8/4k3/8/8/8/4K2R x - - 0 1": turno: se esperaba "w" o "b", pero hay "x"` + "\n"
+	if err == nil || exitCode(err) != 1 || errOut != want {
+		t.Errorf("error %v, stderr %q, want %q", err, errOut, want)
+	}
+	_, errOut, _ = runArgsIn(t, in, "unwinnable", "--quick", "--lang", "en")
+	if want := `stdin:1: bad FEN "8/8/8/4k3/8/8/8/4K2R x - - 0 1": side to move: want "w" or "b", got "x"` + "\n"; errOut != want {
+		t.Errorf("English stderr %q, want %q", errOut, want)
+	}
+	_, errOut, _ = runArgsIn(t, "XB 8/8/8/4k3/8/8/8/4K2R w - - 0 1\n", "unwinnable", "--label", "--lang", "es")
+	if want := `stdin:1: se esperaba una etiqueta (WB, W-, -B o --), un espacio y una posición FEN, pero hay "XB 8/8/8/4k3/8/8/8/4K2R w - - 0 1"` + "\n"; errOut != want {
+		t.Errorf("--label stderr %q, want %q", errOut, want)
+	}
+}

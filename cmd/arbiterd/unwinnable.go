@@ -136,7 +136,7 @@ func runUnwinnable(cmd *cobra.Command, p *i18n.Printer, args []string, o unwinna
 	if o.label {
 		return runLabelled(in, name, w, cmd.ErrOrStderr(), p, opt)
 	}
-	return runQueries(in, name, w, cmd.ErrOrStderr(), opt)
+	return runQueries(in, name, w, cmd.ErrOrStderr(), p, opt)
 }
 
 // startCPUProfile starts a CPU profile written to path and returns the
@@ -194,14 +194,15 @@ func eachLine(in io.Reader, fn func(n int, line string)) error {
 }
 
 // eachQuery calls fn for every line of in that parse reads; the others
-// are reported on errw as name:n: error, and bad counts them.
-func eachQuery(in io.Reader, name string, errw io.Writer, parse func(string) (unwinnable.Query, error),
+// are reported on errw as name:n: error, the error in p's language, and
+// bad counts them.
+func eachQuery(in io.Reader, name string, errw io.Writer, p *i18n.Printer, parse func(string) (unwinnable.Query, error),
 	fn func(n int, line string, q unwinnable.Query)) (bad int, err error) {
 	err = eachLine(in, func(n int, line string) {
 		q, err := parse(line)
 		if err != nil {
 			bad++
-			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
+			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, p.Err(err))
 			return
 		}
 		fn(n, line, q)
@@ -209,12 +210,12 @@ func eachQuery(in io.Reader, name string, errw io.Writer, parse func(string) (un
 	return bad, err
 }
 
-func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, opt unwinnable.Options) error {
+func runQueries(in io.Reader, name string, w io.Writer, errw io.Writer, p *i18n.Printer, opt unwinnable.Options) error {
 	opt.Moves = true // the lines as moves, formatted straight into out
 	a := unwinnable.NewAnalyzer(opt)
 	var out []byte // one answer line, reused
 	var werr error
-	bad, err := eachQuery(in, name, errw, unwinnable.ParseQuery, func(n int, line string, q unwinnable.Query) {
+	bad, err := eachQuery(in, name, errw, p, unwinnable.ParseQuery, func(n int, line string, q unwinnable.Query) {
 		start := time.Now()
 		r := a.Analyze(&q.Pos, q.Side)
 		us := time.Since(start).Microseconds()
@@ -272,7 +273,7 @@ func runLabelled(in io.Reader, name string, w io.Writer, errw io.Writer, p *i18n
 	a := unwinnable.NewAnalyzer(opt)
 	var queries, agree, undetermined, wrong int
 	var total, worst time.Duration
-	bad, err := eachQuery(in, name, errw, unwinnable.ParseLabelled, func(n int, line string, q unwinnable.Query) {
+	bad, err := eachQuery(in, name, errw, p, unwinnable.ParseLabelled, func(n int, line string, q unwinnable.Query) {
 		pos := q.Pos
 		for _, side := range []bitboard.Color{bitboard.White, bitboard.Black} {
 			start := time.Now()

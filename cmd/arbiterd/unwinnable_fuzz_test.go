@@ -66,7 +66,7 @@ func FuzzUnwinnableQueries(f *testing.F) {
 			return
 		}
 		var out, errs bytes.Buffer
-		err := runQueries(strings.NewReader(text), "in.txt", &out, &errs, unwinnable.Options{Mode: unwinnable.Quick, NodeBudget: 200})
+		err := runQueries(strings.NewReader(text), "in.txt", &out, &errs, i18n.English, unwinnable.Options{Mode: unwinnable.Quick, NodeBudget: 200})
 		bad := checkDiagnostics(t, text, errs.String())
 		answered := strings.Count(out.String(), "\n")
 		if answered+bad != len(queryLines(text)) {

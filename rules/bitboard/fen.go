@@ -12,10 +12,20 @@ type FENError struct {
 	FEN   string
 	Field string // "placement", "side to move", "castling", "en passant", "halfmove clock", "fullmove number", "fields"
 	Msg   string
+	Why   Text // Msg as a code and its arguments
 }
 
 func (e *FENError) Error() string {
 	return fmt.Sprintf("bad FEN %q: %s: %s", e.FEN, e.Field, e.Msg)
+}
+
+// SentenceCode is the error's code (Text).
+func (e *FENError) SentenceCode() string { return "bitboard.fen" }
+
+// SentenceArgs are the error's arguments: the FEN, the field's name and
+// Why.
+func (e *FENError) SentenceArgs() []any {
+	return []any{e.FEN, say(fieldCodes[e.Field]), e.Why}
 }
 
 // ParseFEN reads a position in Forsyth–Edwards Notation. The move counters
@@ -26,13 +36,14 @@ func (e *FENError) Error() string {
 // made the double step.
 func ParseFEN(fen string) (Position, error) {
 	var p Position
-	bad := func(field, format string, args ...any) (Position, error) {
-		return Position{}, &FENError{FEN: fen, Field: field, Msg: fmt.Sprintf(format, args...)}
+	bad := func(field string, why error) (Position, error) {
+		w, _ := why.(Text)
+		return Position{}, &FENError{FEN: fen, Field: field, Msg: why.Error(), Why: w}
 	}
 	var fa [6]string
 	nf := fields(fen, &fa)
 	if nf < 2 || nf > 6 {
-		return bad("fields", "want 2 to 6 space-separated fields (placement, side[, castling, en passant, clocks]), got %d", nf)
+		return bad("fields", say("bitboard.fen.fields", nf))
 	}
 	f := fa[:nf]
 	for i := range p.board {
@@ -41,10 +52,10 @@ func ParseFEN(fen string) (Position, error) {
 	p.ep = NoSquare
 	p.fullmove = 1
 	if err := p.readPlacement(f[0]); err != nil {
-		return bad("placement", "%s", err)
+		return bad("placement", err)
 	}
 	if err := p.checkPlacement(); err != nil {
-		return bad("placement", "%s", err)
+		return bad("placement", err)
 	}
 	switch f[1] {
 	case "w":
@@ -52,40 +63,40 @@ func ParseFEN(fen string) (Position, error) {
 	case "b":
 		p.side = Black
 	default:
-		return bad("side to move", "want \"w\" or \"b\", got %q", f[1])
+		return bad("side to move", say("bitboard.fen.side", f[1]))
 	}
 	if err := p.checkSide(); err != nil {
-		return bad("side to move", "%s", err)
+		return bad("side to move", err)
 	}
 	if len(f) > 2 && f[2] != "-" {
 		if err := p.readCastling(f[2]); err != nil {
-			return bad("castling", "%s", err)
+			return bad("castling", err)
 		}
 	}
 	if err := p.checkCastling(); err != nil {
-		return bad("castling", "%s", err)
+		return bad("castling", err)
 	}
 	if len(f) > 3 && f[3] != "-" {
 		s, err := ParseSquare(f[3])
 		if err != nil {
-			return bad("en passant", "want a square or \"-\", got %q", f[3])
+			return bad("en passant", say("bitboard.fen.ep", f[3]))
 		}
 		p.ep = s
 	}
 	if err := p.checkEnPassant(); err != nil {
-		return bad("en passant", "%s", err)
+		return bad("en passant", err)
 	}
 	if len(f) > 4 {
 		n, err := strconv.Atoi(f[4])
 		if err != nil || n < 0 {
-			return bad("halfmove clock", "want a non-negative integer, got %q", f[4])
+			return bad("halfmove clock", say("bitboard.fen.halfmove", f[4]))
 		}
 		p.halfmove = n
 	}
 	if len(f) > 5 {
 		n, err := strconv.Atoi(f[5])
 		if err != nil || n < 1 {
-			return bad("fullmove number", "want a positive integer, got %q", f[5])
+			return bad("fullmove number", say("bitboard.fen.fullmove", f[5]))
 		}
 		p.fullmove = n
 	}
@@ -96,7 +107,7 @@ func ParseFEN(fen string) (Position, error) {
 // readPlacement puts the pieces of a FEN's placement field on p's board.
 func (p *Position) readPlacement(placement string) error {
 	if n := strings.Count(placement, "/") + 1; n != 8 {
-		return fmt.Errorf("want 8 ranks separated by '/', got %d", n)
+		return say("bitboard.fen.ranks", n)
 	}
 	rest := placement
 	for i := 0; i < 8; i++ {
@@ -116,7 +127,7 @@ func (p *Position) readPlacement(placement string) error {
 			}
 			pt := strings.IndexByte("pnbrqk", ch|0x20)
 			if pt < 0 {
-				return fmt.Errorf("rank %d: unknown piece letter %q", r+1, ch)
+				return say("bitboard.fen.letter", r+1, ch)
 			}
 			if file >= 8 {
 				file++
@@ -130,7 +141,7 @@ func (p *Position) readPlacement(placement string) error {
 			file++
 		}
 		if file != 8 {
-			return fmt.Errorf("rank %d (%q) covers %d files, want 8", r+1, row, file)
+			return say("bitboard.fen.files", r+1, row, file)
 		}
 	}
 	return nil
@@ -151,10 +162,10 @@ func (p *Position) readCastling(rights string) error {
 		case 'q':
 			bit = BlackQueenside
 		default:
-			return fmt.Errorf("want a combination of KQkq or \"-\", got %q", rights)
+			return say("bitboard.fen.castling", rights)
 		}
 		if p.castle&bit != 0 {
-			return fmt.Errorf("right %q repeated in %q", ch, rights)
+			return say("bitboard.fen.castling.twice", ch, rights)
 		}
 		p.castle |= bit
 	}
@@ -170,12 +181,12 @@ func (p *Position) readCastling(rights string) error {
 func (p *Position) checkPlacement() error {
 	for _, r := range [...]int{7, 0} { // in the order a FEN lists the ranks
 		if (p.pieces[White][Pawn]|p.pieces[Black][Pawn])&(0xff<<(8*r)) != 0 {
-			return fmt.Errorf("a pawn on rank %d", r+1)
+			return say("bitboard.fen.pawn", r+1)
 		}
 	}
 	for c := White; c <= Black; c++ {
 		if n := bits.OnesCount64(p.pieces[c][King]); n != 1 {
-			return fmt.Errorf("%d %s kings, want exactly 1", n, c)
+			return say("bitboard.fen.kings", n, colour("bitboard.fen.kings", c))
 		}
 	}
 	return nil
@@ -184,12 +195,10 @@ func (p *Position) checkPlacement() error {
 // checkSide: the side not to move is not in check.
 func (p *Position) checkSide() error {
 	if p.attackedBy(p.KingSquare(p.side.Other()), p.side, p.All()) {
-		return fmt.Errorf("%s is to move but %s is in check", sideName[p.side], sideName[p.side.Other()])
+		return say("bitboard.fen.check", colour("bitboard.fen.check", p.side), colour("bitboard.fen.check", p.side.Other()))
 	}
 	return nil
 }
-
-var sideName = [2]string{"White", "Black"}
 
 // checkCastling: each right has its king and rook on their home squares.
 func (p *Position) checkCastling() error {
@@ -201,7 +210,7 @@ func (p *Position) checkCastling() error {
 	}
 	for _, r := range []req{{WhiteKingside, 'K', 4, 7, White}, {WhiteQueenside, 'Q', 4, 0, White}, {BlackKingside, 'k', 60, 63, Black}, {BlackQueenside, 'q', 60, 56, Black}} {
 		if p.castle&r.bit != 0 && (p.board[r.king] != MakePiece(r.c, King) || p.board[r.rook] != MakePiece(r.c, Rook)) {
-			return fmt.Errorf("right %q needs the %s king on %s and a rook on %s", r.letter, r.c, r.king, r.rook)
+			return say("bitboard.fen.castling.needs", r.letter, colour("bitboard.fen.piece", r.c), r.king.String(), r.rook.String())
 		}
 	}
 	return nil
@@ -219,10 +228,10 @@ func (p *Position) checkEnPassant() error {
 		wantRank, pawnSq, from = 2, p.ep+8, p.ep-8
 	}
 	if p.ep.Rank() != wantRank {
-		return fmt.Errorf("%s is not a square on rank %d", p.ep, wantRank+1)
+		return say("bitboard.fen.ep.rank", p.ep.String(), wantRank+1)
 	}
 	if p.board[pawnSq] != MakePiece(p.side.Other(), Pawn) || p.board[p.ep] != NoPiece || p.board[from] != NoPiece {
-		return fmt.Errorf("%s: no %s pawn can just have pushed two squares past it", p.ep, p.side.Other())
+		return say("bitboard.fen.ep.pawn", p.ep.String(), colour("bitboard.fen.piece", p.side.Other()))
 	}
 	return nil
 }

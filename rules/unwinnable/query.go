@@ -43,7 +43,7 @@ func ParseQuery(line string) (Query, error) {
 // W or '-' (White can mate or not) and Y is B or '-' (Black).
 func ParseLabelled(line string) (Query, error) {
 	if len(line) < 4 || line[2] != ' ' || (line[0] != 'W' && line[0] != '-') || (line[1] != 'B' && line[1] != '-') {
-		return Query{}, fmt.Errorf("want a label (WB, W-, -B or --), a space and a FEN, got %q", line)
+		return Query{}, &LabelError{Line: line}
 	}
 	fen := strings.TrimSpace(line[3:])
 	pos, err := bb.ParseFEN(fen)
@@ -93,3 +93,23 @@ func splitQuery(line string) (fen, side string) {
 	}
 	return line[:end], side
 }
+
+// LabelError reports a line of the labelled format without its label.
+// SentenceCode and SentenceArgs give its sentence as a code and arguments,
+// for a program to say it in its reader's language.
+type LabelError struct{ Line string }
+
+func (e *LabelError) Error() string { return fmt.Sprintf(LabelFormat, e.Line) }
+
+// LabelCode is the code of LabelError's sentence; LabelFormat its English
+// (a format of package fmt, its one argument the line).
+const (
+	LabelCode   = "rules.unwinnable.label"
+	LabelFormat = "want a label (WB, W-, -B or --), a space and a FEN, got %q"
+)
+
+// SentenceCode is the error's code.
+func (e *LabelError) SentenceCode() string { return LabelCode }
+
+// SentenceArgs are the error's arguments: the line.
+func (e *LabelError) SentenceArgs() []any { return []any{e.Line} }
