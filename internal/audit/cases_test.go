@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arbiterd/arbiterd/internal/testkit/broadcastsim"
 )
 
 // The cases below are clock histories written out by hand, each the shape
@@ -276,6 +278,143 @@ func TestCaseFlagHiddenByTheCount(t *testing.T) {
 		r := a.Game(readAll(t, game(c.emt, c.clk))[0])
 		if got := findingsOf(r); got != c.want {
 			t.Errorf("%s: findings %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// 40/7200:1800+30 on a clock that counts presses two late. White completes
+// 40 moves with a minute left; the clock does not add the period, White's
+// time runs out during move 41 and the clock stands at 0:00 until it adds
+// the period at White's 42nd press. The flag fell after the 40th
+// completed move: by the Laws the control was reached (6.3.1), whatever
+// the clock counted, and nobody is accused.
+func TestCaseMiscountFlagAfterControl(t *testing.T) {
+	const tc = "40/7200:1800+30"
+	use := func(k int) time.Duration { return 2*time.Minute + 57*time.Second + time.Duration(k%3)*time.Second }
+	white := series(120*time.Minute, 40, use, constant(0), nil)
+	white[39] = "0:01:00"            // after move 40: a minute left, no period
+	white = append(white, "0:00:00") // move 41: the time ran out
+	white = append(white, "0:30:30") // move 42: the late count, the period and its increment
+	for k := 43; k <= 60; k++ {
+		white = append(white, clockText(30*time.Minute+30*time.Second-time.Duration(k-42)*20*time.Second))
+	}
+	inc := func(k int) time.Duration {
+		if k >= 40 {
+			return 30 * time.Second
+		}
+		return 0
+	}
+	black := series(120*time.Minute, 60, constant(2*time.Minute), inc, map[int]time.Duration{40: 30 * time.Minute})
+	for k := range white { // every move's %emt, as a board times it
+		if k < 40 {
+			white[k] += "|" + clockText(use(k+1))
+		}
+	}
+	white[39] = "0:01:00|0:02:16"
+	white[40] = "0:00:00|0:11:31" // White thought on at 0:00: nobody claimed
+	white[41] = "0:30:30|0:00:13"
+	r := New(Options{NoUnwinnable: true}).Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	for _, f := range r.Findings {
+		if f.Kind == FlagBeforeControl || f.Kind == PossibleFlag {
+			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
+}
+
+// Three wrong readings in a row that take a flag's shape, in a game whose
+// clocks have several other wrong readings (a noisy feed): Black's 18:30,
+// 15:53, 15:52 after moves 26-28 read 10:12, 23:37, 20:20, as if Black's
+// time had run out during move 27 and the 30 minutes had come. Where a
+// feed gets that many readings wrong, three in a row are no rarity:
+// nobody is accused. The same three in a game otherwise read right would
+// be a rare thing indeed, and the flag is what the readings show.
+func TestCaseFlagShapedWrongReadings(t *testing.T) {
+	const tc = "40/7200:1800+30"
+	// Black's readings, from a real game's: a long think at move 24, then
+	// the last minutes of the first period; the game ends at move 37.
+	black := series(120*time.Minute, 23, constant(4*time.Minute+10*time.Second), constant(0), nil)
+	black = append(black, "0:21:28", "0:18:39",
+		"0:10:12", "0:23:37", "0:20:20", // moves 26-28, wrong: 18:30, 15:53, 15:52
+		"0:15:11", "0:13:49", "0:12:27", "0:09:30", "0:08:04", "0:08:02", "0:04:47", "0:03:55", "0:03:53")
+	white := series(120*time.Minute, 37, constant(3*time.Minute+5*time.Second), constant(0), nil)
+	// The feed's other wrong readings, one at a time.
+	for _, k := range []int{3, 9, 14, 31} {
+		white[k] = clockText(parseHMS(t, white[k]) + time.Duration(5+k)*time.Minute)
+	}
+	for _, k := range []int{5, 12, 19} {
+		black[k] = clockText(parseHMS(t, black[k]) - time.Duration(3+k)*time.Minute)
+	}
+	a := New(Options{NoUnwinnable: true})
+	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc, "Result": "0-1"}, white, black))[0])
+	for _, f := range r.Findings {
+		if f.Kind == FlagBeforeControl {
+			t.Errorf("noisy feed: %s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
+	// Without the other wrong readings.
+	white = series(120*time.Minute, 37, constant(3*time.Minute+5*time.Second), constant(0), nil)
+	for _, k := range []int{5, 12, 19} {
+		black[k] = series(120*time.Minute, 23, constant(4*time.Minute+10*time.Second), constant(0), nil)[k]
+	}
+	r = a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc, "Result": "0-1"}, white, black))[0])
+	if got := findingsOf(r); got != "flag-before-control black 27" {
+		t.Errorf("feed otherwise right: findings %q, want the flag at move 27", got)
+	}
+}
+
+// A blitz round at 3 minutes plus 2 seconds a move, without a tag. Every
+// move's %emt is timed from the board, as broadcasts time it (the
+// players' presses come a moment after their moves, so each %emt is off
+// by up to a second or so), and a few readings are taken a few seconds
+// late. The readings alone leave the increment a second uncertain: 180+1
+// puts the late readings within what a move's %emt allows. The clock's
+// change plus the move's %emt, averaged over the round's moves, is the
+// increment: 180+2.
+func TestCaseBlitzIncrementByEMT(t *testing.T) {
+	const inc = 2 * time.Second
+	var games []*Game
+	for b := 0; b < 8; b++ {
+		var sides [2][]string
+		for s := range 2 {
+			c := 180*time.Second + inc // the first period's time and one increment, as DGT clocks start
+			delay := time.Duration(0)
+			for k := 1; k <= 40; k++ {
+				think := time.Duration(300+((k*37+b*11+s*5)%1900)) * time.Millisecond
+				c = c - think + inc
+				d := time.Duration((k*53+b*7+s*3)%1200) * time.Millisecond // this press's delay
+				emt := think - d + delay
+				delay = d
+				r := c
+				if (k+b+s)%11 == 0 {
+					r -= 3 * time.Second // read a few seconds late
+				}
+				sides[s] = append(sides[s], clockText(r)+"|"+clockText(max(0, emt)))
+			}
+		}
+		games = append(games, readAll(t, clockGame(t, nil, sides[0], sides[1]))...)
+	}
+	for i, r := range New(Options{NoUnwinnable: true}).Round(games) {
+		if r.TimeControl != "180+2" {
+			t.Errorf("game %d judged by %s (%s), want 180+2", i, r.TimeControl, r.TimeControlSource)
+		}
+	}
+}
+
+// Rounds of the independent simulator (internal/testkit/broadcastsim) in
+// which the readings alone left a blitz increment a second off — the
+// correct tag 180+2 overturned for 180+1 (seed 448), 300+3 judged 300+2
+// without a tag or with a wrong one (seeds 90, 291, 1369) — and the
+// round's %emt tell it.
+func TestCaseBlitzIncrementSimulated(t *testing.T) {
+	for _, seed := range []uint64{90, 291, 448, 1369} {
+		r, err := broadcastsim.Generate(seed, broadcastsim.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, rep := range New(Options{NoUnwinnable: true}).Round(simRead(t, seed, r)) {
+			if r.Games[i].HasClocks() && rep.TimeControl != r.ControlText {
+				t.Errorf("seed %d board %d: judged by %s (%s), the round's control is %s", seed, r.Games[i].Board, rep.TimeControl, rep.TimeControlSource, r.ControlText)
+			}
 		}
 	}
 }
