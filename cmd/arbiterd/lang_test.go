@@ -185,3 +185,24 @@ func TestUnwinnableBadLinesInSpanish(t *testing.T) {
 		t.Errorf("--label stderr %q, want %q", errOut, want)
 	}
 }
+
+// emulate's --fault and --pgn are said in the language asked.
+func TestEmulateErrorsInSpanish(t *testing.T) {
+	_, _, err := runArgsIn(t, "", "emulate", "--fault", "garbage", "--lang", "es")
+	if want := `--fault: emulator: acción "garbage": falta '@': se esperaba KIND@ply=N`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("--fault in Spanish: %v, want %s", err, want)
+	}
+	pgn := filepath.Join(t.TempDir(), "bad.pgn")
+	if err := os.WriteFile(pgn, []byte("1. e4 e5 2. Ke3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[string]string{
+		"es": `emulator: media jugada 3 (Ke3): no es una jugada legal en`,
+		"en": `emulator: ply 3 (Ke3): not a legal move in`,
+	} {
+		_, _, err = runArgsIn(t, "", "emulate", "--pgn", pgn, "--lang", lang)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--pgn --lang %s: %v, want %s", lang, err, want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/notnil/chess"
 )
 
@@ -158,16 +159,16 @@ func New(cfg Config) (*Emulator, error) {
 func checkScript(script []Action, noClock bool, plies int) error {
 	for _, a := range script {
 		if noClock && a.Kind == ClockOff {
-			return fmt.Errorf("emulator: action %s: no clock is attached to the board (NoClock)", a)
+			return i18n.Errorf("emulator.script.no-clock", a.String())
 		}
 		if err := a.check(); err != nil {
-			return fmt.Errorf("emulator: action %s: %w", a, err)
+			return i18n.Errorf("emulator.script", a.String(), err)
 		}
 		if a.Ply > plies+1 || (a.Ply == plies+1 && !a.Kind.afterLastAllowed()) {
-			return fmt.Errorf("emulator: action %s: the game has %d plies", a, plies)
+			return i18n.Errorf("emulator.script.plies", a.String(), plies)
 		}
 		if (a.Kind == TwoPlies || a.Kind == MergedPress) && a.Ply >= plies {
-			return fmt.Errorf("emulator: action %s needs a ply after it; the game has %d plies", a, plies)
+			return i18n.Errorf("emulator.script.ply-after", a.String(), plies)
 		}
 	}
 	return nil
@@ -178,17 +179,17 @@ func checkPeriods(ps []Period) error {
 		last := i == len(ps)-1
 		switch {
 		case last && p.Moves != 0:
-			return fmt.Errorf("emulator: period %d is the last one and must have Moves 0, not %d", i+1, p.Moves)
+			return i18n.Errorf("emulator.period.last", i+1, p.Moves)
 		case !last && p.Moves <= 0:
-			return fmt.Errorf("emulator: period %d needs a move count (only the last period has Moves 0)", i+1)
+			return i18n.Errorf("emulator.period.moves", i+1)
 		case p.Time < 0 || (i == 0 && p.Time == 0):
-			return fmt.Errorf("emulator: period %d time %s: must be positive", i+1, p.Time)
+			return i18n.Errorf("emulator.period.time", i+1, p.Time.String())
 		case p.Time >= 10*time.Hour:
-			return fmt.Errorf("emulator: period %d time %s: the clock shows at most 9:59:59", i+1, p.Time)
+			return i18n.Errorf("emulator.period.long", i+1, p.Time.String())
 		case p.Increment < 0:
-			return fmt.Errorf("emulator: period %d increment %s is negative", i+1, p.Increment)
+			return i18n.Errorf("emulator.period.increment", i+1, p.Increment.String())
 		case p.Mode != Fischer && p.Mode != Delay && p.Mode != Bronstein:
-			return fmt.Errorf("emulator: period %d: unknown mode %d", i+1, p.Mode)
+			return i18n.Errorf("emulator.period.mode", i+1, int(p.Mode))
 		}
 	}
 	return nil

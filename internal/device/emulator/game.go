@@ -1,10 +1,10 @@
 package emulator
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/notnil/chess"
 )
 
@@ -22,7 +22,7 @@ func parseGame(startFEN string, moves []string) (*chess.Position, []ply, error) 
 	if startFEN != "" {
 		opt, err := chess.FEN(startFEN)
 		if err != nil {
-			return nil, nil, fmt.Errorf("emulator: start FEN %q: %w", startFEN, err)
+			return nil, nil, i18n.Errorf("emulator.start-fen", startFEN, err)
 		}
 		pos = chess.NewGame(opt).Position()
 	}
@@ -31,7 +31,7 @@ func parseGame(startFEN string, moves []string) (*chess.Position, []ply, error) 
 	for i, tok := range moves {
 		m, err := decodeMove(pos, tok)
 		if err != nil {
-			return nil, nil, fmt.Errorf("emulator: ply %d (%s): %w", i+1, tok, err)
+			return nil, nil, i18n.Errorf("emulator.ply", i+1, tok, err)
 		}
 		san := chess.AlgebraicNotation{}.Encode(pos, m)
 		next := pos.Update(m)
@@ -48,7 +48,7 @@ func decodeMove(pos *chess.Position, tok string) (*chess.Move, error) {
 	s = strings.ReplaceAll(s, "0-0-0", "O-O-O")
 	s = strings.ReplaceAll(s, "0-0", "O-O")
 	if s == "" {
-		return nil, fmt.Errorf("empty move")
+		return nil, i18n.Errorf("emulator.move.empty")
 	}
 	if m, err := (chess.AlgebraicNotation{}).Decode(pos, s); err == nil {
 		return legal(pos, m)
@@ -56,7 +56,7 @@ func decodeMove(pos *chess.Position, tok string) (*chess.Move, error) {
 	if m, err := (chess.UCINotation{}).Decode(pos, s); err == nil {
 		return legal(pos, m)
 	}
-	return nil, fmt.Errorf("not a legal move in %s", pos.String())
+	return nil, i18n.Errorf("emulator.move.illegal", pos.String())
 }
 
 // legal returns the position's own copy of m (with its tags) or an error.
@@ -66,7 +66,7 @@ func legal(pos *chess.Position, m *chess.Move) (*chess.Move, error) {
 			return v, nil
 		}
 	}
-	return nil, fmt.Errorf("not a legal move in %s", pos.String())
+	return nil, i18n.Errorf("emulator.move.illegal", pos.String())
 }
 
 // pgnMoves extracts the move tokens of the first game of a PGN text,
@@ -86,7 +86,7 @@ func pgnMoves(text string) (moves []string, fen string, err error) {
 		case c == '[' && depth == 0:
 			end := strings.IndexByte(text[i:], ']')
 			if end < 0 {
-				return nil, "", fmt.Errorf("emulator: PGN line %d: unterminated tag pair", line)
+				return nil, "", i18n.Errorf("emulator.pgn.tag", line)
 			}
 			if inMoves {
 				return moves, fen, nil // the next game begins
@@ -99,7 +99,7 @@ func pgnMoves(text string) (moves []string, fen string, err error) {
 		case c == '{':
 			end := strings.IndexByte(text[i:], '}')
 			if end < 0 {
-				return nil, "", fmt.Errorf("emulator: PGN line %d: unterminated comment", line)
+				return nil, "", i18n.Errorf("emulator.pgn.comment", line)
 			}
 			line += strings.Count(text[i:i+end], "\n")
 			i += end + 1
@@ -114,7 +114,7 @@ func pgnMoves(text string) (moves []string, fen string, err error) {
 			i++
 		case c == ')':
 			if depth == 0 {
-				return nil, "", fmt.Errorf("emulator: PGN line %d: ')' without '('", line)
+				return nil, "", i18n.Errorf("emulator.pgn.paren", line)
 			}
 			depth--
 			i++
@@ -126,7 +126,7 @@ func pgnMoves(text string) (moves []string, fen string, err error) {
 				j++
 			}
 			if j == i {
-				return nil, "", fmt.Errorf("emulator: PGN line %d: unexpected %q", line, c)
+				return nil, "", i18n.Errorf("emulator.pgn.unexpected", line, c)
 			}
 			tok := text[i:j]
 			i = j
@@ -144,7 +144,7 @@ func pgnMoves(text string) (moves []string, fen string, err error) {
 		}
 	}
 	if depth != 0 {
-		return nil, "", fmt.Errorf("emulator: PGN: unterminated variation")
+		return nil, "", i18n.Errorf("emulator.pgn.variation")
 	}
 	return moves, fen, nil
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/arbiterd/arbiterd/internal/i18n"
 )
 
 // ActionKind names a scripted fault or special action.
@@ -129,16 +131,16 @@ Ply N counts the moves of the game from 1; N = moves+1 means after the last move
 // ParseAction reads one action, e.g. "garbage@ply=20", "drop-clock@ply=7,n=3",
 // "unplug@ply=30,for=10s", "kings@ply=41,result=1/2-1/2".
 func ParseAction(s string) (Action, error) {
-	bad := func(format string, args ...any) (Action, error) {
-		return Action{}, fmt.Errorf("emulator: action %q: %s", s, fmt.Sprintf(format, args...))
+	bad := func(why any) (Action, error) {
+		return Action{}, i18n.Errorf("emulator.action", s, why)
 	}
 	kind, rest, ok := strings.Cut(strings.TrimSpace(s), "@")
 	if !ok {
-		return bad("missing '@': expected KIND@ply=N")
+		return bad(i18n.M("emulator.action.at"))
 	}
 	a := Action{Kind: ActionKind(kind)}
 	if !a.Kind.valid() {
-		return bad("unknown kind %q (known: %s)", kind, kindList())
+		return bad(i18n.M("emulator.action.kind", kind, kindList()))
 	}
 	plySeen, sideSeen := false, false
 	for i, part := range strings.Split(rest, ",") {
@@ -147,52 +149,52 @@ func ParseAction(s string) (Action, error) {
 			if i == 0 {
 				key, val = "ply", part
 			} else {
-				return bad("%q is not key=value", part)
+				return bad(i18n.M("emulator.action.key-value", part))
 			}
 		}
-		if problem := a.set(key, val); problem != "" {
-			return bad("%s", problem)
+		if problem := a.set(key, val); !problem.IsZero() {
+			return bad(problem)
 		}
 		plySeen = plySeen || key == "ply"
 		sideSeen = sideSeen || key == "side"
 	}
 	if !plySeen {
-		return bad("missing ply=N")
+		return bad(i18n.M("emulator.action.no-ply"))
 	}
 	if sideSeen != (a.By != 0) {
-		return bad("side and by go together (the time of one side changed by an amount)")
+		return bad(i18n.M("emulator.action.side-by"))
 	}
 	if err := a.check(); err != nil {
-		return bad("%v", err)
+		return bad(err)
 	}
 	return a, nil
 }
 
 // set sets the action's setting key to val; problem says what is wrong
-// with them ("" when nothing is).
-func (a *Action) set(key, val string) (problem string) {
+// with them (zero when nothing is).
+func (a *Action) set(key, val string) (problem i18n.Message) {
 	switch key {
 	case "ply":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 {
-			return fmt.Sprintf("ply %q is not a whole number from 1", val)
+			return i18n.M("emulator.action.ply", val)
 		}
 		a.Ply = n
 	case "n":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 || n > 4096 {
-			return fmt.Sprintf("n %q is not a whole number from 1 to 4096", val)
+			return i18n.M("emulator.action.n", val)
 		}
 		a.N = n
 	case "for":
 		d, err := time.ParseDuration(val)
 		if err != nil || d <= 0 {
-			return fmt.Sprintf("for %q is not a positive duration such as 10s", val)
+			return i18n.M("emulator.action.for", val)
 		}
 		a.For = d
 	case "result":
 		if val != "1-0" && val != "0-1" && val != "1/2-1/2" {
-			return fmt.Sprintf("result %q is not 1-0, 0-1 or 1/2-1/2", val)
+			return i18n.M("emulator.action.result", val)
 		}
 		a.Result = val
 	case "side":
@@ -202,18 +204,18 @@ func (a *Action) set(key, val string) (problem string) {
 		case "black":
 			a.Side = Black
 		default:
-			return fmt.Sprintf("side %q is not white or black", val)
+			return i18n.M("emulator.action.side", val)
 		}
 	case "by":
 		d, err := time.ParseDuration(val)
 		if err != nil || d == 0 {
-			return fmt.Sprintf("by %q is not a non-zero duration such as 2m or -30s", val)
+			return i18n.M("emulator.action.by", val)
 		}
 		a.By = d
 	default:
-		return fmt.Sprintf("unknown key %q (known: ply, n, for, result, side, by)", key)
+		return i18n.M("emulator.action.key", key)
 	}
-	return ""
+	return i18n.Message{}
 }
 
 func (k ActionKind) valid() bool {
@@ -236,35 +238,35 @@ func kindList() string {
 // check validates the fields that do not depend on the game.
 func (a Action) check() error {
 	if !a.Kind.valid() {
-		return fmt.Errorf("unknown kind %q", a.Kind)
+		return i18n.Errorf("emulator.check.kind", string(a.Kind))
 	}
 	if a.Ply < 1 {
-		return fmt.Errorf("ply %d: plies count from 1", a.Ply)
+		return i18n.Errorf("emulator.check.ply", a.Ply)
 	}
 	if a.N != 0 && a.Kind != Garbage && a.Kind != DropField && a.Kind != DropClock {
-		return fmt.Errorf("n applies only to garbage, drop-field and drop-clock")
+		return i18n.Errorf("emulator.check.n")
 	}
 	if a.N < 0 {
-		return fmt.Errorf("n %d is negative", a.N)
+		return i18n.Errorf("emulator.check.n-negative", a.N)
 	}
 	if a.For != 0 && a.Kind != Unplug && a.Kind != ClockOff && a.Kind != Arbiter {
-		return fmt.Errorf("for applies only to unplug, clock-off and arbiter")
+		return i18n.Errorf("emulator.check.for")
 	}
 	if a.By != 0 && a.Kind != Arbiter {
-		return fmt.Errorf("side and by apply only to arbiter")
+		return i18n.Errorf("emulator.check.by")
 	}
 	if a.By != 0 && a.Side != White && a.Side != Black {
-		return fmt.Errorf("by needs side white or black")
+		return i18n.Errorf("emulator.check.by-side")
 	}
 	if a.For < 0 {
-		return fmt.Errorf("for %s is negative", a.For)
+		return i18n.Errorf("emulator.check.for-negative", a.For.String())
 	}
 	if a.Kind == Kings {
 		if a.Result != "1-0" && a.Result != "0-1" && a.Result != "1/2-1/2" {
-			return fmt.Errorf("kings needs result=1-0, 0-1 or 1/2-1/2")
+			return i18n.Errorf("emulator.check.kings")
 		}
 	} else if a.Result != "" {
-		return fmt.Errorf("result applies only to kings")
+		return i18n.Errorf("emulator.check.result")
 	}
 	return nil
 }
