@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/internal/output/hub"
 )
 
@@ -99,7 +100,12 @@ func (h *Hall) showAlert(a *storedAlert) {
 	if _, shown := h.owners[a.Board]; a.Board == "" || a.hubID != 0 || !shown {
 		return // (a clash is another venue's alert on the board)
 	}
-	if h.hub.Raise(a.Board, hub.Amber, a.Kind, "", a.Text) != nil {
+	var m *i18n.Message // the sentence, for the dashboard to say in its reader's language
+	if a.Say != nil {
+		msg := a.Say.message()
+		m = &msg
+	}
+	if h.hub.RaiseSaying(a.Board, hub.Amber, a.Kind, "", a.Text, m) != nil {
 		return
 	}
 	b, err := h.hub.Board(a.Board)

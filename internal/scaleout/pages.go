@@ -29,12 +29,15 @@ type saying struct {
 func say(code string, args ...string) saying { return saying{Code: code, Args: args} }
 
 // in is the sentence in p's language.
-func (s saying) in(p *i18n.Printer) string {
+func (s saying) in(p *i18n.Printer) string { return p.Text(s.message()) }
+
+// message is the sentence as a message of the catalogs.
+func (s saying) message() i18n.Message {
 	a := make([]any, len(s.Args))
 	for i, x := range s.Args {
 		a[i] = x
 	}
-	return p.Sprintf(s.Code, a...)
+	return i18n.M(s.Code, a...)
 }
 
 // String is the sentence in English: the alert's Text.

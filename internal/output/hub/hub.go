@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/internal/i18n"
 	"github.com/arbiterd/arbiterd/rules"
 	"github.com/arbiterd/arbiterd/rules/reconcile"
 )
@@ -46,6 +47,10 @@ type Alert struct {
 	// ClosedBy is the seq of the event that settled the alert (an adjust
 	// of the clock that gave the time the alert asked for); 0: open.
 	ClosedBy int `json:"closed_by,omitempty"`
+	// Say is the sentence of an alert no event carries (RaiseSaying) as a
+	// message of the catalogs, for a view to say in its reader's language;
+	// nil when Text is all there is. Text stays its English.
+	Say *i18n.Message `json:"-"`
 }
 
 // UnverifiedSAN stands in a board's SAN list for a ply that was made while
@@ -579,6 +584,12 @@ func (e *entry) snapshot() Board {
 // state. Subscribers get an Update with the board's state and a zero
 // Event; the event stream itself is left as the journal has it.
 func (h *Hub) Raise(id string, level, kind, article, text string) error {
+	return h.RaiseSaying(id, level, kind, article, text, nil)
+}
+
+// RaiseSaying is Raise of an alert whose sentence is also a message of
+// the catalogs (Alert.Say; nil: none), text its English.
+func (h *Hub) RaiseSaying(id string, level, kind, article, text string, say *i18n.Message) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	e := h.boards[id]
@@ -587,7 +598,7 @@ func (h *Hub) Raise(id string, level, kind, article, text string) error {
 	}
 	e.nextID++
 	e.state.Alerts = append(e.state.Alerts, Alert{ID: e.nextID, Seq: e.state.Seq, Level: level, Kind: kind,
-		Article: article, Text: text, T: e.state.T})
+		Article: article, Text: text, T: e.state.T, Say: say})
 	h.fanOut(Update{Board: id, State: e.snapshot()})
 	return nil
 }

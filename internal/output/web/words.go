@@ -441,8 +441,9 @@ func WordsIn(p *i18n.Printer, b hub.Board, events []reconcile.Event) []Alert {
 			out = append(out, w.say(a, e))
 			continue
 		}
-		// not raised by an event of the stream (the daemon's own alert)
-		al := Alert{Alert: a, Label: label(w.p, a.Kind), Say: a.Text}
+		// not raised by an event of the stream (the daemon's own alert, the
+		// hall's)
+		al := Alert{Alert: a, Label: label(w.p, a.Kind), Say: ownSay(w.p, a)}
 		if n, _ := fullMove(w.fen()); n > 0 && w.lastEvent > 0 {
 			al.Move = n
 		}
@@ -452,6 +453,17 @@ func WordsIn(p *i18n.Printer, b hub.Board, events []reconcile.Event) []Alert {
 		out = append(out, al)
 	}
 	return out
+}
+
+// ownSay is the sentence of an alert no event raised, in p's language:
+// its message (hub.Alert.Say, the hall's alerts) rendered as the events'
+// sentences are; in English, or without a message the catalogs know, its
+// text.
+func ownSay(p *i18n.Printer, a hub.Alert) string {
+	if p == nil || p.Lang() == "en" || a.Say == nil || !i18n.Known(a.Say.Code) {
+		return a.Text
+	}
+	return evtext.RenderMessage(p, *a.Say)
 }
 
 // raises reports whether event e raised alert a.
