@@ -39,7 +39,7 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 	switch res.Kind {
 	case rules.NoChange:
 		g.unexplained.clear()
-		if !g.away.unsure(g.plies) {
+		if !g.away.unsure(g.led.plies) {
 			g.away.backInStep()
 		}
 	case rules.Forward, rules.Ambiguous:
@@ -78,9 +78,9 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 // verified move follows them: if they explained a piece in the hand, the
 // board shows it when the piece lands.
 func (g *Game) searchBounds() (depth, back int) {
-	depth, back = g.cfg.MaxPlies, g.retractable()
+	depth, back = g.cfg.MaxPlies, g.waiting.retractable(&g.led, &g.away)
 	if !g.away.resyncing() {
-		depth, back = min(depth, 2), min(g.trailing(), 1)
+		depth, back = min(depth, 2), min(g.waiting.trailing(&g.led, &g.away), 1)
 	}
 	return depth, back
 }
@@ -175,7 +175,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		}
 		g.away.backInStep()
 	}
-	if j, ok := g.earlierPosition(s); ok && len(moves) >= 2 {
+	if j, ok := g.led.earlierPosition(s); ok && len(moves) >= 2 {
 		// The board is back at an earlier position of the game: a
 		// take-back (7.1), or several quick moves that happen to lead
 		// back to it. Held; presses around it mean play goes on.
@@ -186,7 +186,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 	if len(moves) >= 2 {
 		from := res.From
 		slide := false
-		if res.From == g.rec.Ply() && g.trailing() >= 1 {
+		if res.From == g.led.rec.Ply() && g.waiting.trailing(&g.led, &g.away) >= 1 {
 			if f, alt, ok := g.fewer(len(moves)); ok {
 				from, moves, slide = f, alt, true
 			}
@@ -195,7 +195,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		g.held.slideOn(slide)
 		return notRebuilt
 	}
-	if res.From < g.rec.Ply() {
+	if res.From < g.led.rec.Ply() {
 		g.retract(out, at, res.From, moves, false)
 	}
 	g.apply(out, at, moves)
@@ -245,7 +245,7 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 // own frame).
 func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
 	o, start := rules.DetectOrientation(raw, g.start)
-	if start && (g.atStart || (!reaches(g.rec, g.snap) && farFromStart(g.boards, g.start, g.orient, o))) {
+	if start && (g.atStart || (!reaches(g.led.rec, g.snap) && farFromStart(g.led.boards, g.start, g.orient, o))) {
 		if g.atStart {
 			return true
 		}
@@ -257,32 +257,32 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 		if o != g.orient {
 			turned = Text{Code: TextBoardResetTurned}
 		}
-		n := g.plyBase + g.rec.Ply()
+		n := g.led.plyBase + g.led.rec.Ply()
 		after := say(TextBoardResetPly, n)
-		if k := len(g.plies); k > 0 && !g.plies[k-1].unverified() {
-			after = say(TextBoardResetPlyMove, n, g.moveText(k-1))
+		if k := len(g.led.plies); k > 0 && !g.led.plies[k-1].unverified() {
+			after = say(TextBoardResetPlyMove, n, g.led.moveText(k-1))
 		}
-		g.anomaly(out, at, KindBoardReset, 0, true, "–", say(TextBoardReset,
-			turned, after, g.counts.White, g.counts.Black, n, g.rec.FEN(), hms(g.clock.White), hms(g.clock.Black)))
+		g.em.anomaly(out, at, KindBoardReset, 0, true, "–", say(TextBoardReset,
+			turned, after, g.led.counts.White, g.led.counts.Black, n, g.led.rec.FEN(), hms(g.clock.White), hms(g.clock.Black)))
 		return true
 	}
 	if !g.atStart {
 		return false
 	}
-	if !reaches(g.rec, g.snap) {
+	if !reaches(g.led.rec, g.snap) {
 		// another board put in its place may stand the other way round
 		other, alt := rules.BlackBottom, raw.Rotated()
 		if g.orient == rules.BlackBottom {
 			other, alt = rules.WhiteBottom, raw
 		}
 		kept := g.snap
-		if g.snap = alt; reaches(g.rec, g.snap) {
+		if g.snap = alt; reaches(g.led.rec, g.snap) {
 			g.orient = other
 		} else {
 			g.snap = kept
 		}
 	}
-	if reaches(g.rec, g.snap) || rules.Reconstruct(g.rec, g.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
+	if reaches(g.led.rec, g.snap) || rules.Reconstruct(g.led.rec, g.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
 		// the game's position is on the board again (perhaps with a move
 		// on), or a result is signalled: the game goes on from the record
 		g.atStart = false
@@ -450,11 +450,11 @@ func (g *Game) transient(from int, moves []*chess.Move) bool {
 	if !ok || g.snap.OccupancyOnly || g.snap.Unknown != 0 {
 		return false
 	}
-	after := g.rec.PositionAt(from).Turn()
+	after := g.led.rec.PositionAt(from).Turn()
 	if len(moves)%2 == 1 {
 		after = after.Other()
 	}
-	return after != turn && pieceInHand(g.rec.Position(), g.snap, turn, 2)
+	return after != turn && pieceInHand(g.led.rec.Position(), g.snap, turn, 2)
 }
 
 // pieceInHand reports whether s is a position that depth plies or fewer
@@ -505,17 +505,17 @@ func (a *absence) unsure(plies []plyInfo) bool {
 // would rather replace one of them by a longer sequence than all of them
 // by the one move the board shows.
 func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
-	res := rules.Reconstruct(g.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
+	res := rules.Reconstruct(g.led.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
 	// The plies above the last verified position: those made while the
 	// board was not read, and, back from an absence, those it showed
 	// before and nobody completed (a piece seen on its way is no move).
 	// The board's position is explained from below them when that takes
 	// fewer plies.
-	n := len(g.plies)
+	n := len(g.led.plies)
 	u := 0
 	for u < n {
-		p := g.plies[n-1-u]
-		if !p.unverified() && (!g.away.resyncing() || p.completed() || g.pressWaitsFor(n-1-u, true)) {
+		p := g.led.plies[n-1-u]
+		if !p.unverified() && (!g.away.resyncing() || p.completed() || g.waiting.pressWaitsFor(&g.led, &g.away, n-1-u, true)) {
 			break
 		}
 		u++
@@ -541,7 +541,7 @@ func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
 			cost = res.From - base
 		}
 	}
-	alt := g.rec.Clone()
+	alt := g.led.rec.Clone()
 	if alt.TakeBack(base) != nil {
 		return res
 	}
@@ -570,9 +570,9 @@ func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
 // retractable is how many plies at the end of the record a correction may
 // replace after an absence: the trailing uncompleted ones and the
 // unverified ones below them.
-func (g *Game) retractable() int {
-	n := g.trailing()
-	for i := len(g.plies) - 1 - n; i >= 0 && g.plies[i].unverified(); i-- {
+func (q *pressQueue) retractable(led *ledger, a *absence) int {
+	n := q.trailing(led, a)
+	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
 		n++
 	}
 	return n
@@ -591,7 +591,7 @@ func (g *Game) retractable() int {
 // deadline fell due again and again, a search each time).
 func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	g.away.suspect = false
-	res := g.explain(g.snap, resyncPlies, g.retractable())
+	res := g.explain(g.snap, resyncPlies, g.waiting.retractable(&g.led, &g.away))
 	switch res.Kind {
 	case rules.Forward, rules.Correction, rules.Ambiguous:
 		moves := res.Moves
@@ -610,7 +610,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 		return
 	case rules.NoChange:
 		g.unexplained.clear()
-		if !g.away.unsure(g.plies) {
+		if !g.away.unsure(g.led.plies) {
 			g.away.backInStep()
 		}
 		return
@@ -622,13 +622,13 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	// may never have been made (a piece seen on its way): the search tried
 	// the sequences that replace them too, and the fewest plies made count
 	// from below them.
-	k := g.unpressedTail()
-	from, fewest := g.rec.Ply()-k, least(res, k)
+	k := g.waiting.unpressedTail(&g.led, &g.away)
+	from, fewest := g.led.rec.Ply()-k, least(res, k)
 	if max(at, due) < g.rebaseDue() {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.suspect = true
-		g.away.far = farPosition{in: g.changed.in, snap: g.snap, least: fewest, from: from, fen: g.rec.FEN(),
+		g.away.far = farPosition{in: g.changed.in, snap: g.snap, least: fewest, from: from, fen: g.led.rec.FEN(),
 			placed: g.placed}
 		return
 	}
@@ -643,10 +643,10 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	// again when the board changes.
 	g.away.stale = true
 	if g.away.unverifiedFrom == 0 {
-		g.away.unverifiedFrom = g.plyBase + g.rec.Ply() + 1
+		g.away.unverifiedFrom = g.led.plyBase + g.led.rec.Ply() + 1
 	}
-	g.reportUnverified(out, at, say(TextUnverifiedLost,
-		g.plyBase+g.rec.Ply(), g.counts.White, g.counts.Black, resyncPlies, g.plyBase+g.rec.Ply()+1), Event{})
+	g.away.reportUnverified(&g.em, out, at, say(TextUnverifiedLost,
+		g.led.plyBase+g.led.rec.Ply(), g.led.counts.White, g.led.counts.Black, resyncPlies, g.led.plyBase+g.led.rec.Ply()+1), Event{})
 }
 
 // least is the fewest plies that can have been made to reach a position the
@@ -690,7 +690,7 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	if base == g.snap || base.OccupancyOnly || base.Unknown != 0 {
 		return false
 	}
-	t, ok := moverTo(g.snap, base, g.rec.Position())
+	t, ok := moverTo(g.snap, base, g.led.rec.Position())
 	if !ok {
 		return false
 	}
@@ -716,15 +716,15 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 // reaches base: it is no far position.
 func (g *Game) fewestTo(far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
 	if base != far.snap {
-		res := g.explain(base, resyncPlies, g.retractable())
+		res := g.explain(base, resyncPlies, g.waiting.retractable(&g.led, &g.away))
 		if res.Kind != rules.Unexplained {
 			return 0, 0, false
 		}
-		k := g.unpressedTail()
-		return g.rec.Ply() - k, least(res, k), true
+		k := g.waiting.unpressedTail(&g.led, &g.away)
+		return g.led.rec.Ply() - k, least(res, k), true
 	}
-	if far.fen != g.rec.FEN() || far.from > g.rec.Ply() {
-		return g.rec.Ply(), 1, true // the record changed since: no count is known
+	if far.fen != g.led.rec.FEN() || far.from > g.led.rec.Ply() {
+		return g.led.rec.Ply(), 1, true // the record changed since: no count is known
 	}
 	return far.from, far.least, true
 }
@@ -767,22 +767,22 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 		}
 	}
 	keepIn := 0
-	if _, behind := reached(g.rec, g.snap, from, moves); behind {
+	if _, behind := reached(g.led.rec, g.snap, from, moves); behind {
 		// the board shows a move made since the position the plies
 		// reach: the presses since it showed that position are of it
 		keepIn = g.held.in
 	}
 	firstLaid := g.away.unverifiedFrom == 0
-	if from < g.rec.Ply() {
+	if from < g.led.rec.Ply() {
 		g.retract(out, at, from, moves, false)
 	}
 	// A ply the board showed before the absence and nobody completed is not
 	// verified either: the piece may have been on its way (the board
 	// caught a slide half made), and what became of it was not seen. It
 	// stays in the record, with the plies made meanwhile, unverified.
-	kept := countTrailing(g.plies)
-	verified := g.plyBase + g.rec.Ply() - kept
-	l := g.layUnverified(at, kept, moves)
+	kept := countTrailing(g.led.plies)
+	verified := g.led.plyBase + g.led.rec.Ply() - kept
+	l := g.led.layUnverified(at, kept, moves)
 	if len(l.words) == 0 {
 		return notRebuilt
 	}
@@ -797,7 +797,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	g.away.absorbPresses(&g.waiting, l.n, keepIn)
 	// the absence ends with the first verified move after these plies
 	g.away.suspect, g.away.stale = false, false
-	g.reportLaid(out, at, back, verified, l, ambiguous)
+	g.away.reportLaid(&g.em, &g.led, out, at, back, verified, l, ambiguous)
 	return notRebuilt
 }
 
@@ -810,15 +810,15 @@ type laidPlies struct {
 
 // reportLaid raises the unverified-moves anomaly of plies laid after ply
 // verified; back opens the text (how the board was read again).
-func (g *Game) reportLaid(out *[]Event, at time.Duration, back Text, verified int, l laidPlies, ambiguous bool) {
+func (a *absence) reportLaid(em *emitter, led *ledger, out *[]Event, at time.Duration, back Text, verified int, l laidPlies, ambiguous bool) {
 	first := verified + 1
 	how := say(TextUnverifiedOnly, strings.Join(l.words, " "))
 	if ambiguous {
 		how = say(TextUnverifiedSeveral, strings.Join(l.words, " "))
 	}
-	g.reportUnverified(out, at, say(TextUnverifiedLaid,
-		back, len(l.words), verified, g.counts.White, g.counts.Black, how, first, first+len(l.words)-1, l.n[clockd.White], l.n[clockd.Black]),
-		Event{Ply: verified, Made: len(l.sans), Plies: l.sans, FEN: g.rec.FEN()})
+	a.reportUnverified(em, out, at, say(TextUnverifiedLaid,
+		back, len(l.words), verified, led.counts.White, led.counts.Black, how, first, first+len(l.words)-1, l.n[clockd.White], l.n[clockd.Black]),
+		Event{Ply: verified, Made: len(l.sans), Plies: l.sans, FEN: led.rec.FEN()})
 }
 
 // rebuildOnTheClocksTurn checks the side to move after moves (the shortest
@@ -831,21 +831,21 @@ func (g *Game) reportLaid(out *[]Event, at time.Duration, back Text, verified in
 // later press to contradict.
 func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) rebuildOutcome {
 	turn, ok := g.waiting.clockTurn(g.away.at, g.snap)
-	reached, behind := reached(g.rec, g.snap, from, moves)
+	reached, behind := reached(g.led.rec, g.snap, from, moves)
 	if ok && behind {
 		// The board has moved on from the position the moves reach
 		// (held plies settled while it shows the next move): the
 		// clock's word is about the board as it is, and its turn in the
 		// position reached is that of the side whose move the board
 		// then shows.
-		mover, one := moverTo(g.snap, reached, g.rec.PositionAt(from))
+		mover, one := moverTo(g.snap, reached, g.led.rec.PositionAt(from))
 		turn, ok = mover, one && mover.Other() == turn
 	}
 	if !ok {
 		g.away.unchecked = true
 		return notRebuilt
 	}
-	after := g.rec.PositionAt(from).Turn()
+	after := g.led.rec.PositionAt(from).Turn()
 	if len(moves)%2 == 1 {
 		after = after.Other()
 	}
@@ -853,7 +853,7 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 		return notRebuilt
 	}
 	back, least := from, len(moves)+1
-	if v := g.away.unverifiedFrom - 1 - g.plyBase; g.away.unchecked && v >= 0 && v < back {
+	if v := g.away.unverifiedFrom - 1 - g.led.plyBase; g.away.unchecked && v >= 0 && v < back {
 		// The unverified plies below were laid when the clock had not
 		// said whose turn it was: the wrong side to move may be theirs,
 		// and those laid after the first may count moves nobody made.
@@ -917,7 +917,7 @@ func moverTo(board, s rules.Snapshot, old *chess.Position) (chess.Color, bool) {
 // why says how the board's position stands to the record ("which no
 // sequence of moves arbiterd can check reaches").
 func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why Text) bool {
-	turn := g.rec.PositionAt(from).Turn()
+	turn := g.led.rec.PositionAt(from).Turn()
 	if t, ok := g.waiting.clockTurn(g.away.at, g.snap); ok {
 		turn = t
 	}
@@ -957,7 +957,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 	if s.OccupancyOnly || s.Unknown != 0 {
 		return false
 	}
-	old := g.rec.PositionAt(from)
+	old := g.led.rec.PositionAt(from)
 	rec, turn := legalPlacement(s, old, b.turn)
 	if rec == nil {
 		return false
@@ -965,26 +965,26 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 	g.resolveBefore(out, at)
 	first := g.away.fromStart // the board was first read with the game under way
 	g.away.fromStart = false
-	again := g.away.rebased && len(g.plies) == 0
+	again := g.away.rebased && len(g.led.plies) == 0
 	// Plies shown before the absence and never completed are not verified
 	// (see unverify): they are among the plies made while the board was
 	// not read.
-	if k := countTrailing(g.plies[:from]); k > 0 {
+	if k := countTrailing(g.led.plies[:from]); k > 0 {
 		from -= k
 		least += k
-		old = g.rec.PositionAt(from)
+		old = g.led.rec.PositionAt(from)
 	}
-	if from < g.rec.Ply() {
+	if from < g.led.rec.Ply() {
 		g.retract(out, at, from, nil, false) // superseded by the board's position
 	}
-	verified := g.plyBase + from
-	h := g.before.White + g.before.Black + from // half-moves before the position at from
+	verified := g.led.plyBase + from
+	h := g.led.before.White + g.led.before.Black + from // half-moves before the position at from
 	made, n := unseenPlies(h, least, sideOf(old.Turn()), turn, again)
 	// the move number of the position, so that moves are named as on a scoresheet
 	if r, err := rules.NewGame(placementFEN(s, old, turn, (h+made)/2+1)); err == nil {
 		rec = r
 	}
-	g.followFrom(rec, verified+made)
+	g.led.followFrom(&g.held, rec, verified+made)
 	g.away.unverified[clockd.White] += n[clockd.White]
 	g.away.unverified[clockd.Black] += n[clockd.Black]
 	g.away.unverifiedOpen = true
@@ -995,7 +995,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		g.away.absorbPresses(&g.waiting, n, b.keepIn)
 	}
 	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
-	g.reportRebuilt(out, at, first, b.why, verified, made, n)
+	g.away.reportRebuilt(&g.em, &g.led, out, at, first, b.why, verified, made, n)
 	if st := rec.Status(); st.Over {
 		// The board shows a game that has ended, by a move nobody saw: a
 		// mate or a stalemate on the board ends it all the same.
@@ -1040,26 +1040,26 @@ func unseenPlies(h, least int, first clockd.Side, turn chess.Color, again bool) 
 }
 
 // followFrom makes rec the record, its first position numbered ply.
-func (g *Game) followFrom(rec *rules.Game, ply int) {
-	g.rec = rec
-	g.plies = nil
-	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
-	g.held.plies, g.held.backTo = nil, -1
-	g.plyBase = ply
-	g.before = movesBefore(rec.Position())
+func (led *ledger) followFrom(h *held, rec *rules.Game, ply int) {
+	led.rec = rec
+	led.plies = nil
+	led.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
+	h.plies, h.backTo = nil, -1
+	led.plyBase = ply
+	led.before = movesBefore(rec.Position())
 }
 
 // reportRebuilt raises the unverified-moves anomaly of a rebuilt record:
 // made plies nobody saw after ply verified, n of them each side's; first
 // when the board was first read with the game under way.
-func (g *Game) reportRebuilt(out *[]Event, at time.Duration, first bool, why Text, verified, made int, n [2]int) {
-	fen := g.rec.FEN()
+func (a *absence) reportRebuilt(em *emitter, led *ledger, out *[]Event, at time.Duration, first bool, why Text, verified, made int, n [2]int) {
+	fen := led.rec.FEN()
 	back := Text{Code: TextUnverifiedBack}
 	if first {
 		back = Text{Code: TextUnverifiedFirst} // arbiterd started after the first moves
 	}
-	g.reportUnverified(out, at, say(TextUnverifiedRebuilt,
-		back, made, verified, g.counts.White, g.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, fen, verified+1),
+	a.reportUnverified(em, out, at, say(TextUnverifiedRebuilt,
+		back, made, verified, led.counts.White, led.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, fen, verified+1),
 		Event{Ply: verified, Made: made, FEN: fen})
 }
 
@@ -1074,7 +1074,7 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 		pr := g.waiting.presses[0]
 		g.waiting.presses = g.waiting.presses[1:]
 		g.judgePress(out, at, pr)
-		g.snapChecks(pr.ev.Side)
+		g.flag.snapChecks(&g.waiting, g.led.counts, pr.ev.Side)
 	}
 }
 
@@ -1139,12 +1139,12 @@ func (a *absence) absorbPresses(q *pressQueue, n [2]int, keepIn int) {
 // follows the board (the LiveChess feed): from the last verified ply,
 // made of them, by plies (their SAN) or not known, to the position fen
 // (empty: nothing could be built from what the board shows).
-func (g *Game) reportUnverified(out *[]Event, at time.Duration, detail Text, where Event) {
-	if g.away.warned {
+func (a *absence) reportUnverified(em *emitter, out *[]Event, at time.Duration, detail Text, where Event) {
+	if a.warned {
 		return
 	}
-	g.away.warned = true
-	g.emit(out, at, Event{Type: TypeAnomaly, Kind: KindUnverified, NoSide: true, Article: "6.10", Text: detail,
+	a.warned = true
+	em.emit(out, at, Event{Type: TypeAnomaly, Kind: KindUnverified, NoSide: true, Article: "6.10", Text: detail,
 		Ply: where.Ply, Made: where.Made, Plies: where.Plies, FEN: where.FEN})
 }
 
@@ -1195,11 +1195,11 @@ func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 // in one scan, on its square and the opponent's reply is one move of the
 // queen (Qc7-c5) and the reply, not two queen moves around a reply.
 func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
-	ply := g.rec.Ply()
-	if ply == 0 || g.plies[ply-1].completed() {
+	ply := g.led.rec.Ply()
+	if ply == 0 || g.led.plies[ply-1].completed() {
 		return 0, nil, false
 	}
-	alt := g.rec.Clone()
+	alt := g.led.rec.Clone()
 	if err := alt.TakeBack(ply - 1); err != nil {
 		return 0, nil, false
 	}
@@ -1223,12 +1223,12 @@ func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 // the last recorded ply's piece going on along its line (a slide seen on
 // its way), within ScanLag of the recorded square.
 func (g *Game) slidOn(from int, moves []*chess.Move) bool {
-	ply := g.rec.Ply()
+	ply := g.led.rec.Ply()
 	if from != ply-1 || len(moves) == 0 {
 		return false
 	}
-	last := g.rec.Moves()[ply-1]
-	return g.changed.at-g.plies[ply-1].made.at <= g.cfg.ScanLag &&
+	last := g.led.rec.Moves()[ply-1]
+	return g.changed.at-g.led.plies[ply-1].made.at <= g.cfg.ScanLag &&
 		moves[0].S1() == last.S1() && strictlyBetween(last.S1(), last.S2(), moves[0].S2())
 }
 
@@ -1290,10 +1290,10 @@ func shortest(c [][]*chess.Move) []*chess.Move {
 // resolved) stays replaceable only while it is the last ply: a slide may
 // still end after the press is read, but once the opponent has replied
 // the pressed move is settled.
-func (g *Game) trailing() int {
+func (q *pressQueue) trailing(led *ledger, a *absence) int {
 	n := 0
-	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed(); i-- {
-		if i < len(g.plies)-1 && g.pressedFor(i) {
+	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
+		if i < len(led.plies)-1 && q.pressedFor(led, a, i) {
 			break
 		}
 		n++
@@ -1303,16 +1303,16 @@ func (g *Game) trailing() int {
 
 // pressedFor reports whether a pending press of the ply's side came after
 // the ply was made.
-func (g *Game) pressedFor(i int) bool {
-	return g.pressWaitsFor(i, false)
+func (q *pressQueue) pressedFor(led *ledger, a *absence, i int) bool {
+	return q.pressWaitsFor(led, a, i, false)
 }
 
 // unpressedTail is how many plies at the end of the record nobody
 // completed or pressed for before the board went away: shown before the
 // absence, they may never have been made (a piece seen on its way).
-func (g *Game) unpressedTail() int {
+func (q *pressQueue) unpressedTail(led *ledger, a *absence) int {
 	n := 0
-	for i := len(g.plies) - 1; i >= 0 && !g.plies[i].completed() && !g.pressWaitsFor(i, true); i-- {
+	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed() && !q.pressWaitsFor(led, a, i, true); i-- {
 		n++
 	}
 	return n
@@ -1320,10 +1320,10 @@ func (g *Game) unpressedTail() int {
 
 // pressedBefore reports whether a press waiting to be resolved may
 // complete ply i; beforeAway: only a press read before the board went away.
-func (g *Game) pressWaitsFor(i int, beforeAway bool) bool {
-	p := g.plies[i]
-	for _, pr := range g.waiting.presses {
-		if (!beforeAway || g.away.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {
+func (q *pressQueue) pressWaitsFor(led *ledger, a *absence, i int, beforeAway bool) bool {
+	p := led.plies[i]
+	for _, pr := range q.presses {
+		if (!beforeAway || a.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {
 			return true
 		}
 	}
@@ -1333,16 +1333,16 @@ func (g *Game) pressWaitsFor(i int, beforeAway bool) bool {
 // apply adds moves made on the board to the record, provisionally.
 func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 	for _, m := range moves {
-		side := sideOf(g.rec.Position().Turn())
-		if err := g.rec.Move(m); err != nil {
-			g.anomaly(out, at, KindUnexplainedPosition, side, false, "–",
+		side := sideOf(g.led.rec.Position().Turn())
+		if err := g.led.rec.Move(m); err != nil {
+			g.em.anomaly(out, at, KindUnexplainedPosition, side, false, "–",
 				say(TextRecordFailed, m.String(), err))
 			return
 		}
-		g.plies = append(g.plies, plyInfo{side: side, made: stamp{at, g.inputs}})
-		g.boards = append(g.boards, rules.SnapshotOf(g.rec.Position()))
-		p := g.rec.Ply()
-		g.emit(out, at, Event{Type: TypeMove, Ply: g.plyBase + p, Side: side, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p), FEN: g.rec.FEN()})
+		g.led.plies = append(g.led.plies, plyInfo{side: side, made: stamp{at, g.inputs}})
+		g.led.boards = append(g.led.boards, rules.SnapshotOf(g.led.rec.Position()))
+		p := g.led.rec.Ply()
+		g.em.emit(out, at, Event{Type: TypeMove, Ply: g.led.plyBase + p, Side: side, SAN: g.led.rec.SAN(p), UCI: g.led.rec.UCI(p), FEN: g.led.rec.FEN()})
 	}
 }
 
@@ -1356,19 +1356,19 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 // to one more ply) reaches the board. It returns the ply's index and
 // the sequence.
 func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool, bool) {
-	n := len(g.plies)
-	if g.held.tried.done && s == g.held.tried.snap && g.rec.FEN() == g.held.tried.fen && g.counts == g.held.tried.counts {
+	n := len(g.led.plies)
+	if g.held.tried.done && s == g.held.tried.snap && g.led.rec.FEN() == g.held.tried.fen && g.led.counts == g.held.tried.counts {
 		// Searched already for this board and this record: a piece held in
 		// the hand is reported (and dumped) again and again.
 		return 0, nil, false, false
 	}
-	last := n - 1 - countTrailing(g.plies)
-	recorded := g.rec.Moves()
+	last := n - 1 - countTrailing(g.led.plies)
+	recorded := g.led.rec.Moves()
 	for k := last; k >= 0 && k >= last-2; k-- {
-		if !g.plies[k].completed() || g.plies[k].unverified() {
+		if !g.led.plies[k].completed() || g.led.plies[k].unverified() {
 			return 0, nil, false, false
 		}
-		alt := g.rec.Clone()
+		alt := g.led.rec.Clone()
 		if alt.TakeBack(k) != nil {
 			return 0, nil, false, false
 		}
@@ -1396,7 +1396,7 @@ func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool, bool) {
 			return k, fit[0], merge, true
 		}
 	}
-	g.held.tried.done, g.held.tried.snap, g.held.tried.fen, g.held.tried.counts = true, s, g.rec.FEN(), g.counts
+	g.held.tried.done, g.held.tried.snap, g.held.tried.fen, g.held.tried.counts = true, s, g.led.rec.FEN(), g.led.counts
 	return 0, nil, false, false
 }
 
@@ -1473,69 +1473,69 @@ func vacates(m *chess.Move, sq chess.Square) bool {
 // as it was, and the new move waits for its own press. The side's count
 // is one less; the arbiter is told once.
 func (g *Game) remerge(out *[]Event, at time.Duration, k int, moves []*chess.Move) {
-	olds := append([]plyInfo(nil), g.plies[k:]...)
-	was := g.moveText(k) + " and " + g.moveText(k+2)
+	olds := append([]plyInfo(nil), g.led.plies[k:]...)
+	was := g.led.moveText(k) + " and " + g.led.moveText(k+2)
 	g.correcting = true
 	g.retract(out, at, k, moves, false)
 	g.correcting = false
 	g.apply(out, at, moves)
-	if len(g.plies) < k+3 {
+	if len(g.led.plies) < k+3 {
 		return
 	}
-	g.plies[k].made.at, g.plies[k].made.in = olds[2].made.at, olds[2].made.in
-	g.plies[k+1].made.at, g.plies[k+1].made.in, g.plies[k+1].warned = olds[1].made.at, olds[1].made.in, olds[1].warned
+	g.led.plies[k].made.at, g.led.plies[k].made.in = olds[2].made.at, olds[2].made.in
+	g.led.plies[k+1].made.at, g.led.plies[k+1].made.in, g.led.plies[k+1].warned = olds[1].made.at, olds[1].made.in, olds[1].warned
 	for i, o := range []plyInfo{olds[2], olds[1]} {
 		switch {
 		case o.pressed():
-			g.complete(out, at, k+i, ByPress, g.clock)
-			g.plies[k+i].press.at, g.plies[k+i].press.in = o.press.at, o.press.in
+			g.led.complete(&g.em, out, at, k+i, ByPress, g.clock)
+			g.led.plies[k+i].press.at, g.led.plies[k+i].press.in = o.press.at, o.press.in
 		case o.completed():
-			g.complete(out, at, k+i, ByNextMove, g.clock)
+			g.led.complete(&g.em, out, at, k+i, ByNextMove, g.clock)
 		}
 	}
 	side := olds[0].side
-	g.anomaly(out, at, KindMoveCorrected, side, false, "6.2.1",
+	g.em.anomaly(out, at, KindMoveCorrected, side, false, "6.2.1",
 		say(TextMoveCorrectedTwo,
-			was, sideWord(side), g.moveText(k), g.moveText(k+2), possWord(side.Other()), possWord(side)))
+			was, sideWord(side), g.led.moveText(k), g.led.moveText(k+2), possWord(side.Other()), possWord(side)))
 }
 
 // recommit replaces the completed ply k by the held sequence (the plies
 // after it are the same moves), completes again what was completed, as it
 // was, and tells the arbiter once.
 func (g *Game) recommit(out *[]Event, at time.Duration, k int, moves []*chess.Move) {
-	olds := append([]plyInfo(nil), g.plies[k:]...)
-	was := g.moveText(k)
+	olds := append([]plyInfo(nil), g.led.plies[k:]...)
+	was := g.led.moveText(k)
 	g.correcting = true
 	g.retract(out, at, k, moves, false)
 	g.correcting = false
 	g.apply(out, at, moves)
 	for i, o := range olds {
-		if k+i >= len(g.plies) {
+		if k+i >= len(g.led.plies) {
 			break
 		}
-		g.plies[k+i].made.at, g.plies[k+i].made.in, g.plies[k+i].warned = o.made.at, o.made.in, o.warned
+		g.led.plies[k+i].made.at, g.led.plies[k+i].made.in, g.led.plies[k+i].warned = o.made.at, o.made.in, o.warned
 		if o.completed() {
 			by := ByNextMove
 			if o.pressed() {
 				by = ByPress
 			}
-			g.complete(out, at, k+i, by, g.clock)
+			g.led.complete(&g.em, out, at, k+i, by, g.clock)
 		}
 	}
-	g.anomaly(out, at, KindMoveCorrected, olds[0].side, false, "6.2.1",
+	g.em.anomaly(out, at, KindMoveCorrected, olds[0].side, false, "6.2.1",
 		say(TextMoveCorrected,
-			was, sideWord(olds[0].side), g.moveText(k), possWord(olds[0].side)))
+			was, sideWord(olds[0].side), g.led.moveText(k), possWord(olds[0].side)))
 }
 
 // retract takes the record back to ply from. replacement, when given, is
 // the sequence that replaces the retracted plies (a slide or correction).
 func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*chess.Move, byArbiter bool) {
-	if from < 0 || from >= g.rec.Ply() {
+	if from < 0 || from >= g.led.rec.Ply() {
 		return
 	}
-	moves := g.rec.Moves()
-	for p := g.rec.Ply(); p > from; p-- {
-		info := g.plies[p-1]
+	moves := g.led.rec.Moves()
+	for p := g.led.rec.Ply(); p > from; p-- {
+		info := g.led.plies[p-1]
 		reason := ReasonCorrection
 		switch {
 		case info.unverified():
@@ -1550,17 +1550,17 @@ func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*
 			if g.correcting {
 				reason = ReasonCorrection
 			}
-			g.counts.add(info.side, -1)
+			g.led.counts.add(info.side, -1)
 		case byArbiter:
 			reason = ReasonTakeback
 		case p == from+1 && len(replacement) > 0 && replacement[0].S1() == moves[p-1].S1():
 			reason = ReasonSlide
 		}
-		g.emit(out, at, Event{Type: TypeRetract, Ply: g.plyBase + p, Reason: reason, SAN: g.rec.SAN(p), UCI: g.rec.UCI(p)})
+		g.em.emit(out, at, Event{Type: TypeRetract, Ply: g.led.plyBase + p, Reason: reason, SAN: g.led.rec.SAN(p), UCI: g.led.rec.UCI(p)})
 	}
-	if err := g.rec.TakeBack(from); err != nil {
+	if err := g.led.rec.TakeBack(from); err != nil {
 		return
 	}
-	g.plies = g.plies[:from]
-	g.boards = g.boards[:from+1]
+	g.led.plies = g.led.plies[:from]
+	g.led.boards = g.led.boards[:from+1]
 }

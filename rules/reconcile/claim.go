@@ -34,14 +34,14 @@ type claim struct {
 // the opponent can still checkmate by any series of legal moves.
 func (g *Game) claimed(out *[]Event, at time.Duration, side clockd.Side) {
 	opp := side.Other()
-	ans, line := g.cfg.canMate(g.rec, opp)
+	ans, line := g.cfg.canMate(g.led.rec, opp)
 	var recent []string
-	for i, p := range g.plies {
+	for i, p := range g.led.plies {
 		if p.completed() && !p.unverified() && at-p.made.at <= recentWindow {
-			recent = append(recent, g.moveText(i))
+			recent = append(recent, g.led.moveText(i))
 		}
 	}
-	quiet := g.rec.Position().HalfMoveClock()
+	quiet := g.led.rec.Position().HalfMoveClock()
 	var why Text
 	switch ans {
 	case MateNo:
@@ -56,11 +56,11 @@ func (g *Game) claimed(out *[]Event, at time.Duration, side clockd.Side) {
 	if len(recent) > 0 {
 		moves = strings.Join(recent, " ")
 	}
-	g.emit(out, at, Event{Type: TypeClaim, Side: side, FEN: g.rec.FEN(), Clock: g.clock, Article: "10.2",
+	g.em.emit(out, at, Event{Type: TypeClaim, Side: side, FEN: g.led.rec.FEN(), Clock: g.clock, Article: "10.2",
 		OpponentCanMate: ans, MateLine: line, Quiet: quiet, Recent: recent,
 		Text: say(TextClaim,
-			sideWord(side), hms(g.clock.White), hms(g.clock.Black), g.rec.FEN(), quiet, durationWords(recentWindow), moves, why)})
-	g.claims = append(g.claims, claim{seq: g.seq, side: side, open: true})
+			sideWord(side), hms(g.clock.White), hms(g.clock.Black), g.led.rec.FEN(), quiet, durationWords(recentWindow), moves, why)})
+	g.claims = append(g.claims, claim{seq: g.em.seq, side: side, open: true})
 }
 
 // decided records the arbiter's decision on the claim of seq id.
@@ -72,7 +72,7 @@ func (g *Game) decided(out *[]Event, at time.Duration, id int, decision string) 
 		}
 	}
 	if i < 0 || !g.claims[i].open {
-		g.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionNotOpen, badAction, id))
+		g.em.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionNotOpen, badAction, id))
 		return
 	}
 	c := &g.claims[i]
@@ -80,21 +80,21 @@ func (g *Game) decided(out *[]Event, at time.Duration, id int, decision string) 
 	switch decision {
 	case DecisionAccepted:
 		c.open = false
-		g.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
+		g.em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Text: say(TextDecisionAccepted, possWord(c.side))})
 		if g.end == nil {
 			g.finish(out, at, "1/2-1/2", "claim", "10.2")
 		}
 	case DecisionRejected:
 		c.open = false
-		g.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
+		g.em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Text: say(TextDecisionRejected, possWord(c.side), possWord(opp))})
-		g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, opp, 2*time.Minute, say(TextIncidentRejected, possWord(c.side)),
+		g.hand.expect((*out)[len(*out)-1], g.led.counts.White+g.led.counts.Black, opp, 2*time.Minute, say(TextIncidentRejected, possWord(c.side)),
 			say(TextIncidentRejectedWhat, sideWord(opp), possWord(c.side)), "10.2")
 	case DecisionPostponed:
-		g.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
+		g.em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Text: say(TextDecisionPostponed, possWord(c.side))})
 	default:
-		g.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionUnknown, badAction, decision))
+		g.em.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionUnknown, badAction, decision))
 	}
 }

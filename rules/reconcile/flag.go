@@ -33,8 +33,8 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 		}
 		e := g.verdict(f, both)
 		if g.end == nil {
-			for i := len(g.plies) - 1; i >= 0; i-- {
-				p := g.plies[i]
+			for i := len(g.led.plies) - 1; i >= 0; i-- {
+				p := g.led.plies[i]
 				// a move made after the flag fell is no move the flag
 				// caught unpressed (the board reports a move up to a
 				// scan or two after it was made)
@@ -42,15 +42,15 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 				// completed when it fell either)
 				open := !p.completed() || p.pressedAfter(f)
 				if p.side == side && open && p.made.at <= ev.At+boardReportLag {
-					g.plies[i].warned = true
-					g.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
+					g.led.plies[i].warned = true
+					g.em.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
 						say(TextFlagNotPressed,
-							sideWord(side), g.moveText(i)))
+							sideWord(side), g.led.moveText(i)))
 					break
 				}
 			}
 		}
-		g.emit(out, at, e)
+		g.em.emit(out, at, e)
 		if g.end != nil {
 			continue
 		}
@@ -75,12 +75,12 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 // judged, each of side's unpressed moves that side's next move, made
 // before the flag fell, completed (6.2.1): they count for the control.
 func (g *Game) completedByNextMove(out *[]Event, at time.Duration, side clockd.Side, flagAt time.Duration) {
-	for i, p := range g.plies {
+	for i, p := range g.led.plies {
 		if p.side != side || p.completed() || p.unverified() {
 			continue
 		}
-		if j := g.nextOwn(i); j >= 0 && g.plies[j].made.at <= flagAt {
-			g.complete(out, at, i, ByNextMove, g.clock)
+		if j := g.led.nextOwn(i); j >= 0 && g.led.plies[j].made.at <= flagAt {
+			g.led.complete(&g.em, out, at, i, ByNextMove, g.clock)
 		}
 	}
 }
@@ -95,7 +95,7 @@ func (p plyInfo) pressedAfter(f fallen) bool {
 func (g *Game) verdict(f fallen, both bool) Event {
 	ev, side := f.ClockEvent, f.Side
 	hw := max(ev.Period, 1)
-	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: g.countAtFlag(f)}
+	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: g.led.countAtFlag(f)}
 	if !g.oriented || g.away.fromStart {
 		// The record is the start position, not the game's (the board
 		// shows none it follows, or one first read under way whose
@@ -103,7 +103,7 @@ func (g *Game) verdict(f fallen, both bool) Event {
 		// asked of it.
 		e.OpponentCanMate = MateUnknown
 	} else {
-		e.OpponentCanMate, e.MateLine = g.cfg.canMate(g.rec, side.Other())
+		e.OpponentCanMate, e.MateLine = g.cfg.canMate(g.led.rec, side.Other())
 	}
 	if g.unjudged(&e, side, hw) {
 		return e
@@ -118,7 +118,7 @@ func (g *Game) verdict(f fallen, both bool) Event {
 			mateText(side.Other(), e.OpponentCanMate, Text{Code: TextMateIfNotReached}))
 		return e
 	}
-	g.judged(&e, side, ev, j, both)
+	g.cfg.judged(&g.led, &e, side, ev, j, both)
 	return e
 }
 
@@ -168,7 +168,7 @@ func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
 // control was reached (or both flags fell before the last period), a draw
 // when both fell in the last, and otherwise a loss, or a draw when the
 // opponent cannot checkmate (6.9).
-func (g *Game) judged(e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd.Judgement, both bool) {
+func (c Config) judged(led *ledger, e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd.Judgement, both bool) {
 	done, opp, hw := e.MovesCompleted, side.Other(), e.Period
 	eff, required, last := j.Period, j.Required, j.Last
 	e.Period = eff
@@ -207,14 +207,14 @@ func (g *Game) judged(e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd
 		e.Verdict = VerdictDraw
 	}
 	e.Text = say(TextFlagVerdict, where, req, early, mateText(opp, e.OpponentCanMate, ""))
-	if k, i, next, ok := g.completedAtTheFlag(side, ev.At); ok {
+	if k, i, next, ok := led.completedAtTheFlag(side, ev.At); ok {
 		// A move reported right after the flag may have been made
 		// before it: then it completed an earlier one (6.2.1), and
 		// with it the control. The board cannot tell which.
-		if j2, err := g.cfg.TimeControl.Judge(hw, done+k); err == nil && j2.Reached {
+		if j2, err := c.TimeControl.Judge(hw, done+k); err == nil && j2.Reached {
 			e.Verdict, e.Article = VerdictUnknown, "6.2.1"
 			e.Text = say(TextFlagAtTheFlag,
-				where, req, g.moveText(next), g.moveText(i), j2.Required, mateText(opp, e.OpponentCanMate, ""))
+				where, req, led.moveText(next), led.moveText(i), j2.Required, mateText(opp, e.OpponentCanMate, ""))
 		}
 	}
 }

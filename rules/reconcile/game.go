@@ -144,11 +144,11 @@ type periodCheck struct {
 
 // snapChecks takes the count each period check of side s is judged by,
 // once the presses up to its addition are resolved.
-func (g *Game) snapChecks(s clockd.Side) {
-	for i := range g.flag.checks {
-		c := &g.flag.checks[i]
-		if c.ev.Side == s && !c.known && !g.waiting.pendingUpTo(s, c.in) {
-			c.done, c.known = g.counts.Of(s), true
+func (f *flagState) snapChecks(q *pressQueue, counts Moves, s clockd.Side) {
+	for i := range f.checks {
+		c := &f.checks[i]
+		if c.ev.Side == s && !c.known && !q.pendingUpTo(s, c.in) {
+			c.done, c.known = counts.Of(s), true
 		}
 	}
 }
@@ -170,7 +170,7 @@ type Game struct {
 	base  Moves // moves completed before StartFEN (from its move number)
 
 	// The session: not reset by a new game.
-	seq       int
+	em        emitter // the event stream: the board id and the last seq
 	oriented  bool
 	orient    rules.Orientation
 	clock     clockd.Times  // the last displayed clock values
@@ -194,7 +194,7 @@ type Game struct {
 	join joined
 
 	// The record (see ledger.go), and what the board shows of it.
-	ledger
+	led     ledger
 	snap    rules.Snapshot // the last snapshot, in White-bottom frame
 	changed stamp          // when the board last changed, and by which input
 	// shown is the snapshot the board changed to at changed (nil: none
@@ -635,7 +635,7 @@ func New(cfg Config) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reconcile: start position: %w", err)
 	}
-	g := &Game{cfg: cfg}
+	g := &Game{cfg: cfg, em: emitter{board: cfg.Board}}
 	g.start = rec.Position()
 	g.base = movesBefore(g.start)
 	g.reset(rec)
@@ -644,11 +644,11 @@ func New(cfg Config) (*Game, error) {
 
 // reset starts a new game from the start position with the record rec.
 func (g *Game) reset(rec *rules.Game) {
-	g.rec = rec
-	g.plies = nil
-	g.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
-	g.counts = g.base
-	g.before, g.plyBase = g.base, 0
+	g.led.rec = rec
+	g.led.plies = nil
+	g.led.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
+	g.led.counts = g.base
+	g.led.before, g.led.plyBase = g.base, 0
 	g.snap = rules.SnapshotOf(g.start)
 	g.placed = g.snap
 	g.shown = nil
@@ -665,8 +665,8 @@ func (g *Game) reset(rec *rules.Game) {
 	g.join = joined{} // a new game: its clock speaks afresh (a mirror learned for the last one included)
 	g.ref = clockd.NewClock(g.cfg.TimeControl)
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-		g.flag.hwPeriod[s] = g.cfg.TimeControl.PeriodOf(g.counts.Of(s))
-		g.ref.SetPeriod(s, g.flag.hwPeriod[s], g.counts.Of(s))
+		g.flag.hwPeriod[s] = g.cfg.TimeControl.PeriodOf(g.led.counts.Of(s))
+		g.ref.SetPeriod(s, g.flag.hwPeriod[s], g.led.counts.Of(s))
 	}
 }
 
@@ -694,18 +694,25 @@ func sideOf(c chess.Color) clockd.Side {
 	return clockd.White
 }
 
+// emitter writes the event stream: every event stamped with the board, its
+// time and the next sequence number.
+type emitter struct {
+	board string // Config.Board
+	seq   int    // the last event's
+}
+
 // emit stamps e with the board, time and the next sequence number.
-func (g *Game) emit(out *[]Event, at time.Duration, e Event) {
-	g.seq++
-	e.Board = g.cfg.Board
+func (em *emitter) emit(out *[]Event, at time.Duration, e Event) {
+	em.seq++
+	e.Board = em.board
 	e.At = at
-	e.Seq = g.seq
+	e.Seq = em.seq
 	e.setSentence()
 	*out = append(*out, e)
 }
 
-func (g *Game) anomaly(out *[]Event, at time.Duration, kind Kind, side clockd.Side, noSide bool, article string, detail Text) {
-	g.emit(out, at, Event{Type: TypeAnomaly, Kind: kind, Side: side, NoSide: noSide, Article: article, Text: detail})
+func (em *emitter) anomaly(out *[]Event, at time.Duration, kind Kind, side clockd.Side, noSide bool, article string, detail Text) {
+	em.emit(out, at, Event{Type: TypeAnomaly, Kind: kind, Side: side, NoSide: noSide, Article: article, Text: detail})
 }
 
 // Advance tells the Game that time has reached at: deadlines that have
@@ -735,7 +742,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 	switch state {
 	case StateStart, StateConnected, StateDisconnected, StateResync, StateEnd:
 	default:
-		g.anomaly(&out, at, KindBadInput, 0, true, "–",
+		g.em.anomaly(&out, at, KindBadInput, 0, true, "–",
 			say(TextSessionUnknown, string(state), port))
 		return out
 	}
@@ -750,7 +757,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 	} else {
 		g.advance(&out, at, at)
 	}
-	g.emit(&out, at, Event{Type: TypeSession, State: state, Port: port})
+	g.em.emit(&out, at, Event{Type: TypeSession, State: state, Port: port})
 	if state == StateDisconnected {
 		kind, what := KindBoardDisconnected, TextBoardStopped
 		if clock {
@@ -765,7 +772,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 				g.away.search, g.away.at, g.away.in, g.away.warned, g.away.unchecked = unsettled, at, g.inputs, false, false
 			}
 		}
-		g.anomaly(&out, at, kind, 0, true, "–",
+		g.em.anomaly(&out, at, kind, 0, true, "–",
 			say(what, port))
 	}
 	return out
@@ -824,7 +831,7 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 	if g.orient == rules.BlackBottom {
 		s = s.Rotated()
 	}
-	if s != g.snap && (lifted(g.snap, s) <= 0 || !g.legalBoard(g.snap)) {
+	if s != g.snap && (lifted(g.snap, s) <= 0 || !g.led.legalBoard(g.snap)) {
 		g.placed = s // a piece taken off a position no game has is a correction
 	}
 	g.snap = s
@@ -850,7 +857,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 			// searched once, and only once the clock runs: without one,
 			// a board that is not at the start is being set up
 			g.first.state = readAndSearched
-			o, underWay = gameUnderWay(g.rec, g.join.state, s)
+			o, underWay = gameUnderWay(g.led.rec, g.join.state, s)
 			ok = underWay
 		}
 	}
@@ -870,7 +877,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 		g.reset(rec)
 	}
 	g.oriented, g.orient = true, o
-	g.emit(out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
+	g.em.emit(out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
 	if !underWay {
 		// Presses read before the board showed the game were made
 		// when arbiterd could not see what was on it: not judged.
@@ -980,14 +987,14 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Resumed:
 		g.ref.Resume(at)
 		g.clock = ev.Clock
-		g.clockRuns(&out, at, ev.Clock)
+		g.hand.clockRuns(&g.em, g.end != nil, &g.flag.stops, g.led.counts.White+g.led.counts.Black, &out, at, ev.Clock)
 	case clockd.Adjusted:
 		g.timeChanged(at, ev)
 	case clockd.Impossible:
-		g.anomaly(&out, at, KindClockReading, 0, true, "6.10",
+		g.em.anomaly(&out, at, KindClockReading, 0, true, "6.10",
 			say(TextReadingImpossible, ev.Detail))
 	case clockd.Disconnected:
-		g.anomaly(&out, at, KindClockDisconnected, 0, true, "–",
+		g.em.anomaly(&out, at, KindClockDisconnected, 0, true, "–",
 			Text{Code: TextNoClock})
 	case clockd.Connected, clockd.Running:
 		g.clock = ev.Clock
@@ -995,7 +1002,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		// What the clock's signs of whose time runs mean changed, or the
 		// displays contradict White's face as set: rare, and the arbiter
 		// should know.
-		g.anomaly(&out, at, KindClockReading, 0, true, "6.10", say(TextReadingLook, ev.Detail))
+		g.em.anomaly(&out, at, KindClockReading, 0, true, "6.10", say(TextReadingLook, ev.Detail))
 	case clockd.Reset:
 		g.clockWasReset(&out, at, ev)
 	}
@@ -1014,7 +1021,7 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	if g.round.started() {
 		// the clock runs again after a reset: the times the
 		// arbiter set back are an adjustment
-		g.clockRuns(out, at, ev.Clock)
+		g.hand.clockRuns(&g.em, g.end != nil, &g.flag.stops, g.led.counts.White+g.led.counts.Black, out, at, ev.Clock)
 		g.ref.Resume(at)
 		refTimes(g.ref, ev.Clock, at)
 	} else {
@@ -1059,11 +1066,11 @@ func refTimes(ref *clockd.Clock, c clockd.Times, at time.Duration) {
 // (see pressWithoutMove and dueWarnMoveWithoutPress): they would name the wrong side. It
 // returns ev as it is to be taken.
 func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
-	n := len(g.plies)
-	if g.join.faces != facesGuessed || n == 0 || g.plies[n-1].completed() {
+	n := len(g.led.plies)
+	if g.join.faces != facesGuessed || n == 0 || g.led.plies[n-1].completed() {
 		return ev
 	}
-	if g.plies[n-1].side == ev.Side {
+	if g.led.plies[n-1].side == ev.Side {
 		g.join.fits++
 	} else {
 		g.join.misfits++
@@ -1079,10 +1086,10 @@ func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
 		}
 		g.waiting.turn.toMove = g.waiting.turn.toMove.Other()
 		refTimes(g.ref, ev.Clock, ev.At)
-		for i := range g.plies {
+		for i := range g.led.plies {
 			// their presses were read under the other side's name:
 			// not pressing them is no move-without-press
-			g.plies[i].warned = g.plies[i].warned || !g.plies[i].completed()
+			g.led.plies[i].warned = g.led.plies[i].warned || !g.led.plies[i].completed()
 		}
 	}
 	return ev
@@ -1105,10 +1112,10 @@ func mirrored(ev clockd.ClockEvent) clockd.ClockEvent {
 // count the periods wrong; else a game whose first moves arbiterd missed
 // with every piece back on its square.
 func (g *Game) joinedAtTheStart(out *[]Event, at time.Duration) {
-	if !g.oriented || g.away.fromStart || g.plyBase != 0 || g.rec.Ply() != 0 || len(g.plies) != 0 || g.end != nil {
+	if !g.oriented || g.away.fromStart || g.led.plyBase != 0 || g.led.rec.Ply() != 0 || len(g.led.plies) != 0 || g.end != nil {
 		return
 	}
-	g.anomaly(out, at, KindClockReading, 0, true, "6.10", say(TextReadingFirst,
+	g.em.anomaly(out, at, KindClockReading, 0, true, "6.10", say(TextReadingFirst,
 		hms(g.clock.White), hms(g.clock.Black), g.cfg.TimeControl.String()))
 }
 
@@ -1119,7 +1126,7 @@ func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	g.clock = ev.Clock
 	g.flag.sincePress = false
 	g.clockSays(ev.Side.Other(), at)
-	g.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
+	g.em.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 	if g.end == nil {
 		g.waiting.presses = append(g.waiting.presses, pendingPress{ev: ev, in: g.inputs})
 	}
@@ -1165,11 +1172,11 @@ func (g *Game) clockPeriodAdded(out *[]Event, at time.Duration, ev clockd.ClockE
 	// down, an addition is the flag's, not a counter's.
 	flagged := g.flag.down[ev.Side]
 	g.flag.down[ev.Side] = false
-	g.emit(out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
+	g.em.emit(out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
 	if !g.flag.sincePress && !flagged && len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && !g.atStart {
 		ev.Period = period
 		g.flag.checks = append(g.flag.checks, periodCheck{ev: ev, in: g.inputs})
-		g.snapChecks(ev.Side)
+		g.flag.snapChecks(&g.waiting, g.led.counts, ev.Side)
 	}
 }
 
@@ -1181,10 +1188,10 @@ func (g *Game) clockWasReset(out *[]Event, at time.Duration, ev clockd.ClockEven
 	g.flag.hwPeriod = [2]int{1, 1}
 	g.flag.down = [2]bool{}
 	if g.end == nil {
-		g.anomaly(out, at, KindClockReading, 0, true, "6.10",
+		g.em.anomaly(out, at, KindClockReading, 0, true, "6.10",
 			say(TextReadingReset,
 				hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
-		g.hand.clockReset((*out)[len(*out)-1], g.counts.White+g.counts.Black, before, ev.Clock)
+		g.hand.clockReset((*out)[len(*out)-1], g.led.counts.White+g.led.counts.Black, before, ev.Clock)
 	}
 }
 
@@ -1221,18 +1228,18 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 	g.advance(&out, at, at)
 	switch a.Kind {
 	case ActTakeBack:
-		if a.Ply < g.plyBase || a.Ply > g.plyBase+g.rec.Ply() {
-			g.anomaly(&out, at, KindBadInput, 0, true, "7.1",
-				say(TextBadTakeBack, badAction, a.Ply, g.plyBase, g.plyBase+g.rec.Ply()))
+		if a.Ply < g.led.plyBase || a.Ply > g.led.plyBase+g.led.rec.Ply() {
+			g.em.anomaly(&out, at, KindBadInput, 0, true, "7.1",
+				say(TextBadTakeBack, badAction, a.Ply, g.led.plyBase, g.led.plyBase+g.led.rec.Ply()))
 			return out
 		}
-		g.retract(&out, at, a.Ply-g.plyBase, nil, true)
+		g.retract(&out, at, a.Ply-g.led.plyBase, nil, true)
 		if g.end != nil {
 			g.end = nil
 		}
 	case ActSetClock:
 		if a.Time < 0 {
-			g.anomaly(&out, at, KindBadInput, a.Side, false, "6.10",
+			g.em.anomaly(&out, at, KindBadInput, a.Side, false, "6.10",
 				say(TextBadClockTime, badAction, a.Time.String()))
 			return out
 		}
@@ -1243,14 +1250,14 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 		}
 	case ActClaim:
 		if g.end != nil {
-			g.anomaly(&out, at, KindBadInput, a.Side, false, "10.2", say(TextBadClaimEnded, badAction))
+			g.em.anomaly(&out, at, KindBadInput, a.Side, false, "10.2", say(TextBadClaimEnded, badAction))
 			return out
 		}
 		g.claimed(&out, at, a.Side)
 	case ActDecide:
 		g.decided(&out, at, a.Claim, a.Decision)
 	default:
-		g.anomaly(&out, at, KindBadInput, 0, true, "–", say(TextBadKind, badAction, int(a.Kind)))
+		g.em.anomaly(&out, at, KindBadInput, 0, true, "–", say(TextBadKind, badAction, int(a.Kind)))
 	}
 	for i := range out {
 		if out[i].Type == TypeClaim || out[i].Type == TypeDecision {

@@ -88,14 +88,14 @@ func (h *hand) expect(e Event, plies int, side clockd.Side, delta time.Duration,
 // expectPenalty opens the incident of offender's first completed illegal
 // move (or press without a move): two minutes (one in rapid and blitz) to
 // the opponent, and the increment the press earned taken off (7.5.5).
-func (g *Game) expectPenalty(out *[]Event, offender clockd.Side, title Text) {
-	if g.illegal[offender] != 1 {
+func (h *hand) expectPenalty(c Config, illegal [2]int, counts Moves, out *[]Event, offender clockd.Side, title Text) {
+	if illegal[offender] != 1 {
 		return // a second one loses the game: no time to add
 	}
-	d, art := g.cfg.penaltyTime()
-	g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, offender.Other(), d, title, say(TextIncidentPenalty, durationWords(d), sideWord(offender.Other()), possWord(offender)), art)
-	in := &g.hand.open[len(g.hand.open)-1]
-	in.offender, in.inc = offender, increment(g.cfg.TimeControl, g.counts.Of(offender))
+	d, art := c.penaltyTime()
+	h.expect((*out)[len(*out)-1], counts.White+counts.Black, offender.Other(), d, title, say(TextIncidentPenalty, durationWords(d), sideWord(offender.Other()), possWord(offender)), art)
+	in := &h.open[len(h.open)-1]
+	in.offender, in.inc = offender, increment(c.TimeControl, counts.Of(offender))
 }
 
 // increment is the Fischer increment a press of side earns in the period
@@ -147,13 +147,13 @@ func (h *hand) fresh(plies int) *incident {
 }
 
 // pauseEvent records the stop as the arbiter's pause (6.11).
-func (g *Game) pauseEvent(out *[]Event, at time.Duration, clock clockd.Times) {
-	g.hand.pause = true
+func (h *hand) pauseEvent(em *emitter, plies int, out *[]Event, at time.Duration, clock clockd.Times) {
+	h.pause = true
 	why := Text{Code: TextPauseArbiterSet}
-	if in := g.hand.fresh(g.counts.White + g.counts.Black); in != nil {
+	if in := h.fresh(plies); in != nil {
 		why = say(TextPauseToSettle, in.title)
 	}
-	g.emit(out, at, Event{Type: TypePause, State: StateStopped, By: ByArbiter, Clock: clock, Article: "6.11",
+	em.emit(out, at, Event{Type: TypePause, State: StateStopped, By: ByArbiter, Clock: clock, Article: "6.11",
 		Text: say(TextPauseStopped, hms(clock.White), hms(clock.Black), why)})
 }
 
@@ -171,30 +171,30 @@ func (g *Game) timeChanged(at time.Duration, ev clockd.ClockEvent) {
 // clockRuns is called when a stopped clock runs again (Resumed, or
 // Started after a reset): the stop is decided if it was not yet, and each
 // face's net change over it is recorded.
-func (g *Game) clockRuns(out *[]Event, at time.Duration, clock clockd.Times) {
-	if g.hand.stop == stoppedAfterReset {
-		if g.end == nil {
-			g.adjusted(out, at, g.hand.from, clock)
+func (h *hand) clockRuns(em *emitter, ended bool, stops *[]clockd.ClockEvent, plies int, out *[]Event, at time.Duration, clock clockd.Times) {
+	if h.stop == stoppedAfterReset {
+		if !ended {
+			h.adjusted(em, out, at, h.from, clock)
 		}
-		g.hand.stop, g.hand.unsure = notStopped, false
+		h.stop, h.unsure = notStopped, false
 		return
 	}
-	if !g.hand.stopped() {
+	if !h.stopped() {
 		return
 	}
-	if len(g.flag.stops) > 0 && g.hand.changed {
+	if len(*stops) > 0 && h.changed {
 		// the stop is not decided yet: a changed time says whose it was
-		g.flag.stops = g.flag.stops[1:]
-		g.pauseEvent(out, at, g.hand.from)
+		*stops = (*stops)[1:]
+		h.pauseEvent(em, plies, out, at, h.from)
 	}
-	if g.hand.changed && g.end == nil {
-		g.adjusted(out, at, g.hand.from, clock)
+	if h.changed && !ended {
+		h.adjusted(em, out, at, h.from, clock)
 	}
-	if g.hand.pause {
-		g.emit(out, at, Event{Type: TypePause, State: StateRunning, By: ByArbiter, Clock: clock, Article: "6.11",
+	if h.pause {
+		em.emit(out, at, Event{Type: TypePause, State: StateRunning, By: ByArbiter, Clock: clock, Article: "6.11",
 			Text: say(TextPauseRunning, hms(clock.White), hms(clock.Black))})
 	}
-	g.hand.stop, g.hand.changed, g.hand.pause, g.hand.stopSeq, g.hand.unsure = notStopped, false, false, 0, false
+	h.stop, h.changed, h.pause, h.stopSeq, h.unsure = notStopped, false, false, 0, false
 }
 
 // clockReset notes a reset of the clock mid-game: the times it showed
@@ -208,7 +208,7 @@ func (h *hand) clockReset(last Event, plies int, before, now clockd.Times) {
 
 // adjusted records each face's change between from and to, with the
 // rule it fits, closing the alerts it settles.
-func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
+func (h *hand) adjusted(em *emitter, out *[]Event, at time.Duration, from, to clockd.Times) {
 	var settled []int
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
 		d := to.Of(s) - from.Of(s)
@@ -217,12 +217,12 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 		}
 		e := Event{Type: TypeAdjust, Side: s, From: from.Of(s), To: to.Of(s), Delta: d, Clock: to, Article: "6.10",
 			Text: say(TextAdjust, possWord(s), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)))}
-		i, why, settles := g.hand.fits(s, to.Of(s), d)
-		if i < 0 && g.hand.unsure {
+		i, why, settles := h.fits(s, to.Of(s), d)
+		if i < 0 && h.unsure {
 			// The face was named by the clock's indicators alone; a change
 			// that is exactly what an alert asks of the other player's
 			// clock is that player's.
-			if j, w, st := g.hand.fits(s.Other(), to.Of(s), d); j >= 0 && st {
+			if j, w, st := h.fits(s.Other(), to.Of(s), d); j >= 0 && st {
 				i, why, settles = j, w, st
 				e.Side = s.Other()
 				e.Clock = clockd.Times{White: to.Black, Black: to.White}
@@ -230,7 +230,7 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 			}
 		}
 		if i >= 0 {
-			in := g.hand.open[i]
+			in := h.open[i]
 			e.Article = in.article
 			e.Text = say(TextAdjustFits, possWord(e.Side), FormatChange(d), hms(from.Of(s)), hms(to.Of(s)), why, in.article)
 			if settles {
@@ -239,24 +239,24 @@ func (g *Game) adjusted(out *[]Event, at time.Duration, from, to clockd.Times) {
 				settled = append(settled, in.seq)
 			}
 		}
-		if g.hand.unsure {
+		if h.unsure {
 			e.SideUnsure = true
 			e.Text = say(TextAdjustUnsure, e.Text)
 		}
-		if g.hand.stopSeq > 0 {
+		if h.stopSeq > 0 {
 			// the clock-stopped alert: the arbiter's hand stopped it
-			e.Closes = append(e.Closes, g.hand.stopSeq)
-			g.hand.stopSeq = 0
+			e.Closes = append(e.Closes, h.stopSeq)
+			h.stopSeq = 0
 		}
-		g.emit(out, at, e)
+		em.emit(out, at, e)
 	}
-	kept := g.hand.open[:0]
-	for _, in := range g.hand.open {
+	kept := h.open[:0]
+	for _, in := range h.open {
 		if !slices.Contains(settled, in.seq) {
 			kept = append(kept, in)
 		}
 	}
-	g.hand.open = kept
+	h.open = kept
 }
 
 // fits finds the open incident that a change of side's clock by d (to
@@ -312,7 +312,7 @@ func (g *Game) defaultDue() (time.Duration, bool) {
 func (g *Game) defaultTimePassed(out *[]Event, at time.Duration) {
 	g.round = roundDefaultChecked
 	var made [2]bool
-	for _, p := range g.plies {
+	for _, p := range g.led.plies {
 		made[p.side] = true
 	}
 	first := clockd.White
@@ -324,7 +324,7 @@ func (g *Game) defaultTimePassed(out *[]Event, at time.Duration) {
 			// the second player's move is due only once the first has moved
 			continue
 		}
-		g.anomaly(out, at, KindDefaultTime, s, false, "6.7.1",
+		g.em.anomaly(out, at, KindDefaultTime, s, false, "6.7.1",
 			say(TextDefaultTime,
 				durationWords(g.cfg.DefaultTime), sideWord(s), sideWord(s)))
 		break

@@ -98,7 +98,7 @@ func (g *Game) step(out *[]Event, at time.Duration, s step) {
 	case stepJudgeAgain:
 		g.resolvePress(out, at, s.press)
 	case stepSnapChecks:
-		g.snapChecks(s.press.ev.Side)
+		g.flag.snapChecks(&g.waiting, g.led.counts, s.press.ev.Side)
 	}
 }
 
@@ -119,23 +119,23 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		g.resolvePress(out, at, pr)
 		g.work.then(step{kind: stepSnapChecks, press: pr})
 	case dueCompleteByNextMove:
-		g.complete(out, at, idx, ByNextMove, g.clock)
+		g.led.complete(&g.em, out, at, idx, ByNextMove, g.clock)
 	case dueWarnMoveWithoutPress:
-		g.plies[idx].warned = true
+		g.led.plies[idx].warned = true
 		if g.join.faces == facesGuessed {
 			return // whose presses were seen is not known yet (see learnFaces)
 		}
-		p := g.plies[idx]
-		g.anomaly(out, at, KindMoveWithoutPress, p.side, false, "6.2.1",
+		p := g.led.plies[idx]
+		g.em.anomaly(out, at, KindMoveWithoutPress, p.side, false, "6.2.1",
 			say(TextMoveWithoutPress,
-				sideWord(p.side), g.moveText(idx), sideWord(p.side.Other()), sideWord(p.side), possWord(p.side)))
+				sideWord(p.side), g.led.moveText(idx), sideWord(p.side.Other()), sideWord(p.side), possWord(p.side)))
 	case dueCompleteByGameEnd:
-		for i := range g.plies {
-			if !g.plies[i].completed() {
-				g.complete(out, at, i, ByGameEnd, g.clock)
+		for i := range g.led.plies {
+			if !g.led.plies[i].completed() {
+				g.led.complete(&g.em, out, at, i, ByGameEnd, g.clock)
 			}
 		}
-		st := g.rec.Status()
+		st := g.led.rec.Status()
 		g.finish(out, at, st.Result, st.Reason, st.Article)
 	case dueWarnUnexplained:
 		g.unexplained.report()
@@ -151,7 +151,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 	case dueCheckPeriod:
 		c := g.flag.checks[idx]
 		g.flag.checks = append(g.flag.checks[:idx:idx], g.flag.checks[idx+1:]...)
-		done := g.counts.Of(c.ev.Side)
+		done := g.led.counts.Of(c.ev.Side)
 		if c.known {
 			done = c.done
 		}

@@ -44,8 +44,8 @@ func TestCompletedMoveCorrectedByTheBoard(t *testing.T) {
 	if sans[0] != "Rf8" || sans[1] != "O-O" || sans[2] != "O-O" || sans[3] != "d6" {
 		t.Errorf("completions %v, want Rf8 corrected to O-O, then O-O d6", sans)
 	}
-	if h.g.rec.FEN() != h.shadow.Position().String() {
-		t.Errorf("record %s, board %s", h.g.rec.FEN(), h.shadow.Position().String())
+	if h.g.led.rec.FEN() != h.shadow.Position().String() {
+		t.Errorf("record %s, board %s", h.g.led.rec.FEN(), h.shadow.Position().String())
 	}
 }
 
@@ -70,7 +70,7 @@ func TestPieceInTheHandIsNoCorrection(t *testing.T) {
 			t.Fatalf("anomalies %v: a piece in the hand rewrote the record\n%s", h.anomalies(), h.jsonl())
 		}
 	}
-	if got := h.g.rec.SAN(h.g.rec.Ply() - 1); got != "Qf5" {
+	if got := h.g.led.rec.SAN(h.g.led.rec.Ply() - 1); got != "Qf5" {
 		t.Errorf("ply before last %s, want Qf5", got)
 	}
 }

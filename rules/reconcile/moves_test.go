@@ -28,7 +28,7 @@ func TestASlideEndReportedAfterTheReplyIsMergedWhenTheSideMovesAgain(t *testing.
 	if got := h.g.State().Completed; got != (Moves{White: 3, Black: 3}) {
 		t.Errorf("completed %+v, want 3 and 3 (e4 Nf3 h3, c6 Qa5 e6)", got)
 	}
-	if san := h.g.rec.SAN(4) + " " + h.g.rec.SAN(5) + " " + h.g.rec.SAN(6); san != "Qa5 h3 e6" {
+	if san := h.g.led.rec.SAN(4) + " " + h.g.led.rec.SAN(5) + " " + h.g.led.rec.SAN(6); san != "Qa5 h3 e6" {
 		t.Errorf("plies 4 to 6 recorded as %s, want Qa5 h3 e6", san)
 	}
 	h.wantAnomalies(KindMoveCorrected)

@@ -87,8 +87,8 @@ func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, 
 		return pressNotJudged, nil
 	}
 	side := ev.Side
-	cands = g.uncompleted(side)
-	if len(cands) == 0 && g.waiting.back == backOf(side) && !placedBy(g.snap, g.boards[len(g.boards)-1], side) {
+	cands = g.led.uncompleted(side)
+	if len(cands) == 0 && g.waiting.back == backOf(side) && !placedBy(g.snap, g.led.boards[len(g.led.boards)-1], side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
 		return pressGivesTurnBack, cands
@@ -100,7 +100,7 @@ func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, 
 		// correction of a completed move waits for its own deadline
 		return pressAfterHeld, cands
 	}
-	if g.unexplained.on() && g.held.plies == nil && placedBy(g.snap, g.boards[len(g.boards)-1], side) && (len(cands) == 0 || g.unexplained.since.before(pr.stamp())) {
+	if g.unexplained.on() && g.held.plies == nil && placedBy(g.snap, g.led.boards[len(g.led.boards)-1], side) && (len(cands) == 0 || g.unexplained.since.before(pr.stamp())) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely

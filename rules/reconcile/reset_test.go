@@ -120,11 +120,11 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	g.held = held{kind: heldAwayInHand, replaces: replacesCompleted, ambiguous: true, backTo: 3, from: 1}
 	g.waiting = pressQueue{back: blackBackExpected, turn: clockWord{board: wordOnBoard}, wait: true}
 	g.unexplained = unexplainedBoard{state: boardUnexplainedReported, since: stamp{in: 4}}
-	seq, inputs := g.seq, g.inputs
+	seq, inputs := g.em.seq, g.inputs
 	h.board = rules.SnapshotOf(g.start)
 	h.show(20)
-	if g.end != nil || g.rec.Ply() != 0 || g.counts != (Moves{}) {
-		t.Fatalf("no new game: ended %v, ply %d, counts %+v", g.end != nil, g.rec.Ply(), g.counts)
+	if g.end != nil || g.led.rec.Ply() != 0 || g.led.counts != (Moves{}) {
+		t.Fatalf("no new game: ended %v, ply %d, counts %+v", g.end != nil, g.led.rec.Ply(), g.led.counts)
 	}
 	if g.away != (absence{}) {
 		t.Errorf("the old game's absence survived: %+v", g.away)
@@ -138,7 +138,7 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	if g.unexplained != (unexplainedBoard{}) {
 		t.Errorf("the old game's unexplained board survived: %+v", g.unexplained)
 	}
-	if g.seq <= seq || g.inputs != inputs+1 {
-		t.Errorf("the session's count went back: seq %d → %d, inputs %d → %d", seq, g.seq, inputs, g.inputs)
+	if g.em.seq <= seq || g.inputs != inputs+1 {
+		t.Errorf("the session's count went back: seq %d → %d, inputs %d → %d", seq, g.em.seq, inputs, g.inputs)
 	}
 }

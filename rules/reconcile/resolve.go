@@ -17,20 +17,20 @@ import (
 // sequence explains.
 func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 	if !g.oriented {
-		g.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
+		g.em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 			say(TextNotOriented,
 				spanWord(limitOf(at, g.unexplained.since.at)), g.start.String()))
 		return
 	}
-	if side, san, ok := twoMoves(g.rec, g.snap); ok {
-		g.anomaly(out, at, KindTwoMoves, side, false, "7.5",
+	if side, san, ok := twoMoves(g.led.rec, g.snap); ok {
+		g.em.anomaly(out, at, KindTwoMoves, side, false, "7.5",
 			say(TextTwoMovesBoard,
-				sideWord(side), san, sideWord(side.Other()), sideWord(side), g.rec.FEN()))
+				sideWord(side), san, sideWord(side.Other()), sideWord(side), g.led.rec.FEN()))
 		return
 	}
-	g.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
+	g.em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 		say(TextUnexplained,
-			spanWord(limitOf(at, g.unexplained.since.at)), g.cfg.MaxPlies, g.rec.FEN()))
+			spanWord(limitOf(at, g.unexplained.since.at)), g.cfg.MaxPlies, g.led.rec.FEN()))
 }
 
 func limitOf(at, since time.Duration) time.Duration { return at - since }
@@ -79,7 +79,7 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 		// (once the turn has passed the presser does not move again).
 		// (Not for a press recovered from a merged reading: its time is
 		// the reading's, later than the press.)
-		if g.plies[i].made.before(pr.stamp()) || (!ev.Inferred && g.plies[i].made.at <= ev.At+boardReportLag && !repliedAfter(g.plies, g.waiting.presses, pr, i)) {
+		if g.led.plies[i].made.before(pr.stamp()) || (!ev.Inferred && g.led.plies[i].made.at <= ev.At+boardReportLag && !repliedAfter(g.led.plies, g.waiting.presses, pr, i)) {
 			before = append(before, i)
 		}
 	}
@@ -93,19 +93,19 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 	}
 	for _, i := range cands {
 		if i < chosen {
-			g.complete(out, at, i, ByNextMove, g.clock)
+			g.led.complete(&g.em, out, at, i, ByNextMove, g.clock)
 		}
 	}
-	if chosen == len(g.plies)-1 && g.rec.Status().Over {
-		g.complete(out, at, chosen, ByGameEnd, ev.Clock)
-		st := g.rec.Status()
+	if chosen == len(g.led.plies)-1 && g.led.rec.Status().Over {
+		g.led.complete(&g.em, out, at, chosen, ByGameEnd, ev.Clock)
+		st := g.led.rec.Status()
 		g.finish(out, at, st.Result, st.Reason, st.Article)
 		return
 	}
-	g.complete(out, at, chosen, ByPress, ev.Clock)
-	g.plies[chosen].press.at, g.plies[chosen].press.in = ev.At, pr.in
+	g.led.complete(&g.em, out, at, chosen, ByPress, ev.Clock)
+	g.led.plies[chosen].press.at, g.led.plies[chosen].press.in = ev.At, pr.in
 	// keep the reference clock in step: a completed move, at the press
-	g.ref.Press(side, ev.At, g.counts.Of(side))
+	g.ref.Press(side, ev.At, g.led.counts.Of(side))
 }
 
 // repliedAfter reports whether the opponent of pr's side pressed the clock
@@ -141,10 +141,10 @@ func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockE
 	side := ev.Side
 	g.waiting.back = backOf(side.Other())
 	g.illegal[side]++
-	g.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
+	g.em.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
 		say(TextPressWithoutMove,
-			sideWord(side), g.when(ev), possWord(side), g.penalty(side)))
-	g.expectPenalty(out, side, say(TextIncidentPress, possWord(side)))
+			sideWord(side), g.led.when(ev), possWord(side), g.cfg.penalty(g.led.rec, g.illegal, side)))
+	g.hand.expectPenalty(g.cfg, g.illegal, g.led.counts, out, side, say(TextIncidentPress, possWord(side)))
 }
 
 // laterPresses counts the presses of pr's side that wait after pr: the
@@ -178,7 +178,7 @@ func (q *pressQueue) pressesRead(side clockd.Side) bool {
 // what the players do, and nothing is raised; during the game the arbiter
 // is told.
 func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if g.end != nil || g.rec.Status().Over {
+	if g.end != nil || g.led.rec.Status().Over {
 		// the record's position ends the game: its game-end is due
 		return
 	}
@@ -187,15 +187,15 @@ func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		// blocked at zero: the flag is the news, not the stop
 		return
 	}
-	if g.hand.arbitersStop(g.counts.White + g.counts.Black) {
-		g.pauseEvent(out, at, ev.Clock)
+	if g.hand.arbitersStop(g.led.counts.White + g.led.counts.Black) {
+		g.hand.pauseEvent(&g.em, g.led.counts.White+g.led.counts.Black, out, at, ev.Clock)
 		return
 	}
-	g.anomaly(out, at, KindClockStopped, 0, true, "6.11",
+	g.em.anomaly(out, at, KindClockStopped, 0, true, "6.11",
 		say(TextClockStopped,
 			hms(ev.Clock.White), hms(ev.Clock.Black)))
 	if g.hand.stopped() {
-		g.hand.stopSeq = g.seq
+		g.hand.stopSeq = g.em.seq
 	}
 }
 
@@ -229,7 +229,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		} else {
 			g.recommit(out, at, from, moves)
 		}
-		if n := len(g.boards); !sameBoard(g.boards[n-1], g.snap) {
+		if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.snap) {
 			g.process(out, at) // the board has moved on meanwhile
 		}
 		return
@@ -238,8 +238,8 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		g.retract(out, at, g.held.backTo, nil, false) // no press: a take-back
 		return
 	}
-	for i := from; i < len(g.plies); i++ {
-		if g.plies[i].completed() && !g.plies[i].unverified() {
+	for i := from; i < len(g.led.plies); i++ {
+		if g.led.plies[i].completed() && !g.led.plies[i].unverified() {
 			// a press has settled a ply the held explanation would
 			// replace: it no longer stands; look at the board afresh
 			g.process(out, at)
@@ -265,7 +265,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 			if away {
 				g.away.backInStep()
 			}
-			if from < g.rec.Ply() {
+			if from < g.led.rec.Ply() {
 				g.retract(out, at, from, moves, false)
 			}
 			g.apply(out, at, moves)
@@ -282,20 +282,20 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 // lookAgain reconciles the board again when it has moved on from the
 // record's last position meanwhile.
 func (g *Game) lookAgain(out *[]Event, at time.Duration) {
-	if n := len(g.boards); !sameBoard(g.boards[n-1], g.snap) {
+	if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.snap) {
 		g.process(out, at)
 	}
 }
 
 // complete marks ply index i completed (6.2.1).
-func (g *Game) complete(out *[]Event, at time.Duration, i int, by By, clock clockd.Times) {
-	p := &g.plies[i]
+func (led *ledger) complete(em *emitter, out *[]Event, at time.Duration, i int, by By, clock clockd.Times) {
+	p := &led.plies[i]
 	if p.completed() {
 		return
 	}
 	p.status = completedBy(by)
-	g.counts.add(p.side, 1)
-	g.emit(out, at, Event{Type: TypeComplete, Ply: g.plyBase + i + 1, Side: p.side, By: by, Moves: g.counts, Clock: clock, SAN: g.rec.SAN(i + 1)})
+	led.counts.add(p.side, 1)
+	em.emit(out, at, Event{Type: TypeComplete, Ply: led.plyBase + i + 1, Side: p.side, By: by, Moves: led.counts, Clock: clock, SAN: led.rec.SAN(i + 1)})
 }
 
 // finish ends the game.
@@ -304,7 +304,7 @@ func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article st
 	g.waiting.presses = nil
 	g.flag.checks = nil
 	g.flag.stops = nil // a stopped clock is expected once the game has ended
-	g.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: Reason(reason), Article: article})
+	g.em.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: Reason(reason), Article: article})
 }
 
 // illegalPress reports a press completing a position no legal move explains.
@@ -313,29 +313,29 @@ func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
 	g.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := say(TextIllegalPosition, possWord(side))
-	if s, san, ok := twoMoves(g.rec, g.snap); ok && s == side {
+	if s, san, ok := twoMoves(g.led.rec, g.snap); ok && s == side {
 		kind, article = KindTwoMoves, "7.5"
 		what = say(TextIllegalTwoMoves, sideWord(side), san, sideWord(side.Other()))
 	}
-	g.anomaly(out, at, kind, side, false, article,
+	g.em.anomaly(out, at, kind, side, false, article,
 		say(TextIllegal,
-			sideWord(side), what, g.restoreFEN(), sideWord(side), g.penalty(side)))
-	g.expectPenalty(out, side, say(TextIncidentIllegal, possWord(side)))
+			sideWord(side), what, g.led.restoreFEN(), sideWord(side), g.cfg.penalty(g.led.rec, g.illegal, side)))
+	g.hand.expectPenalty(g.cfg, g.illegal, g.led.counts, out, side, say(TextIncidentIllegal, possWord(side)))
 }
 
 // penalty words the 7.5.5 consequence of side's latest illegal move.
-func (g *Game) penalty(side clockd.Side) Text {
-	n := g.illegal[side]
+func (c Config) penalty(rec *rules.Game, illegal [2]int, side clockd.Side) Text {
+	n := illegal[side]
 	opp := side.Other()
 	if n <= 1 {
 		mins, rule := 2*time.Minute, "7.5.5"
-		if g.cfg.Class == clockd.Rapid || g.cfg.Class == clockd.Blitz {
+		if c.Class == clockd.Rapid || c.Class == clockd.Blitz {
 			mins, rule = time.Minute, "7.5.5, A.3"
 		}
 		return say(TextPenaltyFirst,
 			possWord(side), durationWords(mins), possWord(opp), rule)
 	}
-	ans, line := g.cfg.canMate(g.rec, opp)
+	ans, line := c.canMate(rec, opp)
 	var mate Text
 	switch ans {
 	case MateYes:
@@ -392,16 +392,16 @@ func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent,
 	added := durationWords(ev.Added)
 	switch {
 	case required == 0:
-		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
+		g.em.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			say(TextPeriodNone,
 				added, possWord(side), ev.Period, tc.String(), possWord(side)))
 	case done < required:
-		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
+		g.em.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			say(TextPeriodEarly,
 				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, added, possWord(side), required))
-		g.hand.expect((*out)[len(*out)-1], g.counts.White+g.counts.Black, side, -ev.Added, say(TextIncidentPeriodEarly, possWord(side)), say(TextIncidentPeriodEarlyWhat, periodWord(ev.Period)), "6.10")
+		g.hand.expect((*out)[len(*out)-1], g.led.counts.White+g.led.counts.Black, side, -ev.Added, say(TextIncidentPeriodEarly, possWord(side)), say(TextIncidentPeriodEarlyWhat, periodWord(ev.Period)), "6.10")
 	case done > required:
-		g.anomaly(out, at, KindClockCounter, side, false, "6.10",
+		g.em.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			say(TextPeriodLate,
 				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, done-required, possWord(side)))
 	}
@@ -410,9 +410,9 @@ func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent,
 // State summarises the game for dashboards and tests.
 func (g *Game) State() Summary {
 	s := Summary{
-		Ply:       g.plyBase + g.rec.Ply(),
-		FEN:       g.rec.FEN(),
-		Completed: g.counts,
+		Ply:       g.led.plyBase + g.led.rec.Ply(),
+		FEN:       g.led.rec.FEN(),
+		Completed: g.led.counts,
 		Clock:     g.clock,
 		Expected:  g.ref.Times(g.now),
 		Period:    g.flag.hwPeriod,
@@ -432,9 +432,9 @@ func (g *Game) State() Summary {
 	if g.oriented {
 		s.Orientation = g.orient.String()
 	}
-	for i, p := range g.plies {
+	for i, p := range g.led.plies {
 		if !p.completed() {
-			s.Uncompleted = append(s.Uncompleted, g.plyBase+i+1)
+			s.Uncompleted = append(s.Uncompleted, g.led.plyBase+i+1)
 		}
 	}
 	for _, p := range g.waiting.presses {

@@ -76,8 +76,8 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 	}
 	if g.end == nil {
 		g.plyDeadlines(consider)
-		if n := len(g.plies); n > 0 && g.rec.Status().Over {
-			consider(g.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
+		if n := len(g.led.plies); n > 0 && g.led.rec.Status().Over {
+			consider(g.led.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
 		}
 		if g.unexplained.on() && !g.unexplained.reported() && !g.away.suspect && !g.away.stale && !g.away.disconnected {
 			consider(g.unexplained.since.at+g.cfg.UnexplainedAfter, dueWarnUnexplained, 0)
@@ -157,13 +157,13 @@ func (g *Game) stopDue() time.Duration {
 // once the opponent has replied (6.2.1).
 func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int)) {
 	lag := g.cfg.ScanLag
-	for i, p := range g.plies {
+	for i, p := range g.led.plies {
 		if p.completed() {
 			continue
 		}
 		own, opp := -1, -1
-		for j := i + 1; j < len(g.plies); j++ {
-			if g.plies[j].side == p.side {
+		for j := i + 1; j < len(g.led.plies); j++ {
+			if g.led.plies[j].side == p.side {
 				if own < 0 {
 					own = j
 				}
@@ -175,14 +175,14 @@ func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int
 		case own >= 0 && g.waiting.pressesRead(p.side):
 			// several presses of the side wait: they complete its
 			// moves in order (see resolvePress)
-		case own >= 0 && g.pressedFor(i):
+		case own >= 0 && g.waiting.pressedFor(&g.led, &g.away, i):
 			// a press of the side made after the ply waits (the
 			// board away, or back and not settled): it completes the
 			// ply when presses are judged again, not the next move
 		case own >= 0:
-			consider(g.plies[own].made.at+lag, dueCompleteByNextMove, i)
-		case opp >= 0 && !p.warned && !g.waiting.pendingUpTo(p.side, g.inputs) && !g.plies[opp].unverified() && !g.couldNotPress(i):
-			consider(g.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
+			consider(g.led.plies[own].made.at+lag, dueCompleteByNextMove, i)
+		case opp >= 0 && !p.warned && !g.waiting.pendingUpTo(p.side, g.inputs) && !g.led.plies[opp].unverified() && !g.led.couldNotPress(i):
+			consider(g.led.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
 		}
 	}
 }
