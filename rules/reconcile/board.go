@@ -24,35 +24,35 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 // processOnce reconciles the latest snapshot with the record once; it
 // reports rebuiltBehind when the board is to be looked at again.
 func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
-	s := g.snap
-	depth, back := g.searchBounds()
-	res := g.explain(s, depth, back)
+	s := g.view.snap
+	depth, back := g.away.searchBounds(&g.waiting, &g.led, g.cfg.MaxPlies)
+	res := g.led.explain(&g.waiting, &g.away, s, depth, back)
 	resync := g.away.resyncing()
-	if g.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
+	if g.view.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
 		return notRebuilt
 	}
-	g.noteShown(at, s)
-	g.held.plies = nil
-	g.held.notAway()
-	g.held.ambiguous = false
+	g.view.noteShown(g.inputs, at, s)
+	g.view.held.plies = nil
+	g.view.held.notAway()
+	g.view.held.ambiguous = false
 	switch res.Kind {
 	case rules.NoChange:
-		g.unexplained.clear()
+		g.view.unexplained.clear()
 		if !g.away.unsure(g.led.plies) {
 			g.away.backInStep()
 		}
 	case rules.Forward, rules.Ambiguous:
-		g.unexplained.clear()
+		g.view.unexplained.clear()
 		return g.forward(out, at, s, res, resync)
 	case rules.Correction:
 		g.correct(out, at, res, resync)
 	case rules.TakeBack:
-		g.unexplained.clear()
+		g.view.unexplained.clear()
 		g.away.backInStep()
 		g.retract(out, at, res.From, nil, false)
 	case rules.ResultSignal:
-		g.unexplained.clear()
+		g.view.unexplained.clear()
 		g.away.backInStep()
 		g.flag.stops = nil // the players stopped the clock to signal the result
 		// everything pending is decided first, then the game ends
@@ -77,10 +77,10 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 // absence the plies arbiterd could not verify stay replaceable until a
 // verified move follows them: if they explained a piece in the hand, the
 // board shows it when the piece lands.
-func (g *Game) searchBounds() (depth, back int) {
-	depth, back = g.cfg.MaxPlies, g.waiting.retractable(&g.led, &g.away)
-	if !g.away.resyncing() {
-		depth, back = min(depth, 2), min(g.waiting.trailing(&g.led, &g.away), 1)
+func (a *absence) searchBounds(q *pressQueue, led *ledger, maxPlies int) (depth, back int) {
+	depth, back = maxPlies, q.retractable(led, a)
+	if !a.resyncing() {
+		depth, back = min(depth, 2), min(q.trailing(led, a), 1)
 	}
 	return depth, back
 }
@@ -91,9 +91,9 @@ func (g *Game) searchBounds() (depth, back int) {
 // the waits that count from that change (held plies, a position to
 // resynchronise to, a slide) are not restarted by it — with a dump each
 // second they would never end.
-func (g *Game) noteShown(at time.Duration, s rules.Snapshot) {
-	if g.shown == nil || s != *g.shown {
-		g.changed.at, g.changed.in, g.shown = at, g.inputs, &s
+func (v *boardView) noteShown(inputs int, at time.Duration, s rules.Snapshot) {
+	if v.shown == nil || s != *v.shown {
+		v.changed.at, v.changed.in, v.shown = at, inputs, &s
 	}
 }
 
@@ -128,20 +128,20 @@ func lifting(board, placed rules.Snapshot) bool { return board != placed }
 // the hand; on a connected board, a slide that goes on).
 func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync bool) {
 	if len(res.Moves) >= 2 {
-		g.hold(at, res.From, res.Moves)
+		g.view.hold(g.inputs, at, res.From, res.Moves)
 		if resync {
-			g.held.kind = awayInHand(g.transient(res.From, res.Moves))
+			g.view.held.kind = awayInHand(g.view.transient(&g.led, &g.waiting, &g.away, res.From, res.Moves))
 		} else {
-			g.held.slideOn(g.slidOn(res.From, res.Moves))
+			g.view.held.slideOn(g.view.slidOn(&g.led, g.cfg.ScanLag, res.From, res.Moves))
 		}
 		return
 	}
-	g.unexplained.clear()
+	g.view.unexplained.clear()
 	if resync {
 		g.away.backInStep()
 	}
 	g.retract(out, at, res.From, res.Moves, false)
-	g.apply(out, at, res.Moves)
+	g.led.apply(&g.em, g.inputs, out, at, res.Moves)
 }
 
 // forward takes a board that shows the record's position with plies added
@@ -162,9 +162,9 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		// so the explanation is held until the board has shown it
 		// for ScanLag; then it is applied, or reported as moves that
 		// cannot be verified (see settle).
-		g.hold(at, res.From, moves)
-		g.held.ambiguous = res.Kind == rules.Ambiguous
-		g.held.kind = awayInHand(g.transient(res.From, moves))
+		g.view.hold(g.inputs, at, res.From, moves)
+		g.view.held.ambiguous = res.Kind == rules.Ambiguous
+		g.view.held.kind = awayInHand(g.view.transient(&g.led, &g.waiting, &g.away, res.From, moves))
 		return notRebuilt
 	}
 	if resync {
@@ -179,26 +179,26 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		// The board is back at an earlier position of the game: a
 		// take-back (7.1), or several quick moves that happen to lead
 		// back to it. Held; presses around it mean play goes on.
-		g.hold(at, res.From, moves)
-		g.held.backTo = j
+		g.view.hold(g.inputs, at, res.From, moves)
+		g.view.held.backTo = j
 		return notRebuilt
 	}
 	if len(moves) >= 2 {
 		from := res.From
 		slide := false
 		if res.From == g.led.rec.Ply() && g.waiting.trailing(&g.led, &g.away) >= 1 {
-			if f, alt, ok := g.fewer(len(moves)); ok {
+			if f, alt, ok := g.view.fewer(&g.led, g.cfg.ScanLag, len(moves)); ok {
 				from, moves, slide = f, alt, true
 			}
 		}
-		g.hold(at, from, moves)
-		g.held.slideOn(slide)
+		g.view.hold(g.inputs, at, from, moves)
+		g.view.held.slideOn(slide)
 		return notRebuilt
 	}
 	if res.From < g.led.rec.Ply() {
 		g.retract(out, at, res.From, moves, false)
 	}
-	g.apply(out, at, moves)
+	g.led.apply(&g.em, g.inputs, out, at, moves)
 	return notRebuilt
 }
 
@@ -209,13 +209,13 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 // until it shows something that follows from the record.
 func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result, resync bool) {
 	if res.Kind == rules.Unexplained && !resync {
-		if k, moves, merge, ok := g.miscommitted(s); ok {
+		if k, moves, merge, ok := g.view.miscommitted(&g.led, s); ok {
 			// Held until the board has shown it for ScanLag: a piece
 			// in the hand must not rewrite a completed move.
-			g.hold(at, k, moves)
-			g.held.replaces = replacesCompleted
+			g.view.hold(g.inputs, at, k, moves)
+			g.view.held.replaces = replacesCompleted
 			if merge {
-				g.held.replaces = mergesCompleted
+				g.view.held.replaces = mergesCompleted
 			}
 			return
 		}
@@ -227,8 +227,8 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 		// arbiterd resynchronises to it (see resyncFar).
 		g.away.suspect = true
 	}
-	if !g.unexplained.on() {
-		g.unexplained.begin(stamp{at, g.inputs})
+	if !g.view.unexplained.on() {
+		g.view.unexplained.begin(stamp{at, g.inputs})
 	}
 }
 
@@ -245,13 +245,13 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 // own frame).
 func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
 	o, start := rules.DetectOrientation(raw, g.start)
-	if start && (g.atStart || (!reaches(g.led.rec, g.snap) && farFromStart(g.led.boards, g.start, g.orient, o))) {
+	if start && (g.atStart || (!reaches(g.led.rec, g.view.snap) && farFromStart(g.led.boards, g.start, g.orient, o))) {
 		if g.atStart {
 			return true
 		}
 		g.atStart, g.resetAt = true, at
-		g.held.plies, g.held.backTo, g.held.kind, g.held.ambiguous = nil, -1, heldPlain, false
-		g.unexplained.clear()
+		g.view.held.plies, g.view.held.backTo, g.view.held.kind, g.view.held.ambiguous = nil, -1, heldPlain, false
+		g.view.unexplained.clear()
 		g.away.suspect, g.away.far = false, farPosition{}
 		var turned any = ""
 		if o != g.orient {
@@ -269,20 +269,20 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 	if !g.atStart {
 		return false
 	}
-	if !reaches(g.led.rec, g.snap) {
+	if !reaches(g.led.rec, g.view.snap) {
 		// another board put in its place may stand the other way round
 		other, alt := rules.BlackBottom, raw.Rotated()
 		if g.orient == rules.BlackBottom {
 			other, alt = rules.WhiteBottom, raw
 		}
-		kept := g.snap
-		if g.snap = alt; reaches(g.led.rec, g.snap) {
+		kept := g.view.snap
+		if g.view.snap = alt; reaches(g.led.rec, g.view.snap) {
 			g.orient = other
 		} else {
-			g.snap = kept
+			g.view.snap = kept
 		}
 	}
-	if reaches(g.led.rec, g.snap) || rules.Reconstruct(g.led.rec, g.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
+	if reaches(g.led.rec, g.view.snap) || rules.Reconstruct(g.led.rec, g.view.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
 		// the game's position is on the board again (perhaps with a move
 		// on), or a result is signalled: the game goes on from the record
 		g.atStart = false
@@ -445,16 +445,16 @@ func (q *pressQueue) clockSpoke(started bool) bool {
 // by lifting the captured piece first: a dump read then shows a position
 // that four plies explain (…Bxg1, a move and back, …Bc5) with the wrong
 // side to move, and rebuilding the record from it derails the game.
-func (g *Game) transient(from int, moves []*chess.Move) bool {
-	turn, ok := g.waiting.clockTurn(g.away.at, g.snap)
-	if !ok || g.snap.OccupancyOnly || g.snap.Unknown != 0 {
+func (v *boardView) transient(led *ledger, q *pressQueue, a *absence, from int, moves []*chess.Move) bool {
+	turn, ok := q.clockTurn(a.at, v.snap)
+	if !ok || v.snap.OccupancyOnly || v.snap.Unknown != 0 {
 		return false
 	}
-	after := g.led.rec.PositionAt(from).Turn()
+	after := led.rec.PositionAt(from).Turn()
 	if len(moves)%2 == 1 {
 		after = after.Other()
 	}
-	return after != turn && pieceInHand(g.led.rec.Position(), g.snap, turn, 2)
+	return after != turn && pieceInHand(led.rec.Position(), v.snap, turn, 2)
 }
 
 // pieceInHand reports whether s is a position that depth plies or fewer
@@ -482,12 +482,12 @@ func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth in
 // the capturing one not yet seen on its square, the press already made).
 // The next dump shows it; the wait is bounded by twice ScanLag after the
 // word, for a board that is not polled.
-func (g *Game) waitsForTheBoard() (time.Duration, bool) {
-	t := g.waiting.turn
-	if g.away.search != unsettledLossy || !t.seen() || t.at <= g.boardRead.at {
+func (v *boardView) waitsForTheBoard(q *pressQueue, a *absence, scanLag time.Duration) (time.Duration, bool) {
+	t := q.turn
+	if a.search != unsettledLossy || !t.seen() || t.at <= v.boardRead.at {
 		return 0, false
 	}
-	return t.at + 2*g.cfg.ScanLag, true
+	return t.at + 2*scanLag, true
 }
 
 // unsure reports whether the record ends in what arbiterd put there without
@@ -504,18 +504,18 @@ func (a *absence) unsure(plies []plyInfo) bool {
 // have explained a piece in the hand, and the record's own cost order
 // would rather replace one of them by a longer sequence than all of them
 // by the one move the board shows.
-func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
-	res := rules.Reconstruct(g.led.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
+func (led *ledger) explain(q *pressQueue, a *absence, s rules.Snapshot, depth, back int) rules.Result {
+	res := rules.Reconstruct(led.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
 	// The plies above the last verified position: those made while the
 	// board was not read, and, back from an absence, those it showed
 	// before and nobody completed (a piece seen on its way is no move).
 	// The board's position is explained from below them when that takes
 	// fewer plies.
-	n := len(g.led.plies)
+	n := len(led.plies)
 	u := 0
 	for u < n {
-		p := g.led.plies[n-1-u]
-		if !p.unverified() && (!g.away.resyncing() || p.completed() || g.waiting.pressWaitsFor(&g.led, &g.away, n-1-u, true)) {
+		p := led.plies[n-1-u]
+		if !p.unverified() && (!a.resyncing() || p.completed() || q.pressWaitsFor(led, a, n-1-u, true)) {
 			break
 		}
 		u++
@@ -541,7 +541,7 @@ func (g *Game) explain(s rules.Snapshot, depth, back int) rules.Result {
 			cost = res.From - base
 		}
 	}
-	alt := g.led.rec.Clone()
+	alt := led.rec.Clone()
 	if alt.TakeBack(base) != nil {
 		return res
 	}
@@ -591,25 +591,25 @@ func (q *pressQueue) retractable(led *ledger, a *absence) int {
 // deadline fell due again and again, a search each time).
 func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	g.away.suspect = false
-	res := g.explain(g.snap, resyncPlies, g.waiting.retractable(&g.led, &g.away))
+	res := g.led.explain(&g.waiting, &g.away, g.view.snap, resyncPlies, g.waiting.retractable(&g.led, &g.away))
 	switch res.Kind {
 	case rules.Forward, rules.Correction, rules.Ambiguous:
 		moves := res.Moves
 		if res.Kind == rules.Ambiguous {
 			moves = shortest(res.Candidates)
 		}
-		g.unexplained.clear()
+		g.view.unexplained.clear()
 		if g.unverify(out, at, res.From, moves, res.Kind == rules.Ambiguous) == rebuiltBehind {
 			g.process(out, at)
 		}
 		return
 	case rules.TakeBack:
-		g.unexplained.clear()
+		g.view.unexplained.clear()
 		g.away.backInStep()
 		g.retract(out, at, res.From, nil, false)
 		return
 	case rules.NoChange:
-		g.unexplained.clear()
+		g.view.unexplained.clear()
 		if !g.away.unsure(g.led.plies) {
 			g.away.backInStep()
 		}
@@ -624,17 +624,17 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	// from below them.
 	k := g.waiting.unpressedTail(&g.led, &g.away)
 	from, fewest := g.led.rec.Ply()-k, least(res, k)
-	if max(at, due) < g.rebaseDue() {
+	if max(at, due) < g.view.rebaseDue(g.cfg, &g.waiting, &g.away) {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.suspect = true
-		g.away.far = farPosition{in: g.changed.in, snap: g.snap, least: fewest, from: from, fen: g.led.rec.FEN(),
-			placed: g.placed}
+		g.away.far = farPosition{in: g.view.changed.in, snap: g.view.snap, least: fewest, from: from, fen: g.led.rec.FEN(),
+			placed: g.view.placed}
 		return
 	}
 	g.away.far = farPosition{}
 	if g.rebase(out, at, from, fewest, Text{Code: TextWhyUnreachable}) {
-		g.unexplained.clear()
+		g.view.unexplained.clear()
 		return
 	}
 	// Nothing can be built from what the board shows (unknown codes, an
@@ -687,14 +687,14 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	}
 	// the position the pieces were lifted from, when they were
 	base := far.placed
-	if base == g.snap || base.OccupancyOnly || base.Unknown != 0 {
+	if base == g.view.snap || base.OccupancyOnly || base.Unknown != 0 {
 		return false
 	}
-	t, ok := moverTo(g.snap, base, g.led.rec.Position())
+	t, ok := moverTo(g.view.snap, base, g.led.rec.Position())
 	if !ok {
 		return false
 	}
-	from, fewest, ok := g.fewestTo(far, base)
+	from, fewest, ok := g.led.fewestTo(&g.waiting, &g.away, far, base)
 	if !ok {
 		return false
 	}
@@ -714,17 +714,17 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 // (then none is known), or base is the position the pieces of far were
 // lifted from, which is searched now. ok is false when that search
 // reaches base: it is no far position.
-func (g *Game) fewestTo(far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
+func (led *ledger) fewestTo(q *pressQueue, a *absence, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
 	if base != far.snap {
-		res := g.explain(base, resyncPlies, g.waiting.retractable(&g.led, &g.away))
+		res := led.explain(q, a, base, resyncPlies, q.retractable(led, a))
 		if res.Kind != rules.Unexplained {
 			return 0, 0, false
 		}
-		k := g.waiting.unpressedTail(&g.led, &g.away)
-		return g.led.rec.Ply() - k, least(res, k), true
+		k := q.unpressedTail(led, a)
+		return led.rec.Ply() - k, least(res, k), true
 	}
-	if far.fen != g.led.rec.FEN() || far.from > g.led.rec.Ply() {
-		return g.led.rec.Ply(), 1, true // the record changed since: no count is known
+	if far.fen != led.rec.FEN() || far.from > led.rec.Ply() {
+		return led.rec.Ply(), 1, true // the record changed since: no count is known
 	}
 	return far.from, far.least, true
 }
@@ -737,17 +737,17 @@ func (g *Game) fewestTo(far farPosition, base rules.Snapshot) (from, fewest int,
 // has finished the move — and the board not changed for ScanLag after
 // that press. Without a press (a game without a clock) the position must
 // stand for six times UnexplainedAfter.
-func (g *Game) rebaseDue() time.Duration {
-	stood := g.changed.at + g.cfg.UnexplainedAfter
-	if until, ok := g.waitsForTheBoard(); ok {
+func (v *boardView) rebaseDue(cfg Config, q *pressQueue, a *absence) time.Duration {
+	stood := v.changed.at + cfg.UnexplainedAfter
+	if until, ok := v.waitsForTheBoard(q, a, cfg.ScanLag); ok {
 		stood = max(stood, until)
 	}
-	for _, p := range g.waiting.presses {
-		if p.ev.At >= g.changed.at {
-			return max(stood, p.ev.At+g.cfg.ScanLag)
+	for _, p := range q.presses {
+		if p.ev.At >= v.changed.at {
+			return max(stood, p.ev.At+cfg.ScanLag)
 		}
 	}
-	return g.changed.at + 6*g.cfg.UnexplainedAfter
+	return v.changed.at + 6*cfg.UnexplainedAfter
 }
 
 // unverify brings the record to the board's position by moves that
@@ -767,10 +767,10 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 		}
 	}
 	keepIn := 0
-	if _, behind := reached(g.led.rec, g.snap, from, moves); behind {
+	if _, behind := reached(g.led.rec, g.view.snap, from, moves); behind {
 		// the board shows a move made since the position the plies
 		// reach: the presses since it showed that position are of it
-		keepIn = g.held.in
+		keepIn = g.view.held.in
 	}
 	firstLaid := g.away.unverifiedFrom == 0
 	if from < g.led.rec.Ply() {
@@ -830,15 +830,15 @@ func (a *absence) reportLaid(em *emitter, led *ledger, out *[]Event, at time.Dur
 // again). Without the clock's word the plies are laid unchecked, for a
 // later press to contradict.
 func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) rebuildOutcome {
-	turn, ok := g.waiting.clockTurn(g.away.at, g.snap)
-	reached, behind := reached(g.led.rec, g.snap, from, moves)
+	turn, ok := g.waiting.clockTurn(g.away.at, g.view.snap)
+	reached, behind := reached(g.led.rec, g.view.snap, from, moves)
 	if ok && behind {
 		// The board has moved on from the position the moves reach
 		// (held plies settled while it shows the next move): the
 		// clock's word is about the board as it is, and its turn in the
 		// position reached is that of the side whose move the board
 		// then shows.
-		mover, one := moverTo(g.snap, reached, g.led.rec.PositionAt(from))
+		mover, one := moverTo(g.view.snap, reached, g.led.rec.PositionAt(from))
 		turn, ok = mover, one && mover.Other() == turn
 	}
 	if !ok {
@@ -873,10 +873,10 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 	// rebuilt from the position reached, the move the board shows since
 	// is then followed as usual, and the presses since the board showed
 	// that position are of it, not of the plies nobody saw
-	if !g.rebuild(out, at, rebuild{snap: reached, from: back, least: least, turn: turn, keepIn: g.held.in, why: why}) {
+	if !g.rebuild(out, at, rebuild{snap: reached, from: back, least: least, turn: turn, keepIn: g.view.held.in, why: why}) {
 		return notRebuilt
 	}
-	g.unexplained.clear()
+	g.view.unexplained.clear()
 	return rebuiltBehind
 }
 
@@ -918,10 +918,10 @@ func moverTo(board, s rules.Snapshot, old *chess.Position) (chess.Color, bool) {
 // sequence of moves arbiterd can check reaches").
 func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why Text) bool {
 	turn := g.led.rec.PositionAt(from).Turn()
-	if t, ok := g.waiting.clockTurn(g.away.at, g.snap); ok {
+	if t, ok := g.waiting.clockTurn(g.away.at, g.view.snap); ok {
 		turn = t
 	}
-	return g.rebuild(out, at, rebuild{snap: g.snap, from: from, least: least, why: why, turn: turn})
+	return g.rebuild(out, at, rebuild{snap: g.view.snap, from: from, least: least, why: why, turn: turn})
 }
 
 // rebuildOutcome is whether the record was rebuilt from the board, and
@@ -984,7 +984,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 	if r, err := rules.NewGame(placementFEN(s, old, turn, (h+made)/2+1)); err == nil {
 		rec = r
 	}
-	g.led.followFrom(&g.held, rec, verified+made)
+	g.led.followFrom(&g.view.held, rec, verified+made)
 	g.away.unverified[clockd.White] += n[clockd.White]
 	g.away.unverified[clockd.Black] += n[clockd.Black]
 	g.away.unverifiedOpen = true
@@ -1098,15 +1098,15 @@ func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (ches
 }
 
 // clockSays records the clock's word that side is to move, at at.
-func (g *Game) clockSays(side clockd.Side, at time.Duration) {
-	w := clockWord{board: wordOnBoard, toMove: side, at: at, snap: g.snap}
+func (q *pressQueue) clockSays(a *absence, snap rules.Snapshot, side clockd.Side, at time.Duration) {
+	w := clockWord{board: wordOnBoard, toMove: side, at: at, snap: snap}
 	switch {
-	case g.away.disconnected:
+	case a.disconnected:
 		w.board = wordUnread
-	case g.away.undumped:
+	case a.undumped:
 		w.board = wordUndumped
 	}
-	g.waiting.turn = w
+	q.turn = w
 }
 
 // absorbPresses drops the presses that wait for a move made while the board
@@ -1175,17 +1175,17 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // hold keeps several plies the board shows until the board has shown them
 // for ScanLag or a press needs them, because a piece in the hand can look
 // like a short exchange nobody played.
-func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
-	g.held.plies, g.held.from, g.held.backTo, g.held.replaces = moves, from, -1, replacesNothing
-	g.held.in = g.changed.in
-	switch g.held.kind {
+func (v *boardView) hold(inputs int, at time.Duration, from int, moves []*chess.Move) {
+	v.held.plies, v.held.from, v.held.backTo, v.held.replaces = moves, from, -1, replacesNothing
+	v.held.in = v.changed.in
+	switch v.held.kind {
 	case heldSlide:
-		g.held.kind = heldPlain
+		v.held.kind = heldPlain
 	case heldAwayInHand:
-		g.held.kind = heldAway
+		v.held.kind = heldAway
 	}
-	if !g.unexplained.on() {
-		g.unexplained.begin(stamp{at, g.inputs})
+	if !v.unexplained.on() {
+		v.unexplained.begin(stamp{at, inputs})
 	}
 }
 
@@ -1194,16 +1194,16 @@ func (g *Game) hold(at time.Duration, from int, moves []*chess.Move) {
 // sequence of n plies: a piece seen on its way (Qc7-c6, recorded) and then,
 // in one scan, on its square and the opponent's reply is one move of the
 // queen (Qc7-c5) and the reply, not two queen moves around a reply.
-func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
-	ply := g.led.rec.Ply()
-	if ply == 0 || g.led.plies[ply-1].completed() {
+func (v *boardView) fewer(led *ledger, scanLag time.Duration, n int) (int, []*chess.Move, bool) {
+	ply := led.rec.Ply()
+	if ply == 0 || led.plies[ply-1].completed() {
 		return 0, nil, false
 	}
-	alt := g.led.rec.Clone()
+	alt := led.rec.Clone()
 	if err := alt.TakeBack(ply - 1); err != nil {
 		return 0, nil, false
 	}
-	r := rules.Reconstruct(alt, g.snap, rules.Options{MaxPlies: n})
+	r := rules.Reconstruct(alt, v.snap, rules.Options{MaxPlies: n})
 	seq := r.Moves
 	if r.Kind == rules.Ambiguous {
 		seq = shortest(r.Candidates)
@@ -1213,7 +1213,7 @@ func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 	}
 	// only a slide that went on: the same piece from the same square, the
 	// recorded square strictly between it and the new one on a line
-	if !g.slidOn(ply-1, seq) {
+	if !v.slidOn(led, scanLag, ply-1, seq) {
 		return 0, nil, false
 	}
 	return ply - 1, seq, true
@@ -1222,13 +1222,13 @@ func (g *Game) fewer(n int) (int, []*chess.Move, bool) {
 // slidOn reports whether moves, replacing the plies after from, begin with
 // the last recorded ply's piece going on along its line (a slide seen on
 // its way), within ScanLag of the recorded square.
-func (g *Game) slidOn(from int, moves []*chess.Move) bool {
-	ply := g.led.rec.Ply()
+func (v *boardView) slidOn(led *ledger, scanLag time.Duration, from int, moves []*chess.Move) bool {
+	ply := led.rec.Ply()
 	if from != ply-1 || len(moves) == 0 {
 		return false
 	}
-	last := g.led.rec.Moves()[ply-1]
-	return g.changed.at-g.led.plies[ply-1].made.at <= g.cfg.ScanLag &&
+	last := led.rec.Moves()[ply-1]
+	return v.changed.at-led.plies[ply-1].made.at <= scanLag &&
 		moves[0].S1() == last.S1() && strictlyBetween(last.S1(), last.S2(), moves[0].S2())
 }
 
@@ -1331,18 +1331,18 @@ func (q *pressQueue) pressWaitsFor(led *ledger, a *absence, i int, beforeAway bo
 }
 
 // apply adds moves made on the board to the record, provisionally.
-func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
+func (led *ledger) apply(em *emitter, inputs int, out *[]Event, at time.Duration, moves []*chess.Move) {
 	for _, m := range moves {
-		side := sideOf(g.led.rec.Position().Turn())
-		if err := g.led.rec.Move(m); err != nil {
-			g.em.anomaly(out, at, KindUnexplainedPosition, side, false, "–",
+		side := sideOf(led.rec.Position().Turn())
+		if err := led.rec.Move(m); err != nil {
+			em.anomaly(out, at, KindUnexplainedPosition, side, false, "–",
 				say(TextRecordFailed, m.String(), err))
 			return
 		}
-		g.led.plies = append(g.led.plies, plyInfo{side: side, made: stamp{at, g.inputs}})
-		g.led.boards = append(g.led.boards, rules.SnapshotOf(g.led.rec.Position()))
-		p := g.led.rec.Ply()
-		g.em.emit(out, at, Event{Type: TypeMove, Ply: g.led.plyBase + p, Side: side, SAN: g.led.rec.SAN(p), UCI: g.led.rec.UCI(p), FEN: g.led.rec.FEN()})
+		led.plies = append(led.plies, plyInfo{side: side, made: stamp{at, inputs}})
+		led.boards = append(led.boards, rules.SnapshotOf(led.rec.Position()))
+		p := led.rec.Ply()
+		em.emit(out, at, Event{Type: TypeMove, Ply: led.plyBase + p, Side: side, SAN: led.rec.SAN(p), UCI: led.rec.UCI(p), FEN: led.rec.FEN()})
 	}
 }
 
@@ -1355,20 +1355,20 @@ func (g *Game) apply(out *[]Event, at time.Duration, moves []*chess.Move) {
 // they were, and one legal sequence from the position before it (with up
 // to one more ply) reaches the board. It returns the ply's index and
 // the sequence.
-func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool, bool) {
-	n := len(g.led.plies)
-	if g.held.tried.done && s == g.held.tried.snap && g.led.rec.FEN() == g.held.tried.fen && g.led.counts == g.held.tried.counts {
+func (v *boardView) miscommitted(led *ledger, s rules.Snapshot) (int, []*chess.Move, bool, bool) {
+	n := len(led.plies)
+	if v.held.tried.done && s == v.held.tried.snap && led.rec.FEN() == v.held.tried.fen && led.counts == v.held.tried.counts {
 		// Searched already for this board and this record: a piece held in
 		// the hand is reported (and dumped) again and again.
 		return 0, nil, false, false
 	}
-	last := n - 1 - countTrailing(g.led.plies)
-	recorded := g.led.rec.Moves()
+	last := n - 1 - countTrailing(led.plies)
+	recorded := led.rec.Moves()
 	for k := last; k >= 0 && k >= last-2; k-- {
-		if !g.led.plies[k].completed() || g.led.plies[k].unverified() {
+		if !led.plies[k].completed() || led.plies[k].unverified() {
 			return 0, nil, false, false
 		}
-		alt := g.led.rec.Clone()
+		alt := led.rec.Clone()
 		if alt.TakeBack(k) != nil {
 			return 0, nil, false, false
 		}
@@ -1396,7 +1396,7 @@ func (g *Game) miscommitted(s rules.Snapshot) (int, []*chess.Move, bool, bool) {
 			return k, fit[0], merge, true
 		}
 	}
-	g.held.tried.done, g.held.tried.snap, g.held.tried.fen, g.held.tried.counts = true, s, g.led.rec.FEN(), g.led.counts
+	v.held.tried.done, v.held.tried.snap, v.held.tried.fen, v.held.tried.counts = true, s, led.rec.FEN(), led.counts
 	return 0, nil, false, false
 }
 
@@ -1478,7 +1478,7 @@ func (g *Game) remerge(out *[]Event, at time.Duration, k int, moves []*chess.Mov
 	g.correcting = true
 	g.retract(out, at, k, moves, false)
 	g.correcting = false
-	g.apply(out, at, moves)
+	g.led.apply(&g.em, g.inputs, out, at, moves)
 	if len(g.led.plies) < k+3 {
 		return
 	}
@@ -1508,7 +1508,7 @@ func (g *Game) recommit(out *[]Event, at time.Duration, k int, moves []*chess.Mo
 	g.correcting = true
 	g.retract(out, at, k, moves, false)
 	g.correcting = false
-	g.apply(out, at, moves)
+	g.led.apply(&g.em, g.inputs, out, at, moves)
 	for i, o := range olds {
 		if k+i >= len(g.led.plies) {
 			break

@@ -29,7 +29,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 	for _, f := range batch {
 		ev, side := f.ClockEvent, f.Side
 		if g.end == nil {
-			g.completedByNextMove(out, at, side, ev.At)
+			g.led.completedByNextMove(&g.em, g.clock, out, at, side, ev.At)
 		}
 		e := g.verdict(f, both)
 		if g.end == nil {
@@ -74,13 +74,13 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 // completedByNextMove completes, before a flag of side at flagAt is
 // judged, each of side's unpressed moves that side's next move, made
 // before the flag fell, completed (6.2.1): they count for the control.
-func (g *Game) completedByNextMove(out *[]Event, at time.Duration, side clockd.Side, flagAt time.Duration) {
-	for i, p := range g.led.plies {
+func (led *ledger) completedByNextMove(em *emitter, clock clockd.Times, out *[]Event, at time.Duration, side clockd.Side, flagAt time.Duration) {
+	for i, p := range led.plies {
 		if p.side != side || p.completed() || p.unverified() {
 			continue
 		}
-		if j := g.led.nextOwn(i); j >= 0 && g.led.plies[j].made.at <= flagAt {
-			g.led.complete(&g.em, out, at, i, ByNextMove, g.clock)
+		if j := led.nextOwn(i); j >= 0 && led.plies[j].made.at <= flagAt {
+			led.complete(em, out, at, i, ByNextMove, clock)
 		}
 	}
 }

@@ -170,13 +170,12 @@ type Game struct {
 	base  Moves // moves completed before StartFEN (from its move number)
 
 	// The session: not reset by a new game.
-	em        emitter // the event stream: the board id and the last seq
-	oriented  bool
-	orient    rules.Orientation
-	clock     clockd.Times  // the last displayed clock values
-	now       time.Duration // the latest input time
-	inputs    int           // board and clock inputs so far
-	boardRead stamp         // the latest board input
+	em       emitter // the event stream: the board id and the last seq
+	oriented bool
+	orient   rules.Orientation
+	clock    clockd.Times  // the last displayed clock values
+	now      time.Duration // the latest input time
+	inputs   int           // board and clock inputs so far
 	// first: the board's latest reading before it showed the game, and
 	// whether it was searched as a game under way (see gameUnderWay).
 	first struct {
@@ -194,18 +193,8 @@ type Game struct {
 	join joined
 
 	// The record (see ledger.go), and what the board shows of it.
-	led     ledger
-	snap    rules.Snapshot // the last snapshot, in White-bottom frame
-	changed stamp          // when the board last changed, and by which input
-	// shown is the snapshot the board changed to at changed (nil: none
-	// since the board was last read afresh); a snapshot equal to it
-	// changes nothing.
-	shown *rules.Snapshot
-	// placed is the last snapshot that was not made from the one before by
-	// lifting pieces only: while pieces are lifted (in a hand, or a taken
-	// piece lifted before the capturing one lands) the game's position is
-	// the one they were lifted from (see movedOnFrom).
-	placed     rules.Snapshot
+	led        ledger
+	view       boardView     // what the board shows, against the record
 	illegal    [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
 	correcting bool          // retract: completed plies go as a correction, not a take-back
 	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
@@ -217,15 +206,34 @@ type Game struct {
 	atStart bool
 	resetAt time.Duration
 
-	waiting     pressQueue       // presses waiting for the moves they complete
-	flag        flagState        // periods, flags, the clock's stops
-	away        absence          // the board's absences and the search after them
-	held        held             // several plies the board shows, not yet accepted
-	unexplained unexplainedBoard // the board shows what no legal sequence explains
-	hand        hand             // the arbiter's touches of the clock (see hand.go)
-	claims      []claim          // draw claims (see claim.go)
+	waiting pressQueue // presses waiting for the moves they complete
+	flag    flagState  // periods, flags, the clock's stops
+	away    absence    // the board's absences and the search after them
+	hand    hand       // the arbiter's touches of the clock (see hand.go)
+	claims  []claim    // draw claims (see claim.go)
 
 	work work // the loop's steps (see loop.go)
+}
+
+// boardView is what the board shows of the game: its latest snapshot and
+// when it last changed, the plies it shows that are held, not yet
+// accepted, and whether what it shows is explained. The board's latest
+// reading (boardRead) outlives a game; the rest is set anew with it.
+type boardView struct {
+	snap      rules.Snapshot // the last snapshot, in White-bottom frame
+	changed   stamp          // when the board last changed, and by which input
+	boardRead stamp          // the latest board input
+	// shown is the snapshot the board changed to at changed (nil: none
+	// since the board was last read afresh); a snapshot equal to it
+	// changes nothing.
+	shown *rules.Snapshot
+	// placed is the last snapshot that was not made from the one before by
+	// lifting pieces only: while pieces are lifted (in a hand, or a taken
+	// piece lifted before the capturing one lands) the game's position is
+	// the one they were lifted from (see movedOnFrom).
+	placed      rules.Snapshot
+	held        held             // several plies the board shows, not yet accepted
+	unexplained unexplainedBoard // the board shows what no legal sequence explains
 }
 
 // pressQueue is the presses that wait for the moves they complete (the press
@@ -649,17 +657,17 @@ func (g *Game) reset(rec *rules.Game) {
 	g.led.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
 	g.led.counts = g.base
 	g.led.before, g.led.plyBase = g.base, 0
-	g.snap = rules.SnapshotOf(g.start)
-	g.placed = g.snap
-	g.shown = nil
+	g.view.snap = rules.SnapshotOf(g.start)
+	g.view.placed = g.view.snap
+	g.view.shown = nil
 	g.illegal = [2]int{}
 	g.end = nil
 	g.atStart = false
 	g.waiting = pressQueue{}
 	g.flag = flagState{}
 	g.away = absence{}
-	g.held = held{backTo: -1}
-	g.unexplained = unexplainedBoard{}
+	g.view.held = held{backTo: -1}
+	g.view.unexplained = unexplainedBoard{}
 	g.hand = hand{}
 	g.claims = nil
 	g.join = joined{} // a new game: its clock speaks afresh (a mirror learned for the last one included)
@@ -795,9 +803,9 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	if g.away.disconnected {
 		// The board is read again: how long it has shown what it shows
 		// counts from now, not across the time it was not read.
-		g.shown = nil
-		if g.unexplained.on() {
-			g.unexplained.since = stamp{at, g.inputs}
+		g.view.shown = nil
+		if g.view.unexplained.on() {
+			g.view.unexplained.since = stamp{at, g.inputs}
 		}
 		if t := &g.waiting.turn; t.board == wordUnread {
 			// The clock spoke while the board was not read: its word is
@@ -805,22 +813,22 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 			// reading is a dump, and goes stale as that changes (see
 			// clockTurn); a field update is a change, so the word is
 			// about the position before it.
-			t.snap, t.board = g.snap, wordOnBoard
+			t.snap, t.board = g.view.snap, wordOnBoard
 			if dump {
-				defer func() { t.snap = g.snap }()
+				defer func() { t.snap = g.view.snap }()
 			}
 		}
 		defer func() { g.away.disconnected = false }()
 	}
 	if t := &g.waiting.turn; dump && t.board == wordUndumped {
 		t.board = wordOnBoard
-		defer func() { t.snap = g.snap }()
+		defer func() { t.snap = g.view.snap }()
 	}
 	if (!g.oriented || g.end != nil) && !g.orientTo(&out, at, s) {
 		return out
 	}
 	g.show(&out, at, s)
-	g.boardRead.at, g.boardRead.in = at, g.inputs
+	g.view.boardRead.at, g.view.boardRead.in = at, g.inputs
 	return out
 }
 
@@ -831,10 +839,10 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 	if g.orient == rules.BlackBottom {
 		s = s.Rotated()
 	}
-	if s != g.snap && (lifted(g.snap, s) <= 0 || !g.led.legalBoard(g.snap)) {
-		g.placed = s // a piece taken off a position no game has is a correction
+	if s != g.view.snap && (lifted(g.view.snap, s) <= 0 || !g.led.legalBoard(g.view.snap)) {
+		g.view.placed = s // a piece taken off a position no game has is a correction
 	}
-	g.snap = s
+	g.view.snap = s
 	if !g.boardReset(out, at, raw) {
 		g.process(out, at)
 		g.drain(out, at) // what the board decided is done before the input goes on
@@ -862,13 +870,13 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 		}
 	}
 	if !ok {
-		if !g.oriented && !g.unexplained.on() {
+		if !g.oriented && !g.view.unexplained.on() {
 			// pieces being set up; said once if it lasts (see advance)
-			g.unexplained.begin(stamp{at, g.inputs})
+			g.view.unexplained.begin(stamp{at, g.inputs})
 		}
 		return false
 	}
-	g.unexplained.clear()
+	g.view.unexplained.clear()
 	if g.end != nil {
 		rec, err := rules.NewGame(g.cfg.StartFEN)
 		if err != nil { // New checked the FEN; keep the old record
@@ -924,17 +932,17 @@ func (g *Game) dumped(s rules.Snapshot) {
 		// The first dump since the board was disconnected: plies
 		// held on what field updates showed before it were laid on
 		// the image of before the absence, and go.
-		g.held.plies, g.held.ambiguous = nil, false
-		g.held.notAway()
+		g.view.held.plies, g.view.held.ambiguous = nil, false
+		g.view.held.notAway()
 	}
-	if r.Squares != g.snap.Squares || r.Unknown != g.snap.Unknown {
+	if r.Squares != g.view.snap.Squares || r.Unknown != g.view.snap.Unknown {
 		g.away.resync()
 		lossy := g.away.search == unsettledLossy || !g.away.disconnected
 		if !g.away.unsettled() {
 			g.away.search, g.away.warned, g.away.unchecked = unsettled, false, false
 			if !first {
 				// the image was last known right at the previous input
-				g.away.at, g.away.in = g.boardRead.at, g.boardRead.in
+				g.away.at, g.away.in = g.view.boardRead.at, g.view.boardRead.in
 			}
 			// else the absence is the disconnection's, whatever field
 			// updates laid on the image of before it seemed to say:
@@ -963,7 +971,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		// the absence says nothing new, and the board may have changed
 		// since by that side's own move, not yet pressed: the word stays
 		// tied to the position the board showed when it was given.
-		g.clockSays(ev.Side, at)
+		g.waiting.clockSays(&g.away, g.view.snap, ev.Side, at)
 	}
 	g.advance(&out, at, at)
 	switch ev.Kind {
@@ -1125,7 +1133,7 @@ func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	ev = g.learnFaces(ev)
 	g.clock = ev.Clock
 	g.flag.sincePress = false
-	g.clockSays(ev.Side.Other(), at)
+	g.waiting.clockSays(&g.away, g.view.snap, ev.Side.Other(), at)
 	g.em.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 	if g.end == nil {
 		g.waiting.presses = append(g.waiting.presses, pendingPress{ev: ev, in: g.inputs})

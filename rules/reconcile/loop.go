@@ -109,7 +109,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 	case dueSettleHeld:
 		pressed := false
 		for _, p := range g.waiting.presses {
-			pressed = pressed || p.ev.At+g.cfg.ScanLag >= g.changed.at
+			pressed = pressed || p.ev.At+g.cfg.ScanLag >= g.view.changed.at
 		}
 		g.settle(out, at, pressed)
 	case dueJudgePress:
@@ -138,7 +138,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		st := g.led.rec.Status()
 		g.finish(out, at, st.Result, st.Reason, st.Article)
 	case dueWarnUnexplained:
-		g.unexplained.report()
+		g.view.unexplained.report()
 		g.warnUnexplained(out, at)
 	case dueSearchFar:
 		g.resyncFar(out, at, due)

@@ -88,26 +88,26 @@ func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, 
 	}
 	side := ev.Side
 	cands = g.led.uncompleted(side)
-	if len(cands) == 0 && g.waiting.back == backOf(side) && !placedBy(g.snap, g.led.boards[len(g.led.boards)-1], side) {
+	if len(cands) == 0 && g.waiting.back == backOf(side) && !placedBy(g.view.snap, g.led.boards[len(g.led.boards)-1], side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
 		return pressGivesTurnBack, cands
 	}
-	if g.held.first(pr, cands, g.changed) {
+	if g.view.held.first(pr, cands, g.view.changed) {
 		// the plies the board showed around the press (or reported up to
 		// two scans after it, or that replace the move the press would
 		// complete: the board's latest word on it) are accepted first; a
 		// correction of a completed move waits for its own deadline
 		return pressAfterHeld, cands
 	}
-	if g.unexplained.on() && g.held.plies == nil && placedBy(g.snap, g.led.boards[len(g.led.boards)-1], side) && (len(cands) == 0 || g.unexplained.since.before(pr.stamp())) {
+	if g.view.unexplained.on() && g.view.held.plies == nil && placedBy(g.view.snap, g.led.boards[len(g.led.boards)-1], side) && (len(cands) == 0 || g.view.unexplained.since.before(pr.stamp())) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely
 		// missing (in a hand, or captured while the opponent moves), the
 		// opponent's piece in the hand, or a transient that began after
 		// the press, is not the presser's move.
-		if !g.waiting.wait && at < g.changed.at+g.cfg.ScanLag && at < ev.At+g.cfg.UnexplainedAfter {
+		if !g.waiting.wait && at < g.view.changed.at+g.cfg.ScanLag && at < ev.At+g.cfg.UnexplainedAfter {
 			// The board is still changing: the same press is judged once
 			// it stands still (the piece may be going on to where a
 			// correction of the record explains it).

@@ -117,9 +117,9 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	// The game ended with state of its own left over.
 	g.end = &gameEnd{"1-0", "checkmate"}
 	g.away = absence{search: unsettled, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}
-	g.held = held{kind: heldAwayInHand, replaces: replacesCompleted, ambiguous: true, backTo: 3, from: 1}
+	g.view.held = held{kind: heldAwayInHand, replaces: replacesCompleted, ambiguous: true, backTo: 3, from: 1}
 	g.waiting = pressQueue{back: blackBackExpected, turn: clockWord{board: wordOnBoard}, wait: true}
-	g.unexplained = unexplainedBoard{state: boardUnexplainedReported, since: stamp{in: 4}}
+	g.view.unexplained = unexplainedBoard{state: boardUnexplainedReported, since: stamp{in: 4}}
 	seq, inputs := g.em.seq, g.inputs
 	h.board = rules.SnapshotOf(g.start)
 	h.show(20)
@@ -129,14 +129,14 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	if g.away != (absence{}) {
 		t.Errorf("the old game's absence survived: %+v", g.away)
 	}
-	if g.held.plies != nil || g.held.kind != heldPlain || g.held.ambiguous || g.held.replaces != replacesNothing || g.held.backTo != -1 || g.held.from != 0 {
-		t.Errorf("the old game's held plies survived: %+v", g.held)
+	if g.view.held.plies != nil || g.view.held.kind != heldPlain || g.view.held.ambiguous || g.view.held.replaces != replacesNothing || g.view.held.backTo != -1 || g.view.held.from != 0 {
+		t.Errorf("the old game's held plies survived: %+v", g.view.held)
 	}
 	if g.waiting.back != noBackExpected || g.waiting.turn.seen() || g.waiting.wait || len(g.waiting.presses) != 0 {
 		t.Errorf("the old game's pending presses survived: %+v", g.waiting)
 	}
-	if g.unexplained != (unexplainedBoard{}) {
-		t.Errorf("the old game's unexplained board survived: %+v", g.unexplained)
+	if g.view.unexplained != (unexplainedBoard{}) {
+		t.Errorf("the old game's unexplained board survived: %+v", g.view.unexplained)
 	}
 	if g.em.seq <= seq || g.inputs != inputs+1 {
 		t.Errorf("the session's count went back: seq %d → %d, inputs %d → %d", seq, g.em.seq, inputs, g.inputs)

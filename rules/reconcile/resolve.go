@@ -19,10 +19,10 @@ func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 	if !g.oriented {
 		g.em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 			say(TextNotOriented,
-				spanWord(limitOf(at, g.unexplained.since.at)), g.start.String()))
+				spanWord(limitOf(at, g.view.unexplained.since.at)), g.start.String()))
 		return
 	}
-	if side, san, ok := twoMoves(g.led.rec, g.snap); ok {
+	if side, san, ok := twoMoves(g.led.rec, g.view.snap); ok {
 		g.em.anomaly(out, at, KindTwoMoves, side, false, "7.5",
 			say(TextTwoMovesBoard,
 				sideWord(side), san, sideWord(side.Other()), sideWord(side), g.led.rec.FEN()))
@@ -30,7 +30,7 @@ func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
 	}
 	g.em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 		say(TextUnexplained,
-			spanWord(limitOf(at, g.unexplained.since.at)), g.cfg.MaxPlies, g.led.rec.FEN()))
+			spanWord(limitOf(at, g.view.unexplained.since.at)), g.cfg.MaxPlies, g.led.rec.FEN()))
 }
 
 func limitOf(at, since time.Duration) time.Duration { return at - since }
@@ -216,26 +216,26 @@ func placedBy(board, rec rules.Snapshot, side clockd.Side) bool {
 
 // settle accepts the several plies the board has been showing.
 func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
-	moves, from := g.held.plies, g.held.from
-	away, ambig := g.held.away(), g.held.ambiguous
-	replaces := g.held.replaces
-	g.held.plies, g.held.replaces = nil, replacesNothing
-	g.unexplained.clear()
-	g.held.notAway()
-	g.held.ambiguous = false
+	moves, from := g.view.held.plies, g.view.held.from
+	away, ambig := g.view.held.away(), g.view.held.ambiguous
+	replaces := g.view.held.replaces
+	g.view.held.plies, g.view.held.replaces = nil, replacesNothing
+	g.view.unexplained.clear()
+	g.view.held.notAway()
+	g.view.held.ambiguous = false
 	if replaces != replacesNothing {
 		if replaces == mergesCompleted {
 			g.remerge(out, at, from, moves)
 		} else {
 			g.recommit(out, at, from, moves)
 		}
-		if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.snap) {
+		if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.view.snap) {
 			g.process(out, at) // the board has moved on meanwhile
 		}
 		return
 	}
-	if g.held.backTo >= 0 && !pressed {
-		g.retract(out, at, g.held.backTo, nil, false) // no press: a take-back
+	if g.view.held.backTo >= 0 && !pressed {
+		g.retract(out, at, g.view.held.backTo, nil, false) // no press: a take-back
 		return
 	}
 	for i := from; i < len(g.led.plies); i++ {
@@ -268,7 +268,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 			if from < g.led.rec.Ply() {
 				g.retract(out, at, from, moves, false)
 			}
-			g.apply(out, at, moves)
+			g.led.apply(&g.em, g.inputs, out, at, moves)
 		}
 	}
 	if r == rebuiltBehind {
@@ -282,7 +282,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 // lookAgain reconciles the board again when it has moved on from the
 // record's last position meanwhile.
 func (g *Game) lookAgain(out *[]Event, at time.Duration) {
-	if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.snap) {
+	if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.view.snap) {
 		g.process(out, at)
 	}
 }
@@ -309,11 +309,11 @@ func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article st
 
 // illegalPress reports a press completing a position no legal move explains.
 func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
-	g.unexplained.report()
+	g.view.unexplained.report()
 	g.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := say(TextIllegalPosition, possWord(side))
-	if s, san, ok := twoMoves(g.led.rec, g.snap); ok && s == side {
+	if s, san, ok := twoMoves(g.led.rec, g.view.snap); ok && s == side {
 		kind, article = KindTwoMoves, "7.5"
 		what = say(TextIllegalTwoMoves, sideWord(side), san, sideWord(side.Other()))
 	}
@@ -443,8 +443,8 @@ func (g *Game) State() Summary {
 	for _, f := range g.flag.flags {
 		s.Pending = append(s.Pending, fmt.Sprintf("%s flag at %s awaits its verdict", f.Side, seconds(f.At)))
 	}
-	if g.unexplained.on() {
-		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.unexplained.since.at)))
+	if g.view.unexplained.on() {
+		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.view.unexplained.since.at)))
 	}
 	if g.atStart {
 		s.Pending = append(s.Pending, fmt.Sprintf("board shows the starting position since %s; the game's position is awaited", seconds(g.resetAt)))

@@ -51,27 +51,27 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 			due, kind, idx = d, k, i
 		}
 	}
-	if g.held.plies != nil {
-		consider(g.heldDue(), dueSettleHeld, 0)
+	if g.view.held.plies != nil {
+		consider(g.view.heldDue(g.cfg, &g.waiting, &g.away), dueSettleHeld, 0)
 	}
-	if len(g.waiting.presses) > 0 && g.oriented && !g.away.disconnected && !g.settling() {
-		consider(g.waiting.due(g.cfg, g.changed), dueJudgePress, 0)
+	if len(g.waiting.presses) > 0 && g.oriented && !g.away.disconnected && !g.view.settling(&g.away) {
+		consider(g.waiting.due(g.cfg, g.view.changed), dueJudgePress, 0)
 	}
-	if g.away.suspect && g.unexplained.on() && g.held.plies == nil {
+	if g.away.suspect && g.view.unexplained.on() && g.view.held.plies == nil {
 		switch {
-		case g.away.far.in == g.changed.in && g.away.fromStart && g.join.faces == facesGuessed:
+		case g.away.far.in == g.view.changed.in && g.away.fromStart && g.join.faces == facesGuessed:
 			// A board first read far on, by a clock whose sides are a
 			// guess: the side to move is the board's to tell, by the
 			// move made from the position (see movedOnFrom), not the
 			// clock's; it is awaited.
-		case g.away.far.in == g.changed.in:
-			consider(g.rebaseDue(), dueSearchFar, 0)
-		case lifting(g.snap, g.placed):
+		case g.away.far.in == g.view.changed.in:
+			consider(g.view.rebaseDue(g.cfg, &g.waiting, &g.away), dueSearchFar, 0)
+		case lifting(g.view.snap, g.view.placed):
 			// a piece lifted (a taken piece, before the capturing one
 			// lands): no position to search for until it has stood
-			consider(g.changed.at+g.cfg.UnexplainedAfter, dueSearchFar, 0)
+			consider(g.view.changed.at+g.cfg.UnexplainedAfter, dueSearchFar, 0)
 		default:
-			consider(g.changed.at+lag, dueSearchFar, 0)
+			consider(g.view.changed.at+lag, dueSearchFar, 0)
 		}
 	}
 	if g.end == nil {
@@ -79,15 +79,15 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 		if n := len(g.led.plies); n > 0 && g.led.rec.Status().Over {
 			consider(g.led.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
 		}
-		if g.unexplained.on() && !g.unexplained.reported() && !g.away.suspect && !g.away.stale && !g.away.disconnected {
-			consider(g.unexplained.since.at+g.cfg.UnexplainedAfter, dueWarnUnexplained, 0)
+		if g.view.unexplained.on() && !g.view.unexplained.reported() && !g.away.suspect && !g.away.stale && !g.away.disconnected {
+			consider(g.view.unexplained.since.at+g.cfg.UnexplainedAfter, dueWarnUnexplained, 0)
 		}
 	}
 	if len(g.flag.flags) > 0 {
 		consider(g.flag.flags[0].At+lag, dueJudgeFlags, 0)
 	}
 	if len(g.flag.stops) > 0 {
-		consider(g.stopDue(), dueJudgeStop, 0)
+		consider(g.view.stopDue(g.cfg, g.flag.stops[0].At), dueJudgeStop, 0)
 	}
 	for i, c := range g.flag.checks {
 		if !g.waiting.pendingUpTo(c.ev.Side, c.in) {
@@ -108,22 +108,22 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 // them for ScanLag; after an absence not before the board is read again
 // in full, and a piece that may be in the hand not before
 // UnexplainedAfter.
-func (g *Game) heldDue() time.Duration {
-	due := g.changed.at + g.cfg.ScanLag
-	if until, ok := g.waitsForTheBoard(); ok && g.held.away() {
+func (v *boardView) heldDue(cfg Config, q *pressQueue, a *absence) time.Duration {
+	due := v.changed.at + cfg.ScanLag
+	if until, ok := v.waitsForTheBoard(q, a, cfg.ScanLag); ok && v.held.away() {
 		due = max(due, until)
 	}
-	if g.held.kind == heldAwayInHand {
-		due = max(due, g.changed.at+g.cfg.UnexplainedAfter)
+	if v.held.kind == heldAwayInHand {
+		due = max(due, v.changed.at+cfg.UnexplainedAfter)
 	}
-	if g.held.away() && g.away.undumped && g.away.starting {
+	if v.held.away() && a.undumped && a.starting {
 		// the plies were laid on the image of before the absence by
 		// field updates the board sent while answering the driver's
 		// start-up, whose dump replaces that image: it is waited for as
 		// long as the board read after the clock's word (see
 		// waitsForTheBoard). Settled before it, they are a stale
 		// image's moves, and presses would complete them.
-		due = max(due, g.changed.at+2*g.cfg.ScanLag)
+		due = max(due, v.changed.at+2*cfg.ScanLag)
 	}
 	return due
 }
@@ -144,12 +144,11 @@ func (q *pressQueue) due(cfg Config, changed stamp) time.Duration {
 // stopDue is when the first stop of the clock is judged: ScanLag after
 // it, or UnexplainedAfter while pieces are being moved (the kings put on
 // the centre squares to signal a result, after the clock was stopped).
-func (g *Game) stopDue() time.Duration {
-	at := g.flag.stops[0].At
-	if g.unexplained.on() && g.held.plies == nil {
-		return max(at+g.cfg.ScanLag, at+g.cfg.UnexplainedAfter)
+func (v *boardView) stopDue(cfg Config, at time.Duration) time.Duration {
+	if v.unexplained.on() && v.held.plies == nil {
+		return max(at+cfg.ScanLag, at+cfg.UnexplainedAfter)
 	}
-	return at + g.cfg.ScanLag
+	return at + cfg.ScanLag
 }
 
 // plyDeadlines gives consider the deadlines of the uncompleted plies: a
@@ -190,6 +189,6 @@ func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int
 // settling reports whether the board, back from an absence, shows a
 // position not yet settled: presses wait for it as they wait for the board
 // to be back, so that they are judged on what the board settles on.
-func (g *Game) settling() bool {
-	return (g.held.plies != nil && g.held.away()) || (g.away.suspect && g.unexplained.on())
+func (v *boardView) settling(a *absence) bool {
+	return (v.held.plies != nil && v.held.away()) || (a.suspect && v.unexplained.on())
 }
