@@ -29,19 +29,22 @@ type claim struct {
 	open bool
 }
 
+// claimBook is the draw claims of the game, in the order they were made.
+type claimBook []claim
+
 // claimed freezes side's claim: the position, both clocks, the moves since
 // the last capture or pawn move, the moves of the last minutes, and whether
 // the opponent can still checkmate by any series of legal moves.
-func (g *Game) claimed(out *[]Event, at time.Duration, side clockd.Side) {
+func (cs *claimBook) claimed(em *emitter, cfg Config, led *ledger, clock clockd.Times, out *[]Event, at time.Duration, side clockd.Side) {
 	opp := side.Other()
-	ans, line := g.cfg.canMate(g.led.rec, opp)
+	ans, line := cfg.canMate(led.rec, opp)
 	var recent []string
-	for i, p := range g.led.plies {
+	for i, p := range led.plies {
 		if p.completed() && !p.unverified() && at-p.made.at <= recentWindow {
-			recent = append(recent, g.led.moveText(i))
+			recent = append(recent, led.moveText(i))
 		}
 	}
-	quiet := g.led.rec.Position().HalfMoveClock()
+	quiet := led.rec.Position().HalfMoveClock()
 	var why Text
 	switch ans {
 	case MateNo:
@@ -56,45 +59,45 @@ func (g *Game) claimed(out *[]Event, at time.Duration, side clockd.Side) {
 	if len(recent) > 0 {
 		moves = strings.Join(recent, " ")
 	}
-	g.em.emit(out, at, Event{Type: TypeClaim, Side: side, FEN: g.led.rec.FEN(), Clock: g.clock, Article: "10.2",
+	em.emit(out, at, Event{Type: TypeClaim, Side: side, FEN: led.rec.FEN(), Clock: clock, Article: "10.2",
 		OpponentCanMate: ans, MateLine: line, Quiet: quiet, Recent: recent,
 		Text: say(TextClaim,
-			sideWord(side), hms(g.clock.White), hms(g.clock.Black), g.led.rec.FEN(), quiet, durationWords(recentWindow), moves, why)})
-	g.claims = append(g.claims, claim{seq: g.em.seq, side: side, open: true})
+			sideWord(side), hms(clock.White), hms(clock.Black), led.rec.FEN(), quiet, durationWords(recentWindow), moves, why)})
+	*cs = append(*cs, claim{seq: em.seq, side: side, open: true})
 }
 
-// decided records the arbiter's decision on the claim of seq id.
-func (g *Game) decided(out *[]Event, at time.Duration, id int, decision string) {
+// decided records the arbiter's decision on the claim of seq id; drawn:
+// the arbiter accepted it, and the game is drawn (10.2).
+func (cs *claimBook) decided(em *emitter, h *hand, plies int, out *[]Event, at time.Duration, id int, decision string) (drawn bool) {
 	i := -1
-	for k, c := range g.claims {
+	for k, c := range *cs {
 		if c.seq == id {
 			i = k
 		}
 	}
-	if i < 0 || !g.claims[i].open {
-		g.em.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionNotOpen, badAction, id))
+	if i < 0 || !(*cs)[i].open {
+		em.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionNotOpen, badAction, id))
 		return
 	}
-	c := &g.claims[i]
+	c := &(*cs)[i]
 	opp := c.side.Other()
 	switch decision {
 	case DecisionAccepted:
 		c.open = false
-		g.em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
+		em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Text: say(TextDecisionAccepted, possWord(c.side))})
-		if g.end == nil {
-			g.finish(out, at, "1/2-1/2", "claim", "10.2")
-		}
+		drawn = true
 	case DecisionRejected:
 		c.open = false
-		g.em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
+		em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Text: say(TextDecisionRejected, possWord(c.side), possWord(opp))})
-		g.hand.expect((*out)[len(*out)-1], g.led.counts.White+g.led.counts.Black, opp, 2*time.Minute, say(TextIncidentRejected, possWord(c.side)),
+		h.expect((*out)[len(*out)-1], plies, opp, 2*time.Minute, say(TextIncidentRejected, possWord(c.side)),
 			say(TextIncidentRejectedWhat, sideWord(opp), possWord(c.side)), "10.2")
 	case DecisionPostponed:
-		g.em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
+		em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Text: say(TextDecisionPostponed, possWord(c.side))})
 	default:
-		g.em.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionUnknown, badAction, decision))
+		em.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionUnknown, badAction, decision))
 	}
+	return drawn
 }

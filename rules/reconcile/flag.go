@@ -31,7 +31,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 		if g.end == nil {
 			g.led.completedByNextMove(&g.em, g.clock, out, at, side, ev.At)
 		}
-		e := g.verdict(f, both)
+		e := g.cfg.verdict(&g.led, &g.away, g.end, g.oriented, f, both)
 		if g.end == nil {
 			for i := len(g.led.plies) - 1; i >= 0; i-- {
 				p := g.led.plies[i]
@@ -92,50 +92,50 @@ func (p plyInfo) pressedAfter(f fallen) bool {
 }
 
 // verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
-func (g *Game) verdict(f fallen, both bool) Event {
+func (c Config) verdict(led *ledger, a *absence, end *gameEnd, oriented bool, f fallen, both bool) Event {
 	ev, side := f.ClockEvent, f.Side
 	hw := max(ev.Period, 1)
-	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: g.led.countAtFlag(f)}
-	if !g.oriented || g.away.fromStart {
+	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: led.countAtFlag(f)}
+	if !oriented || a.fromStart {
 		// The record is the start position, not the game's (the board
 		// shows none it follows, or one first read under way whose
 		// moves before are not settled yet): no mate question can be
 		// asked of it.
 		e.OpponentCanMate = MateUnknown
 	} else {
-		e.OpponentCanMate, e.MateLine = g.cfg.canMate(g.led.rec, side.Other())
+		e.OpponentCanMate, e.MateLine = c.canMate(led.rec, side.Other())
 	}
-	if g.unjudged(&e, side, hw) {
+	if c.unjudged(a, end, oriented, &e, side, hw) {
 		return e
 	}
 	// Which period the flag belongs to is the clock interpreter's to say
 	// (ev.Period: the period whose time ran out); what that means under
 	// the Laws is clockd's Judge.
-	j, err := g.cfg.TimeControl.Judge(hw, e.MovesCompleted)
+	j, err := c.TimeControl.Judge(hw, e.MovesCompleted)
 	if err != nil {
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Text = say(TextFlagJudgeError, possWord(side), e.MovesCompleted, err,
 			mateText(side.Other(), e.OpponentCanMate, Text{Code: TextMateIfNotReached}))
 		return e
 	}
-	g.cfg.judged(&g.led, &e, side, ev, j, both)
+	c.judged(led, &e, side, ev, j, both)
 	return e
 }
 
 // unjudged gives the verdict of a flag whose count cannot be judged against
 // the control: after the game ended (none), after moves arbiterd could not
 // verify, or without a time control (unknown). It reports whether it did.
-func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
-	tc, done, opp := g.cfg.TimeControl, e.MovesCompleted, side.Other()
+func (c Config) unjudged(a *absence, end *gameEnd, oriented bool, e *Event, side clockd.Side, hw int) bool {
+	tc, done, opp := c.TimeControl, e.MovesCompleted, side.Other()
 	switch {
-	case g.end != nil:
+	case end != nil:
 		e.Verdict, e.Article = VerdictNone, "6.8"
-		e.Text = say(TextFlagAfterEnd, possWord(side), g.end.result, endWord(g.end.reason))
+		e.Text = say(TextFlagAfterEnd, possWord(side), end.result, endWord(end.reason))
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
 			e.ControlReached = e.MovesRequired > 0 && done >= e.MovesRequired
 		}
-	case !g.oriented || g.away.fromStart:
+	case !oriented || a.fromStart:
 		// arbiterd has not followed this game at all (or not yet: the
 		// board was first read under way, and the moves before are not
 		// settled): no count, no position.
@@ -145,15 +145,15 @@ func (g *Game) unjudged(e *Event, side clockd.Side, hw int) bool {
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Text = say(TextFlagNotFollowed,
 			possWord(side), sideWord(opp))
-	case g.away.unverifiedFrom > 0 || g.away.stale:
+	case a.unverifiedFrom > 0 || a.stale:
 		// Moves were made that arbiterd could not verify: its count is
-		// short by at least g.away.unverified[side] moves, perhaps more.
+		// short by at least a.unverified[side] moves, perhaps more.
 		if len(tc.Periods) > 0 {
 			e.MovesRequired = tc.Required(hw)
 		}
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Text = say(TextFlagUnverified,
-			possWord(side), g.away.unverifiedFrom, done, g.away.unverified[side], mateText(opp, e.OpponentCanMate, Text{Code: TextMateIfNotReached}))
+			possWord(side), a.unverifiedFrom, done, a.unverified[side], mateText(opp, e.OpponentCanMate, Text{Code: TextMateIfNotReached}))
 	case len(tc.Periods) == 0:
 		e.Verdict, e.Article = VerdictUnknown, "6.4"
 		e.Text = say(TextFlagNoControl,

@@ -210,7 +210,7 @@ type Game struct {
 	flag    flagState  // periods, flags, the clock's stops
 	away    absence    // the board's absences and the search after them
 	hand    hand       // the arbiter's touches of the clock (see hand.go)
-	claims  []claim    // draw claims (see claim.go)
+	claims  claimBook  // draw claims (see claim.go)
 
 	work work // the loop's steps (see loop.go)
 }
@@ -980,7 +980,8 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Press:
 		g.clockPressed(&out, at, ev)
 	case clockd.Flag:
-		g.clockFlag(ev)
+		g.clock = ev.Clock
+		g.flag.clockFlag(g.inputs, ev)
 	case clockd.PeriodAdded:
 		g.clockPeriodAdded(&out, at, ev)
 	case clockd.Stopped:
@@ -1142,28 +1143,27 @@ func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent
 
 // clockFlag records a flag, judged once the presses before it are resolved
 // (resolveFlags).
-func (g *Game) clockFlag(ev clockd.ClockEvent) {
-	g.clock = ev.Clock
-	if g.flag.down[ev.Side] {
+func (f *flagState) clockFlag(inputs int, ev clockd.ClockEvent) {
+	if f.down[ev.Side] {
 		return
 	}
-	g.flag.down[ev.Side] = true
-	g.flag.sincePress = true
+	f.down[ev.Side] = true
+	f.sincePress = true
 	// The period whose time ran out is the interpreter's to say: it
 	// alone sees whether the clock added the next one at the flag.
 	if ev.Period < 1 {
-		ev.Period = max(1, g.flag.hwPeriod[ev.Side])
+		ev.Period = max(1, f.hwPeriod[ev.Side])
 	}
 	// A period the clock added in the same reading came with this
 	// flag: it is not a counter's addition to check against the moves.
-	kept := g.flag.checks[:0]
-	for _, c := range g.flag.checks {
+	kept := f.checks[:0]
+	for _, c := range f.checks {
 		if c.ev.Side != ev.Side || c.ev.At != ev.At {
 			kept = append(kept, c)
 		}
 	}
-	g.flag.checks = kept
-	g.flag.flags = append(g.flag.flags, fallen{ev, g.inputs})
+	f.checks = kept
+	f.flags = append(f.flags, fallen{ev, inputs})
 }
 
 // clockPeriodAdded records a period the clock added, and the check of the
@@ -1261,9 +1261,11 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 			g.em.anomaly(&out, at, KindBadInput, a.Side, false, "10.2", say(TextBadClaimEnded, badAction))
 			return out
 		}
-		g.claimed(&out, at, a.Side)
+		g.claims.claimed(&g.em, g.cfg, &g.led, g.clock, &out, at, a.Side)
 	case ActDecide:
-		g.decided(&out, at, a.Claim, a.Decision)
+		if g.claims.decided(&g.em, &g.hand, g.led.counts.White+g.led.counts.Black, &out, at, a.Claim, a.Decision) && g.end == nil {
+			g.finish(&out, at, "1/2-1/2", "claim", "10.2")
+		}
 	default:
 		g.em.anomaly(&out, at, KindBadInput, 0, true, "–", say(TextBadKind, badAction, int(a.Kind)))
 	}

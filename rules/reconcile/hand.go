@@ -297,11 +297,11 @@ func FormatChange(d time.Duration) string {
 
 // defaultDue is when the default time passes (6.7.1), if it is checked
 // and not yet done.
-func (g *Game) defaultDue() (time.Duration, bool) {
-	if g.cfg.DefaultTime <= 0 || g.round != roundStarted || g.end != nil {
+func (r roundState) defaultDue(defaultTime, startedAt time.Duration, ended bool) (time.Duration, bool) {
+	if defaultTime <= 0 || r != roundStarted || ended {
 		return 0, false
 	}
-	return g.startedAt + g.cfg.DefaultTime, true
+	return startedAt + defaultTime, true
 }
 
 // defaultTimePassed checks, once the default time has passed since the
@@ -309,14 +309,14 @@ func (g *Game) defaultDue() (time.Duration, bool) {
 // Black's reply. A player who has not is perhaps not at the board (6.7.1);
 // the arbiter checks, and decides (an absent player loses, 6.7.1, unless
 // the rules of the competition say otherwise).
-func (g *Game) defaultTimePassed(out *[]Event, at time.Duration) {
-	g.round = roundDefaultChecked
+func (r *roundState) defaultTimePassed(em *emitter, led *ledger, start *chess.Position, defaultTime time.Duration, out *[]Event, at time.Duration) {
+	*r = roundDefaultChecked
 	var made [2]bool
-	for _, p := range g.led.plies {
+	for _, p := range led.plies {
 		made[p.side] = true
 	}
 	first := clockd.White
-	if g.start.Turn() == chess.Black {
+	if start.Turn() == chess.Black {
 		first = clockd.Black
 	}
 	for _, s := range []clockd.Side{first, first.Other()} {
@@ -324,9 +324,9 @@ func (g *Game) defaultTimePassed(out *[]Event, at time.Duration) {
 			// the second player's move is due only once the first has moved
 			continue
 		}
-		g.em.anomaly(out, at, KindDefaultTime, s, false, "6.7.1",
+		em.anomaly(out, at, KindDefaultTime, s, false, "6.7.1",
 			say(TextDefaultTime,
-				durationWords(g.cfg.DefaultTime), sideWord(s), sideWord(s)))
+				durationWords(defaultTime), sideWord(s), sideWord(s)))
 		break
 	}
 }

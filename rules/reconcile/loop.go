@@ -139,7 +139,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		g.finish(out, at, st.Result, st.Reason, st.Article)
 	case dueWarnUnexplained:
 		g.view.unexplained.report()
-		g.warnUnexplained(out, at)
+		g.view.warnUnexplained(&g.em, &g.led, g.start, g.cfg.MaxPlies, g.oriented, out, at)
 	case dueSearchFar:
 		g.resyncFar(out, at, due)
 	case dueJudgeFlags:
@@ -157,7 +157,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		}
 		g.checkPeriod(out, at, c.ev, done)
 	case dueDefaultTime:
-		g.defaultTimePassed(out, at)
+		g.round.defaultTimePassed(&g.em, &g.led, g.start, g.cfg.DefaultTime, out, at)
 	case dueCheckJoin:
 		g.join.state = joinedChecked
 		g.joinedAtTheStart(out, at)

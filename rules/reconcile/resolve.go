@@ -15,22 +15,22 @@ import (
 // UnexplainedAfter, something arbiterd cannot follow: not the start
 // position yet, a second move by one side (7.5), or a position no legal
 // sequence explains.
-func (g *Game) warnUnexplained(out *[]Event, at time.Duration) {
-	if !g.oriented {
-		g.em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
+func (v *boardView) warnUnexplained(em *emitter, led *ledger, start *chess.Position, maxPlies int, oriented bool, out *[]Event, at time.Duration) {
+	if !oriented {
+		em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 			say(TextNotOriented,
-				spanWord(limitOf(at, g.view.unexplained.since.at)), g.start.String()))
+				spanWord(limitOf(at, v.unexplained.since.at)), start.String()))
 		return
 	}
-	if side, san, ok := twoMoves(g.led.rec, g.view.snap); ok {
-		g.em.anomaly(out, at, KindTwoMoves, side, false, "7.5",
+	if side, san, ok := twoMoves(led.rec, v.snap); ok {
+		em.anomaly(out, at, KindTwoMoves, side, false, "7.5",
 			say(TextTwoMovesBoard,
-				sideWord(side), san, sideWord(side.Other()), sideWord(side), g.led.rec.FEN()))
+				sideWord(side), san, sideWord(side.Other()), sideWord(side), led.rec.FEN()))
 		return
 	}
-	g.em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
+	em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 		say(TextUnexplained,
-			spanWord(limitOf(at, g.view.unexplained.since.at)), g.cfg.MaxPlies, g.led.rec.FEN()))
+			spanWord(limitOf(at, v.unexplained.since.at)), maxPlies, led.rec.FEN()))
 }
 
 func limitOf(at, since time.Duration) time.Duration { return at - since }

@@ -95,7 +95,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 			break
 		}
 	}
-	if d, ok := g.defaultDue(); ok {
+	if d, ok := g.round.defaultDue(g.cfg.DefaultTime, g.startedAt, g.end != nil); ok {
 		consider(d, dueDefaultTime, 0)
 	}
 	if g.join.state == joinedUnchecked && g.end == nil {
