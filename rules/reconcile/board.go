@@ -50,7 +50,7 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 	case rules.TakeBack:
 		g.view.unexplained.clear()
 		g.away.backInStep()
-		g.retract(out, at, res.From, nil, false)
+		g.led.retract(&g.em, &g.away, out, at, res.From, nil, retractSeen)
 	case rules.ResultSignal:
 		g.view.unexplained.clear()
 		g.away.backInStep()
@@ -140,7 +140,7 @@ func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync 
 	if resync {
 		g.away.backInStep()
 	}
-	g.retract(out, at, res.From, res.Moves, false)
+	g.led.retract(&g.em, &g.away, out, at, res.From, res.Moves, retractSeen)
 	g.led.apply(&g.em, g.inputs, out, at, res.Moves)
 }
 
@@ -196,7 +196,7 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		return notRebuilt
 	}
 	if res.From < g.led.rec.Ply() {
-		g.retract(out, at, res.From, moves, false)
+		g.led.retract(&g.em, &g.away, out, at, res.From, moves, retractSeen)
 	}
 	g.led.apply(&g.em, g.inputs, out, at, moves)
 	return notRebuilt
@@ -606,7 +606,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	case rules.TakeBack:
 		g.view.unexplained.clear()
 		g.away.backInStep()
-		g.retract(out, at, res.From, nil, false)
+		g.led.retract(&g.em, &g.away, out, at, res.From, nil, retractSeen)
 		return
 	case rules.NoChange:
 		g.view.unexplained.clear()
@@ -774,7 +774,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	}
 	firstLaid := g.away.unverifiedFrom == 0
 	if from < g.led.rec.Ply() {
-		g.retract(out, at, from, moves, false)
+		g.led.retract(&g.em, &g.away, out, at, from, moves, retractSeen)
 	}
 	// A ply the board showed before the absence and nobody completed is not
 	// verified either: the piece may have been on its way (the board
@@ -975,7 +975,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		old = g.led.rec.PositionAt(from)
 	}
 	if from < g.led.rec.Ply() {
-		g.retract(out, at, from, nil, false) // superseded by the board's position
+		g.led.retract(&g.em, &g.away, out, at, from, nil, retractSeen) // superseded by the board's position
 	}
 	verified := g.led.plyBase + from
 	h := g.led.before.White + g.led.before.Black + from // half-moves before the position at from
@@ -1472,95 +1472,100 @@ func vacates(m *chess.Move, sq chess.Square) bool {
 // second move was (its press was the press of the whole move), the reply
 // as it was, and the new move waits for its own press. The side's count
 // is one less; the arbiter is told once.
-func (g *Game) remerge(out *[]Event, at time.Duration, k int, moves []*chess.Move) {
-	olds := append([]plyInfo(nil), g.led.plies[k:]...)
-	was := g.led.moveText(k) + " and " + g.led.moveText(k+2)
-	g.correcting = true
-	g.retract(out, at, k, moves, false)
-	g.correcting = false
-	g.led.apply(&g.em, g.inputs, out, at, moves)
-	if len(g.led.plies) < k+3 {
+func (led *ledger) remerge(em *emitter, a *absence, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) {
+	olds := append([]plyInfo(nil), led.plies[k:]...)
+	was := led.moveText(k) + " and " + led.moveText(k+2)
+	led.retract(em, a, out, at, k, moves, retractCorrecting)
+	led.apply(em, inputs, out, at, moves)
+	if len(led.plies) < k+3 {
 		return
 	}
-	g.led.plies[k].made.at, g.led.plies[k].made.in = olds[2].made.at, olds[2].made.in
-	g.led.plies[k+1].made.at, g.led.plies[k+1].made.in, g.led.plies[k+1].warned = olds[1].made.at, olds[1].made.in, olds[1].warned
+	led.plies[k].made.at, led.plies[k].made.in = olds[2].made.at, olds[2].made.in
+	led.plies[k+1].made.at, led.plies[k+1].made.in, led.plies[k+1].warned = olds[1].made.at, olds[1].made.in, olds[1].warned
 	for i, o := range []plyInfo{olds[2], olds[1]} {
 		switch {
 		case o.pressed():
-			g.led.complete(&g.em, out, at, k+i, ByPress, g.clock)
-			g.led.plies[k+i].press.at, g.led.plies[k+i].press.in = o.press.at, o.press.in
+			led.complete(em, out, at, k+i, ByPress, clock)
+			led.plies[k+i].press.at, led.plies[k+i].press.in = o.press.at, o.press.in
 		case o.completed():
-			g.led.complete(&g.em, out, at, k+i, ByNextMove, g.clock)
+			led.complete(em, out, at, k+i, ByNextMove, clock)
 		}
 	}
 	side := olds[0].side
-	g.em.anomaly(out, at, KindMoveCorrected, side, false, "6.2.1",
+	em.anomaly(out, at, KindMoveCorrected, side, false, "6.2.1",
 		say(TextMoveCorrectedTwo,
-			was, sideWord(side), g.led.moveText(k), g.led.moveText(k+2), possWord(side.Other()), possWord(side)))
+			was, sideWord(side), led.moveText(k), led.moveText(k+2), possWord(side.Other()), possWord(side)))
 }
 
 // recommit replaces the completed ply k by the held sequence (the plies
 // after it are the same moves), completes again what was completed, as it
 // was, and tells the arbiter once.
-func (g *Game) recommit(out *[]Event, at time.Duration, k int, moves []*chess.Move) {
-	olds := append([]plyInfo(nil), g.led.plies[k:]...)
-	was := g.led.moveText(k)
-	g.correcting = true
-	g.retract(out, at, k, moves, false)
-	g.correcting = false
-	g.led.apply(&g.em, g.inputs, out, at, moves)
+func (led *ledger) recommit(em *emitter, a *absence, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) {
+	olds := append([]plyInfo(nil), led.plies[k:]...)
+	was := led.moveText(k)
+	led.retract(em, a, out, at, k, moves, retractCorrecting)
+	led.apply(em, inputs, out, at, moves)
 	for i, o := range olds {
-		if k+i >= len(g.led.plies) {
+		if k+i >= len(led.plies) {
 			break
 		}
-		g.led.plies[k+i].made.at, g.led.plies[k+i].made.in, g.led.plies[k+i].warned = o.made.at, o.made.in, o.warned
+		led.plies[k+i].made.at, led.plies[k+i].made.in, led.plies[k+i].warned = o.made.at, o.made.in, o.warned
 		if o.completed() {
 			by := ByNextMove
 			if o.pressed() {
 				by = ByPress
 			}
-			g.led.complete(&g.em, out, at, k+i, by, g.clock)
+			led.complete(em, out, at, k+i, by, clock)
 		}
 	}
-	g.em.anomaly(out, at, KindMoveCorrected, olds[0].side, false, "6.2.1",
+	em.anomaly(out, at, KindMoveCorrected, olds[0].side, false, "6.2.1",
 		say(TextMoveCorrected,
-			was, sideWord(olds[0].side), g.led.moveText(k), possWord(olds[0].side)))
+			was, sideWord(olds[0].side), led.moveText(k), possWord(olds[0].side)))
 }
 
 // retract takes the record back to ply from. replacement, when given, is
+// retraction is how retract takes plies back.
+type retraction uint8
+
+const (
+	retractSeen       retraction = iota // as the board shows: a take-back, a slide or a correction
+	retractByArbiter                    // by the arbiter's action: a take-back (7.1)
+	retractCorrecting                   // completed plies replaced by the moves the board shows were made instead
+)
+
 // the sequence that replaces the retracted plies (a slide or correction).
-func (g *Game) retract(out *[]Event, at time.Duration, from int, replacement []*chess.Move, byArbiter bool) {
-	if from < 0 || from >= g.led.rec.Ply() {
+func (led *ledger) retract(em *emitter, a *absence, out *[]Event, at time.Duration, from int, replacement []*chess.Move, how retraction) {
+	if from < 0 || from >= led.rec.Ply() {
 		return
 	}
-	moves := g.led.rec.Moves()
-	for p := g.led.rec.Ply(); p > from; p-- {
-		info := g.led.plies[p-1]
+	moves := led.rec.Moves()
+	for p := led.rec.Ply(); p > from; p-- {
+		info := led.plies[p-1]
 		reason := ReasonCorrection
 		switch {
 		case info.unverified():
 			// never announced as a move, never counted
-			g.away.unverified[info.side]--
-			if g.away.unverified == [2]int{} && !g.away.unverifiedOpen {
-				g.away.unverifiedFrom, g.away.unchecked = 0, false // the count is verified again
+			a.unverified[info.side]--
+			if a.unverified == [2]int{} && !a.unverifiedOpen {
+				a.unverifiedFrom, a.unchecked = 0, false // the count is verified again
 			}
 			continue
 		case info.completed():
 			reason = ReasonTakeback
-			if g.correcting {
+			if how == retractCorrecting {
 				reason = ReasonCorrection
 			}
-			g.led.counts.add(info.side, -1)
-		case byArbiter:
+			led.counts.add(info.side, -1)
+		case how == retractByArbiter:
 			reason = ReasonTakeback
 		case p == from+1 && len(replacement) > 0 && replacement[0].S1() == moves[p-1].S1():
 			reason = ReasonSlide
 		}
-		g.em.emit(out, at, Event{Type: TypeRetract, Ply: g.led.plyBase + p, Reason: reason, SAN: g.led.rec.SAN(p), UCI: g.led.rec.UCI(p)})
+		em.emit(out, at, Event{Type: TypeRetract, Ply: led.plyBase + p, Reason: reason, SAN: led.rec.SAN(p), UCI: led.rec.UCI(p)})
 	}
-	if err := g.led.rec.TakeBack(from); err != nil {
+	if err := led.rec.TakeBack(from); err != nil {
 		return
 	}
-	g.led.plies = g.led.plies[:from]
-	g.led.boards = g.led.boards[:from+1]
+	led.plies = led.plies[:from]
+	led.boards = led.boards[:from+1]
 }

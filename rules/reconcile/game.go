@@ -193,12 +193,11 @@ type Game struct {
 	join joined
 
 	// The record (see ledger.go), and what the board shows of it.
-	led        ledger
-	view       boardView     // what the board shows, against the record
-	illegal    [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
-	correcting bool          // retract: completed plies go as a correction, not a take-back
-	ref        *clockd.Clock // reference clock driven by completed presses (expected times)
-	end        *gameEnd      // the game's end (nil: not ended)
+	led     ledger
+	view    boardView     // what the board shows, against the record
+	illegal [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
+	ref     *clockd.Clock // reference clock driven by completed presses (expected times)
+	end     *gameEnd      // the game's end (nil: not ended)
 	// atStart: the board shows the starting position in the middle of
 	// the game (reset, or another board put in its place) since resetAt.
 	// The record is kept; presses are not judged until the board shows a
@@ -998,7 +997,8 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.clock = ev.Clock
 		g.hand.clockRuns(&g.em, g.end != nil, &g.flag.stops, g.led.counts.White+g.led.counts.Black, &out, at, ev.Clock)
 	case clockd.Adjusted:
-		g.timeChanged(at, ev)
+		g.clock = ev.Clock
+		g.hand.timeChanged(g.ref, g.round.started() && g.end == nil, at, ev)
 	case clockd.Impossible:
 		g.em.anomaly(&out, at, KindClockReading, 0, true, "6.10",
 			say(TextReadingImpossible, ev.Detail))
@@ -1074,31 +1074,31 @@ func refTimes(ref *clockd.Clock, c clockd.Times, at time.Duration) {
 // one kind leads by two. Until then the presses' alerts are not raised
 // (see pressWithoutMove and dueWarnMoveWithoutPress): they would name the wrong side. It
 // returns ev as it is to be taken.
-func (g *Game) learnFaces(ev clockd.ClockEvent) clockd.ClockEvent {
-	n := len(g.led.plies)
-	if g.join.faces != facesGuessed || n == 0 || g.led.plies[n-1].completed() {
+func (j *joined) learnFaces(led *ledger, q *pressQueue, ref *clockd.Clock, ev clockd.ClockEvent) clockd.ClockEvent {
+	n := len(led.plies)
+	if j.faces != facesGuessed || n == 0 || led.plies[n-1].completed() {
 		return ev
 	}
-	if g.led.plies[n-1].side == ev.Side {
-		g.join.fits++
+	if led.plies[n-1].side == ev.Side {
+		j.fits++
 	} else {
-		g.join.misfits++
+		j.misfits++
 	}
 	switch {
-	case g.join.fits-g.join.misfits >= 2:
-		g.join.faces = facesSet
-	case g.join.misfits-g.join.fits >= 2:
-		g.join.faces = facesMirrored
+	case j.fits-j.misfits >= 2:
+		j.faces = facesSet
+	case j.misfits-j.fits >= 2:
+		j.faces = facesMirrored
 		ev = mirrored(ev)
-		for i := range g.waiting.presses {
-			g.waiting.presses[i].ev = mirrored(g.waiting.presses[i].ev)
+		for i := range q.presses {
+			q.presses[i].ev = mirrored(q.presses[i].ev)
 		}
-		g.waiting.turn.toMove = g.waiting.turn.toMove.Other()
-		refTimes(g.ref, ev.Clock, ev.At)
-		for i := range g.led.plies {
+		q.turn.toMove = q.turn.toMove.Other()
+		refTimes(ref, ev.Clock, ev.At)
+		for i := range led.plies {
 			// their presses were read under the other side's name:
 			// not pressing them is no move-without-press
-			g.led.plies[i].warned = g.led.plies[i].warned || !g.led.plies[i].completed()
+			led.plies[i].warned = led.plies[i].warned || !led.plies[i].completed()
 		}
 	}
 	return ev
@@ -1131,7 +1131,7 @@ func (g *Game) joinedAtTheStart(out *[]Event, at time.Duration) {
 // clockPressed records a press: it waits to be resolved against the board
 // (resolvePress).
 func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	ev = g.learnFaces(ev)
+	ev = g.join.learnFaces(&g.led, &g.waiting, g.ref, ev)
 	g.clock = ev.Clock
 	g.flag.sincePress = false
 	g.waiting.clockSays(&g.away, g.view.snap, ev.Side.Other(), at)
@@ -1241,7 +1241,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 				say(TextBadTakeBack, badAction, a.Ply, g.led.plyBase, g.led.plyBase+g.led.rec.Ply()))
 			return out
 		}
-		g.retract(&out, at, a.Ply-g.led.plyBase, nil, true)
+		g.led.retract(&g.em, &g.away, &out, at, a.Ply-g.led.plyBase, nil, retractByArbiter)
 		if g.end != nil {
 			g.end = nil
 		}

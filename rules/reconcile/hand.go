@@ -158,14 +158,13 @@ func (h *hand) pauseEvent(em *emitter, plies int, out *[]Event, at time.Duration
 }
 
 // timeChanged notes a face's time changed while the clock stood.
-func (g *Game) timeChanged(at time.Duration, ev clockd.ClockEvent) {
-	g.clock = ev.Clock
-	if !g.round.started() || g.end != nil || !g.hand.stopped() {
+func (h *hand) timeChanged(ref *clockd.Clock, playing bool, at time.Duration, ev clockd.ClockEvent) {
+	if !playing || !h.stopped() {
 		return // the clock being set before the game, or after it
 	}
-	g.hand.changed = true
-	g.hand.unsure = g.hand.unsure || ev.Inferred
-	g.ref.SetTime(ev.Side, ev.Clock.Of(ev.Side), at)
+	h.changed = true
+	h.unsure = h.unsure || ev.Inferred
+	ref.SetTime(ev.Side, ev.Clock.Of(ev.Side), at)
 }
 
 // clockRuns is called when a stopped clock runs again (Resumed, or

@@ -147,7 +147,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 	case dueJudgeStop:
 		ev := g.flag.stops[0]
 		g.flag.stops = g.flag.stops[1:]
-		g.clockStopped(out, at, ev)
+		g.hand.clockStopped(&g.em, &g.led, g.flag.down, g.end != nil, out, at, ev)
 	case dueCheckPeriod:
 		c := g.flag.checks[idx]
 		g.flag.checks = append(g.flag.checks[:idx:idx], g.flag.checks[idx+1:]...)
@@ -155,7 +155,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		if c.known {
 			done = c.done
 		}
-		g.checkPeriod(out, at, c.ev, done)
+		g.flag.checkPeriod(&g.em, &g.hand, g.cfg.TimeControl, g.led.counts.White+g.led.counts.Black, g.end != nil || g.atStart, out, at, c.ev, done)
 	case dueDefaultTime:
 		g.round.defaultTimePassed(&g.em, &g.led, g.start, g.cfg.DefaultTime, out, at)
 	case dueCheckJoin:

@@ -83,7 +83,7 @@ func (d pressDecision) String() string {
 // its side (cands). It changes nothing.
 func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
 	ev := pr.ev
-	if g.pressIgnored(pr) {
+	if g.away.pressIgnored(g.end != nil, g.atStart, g.resetAt, pr) {
 		return pressNotJudged, nil
 	}
 	side := ev.Side
@@ -131,9 +131,9 @@ func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, 
 // it came back with (it completes nothing arbiterd can check, and it is no
 // illegal move either; presses from before the absence are judged on what
 // the board showed then).
-func (g *Game) pressIgnored(pr pendingPress) bool {
+func (a *absence) pressIgnored(ended, atStart bool, resetAt time.Duration, pr pendingPress) bool {
 	ev := pr.ev
-	return (g.atStart && ev.At >= g.resetAt) || g.end != nil || (g.away.stale && !g.away.before(ev.At, pr.in))
+	return (atStart && ev.At >= resetAt) || ended || (a.stale && !a.before(ev.At, pr.in))
 }
 
 // first reports whether the held plies are to be settled before the

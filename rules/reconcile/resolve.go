@@ -177,25 +177,25 @@ func (q *pressQueue) pressesRead(side clockd.Side) bool {
 // (checkmate, stalemate, a result signalled, a flag) a stopped clock is
 // what the players do, and nothing is raised; during the game the arbiter
 // is told.
-func (g *Game) clockStopped(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if g.end != nil || g.led.rec.Status().Over {
+func (h *hand) clockStopped(em *emitter, led *ledger, flagDown [2]bool, ended bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if ended || led.rec.Status().Over {
 		// the record's position ends the game: its game-end is due
 		return
 	}
-	if g.flag.down[clockd.White] || g.flag.down[clockd.Black] || ev.Clock.White <= 0 || ev.Clock.Black <= 0 {
+	if flagDown[clockd.White] || flagDown[clockd.Black] || ev.Clock.White <= 0 || ev.Clock.Black <= 0 {
 		// a clock stops by itself when a flag falls and its time is
 		// blocked at zero: the flag is the news, not the stop
 		return
 	}
-	if g.hand.arbitersStop(g.led.counts.White + g.led.counts.Black) {
-		g.hand.pauseEvent(&g.em, g.led.counts.White+g.led.counts.Black, out, at, ev.Clock)
+	if h.arbitersStop(led.counts.White + led.counts.Black) {
+		h.pauseEvent(em, led.counts.White+led.counts.Black, out, at, ev.Clock)
 		return
 	}
-	g.em.anomaly(out, at, KindClockStopped, 0, true, "6.11",
+	em.anomaly(out, at, KindClockStopped, 0, true, "6.11",
 		say(TextClockStopped,
 			hms(ev.Clock.White), hms(ev.Clock.Black)))
-	if g.hand.stopped() {
-		g.hand.stopSeq = g.em.seq
+	if h.stopped() {
+		h.stopSeq = em.seq
 	}
 }
 
@@ -225,9 +225,9 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	g.view.held.ambiguous = false
 	if replaces != replacesNothing {
 		if replaces == mergesCompleted {
-			g.remerge(out, at, from, moves)
+			g.led.remerge(&g.em, &g.away, g.inputs, g.clock, out, at, from, moves)
 		} else {
-			g.recommit(out, at, from, moves)
+			g.led.recommit(&g.em, &g.away, g.inputs, g.clock, out, at, from, moves)
 		}
 		if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.view.snap) {
 			g.process(out, at) // the board has moved on meanwhile
@@ -235,7 +235,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		return
 	}
 	if g.view.held.backTo >= 0 && !pressed {
-		g.retract(out, at, g.view.held.backTo, nil, false) // no press: a take-back
+		g.led.retract(&g.em, &g.away, out, at, g.view.held.backTo, nil, retractSeen) // no press: a take-back
 		return
 	}
 	for i := from; i < len(g.led.plies); i++ {
@@ -266,7 +266,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 				g.away.backInStep()
 			}
 			if from < g.led.rec.Ply() {
-				g.retract(out, at, from, moves, false)
+				g.led.retract(&g.em, &g.away, out, at, from, moves, retractSeen)
 			}
 			g.led.apply(&g.em, g.inputs, out, at, moves)
 		}
@@ -380,28 +380,28 @@ func twoMoves(rec *rules.Game, board rules.Snapshot) (clockd.Side, string, bool)
 
 // checkPeriod compares a period addition made at a press with the side's
 // completed moves (6.10, 6.3.1).
-func (g *Game) checkPeriod(out *[]Event, at time.Duration, ev clockd.ClockEvent, done int) {
+func (f *flagState) checkPeriod(em *emitter, h *hand, tc clockd.TimeControl, plies int, skip bool, out *[]Event, at time.Duration, ev clockd.ClockEvent, done int) {
 	// With the board showing the starting position mid-game, a clock
 	// whose times went up was most likely reset too: no counter to check.
-	if g.end != nil || g.atStart || ev.Period < 2 {
+	if skip || ev.Period < 2 {
 		return
 	}
-	side, tc := ev.Side, g.cfg.TimeControl
+	side, tc := ev.Side, tc
 	prev := ev.Period - 1
 	required := tc.Required(prev)
 	added := durationWords(ev.Added)
 	switch {
 	case required == 0:
-		g.em.anomaly(out, at, KindClockCounter, side, false, "6.10",
+		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			say(TextPeriodNone,
 				added, possWord(side), ev.Period, tc.String(), possWord(side)))
 	case done < required:
-		g.em.anomaly(out, at, KindClockCounter, side, false, "6.10",
+		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			say(TextPeriodEarly,
 				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, added, possWord(side), required))
-		g.hand.expect((*out)[len(*out)-1], g.led.counts.White+g.led.counts.Black, side, -ev.Added, say(TextIncidentPeriodEarly, possWord(side)), say(TextIncidentPeriodEarlyWhat, periodWord(ev.Period)), "6.10")
+		h.expect((*out)[len(*out)-1], plies, side, -ev.Added, say(TextIncidentPeriodEarly, possWord(side)), say(TextIncidentPeriodEarlyWhat, periodWord(ev.Period)), "6.10")
 	case done > required:
-		g.em.anomaly(out, at, KindClockCounter, side, false, "6.10",
+		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			say(TextPeriodLate,
 				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, done-required, possWord(side)))
 	}

@@ -75,7 +75,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 		}
 	}
 	if g.end == nil {
-		g.plyDeadlines(consider)
+		g.waiting.plyDeadlines(&g.led, &g.away, g.cfg.ScanLag, g.inputs, consider)
 		if n := len(g.led.plies); n > 0 && g.led.rec.Status().Over {
 			consider(g.led.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
 		}
@@ -154,15 +154,14 @@ func (v *boardView) stopDue(cfg Config, at time.Duration) time.Duration {
 // plyDeadlines gives consider the deadlines of the uncompleted plies: a
 // ply completed by its side's next move, or reported made without a press
 // once the opponent has replied (6.2.1).
-func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int)) {
-	lag := g.cfg.ScanLag
-	for i, p := range g.led.plies {
+func (q *pressQueue) plyDeadlines(led *ledger, a *absence, lag time.Duration, inputs int, consider func(d time.Duration, k deadlineKind, i int)) {
+	for i, p := range led.plies {
 		if p.completed() {
 			continue
 		}
 		own, opp := -1, -1
-		for j := i + 1; j < len(g.led.plies); j++ {
-			if g.led.plies[j].side == p.side {
+		for j := i + 1; j < len(led.plies); j++ {
+			if led.plies[j].side == p.side {
 				if own < 0 {
 					own = j
 				}
@@ -171,17 +170,17 @@ func (g *Game) plyDeadlines(consider func(d time.Duration, k deadlineKind, i int
 			}
 		}
 		switch {
-		case own >= 0 && g.waiting.pressesRead(p.side):
+		case own >= 0 && q.pressesRead(p.side):
 			// several presses of the side wait: they complete its
 			// moves in order (see resolvePress)
-		case own >= 0 && g.waiting.pressedFor(&g.led, &g.away, i):
+		case own >= 0 && q.pressedFor(led, a, i):
 			// a press of the side made after the ply waits (the
 			// board away, or back and not settled): it completes the
 			// ply when presses are judged again, not the next move
 		case own >= 0:
-			consider(g.led.plies[own].made.at+lag, dueCompleteByNextMove, i)
-		case opp >= 0 && !p.warned && !g.waiting.pendingUpTo(p.side, g.inputs) && !g.led.plies[opp].unverified() && !g.led.couldNotPress(i):
-			consider(g.led.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
+			consider(led.plies[own].made.at+lag, dueCompleteByNextMove, i)
+		case opp >= 0 && !p.warned && !q.pendingUpTo(p.side, inputs) && !led.plies[opp].unverified() && !led.couldNotPress(i):
+			consider(led.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
 		}
 	}
 }
