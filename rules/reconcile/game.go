@@ -193,11 +193,10 @@ type Game struct {
 	join joined
 
 	// The record (see ledger.go), and what the board shows of it.
-	led     ledger
-	view    boardView     // what the board shows, against the record
-	illegal [2]int        // completed illegal moves by side (7.5.3, 7.5.5)
-	ref     *clockd.Clock // reference clock driven by completed presses (expected times)
-	end     *gameEnd      // the game's end (nil: not ended)
+	led  ledger
+	view boardView     // what the board shows, against the record
+	ref  *clockd.Clock // reference clock driven by completed presses (expected times)
+	end  *gameEnd      // the game's end (nil: not ended)
 	// atStart: the board shows the starting position in the middle of
 	// the game (reset, or another board put in its place) since resetAt.
 	// The record is kept; presses are not judged until the board shows a
@@ -659,7 +658,6 @@ func (g *Game) reset(rec *rules.Game) {
 	g.view.snap = rules.SnapshotOf(g.start)
 	g.view.placed = g.view.snap
 	g.view.shown = nil
-	g.illegal = [2]int{}
 	g.end = nil
 	g.atStart = false
 	g.waiting = pressQueue{}
@@ -797,7 +795,7 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	g.inputs++
 	g.advance(&out, at, at)
 	if dump {
-		g.dumped(s)
+		g.view.dumped(&g.away, g.oriented && g.end == nil, g.orient, s)
 	}
 	if g.away.disconnected {
 		// The board is read again: how long it has shown what it shows
@@ -917,31 +915,31 @@ func (g *Game) Dump(at time.Duration, s rules.Snapshot) []Event {
 // by the dump's time were decided, so that what was laid on the image of
 // before an absence and waits for the dump is not decided on that image
 // at the dump's own input.
-func (g *Game) dumped(s rules.Snapshot) {
-	first := g.away.undumped
-	g.away.undumped = false // the board is read whole
-	if !g.oriented || g.end != nil {
+func (v *boardView) dumped(a *absence, followed bool, orient rules.Orientation, s rules.Snapshot) {
+	first := a.undumped
+	a.undumped = false // the board is read whole
+	if !followed {
 		return
 	}
 	r := s
-	if g.orient == rules.BlackBottom {
+	if orient == rules.BlackBottom {
 		r = r.Rotated()
 	}
 	if first {
 		// The first dump since the board was disconnected: plies
 		// held on what field updates showed before it were laid on
 		// the image of before the absence, and go.
-		g.view.held.plies, g.view.held.ambiguous = nil, false
-		g.view.held.notAway()
+		v.held.plies, v.held.ambiguous = nil, false
+		v.held.notAway()
 	}
-	if r.Squares != g.view.snap.Squares || r.Unknown != g.view.snap.Unknown {
-		g.away.resync()
-		lossy := g.away.search == unsettledLossy || !g.away.disconnected
-		if !g.away.unsettled() {
-			g.away.search, g.away.warned, g.away.unchecked = unsettled, false, false
+	if r.Squares != v.snap.Squares || r.Unknown != v.snap.Unknown {
+		a.resync()
+		lossy := a.search == unsettledLossy || !a.disconnected
+		if !a.unsettled() {
+			a.search, a.warned, a.unchecked = unsettled, false, false
 			if !first {
 				// the image was last known right at the previous input
-				g.away.at, g.away.in = g.view.boardRead.at, g.view.boardRead.in
+				a.at, a.in = v.boardRead.at, v.boardRead.in
 			}
 			// else the absence is the disconnection's, whatever field
 			// updates laid on the image of before it seemed to say:
@@ -949,7 +947,7 @@ func (g *Game) dumped(s rules.Snapshot) {
 			// it
 		}
 		if lossy {
-			g.away.search = unsettledLossy
+			a.search = unsettledLossy
 		}
 	}
 }
@@ -982,7 +980,8 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.clock = ev.Clock
 		g.flag.clockFlag(g.inputs, ev)
 	case clockd.PeriodAdded:
-		g.clockPeriodAdded(&out, at, ev)
+		g.clock = ev.Clock
+		g.flag.clockPeriodAdded(&g.em, &g.waiting, g.led.counts, g.inputs, len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && !g.atStart, &out, at, ev)
 	case clockd.Stopped:
 		g.clock = ev.Clock
 		g.ref.Stop(at)
@@ -1013,7 +1012,9 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		// should know.
 		g.em.anomaly(&out, at, KindClockReading, 0, true, "6.10", say(TextReadingLook, ev.Detail))
 	case clockd.Reset:
-		g.clockWasReset(&out, at, ev)
+		before := g.clock
+		g.clock = ev.Clock
+		g.hand.clockWasReset(&g.em, &g.flag, g.led.counts.White+g.led.counts.Black, g.end != nil, before, &out, at, ev)
 	}
 	if !g.oriented && g.first.state == readNotSearched && g.waiting.clockSpoke(g.round.started()) && g.orientTo(&out, at, g.first.snap) {
 		// The board shows something else than the start: now that the
@@ -1120,12 +1121,12 @@ func mirrored(ev clockd.ClockEvent) clockd.ClockEvent {
 // most often a clock set to another control than the event's, which would
 // count the periods wrong; else a game whose first moves arbiterd missed
 // with every piece back on its square.
-func (g *Game) joinedAtTheStart(out *[]Event, at time.Duration) {
-	if !g.oriented || g.away.fromStart || g.led.plyBase != 0 || g.led.rec.Ply() != 0 || len(g.led.plies) != 0 || g.end != nil {
+func (led *ledger) joinedAtTheStart(em *emitter, a *absence, clock clockd.Times, tc clockd.TimeControl, followed bool, out *[]Event, at time.Duration) {
+	if !followed || a.fromStart || led.plyBase != 0 || led.rec.Ply() != 0 || len(led.plies) != 0 {
 		return
 	}
-	g.em.anomaly(out, at, KindClockReading, 0, true, "6.10", say(TextReadingFirst,
-		hms(g.clock.White), hms(g.clock.Black), g.cfg.TimeControl.String()))
+	em.anomaly(out, at, KindClockReading, 0, true, "6.10", say(TextReadingFirst,
+		hms(clock.White), hms(clock.Black), tc.String()))
 }
 
 // clockPressed records a press: it waits to be resolved against the board
@@ -1168,38 +1169,35 @@ func (f *flagState) clockFlag(inputs int, ev clockd.ClockEvent) {
 
 // clockPeriodAdded records a period the clock added, and the check of the
 // moves against it when a counter added it.
-func (g *Game) clockPeriodAdded(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	g.clock = ev.Clock
+func (f *flagState) clockPeriodAdded(em *emitter, q *pressQueue, counts Moves, inputs int, check bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	period := ev.Period
-	if period <= g.flag.hwPeriod[ev.Side] {
-		period = g.flag.hwPeriod[ev.Side] + 1
+	if period <= f.hwPeriod[ev.Side] {
+		period = f.hwPeriod[ev.Side] + 1
 	}
-	g.flag.hwPeriod[ev.Side] = period
+	f.hwPeriod[ev.Side] = period
 	// A clock may show the flag at 0:00 and add the next period only
 	// with the flagged side's next press: while that side's flag is
 	// down, an addition is the flag's, not a counter's.
-	flagged := g.flag.down[ev.Side]
-	g.flag.down[ev.Side] = false
-	g.em.emit(out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
-	if !g.flag.sincePress && !flagged && len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && !g.atStart {
+	flagged := f.down[ev.Side]
+	f.down[ev.Side] = false
+	em.emit(out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
+	if !f.sincePress && !flagged && check {
 		ev.Period = period
-		g.flag.checks = append(g.flag.checks, periodCheck{ev: ev, in: g.inputs})
-		g.flag.snapChecks(&g.waiting, g.led.counts, ev.Side)
+		f.checks = append(f.checks, periodCheck{ev: ev, in: inputs})
+		f.snapChecks(q, counts, ev.Side)
 	}
 }
 
 // clockWasReset handles the clock set back to the control's starting times
 // mid-game: it counts afresh; the record and the move counts stand.
-func (g *Game) clockWasReset(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	before := g.clock
-	g.clock = ev.Clock
-	g.flag.hwPeriod = [2]int{1, 1}
-	g.flag.down = [2]bool{}
-	if g.end == nil {
-		g.em.anomaly(out, at, KindClockReading, 0, true, "6.10",
+func (h *hand) clockWasReset(em *emitter, f *flagState, plies int, ended bool, before clockd.Times, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	f.hwPeriod = [2]int{1, 1}
+	f.down = [2]bool{}
+	if !ended {
+		em.anomaly(out, at, KindClockReading, 0, true, "6.10",
 			say(TextReadingReset,
 				hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
-		g.hand.clockReset((*out)[len(*out)-1], g.led.counts.White+g.led.counts.Black, before, ev.Clock)
+		h.clockReset((*out)[len(*out)-1], plies, before, ev.Clock)
 	}
 }
 

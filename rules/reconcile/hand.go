@@ -62,7 +62,8 @@ type hand struct {
 	changed bool
 	pause   bool
 	stopSeq int
-	unsure  bool // a change's face was named by the clock's indicators alone
+	unsure  bool   // a change's face was named by the clock's indicators alone
+	illegal [2]int // completed illegal moves by side, penalised (7.5.3, 7.5.5)
 }
 
 // handStop is whether the clock stands.

@@ -160,6 +160,6 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		g.round.defaultTimePassed(&g.em, &g.led, g.start, g.cfg.DefaultTime, out, at)
 	case dueCheckJoin:
 		g.join.state = joinedChecked
-		g.joinedAtTheStart(out, at)
+		g.led.joinedAtTheStart(&g.em, &g.away, g.clock, g.cfg.TimeControl, g.oriented && g.end == nil, out, at)
 	}
 }

@@ -29,7 +29,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 // judgePress applies what the press pr comes to (decidePress), or reports
 // false when held plies are to be settled first.
 func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judged bool) {
-	d, cands := g.decidePress(at, pr)
+	d, cands := g.waiting.decidePress(&g.view, &g.led, &g.away, g.cfg, g.away.pressIgnored(g.end != nil, g.atStart, g.resetAt, pr), at, pr)
 	side := pr.ev.Side
 	if d != pressNotJudged {
 		g.waiting.back = noBackExpected // whatever it comes to, the press back was this or is no more
@@ -41,12 +41,12 @@ func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judg
 		g.waiting.presses = append([]pendingPress{pr}, g.waiting.presses...)
 		g.waiting.wait = true
 	case pressIllegalMove:
-		g.illegalPress(out, at, side)
+		g.hand.illegalPress(&g.em, g.cfg, &g.led, &g.view, out, at, side)
 	case pressOfAbsence:
 		g.away.absorb[side]--
 	case pressNoMove:
 		g.away.endAbsorbing(pr)
-		g.pressWithoutMove(out, at, pr.ev)
+		g.hand.pressWithoutMove(&g.em, g.cfg, &g.led, &g.waiting, g.join.faces == facesGuessed, out, at, pr.ev)
 	case pressCompletesPly:
 		g.away.endAbsorbing(pr)
 		g.completeByPress(out, at, pr, cands)
@@ -81,33 +81,33 @@ func (d pressDecision) String() string {
 // decidePress decides, at at, what the press pr comes to on the record,
 // the board and the absence as they stand, with the uncompleted plies of
 // its side (cands). It changes nothing.
-func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
+func (q *pressQueue) decidePress(v *boardView, led *ledger, a *absence, cfg Config, ignored bool, at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
 	ev := pr.ev
-	if g.away.pressIgnored(g.end != nil, g.atStart, g.resetAt, pr) {
+	if ignored {
 		return pressNotJudged, nil
 	}
 	side := ev.Side
-	cands = g.led.uncompleted(side)
-	if len(cands) == 0 && g.waiting.back == backOf(side) && !placedBy(g.view.snap, g.led.boards[len(g.led.boards)-1], side) {
+	cands = led.uncompleted(side)
+	if len(cands) == 0 && q.back == backOf(side) && !placedBy(v.snap, led.boards[len(led.boards)-1], side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
 		return pressGivesTurnBack, cands
 	}
-	if g.view.held.first(pr, cands, g.view.changed) {
+	if v.held.first(pr, cands, v.changed) {
 		// the plies the board showed around the press (or reported up to
 		// two scans after it, or that replace the move the press would
 		// complete: the board's latest word on it) are accepted first; a
 		// correction of a completed move waits for its own deadline
 		return pressAfterHeld, cands
 	}
-	if g.view.unexplained.on() && g.view.held.plies == nil && placedBy(g.view.snap, g.led.boards[len(g.led.boards)-1], side) && (len(cands) == 0 || g.view.unexplained.since.before(pr.stamp())) {
+	if v.unexplained.on() && v.held.plies == nil && placedBy(v.snap, led.boards[len(led.boards)-1], side) && (len(cands) == 0 || v.unexplained.since.before(pr.stamp())) {
 		// The board showed at the press, and still shows, a position
 		// nothing explains, in which the pressing side has put a piece
 		// where the record has none: its move is illegal. A piece merely
 		// missing (in a hand, or captured while the opponent moves), the
 		// opponent's piece in the hand, or a transient that began after
 		// the press, is not the presser's move.
-		if !g.waiting.wait && at < g.view.changed.at+g.cfg.ScanLag && at < ev.At+g.cfg.UnexplainedAfter {
+		if !q.wait && at < v.changed.at+cfg.ScanLag && at < ev.At+cfg.UnexplainedAfter {
 			// The board is still changing: the same press is judged once
 			// it stands still (the piece may be going on to where a
 			// correction of the record explains it).
@@ -115,7 +115,7 @@ func (g *Game) decidePress(at time.Duration, pr pendingPress) (d pressDecision, 
 		}
 		return pressIllegalMove, cands
 	}
-	if g.away.absorbs(pr, len(cands) > 0) {
+	if a.absorbs(pr, len(cands) > 0) {
 		return pressOfAbsence, cands
 	}
 	if len(cands) == 0 {

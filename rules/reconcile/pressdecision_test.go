@@ -62,7 +62,8 @@ func TestDecidePress(t *testing.T) {
 			if len(h.g.waiting.presses) == 0 {
 				t.Fatal("no press waits")
 			}
-			if got, _ := h.g.decidePress(sec(c.at), h.g.waiting.presses[0]); got != c.want {
+			g, pr := h.g, h.g.waiting.presses[0]
+			if got, _ := g.waiting.decidePress(&g.view, &g.led, &g.away, g.cfg, g.away.pressIgnored(g.end != nil, g.atStart, g.resetAt, pr), sec(c.at), pr); got != c.want {
 				t.Errorf("decided %v, want %v", got, c.want)
 			}
 		})

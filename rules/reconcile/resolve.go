@@ -134,17 +134,17 @@ func repliedAfter(plies []plyInfo, waiting []pendingPress, pr pendingPress, i in
 // pressWithoutMove reports ev, a press with no new move of its side on the
 // board: an illegal move (6.2.4, 7.5.3); the opponent's press back, with no
 // move of its own, is then expected and no offence.
-func (g *Game) pressWithoutMove(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if g.join.faces == facesGuessed {
+func (h *hand) pressWithoutMove(em *emitter, cfg Config, led *ledger, q *pressQueue, guessed bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if guessed {
 		return // whose press it was is not known yet (see learnFaces)
 	}
 	side := ev.Side
-	g.waiting.back = backOf(side.Other())
-	g.illegal[side]++
-	g.em.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
+	q.back = backOf(side.Other())
+	h.illegal[side]++
+	em.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
 		say(TextPressWithoutMove,
-			sideWord(side), g.led.when(ev), possWord(side), g.cfg.penalty(g.led.rec, g.illegal, side)))
-	g.hand.expectPenalty(g.cfg, g.illegal, g.led.counts, out, side, say(TextIncidentPress, possWord(side)))
+			sideWord(side), led.when(ev), possWord(side), cfg.penalty(led.rec, h.illegal, side)))
+	h.expectPenalty(cfg, h.illegal, led.counts, out, side, say(TextIncidentPress, possWord(side)))
 }
 
 // laterPresses counts the presses of pr's side that wait after pr: the
@@ -308,19 +308,19 @@ func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article st
 }
 
 // illegalPress reports a press completing a position no legal move explains.
-func (g *Game) illegalPress(out *[]Event, at time.Duration, side clockd.Side) {
-	g.view.unexplained.report()
-	g.illegal[side]++
+func (h *hand) illegalPress(em *emitter, cfg Config, led *ledger, v *boardView, out *[]Event, at time.Duration, side clockd.Side) {
+	v.unexplained.report()
+	h.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := say(TextIllegalPosition, possWord(side))
-	if s, san, ok := twoMoves(g.led.rec, g.view.snap); ok && s == side {
+	if s, san, ok := twoMoves(led.rec, v.snap); ok && s == side {
 		kind, article = KindTwoMoves, "7.5"
 		what = say(TextIllegalTwoMoves, sideWord(side), san, sideWord(side.Other()))
 	}
-	g.em.anomaly(out, at, kind, side, false, article,
+	em.anomaly(out, at, kind, side, false, article,
 		say(TextIllegal,
-			sideWord(side), what, g.led.restoreFEN(), sideWord(side), g.cfg.penalty(g.led.rec, g.illegal, side)))
-	g.hand.expectPenalty(g.cfg, g.illegal, g.led.counts, out, side, say(TextIncidentIllegal, possWord(side)))
+			sideWord(side), what, led.restoreFEN(), sideWord(side), cfg.penalty(led.rec, h.illegal, side)))
+	h.expectPenalty(cfg, h.illegal, led.counts, out, side, say(TextIncidentIllegal, possWord(side)))
 }
 
 // penalty words the 7.5.5 consequence of side's latest illegal move.
@@ -416,7 +416,7 @@ func (g *Game) State() Summary {
 		Clock:     g.clock,
 		Expected:  g.ref.Times(g.now),
 		Period:    g.flag.hwPeriod,
-		Illegal:   g.illegal,
+		Illegal:   g.hand.illegal,
 	}
 	if g.end != nil {
 		s.Result, s.EndReason = g.end.result, g.end.reason
