@@ -64,39 +64,6 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 	return notRebuilt
 }
 
-// searchBounds is how many plies an explanation of the snapshot may add
-// (depth) and how many of the record's it may replace (back).
-//
-// Between two scans of a connected board at most two plies are plausible
-// (two quick moves in time trouble); longer sequences are searched only
-// after the board was away (connect, resync, a dump that contradicted the
-// image), or they would explain transient states by moves nobody made.
-// Likewise only the last ply may be replaced (a slide that goes on, a
-// change of mind before the press): replacing more lets a lifted piece be
-// explained as an alternative history in which it was captured. After an
-// absence the plies arbiterd could not verify stay replaceable until a
-// verified move follows them: if they explained a piece in the hand, the
-// board shows it when the piece lands.
-func (a *absence) searchBounds(q *pressQueue, led *ledger, maxPlies int) (depth, back int) {
-	depth, back = maxPlies, q.retractable(led, a)
-	if !a.resyncing() {
-		depth, back = min(depth, 2), min(q.trailing(led, a), 1)
-	}
-	return depth, back
-}
-
-// noteShown records that the board shows s at this time. A snapshot that
-// repeats the last one (a keep-alive dump, a field reported again) shows
-// nothing new: the board has shown its position since it last changed, and
-// the waits that count from that change (held plies, a position to
-// resynchronise to, a slide) are not restarted by it — with a dump each
-// second they would never end.
-func (v *boardView) noteShown(inputs int, at time.Duration, s rules.Snapshot) {
-	if v.shown == nil || s != *v.shown {
-		v.changed.at, v.changed.in, v.shown = at, inputs, &s
-	}
-}
-
 // lifted counts the pieces s has lifted off p, or is -1 when anything else
 // changed (a piece put down, unknown codes, a board of another kind).
 func lifted(p, s rules.Snapshot) int {
@@ -316,13 +283,6 @@ func farFromStart(boards []rules.Snapshot, start *chess.Position, orient, o rule
 	return true
 }
 
-// backInStep ends an absence: the board's position is explained again.
-func (a *absence) backInStep() {
-	a.search, a.suspect, a.stale, a.rebased = inStep, false, false, false
-	a.far = farPosition{}
-	a.fromStart = false
-}
-
 // gameUnderWay reports whether the board, not yet oriented, shows the game under
 // way: a position the moves of an absence from the start (up to
 // resyncPlies) reach with the board one way round and not the other. That
@@ -431,32 +391,6 @@ func gameMaterial(s rules.Snapshot) bool {
 	return legal
 }
 
-// clockSpoke reports whether the clock has started, been pressed or said
-// whose time runs.
-func (q *pressQueue) clockSpoke(started bool) bool {
-	return started || len(q.presses) > 0 || q.turn.seen()
-}
-
-// transient reports whether the board, back from an absence, is better
-// explained as a move in the making than by moves (from ply from): the
-// moves leave the other side to move than the clock says, and the board is,
-// but for one piece lifted off it, a position the record reaches in at most
-// two plies with the clock's side to move (pieceInHand). A capture is made
-// by lifting the captured piece first: a dump read then shows a position
-// that four plies explain (…Bxg1, a move and back, …Bc5) with the wrong
-// side to move, and rebuilding the record from it derails the game.
-func (v *boardView) transient(led *ledger, q *pressQueue, a *absence, from int, moves []*chess.Move) bool {
-	turn, ok := q.clockTurn(a.at, v.snap)
-	if !ok || v.snap.OccupancyOnly || v.snap.Unknown != 0 {
-		return false
-	}
-	after := led.rec.PositionAt(from).Turn()
-	if len(moves)%2 == 1 {
-		after = after.Other()
-	}
-	return after != turn && pieceInHand(led.rec.Position(), v.snap, turn, 2)
-}
-
 // pieceInHand reports whether s is a position that depth plies or fewer
 // from p reach with turn to move, with one piece lifted off it.
 func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth int) bool {
@@ -472,110 +406,6 @@ func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth in
 		}
 	}
 	return false
-}
-
-// waitsForTheBoard reports whether a decision on what the board shows after
-// lost updates (settling held plies, rebuilding the record) waits for the
-// board to be read again, and until when at most: the clock spoke after
-// the board's latest reading, so the board may have changed since without
-// saying so (a capture whose updates were lost: the captured piece lifted,
-// the capturing one not yet seen on its square, the press already made).
-// The next dump shows it; the wait is bounded by twice ScanLag after the
-// word, for a board that is not polled.
-func (v *boardView) waitsForTheBoard(q *pressQueue, a *absence, scanLag time.Duration) (time.Duration, bool) {
-	t := q.turn
-	if a.search != unsettledLossy || !t.seen() || t.at <= v.boardRead.at {
-		return 0, false
-	}
-	return t.at + 2*scanLag, true
-}
-
-// unsure reports whether the record ends in what arbiterd put there without
-// verifying it (unverified plies, or a record rebuilt from the board), with
-// no verified move after it yet: the absence is not over.
-func (a *absence) unsure(plies []plyInfo) bool {
-	n := len(plies)
-	return (n > 0 && plies[n-1].unverified()) || (n == 0 && a.rebased)
-}
-
-// explain reconstructs s from the record. When the record ends in plies
-// arbiterd could not verify, the explanation from the last verified
-// position is preferred if it needs fewer plies from there: those plies may
-// have explained a piece in the hand, and the record's own cost order
-// would rather replace one of them by a longer sequence than all of them
-// by the one move the board shows.
-func (led *ledger) explain(q *pressQueue, a *absence, s rules.Snapshot, depth, back int) rules.Result {
-	res := rules.Reconstruct(led.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
-	// The plies above the last verified position: those made while the
-	// board was not read, and, back from an absence, those it showed
-	// before and nobody completed (a piece seen on its way is no move).
-	// The board's position is explained from below them when that takes
-	// fewer plies.
-	n := len(led.plies)
-	u := 0
-	for u < n {
-		p := led.plies[n-1-u]
-		if !p.unverified() && (!a.resyncing() || p.completed() || q.pressWaitsFor(led, a, n-1-u, true)) {
-			break
-		}
-		u++
-	}
-	if u == 0 || res.Kind == rules.ResultSignal || res.Kind == rules.UnknownPieces {
-		return res
-	}
-	base := n - u
-	cost := 1 << 30 // of res, in plies from the verified position
-	switch res.Kind {
-	case rules.NoChange:
-		cost = u
-	case rules.Forward, rules.Ambiguous, rules.Correction:
-		l := len(res.Moves)
-		if res.Kind == rules.Ambiguous {
-			l = len(shortest(res.Candidates))
-		}
-		if res.From >= base {
-			cost = res.From - base + l
-		}
-	case rules.TakeBack:
-		if res.From >= base {
-			cost = res.From - base
-		}
-	}
-	alt := led.rec.Clone()
-	if alt.TakeBack(base) != nil {
-		return res
-	}
-	r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: depth})
-	switch r.Kind {
-	case rules.NoChange:
-		if cost > 0 {
-			return rules.Result{Kind: rules.TakeBack, From: base}
-		}
-	case rules.Forward, rules.Ambiguous:
-		l := len(r.Moves)
-		if r.Kind == rules.Ambiguous {
-			l = len(shortest(r.Candidates))
-		}
-		if l < cost {
-			r.From = base
-			if r.Kind == rules.Forward {
-				r.Kind = rules.Correction
-			}
-			return r
-		}
-	}
-	return res
-}
-
-// retractable is how many plies at the end of the record a correction may
-// replace after an absence: the trailing uncompleted ones and the
-// unverified ones below them.
-func (q *pressQueue) retractable(led *ledger, a *absence) int {
-	n := q.trailing(led, a)
-	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
-		n++
-	}
-	return n
 }
 
 // resyncFar handles a board that, back from an absence, has shown for
@@ -708,48 +538,6 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	return true
 }
 
-// fewestTo is the record's ply the rebuild from base counts from and the
-// fewest plies that can have been made to reach base (see least): those
-// found when the board showed far, unless the record has changed since
-// (then none is known), or base is the position the pieces of far were
-// lifted from, which is searched now. ok is false when that search
-// reaches base: it is no far position.
-func (led *ledger) fewestTo(q *pressQueue, a *absence, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
-	if base != far.snap {
-		res := led.explain(q, a, base, resyncPlies, q.retractable(led, a))
-		if res.Kind != rules.Unexplained {
-			return 0, 0, false
-		}
-		k := q.unpressedTail(led, a)
-		return led.rec.Ply() - k, least(res, k), true
-	}
-	if far.fen != led.rec.FEN() || far.from > led.rec.Ply() {
-		return led.rec.Ply(), 1, true // the record changed since: no count is known
-	}
-	return far.from, far.least, true
-}
-
-// rebaseDue returns when the record may be rebuilt from what the board
-// shows, back from an absence, when not even the deeper search reaches it.
-// That is final, and a piece held in a hand (or knocked over) shows the
-// same, so the board must have shown the position for UnexplainedAfter
-// and a press must have been made while it stood — a player pressing
-// has finished the move — and the board not changed for ScanLag after
-// that press. Without a press (a game without a clock) the position must
-// stand for six times UnexplainedAfter.
-func (v *boardView) rebaseDue(cfg Config, q *pressQueue, a *absence) time.Duration {
-	stood := v.changed.at + cfg.UnexplainedAfter
-	if until, ok := v.waitsForTheBoard(q, a, cfg.ScanLag); ok {
-		stood = max(stood, until)
-	}
-	for _, p := range q.presses {
-		if p.ev.At >= v.changed.at {
-			return max(stood, p.ev.At+cfg.ScanLag)
-		}
-	}
-	return v.changed.at + 6*cfg.UnexplainedAfter
-}
-
 // unverify brings the record to the board's position by moves that
 // replace the plies after from, made while the board was not read: they
 // are recorded, not completed, not counted, and reported. When the clock's
@@ -806,19 +594,6 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 type laidPlies struct {
 	n           [2]int
 	words, sans []string
-}
-
-// reportLaid raises the unverified-moves anomaly of plies laid after ply
-// verified; back opens the text (how the board was read again).
-func (a *absence) reportLaid(em *emitter, led *ledger, out *[]Event, at time.Duration, back Text, verified int, l laidPlies, ambiguous bool) {
-	first := verified + 1
-	how := say(TextUnverifiedOnly, strings.Join(l.words, " "))
-	if ambiguous {
-		how = say(TextUnverifiedSeveral, strings.Join(l.words, " "))
-	}
-	a.reportUnverified(em, out, at, say(TextUnverifiedLaid,
-		back, len(l.words), verified, led.counts.White, led.counts.Black, how, first, first+len(l.words)-1, l.n[clockd.White], l.n[clockd.Black]),
-		Event{Ply: verified, Made: len(l.sans), Plies: l.sans, FEN: led.rec.FEN()})
 }
 
 // rebuildOnTheClocksTurn checks the side to move after moves (the shortest
@@ -1039,30 +814,6 @@ func unseenPlies(h, least int, first clockd.Side, turn chess.Color, again bool) 
 	return made, n
 }
 
-// followFrom makes rec the record, its first position numbered ply.
-func (led *ledger) followFrom(h *held, rec *rules.Game, ply int) {
-	led.rec = rec
-	led.plies = nil
-	led.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
-	h.plies, h.backTo = nil, -1
-	led.plyBase = ply
-	led.before = movesBefore(rec.Position())
-}
-
-// reportRebuilt raises the unverified-moves anomaly of a rebuilt record:
-// made plies nobody saw after ply verified, n of them each side's; first
-// when the board was first read with the game under way.
-func (a *absence) reportRebuilt(em *emitter, led *ledger, out *[]Event, at time.Duration, first bool, why Text, verified, made int, n [2]int) {
-	fen := led.rec.FEN()
-	back := Text{Code: TextUnverifiedBack}
-	if first {
-		back = Text{Code: TextUnverifiedFirst} // arbiterd started after the first moves
-	}
-	a.reportUnverified(em, out, at, say(TextUnverifiedRebuilt,
-		back, made, verified, led.counts.White, led.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, fen, verified+1),
-		Event{Ply: verified, Made: made, FEN: fen})
-}
-
 // resolveBefore resolves the presses made before the board went away: they
 // are judged on the record as it was then, before it is brought to the
 // board's position. No plies are held then (the record is brought to the
@@ -1076,76 +827,6 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 		g.judgePress(out, at, pr)
 		g.flag.snapChecks(&g.waiting, g.led.counts, pr.ev.Side)
 	}
-}
-
-// clockTurn is the side to move by the clock in the position the board
-// shows: the latest word of the clock (a press, or a reading taken as a
-// whole) after the board went away, unless the board has changed since it
-// was read then — the runner's own move may be the change, not yet
-// pressed. A word from while the board was not read speaks of the position
-// the board is first read with after it when that reading is a dump (the
-// board read afresh), of the position before it when it is a field update
-// (a change), and goes stale as the board changes (see Game.board).
-func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (chess.Color, bool) {
-	t := q.turn
-	if !t.seen() || t.at <= awayAt || (t.board != wordUnread && t.snap != board) {
-		return chess.White, false
-	}
-	if t.toMove == clockd.White {
-		return chess.White, true
-	}
-	return chess.Black, true
-}
-
-// clockSays records the clock's word that side is to move, at at.
-func (q *pressQueue) clockSays(a *absence, snap rules.Snapshot, side clockd.Side, at time.Duration) {
-	w := clockWord{board: wordOnBoard, toMove: side, at: at, snap: snap}
-	switch {
-	case a.disconnected:
-		w.board = wordUnread
-	case a.undumped:
-		w.board = wordUndumped
-	}
-	q.turn = w
-}
-
-// absorbPresses drops the presses that wait for a move made while the board
-// was not read (they belong to the unverified plies, n of each side), and
-// lets as many more of each side as its unverified plies still lack
-// complete nothing without penalty: the clock is relayed by the board, so
-// the presses made meanwhile may be read only after it is back. Presses
-// read from input keepIn on (when not 0) are kept: they are of moves made
-// after the position the record was rebuilt from, which that input showed
-// (see movedOnFrom). Inputs, not stamps: a stalled host reads a burst at one
-// stamp.
-func (a *absence) absorbPresses(q *pressQueue, n [2]int, keepIn int) {
-	kept := q.presses[:0]
-	var seen [2]int
-	for _, p := range q.presses {
-		if !a.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {
-			seen[p.ev.Side]++
-			continue
-		}
-		kept = append(kept, p)
-	}
-	q.presses = kept
-	for s := range a.absorb {
-		a.absorb[s] = max(0, n[s]-seen[s])
-	}
-}
-
-// reportUnverified raises the unverified-moves anomaly, once per absence.
-// where: the plies the anomaly names, for a reader of the stream that
-// follows the board (the LiveChess feed): from the last verified ply,
-// made of them, by plies (their SAN) or not known, to the position fen
-// (empty: nothing could be built from what the board shows).
-func (a *absence) reportUnverified(em *emitter, out *[]Event, at time.Duration, detail Text, where Event) {
-	if a.warned {
-		return
-	}
-	a.warned = true
-	em.emit(out, at, Event{Type: TypeAnomaly, Kind: KindUnverified, NoSide: true, Article: "6.10", Text: detail,
-		Ply: where.Ply, Made: where.Made, Plies: where.Plies, FEN: where.FEN})
 }
 
 // placementFEN writes the FEN of the placement s with turn to move. Castling
@@ -1170,66 +851,6 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 		}
 	}
 	return s.FEN(turn, string(castling), moveNo)
-}
-
-// hold keeps several plies the board shows until the board has shown them
-// for ScanLag or a press needs them, because a piece in the hand can look
-// like a short exchange nobody played.
-func (v *boardView) hold(inputs int, at time.Duration, from int, moves []*chess.Move) {
-	v.held.plies, v.held.from, v.held.backTo, v.held.replaces = moves, from, -1, replacesNothing
-	v.held.in = v.changed.in
-	switch v.held.kind {
-	case heldSlide:
-		v.held.kind = heldPlain
-	case heldAwayInHand:
-		v.held.kind = heldAway
-	}
-	if !v.unexplained.on() {
-		v.unexplained.begin(stamp{at, inputs})
-	}
-}
-
-// fewer looks for an explanation of the board that replaces the last,
-// uncompleted ply and ends with fewer plies in the record than a forward
-// sequence of n plies: a piece seen on its way (Qc7-c6, recorded) and then,
-// in one scan, on its square and the opponent's reply is one move of the
-// queen (Qc7-c5) and the reply, not two queen moves around a reply.
-func (v *boardView) fewer(led *ledger, scanLag time.Duration, n int) (int, []*chess.Move, bool) {
-	ply := led.rec.Ply()
-	if ply == 0 || led.plies[ply-1].completed() {
-		return 0, nil, false
-	}
-	alt := led.rec.Clone()
-	if err := alt.TakeBack(ply - 1); err != nil {
-		return 0, nil, false
-	}
-	r := rules.Reconstruct(alt, v.snap, rules.Options{MaxPlies: n})
-	seq := r.Moves
-	if r.Kind == rules.Ambiguous {
-		seq = shortest(r.Candidates)
-	}
-	if (r.Kind != rules.Forward && r.Kind != rules.Ambiguous) || len(seq) == 0 || len(seq) > n {
-		return 0, nil, false
-	}
-	// only a slide that went on: the same piece from the same square, the
-	// recorded square strictly between it and the new one on a line
-	if !v.slidOn(led, scanLag, ply-1, seq) {
-		return 0, nil, false
-	}
-	return ply - 1, seq, true
-}
-
-// slidOn reports whether moves, replacing the plies after from, begin with
-// the last recorded ply's piece going on along its line (a slide seen on
-// its way), within ScanLag of the recorded square.
-func (v *boardView) slidOn(led *ledger, scanLag time.Duration, from int, moves []*chess.Move) bool {
-	ply := led.rec.Ply()
-	if from != ply-1 || len(moves) == 0 {
-		return false
-	}
-	last := led.rec.Moves()[ply-1]
-	return v.changed.at-led.plies[ply-1].made.at <= scanLag &&
-		moves[0].S1() == last.S1() && strictlyBetween(last.S1(), last.S2(), moves[0].S2())
 }
 
 // strictlyBetween reports whether mid lies on the line from a to b,
@@ -1283,121 +904,6 @@ func shortest(c [][]*chess.Move) []*chess.Move {
 		}
 	}
 	return best
-}
-
-// trailing is the number of plies after the last completed one.
-// A ply its side has already pressed for (the press is waiting to be
-// resolved) stays replaceable only while it is the last ply: a slide may
-// still end after the press is read, but once the opponent has replied
-// the pressed move is settled.
-func (q *pressQueue) trailing(led *ledger, a *absence) int {
-	n := 0
-	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
-		if i < len(led.plies)-1 && q.pressedFor(led, a, i) {
-			break
-		}
-		n++
-	}
-	return n
-}
-
-// pressedFor reports whether a pending press of the ply's side came after
-// the ply was made.
-func (q *pressQueue) pressedFor(led *ledger, a *absence, i int) bool {
-	return q.pressWaitsFor(led, a, i, false)
-}
-
-// unpressedTail is how many plies at the end of the record nobody
-// completed or pressed for before the board went away: shown before the
-// absence, they may never have been made (a piece seen on its way).
-func (q *pressQueue) unpressedTail(led *ledger, a *absence) int {
-	n := 0
-	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed() && !q.pressWaitsFor(led, a, i, true); i-- {
-		n++
-	}
-	return n
-}
-
-// pressedBefore reports whether a press waiting to be resolved may
-// complete ply i; beforeAway: only a press read before the board went away.
-func (q *pressQueue) pressWaitsFor(led *ledger, a *absence, i int, beforeAway bool) bool {
-	p := led.plies[i]
-	for _, pr := range q.presses {
-		if (!beforeAway || a.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {
-			return true
-		}
-	}
-	return false
-}
-
-// apply adds moves made on the board to the record, provisionally.
-func (led *ledger) apply(em *emitter, inputs int, out *[]Event, at time.Duration, moves []*chess.Move) {
-	for _, m := range moves {
-		side := sideOf(led.rec.Position().Turn())
-		if err := led.rec.Move(m); err != nil {
-			em.anomaly(out, at, KindUnexplainedPosition, side, false, "–",
-				say(TextRecordFailed, m.String(), err))
-			return
-		}
-		led.plies = append(led.plies, plyInfo{side: side, made: stamp{at, inputs}})
-		led.boards = append(led.boards, rules.SnapshotOf(led.rec.Position()))
-		p := led.rec.Ply()
-		em.emit(out, at, Event{Type: TypeMove, Ply: led.plyBase + p, Side: side, SAN: led.rec.SAN(p), UCI: led.rec.UCI(p), FEN: led.rec.FEN()})
-	}
-}
-
-// miscommitted looks for a completed move that the board shows was
-// another: the press was read while the piece was on its way (a pawn
-// that went on a square further, a castling pressed while only the rook
-// had moved). One of the last two completed plies (the opponent may have
-// replied and pressed meanwhile) is replaced by another move that vacates
-// the same square and is not taken afterwards, the plies after it stay as
-// they were, and one legal sequence from the position before it (with up
-// to one more ply) reaches the board. It returns the ply's index and
-// the sequence.
-func (v *boardView) miscommitted(led *ledger, s rules.Snapshot) (int, []*chess.Move, bool, bool) {
-	n := len(led.plies)
-	if v.held.tried.done && s == v.held.tried.snap && led.rec.FEN() == v.held.tried.fen && led.counts == v.held.tried.counts {
-		// Searched already for this board and this record: a piece held in
-		// the hand is reported (and dumped) again and again.
-		return 0, nil, false, false
-	}
-	last := n - 1 - countTrailing(led.plies)
-	recorded := led.rec.Moves()
-	for k := last; k >= 0 && k >= last-2; k-- {
-		if !led.plies[k].completed() || led.plies[k].unverified() {
-			return 0, nil, false, false
-		}
-		alt := led.rec.Clone()
-		if alt.TakeBack(k) != nil {
-			return 0, nil, false, false
-		}
-		r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: min(n-k+1, 3)})
-		if r.From != k {
-			continue
-		}
-		seqs := r.Candidates // several orders may reach it: only one may fit
-		if r.Kind == rules.Forward {
-			seqs = [][]*chess.Move{r.Moves}
-		} else if r.Kind != rules.Ambiguous {
-			continue
-		}
-		var fit [][]*chess.Move
-		merge := false
-		for _, q := range seqs {
-			switch {
-			case k >= last-1 && fitsCorrection(q, recorded[k:n]):
-				fit = append(fit, q)
-			case fitsMerge(q, recorded[k:n]):
-				fit, merge = append(fit, q), true
-			}
-		}
-		if len(fit) == 1 {
-			return k, fit[0], merge, true
-		}
-	}
-	v.held.tried.done, v.held.tried.snap, v.held.tried.fen, v.held.tried.counts = true, s, led.rec.FEN(), led.counts
-	return 0, nil, false, false
 }
 
 // fitsMerge reports whether sequence q replaces the recorded plies old —
@@ -1466,63 +972,6 @@ func vacates(m *chess.Move, sq chess.Square) bool {
 	return false
 }
 
-// remerge replaces plies k to k+2 — a piece's move, the reply, the piece
-// moving on — by the piece's one move, the reply and the move the board
-// shows now (see fitsMerge). The one move is completed as the piece's
-// second move was (its press was the press of the whole move), the reply
-// as it was, and the new move waits for its own press. The side's count
-// is one less; the arbiter is told once.
-func (led *ledger) remerge(em *emitter, a *absence, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) {
-	olds := append([]plyInfo(nil), led.plies[k:]...)
-	was := led.moveText(k) + " and " + led.moveText(k+2)
-	led.retract(em, a, out, at, k, moves, retractCorrecting)
-	led.apply(em, inputs, out, at, moves)
-	if len(led.plies) < k+3 {
-		return
-	}
-	led.plies[k].made.at, led.plies[k].made.in = olds[2].made.at, olds[2].made.in
-	led.plies[k+1].made.at, led.plies[k+1].made.in, led.plies[k+1].warned = olds[1].made.at, olds[1].made.in, olds[1].warned
-	for i, o := range []plyInfo{olds[2], olds[1]} {
-		switch {
-		case o.pressed():
-			led.complete(em, out, at, k+i, ByPress, clock)
-			led.plies[k+i].press.at, led.plies[k+i].press.in = o.press.at, o.press.in
-		case o.completed():
-			led.complete(em, out, at, k+i, ByNextMove, clock)
-		}
-	}
-	side := olds[0].side
-	em.anomaly(out, at, KindMoveCorrected, side, false, "6.2.1",
-		say(TextMoveCorrectedTwo,
-			was, sideWord(side), led.moveText(k), led.moveText(k+2), possWord(side.Other()), possWord(side)))
-}
-
-// recommit replaces the completed ply k by the held sequence (the plies
-// after it are the same moves), completes again what was completed, as it
-// was, and tells the arbiter once.
-func (led *ledger) recommit(em *emitter, a *absence, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) {
-	olds := append([]plyInfo(nil), led.plies[k:]...)
-	was := led.moveText(k)
-	led.retract(em, a, out, at, k, moves, retractCorrecting)
-	led.apply(em, inputs, out, at, moves)
-	for i, o := range olds {
-		if k+i >= len(led.plies) {
-			break
-		}
-		led.plies[k+i].made.at, led.plies[k+i].made.in, led.plies[k+i].warned = o.made.at, o.made.in, o.warned
-		if o.completed() {
-			by := ByNextMove
-			if o.pressed() {
-				by = ByPress
-			}
-			led.complete(em, out, at, k+i, by, clock)
-		}
-	}
-	em.anomaly(out, at, KindMoveCorrected, olds[0].side, false, "6.2.1",
-		say(TextMoveCorrected,
-			was, sideWord(olds[0].side), led.moveText(k), possWord(olds[0].side)))
-}
-
 // retract takes the record back to ply from. replacement, when given, is
 // retraction is how retract takes plies back.
 type retraction uint8
@@ -1532,40 +981,3 @@ const (
 	retractByArbiter                    // by the arbiter's action: a take-back (7.1)
 	retractCorrecting                   // completed plies replaced by the moves the board shows were made instead
 )
-
-// the sequence that replaces the retracted plies (a slide or correction).
-func (led *ledger) retract(em *emitter, a *absence, out *[]Event, at time.Duration, from int, replacement []*chess.Move, how retraction) {
-	if from < 0 || from >= led.rec.Ply() {
-		return
-	}
-	moves := led.rec.Moves()
-	for p := led.rec.Ply(); p > from; p-- {
-		info := led.plies[p-1]
-		reason := ReasonCorrection
-		switch {
-		case info.unverified():
-			// never announced as a move, never counted
-			a.unverified[info.side]--
-			if a.unverified == [2]int{} && !a.unverifiedOpen {
-				a.unverifiedFrom, a.unchecked = 0, false // the count is verified again
-			}
-			continue
-		case info.completed():
-			reason = ReasonTakeback
-			if how == retractCorrecting {
-				reason = ReasonCorrection
-			}
-			led.counts.add(info.side, -1)
-		case how == retractByArbiter:
-			reason = ReasonTakeback
-		case p == from+1 && len(replacement) > 0 && replacement[0].S1() == moves[p-1].S1():
-			reason = ReasonSlide
-		}
-		em.emit(out, at, Event{Type: TypeRetract, Ply: led.plyBase + p, Reason: reason, SAN: led.rec.SAN(p), UCI: led.rec.UCI(p)})
-	}
-	if err := led.rec.TakeBack(from); err != nil {
-		return
-	}
-	led.plies = led.plies[:from]
-	led.boards = led.boards[:from+1]
-}

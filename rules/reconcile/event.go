@@ -250,3 +250,24 @@ type Event struct {
 	// end
 	Result string
 }
+
+// emitter writes the event stream: every event stamped with the board, its
+// time and the next sequence number.
+type emitter struct {
+	board string // Config.Board
+	seq   int    // the last event's
+}
+
+// emit stamps e with the board, time and the next sequence number.
+func (em *emitter) emit(out *[]Event, at time.Duration, e Event) {
+	em.seq++
+	e.Board = em.board
+	e.At = at
+	e.Seq = em.seq
+	e.setSentence()
+	*out = append(*out, e)
+}
+
+func (em *emitter) anomaly(out *[]Event, at time.Duration, kind Kind, side clockd.Side, noSide bool, article string, detail Text) {
+	em.emit(out, at, Event{Type: TypeAnomaly, Kind: kind, Side: side, NoSide: noSide, Article: article, Text: detail})
+}

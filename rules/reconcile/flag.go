@@ -1,9 +1,8 @@
 package reconcile
 
 import (
-	"time"
-
 	"math/bits"
+	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/rules"
@@ -69,26 +68,6 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 	if endResult != "" && g.end == nil {
 		g.finish(out, at, endResult, endReason, endArticle)
 	}
-}
-
-// completedByNextMove completes, before a flag of side at flagAt is
-// judged, each of side's unpressed moves that side's next move, made
-// before the flag fell, completed (6.2.1): they count for the control.
-func (led *ledger) completedByNextMove(em *emitter, clock clockd.Times, out *[]Event, at time.Duration, side clockd.Side, flagAt time.Duration) {
-	for i, p := range led.plies {
-		if p.side != side || p.completed() || p.unverified() {
-			continue
-		}
-		if j := led.nextOwn(i); j >= 0 && led.plies[j].made.at <= flagAt {
-			led.complete(em, out, at, i, ByNextMove, clock)
-		}
-	}
-}
-
-// pressedAfter reports whether the ply was completed by a press read after
-// flag f's reading (the same reading time or later).
-func (p plyInfo) pressedAfter(f fallen) bool {
-	return p.pressed() && !p.unverified() && !p.press.before(stamp{f.At, f.in})
 }
 
 // verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
@@ -264,4 +243,118 @@ func (MaterialOracle) CanMate(fen string, side clockd.Side) (Mate, []string) {
 		return MateNo, nil
 	}
 	return MateUnknown, nil
+}
+
+type periodCheck struct {
+	ev clockd.ClockEvent
+	in int // the input that reported it: presses after it are not its
+	// done is the side's completed moves once every press up to the
+	// addition was resolved (known): the count the addition is checked
+	// against, whatever later presses completed before the check is due.
+	done  int
+	known bool
+}
+
+// flagState is the periods and flags as the clock showed them and the
+// checks they are due.
+type flagState struct {
+	flags      []fallen
+	stops      []clockd.ClockEvent // clock stops not yet decided (6.11)
+	checks     []periodCheck
+	down       [2]bool // a side's flag has fallen
+	sincePress bool    // a flag fell since the latest press
+	hwPeriod   [2]int  // the period the clock shows for each side
+}
+
+// fallen is a flag awaiting its verdict, with the input that reported it:
+// a press read after it, even at the same time, came after the flag.
+type fallen struct {
+	clockd.ClockEvent
+	in int
+}
+
+// snapChecks takes the count each period check of side s is judged by,
+// once the presses up to its addition are resolved.
+func (f *flagState) snapChecks(q *pressQueue, counts Moves, s clockd.Side) {
+	for i := range f.checks {
+		c := &f.checks[i]
+		if c.ev.Side == s && !c.known && !q.pendingUpTo(s, c.in) {
+			c.done, c.known = counts.Of(s), true
+		}
+	}
+}
+
+// clockFlag records a flag, judged once the presses before it are resolved
+// (resolveFlags).
+func (f *flagState) clockFlag(inputs int, ev clockd.ClockEvent) {
+	if f.down[ev.Side] {
+		return
+	}
+	f.down[ev.Side] = true
+	f.sincePress = true
+	// The period whose time ran out is the interpreter's to say: it
+	// alone sees whether the clock added the next one at the flag.
+	if ev.Period < 1 {
+		ev.Period = max(1, f.hwPeriod[ev.Side])
+	}
+	// A period the clock added in the same reading came with this
+	// flag: it is not a counter's addition to check against the moves.
+	kept := f.checks[:0]
+	for _, c := range f.checks {
+		if c.ev.Side != ev.Side || c.ev.At != ev.At {
+			kept = append(kept, c)
+		}
+	}
+	f.checks = kept
+	f.flags = append(f.flags, fallen{ev, inputs})
+}
+
+// clockPeriodAdded records a period the clock added, and the check of the
+// moves against it when a counter added it.
+func (f *flagState) clockPeriodAdded(em *emitter, q *pressQueue, counts Moves, inputs int, check bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	period := ev.Period
+	if period <= f.hwPeriod[ev.Side] {
+		period = f.hwPeriod[ev.Side] + 1
+	}
+	f.hwPeriod[ev.Side] = period
+	// A clock may show the flag at 0:00 and add the next period only
+	// with the flagged side's next press: while that side's flag is
+	// down, an addition is the flag's, not a counter's.
+	flagged := f.down[ev.Side]
+	f.down[ev.Side] = false
+	em.emit(out, at, Event{Type: TypePeriod, Side: ev.Side, Period: period, Added: ev.Added})
+	if !f.sincePress && !flagged && check {
+		ev.Period = period
+		f.checks = append(f.checks, periodCheck{ev: ev, in: inputs})
+		f.snapChecks(q, counts, ev.Side)
+	}
+}
+
+// checkPeriod compares a period addition made at a press with the side's
+// completed moves (6.10, 6.3.1).
+func (f *flagState) checkPeriod(em *emitter, h *hand, tc clockd.TimeControl, plies int, skip bool, out *[]Event, at time.Duration, ev clockd.ClockEvent, done int) {
+	// With the board showing the starting position mid-game, a clock
+	// whose times went up was most likely reset too: no counter to check.
+	if skip || ev.Period < 2 {
+		return
+	}
+	side, tc := ev.Side, tc
+	prev := ev.Period - 1
+	required := tc.Required(prev)
+	added := durationWords(ev.Added)
+	switch {
+	case required == 0:
+		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
+			say(TextPeriodNone,
+				added, possWord(side), ev.Period, tc.String(), possWord(side)))
+	case done < required:
+		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
+			say(TextPeriodEarly,
+				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, added, possWord(side), required))
+		h.expect((*out)[len(*out)-1], plies, side, -ev.Added, say(TextIncidentPeriodEarly, possWord(side)), say(TextIncidentPeriodEarlyWhat, periodWord(ev.Period)), "6.10")
+	case done > required:
+		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
+			say(TextPeriodLate,
+				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, done-required, possWord(side)))
+	}
 }

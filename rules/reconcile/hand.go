@@ -330,3 +330,90 @@ func (r *roundState) defaultTimePassed(em *emitter, led *ledger, start *chess.Po
 		break
 	}
 }
+
+// roundState is where the round stands for this board: the clock not yet
+// started, started with the default time (6.7.1) still to check, or
+// started and the default time checked (or not to be checked: a clock
+// first read with the game under way).
+type roundState uint8
+
+const (
+	roundNotStarted roundState = iota
+	roundStarted
+	roundDefaultChecked
+)
+
+// started reports whether the clock has started.
+func (r roundState) started() bool { return r != roundNotStarted }
+
+// clockWasReset handles the clock set back to the control's starting times
+// mid-game: it counts afresh; the record and the move counts stand.
+func (h *hand) clockWasReset(em *emitter, f *flagState, plies int, ended bool, before clockd.Times, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	f.hwPeriod = [2]int{1, 1}
+	f.down = [2]bool{}
+	if !ended {
+		em.anomaly(out, at, KindClockReading, 0, true, "6.10",
+			say(TextReadingReset,
+				hms(ev.Clock.White), hms(ev.Clock.Black), hms(before.White), hms(before.Black)))
+		h.clockReset((*out)[len(*out)-1], plies, before, ev.Clock)
+	}
+}
+
+// pressWithoutMove reports ev, a press with no new move of its side on the
+// board: an illegal move (6.2.4, 7.5.3); the opponent's press back, with no
+// move of its own, is then expected and no offence.
+func (h *hand) pressWithoutMove(em *emitter, cfg Config, led *ledger, q *pressQueue, guessed bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if guessed {
+		return // whose press it was is not known yet (see learnFaces)
+	}
+	side := ev.Side
+	q.back = backOf(side.Other())
+	h.illegal[side]++
+	em.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
+		say(TextPressWithoutMove,
+			sideWord(side), led.when(ev), possWord(side), cfg.penalty(led.rec, h.illegal, side)))
+	h.expectPenalty(cfg, h.illegal, led.counts, out, side, say(TextIncidentPress, possWord(side)))
+}
+
+// clockStopped decides a clock stop (6.11) once the board has had ScanLag
+// to show the move that ended the game: after the game has ended
+// (checkmate, stalemate, a result signalled, a flag) a stopped clock is
+// what the players do, and nothing is raised; during the game the arbiter
+// is told.
+func (h *hand) clockStopped(em *emitter, led *ledger, flagDown [2]bool, ended bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+	if ended || led.rec.Status().Over {
+		// the record's position ends the game: its game-end is due
+		return
+	}
+	if flagDown[clockd.White] || flagDown[clockd.Black] || ev.Clock.White <= 0 || ev.Clock.Black <= 0 {
+		// a clock stops by itself when a flag falls and its time is
+		// blocked at zero: the flag is the news, not the stop
+		return
+	}
+	if h.arbitersStop(led.counts.White + led.counts.Black) {
+		h.pauseEvent(em, led.counts.White+led.counts.Black, out, at, ev.Clock)
+		return
+	}
+	em.anomaly(out, at, KindClockStopped, 0, true, "6.11",
+		say(TextClockStopped,
+			hms(ev.Clock.White), hms(ev.Clock.Black)))
+	if h.stopped() {
+		h.stopSeq = em.seq
+	}
+}
+
+// illegalPress reports a press completing a position no legal move explains.
+func (h *hand) illegalPress(em *emitter, cfg Config, led *ledger, v *boardView, out *[]Event, at time.Duration, side clockd.Side) {
+	v.unexplained.report()
+	h.illegal[side]++
+	kind, article := KindIllegalMove, "7.5.1"
+	what := say(TextIllegalPosition, possWord(side))
+	if s, san, ok := twoMoves(led.rec, v.snap); ok && s == side {
+		kind, article = KindTwoMoves, "7.5"
+		what = say(TextIllegalTwoMoves, sideWord(side), san, sideWord(side.Other()))
+	}
+	em.anomaly(out, at, kind, side, false, article,
+		say(TextIllegal,
+			sideWord(side), what, led.restoreFEN(), sideWord(side), cfg.penalty(led.rec, h.illegal, side)))
+	h.expectPenalty(cfg, h.illegal, led.counts, out, side, say(TextIncidentIllegal, possWord(side)))
+}

@@ -189,3 +189,303 @@ func (led *ledger) when(ev clockd.ClockEvent) Text {
 	}
 	return say(TextWhen, at, hms(ev.Clock.White), hms(ev.Clock.Black))
 }
+
+// plyInfo is what the Game knows about one ply of its record.
+type plyInfo struct {
+	side   clockd.Side
+	made   stamp // the input that made it
+	status plyStatus
+	press  stamp // the press that completed it (when pressed)
+	warned bool  // move-without-press already reported
+}
+
+// plyStatus is where a ply of the record stands (6.2.1).
+type plyStatus uint8
+
+const (
+	plyMade       plyStatus = iota // on the board, not completed
+	plyPressed                     // completed by its side's press
+	plyByNextMove                  // completed by its side's next move
+	plyByGameEnd                   // completed by ending the game
+	// plyUnverified: made while the board was not read, and arbiterd could
+	// not verify it. It stands in the record so that the record reaches
+	// the board's position, but it is never completed, never counted and
+	// never announced as a move; nothing waits for it.
+	plyUnverified
+)
+
+// explain reconstructs s from the record. When the record ends in plies
+// arbiterd could not verify, the explanation from the last verified
+// position is preferred if it needs fewer plies from there: those plies may
+// have explained a piece in the hand, and the record's own cost order
+// would rather replace one of them by a longer sequence than all of them
+// by the one move the board shows.
+func (led *ledger) explain(q *pressQueue, a *absence, s rules.Snapshot, depth, back int) rules.Result {
+	res := rules.Reconstruct(led.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
+	// The plies above the last verified position: those made while the
+	// board was not read, and, back from an absence, those it showed
+	// before and nobody completed (a piece seen on its way is no move).
+	// The board's position is explained from below them when that takes
+	// fewer plies.
+	n := len(led.plies)
+	u := 0
+	for u < n {
+		p := led.plies[n-1-u]
+		if !p.unverified() && (!a.resyncing() || p.completed() || q.pressWaitsFor(led, a, n-1-u, true)) {
+			break
+		}
+		u++
+	}
+	if u == 0 || res.Kind == rules.ResultSignal || res.Kind == rules.UnknownPieces {
+		return res
+	}
+	base := n - u
+	cost := 1 << 30 // of res, in plies from the verified position
+	switch res.Kind {
+	case rules.NoChange:
+		cost = u
+	case rules.Forward, rules.Ambiguous, rules.Correction:
+		l := len(res.Moves)
+		if res.Kind == rules.Ambiguous {
+			l = len(shortest(res.Candidates))
+		}
+		if res.From >= base {
+			cost = res.From - base + l
+		}
+	case rules.TakeBack:
+		if res.From >= base {
+			cost = res.From - base
+		}
+	}
+	alt := led.rec.Clone()
+	if alt.TakeBack(base) != nil {
+		return res
+	}
+	r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: depth})
+	switch r.Kind {
+	case rules.NoChange:
+		if cost > 0 {
+			return rules.Result{Kind: rules.TakeBack, From: base}
+		}
+	case rules.Forward, rules.Ambiguous:
+		l := len(r.Moves)
+		if r.Kind == rules.Ambiguous {
+			l = len(shortest(r.Candidates))
+		}
+		if l < cost {
+			r.From = base
+			if r.Kind == rules.Forward {
+				r.Kind = rules.Correction
+			}
+			return r
+		}
+	}
+	return res
+}
+
+// fewestTo is the record's ply the rebuild from base counts from and the
+// fewest plies that can have been made to reach base (see least): those
+// found when the board showed far, unless the record has changed since
+// (then none is known), or base is the position the pieces of far were
+// lifted from, which is searched now. ok is false when that search
+// reaches base: it is no far position.
+func (led *ledger) fewestTo(q *pressQueue, a *absence, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
+	if base != far.snap {
+		res := led.explain(q, a, base, resyncPlies, q.retractable(led, a))
+		if res.Kind != rules.Unexplained {
+			return 0, 0, false
+		}
+		k := q.unpressedTail(led, a)
+		return led.rec.Ply() - k, least(res, k), true
+	}
+	if far.fen != led.rec.FEN() || far.from > led.rec.Ply() {
+		return led.rec.Ply(), 1, true // the record changed since: no count is known
+	}
+	return far.from, far.least, true
+}
+
+// followFrom makes rec the record, its first position numbered ply.
+func (led *ledger) followFrom(h *held, rec *rules.Game, ply int) {
+	led.rec = rec
+	led.plies = nil
+	led.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
+	h.plies, h.backTo = nil, -1
+	led.plyBase = ply
+	led.before = movesBefore(rec.Position())
+}
+
+// apply adds moves made on the board to the record, provisionally.
+func (led *ledger) apply(em *emitter, inputs int, out *[]Event, at time.Duration, moves []*chess.Move) {
+	for _, m := range moves {
+		side := sideOf(led.rec.Position().Turn())
+		if err := led.rec.Move(m); err != nil {
+			em.anomaly(out, at, KindUnexplainedPosition, side, false, "–",
+				say(TextRecordFailed, m.String(), err))
+			return
+		}
+		led.plies = append(led.plies, plyInfo{side: side, made: stamp{at, inputs}})
+		led.boards = append(led.boards, rules.SnapshotOf(led.rec.Position()))
+		p := led.rec.Ply()
+		em.emit(out, at, Event{Type: TypeMove, Ply: led.plyBase + p, Side: side, SAN: led.rec.SAN(p), UCI: led.rec.UCI(p), FEN: led.rec.FEN()})
+	}
+}
+
+// remerge replaces plies k to k+2 — a piece's move, the reply, the piece
+// moving on — by the piece's one move, the reply and the move the board
+// shows now (see fitsMerge). The one move is completed as the piece's
+// second move was (its press was the press of the whole move), the reply
+// as it was, and the new move waits for its own press. The side's count
+// is one less; the arbiter is told once.
+func (led *ledger) remerge(em *emitter, a *absence, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) {
+	olds := append([]plyInfo(nil), led.plies[k:]...)
+	was := led.moveText(k) + " and " + led.moveText(k+2)
+	led.retract(em, a, out, at, k, moves, retractCorrecting)
+	led.apply(em, inputs, out, at, moves)
+	if len(led.plies) < k+3 {
+		return
+	}
+	led.plies[k].made.at, led.plies[k].made.in = olds[2].made.at, olds[2].made.in
+	led.plies[k+1].made.at, led.plies[k+1].made.in, led.plies[k+1].warned = olds[1].made.at, olds[1].made.in, olds[1].warned
+	for i, o := range []plyInfo{olds[2], olds[1]} {
+		switch {
+		case o.pressed():
+			led.complete(em, out, at, k+i, ByPress, clock)
+			led.plies[k+i].press.at, led.plies[k+i].press.in = o.press.at, o.press.in
+		case o.completed():
+			led.complete(em, out, at, k+i, ByNextMove, clock)
+		}
+	}
+	side := olds[0].side
+	em.anomaly(out, at, KindMoveCorrected, side, false, "6.2.1",
+		say(TextMoveCorrectedTwo,
+			was, sideWord(side), led.moveText(k), led.moveText(k+2), possWord(side.Other()), possWord(side)))
+}
+
+// recommit replaces the completed ply k by the held sequence (the plies
+// after it are the same moves), completes again what was completed, as it
+// was, and tells the arbiter once.
+func (led *ledger) recommit(em *emitter, a *absence, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) {
+	olds := append([]plyInfo(nil), led.plies[k:]...)
+	was := led.moveText(k)
+	led.retract(em, a, out, at, k, moves, retractCorrecting)
+	led.apply(em, inputs, out, at, moves)
+	for i, o := range olds {
+		if k+i >= len(led.plies) {
+			break
+		}
+		led.plies[k+i].made.at, led.plies[k+i].made.in, led.plies[k+i].warned = o.made.at, o.made.in, o.warned
+		if o.completed() {
+			by := ByNextMove
+			if o.pressed() {
+				by = ByPress
+			}
+			led.complete(em, out, at, k+i, by, clock)
+		}
+	}
+	em.anomaly(out, at, KindMoveCorrected, olds[0].side, false, "6.2.1",
+		say(TextMoveCorrected,
+			was, sideWord(olds[0].side), led.moveText(k), possWord(olds[0].side)))
+}
+
+// the sequence that replaces the retracted plies (a slide or correction).
+func (led *ledger) retract(em *emitter, a *absence, out *[]Event, at time.Duration, from int, replacement []*chess.Move, how retraction) {
+	if from < 0 || from >= led.rec.Ply() {
+		return
+	}
+	moves := led.rec.Moves()
+	for p := led.rec.Ply(); p > from; p-- {
+		info := led.plies[p-1]
+		reason := ReasonCorrection
+		switch {
+		case info.unverified():
+			// never announced as a move, never counted
+			a.unverified[info.side]--
+			if a.unverified == [2]int{} && !a.unverifiedOpen {
+				a.unverifiedFrom, a.unchecked = 0, false // the count is verified again
+			}
+			continue
+		case info.completed():
+			reason = ReasonTakeback
+			if how == retractCorrecting {
+				reason = ReasonCorrection
+			}
+			led.counts.add(info.side, -1)
+		case how == retractByArbiter:
+			reason = ReasonTakeback
+		case p == from+1 && len(replacement) > 0 && replacement[0].S1() == moves[p-1].S1():
+			reason = ReasonSlide
+		}
+		em.emit(out, at, Event{Type: TypeRetract, Ply: led.plyBase + p, Reason: reason, SAN: led.rec.SAN(p), UCI: led.rec.UCI(p)})
+	}
+	if err := led.rec.TakeBack(from); err != nil {
+		return
+	}
+	led.plies = led.plies[:from]
+	led.boards = led.boards[:from+1]
+}
+
+// completedByNextMove completes, before a flag of side at flagAt is
+// judged, each of side's unpressed moves that side's next move, made
+// before the flag fell, completed (6.2.1): they count for the control.
+func (led *ledger) completedByNextMove(em *emitter, clock clockd.Times, out *[]Event, at time.Duration, side clockd.Side, flagAt time.Duration) {
+	for i, p := range led.plies {
+		if p.side != side || p.completed() || p.unverified() {
+			continue
+		}
+		if j := led.nextOwn(i); j >= 0 && led.plies[j].made.at <= flagAt {
+			led.complete(em, out, at, i, ByNextMove, clock)
+		}
+	}
+}
+
+// pressedAfter reports whether the ply was completed by a press read after
+// flag f's reading (the same reading time or later).
+func (p plyInfo) pressedAfter(f fallen) bool {
+	return p.pressed() && !p.unverified() && !p.press.before(stamp{f.At, f.in})
+}
+
+// completedBy is the status a completion by gives.
+func completedBy(by By) plyStatus {
+	switch by {
+	case ByPress:
+		return plyPressed
+	case ByGameEnd:
+		return plyByGameEnd
+	}
+	return plyByNextMove
+}
+
+// completed reports whether nothing waits for the ply any more: it was
+// completed, or it is unverified.
+func (p plyInfo) completed() bool { return p.status != plyMade }
+
+// pressed reports whether the ply was completed by its side's press.
+func (p plyInfo) pressed() bool { return p.status == plyPressed }
+
+// unverified reports whether the ply was made unseen (plyUnverified).
+func (p plyInfo) unverified() bool { return p.status == plyUnverified }
+
+// joinedAtTheStart warns, once, when the clock was first read with the game
+// under way (times that are not the control's starting ones) while the
+// board, a scan lag later, shows the game at its start with no move made:
+// most often a clock set to another control than the event's, which would
+// count the periods wrong; else a game whose first moves arbiterd missed
+// with every piece back on its square.
+func (led *ledger) joinedAtTheStart(em *emitter, a *absence, clock clockd.Times, tc clockd.TimeControl, followed bool, out *[]Event, at time.Duration) {
+	if !followed || a.fromStart || led.plyBase != 0 || led.rec.Ply() != 0 || len(led.plies) != 0 {
+		return
+	}
+	em.anomaly(out, at, KindClockReading, 0, true, "6.10", say(TextReadingFirst,
+		hms(clock.White), hms(clock.Black), tc.String()))
+}
+
+// complete marks ply index i completed (6.2.1).
+func (led *ledger) complete(em *emitter, out *[]Event, at time.Duration, i int, by By, clock clockd.Times) {
+	p := &led.plies[i]
+	if p.completed() {
+		return
+	}
+	p.status = completedBy(by)
+	led.counts.add(p.side, 1)
+	em.emit(out, at, Event{Type: TypeComplete, Ply: led.plyBase + i + 1, Side: p.side, By: by, Moves: led.counts, Clock: clock, SAN: led.rec.SAN(i + 1)})
+}

@@ -3,6 +3,11 @@ package reconcile
 import (
 	"strconv"
 	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
 )
 
 // The press decision: what a waiting press comes to (decidePress, which
@@ -124,45 +129,249 @@ func (q *pressQueue) decidePress(v *boardView, led *ledger, a *absence, cfg Conf
 	return pressCompletesPly, cands
 }
 
-// pressIgnored reports whether a press is not judged at all: made while
-// the board shows the starting position instead of the game (players
-// trying the clock, or pressing a reset clock), after the game ended, or
-// once the board had gone away while arbiterd cannot follow the position
-// it came back with (it completes nothing arbiterd can check, and it is no
-// illegal move either; presses from before the absence are judged on what
-// the board showed then).
-func (a *absence) pressIgnored(ended, atStart bool, resetAt time.Duration, pr pendingPress) bool {
-	ev := pr.ev
-	return (atStart && ev.At >= resetAt) || ended || (a.stale && !a.before(ev.At, pr.in))
+// pendingPress is a press waiting for the move it completes.
+type pendingPress struct {
+	ev clockd.ClockEvent
+	in int // the input that reported it (see Game.inputs)
 }
 
-// first reports whether the held plies are to be settled before the
-// press is judged: the board showed them around the press, or reported
-// them up to two scans after it, or they replace the move the press would
-// complete with one whose piece is not then taken (a piece in the hand
-// looks like that).
-func (h *held) first(pr pendingPress, cands []int, changed stamp) bool {
-	if h.plies == nil || h.replaces != replacesNothing {
-		return false
+// pressQueue is the presses that wait for the moves they complete (the press
+// is the commit point, 6.2.1), and what the latest presses expect.
+type pressQueue struct {
+	presses []pendingPress
+	// back: the latest press was the opponent's press without a move; the
+	// press back of the side it names, with no move of its own, is
+	// expected.
+	back backExpected
+	wait bool // the first pending press waits for the board to stand still (see resolvePress)
+	// turn is the clock's latest word on the side to move (see clockTurn).
+	turn clockWord
+}
+
+// backExpected names the side whose press back is expected, if any.
+type backExpected uint8
+
+const (
+	noBackExpected backExpected = iota
+	whiteBackExpected
+	blackBackExpected
+)
+
+// clockWord is what the clock last said about the side to move: toMove,
+// at at, when the board showed snap (see board: whether it had been read
+// since it was last away). A press hands the move to the other side; a
+// reading taken as a whole (clockd.Running) names the runner.
+type clockWord struct {
+	board  wordBoard // wordNone: the clock has said nothing
+	toMove clockd.Side
+	at     time.Duration
+	snap   rules.Snapshot
+}
+
+// wordBoard is what the board showed when the clock gave its word.
+type wordBoard uint8
+
+const (
+	wordNone wordBoard = iota // no word yet
+	// wordUnread: given while the board was not read (disconnected):
+	// snap is not known yet (see Game.board).
+	wordUnread
+	wordOnBoard // given about snap, the board as it was read
+	// wordUndumped: given after the board was back and before it was
+	// read whole (field updates laid on the image of before the
+	// absence): it is about the position the board's first dump shows.
+	wordUndumped
+)
+
+// clockSpoke reports whether the clock has started, been pressed or said
+// whose time runs.
+func (q *pressQueue) clockSpoke(started bool) bool {
+	return started || len(q.presses) > 0 || q.turn.seen()
+}
+
+// retractable is how many plies at the end of the record a correction may
+// replace after an absence: the trailing uncompleted ones and the
+// unverified ones below them.
+func (q *pressQueue) retractable(led *ledger, a *absence) int {
+	n := q.trailing(led, a)
+	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
+		n++
 	}
-	ev := pr.ev
-	return len(cands) == 0 || changed.before(pr.stamp()) ||
-		(!ev.Inferred && changed.at <= ev.At+boardReportLag) || h.kind == heldSlide ||
-		(h.from <= cands[len(cands)-1] && !takenLater(h.plies)) // replaces
+	return n
 }
 
-// absorbs reports whether the press is that of a move made while the
-// board was not read (read in the merged reading after the board came
-// back, or with no move to complete): it completes nothing arbiterd
-// verified, and it is not a press without a move.
-func (a *absence) absorbs(pr pendingPress, hasMove bool) bool {
-	ev, side := pr.ev, pr.ev.Side
-	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !a.before(ev.At, pr.in)))
+// clockTurn is the side to move by the clock in the position the board
+// shows: the latest word of the clock (a press, or a reading taken as a
+// whole) after the board went away, unless the board has changed since it
+// was read then — the runner's own move may be the change, not yet
+// pressed. A word from while the board was not read speaks of the position
+// the board is first read with after it when that reading is a dump (the
+// board read afresh), of the position before it when it is a field update
+// (a change), and goes stale as the board changes (see Game.board).
+func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (chess.Color, bool) {
+	t := q.turn
+	if !t.seen() || t.at <= awayAt || (t.board != wordUnread && t.snap != board) {
+		return chess.White, false
+	}
+	if t.toMove == clockd.White {
+		return chess.White, true
+	}
+	return chess.Black, true
 }
 
-// endAbsorbing ends the absence's presses once a press is read live.
-func (a *absence) endAbsorbing(pr pendingPress) {
-	if !pr.ev.Inferred {
-		a.absorb[pr.ev.Side] = 0
+// clockSays records the clock's word that side is to move, at at.
+func (q *pressQueue) clockSays(a *absence, snap rules.Snapshot, side clockd.Side, at time.Duration) {
+	w := clockWord{board: wordOnBoard, toMove: side, at: at, snap: snap}
+	switch {
+	case a.disconnected:
+		w.board = wordUnread
+	case a.undumped:
+		w.board = wordUndumped
+	}
+	q.turn = w
+}
+
+// trailing is the number of plies after the last completed one.
+// A ply its side has already pressed for (the press is waiting to be
+// resolved) stays replaceable only while it is the last ply: a slide may
+// still end after the press is read, but once the opponent has replied
+// the pressed move is settled.
+func (q *pressQueue) trailing(led *ledger, a *absence) int {
+	n := 0
+	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
+		if i < len(led.plies)-1 && q.pressedFor(led, a, i) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// pressedFor reports whether a pending press of the ply's side came after
+// the ply was made.
+func (q *pressQueue) pressedFor(led *ledger, a *absence, i int) bool {
+	return q.pressWaitsFor(led, a, i, false)
+}
+
+// unpressedTail is how many plies at the end of the record nobody
+// completed or pressed for before the board went away: shown before the
+// absence, they may never have been made (a piece seen on its way).
+func (q *pressQueue) unpressedTail(led *ledger, a *absence) int {
+	n := 0
+	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed() && !q.pressWaitsFor(led, a, i, true); i-- {
+		n++
+	}
+	return n
+}
+
+// pressedBefore reports whether a press waiting to be resolved may
+// complete ply i; beforeAway: only a press read before the board went away.
+func (q *pressQueue) pressWaitsFor(led *ledger, a *absence, i int, beforeAway bool) bool {
+	p := led.plies[i]
+	for _, pr := range q.presses {
+		if (!beforeAway || a.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {
+			return true
+		}
+	}
+	return false
+}
+
+// stamp is when the press was reported.
+func (p pendingPress) stamp() stamp { return stamp{p.ev.At, p.in} }
+
+// backOf is the press back expected of side s.
+func backOf(s clockd.Side) backExpected {
+	if s == clockd.Black {
+		return blackBackExpected
+	}
+	return whiteBackExpected
+}
+
+// seen reports whether the clock has given a word.
+func (w clockWord) seen() bool { return w.board != wordNone }
+
+// pendingUpTo reports whether a press of side s reported by input in
+// or before it is still waiting. A period check waits for the presses up
+// to the addition it checks, and no later ones: in a scramble the side's
+// next press may complete another move before the check is due, and that
+// move is not the one the clock added the period at.
+func (q *pressQueue) pendingUpTo(s clockd.Side, in int) bool {
+	for _, p := range q.presses {
+		if p.ev.Side == s && p.in <= in {
+			return true
+		}
+	}
+	return false
+}
+
+// laterPresses counts the presses of pr's side that wait after pr: the
+// clock was read late (the board, which relays it, was away), or one
+// reading showed several presses, and the side pressed again before pr was
+// resolved.
+func (q *pressQueue) laterPresses(pr pendingPress) int {
+	n := 0
+	for _, p := range q.presses {
+		if p.ev.Side == pr.ev.Side && p.in > pr.in {
+			n++
+		}
+	}
+	return n
+}
+
+// pressesRead reports whether several presses of side wait: they complete
+// its moves in the order made (see resolvePress), not by next move.
+func (q *pressQueue) pressesRead(side clockd.Side) bool {
+	for _, p := range q.presses {
+		if p.ev.Side == side && q.laterPresses(p) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// due is when the first pending press is judged: ScanLag after it.
+// When it would be an illegal move but the board is still changing (a
+// piece in the hand, a move going on), it is judged once the board has
+// stood still for ScanLag, or UnexplainedAfter after the press.
+func (q *pressQueue) due(cfg Config, changed stamp) time.Duration {
+	at, lag := q.presses[0].ev.At, cfg.ScanLag
+	due := at + lag
+	if q.wait {
+		due = max(due, min(changed.at+lag, at+cfg.UnexplainedAfter))
+	}
+	return due
+}
+
+// plyDeadlines gives consider the deadlines of the uncompleted plies: a
+// ply completed by its side's next move, or reported made without a press
+// once the opponent has replied (6.2.1).
+func (q *pressQueue) plyDeadlines(led *ledger, a *absence, lag time.Duration, inputs int, consider func(d time.Duration, k deadlineKind, i int)) {
+	for i, p := range led.plies {
+		if p.completed() {
+			continue
+		}
+		own, opp := -1, -1
+		for j := i + 1; j < len(led.plies); j++ {
+			if led.plies[j].side == p.side {
+				if own < 0 {
+					own = j
+				}
+			} else if opp < 0 {
+				opp = j
+			}
+		}
+		switch {
+		case own >= 0 && q.pressesRead(p.side):
+			// several presses of the side wait: they complete its
+			// moves in order (see resolvePress)
+		case own >= 0 && q.pressedFor(led, a, i):
+			// a press of the side made after the ply waits (the
+			// board away, or back and not settled): it completes the
+			// ply when presses are judged again, not the next move
+		case own >= 0:
+			consider(led.plies[own].made.at+lag, dueCompleteByNextMove, i)
+		case opp >= 0 && !p.warned && !q.pendingUpTo(p.side, inputs) && !led.plies[opp].unverified() && !led.couldNotPress(i):
+			consider(led.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
+		}
 	}
 }

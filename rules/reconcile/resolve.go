@@ -11,28 +11,6 @@ import (
 	"github.com/arbiterd/arbiterd/rules"
 )
 
-// warnUnexplained tells the arbiter that the board has shown, for
-// UnexplainedAfter, something arbiterd cannot follow: not the start
-// position yet, a second move by one side (7.5), or a position no legal
-// sequence explains.
-func (v *boardView) warnUnexplained(em *emitter, led *ledger, start *chess.Position, maxPlies int, oriented bool, out *[]Event, at time.Duration) {
-	if !oriented {
-		em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
-			say(TextNotOriented,
-				spanWord(limitOf(at, v.unexplained.since.at)), start.String()))
-		return
-	}
-	if side, san, ok := twoMoves(led.rec, v.snap); ok {
-		em.anomaly(out, at, KindTwoMoves, side, false, "7.5",
-			say(TextTwoMovesBoard,
-				sideWord(side), san, sideWord(side.Other()), sideWord(side), led.rec.FEN()))
-		return
-	}
-	em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
-		say(TextUnexplained,
-			spanWord(limitOf(at, v.unexplained.since.at)), maxPlies, led.rec.FEN()))
-}
-
 func limitOf(at, since time.Duration) time.Duration { return at - since }
 
 // takenLater reports whether a later move of seq lands where its first
@@ -40,20 +18,6 @@ func limitOf(at, since time.Duration) time.Duration { return at - since }
 func takenLater(seq []*chess.Move) bool {
 	for _, m := range seq[1:] {
 		if m.S2() == seq[0].S2() {
-			return true
-		}
-	}
-	return false
-}
-
-// pendingUpTo reports whether a press of side s reported by input in
-// or before it is still waiting. A period check waits for the presses up
-// to the addition it checks, and no later ones: in a scramble the side's
-// next press may complete another move before the check is due, and that
-// move is not the one the clock added the period at.
-func (q *pressQueue) pendingUpTo(s clockd.Side, in int) bool {
-	for _, p := range q.presses {
-		if p.ev.Side == s && p.in <= in {
 			return true
 		}
 	}
@@ -129,74 +93,6 @@ func repliedAfter(plies []plyInfo, waiting []pendingPress, pr pendingPress, i in
 		}
 	}
 	return false
-}
-
-// pressWithoutMove reports ev, a press with no new move of its side on the
-// board: an illegal move (6.2.4, 7.5.3); the opponent's press back, with no
-// move of its own, is then expected and no offence.
-func (h *hand) pressWithoutMove(em *emitter, cfg Config, led *ledger, q *pressQueue, guessed bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if guessed {
-		return // whose press it was is not known yet (see learnFaces)
-	}
-	side := ev.Side
-	q.back = backOf(side.Other())
-	h.illegal[side]++
-	em.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
-		say(TextPressWithoutMove,
-			sideWord(side), led.when(ev), possWord(side), cfg.penalty(led.rec, h.illegal, side)))
-	h.expectPenalty(cfg, h.illegal, led.counts, out, side, say(TextIncidentPress, possWord(side)))
-}
-
-// laterPresses counts the presses of pr's side that wait after pr: the
-// clock was read late (the board, which relays it, was away), or one
-// reading showed several presses, and the side pressed again before pr was
-// resolved.
-func (q *pressQueue) laterPresses(pr pendingPress) int {
-	n := 0
-	for _, p := range q.presses {
-		if p.ev.Side == pr.ev.Side && p.in > pr.in {
-			n++
-		}
-	}
-	return n
-}
-
-// pressesRead reports whether several presses of side wait: they complete
-// its moves in the order made (see resolvePress), not by next move.
-func (q *pressQueue) pressesRead(side clockd.Side) bool {
-	for _, p := range q.presses {
-		if p.ev.Side == side && q.laterPresses(p) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// clockStopped decides a clock stop (6.11) once the board has had ScanLag
-// to show the move that ended the game: after the game has ended
-// (checkmate, stalemate, a result signalled, a flag) a stopped clock is
-// what the players do, and nothing is raised; during the game the arbiter
-// is told.
-func (h *hand) clockStopped(em *emitter, led *ledger, flagDown [2]bool, ended bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	if ended || led.rec.Status().Over {
-		// the record's position ends the game: its game-end is due
-		return
-	}
-	if flagDown[clockd.White] || flagDown[clockd.Black] || ev.Clock.White <= 0 || ev.Clock.Black <= 0 {
-		// a clock stops by itself when a flag falls and its time is
-		// blocked at zero: the flag is the news, not the stop
-		return
-	}
-	if h.arbitersStop(led.counts.White + led.counts.Black) {
-		h.pauseEvent(em, led.counts.White+led.counts.Black, out, at, ev.Clock)
-		return
-	}
-	em.anomaly(out, at, KindClockStopped, 0, true, "6.11",
-		say(TextClockStopped,
-			hms(ev.Clock.White), hms(ev.Clock.Black)))
-	if h.stopped() {
-		h.stopSeq = em.seq
-	}
 }
 
 // placedBy reports whether the board shows a piece of side's colour on a
@@ -287,17 +183,6 @@ func (g *Game) lookAgain(out *[]Event, at time.Duration) {
 	}
 }
 
-// complete marks ply index i completed (6.2.1).
-func (led *ledger) complete(em *emitter, out *[]Event, at time.Duration, i int, by By, clock clockd.Times) {
-	p := &led.plies[i]
-	if p.completed() {
-		return
-	}
-	p.status = completedBy(by)
-	led.counts.add(p.side, 1)
-	em.emit(out, at, Event{Type: TypeComplete, Ply: led.plyBase + i + 1, Side: p.side, By: by, Moves: led.counts, Clock: clock, SAN: led.rec.SAN(i + 1)})
-}
-
 // finish ends the game.
 func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article string) {
 	g.end = &gameEnd{result, reason}
@@ -305,22 +190,6 @@ func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article st
 	g.flag.checks = nil
 	g.flag.stops = nil // a stopped clock is expected once the game has ended
 	g.em.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: Reason(reason), Article: article})
-}
-
-// illegalPress reports a press completing a position no legal move explains.
-func (h *hand) illegalPress(em *emitter, cfg Config, led *ledger, v *boardView, out *[]Event, at time.Duration, side clockd.Side) {
-	v.unexplained.report()
-	h.illegal[side]++
-	kind, article := KindIllegalMove, "7.5.1"
-	what := say(TextIllegalPosition, possWord(side))
-	if s, san, ok := twoMoves(led.rec, v.snap); ok && s == side {
-		kind, article = KindTwoMoves, "7.5"
-		what = say(TextIllegalTwoMoves, sideWord(side), san, sideWord(side.Other()))
-	}
-	em.anomaly(out, at, kind, side, false, article,
-		say(TextIllegal,
-			sideWord(side), what, led.restoreFEN(), sideWord(side), cfg.penalty(led.rec, h.illegal, side)))
-	h.expectPenalty(cfg, h.illegal, led.counts, out, side, say(TextIncidentIllegal, possWord(side)))
 }
 
 // penalty words the 7.5.5 consequence of side's latest illegal move.
@@ -376,35 +245,6 @@ func twoMoves(rec *rules.Game, board rules.Snapshot) (clockd.Side, string, bool)
 		return 0, "", false
 	}
 	return mover, alt.SAN(1), true
-}
-
-// checkPeriod compares a period addition made at a press with the side's
-// completed moves (6.10, 6.3.1).
-func (f *flagState) checkPeriod(em *emitter, h *hand, tc clockd.TimeControl, plies int, skip bool, out *[]Event, at time.Duration, ev clockd.ClockEvent, done int) {
-	// With the board showing the starting position mid-game, a clock
-	// whose times went up was most likely reset too: no counter to check.
-	if skip || ev.Period < 2 {
-		return
-	}
-	side, tc := ev.Side, tc
-	prev := ev.Period - 1
-	required := tc.Required(prev)
-	added := durationWords(ev.Added)
-	switch {
-	case required == 0:
-		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
-			say(TextPeriodNone,
-				added, possWord(side), ev.Period, tc.String(), possWord(side)))
-	case done < required:
-		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
-			say(TextPeriodEarly,
-				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, added, possWord(side), required))
-		h.expect((*out)[len(*out)-1], plies, side, -ev.Added, say(TextIncidentPeriodEarly, possWord(side)), say(TextIncidentPeriodEarlyWhat, periodWord(ev.Period)), "6.10")
-	case done > required:
-		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
-			say(TextPeriodLate,
-				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, done-required, possWord(side)))
-	}
 }
 
 // State summarises the game for dashboards and tests.

@@ -1,0 +1,264 @@
+// The board's absences: what arbiterd knows of a board that went away
+// and of the plies made while it was, and the search after it.
+
+package reconcile
+
+import (
+	"strings"
+	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
+)
+
+// absence is what arbiterd knows of a board that went away (unplugged,
+// powered off, changes lost) and of the plies made while it was.
+type absence struct {
+	disconnected bool // the board is disconnected: presses wait for it
+	// search: whether the board's position is searched to the full
+	// depth until it is explained again, and whether the board has been
+	// away since at and is not yet explained (unsettled)
+	search searchState
+	at     time.Duration // when the board went away (or was last believed)
+	in     int           // the last input read before it (see before)
+	warned bool          // the unverified-moves anomaly of this absence was raised
+	// unverified counts, by side, the plies made while the board was not read
+	// that arbiterd could not verify (at least that many: the shortest
+	// sequence that reaches the board's position, or more when none was
+	// found); unverifiedFrom is the first of them (0: none). The counts of
+	// completed moves do not include them, so a flag gets no verdict on a
+	// count that may be short.
+	unverified     [2]int
+	unverifiedFrom int
+	// unverifiedOpen is set when the count of unverified plies is only a lower
+	// bound because no sequence reached the board's position (the record
+	// was rebuilt from the board).
+	unverifiedOpen bool
+	// absorb[side]: presses of side that belong to its unverified plies
+	// and may still be read (the clock, relayed by the board, is read
+	// after the board is back): they complete nothing and are no presses
+	// without a move.
+	absorb  [2]int
+	suspect bool // back from an absence, the board shows what nothing explains
+	// far: back from an absence, the position not even the deeper search
+	// reaches (see farPosition).
+	far farPosition
+	// stale: back from an absence, the board shows a position arbiterd
+	// can neither reach nor start from; presses since the absence are not
+	// judged. It is independent of suspect: the board can change again
+	// to what nothing explains while stale, and both hold.
+	stale   bool
+	rebased bool // the record was rebuilt from the board in this absence
+	// unchecked: unverified plies were laid when the clock had not shown
+	// whose turn it was in the board's position; a side to move the clock
+	// shows later may contradict them (see unverify). laid is how many
+	// plies the first of them numbered from the last verified position:
+	// the fewest that can have been made up to the position they reached.
+	unchecked bool
+	laid      int
+	// undumped: the board has not been read whole (a dump) since it was
+	// disconnected. Until it is, a field update is laid on the image of
+	// before the absence, which may be stale: what it explains is held
+	// for the dump, not accepted at once (see forward). (Since the
+	// disconnection, not since the reconnection: the board's first dump
+	// may be read before the session says it is connected.)
+	undumped bool
+	// starting: the board was disconnected and the session has not said
+	// it is connected again: a board read meanwhile is answering the
+	// driver's start-up, whose dump is on its way (see heldDue).
+	starting bool
+	// fromStart: the board was first read with the game under way: every
+	// ply made before was made unseen, one or two included (see gameUnderWay).
+	fromStart bool
+}
+
+// searchState is how far the board is from being explained again after
+// it was away.
+type searchState uint8
+
+const (
+	inStep    searchState = iota // the board's position follows from the record
+	resyncing                    // back (connected, resync): searched to the full depth until explained
+	unsettled                    // and away since absence.at, not yet explained again
+	// unsettledLossy: unsettled, and the absence is lost field updates —
+	// a dump contradicted the image while the board was connected. Until
+	// the board is back in step, what it shows is known only as of its
+	// latest reading: a press after that reading may complete a move the
+	// board has not shown yet (the updates of a capture lost, the next
+	// dump a second away), so nothing is settled or rebuilt on the
+	// clock's word until the board has been read after it (see
+	// waitsForTheBoard).
+	unsettledLossy
+)
+
+// farPosition is a position the board showed back from an absence that not
+// even the deeper search reaches from the record. Rebuilding the record from
+// it is final, and a piece held in the hand looks the same, so the board
+// must show it for UnexplainedAfter first — or show it with one legal move
+// made (see movedOnFrom). A new snapshot is searched again at once.
+type farPosition struct {
+	in   int            // the input that showed it (its changed.in; 0: none)
+	snap rules.Snapshot // the position
+	// the fewest plies that can have been made to reach it (see least),
+	// from the record's position below its trailing plies (from), while
+	// the record is at position fen
+	least, from int
+	fen         string
+	// placed: the position the pieces of snap were lifted from (see
+	// Game.placed), snap itself when none was
+	placed rules.Snapshot
+}
+
+// searchBounds is how many plies an explanation of the snapshot may add
+// (depth) and how many of the record's it may replace (back).
+//
+// Between two scans of a connected board at most two plies are plausible
+// (two quick moves in time trouble); longer sequences are searched only
+// after the board was away (connect, resync, a dump that contradicted the
+// image), or they would explain transient states by moves nobody made.
+// Likewise only the last ply may be replaced (a slide that goes on, a
+// change of mind before the press): replacing more lets a lifted piece be
+// explained as an alternative history in which it was captured. After an
+// absence the plies arbiterd could not verify stay replaceable until a
+// verified move follows them: if they explained a piece in the hand, the
+// board shows it when the piece lands.
+func (a *absence) searchBounds(q *pressQueue, led *ledger, maxPlies int) (depth, back int) {
+	depth, back = maxPlies, q.retractable(led, a)
+	if !a.resyncing() {
+		depth, back = min(depth, 2), min(q.trailing(led, a), 1)
+	}
+	return depth, back
+}
+
+// backInStep ends an absence: the board's position is explained again.
+func (a *absence) backInStep() {
+	a.search, a.suspect, a.stale, a.rebased = inStep, false, false, false
+	a.far = farPosition{}
+	a.fromStart = false
+}
+
+// unsure reports whether the record ends in what arbiterd put there without
+// verifying it (unverified plies, or a record rebuilt from the board), with
+// no verified move after it yet: the absence is not over.
+func (a *absence) unsure(plies []plyInfo) bool {
+	n := len(plies)
+	return (n > 0 && plies[n-1].unverified()) || (n == 0 && a.rebased)
+}
+
+// reportLaid raises the unverified-moves anomaly of plies laid after ply
+// verified; back opens the text (how the board was read again).
+func (a *absence) reportLaid(em *emitter, led *ledger, out *[]Event, at time.Duration, back Text, verified int, l laidPlies, ambiguous bool) {
+	first := verified + 1
+	how := say(TextUnverifiedOnly, strings.Join(l.words, " "))
+	if ambiguous {
+		how = say(TextUnverifiedSeveral, strings.Join(l.words, " "))
+	}
+	a.reportUnverified(em, out, at, say(TextUnverifiedLaid,
+		back, len(l.words), verified, led.counts.White, led.counts.Black, how, first, first+len(l.words)-1, l.n[clockd.White], l.n[clockd.Black]),
+		Event{Ply: verified, Made: len(l.sans), Plies: l.sans, FEN: led.rec.FEN()})
+}
+
+// reportRebuilt raises the unverified-moves anomaly of a rebuilt record:
+// made plies nobody saw after ply verified, n of them each side's; first
+// when the board was first read with the game under way.
+func (a *absence) reportRebuilt(em *emitter, led *ledger, out *[]Event, at time.Duration, first bool, why Text, verified, made int, n [2]int) {
+	fen := led.rec.FEN()
+	back := Text{Code: TextUnverifiedBack}
+	if first {
+		back = Text{Code: TextUnverifiedFirst} // arbiterd started after the first moves
+	}
+	a.reportUnverified(em, out, at, say(TextUnverifiedRebuilt,
+		back, made, verified, led.counts.White, led.counts.Black, why, n[clockd.White], n[clockd.Black], verified+1, fen, verified+1),
+		Event{Ply: verified, Made: made, FEN: fen})
+}
+
+// absorbPresses drops the presses that wait for a move made while the board
+// was not read (they belong to the unverified plies, n of each side), and
+// lets as many more of each side as its unverified plies still lack
+// complete nothing without penalty: the clock is relayed by the board, so
+// the presses made meanwhile may be read only after it is back. Presses
+// read from input keepIn on (when not 0) are kept: they are of moves made
+// after the position the record was rebuilt from, which that input showed
+// (see movedOnFrom). Inputs, not stamps: a stalled host reads a burst at one
+// stamp.
+func (a *absence) absorbPresses(q *pressQueue, n [2]int, keepIn int) {
+	kept := q.presses[:0]
+	var seen [2]int
+	for _, p := range q.presses {
+		if !a.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {
+			seen[p.ev.Side]++
+			continue
+		}
+		kept = append(kept, p)
+	}
+	q.presses = kept
+	for s := range a.absorb {
+		a.absorb[s] = max(0, n[s]-seen[s])
+	}
+}
+
+// reportUnverified raises the unverified-moves anomaly, once per absence.
+// where: the plies the anomaly names, for a reader of the stream that
+// follows the board (the LiveChess feed): from the last verified ply,
+// made of them, by plies (their SAN) or not known, to the position fen
+// (empty: nothing could be built from what the board shows).
+func (a *absence) reportUnverified(em *emitter, out *[]Event, at time.Duration, detail Text, where Event) {
+	if a.warned {
+		return
+	}
+	a.warned = true
+	em.emit(out, at, Event{Type: TypeAnomaly, Kind: KindUnverified, NoSide: true, Article: "6.10", Text: detail,
+		Ply: where.Ply, Made: where.Made, Plies: where.Plies, FEN: where.FEN})
+}
+
+// resyncing reports whether the board is searched to the full depth.
+func (a *absence) resyncing() bool { return a.search != inStep }
+
+// unsettled reports whether the board has been away since a.at and is not
+// yet explained again.
+func (a *absence) unsettled() bool { return a.search == unsettled || a.search == unsettledLossy }
+
+// resync: the board is back, and searched to the full depth until its
+// position is explained.
+func (a *absence) resync() {
+	if a.search == inStep {
+		a.search = resyncing
+	}
+}
+
+// before reports whether the input in, stamped at, was read before the
+// board went away. Stamps alone cannot say when they are equal: a
+// disconnection is stamped at the last record read before it, which may be
+// a press (a killed daemon's journal), so an input stamped a.at is before
+// the absence when it is no later than a.in.
+func (a *absence) before(at time.Duration, in int) bool {
+	return stamp{at, in}.before(stamp{a.at, a.in + 1})
+}
+
+// pressIgnored reports whether a press is not judged at all: made while
+// the board shows the starting position instead of the game (players
+// trying the clock, or pressing a reset clock), after the game ended, or
+// once the board had gone away while arbiterd cannot follow the position
+// it came back with (it completes nothing arbiterd can check, and it is no
+// illegal move either; presses from before the absence are judged on what
+// the board showed then).
+func (a *absence) pressIgnored(ended, atStart bool, resetAt time.Duration, pr pendingPress) bool {
+	ev := pr.ev
+	return (atStart && ev.At >= resetAt) || ended || (a.stale && !a.before(ev.At, pr.in))
+}
+
+// absorbs reports whether the press is that of a move made while the
+// board was not read (read in the merged reading after the board came
+// back, or with no move to complete): it completes nothing arbiterd
+// verified, and it is not a press without a move.
+func (a *absence) absorbs(pr pendingPress, hasMove bool) bool {
+	ev, side := pr.ev, pr.ev.Side
+	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !a.before(ev.At, pr.in)))
+}
+
+// endAbsorbing ends the absence's presses once a press is read live.
+func (a *absence) endAbsorbing(pr pendingPress) {
+	if !pr.ev.Inferred {
+		a.absorb[pr.ev.Side] = 0
+	}
+}
