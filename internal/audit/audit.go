@@ -152,18 +152,19 @@ func winner(s clockd.Side) string {
 
 // canMate asks the 6.9 analyzer whether side can still checkmate after
 // ply plies.
-// Its reason, when it cannot tell, is the analyzer's (in English).
+// Its reason, when it cannot tell, is the analyzer's (in English), or what
+// is wrong with the game's FEN tag or moves (in the reader's language).
 func (a *Auditor) canMate(pos *positions, ply int, side clockd.Side) (unwinnable.Verdict, i18n.Message) {
 	if a.opt.NoUnwinnable {
 		return unwinnable.Undetermined, m("audit.no-analysis")
 	}
 	fen, err := pos.fenAt(ply)
 	if err != nil {
-		return unwinnable.Undetermined, m("audit.analyzer", err.Error())
+		return unwinnable.Undetermined, m("audit.analyzer", err) // a FEN's error, in the reader's language
 	}
 	bp, err := bitboard.ParseFEN(fen)
 	if err != nil {
-		return unwinnable.Undetermined, m("audit.analyzer", err.Error())
+		return unwinnable.Undetermined, m("audit.analyzer", err)
 	}
 	if a.an == nil {
 		a.an = unwinnable.NewAnalyzer(unwinnable.Options{Mode: unwinnable.Full, NodeBudget: a.opt.NodeBudget})

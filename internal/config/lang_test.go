@@ -50,3 +50,30 @@ func TestErrorsSayThemselves(t *testing.T) {
 		t.Errorf("access in English: %s", en)
 	}
 }
+
+// A board's time control and start position are said in Spanish too, as
+// clockd and rules word their mistakes.
+func TestTimeControlAndFENInSpanish(t *testing.T) {
+	bad := strings.Replace(goodYAML, "timecontrol: 40/5400+30:1800+30", "timecontrol: 40/5400\n    start_fen: 8/8/8/8/8/8/8/K6k x - - 0 1", 1)
+	_, err := Parse("c.yaml", []byte(bad))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	es := i18n.Spanish.Err(err).Error()
+	for _, want := range []string{
+		`boards[0].timecontrol: clockd: control de tiempo "40/5400": en la posición 0 ('4'): el último periodo dura hasta el final de la partida y no lleva número de jugadas (quite "40/")`,
+		`boards[0].start_fen: rules: posición FEN "8/8/8/8/8/8/8/K6k x - - 0 1", campo 2 (turno): se esperaba "w" o "b", pero hay "x"`,
+	} {
+		if !strings.Contains(es, want) {
+			t.Errorf("in Spanish %q lacks %q", es, want)
+		}
+	}
+	for _, want := range []string{
+		`boards[0].timecontrol: clockd: time control "40/5400": at offset 0 ('4')`,
+		`boards[0].start_fen: rules: FEN "8/8/8/8/8/8/8/K6k x - - 0 1" field 2 (side to move): want "w" or "b", got "x"`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("in English %q lacks %q", err, want)
+		}
+	}
+}
