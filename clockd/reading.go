@@ -46,8 +46,19 @@ func ParseWhiteFace(s string) (WhiteFace, error) {
 	case "right":
 		return WhiteRight, nil
 	}
-	return WhiteAuto, fmt.Errorf("clockd: white face %q: want left, right or auto", s)
+	return WhiteAuto, &FaceError{Value: s}
 }
+
+// FaceError reports a white face that is not left, right or auto.
+type FaceError struct{ Value string }
+
+func (e *FaceError) Error() string { return say("clockd.face", e.Value).String() }
+
+// SentenceCode is the error's code (Text).
+func (e *FaceError) SentenceCode() string { return "clockd.face" }
+
+// SentenceArgs are the error's arguments: the value given.
+func (e *FaceError) SentenceArgs() []any { return []any{e.Value} }
 
 // FaceReading is what one face of a clock displays.
 type FaceReading struct {

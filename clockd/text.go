@@ -53,7 +53,8 @@ func TextCodes() []string {
 func say(code string, args ...any) Text { return Text{Code: code, Args: args} }
 
 // englishFormats are the English of clockd's sentences: a time control's
-// syntax errors (SyntaxError) and the words they name.
+// syntax errors (SyntaxError) and the words they name, and a white face
+// that is none (FaceError).
 var englishFormats = map[string]string{
 	"clockd.tc.at":                 "clockd: time control %q: at offset %d (%q): %s",
 	"clockd.tc.at-end":             "clockd: time control %q: at end of text: %s",
@@ -87,4 +88,5 @@ var englishFormats = map[string]string{
 	"clockd.tc.fide.slash":         "expected a move count or \"move\" after '/'",
 	"clockd.tc.fide.per":           "expected \"move\" after \"per\"",
 	"clockd.tc.fide.word":          "unexpected word %q",
+	"clockd.face":                  "clockd: white face %q: want left, right or auto",
 }

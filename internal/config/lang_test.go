@@ -55,6 +55,7 @@ func TestErrorsSayThemselves(t *testing.T) {
 // clockd and rules word their mistakes.
 func TestTimeControlAndFENInSpanish(t *testing.T) {
 	bad := strings.Replace(goodYAML, "timecontrol: 40/5400+30:1800+30", "timecontrol: 40/5400\n    start_fen: 8/8/8/8/8/8/8/K6k x - - 0 1", 1)
+	bad = strings.Replace(bad, "clock_white: left", "clock_white: middle", 1)
 	_, err := Parse("c.yaml", []byte(bad))
 	if err == nil {
 		t.Fatal("no error")
@@ -63,6 +64,7 @@ func TestTimeControlAndFENInSpanish(t *testing.T) {
 	for _, want := range []string{
 		`boards[0].timecontrol: clockd: control de tiempo "40/5400": en la posición 0 ('4'): el último periodo dura hasta el final de la partida y no lleva número de jugadas (quite "40/")`,
 		`boards[0].start_fen: rules: posición FEN "8/8/8/8/8/8/8/K6k x - - 0 1", campo 2 (turno): se esperaba "w" o "b", pero hay "x"`,
+		`boards[0].clock_white: clockd: lado de las blancas "middle": debe ser left, right o auto`,
 	} {
 		if !strings.Contains(es, want) {
 			t.Errorf("in Spanish %q lacks %q", es, want)
@@ -71,6 +73,7 @@ func TestTimeControlAndFENInSpanish(t *testing.T) {
 	for _, want := range []string{
 		`boards[0].timecontrol: clockd: time control "40/5400": at offset 0 ('4')`,
 		`boards[0].start_fen: rules: FEN "8/8/8/8/8/8/8/K6k x - - 0 1" field 2 (side to move): want "w" or "b", got "x"`,
+		`boards[0].clock_white: clockd: white face "middle": want left, right or auto`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("in English %q lacks %q", err, want)

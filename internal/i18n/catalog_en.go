@@ -799,6 +799,7 @@ var catalogEN = map[string]string{
 	"clockd.tc.fide.slash":         "expected a move count or \"move\" after '/'",
 	"clockd.tc.fide.per":           "expected \"move\" after \"per\"",
 	"clockd.tc.fide.word":          "unexpected word %q",
+	"clockd.face":                  "clockd: white face %q: want left, right or auto",
 
 	// A FEN's errors: rules/bitboard's (bitboard.FENError, its Text), rules'
 	// (rules.FENError) and a labelled line's (unwinnable.LabelError), as

@@ -782,6 +782,7 @@ var catalogES = map[string]string{
 	"clockd.tc.fide.slash":         "se esperaba un número de jugadas o \"move\" tras '/'",
 	"clockd.tc.fide.per":           "se esperaba \"move\" tras \"per\"",
 	"clockd.tc.fide.word":          "palabra inesperada %q",
+	"clockd.face":                  "clockd: lado de las blancas %q: debe ser left, right o auto",
 
 	// A FEN's errors.
 	"bitboard.fen":                  "posición FEN no válida %q: %s: %s",
