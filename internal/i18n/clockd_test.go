@@ -73,6 +73,20 @@ func TestTimeControlErrors(t *testing.T) {
 			t.Errorf("%q: --timecontrol in Spanish %q", in, got)
 		}
 	}
+	// A clock's white face that is none of left, right, auto.
+	_, err := clockd.ParseWhiteFace("middle")
+	var fe *clockd.FaceError
+	if !errors.As(err, &fe) || !KnownSentence(fe) {
+		t.Errorf("white face %q: error %v, want a FaceError the catalogs know", "middle", err)
+	} else {
+		mark(MessageOf(fe))
+		if got := English.Text(MessageOf(fe)); got != err.Error() {
+			t.Errorf("white face: English %q, want the error's %q", got, err.Error())
+		}
+		if got, want := Spanish.Err(err).Error(), `clockd: lado de las blancas "middle": debe ser left, right o auto`; got != want {
+			t.Errorf("white face: Spanish %q, want %q", got, want)
+		}
+	}
 	for _, code := range clockd.TextCodes() {
 		if !seen[code] {
 			t.Errorf("%s: no control in the test gives it", code)
