@@ -185,7 +185,7 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 		// only in how a flag shows: a period's time, or 0:00.
 		ex := decode(modeFlag, [2][]oppFlag{})
 		ex.modeCost = [3]float64{inf, inf, inf}
-		if !hasRunOut(ex) {
+		if !hasStep(ex, ranOut) {
 			return ex
 		}
 		ex.cost += prior.penalty(modeFlag)
@@ -231,7 +231,7 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 			best = count
 		}
 	}
-	if best.cost > costBothMode+prior.penalty(modeFlagBoth) && (hasRunOut(own) || hasJump(own)) {
+	if best.cost > costBothMode+prior.penalty(modeFlagBoth) && (hasStep(own, ranOut) || hasStep(own, fromNowhere)) {
 		// A clock that gives both players the period at the first flag.
 		// One side flags first: its explanation has only its own flags,
 		// and the other side's may have the periods its flags gave.
@@ -394,13 +394,11 @@ func flagPly(st step, d *sideData) (int, bool) {
 	return d.plys[m-1], true
 }
 
-// hasRunOut reports whether an explanation has a period that came when a
-// player's time ran out.
-// hasJump reports whether an explanation has time from nowhere.
-func hasJump(ex gameExplanation) bool {
+// hasStep reports whether an explanation keeps a step for which is holds.
+func hasStep(ex gameExplanation, is func(step) bool) bool {
 	for _, se := range ex.sides {
 		for j := range se.rs {
-			if se.kept[j] && se.steps[j].kind == stepJump {
+			if se.kept[j] && is(se.steps[j]) {
 				return true
 			}
 		}
@@ -408,16 +406,11 @@ func hasJump(ex gameExplanation) bool {
 	return false
 }
 
-func hasRunOut(ex gameExplanation) bool {
-	for _, se := range ex.sides {
-		for j := range se.rs {
-			if se.kept[j] && se.steps[j].kind == stepPeriod && se.steps[j].how == byRunOut {
-				return true
-			}
-		}
-	}
-	return false
-}
+// ranOut is a period that came when a player's time ran out.
+func ranOut(st step) bool { return st.kind == stepPeriod && st.how == byRunOut }
+
+// fromNowhere is time that appeared which no clock behaviour gives.
+func fromNowhere(st step) bool { return st.kind == stepJump }
 
 // anomalyNearCount reports whether a counting clock's explanation of a
 // side needs anything but used time within a few moves of a period's end:

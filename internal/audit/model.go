@@ -137,7 +137,7 @@ func (d *decoder) flagPlies(k, flagAt int, r reading) (lo, hi int) {
 	return lo, r.ply
 }
 
-// credit is the bonus a flag in plies [lo, hi] earns.
+// flagBonus is the bonus a flag in plies [lo, hi] earns.
 func (d *decoder) flagBonus(lo, hi int) float64 {
 	for _, c := range d.h.credits {
 		if lo < c.hi && hi > c.lo {
