@@ -1,6 +1,6 @@
 package rules
 
-import "fmt"
+import "github.com/arbiterd/arbiterd/rules/sentence"
 
 // Text is a sentence of the package's as a code and its arguments, so that
 // a program may say it in its reader's language (SentenceCode and
@@ -13,20 +13,7 @@ type Text struct {
 }
 
 // String is t in English ("" for a code the package does not know).
-func (t Text) String() string {
-	f, ok := englishFormats[t.Code]
-	if !ok {
-		return ""
-	}
-	a := make([]any, len(t.Args))
-	for i, x := range t.Args {
-		if s, ok := x.(Text); ok {
-			x = s.String()
-		}
-		a[i] = x
-	}
-	return fmt.Sprintf(f, a...)
-}
+func (t Text) String() string { return englishFormats.Render(t.Code, t.Args) }
 
 // SentenceCode is t's code.
 func (t Text) SentenceCode() string { return t.Code }
@@ -36,19 +23,10 @@ func (t Text) SentenceArgs() []any { return t.Args }
 
 // EnglishFormat is the English format of code (a format of package fmt,
 // its arguments the Text's), and whether the package has the code.
-func EnglishFormat(code string) (string, bool) {
-	f, ok := englishFormats[code]
-	return f, ok
-}
+func EnglishFormat(code string) (string, bool) { return englishFormats.Format(code) }
 
 // TextCodes lists the codes of the package's sentences.
-func TextCodes() []string {
-	out := make([]string, 0, len(englishFormats))
-	for c := range englishFormats {
-		out = append(out, c)
-	}
-	return out
-}
+func TextCodes() []string { return englishFormats.Codes() }
 
 // FENError reports a FEN record the package cannot read (NewGame's start
 // position): its sentence, and beneath it the codec's error when the
@@ -71,7 +49,7 @@ func (e *FENError) SentenceArgs() []any { return e.Why.Args }
 
 // englishFormats are the English of the package's sentences: a FEN's
 // errors (FENError) and the names of a FEN's fields.
-var englishFormats = map[string]string{
+var englishFormats = sentence.Formats{
 	"rules.fen.count":           "rules: FEN %q has %d fields, want 6 (placement, side to move, castling, en passant, halfmove clock, fullmove number)",
 	"rules.fen.field":           "rules: FEN %q %s: %s",
 	"rules.fen":                 "rules: FEN %q: %v",

@@ -41,7 +41,8 @@ func TestNoIO(t *testing.T) {
 	}
 	allowed := map[string]bool{"bytes": true, "encoding/json": true, "errors": true, "fmt": true, "math/bits": true, "slices": true, "strconv": true, "strings": true, "time": true,
 		"unicode/utf8": true, "github.com/notnil/chess": true, "github.com/arbiterd/arbiterd/clockd": true,
-		"github.com/arbiterd/arbiterd/rules": true, "github.com/arbiterd/arbiterd/rules/bitboard": true}
+		"github.com/arbiterd/arbiterd/rules": true, "github.com/arbiterd/arbiterd/rules/bitboard": true,
+		"github.com/arbiterd/arbiterd/rules/sentence": true}
 	for _, imp := range strings.Fields(string(direct)) {
 		if !allowed[imp] {
 			t.Errorf("rules/reconcile imports %s directly", imp)

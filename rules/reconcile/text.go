@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules/sentence"
 )
 
 // Text is a sentence of the event stream as its code and its arguments
@@ -28,37 +28,17 @@ type Text struct {
 func (t Text) IsZero() bool { return t.Code == "" }
 
 // String is t in English: the event's `detail` or `reason`.
-func (t Text) String() string {
-	f, ok := englishFormats[t.Code]
-	if !ok {
-		return ""
-	}
-	a := make([]any, len(t.Args))
-	for i, x := range t.Args {
-		if s, ok := x.(Text); ok {
-			x = s.String()
-		}
-		a[i] = x
-	}
-	return fmt.Sprintf(f, a...)
-}
+func (t Text) String() string { return englishFormats.Render(t.Code, t.Args) }
+
+// SentenceCode is t's code.
+func (t Text) SentenceCode() string { return t.Code }
 
 // EnglishFormat is the English format of code (a format of package fmt,
 // its arguments the Text's), and whether the code is one of the stream's.
-func EnglishFormat(code string) (string, bool) {
-	f, ok := englishFormats[code]
-	return f, ok
-}
+func EnglishFormat(code string) (string, bool) { return englishFormats.Format(code) }
 
 // TextCodes lists the codes of the stream's sentences and words, sorted.
-func TextCodes() []string {
-	var out []string
-	for c := range englishFormats {
-		out = append(out, c)
-	}
-	slices.Sort(out)
-	return out
-}
+func TextCodes() []string { return englishFormats.Codes() }
 
 // say is the sentence of code with args; an error or another Stringer is
 // kept as its text.
@@ -327,7 +307,7 @@ const (
 // englishFormats are the English of each code: the sentences arbiterd
 // wrote before they had codes, as format strings. internal/i18n's English
 // catalog holds the same formats.
-var englishFormats = map[string]string{
+var englishFormats = sentence.Formats{
 	TextWhite:                       "White",
 	TextBlack:                       "Black",
 	TextWhitePossessive:             "White's",
