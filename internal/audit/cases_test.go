@@ -273,6 +273,10 @@ func TestCaseFlagHiddenByTheCount(t *testing.T) {
 		{"ran out, far", "0:12:00", 1830 * time.Second, "flag-before-control white 40"},
 		{"ran out, near", "0:02:30", 1830 * time.Second, "possible-flag white 40"},
 		{"two seconds left", "0:00:38", 1832 * time.Second, ""},
+		// A second above the period and its increment: the clock, stopped
+		// at the count, shows what it added to a second left, whatever
+		// the move's %emt says.
+		{"a second left, long %emt", "0:12:00", 1831 * time.Second, ""},
 		{"no %emt", "", 1830 * time.Second, ""},
 	} {
 		r := a.Game(readAll(t, game(c.emt, c.clk))[0])
@@ -415,6 +419,47 @@ func TestCaseBlitzIncrementSimulated(t *testing.T) {
 			if r.Games[i].HasClocks() && rep.TimeControl != r.ControlText {
 				t.Errorf("seed %d board %d: judged by %s (%s), the round's control is %s", seed, r.Games[i].Board, rep.TimeControl, rep.TimeControlSource, r.ControlText)
 			}
+		}
+	}
+}
+
+// A counting clock, 30 s from move 1: Black reads 0:48 after move 38,
+// 0:00 after move 39 and exactly the period and its increment after move
+// 40. With an increment no press leaves 0:00, and a clock that ran out
+// stands there until the count adds the period to nothing: both readings
+// say Black's time ran out during move 39. Without the flag the 0:00
+// would be a wrong reading landing on that one value, and the count's
+// reading a press in the last second. A reading a second above the fresh
+// period shows time left at the count: the 0:00 is then a wrong reading.
+func TestCaseStoodAtZeroUntilTheCount(t *testing.T) {
+	const tc = "40/5400+30:1800+30"
+	game := func(after40 string) string {
+		use := func(k int) time.Duration {
+			if k < 30 {
+				return 2*time.Minute + 40*time.Second + time.Duration(k%4)*time.Second
+			}
+			return 32*time.Second + time.Duration(k%3)*time.Second
+		}
+		black := series(90*time.Minute+30*time.Second, 38, use, constant(30*time.Second), nil)
+		black[37] = "0:00:48"
+		black = append(black, "0:00:00", after40)
+		for k := 41; k <= 55; k++ {
+			black = append(black, clockText(30*time.Minute+30*time.Second+time.Duration(k-40)*(30*time.Second-45*time.Second)))
+		}
+		white := series(90*time.Minute+30*time.Second, 55, constant(90*time.Second), constant(30*time.Second), map[int]time.Duration{40: 30 * time.Minute})
+		return clockGame(t, map[string]string{"TimeControl": tc, "Result": "1-0"}, white, black)
+	}
+	a := New(Options{NoUnwinnable: true})
+	for _, c := range []struct {
+		name, after40, want string
+	}{
+		{"ran out", "0:30:30", "flag-before-control black 39"},
+		{"a second left at the count", "0:30:31", ""},
+	} {
+		r := a.Game(readAll(t, game(c.after40))[0])
+		got := findingsOf(r)
+		if c.want == "" && (strings.Contains(got, "flag-before-control") || strings.Contains(got, "possible-flag")) || c.want != "" && got != c.want {
+			t.Errorf("%s: findings %q, want %q", c.name, got, c.want)
 		}
 	}
 }

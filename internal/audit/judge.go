@@ -317,6 +317,9 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	// one reading in twelve wrong, three in a row are no rarity, and a
 	// flag they would hide is not beyond doubt.
 	margin -= noiseDiscount(ex, alt)
+	if margin < possibleMargin {
+		return Finding{}, false // at the game's own rate of wrong readings, a glitch explains it as well
+	}
 	corroborated := false
 	if ex.mode == modeFlagBoth && st.kind == stepPeriod {
 		flagPly := rg.sd[sd].plys[flagMove-1]

@@ -347,9 +347,18 @@ func (d *decoder) glitchCost(x int, prevKept bool) float64 {
 		return costStale
 	case d.confirmed(x):
 		return costConfirmed
+	case standsAtZero(d.rs[x].o) && credit(d.h.tc, d.h.tc.PeriodOf(d.rs[x].k-1)) >= 2*time.Second:
+		return costGlitch + costZero
 	}
 	return costGlitch
 }
+
+// costZero is what a wrong reading costs beyond costGlitch when it shows
+// 0:00 where an increment makes that no press's reading: a wrong value
+// lands anywhere over minutes, and on the one value a clock whose time ran
+// out shows only by coincidence. (Without an increment a press in the last
+// second shows 0:00 too.)
+const costZero = 5.0
 
 // costConfirmed is what setting aside a reading costs that its move's
 // %emt confirms: a wrong reading is a wrong value, and this one is what
@@ -687,14 +696,10 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		// added the period, so the reading is the fresh period's, as if the
 		// move had taken exactly the time left. Only the move's %emt, well
 		// beyond that time, tells the two apart.
-		if began == 1 && gap == 1 && i >= 0 && r.emt != Unknown && absDur(used-o) <= tolRound &&
+		if began == 1 && gap == 1 && i >= 0 && r.emt != Unknown && used >= o && used-o <= tolRound &&
 			r.emt >= o+flagEMTMargin && !d.h.noEarlyFlag && d.h.noFlagAt != r.k {
 			early := r.k-1 < tc.Required(from.p)
-			c := costFlag
-			if o < 2*time.Minute {
-				c /= 2 // with so little left, no rarer than a press in the last second
-			}
-			d.emit(to, c, step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, flagAt: r.k, flagMin: r.k, early: early, used: o})
+			d.emit(to, flagCost(o), step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, flagAt: r.k, flagMin: r.k, early: early, used: o})
 		}
 		// The time ran out during the gap and the clock stands at 0:00.
 		if standsAtZero(r.o) && (i >= 0 || r.k > 1) {
@@ -714,7 +719,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if early && d.h.noFlagAt > 0 && (st.flagAt == d.h.noFlagAt || st.flagAt == 0 && r.k == d.h.noFlagAt) {
 				return
 			}
-			d.emit(state{p: q, frozen: true}, costFlag, st)
+			d.emit(state{p: q, frozen: true}, flagCost(o), st)
 		}
 	default:
 		p := from.p
@@ -760,8 +765,8 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if gap == 1 && r.emt != Unknown && absDur(used-r.emt) > max(time.Minute, used/2) {
 				ok = false // the move's %emt says it was short: no flag
 			}
-			if (st.early || ambiguous) && d.h.noEarlyFlag {
-				ok = false
+			if st.early && d.h.noEarlyFlag {
+				ok = false // an ambiguous flag stays: it may have fallen after the control
 			}
 			if st.early && d.h.noFlagAt > 0 && (st.flagAt == d.h.noFlagAt || st.flagAt == 0 && r.k == d.h.noFlagAt) {
 				ok = false
@@ -773,9 +778,9 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 				}
 				switch {
 				case st.early:
-					c += costFlag
+					c += flagCost(o)
 				case ambiguous:
-					c += costFlag / 2
+					c += flagCost(o) / 2
 				}
 				d.emit(state{p: p + 1}, c, st)
 			}
@@ -794,6 +799,16 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			}
 		}
 	}
+}
+
+// flagCost is what a flag before the control costs, from a reading of o:
+// with under two minutes left a flag is no rarer than a press in the last
+// second.
+func flagCost(o time.Duration) float64 {
+	if o < 2*time.Minute {
+		return costFlag / 2
+	}
+	return costFlag
 }
 
 // standsAtZero reports whether a reading is that of a clock whose time
@@ -825,7 +840,13 @@ func (d *decoder) fromZero(i, k int, from state, r reading) {
 	p := from.p + 1
 	credits := time.Duration(r.k-c+1) * credit(tc, p)
 	used := periodTime(tc, p) + credits - r.o
-	if used >= -tolRound {
+	// Read at the count, the clock shows the period and its increment
+	// exactly, the clock being stopped: a reading above shows time left.
+	slack := tolRound
+	if r.k == c {
+		slack = 0
+	}
+	if used >= -slack {
 		d.emit(state{p: p}, moveCost(used, r.k-c+1), step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, used: max(0, used)})
 	} else {
 		d.emit(state{p: p}, costJump, step{kind: stepJump, from: i, gained: -used})
