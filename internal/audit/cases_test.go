@@ -404,13 +404,20 @@ func TestCaseBlitzIncrementByEMT(t *testing.T) {
 	}
 }
 
-// Rounds of the independent simulator (internal/testkit/broadcastsim) in
-// which the readings alone left a blitz increment a second off — the
-// correct tag 180+2 overturned for 180+1 (seed 448), 300+3 judged 300+2
-// without a tag or with a wrong one (seeds 90, 291, 1369) — and the
-// round's %emt tell it.
-func TestCaseBlitzIncrementSimulated(t *testing.T) {
-	for _, seed := range []uint64{90, 291, 448, 1369} {
+// Rounds of the independent simulator (internal/testkit/broadcastsim)
+// whose control the audit once got wrong:
+//   - the readings alone left a blitz increment a second off — the correct
+//     tag 180+2 overturned for 180+1 (seed 448), 300+3 judged 300+2 without
+//     a tag or with a wrong one (seeds 90, 291, 1369) — and the round's
+//     %emt tell it;
+//   - garbled runs of readings in three games of a 25-minute rapid round
+//     agreed closely enough to be fitted as a second period of 20 minutes
+//     at move 40 (seeds 1492, 2393): a period's time stays in the readings
+//     that follow, a garbled run's values wander;
+//   - the increment after move 40, fitted 10 s short from readings alone,
+//     which the moves' %emt measure (seed 1680).
+func TestCaseControlSimulated(t *testing.T) {
+	for _, seed := range []uint64{90, 291, 448, 1369, 1492, 1680, 2393} {
 		r, err := broadcastsim.Generate(seed, broadcastsim.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -431,9 +438,10 @@ func TestCaseBlitzIncrementSimulated(t *testing.T) {
 // would be a wrong reading landing on that one value, and the count's
 // reading a press in the last second. A reading a second above the fresh
 // period shows time left at the count: the 0:00 is then a wrong reading.
+// Where the broadcast gives tenths, 0:00.4 is time left.
 func TestCaseStoodAtZeroUntilTheCount(t *testing.T) {
 	const tc = "40/5400+30:1800+30"
-	game := func(after40 string) string {
+	game := func(after39, after40 string) string {
 		use := func(k int) time.Duration {
 			if k < 30 {
 				return 2*time.Minute + 40*time.Second + time.Duration(k%4)*time.Second
@@ -442,7 +450,7 @@ func TestCaseStoodAtZeroUntilTheCount(t *testing.T) {
 		}
 		black := series(90*time.Minute+30*time.Second, 38, use, constant(30*time.Second), nil)
 		black[37] = "0:00:48"
-		black = append(black, "0:00:00", after40)
+		black = append(black, after39, after40)
 		for k := 41; k <= 55; k++ {
 			black = append(black, clockText(30*time.Minute+30*time.Second+time.Duration(k-40)*(30*time.Second-45*time.Second)))
 		}
@@ -451,12 +459,13 @@ func TestCaseStoodAtZeroUntilTheCount(t *testing.T) {
 	}
 	a := New(Options{NoUnwinnable: true})
 	for _, c := range []struct {
-		name, after40, want string
+		name, after39, after40, want string
 	}{
-		{"ran out", "0:30:30", "flag-before-control black 39"},
-		{"a second left at the count", "0:30:31", ""},
+		{"ran out", "0:00:00", "0:30:30", "flag-before-control black 39"},
+		{"a second left at the count", "0:00:00", "0:30:31", ""},
+		{"tenths: time left", "0:00:00.4", "0:30:30.4", ""},
 	} {
-		r := a.Game(readAll(t, game(c.after40))[0])
+		r := a.Game(readAll(t, game(c.after39, c.after40))[0])
 		got := findingsOf(r)
 		if c.want == "" && (strings.Contains(got, "flag-before-control") || strings.Contains(got, "possible-flag")) || c.want != "" && got != c.want {
 			t.Errorf("%s: findings %q, want %q", c.name, got, c.want)

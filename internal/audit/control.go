@@ -272,11 +272,11 @@ const (
 // the clock's change plus the move's %emt, against the period's increment.
 // An average a second away says the increment is a second off.
 func incrementCost(games []*roundGame, exs []gameExplanation) float64 {
-	type sum struct {
-		n int
-		t time.Duration
-	}
-	var per []sum
+	// implied[p-1] holds, for period p, each move's clock change plus its
+	// %emt: the increment as that move measures it; inc[p-1] is the
+	// candidate's.
+	var implied [][]time.Duration
+	var inc []time.Duration
 	for gi, rg := range games {
 		ex := exs[gi]
 		for side := range 2 {
@@ -295,27 +295,40 @@ func incrementCost(games []*roundGame, exs []gameExplanation) float64 {
 				if rd.k-prev.k != 1 || se.after[st.from].p != p || prev.k < 2 {
 					continue
 				}
-				inc := credit(tc, p)
-				dev := rd.o - prev.o + rd.emt - inc
-				if absDur(dev) > incEMTNear {
-					continue
+				if tc.Periods[p-1].Mode != clockd.Fischer {
+					continue // a delay gives back time, it adds none
 				}
-				for len(per) < p {
-					per = append(per, sum{})
+				for len(implied) < p {
+					implied = append(implied, nil)
+					inc = append(inc, 0)
 				}
-				per[p-1].n++
-				per[p-1].t += dev
+				implied[p-1] = append(implied[p-1], rd.o-prev.o+rd.emt)
+				inc[p-1] = credit(tc, p)
 			}
 		}
 	}
 	cost := 0.0
-	for _, s := range per {
-		if s.n < incEMTMin {
+	for p, v := range implied {
+		if len(v) < incEMTMin {
 			continue
 		}
-		mean := s.t / time.Duration(s.n)
+		// The moves near the middle measurement: the others are events
+		// (an extra press, time added), not the increment.
+		slices.Sort(v)
+		mid := v[len(v)/2]
+		n, t := 0, time.Duration(0)
+		for _, x := range v {
+			if absDur(x-mid) <= incEMTNear {
+				n++
+				t += x - inc[p]
+			}
+		}
+		if n < incEMTMin {
+			continue
+		}
+		mean := t / time.Duration(n)
 		if off := absDur(mean-incEMTBias) - incEMTSlack; off > 0 {
-			cost += incEMTWeight * float64(s.n) * off.Seconds()
+			cost += incEMTWeight * float64(n) * off.Seconds()
 		}
 	}
 	return cost
@@ -541,9 +554,10 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 				d := b.o - a.o
 				switch {
 				case d > 5*time.Minute && b.k >= 20:
-					// A period's time stays: the next reading keeps most
-					// of it (a wrong reading comes back).
-					if c := rs[j+1]; c.k-b.k <= 2 && c.o-a.o > d/2 {
+					// A period's time stays: the next readings keep most
+					// of it (a wrong reading, or a garbled run, comes
+					// back or wanders).
+					if stays(rs, j, d) {
 						big = append(big, d)
 						bigAt = append(bigAt, b.k)
 						gained = append(gained, b.k)
@@ -612,7 +626,7 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 				at = k
 			}
 		}
-		add := slices.Max(big) - inc2
+		add := slices.Max(agreeingGains(big)) - inc2
 		for side := range tc {
 			tc[side] = clockd.TimeControl{Periods: []clockd.Period{
 				{Moves: at, Time: base[side], Increment: inc1},
@@ -641,21 +655,43 @@ func countShows(k int, gainMoves [][]int, spans [][2]int) bool {
 	return with >= 2 && 2*with >= passed
 }
 
+// stays reports whether the gain d into reading j of rs stays as a
+// clock's time does: the next two readings, within four moves, keep more
+// than half of it, and neither rises by more than a minute (no increment
+// is larger; a garbled run's values wander both ways).
+func stays(rs []reading, j int, d time.Duration) bool {
+	a, b := rs[j-1], rs[j]
+	n := 0
+	for x := j + 1; x < len(rs) && x <= j+2; x++ {
+		if rs[x].k-b.k > 4 || rs[x].o-a.o <= d/2 || rs[x].o-rs[x-1].o > time.Minute {
+			return false
+		}
+		n++
+	}
+	return n == 2
+}
+
+// agreeingGains are the gains within two minutes of the middle one.
+func agreeingGains(big []time.Duration) []time.Duration {
+	v := slices.Clone(big)
+	slices.Sort(v)
+	mid := v[len(v)/2]
+	var out []time.Duration
+	for _, x := range v {
+		if absDur(x-mid) <= 2*time.Minute {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // agreeing reports whether the gains of a period mostly agree: the
 // middle one is within two minutes of at least half of them, three at
 // least (the gain of a period's time is that time less the move's, so it
 // varies a little; wrong readings that stay a move or two do not agree).
 func agreeing(big []time.Duration) bool {
-	v := slices.Clone(big)
-	slices.Sort(v)
-	mid := v[len(v)/2]
-	n := 0
-	for _, x := range v {
-		if absDur(x-mid) <= 2*time.Minute {
-			n++
-		}
-	}
-	return n >= 3 && 2*n >= len(v)
+	n := len(agreeingGains(big))
+	return n >= 3 && 2*n >= len(big)
 }
 
 // robustMaxGain is the increment the gains of single moves show: the

@@ -699,7 +699,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		if began == 1 && gap == 1 && i >= 0 && r.emt != Unknown && used >= o && used-o <= tolRound &&
 			r.emt >= o+flagEMTMargin && !d.h.noEarlyFlag && d.h.noFlagAt != r.k {
 			early := r.k-1 < tc.Required(from.p)
-			d.emit(to, flagCost(o), step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, flagAt: r.k, flagMin: r.k, early: early, used: o})
+			d.emit(to, flagCost(o, periodTime(tc, from.p)), step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, flagAt: r.k, flagMin: r.k, early: early, used: o})
 		}
 		// The time ran out during the gap and the clock stands at 0:00.
 		if standsAtZero(r.o) && (i >= 0 || r.k > 1) {
@@ -719,7 +719,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if early && d.h.noFlagAt > 0 && (st.flagAt == d.h.noFlagAt || st.flagAt == 0 && r.k == d.h.noFlagAt) {
 				return
 			}
-			d.emit(state{p: q, frozen: true}, flagCost(o), st)
+			d.emit(state{p: q, frozen: true}, flagCost(o, periodTime(tc, q)), st)
 		}
 	default:
 		p := from.p
@@ -778,9 +778,9 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 				}
 				switch {
 				case st.early:
-					c += flagCost(o)
+					c += flagCost(o, periodTime(tc, p))
 				case ambiguous:
-					c += flagCost(o) / 2
+					c += flagCost(o, periodTime(tc, p)) / 2
 				}
 				d.emit(state{p: p + 1}, c, st)
 			}
@@ -801,11 +801,12 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 	}
 }
 
-// flagCost is what a flag before the control costs, from a reading of o:
-// with under two minutes left a flag is no rarer than a press in the last
-// second.
-func flagCost(o time.Duration) float64 {
-	if o < 2*time.Minute {
+// flagCost is what a flag before the control costs, from a reading of o
+// in a period of time t: a player in time trouble (under two minutes of a
+// 90-minute period, a forty-fifth of any) is no rarer to overstep than to
+// press in the last second.
+func flagCost(o, t time.Duration) float64 {
+	if o < t/45 {
 		return costFlag / 2
 	}
 	return costFlag
@@ -814,8 +815,9 @@ func flagCost(o time.Duration) float64 {
 // standsAtZero reports whether a reading is that of a clock whose time
 // ran out: it stands at 0:00, however the broadcast rounds it, and a
 // reading taken a moment off still shows 0:00 (the clock no longer runs).
-// A reading of 0:01 shows time left.
-func standsAtZero(o time.Duration) bool { return o < time.Second }
+// A reading of 0:01, or of a fraction of a second where the broadcast
+// gives tenths, shows time left.
+func standsAtZero(o time.Duration) bool { return o <= 0 }
 
 // fromZero continues from a clock standing at 0:00 (a flag nobody
 // claimed): it stays there, and a counting clock adds the next period at
