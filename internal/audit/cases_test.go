@@ -434,41 +434,117 @@ func TestCaseControlSimulated(t *testing.T) {
 // 0:00 after move 39 and exactly the period and its increment after move
 // 40. With an increment no press leaves 0:00, and a clock that ran out
 // stands there until the count adds the period to nothing: both readings
-// say Black's time ran out during move 39. Without the flag the 0:00
-// would be a wrong reading landing on that one value, and the count's
-// reading a press in the last second. A reading a second above the fresh
-// period shows time left at the count: the 0:00 is then a wrong reading.
-// Where the broadcast gives tenths, 0:00.4 is time left.
+// say Black's time ran out during move 39. Without the flag the 0:00 would
+// be a wrong reading (with under a minute left, one read a little off
+// shows 0:00 too) and the count's reading a press in the last second: a
+// possible flag. Move 39's %emt, beyond the time left, makes it a flag. A
+// reading a second above the fresh period shows time left at the count:
+// the 0:00 is then a wrong reading. Where the broadcast gives tenths,
+// 0:00.4 is time left.
 func TestCaseStoodAtZeroUntilTheCount(t *testing.T) {
 	const tc = "40/5400+30:1800+30"
-	game := func(after39, after40 string) string {
-		use := func(k int) time.Duration {
-			if k < 30 {
-				return 2*time.Minute + 40*time.Second + time.Duration(k%4)*time.Second
-			}
-			return 32*time.Second + time.Duration(k%3)*time.Second
+	use := func(k int) time.Duration {
+		switch {
+		case k <= 10:
+			return time.Duration(2+k%3) * time.Second
+		case k < 30:
+			return 2*time.Minute + 50*time.Second + time.Duration(k%4)*time.Second
+		case k < 38:
+			return 6 * time.Minute
+		case k == 38:
+			return 5*time.Minute + 54*time.Second
 		}
+		return 45 * time.Second
+	}
+	// game writes Black's readings (each move's %emt too, as a board
+	// times them) with the given readings after moves 39 and 40; emt39 is
+	// move 39's %emt ("": none).
+	game := func(after39, emt39, after40 string) string {
 		black := series(90*time.Minute+30*time.Second, 38, use, constant(30*time.Second), nil)
-		black[37] = "0:00:48"
-		black = append(black, after39, after40)
-		for k := 41; k <= 55; k++ {
-			black = append(black, clockText(30*time.Minute+30*time.Second+time.Duration(k-40)*(30*time.Second-45*time.Second)))
+		if black[37] != "0:00:48" {
+			t.Fatalf("after move 38 Black reads %s, want 0:00:48", black[37])
 		}
-		white := series(90*time.Minute+30*time.Second, 55, constant(90*time.Second), constant(30*time.Second), map[int]time.Duration{40: 30 * time.Minute})
+		for k := range black {
+			black[k] += "|" + clockText(use(k+1))
+		}
+		if emt39 != "" {
+			after39 += "|" + emt39
+		}
+		black = append(black, after39, after40+"|0:00:06")
+		for k := 41; k <= 55; k++ {
+			black = append(black, clockText(30*time.Minute+30*time.Second+time.Duration(k-40)*(30*time.Second-use(k)))+"|"+clockText(use(k)))
+		}
+		wuse := func(k int) time.Duration { return use(k) / 2 }
+		white := series(90*time.Minute+30*time.Second, 55, wuse, constant(30*time.Second), map[int]time.Duration{40: 30 * time.Minute})
+		for k := range white {
+			white[k] += "|" + clockText(wuse(k+1))
+		}
 		return clockGame(t, map[string]string{"TimeControl": tc, "Result": "1-0"}, white, black)
 	}
 	a := New(Options{NoUnwinnable: true})
 	for _, c := range []struct {
-		name, after39, after40, want string
+		name, after39, emt39, after40, want string
 	}{
-		{"ran out", "0:00:00", "0:30:30", "flag-before-control black 39"},
-		{"a second left at the count", "0:00:00", "0:30:31", ""},
-		{"tenths: time left", "0:00:00.4", "0:30:30.4", ""},
+		{"ran out, by the readings", "0:00:00", "", "0:30:30", "possible-flag black 39"},
+		{"ran out, and the move's %emt says so", "0:00:00", "0:01:52", "0:30:30", "flag-before-control black 39"},
+		{"a second left at the count", "0:00:00", "", "0:30:31", ""},
+		{"tenths: time left", "0:00:00.4", "", "0:30:30.4", ""},
 	} {
-		r := a.Game(readAll(t, game(c.after39, c.after40))[0])
+		r := a.Game(readAll(t, game(c.after39, c.emt39, c.after40))[0])
 		got := findingsOf(r)
 		if c.want == "" && (strings.Contains(got, "flag-before-control") || strings.Contains(got, "possible-flag")) || c.want != "" && got != c.want {
 			t.Errorf("%s: findings %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// One reading of 0:00 amid readings of forty minutes, 30 s from move 1: a
+// wrong reading. A clock pressed with an increment never reads below it,
+// and the readings after go on from the ones before: no time appeared and
+// none was lost, so nothing is found — least of all an increment credited
+// twice, which would need time to appear.
+func TestCaseZeroAmidPlainReadings(t *testing.T) {
+	const tc = "40/5400+30:1800+30"
+	use := func(k int) time.Duration { return time.Minute + time.Duration(k%5)*7*time.Second }
+	white := series(90*time.Minute+30*time.Second, 35, use, constant(30*time.Second), nil)
+	white[19] = "0:00:00"
+	black := series(90*time.Minute+30*time.Second, 35, constant(50*time.Second), constant(30*time.Second), nil)
+	r := New(Options{NoUnwinnable: true}).Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	if got := findingsOf(r); got != "" {
+		t.Errorf("findings %q, want none", got)
+	}
+}
+
+// A counting clock, 30 s from move 1: White thinks 43:53 on move 30 with
+// 43:52 left, and the clock stands at 0:00 for the moves that follow,
+// nobody claiming. Under a clock that adds the period at the flag, 0:00 is
+// no reading a press leaves: it is no increment credited twice either.
+func TestCaseStoodAtZeroLongThink(t *testing.T) {
+	const tc = "40/5400+30:1800+30"
+	use := func(k int) time.Duration { // an opening played fast, then a minute and a half a move
+		if k <= 12 {
+			return time.Duration(2+k%3) * time.Second
+		}
+		return 90*time.Second + time.Duration(k%4)*5*time.Second
+	}
+	white := series(90*time.Minute+30*time.Second, 29, use, constant(30*time.Second), nil)
+	for k := range white {
+		white[k] += "|" + clockText(use(k+1))
+	}
+	white[28] = "0:43:52|0:34:32" // a long think on move 29 too
+	white = append(white, "0:00:00|0:43:53", "0:00:00|0:00:35", "0:00:00|0:00:24", "0:00:00|0:00:07")
+	buse := func(k int) time.Duration { return use(k) * 2 / 3 }
+	black := series(90*time.Minute+30*time.Second, 34, buse, constant(30*time.Second), nil)
+	for k := range black {
+		black[k] += "|" + clockText(buse(k+1))
+	}
+	r := New(Options{NoUnwinnable: true}).Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc, "Result": "0-1"}, white, black))[0])
+	for _, f := range r.Findings {
+		if f.Kind == IncrementExtra {
+			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
+	if got := findingsOf(r); got != "flag-before-control white 30" {
+		t.Errorf("findings %q, want the flag during move 30", got)
 	}
 }

@@ -185,7 +185,7 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 		// only in how a flag shows: a period's time, or 0:00.
 		ex := decode(modeFlag, [2][]oppFlag{})
 		ex.modeCost = [3]float64{inf, inf, inf}
-		if !hasStep(ex, ranOut) {
+		if !hasStep(ex, ranOut) && !readsZero(sd) {
 			return ex
 		}
 		ex.cost += prior.penalty(modeFlag)
@@ -399,6 +399,20 @@ func hasStep(ex gameExplanation, is func(step) bool) bool {
 	for _, se := range ex.sides {
 		for j := range se.rs {
 			if se.kept[j] && is(se.steps[j]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsZero reports whether a side's clock reads 0:00 before its last
+// move: a counting clock's flag, or a wrong reading.
+func readsZero(sd *[2]sideData) bool {
+	for side := range sd {
+		rs := sd[side].rs
+		for j := 0; j+1 < len(rs); j++ {
+			if standsAtZero(rs[j].o) {
 				return true
 			}
 		}

@@ -347,17 +347,18 @@ func (d *decoder) glitchCost(x int, prevKept bool) float64 {
 		return costStale
 	case d.confirmed(x):
 		return costConfirmed
-	case standsAtZero(d.rs[x].o) && credit(d.h.tc, d.h.tc.PeriodOf(d.rs[x].k-1)) >= 2*time.Second:
+	case standsAtZero(d.rs[x].o) && x > 0 && d.rs[x-1].o >= time.Minute && credit(d.h.tc, d.h.tc.PeriodOf(d.rs[x].k-1)) >= 2*time.Second:
 		return costGlitch + costZero
 	}
 	return costGlitch
 }
 
 // costZero is what a wrong reading costs beyond costGlitch when it shows
-// 0:00 where an increment makes that no press's reading: a wrong value
-// lands anywhere over minutes, and on the one value a clock whose time ran
-// out shows only by coincidence. (Without an increment a press in the last
-// second shows 0:00 too.)
+// 0:00 where an increment makes that no press's reading, after a reading
+// of a minute or more: a wrong value lands anywhere over minutes, and on
+// the one value a clock whose time ran out shows only by coincidence.
+// (Without an increment a press in the last second shows 0:00 too; with
+// under a minute left, a reading a little off shows 0:00 as well.)
 const costZero = 5.0
 
 // costConfirmed is what setting aside a reading costs that its move's
@@ -534,16 +535,17 @@ func grow[T any](buf *[]T, n int) []T {
 }
 
 // plain reports whether reading x follows reading x-1 plainly in period
-// p: the clock lost a plausible time, with its increments, and the move's
-// %emt (if any) agree.
+// p: the clock lost a plausible time, with its increments, shows what a
+// press leaves, and the move's %emt (if any) agree.
 func (d *decoder) plain(p, x int) bool {
 	if x < 1 || x >= d.n || p < 1 {
 		return false
 	}
 	a, b := d.rs[x-1], d.rs[x]
 	gap := b.k - a.k
-	used := a.o + time.Duration(gap)*credit(d.h.tc, p) - b.o
-	if used < -tolRound || moveCost(used, gap) > 0 || a.o == b.o {
+	inc := credit(d.h.tc, p)
+	used := a.o + time.Duration(gap)*inc - b.o
+	if used < -tolRound || moveCost(used, gap) > 0 || a.o == b.o || !pressed(a.o, b.o, inc) {
 		return false
 	}
 	if emt, ok := d.emtSum(a.k, b.k); ok && absDur(used-emt) > tolIncr {
@@ -731,7 +733,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		}
 		if used >= -tolRound && pressed(o, r.o, inc) {
 			d.emit(from, d.timeCost(i, k, r, gap, used, gift)+lastSecond(o, r.o, inc), step{kind: stepUse, from: i, used: max(0, used)})
-		} else {
+		} else if used < -tolRound {
 			d.unexplained(i, r, gap, from, used, inc)
 		}
 		if p == P {
