@@ -242,9 +242,9 @@ func (a *absence) before(at time.Duration, in int) bool {
 // it came back with (it completes nothing arbiterd can check, and it is no
 // illegal move either; presses from before the absence are judged on what
 // the board showed then).
-func (a *absence) pressIgnored(ended, atStart bool, resetAt time.Duration, pr pendingPress) bool {
+func (a *absence) pressIgnored(ended bool, atStart *time.Duration, pr pendingPress) bool {
 	ev := pr.ev
-	return (atStart && ev.At >= resetAt) || ended || (a.stale && !a.before(ev.At, pr.in))
+	return (atStart != nil && ev.At >= *atStart) || ended || (a.stale && !a.before(ev.At, pr.in))
 }
 
 // absorbs reports whether the press is that of a move made while the

@@ -212,16 +212,16 @@ func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result
 // own frame).
 func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
 	o, start := rules.DetectOrientation(raw, g.start)
-	if start && (g.atStart || (!reaches(g.led.rec, g.view.snap) && farFromStart(g.led.boards, g.start, g.orient, o))) {
-		if g.atStart {
+	if start && (g.atStart != nil || (!reaches(g.led.rec, g.view.snap) && farFromStart(g.led.boards, g.start, g.facing.orientation(), o))) {
+		if g.atStart != nil {
 			return true
 		}
-		g.atStart, g.resetAt = true, at
+		g.atStart = &at
 		g.view.held.plies, g.view.held.backTo, g.view.held.kind, g.view.held.ambiguous = nil, -1, heldPlain, false
 		g.view.unexplained.clear()
 		g.away.suspect, g.away.far = false, farPosition{}
 		var turned any = ""
-		if o != g.orient {
+		if o != g.facing.orientation() {
 			turned = Text{Code: TextBoardResetTurned}
 		}
 		n := g.led.plyBase + g.led.rec.Ply()
@@ -233,18 +233,18 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 			turned, after, g.led.counts.White, g.led.counts.Black, n, g.led.rec.FEN(), hms(g.clock.White), hms(g.clock.Black)))
 		return true
 	}
-	if !g.atStart {
+	if g.atStart == nil {
 		return false
 	}
 	if !reaches(g.led.rec, g.view.snap) {
 		// another board put in its place may stand the other way round
 		other, alt := rules.BlackBottom, raw.Rotated()
-		if g.orient == rules.BlackBottom {
+		if g.facing == facingBlackBottom {
 			other, alt = rules.WhiteBottom, raw
 		}
 		kept := g.view.snap
 		if g.view.snap = alt; reaches(g.led.rec, g.view.snap) {
-			g.orient = other
+			g.facing = facingOf(other)
 		} else {
 			g.view.snap = kept
 		}
@@ -252,7 +252,7 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 	if reaches(g.led.rec, g.view.snap) || rules.Reconstruct(g.led.rec, g.view.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
 		// the game's position is on the board again (perhaps with a move
 		// on), or a result is signalled: the game goes on from the record
-		g.atStart = false
+		g.atStart = nil
 		return false
 	}
 	return true // pieces being set up, or a game arbiterd does not follow

@@ -30,7 +30,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 		if g.end == nil {
 			g.led.completedByNextMove(&g.em, g.clock, out, at, side, ev.At)
 		}
-		e := g.cfg.verdict(&g.led, &g.away, g.end, g.oriented, f, both)
+		e := g.cfg.verdict(&g.led, &g.away, g.end, g.facing.known(), f, both)
 		if g.end == nil {
 			for i := len(g.led.plies) - 1; i >= 0; i-- {
 				p := g.led.plies[i]

@@ -79,12 +79,11 @@ type Game struct {
 	base  Moves // moves completed before StartFEN (from its move number)
 
 	// The session: not reset by a new game.
-	em       emitter // the event stream: the board id and the last seq
-	oriented bool
-	orient   rules.Orientation
-	clock    clockd.Times  // the last displayed clock values
-	now      time.Duration // the latest input time
-	inputs   int           // board and clock inputs so far
+	em     emitter       // the event stream: the board id and the last seq
+	facing facing        // which way round the board stands, once it has shown the game
+	clock  clockd.Times  // the last displayed clock values
+	now    time.Duration // the latest input time
+	inputs int           // board and clock inputs so far
 	// first: the board's latest reading before it showed the game, and
 	// whether it was searched as a game under way (see gameUnderWay).
 	first struct {
@@ -106,12 +105,11 @@ type Game struct {
 	view boardView     // what the board shows, against the record
 	ref  *clockd.Clock // reference clock driven by completed presses (expected times)
 	end  *gameEnd      // the game's end (nil: not ended)
-	// atStart: the board shows the starting position in the middle of
-	// the game (reset, or another board put in its place) since resetAt.
-	// The record is kept; presses are not judged until the board shows a
-	// position that follows from the record again.
-	atStart bool
-	resetAt time.Duration
+	// atStart: since when the board shows the starting position in the
+	// middle of the game (reset, or another board put in its place); nil
+	// when it does not. The record is kept; presses are not judged until
+	// the board shows a position that follows from the record again.
+	atStart *time.Duration
 
 	waiting pressQueue // presses waiting for the moves they complete
 	flag    flagState  // periods, flags, the clock's stops
@@ -124,6 +122,36 @@ type Game struct {
 
 // gameEnd is how a game ended: its result and the reason.
 type gameEnd struct{ result, reason string }
+
+// facing is which way round the board stands: unknown until it has shown
+// the game (see orientTo), then with White's pieces at its own first ranks
+// or with Black's.
+type facing uint8
+
+const (
+	facingUnknown facing = iota
+	facingWhiteBottom
+	facingBlackBottom
+)
+
+// facingOf is the facing of a board oriented o.
+func facingOf(o rules.Orientation) facing {
+	if o == rules.BlackBottom {
+		return facingBlackBottom
+	}
+	return facingWhiteBottom
+}
+
+// known reports whether the board has shown the game.
+func (f facing) known() bool { return f != facingUnknown }
+
+// orientation is the board's orientation; rules.WhiteBottom while unknown.
+func (f facing) orientation() rules.Orientation {
+	if f == facingBlackBottom {
+		return rules.BlackBottom
+	}
+	return rules.WhiteBottom
+}
 
 // joined is a clock first read with the game under way
 // (clockd.ClockEvent.UnderWay), when (at), and whether the board was
@@ -225,7 +253,7 @@ func (g *Game) reset(rec *rules.Game) {
 	g.view.placed = g.view.snap
 	g.view.shown = nil
 	g.end = nil
-	g.atStart = false
+	g.atStart = nil
 	g.waiting = pressQueue{}
 	g.flag = flagState{}
 	g.away = absence{}
@@ -340,7 +368,7 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	g.inputs++
 	g.advance(&out, at, at)
 	if dump {
-		g.view.dumped(&g.away, g.oriented && g.end == nil, g.orient, s)
+		g.view.dumped(&g.away, g.facing.known() && g.end == nil, g.facing.orientation(), s)
 	}
 	if g.away.disconnected {
 		// The board is read again: how long it has shown what it shows
@@ -366,7 +394,7 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 		t.board = wordOnBoard
 		defer func() { t.snap = g.view.snap }()
 	}
-	if (!g.oriented || g.end != nil) && !g.orientTo(&out, at, s) {
+	if (!g.facing.known() || g.end != nil) && !g.orientTo(&out, at, s) {
 		return out
 	}
 	g.show(&out, at, s)
@@ -378,7 +406,7 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 // game.
 func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 	raw := s
-	if g.orient == rules.BlackBottom {
+	if g.facing == facingBlackBottom {
 		s = s.Rotated()
 	}
 	if s != g.view.snap && (lifted(g.view.snap, s) <= 0 || !g.led.legalBoard(g.view.snap)) {
@@ -399,7 +427,7 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 	o, ok := rules.DetectOrientation(s, g.start)
 	underWay := false
-	if !ok && !g.oriented {
+	if !ok && !g.facing.known() {
 		if g.first.state == notRead || g.first.snap != s {
 			g.first.snap, g.first.state = s, readNotSearched
 		}
@@ -412,7 +440,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 		}
 	}
 	if !ok {
-		if !g.oriented && !g.view.unexplained.on() {
+		if !g.facing.known() && !g.view.unexplained.on() {
 			// pieces being set up; said once if it lasts (see advance)
 			g.view.unexplained.begin(stamp{at, g.inputs})
 		}
@@ -426,7 +454,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 		}
 		g.reset(rec)
 	}
-	g.oriented, g.orient = true, o
+	g.facing = facingOf(o)
 	g.em.emit(out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
 	if !underWay {
 		// Presses read before the board showed the game were made
@@ -484,7 +512,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.flag.clockFlag(g.inputs, ev)
 	case clockd.PeriodAdded:
 		g.clock = ev.Clock
-		g.flag.clockPeriodAdded(&g.em, &g.waiting, g.led.counts, g.inputs, len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && !g.atStart, &out, at, ev)
+		g.flag.clockPeriodAdded(&g.em, &g.waiting, g.led.counts, g.inputs, len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && g.atStart == nil, &out, at, ev)
 	case clockd.Stopped:
 		g.clock = ev.Clock
 		g.ref.Stop(at)
@@ -519,7 +547,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.clock = ev.Clock
 		g.hand.clockWasReset(&g.em, &g.flag, g.led.counts.White+g.led.counts.Black, g.end != nil, before, &out, at, ev)
 	}
-	if !g.oriented && g.first.state == readNotSearched && g.waiting.clockSpoke(g.round.started()) && g.orientTo(&out, at, g.first.snap) {
+	if !g.facing.known() && g.first.state == readNotSearched && g.waiting.clockSpoke(g.round.started()) && g.orientTo(&out, at, g.first.snap) {
 		// The board shows something else than the start: now that the
 		// clock has spoken, it may be a game under way (see gameUnderWay).
 		g.show(&out, at, g.first.snap)

@@ -139,7 +139,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		g.finish(out, at, st.Result, st.Reason, st.Article)
 	case dueWarnUnexplained:
 		g.view.unexplained.report()
-		g.view.warnUnexplained(&g.em, &g.led, g.start, g.cfg.MaxPlies, g.oriented, out, at)
+		g.view.warnUnexplained(&g.em, &g.led, g.start, g.cfg.MaxPlies, g.facing.known(), out, at)
 	case dueSearchFar:
 		g.resyncFar(out, at, due)
 	case dueJudgeFlags:
@@ -155,11 +155,11 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		if c.known {
 			done = c.done
 		}
-		g.flag.checkPeriod(&g.em, &g.hand, g.cfg.TimeControl, g.led.counts.White+g.led.counts.Black, g.end != nil || g.atStart, out, at, c.ev, done)
+		g.flag.checkPeriod(&g.em, &g.hand, g.cfg.TimeControl, g.led.counts.White+g.led.counts.Black, g.end != nil || g.atStart != nil, out, at, c.ev, done)
 	case dueDefaultTime:
 		g.round.defaultTimePassed(&g.em, &g.led, g.start, g.cfg.DefaultTime, out, at)
 	case dueCheckJoin:
 		g.join.state = joinedChecked
-		g.led.joinedAtTheStart(&g.em, &g.away, g.clock, g.cfg.TimeControl, g.oriented && g.end == nil, out, at)
+		g.led.joinedAtTheStart(&g.em, &g.away, g.clock, g.cfg.TimeControl, g.facing.known() && g.end == nil, out, at)
 	}
 }

@@ -34,7 +34,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 // judgePress applies what the press pr comes to (decidePress), or reports
 // false when held plies are to be settled first.
 func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judged bool) {
-	d, cands := g.waiting.decidePress(&g.view, &g.led, &g.away, g.cfg, g.away.pressIgnored(g.end != nil, g.atStart, g.resetAt, pr), at, pr)
+	d, cands := g.waiting.decidePress(&g.view, &g.led, &g.away, g.cfg, g.away.pressIgnored(g.end != nil, g.atStart, pr), at, pr)
 	side := pr.ev.Side
 	if d != pressNotJudged {
 		g.waiting.back = noBackExpected // whatever it comes to, the press back was this or is no more

@@ -262,15 +262,15 @@ func (g *Game) State() Summary {
 		s.Result, s.EndReason = g.end.result, g.end.reason
 	}
 	switch {
-	case !g.oriented:
+	case !g.facing.known():
 		s.Status = StatusWaiting
 	case g.end != nil:
 		s.Status = StatusEnded
 	default:
 		s.Status = StatusPlaying
 	}
-	if g.oriented {
-		s.Orientation = g.orient.String()
+	if g.facing.known() {
+		s.Orientation = g.facing.orientation().String()
 	}
 	for i, p := range g.led.plies {
 		if !p.completed() {
@@ -286,8 +286,8 @@ func (g *Game) State() Summary {
 	if g.view.unexplained.on() {
 		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.view.unexplained.since.at)))
 	}
-	if g.atStart {
-		s.Pending = append(s.Pending, fmt.Sprintf("board shows the starting position since %s; the game's position is awaited", seconds(g.resetAt)))
+	if g.atStart != nil {
+		s.Pending = append(s.Pending, fmt.Sprintf("board shows the starting position since %s; the game's position is awaited", seconds(*g.atStart)))
 	}
 	return s
 }

@@ -54,7 +54,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 	if g.view.held.plies != nil {
 		consider(g.view.heldDue(g.cfg, &g.waiting, &g.away), dueSettleHeld, 0)
 	}
-	if len(g.waiting.presses) > 0 && g.oriented && !g.away.disconnected && !g.view.settling(&g.away) {
+	if len(g.waiting.presses) > 0 && g.facing.known() && !g.away.disconnected && !g.view.settling(&g.away) {
 		consider(g.waiting.due(g.cfg, g.view.changed), dueJudgePress, 0)
 	}
 	if g.away.suspect && g.view.unexplained.on() && g.view.held.plies == nil {
