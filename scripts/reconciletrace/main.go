@@ -16,6 +16,21 @@
 // (a function called twice is read twice), and each function read once (a
 // call of a function already read is not followed again, the calls it
 // makes are).
+//
+// Three rules say what a reader does that a record of calls alone does not:
+//
+//   - The reading follows the input from the Game's entry points: a call the
+//     test makes itself, outside them (to look at an event's text), is no
+//     part of it.
+//   - The orchestrator (-spine, game.go and loop.go) is where the reader
+//     comes back to after each stage, by design: its files' returns are
+//     counted, and reported apart from those of the stages' files, to which
+//     the aim (no file returned to more than twice) applies.
+//   - A file of small pure helpers that every stage uses (-whole, stamp.go)
+//     is read whole the first time it is opened: its functions count as
+//     read from then on. Such a file must be short (at most 120 lines) and
+//     change nothing (no method with a pointer receiver); the command
+//     refuses one that is not.
 package main
 
 import (
@@ -47,14 +62,27 @@ type record struct {
 func main() {
 	dir := flag.String("dir", "rules/reconcile", "the package's folder, from the module root")
 	verbose := flag.Bool("v", false, "print each input's file sequence and its functions in order")
+	spine := flag.String("spine", "game.go,loop.go", "the orchestrator's files, comma-separated: their returns are reported apart")
+	whole := flag.String("whole", "stamp.go", "files of small pure helpers read whole when first opened, comma-separated")
 	flag.Parse()
-	if err := run(*dir, *verbose); err != nil {
+	if err := run(*dir, *verbose, set(*spine), set(*whole)); err != nil {
 		fmt.Fprintln(os.Stderr, "reconciletrace:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, verbose bool) error {
+// set is the comma-separated names in s.
+func set(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			m[n] = true
+		}
+	}
+	return m
+}
+
+func run(dir string, verbose bool, spine, whole map[string]bool) error {
 	pkgDir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -65,6 +93,7 @@ func run(dir string, verbose bool) error {
 	}
 	defer os.RemoveAll(tmp)
 	overlay := map[string]string{}
+	inFile := map[string][]string{} // file → the functions it declares
 	fset := token.NewFileSet()
 	ents, err := os.ReadDir(pkgDir)
 	if err != nil {
@@ -79,7 +108,12 @@ func run(dir string, verbose bool) error {
 		if err != nil {
 			return err
 		}
-		instrument(f, name)
+		if whole[name] {
+			if err := checkWhole(fset, f, name); err != nil {
+				return err
+			}
+		}
+		inFile[name] = instrument(f, name)
 		var b bytes.Buffer
 		if err := printer.Fprint(&b, fset, f); err != nil {
 			return err
@@ -132,13 +166,13 @@ func run(dir string, verbose bool) error {
 	for _, in := range order {
 		fmt.Printf("%s:\n", in)
 		for _, once := range []bool{false, true} {
-			m := measure(byInput[in], once)
+			m := measure(byInput[in], once, whole, inFile)
 			how := "every call      "
 			if once {
 				how = "each fn read once"
 			}
-			fmt.Printf("  %s: %4d calls, %3d functions, %2d files, %3d file switches; returns to a file left: most %d (%s)\n",
-				how, m.calls, len(m.fns), len(m.entries), m.switches, m.maxReturns(), m.returns())
+			fmt.Printf("  %s: %4d calls, %3d functions, %2d files, %3d file switches; returns to a file left: most %d (%s); the spine: %s\n",
+				how, m.calls, len(m.fns), len(m.entries), m.switches, m.maxReturns(spine), m.returns(func(f string) bool { return !spine[f] }), m.returns(func(f string) bool { return spine[f] }))
 			if verbose {
 				fmt.Printf("    %s\n", strings.Join(m.seq, " → "))
 				if once {
@@ -150,8 +184,10 @@ func run(dir string, verbose bool) error {
 	return nil
 }
 
-// instrument makes every function with a body record its entry and return.
-func instrument(f *ast.File, file string) {
+// instrument makes every function with a body record its entry and
+// return, and lists them.
+func instrument(f *ast.File, file string) []string {
+	var keys []string
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
@@ -166,7 +202,25 @@ func instrument(f *ast.File, file string) {
 			&ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(key)},
 		}}
 		fd.Body.List = append([]ast.Stmt{&ast.DeferStmt{Call: &ast.CallExpr{Fun: call}}}, fd.Body.List...)
+		keys = append(keys, key)
 	}
+	return keys
+}
+
+// checkWhole refuses, as a file read whole, one that is long or that has a
+// method with a pointer receiver (one that may change what it is called on).
+func checkWhole(fset *token.FileSet, f *ast.File, name string) error {
+	if n := fset.Position(f.End()).Line; n > 120 {
+		return fmt.Errorf("%s is read whole but has %d lines (at most 120)", name, n)
+	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) > 0 {
+			if _, ptr := fd.Recv.List[0].Type.(*ast.StarExpr); ptr {
+				return fmt.Errorf("%s is read whole but %s has a pointer receiver", name, fd.Name.Name)
+			}
+		}
+	}
+	return nil
 }
 
 func recvName(e ast.Expr) string {
@@ -210,19 +264,24 @@ type metrics struct {
 	seq      []string
 }
 
-func (m *metrics) maxReturns() int {
+// maxReturns is the most a file outside the spine was returned to.
+func (m *metrics) maxReturns(spine map[string]bool) int {
 	most := 0
-	for _, n := range m.entries {
-		most = max(most, n-1)
+	for f, n := range m.entries {
+		if !spine[f] {
+			most = max(most, n-1)
+		}
 	}
 	return most
 }
 
-// returns lists the files returned to, most first.
-func (m *metrics) returns() string {
+// returns lists the files of which keep says true, most returned to first.
+func (m *metrics) returns(keep func(file string) bool) string {
 	var files []string
 	for f := range m.entries {
-		files = append(files, f)
+		if keep(f) {
+			files = append(files, f)
+		}
 	}
 	sort.Slice(files, func(i, j int) bool {
 		if m.entries[files[i]] != m.entries[files[j]] {
@@ -241,13 +300,17 @@ func (m *metrics) returns() string {
 // call moves it to the callee's file, a return to the caller's. When the
 // input's outermost call returns the reader stays where it was, so that
 // two calls of the API for one input (a press, then the time at which its
-// wait ends) are one reading. With once, a function already read is not
-// read again: the reader stays in the caller's file while it follows the
-// calls it makes.
-func measure(recs []record, once bool) *metrics {
+// wait ends) are one reading; an outermost call that is not one of the
+// Game's methods is the test's own, and is skipped with the calls it makes.
+// With once, a function already read is not read again: the reader stays
+// in the caller's file while it follows the calls it makes; and a file
+// read whole (whole, with its functions in inFile) counts all its functions
+// as read once it is opened.
+func measure(recs []record, once bool, whole map[string]bool, inFile map[string][]string) *metrics {
 	m := &metrics{fns: map[string]bool{}, entries: map[string]int{}}
 	var stack []string // the file the reader is in at each depth
 	cur := ""
+	skip := 0 // depth inside a call the test makes itself
 	move := func(file string) {
 		if file != cur {
 			m.switches++
@@ -257,6 +320,14 @@ func measure(recs []record, once bool) *metrics {
 		}
 	}
 	for _, r := range recs {
+		if skip > 0 || (len(stack) == 0 && r.Fn != "" && !strings.HasPrefix(r.Fn, "Game.")) {
+			if r.Fn == "" {
+				skip--
+			} else {
+				skip++
+			}
+			continue
+		}
 		if r.Fn == "" { // a return
 			if len(stack) == 0 {
 				continue
@@ -278,6 +349,11 @@ func measure(recs []record, once bool) *metrics {
 		}
 		stack = append(stack, file)
 		move(file)
+		if once && whole[file] {
+			for _, fn := range inFile[file] {
+				m.fns[fn] = true
+			}
+		}
 	}
 	if m.switches > 0 { // the first entry is no switch
 		m.switches--
