@@ -109,27 +109,6 @@ type farPosition struct {
 	placed rules.Snapshot
 }
 
-// searchBounds is how many plies an explanation of the snapshot may add
-// (depth) and how many of the record's it may replace (back).
-//
-// Between two scans of a connected board at most two plies are plausible
-// (two quick moves in time trouble); longer sequences are searched only
-// after the board was away (connect, resync, a dump that contradicted the
-// image), or they would explain transient states by moves nobody made.
-// Likewise only the last ply may be replaced (a slide that goes on, a
-// change of mind before the press): replacing more lets a lifted piece be
-// explained as an alternative history in which it was captured. After an
-// absence the plies arbiterd could not verify stay replaceable until a
-// verified move follows them: if they explained a piece in the hand, the
-// board shows it when the piece lands.
-func (a *absence) searchBounds(q *pressQueue, led *ledger, maxPlies int) (depth, back int) {
-	depth, back = maxPlies, q.retractable(led, a)
-	if !a.resyncing() {
-		depth, back = min(depth, 2), min(q.trailing(led, a), 1)
-	}
-	return depth, back
-}
-
 // backInStep ends an absence: the board's position is explained again.
 func (a *absence) backInStep() {
 	a.search, a.suspect, a.stale, a.rebased = inStep, false, false, false
@@ -211,13 +190,6 @@ func (a *absence) reportUnverified(em *emitter, out *[]Event, at time.Duration, 
 		Ply: where.Ply, Made: where.Made, Plies: where.Plies, FEN: where.FEN})
 }
 
-// resyncing reports whether the board is searched to the full depth.
-func (a *absence) resyncing() bool { return a.search != inStep }
-
-// unsettled reports whether the board has been away since a.at and is not
-// yet explained again.
-func (a *absence) unsettled() bool { return a.search == unsettled || a.search == unsettledLossy }
-
 // resync: the board is back, and searched to the full depth until its
 // position is explained.
 func (a *absence) resync() {
@@ -233,27 +205,6 @@ func (a *absence) resync() {
 // the absence when it is no later than a.in.
 func (a *absence) before(at time.Duration, in int) bool {
 	return stamp{at, in}.before(stamp{a.at, a.in + 1})
-}
-
-// pressIgnored reports whether a press is not judged at all: made while
-// the board shows the starting position instead of the game (players
-// trying the clock, or pressing a reset clock), after the game ended, or
-// once the board had gone away while arbiterd cannot follow the position
-// it came back with (it completes nothing arbiterd can check, and it is no
-// illegal move either; presses from before the absence are judged on what
-// the board showed then).
-func (a *absence) pressIgnored(ended bool, atStart *time.Duration, pr pendingPress) bool {
-	ev := pr.ev
-	return (atStart != nil && ev.At >= *atStart) || ended || (a.stale && !a.before(ev.At, pr.in))
-}
-
-// absorbs reports whether the press is that of a move made while the
-// board was not read (read in the merged reading after the board came
-// back, or with no move to complete): it completes nothing arbiterd
-// verified, and it is not a press without a move.
-func (a *absence) absorbs(pr pendingPress, hasMove bool) bool {
-	ev, side := pr.ev, pr.ev.Side
-	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !a.before(ev.At, pr.in)))
 }
 
 // endAbsorbing ends the absence's presses once a press is read live.

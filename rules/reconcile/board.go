@@ -9,7 +9,6 @@ import (
 
 	"github.com/notnil/chess"
 
-	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/rules"
 )
 
@@ -283,113 +282,11 @@ func farFromStart(boards []rules.Snapshot, start *chess.Position, orient, o rule
 	return true
 }
 
-// gameUnderWay reports whether the board, not yet oriented, shows the game under
-// way: a position the moves of an absence from the start (up to
-// resyncPlies) reach with the board one way round and not the other. That
-// is the orientation; a game further on is not recognised (the start
-// position, or the game's start-fen, is awaited). orientTo asks it once a
-// reading, once the clock has spoken (clockSpoke).
-func gameUnderWay(rec *rules.Game, joined joinState, s rules.Snapshot) (rules.Orientation, bool) {
-	if s.OccupancyOnly || s.Unknown != 0 || rec.Ply() != 0 {
-		return rules.WhiteBottom, false
-	}
-	var found []rules.Orientation
-	for _, o := range []rules.Orientation{rules.WhiteBottom, rules.BlackBottom} {
-		r := s
-		if o == rules.BlackBottom {
-			r = s.Rotated()
-		}
-		switch rules.Reconstruct(rec, r, rules.Options{MaxPlies: resyncPlies}).Kind {
-		case rules.Forward, rules.Ambiguous:
-			found = append(found, o)
-		}
-	}
-	if len(found) == 0 && joined != notJoined {
-		return joinedAt(s)
-	}
-	if len(found) != 1 {
-		return rules.WhiteBottom, false
-	}
-	return found[0], true
-}
-
-// joinedAt is the orientation of a board first read further into the game
-// than the search from the start reaches, when the clock was first read
-// with the game under way too (a board being set up stands by a clock at
-// its starting times): the position must be one a game can have, and the
-// pawns and kings must say clearly which way round the board is. Pawns
-// start on their own side of the board and only ever move away from it,
-// kings stay near it until the endgame: turned round, every pawn and king
-// is as far from home as it is near it now. Positions with so little on
-// them that both ways look alike are not followed (the start position, or
-// the game's start-fen, is awaited, as before).
-func joinedAt(s rules.Snapshot) (rules.Orientation, bool) {
-	if !gameMaterial(s) {
-		return rules.WhiteBottom, false
-	}
-	// away is how far from home the pawns and kings stand, summed in
-	// ranks, the board as it is; turned round, each stands at its
-	// distance's complement (5 for a pawn, 7 for a king).
-	away, most := 0, 0
-	for sq, pc := range s.Squares {
-		rank := sq / 8 // 0 = the first rank
-		switch pc {
-		case chess.WhitePawn:
-			away, most = away+rank-1, most+5
-		case chess.BlackPawn:
-			away, most = away+6-rank, most+5
-		case chess.WhiteKing:
-			away, most = away+rank, most+7
-		case chess.BlackKing:
-			away, most = away+7-rank, most+7
-		}
-	}
-	// clearly: the other way round, the pieces would stand at least
-	// joinMargin ranks further from home in all
-	switch turned := most - away; {
-	case turned-away >= joinMargin:
-		return rules.WhiteBottom, true
-	case away-turned >= joinMargin:
-		return rules.BlackBottom, true
-	}
-	return rules.WhiteBottom, false
-}
-
 // joinMargin is how many ranks further from home, summed over the pawns
 // and kings, the board turned round must put them for joinedAt to take an
 // orientation: a game a dozen plies in stands some seventy ranks apart from
 // its mirror, a king and pawn ending a few.
 const joinMargin = 12
-
-// gameMaterial reports whether the pieces of s are ones a game from the
-// starting position can have: a legal position with either side to move
-// (one king each, no pawn on the first or last rank: rules checks), at
-// most eight pawns a side, and no more pieces of a kind than promotions of
-// the missing pawns can give.
-func gameMaterial(s rules.Snapshot) bool {
-	if s.OccupancyOnly || s.Unknown != 0 {
-		return false
-	}
-	legal := false
-	for _, t := range []chess.Color{chess.White, chess.Black} {
-		if _, err := rules.NewGame(s.FEN(t, "-", 1)); err == nil {
-			legal = true
-		}
-	}
-	var n [16]int
-	for _, pc := range s.Squares {
-		n[pc]++
-	}
-	for _, c := range []chess.Color{chess.White, chess.Black} {
-		of := func(t chess.PieceType) int { return n[chess.NewPiece(t, c)] }
-		pawns := of(chess.Pawn)
-		extra := max(0, of(chess.Queen)-1) + max(0, of(chess.Rook)-2) + max(0, of(chess.Bishop)-2) + max(0, of(chess.Knight)-2)
-		if pawns > 8 || extra > 8-pawns {
-			return false
-		}
-	}
-	return legal
-}
 
 // pieceInHand reports whether s is a position that depth plies or fewer
 // from p reach with turn to move, with one piece lifted off it.
@@ -408,295 +305,11 @@ func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth in
 	return false
 }
 
-// resyncFar handles a board that, back from an absence, has shown for
-// ScanLag a position no sequence of up to MaxPlies moves reaches. A deeper
-// search finds how many plies at least were made; the record is brought to
-// the board's position by the shortest sequence, whose plies are reported
-// as not verified. When nothing reaches it and the board has shown it for
-// UnexplainedAfter, the record is rebuilt from the board's position itself.
-//
-// due is the time the deadline fell due: the wait for rebaseDue is over
-// when due reaches it, even when the events are stamped earlier (the end
-// of a capture decides every deadline at once; comparing the stamp, the
-// deadline fell due again and again, a search each time).
-func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
-	g.away.suspect = false
-	res := g.led.explain(&g.waiting, &g.away, g.view.snap, resyncPlies, g.waiting.retractable(&g.led, &g.away))
-	switch res.Kind {
-	case rules.Forward, rules.Correction, rules.Ambiguous:
-		moves := res.Moves
-		if res.Kind == rules.Ambiguous {
-			moves = shortest(res.Candidates)
-		}
-		g.view.unexplained.clear()
-		if g.unverify(out, at, res.From, moves, res.Kind == rules.Ambiguous) == rebuiltBehind {
-			g.process(out, at)
-		}
-		return
-	case rules.TakeBack:
-		g.view.unexplained.clear()
-		g.away.backInStep()
-		g.led.retract(&g.em, &g.away, out, at, res.From, nil, retractSeen)
-		return
-	case rules.NoChange:
-		g.view.unexplained.clear()
-		if !g.away.unsure(g.led.plies) {
-			g.away.backInStep()
-		}
-		return
-	}
-	if g.movedOnFrom(out, at) {
-		return
-	}
-	// The plies the board showed before the absence and nobody completed
-	// may never have been made (a piece seen on its way): the search tried
-	// the sequences that replace them too, and the fewest plies made count
-	// from below them.
-	k := g.waiting.unpressedTail(&g.led, &g.away)
-	from, fewest := g.led.rec.Ply()-k, least(res, k)
-	if max(at, due) < g.view.rebaseDue(g.cfg, &g.waiting, &g.away) {
-		// Wait: a piece in a hand, or one knocked over, is no position
-		// to rebuild the record from; one the board keeps showing is.
-		g.away.suspect = true
-		g.away.far = farPosition{in: g.view.changed.in, snap: g.view.snap, least: fewest, from: from, fen: g.led.rec.FEN(),
-			placed: g.view.placed}
-		return
-	}
-	g.away.far = farPosition{}
-	if g.rebase(out, at, from, fewest, Text{Code: TextWhyUnreachable}) {
-		g.view.unexplained.clear()
-		return
-	}
-	// Nothing can be built from what the board shows (unknown codes, an
-	// occupancy-only board, no legal position): presses made since the
-	// absence are not judged on the stale record, and arbiterd tries
-	// again when the board changes.
-	g.away.stale = true
-	if g.away.unverifiedFrom == 0 {
-		g.away.unverifiedFrom = g.led.plyBase + g.led.rec.Ply() + 1
-	}
-	g.away.reportUnverified(&g.em, out, at, say(TextUnverifiedLost,
-		g.led.plyBase+g.led.rec.Ply(), g.led.counts.White, g.led.counts.Black, resyncPlies, g.led.plyBase+g.led.rec.Ply()+1), Event{})
-}
-
-// least is the fewest plies that can have been made to reach a position the
-// deeper search did not reach (res), counted from the record's position k
-// plies back (below the trailing plies the search could replace): one more
-// than it searched, or fewer when its node budget stopped it before
-// (rules.Result.Least). The search tried the sequences from there too, so
-// none of up to resyncPlies plies reaches the position from there when it
-// was complete; when its budget stopped it at cost c, none of fewer than
-// c-k plies is known not to. (The k plies themselves may never have been
-// made: counting them too would number the plies after the rebuild too
-// high.)
-func least(res rules.Result, k int) int {
-	if res.Kind != rules.Unexplained || res.Least <= 0 {
-		return 1
-	}
-	if res.Exhausted {
-		return max(1, min(res.Least, resyncPlies+1)-k)
-	}
-	return min(res.Least, resyncPlies+1)
-}
-
-// movedOnFrom rebuilds the record from the far position the board showed
-// before (see absence.far) when what it shows now is that position with one
-// legal move made: a piece in the hand is put down on a square, never moved
-// by a legal move, so that position was the game's. When the far position
-// was shown with pieces lifted, the game's is the one they were lifted
-// from (a capture under way, the taken piece lifted first: the capturing
-// piece lands by what looks like a legal move from the position without
-// it). The record is rebuilt from it with the mover to move, and the move
-// is then followed as usual. Back from a long absence in quick play the
-// board rarely stands still for UnexplainedAfter; without this, nothing was
-// followed until it did.
-func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
-	far := g.away.far
-	if far.in == 0 {
-		return false
-	}
-	// the position the pieces were lifted from, when they were
-	base := far.placed
-	if base == g.view.snap || base.OccupancyOnly || base.Unknown != 0 {
-		return false
-	}
-	t, ok := moverTo(g.view.snap, base, g.led.rec.Position())
-	if !ok {
-		return false
-	}
-	from, fewest, ok := g.led.fewestTo(&g.waiting, &g.away, far, base)
-	if !ok {
-		return false
-	}
-	// the presses made since the board showed far are those of the
-	// move it then showed, not of the plies nobody saw
-	if !g.rebuild(out, at, rebuild{snap: base, from: from, least: fewest, turn: t, keepIn: far.in,
-		why: Text{Code: TextWhyThenMove}}) {
-		return false
-	}
-	g.process(out, at)
-	return true
-}
-
-// unverify brings the record to the board's position by moves that
-// replace the plies after from, made while the board was not read: they
-// are recorded, not completed, not counted, and reported. When the clock's
-// turn has the record rebuilt instead, it says so as rebuildOnTheClocksTurn.
-func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) rebuildOutcome {
-	g.resolveBefore(out, at)
-	back := Text{Code: TextUnverifiedBack}
-	if g.away.fromStart {
-		back = Text{Code: TextUnverifiedFirst} // arbiterd started after the first moves
-	}
-	g.away.fromStart = false // the plies made before the board was first read are these
-	if len(moves) > 0 {
-		if r := g.rebuildOnTheClocksTurn(out, at, from, moves); r != notRebuilt {
-			return r
-		}
-	}
-	keepIn := 0
-	if _, behind := reached(g.led.rec, g.view.snap, from, moves); behind {
-		// the board shows a move made since the position the plies
-		// reach: the presses since it showed that position are of it
-		keepIn = g.view.held.in
-	}
-	firstLaid := g.away.unverifiedFrom == 0
-	if from < g.led.rec.Ply() {
-		g.led.retract(&g.em, &g.away, out, at, from, moves, retractSeen)
-	}
-	// A ply the board showed before the absence and nobody completed is not
-	// verified either: the piece may have been on its way (the board
-	// caught a slide half made), and what became of it was not seen. It
-	// stays in the record, with the plies made meanwhile, unverified.
-	kept := countTrailing(g.led.plies)
-	verified := g.led.plyBase + g.led.rec.Ply() - kept
-	l := g.led.layUnverified(at, kept, moves)
-	if len(l.words) == 0 {
-		return notRebuilt
-	}
-	g.away.unverified[clockd.White] += l.n[clockd.White]
-	g.away.unverified[clockd.Black] += l.n[clockd.Black]
-	if g.away.unverifiedFrom == 0 {
-		g.away.unverifiedFrom = verified + 1
-	}
-	if firstLaid {
-		g.away.laid = len(l.words)
-	}
-	g.away.absorbPresses(&g.waiting, l.n, keepIn)
-	// the absence ends with the first verified move after these plies
-	g.away.suspect, g.away.stale = false, false
-	g.away.reportLaid(&g.em, &g.led, out, at, back, verified, l, ambiguous)
-	return notRebuilt
-}
-
 // laidPlies are plies laid in the record unverified: how many were each
 // side's, their text as on a scoresheet ("5.e4 e5") and their SAN.
 type laidPlies struct {
 	n           [2]int
 	words, sans []string
-}
-
-// rebuildOnTheClocksTurn checks the side to move after moves (the shortest
-// sequence from ply from to the board's position) against the clock's
-// (clockTurn). When they differ the sequence cannot be the one played: more
-// plies were made, by an odd number, and the record is rebuilt from the
-// board instead (it reports whether it was, and rebuiltBehind when the
-// board has moved on from the position rebuilt: the caller looks at it
-// again). Without the clock's word the plies are laid unchecked, for a
-// later press to contradict.
-func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) rebuildOutcome {
-	turn, ok := g.waiting.clockTurn(g.away.at, g.view.snap)
-	reached, behind := reached(g.led.rec, g.view.snap, from, moves)
-	if ok && behind {
-		// The board has moved on from the position the moves reach
-		// (held plies settled while it shows the next move): the
-		// clock's word is about the board as it is, and its turn in the
-		// position reached is that of the side whose move the board
-		// then shows.
-		mover, one := moverTo(g.view.snap, reached, g.led.rec.PositionAt(from))
-		turn, ok = mover, one && mover.Other() == turn
-	}
-	if !ok {
-		g.away.unchecked = true
-		return notRebuilt
-	}
-	after := g.led.rec.PositionAt(from).Turn()
-	if len(moves)%2 == 1 {
-		after = after.Other()
-	}
-	if after == turn {
-		return notRebuilt
-	}
-	back, least := from, len(moves)+1
-	if v := g.away.unverifiedFrom - 1 - g.led.plyBase; g.away.unchecked && v >= 0 && v < back {
-		// The unverified plies below were laid when the clock had not
-		// said whose turn it was: the wrong side to move may be theirs,
-		// and those laid after the first may count moves nobody made.
-		// All that is sure is that the first sequence's plies were made,
-		// and one more at least since.
-		back, least = v, g.away.laid+1
-	}
-	pressed := sideOf(turn.Other())
-	why := say(TextWhyPressed,
-		sideWord(pressed), sideWord(pressed))
-	if !behind {
-		if g.rebase(out, at, back, least, why) {
-			return rebuiltFromBoard
-		}
-		return notRebuilt
-	}
-	// rebuilt from the position reached, the move the board shows since
-	// is then followed as usual, and the presses since the board showed
-	// that position are of it, not of the plies nobody saw
-	if !g.rebuild(out, at, rebuild{snap: reached, from: back, least: least, turn: turn, keepIn: g.view.held.in, why: why}) {
-		return notRebuilt
-	}
-	g.view.unexplained.clear()
-	return rebuiltBehind
-}
-
-// reached is the position moves reach from ply from, and whether the board
-// shows another (it has moved on since).
-func reached(rec *rules.Game, board rules.Snapshot, from int, moves []*chess.Move) (rules.Snapshot, bool) {
-	p := rec.PositionAt(from)
-	for _, m := range moves {
-		p = p.Update(m)
-	}
-	s := rules.SnapshotOf(p)
-	return s, !sameBoard(s, board)
-}
-
-// moverTo is the side whose one legal move leads from the pieces of s
-// (castling and en passant rights as far as old allows them) to the
-// board's position; ok is false when no single move of either side does.
-func moverTo(board, s rules.Snapshot, old *chess.Position) (chess.Color, bool) {
-	for _, t := range []chess.Color{chess.White, chess.Black} {
-		r, err := rules.NewGame(placementFEN(s, old, t, 1))
-		if err != nil {
-			continue
-		}
-		res := rules.Reconstruct(r, board, rules.Options{MaxPlies: 1})
-		if res.Kind == rules.Forward && len(res.Moves) == 1 {
-			return t, true
-		}
-	}
-	return chess.White, false
-}
-
-// rebase rebuilds the record from the position the board shows, when no
-// sequence of moves from the record reaches it or the clock says the one
-// found has the wrong side to move: the side to move is the clock's
-// (clockTurn), else the record's; the ply numbers go on from the fewest
-// plies that can have been made.
-//
-// why says how the board's position stands to the record ("which no
-// sequence of moves arbiterd can check reaches").
-func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why Text) bool {
-	turn := g.led.rec.PositionAt(from).Turn()
-	if t, ok := g.waiting.clockTurn(g.away.at, g.view.snap); ok {
-		turn = t
-	}
-	return g.rebuild(out, at, rebuild{snap: g.view.snap, from: from, least: least, why: why, turn: turn})
 }
 
 // rebuildOutcome is whether the record was rebuilt from the board, and
@@ -724,61 +337,6 @@ type rebuild struct {
 	keepIn int
 }
 
-// rebuild rebuilds the record as b says (see rebase); it reports whether it
-// could (not from an occupancy-only board, unknown codes, or a position
-// that is not legal either side to move).
-func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
-	s, from, least := b.snap, b.from, b.least
-	if s.OccupancyOnly || s.Unknown != 0 {
-		return false
-	}
-	old := g.led.rec.PositionAt(from)
-	rec, turn := legalPlacement(s, old, b.turn)
-	if rec == nil {
-		return false
-	}
-	g.resolveBefore(out, at)
-	first := g.away.fromStart // the board was first read with the game under way
-	g.away.fromStart = false
-	again := g.away.rebased && len(g.led.plies) == 0
-	// Plies shown before the absence and never completed are not verified
-	// (see unverify): they are among the plies made while the board was
-	// not read.
-	if k := countTrailing(g.led.plies[:from]); k > 0 {
-		from -= k
-		least += k
-		old = g.led.rec.PositionAt(from)
-	}
-	if from < g.led.rec.Ply() {
-		g.led.retract(&g.em, &g.away, out, at, from, nil, retractSeen) // superseded by the board's position
-	}
-	verified := g.led.plyBase + from
-	h := g.led.before.White + g.led.before.Black + from // half-moves before the position at from
-	made, n := unseenPlies(h, least, sideOf(old.Turn()), turn, again)
-	// the move number of the position, so that moves are named as on a scoresheet
-	if r, err := rules.NewGame(placementFEN(s, old, turn, (h+made)/2+1)); err == nil {
-		rec = r
-	}
-	g.led.followFrom(&g.view.held, rec, verified+made)
-	g.away.unverified[clockd.White] += n[clockd.White]
-	g.away.unverified[clockd.Black] += n[clockd.Black]
-	g.away.unverifiedOpen = true
-	if g.away.unverifiedFrom == 0 {
-		g.away.unverifiedFrom = verified + 1
-	}
-	if !again {
-		g.away.absorbPresses(&g.waiting, n, b.keepIn)
-	}
-	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
-	g.away.reportRebuilt(&g.em, &g.led, out, at, first, b.why, verified, made, n)
-	if st := rec.Status(); st.Over {
-		// The board shows a game that has ended, by a move nobody saw: a
-		// mate or a stalemate on the board ends it all the same.
-		g.finish(out, at, st.Result, st.Reason, st.Article)
-	}
-	return true
-}
-
 // legalPlacement is the game from the pieces of s (castling and en passant
 // rights as far as old allows them) with turn to move, or the other side
 // if that position is not legal; nil when neither is.
@@ -789,44 +347,6 @@ func legalPlacement(s rules.Snapshot, old *chess.Position, turn chess.Color) (*r
 		}
 	}
 	return nil, turn
-}
-
-// unseenPlies is how many plies were made while the board was not read
-// and how many of them were each side's, h half-moves into the game, first
-// to move after the last verified position and turn to move in the one
-// the board shows: at least least, and one more when the side to move
-// requires it. A record rebuilt again in the same absence, with no
-// verified move since, was rebuilt from a board in the middle of a change:
-// it is replaced, numbered the same (none made).
-func unseenPlies(h, least int, first clockd.Side, turn chess.Color, again bool) (made int, n [2]int) {
-	made = least
-	if (h+made)%2 != oneIf(turn == chess.Black) {
-		made++
-	}
-	if again {
-		made = 0
-	}
-	side := first
-	for i := 0; i < made; i++ {
-		n[side]++
-		side = side.Other()
-	}
-	return made, n
-}
-
-// resolveBefore resolves the presses made before the board went away: they
-// are judged on the record as it was then, before it is brought to the
-// board's position. No plies are held then (the record is brought to the
-// board's position only once what was held is settled, or when nothing
-// is), so no press waits for them (see resolvePress) and each is judged at
-// once.
-func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
-	for len(g.waiting.presses) > 0 && g.away.before(g.waiting.presses[0].ev.At, g.waiting.presses[0].in) {
-		pr := g.waiting.presses[0]
-		g.waiting.presses = g.waiting.presses[1:]
-		g.judgePress(out, at, pr)
-		g.flag.snapChecks(&g.waiting, g.led.counts, pr.ev.Side)
-	}
 }
 
 // placementFEN writes the FEN of the placement s with turn to move. Castling
@@ -868,32 +388,6 @@ func strictlyBetween(a, mid, b chess.Square) bool {
 		}
 	}
 	return false
-}
-
-// oneIf is 1 when b holds, else 0.
-func oneIf(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// sameBoard compares two snapshots (by occupancy when either senses only that).
-func sameBoard(a, b rules.Snapshot) bool {
-	if a.Unknown != 0 || b.Unknown != 0 {
-		return false
-	}
-	occ := a.OccupancyOnly || b.OccupancyOnly
-	for i := range a.Squares {
-		if occ {
-			if (a.Squares[i] == chess.NoPiece) != (b.Squares[i] == chess.NoPiece) {
-				return false
-			}
-		} else if a.Squares[i] != b.Squares[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func shortest(c [][]*chess.Move) []*chess.Move {
@@ -981,3 +475,341 @@ const (
 	retractByArbiter                    // by the arbiter's action: a take-back (7.1)
 	retractCorrecting                   // completed plies replaced by the moves the board shows were made instead
 )
+
+// show takes s, in the board's own frame, as what the board shows of the
+// game.
+func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
+	raw := s
+	if g.facing == facingBlackBottom {
+		s = s.Rotated()
+	}
+	if s != g.view.snap && (lifted(g.view.snap, s) <= 0 || !g.led.legalBoard(g.view.snap)) {
+		g.view.placed = s // a piece taken off a position no game has is a correction
+	}
+	g.view.snap = s
+	if !g.boardReset(out, at, raw) {
+		g.process(out, at)
+		g.drain(out, at) // what the board decided is done before the input goes on
+	}
+}
+
+// noteShown records that the board shows s at this time. A snapshot that
+// repeats the last one (a keep-alive dump, a field reported again) shows
+// nothing new: the board has shown its position since it last changed, and
+// the waits that count from that change (held plies, a position to
+// resynchronise to, a slide) are not restarted by it — with a dump each
+// second they would never end.
+func (v *boardView) noteShown(inputs int, at time.Duration, s rules.Snapshot) {
+	if v.shown == nil || s != *v.shown {
+		v.changed.at, v.changed.in, v.shown = at, inputs, &s
+	}
+}
+
+// explain reconstructs s from the record. When the record ends in plies
+// arbiterd could not verify, the explanation from the last verified
+// position is preferred if it needs fewer plies from there: those plies may
+// have explained a piece in the hand, and the record's own cost order
+// would rather replace one of them by a longer sequence than all of them
+// by the one move the board shows.
+func (led *ledger) explain(q *pressQueue, a *absence, s rules.Snapshot, depth, back int) rules.Result {
+	res := rules.Reconstruct(led.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
+	// The plies above the last verified position: those made while the
+	// board was not read, and, back from an absence, those it showed
+	// before and nobody completed (a piece seen on its way is no move).
+	// The board's position is explained from below them when that takes
+	// fewer plies.
+	n := len(led.plies)
+	u := 0
+	for u < n {
+		p := led.plies[n-1-u]
+		if !p.unverified() && (!a.resyncing() || p.completed() || q.pressWaitsFor(led, a, n-1-u, true)) {
+			break
+		}
+		u++
+	}
+	if u == 0 || res.Kind == rules.ResultSignal || res.Kind == rules.UnknownPieces {
+		return res
+	}
+	base := n - u
+	cost := 1 << 30 // of res, in plies from the verified position
+	switch res.Kind {
+	case rules.NoChange:
+		cost = u
+	case rules.Forward, rules.Ambiguous, rules.Correction:
+		l := len(res.Moves)
+		if res.Kind == rules.Ambiguous {
+			l = len(shortest(res.Candidates))
+		}
+		if res.From >= base {
+			cost = res.From - base + l
+		}
+	case rules.TakeBack:
+		if res.From >= base {
+			cost = res.From - base
+		}
+	}
+	alt := led.rec.Clone()
+	if alt.TakeBack(base) != nil {
+		return res
+	}
+	r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: depth})
+	switch r.Kind {
+	case rules.NoChange:
+		if cost > 0 {
+			return rules.Result{Kind: rules.TakeBack, From: base}
+		}
+	case rules.Forward, rules.Ambiguous:
+		l := len(r.Moves)
+		if r.Kind == rules.Ambiguous {
+			l = len(shortest(r.Candidates))
+		}
+		if l < cost {
+			r.From = base
+			if r.Kind == rules.Forward {
+				r.Kind = rules.Correction
+			}
+			return r
+		}
+	}
+	return res
+}
+
+// searchBounds is how many plies an explanation of the snapshot may add
+// (depth) and how many of the record's it may replace (back).
+//
+// Between two scans of a connected board at most two plies are plausible
+// (two quick moves in time trouble); longer sequences are searched only
+// after the board was away (connect, resync, a dump that contradicted the
+// image), or they would explain transient states by moves nobody made.
+// Likewise only the last ply may be replaced (a slide that goes on, a
+// change of mind before the press): replacing more lets a lifted piece be
+// explained as an alternative history in which it was captured. After an
+// absence the plies arbiterd could not verify stay replaceable until a
+// verified move follows them: if they explained a piece in the hand, the
+// board shows it when the piece lands.
+func (a *absence) searchBounds(q *pressQueue, led *ledger, maxPlies int) (depth, back int) {
+	depth, back = maxPlies, q.retractable(led, a)
+	if !a.resyncing() {
+		depth, back = min(depth, 2), min(q.trailing(led, a), 1)
+	}
+	return depth, back
+}
+
+// retractable is how many plies at the end of the record a correction may
+// replace after an absence: the trailing uncompleted ones and the
+// unverified ones below them.
+func (q *pressQueue) retractable(led *ledger, a *absence) int {
+	n := q.trailing(led, a)
+	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
+		n++
+	}
+	return n
+}
+
+// trailing is the number of plies after the last completed one.
+// A ply its side has already pressed for (the press is waiting to be
+// resolved) stays replaceable only while it is the last ply: a slide may
+// still end after the press is read, but once the opponent has replied
+// the pressed move is settled.
+func (q *pressQueue) trailing(led *ledger, a *absence) int {
+	n := 0
+	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
+		if i < len(led.plies)-1 && q.pressedFor(led, a, i) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// earlierPosition finds the most recent earlier position of the record
+// that s shows.
+func (led *ledger) earlierPosition(s rules.Snapshot) (int, bool) {
+	for j := len(led.boards) - 2; j >= 0; j-- {
+		if sameBoard(led.boards[j], s) {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// legalBoard reports whether s is a legal position with one side or the
+// other to move.
+func (led *ledger) legalBoard(s rules.Snapshot) bool {
+	if s.OccupancyOnly || s.Unknown != 0 {
+		return false
+	}
+	r, _ := legalPlacement(s, led.rec.Position(), chess.White)
+	return r != nil
+}
+
+// hold keeps several plies the board shows until the board has shown them
+// for ScanLag or a press needs them, because a piece in the hand can look
+// like a short exchange nobody played.
+func (v *boardView) hold(inputs int, at time.Duration, from int, moves []*chess.Move) {
+	v.held.plies, v.held.from, v.held.backTo, v.held.replaces = moves, from, -1, replacesNothing
+	v.held.in = v.changed.in
+	switch v.held.kind {
+	case heldSlide:
+		v.held.kind = heldPlain
+	case heldAwayInHand:
+		v.held.kind = heldAway
+	}
+	if !v.unexplained.on() {
+		v.unexplained.begin(stamp{at, inputs})
+	}
+}
+
+// fewer looks for an explanation of the board that replaces the last,
+// uncompleted ply and ends with fewer plies in the record than a forward
+// sequence of n plies: a piece seen on its way (Qc7-c6, recorded) and then,
+// in one scan, on its square and the opponent's reply is one move of the
+// queen (Qc7-c5) and the reply, not two queen moves around a reply.
+func (v *boardView) fewer(led *ledger, scanLag time.Duration, n int) (int, []*chess.Move, bool) {
+	ply := led.rec.Ply()
+	if ply == 0 || led.plies[ply-1].completed() {
+		return 0, nil, false
+	}
+	alt := led.rec.Clone()
+	if err := alt.TakeBack(ply - 1); err != nil {
+		return 0, nil, false
+	}
+	r := rules.Reconstruct(alt, v.snap, rules.Options{MaxPlies: n})
+	seq := r.Moves
+	if r.Kind == rules.Ambiguous {
+		seq = shortest(r.Candidates)
+	}
+	if (r.Kind != rules.Forward && r.Kind != rules.Ambiguous) || len(seq) == 0 || len(seq) > n {
+		return 0, nil, false
+	}
+	// only a slide that went on: the same piece from the same square, the
+	// recorded square strictly between it and the new one on a line
+	if !v.slidOn(led, scanLag, ply-1, seq) {
+		return 0, nil, false
+	}
+	return ply - 1, seq, true
+}
+
+// slidOn reports whether moves, replacing the plies after from, begin with
+// the last recorded ply's piece going on along its line (a slide seen on
+// its way), within ScanLag of the recorded square.
+func (v *boardView) slidOn(led *ledger, scanLag time.Duration, from int, moves []*chess.Move) bool {
+	ply := led.rec.Ply()
+	if from != ply-1 || len(moves) == 0 {
+		return false
+	}
+	last := led.rec.Moves()[ply-1]
+	return v.changed.at-led.plies[ply-1].made.at <= scanLag &&
+		moves[0].S1() == last.S1() && strictlyBetween(last.S1(), last.S2(), moves[0].S2())
+}
+
+// transient reports whether the board, back from an absence, is better
+// explained as a move in the making than by moves (from ply from): the
+// moves leave the other side to move than the clock says, and the board is,
+// but for one piece lifted off it, a position the record reaches in at most
+// two plies with the clock's side to move (pieceInHand). A capture is made
+// by lifting the captured piece first: a dump read then shows a position
+// that four plies explain (…Bxg1, a move and back, …Bc5) with the wrong
+// side to move, and rebuilding the record from it derails the game.
+func (v *boardView) transient(led *ledger, q *pressQueue, a *absence, from int, moves []*chess.Move) bool {
+	turn, ok := q.clockTurn(a.at, v.snap)
+	if !ok || v.snap.OccupancyOnly || v.snap.Unknown != 0 {
+		return false
+	}
+	after := led.rec.PositionAt(from).Turn()
+	if len(moves)%2 == 1 {
+		after = after.Other()
+	}
+	return after != turn && pieceInHand(led.rec.Position(), v.snap, turn, 2)
+}
+
+// miscommitted looks for a completed move that the board shows was
+// another: the press was read while the piece was on its way (a pawn
+// that went on a square further, a castling pressed while only the rook
+// had moved). One of the last two completed plies (the opponent may have
+// replied and pressed meanwhile) is replaced by another move that vacates
+// the same square and is not taken afterwards, the plies after it stay as
+// they were, and one legal sequence from the position before it (with up
+// to one more ply) reaches the board. It returns the ply's index and
+// the sequence.
+func (v *boardView) miscommitted(led *ledger, s rules.Snapshot) (int, []*chess.Move, bool, bool) {
+	n := len(led.plies)
+	if v.held.tried.done && s == v.held.tried.snap && led.rec.FEN() == v.held.tried.fen && led.counts == v.held.tried.counts {
+		// Searched already for this board and this record: a piece held in
+		// the hand is reported (and dumped) again and again.
+		return 0, nil, false, false
+	}
+	last := n - 1 - countTrailing(led.plies)
+	recorded := led.rec.Moves()
+	for k := last; k >= 0 && k >= last-2; k-- {
+		if !led.plies[k].completed() || led.plies[k].unverified() {
+			return 0, nil, false, false
+		}
+		alt := led.rec.Clone()
+		if alt.TakeBack(k) != nil {
+			return 0, nil, false, false
+		}
+		r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: min(n-k+1, 3)})
+		if r.From != k {
+			continue
+		}
+		seqs := r.Candidates // several orders may reach it: only one may fit
+		if r.Kind == rules.Forward {
+			seqs = [][]*chess.Move{r.Moves}
+		} else if r.Kind != rules.Ambiguous {
+			continue
+		}
+		var fit [][]*chess.Move
+		merge := false
+		for _, q := range seqs {
+			switch {
+			case k >= last-1 && fitsCorrection(q, recorded[k:n]):
+				fit = append(fit, q)
+			case fitsMerge(q, recorded[k:n]):
+				fit, merge = append(fit, q), true
+			}
+		}
+		if len(fit) == 1 {
+			return k, fit[0], merge, true
+		}
+	}
+	v.held.tried.done, v.held.tried.snap, v.held.tried.fen, v.held.tried.counts = true, s, led.rec.FEN(), led.counts
+	return 0, nil, false, false
+}
+
+// awayInHand is heldAwayInHand when inHand, else heldAway.
+func awayInHand(inHand bool) heldKind {
+	if inHand {
+		return heldAwayInHand
+	}
+	return heldAway
+}
+
+// notAway: the held plies, if any, are not those of an absence.
+func (h *held) notAway() {
+	if h.away() {
+		h.kind = heldPlain
+	}
+}
+
+// slideOn says whether the held plies continue a recorded slide.
+func (h *held) slideOn(slide bool) {
+	if slide {
+		h.kind = heldSlide
+	} else if h.kind == heldSlide {
+		h.kind = heldPlain
+	}
+}
+
+// begin: the board shows what nothing explains, from s on.
+func (u *unexplainedBoard) begin(s stamp) { u.state, u.since = boardUnexplained, s }
+
+// clear: the board is explained again.
+func (u *unexplainedBoard) clear() { u.state = boardExplained }
+
+// report: the arbiter was told; an explained board has nothing to tell.
+func (u *unexplainedBoard) report() {
+	if u.on() {
+		u.state = boardUnexplainedReported
+	}
+}

@@ -134,22 +134,6 @@ const (
 // Moves counts the moves each side has completed (6.2.1).
 type Moves struct{ White, Black int }
 
-// Of returns the count of one side.
-func (m Moves) Of(s clockd.Side) int {
-	if s == clockd.Black {
-		return m.Black
-	}
-	return m.White
-}
-
-func (m *Moves) add(s clockd.Side, n int) {
-	if s == clockd.Black {
-		m.Black += n
-	} else {
-		m.White += n
-	}
-}
-
 // Event is one event of the stream. Type says which fields it carries:
 // codec.go lists, for each type, its fields in the order docs/events.md
 // gives them, and writes (Marshal) and reads (Unmarshal) exactly those.

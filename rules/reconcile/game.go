@@ -153,39 +153,11 @@ func (f facing) orientation() rules.Orientation {
 	return rules.WhiteBottom
 }
 
-// joined is a clock first read with the game under way
-// (clockd.ClockEvent.UnderWay), when (at), and whether the board was
-// checked for the starting position a scan lag later (see
-// joinedAtTheStart). faces: whether White's face is known, a guess
-// (clock-white auto) until the presses read after the join say which
-// (fits and misfits: see learnFaces), or learnt to be turned round.
-type joined struct {
-	state         joinState
-	at            time.Duration
-	faces         clockFaces
-	fits, misfits int
-}
-
-// guessedIf is facesGuessed when guessed, else facesSet.
-func guessedIf(guessed bool) clockFaces {
-	if guessed {
-		return facesGuessed
-	}
-	return facesSet
-}
-
-// joinState is whether the clock was first read with the game under way,
-// and if so whether the board was checked for the start since.
-type joinState uint8
-
 const (
 	notJoined joinState = iota
 	joinedUnchecked
 	joinedChecked
 )
-
-// clockFaces is what arbiterd knows of which face of the clock is White's.
-type clockFaces uint8
 
 const (
 	facesSet      clockFaces = iota // as configured, or learnt
@@ -284,13 +256,6 @@ func movesBefore(p *chess.Position) Moves {
 		m.White++
 	}
 	return m
-}
-
-func sideOf(c chess.Color) clockd.Side {
-	if c == chess.Black {
-		return clockd.Black
-	}
-	return clockd.White
 }
 
 // Advance tells the Game that time has reached at: deadlines that have
@@ -400,76 +365,6 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	g.show(&out, at, s)
 	g.view.boardRead.at, g.view.boardRead.in = at, g.inputs
 	return out
-}
-
-// show takes s, in the board's own frame, as what the board shows of the
-// game.
-func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
-	raw := s
-	if g.facing == facingBlackBottom {
-		s = s.Rotated()
-	}
-	if s != g.view.snap && (lifted(g.view.snap, s) <= 0 || !g.led.legalBoard(g.view.snap)) {
-		g.view.placed = s // a piece taken off a position no game has is a correction
-	}
-	g.view.snap = s
-	if !g.boardReset(out, at, raw) {
-		g.process(out, at)
-		g.drain(out, at) // what the board decided is done before the input goes on
-	}
-}
-
-// orientTo looks for the game on a board not yet oriented (or after the
-// game ended, for the next one): the start position either way round, or a
-// game under way (see gameUnderWay). It reports whether s is to be followed as
-// a position of the game now (false: waiting for the start, or the start
-// itself, which the orientation event reports).
-func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
-	o, ok := rules.DetectOrientation(s, g.start)
-	underWay := false
-	if !ok && !g.facing.known() {
-		if g.first.state == notRead || g.first.snap != s {
-			g.first.snap, g.first.state = s, readNotSearched
-		}
-		if g.first.state == readNotSearched && g.waiting.clockSpoke(g.round.started()) {
-			// searched once, and only once the clock runs: without one,
-			// a board that is not at the start is being set up
-			g.first.state = readAndSearched
-			o, underWay = gameUnderWay(g.led.rec, g.join.state, s)
-			ok = underWay
-		}
-	}
-	if !ok {
-		if !g.facing.known() && !g.view.unexplained.on() {
-			// pieces being set up; said once if it lasts (see advance)
-			g.view.unexplained.begin(stamp{at, g.inputs})
-		}
-		return false
-	}
-	g.view.unexplained.clear()
-	if g.end != nil {
-		rec, err := rules.NewGame(g.cfg.StartFEN)
-		if err != nil { // New checked the FEN; keep the old record
-			return false
-		}
-		g.reset(rec)
-	}
-	g.facing = facingOf(o)
-	g.em.emit(out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
-	if !underWay {
-		// Presses read before the board showed the game were made
-		// when arbiterd could not see what was on it: not judged.
-		g.waiting.presses = nil
-		return false
-	}
-	// The board is first read with the game under way (arbiterd
-	// started, or restarted, after the first moves): the moves made
-	// before are those of an absence from the start, searched to the
-	// full depth, held until they settle, and reported as unverified
-	// when more than a quick pair; the presses read meanwhile wait.
-	g.away.search, g.away.at, g.away.in, g.away.warned, g.away.unchecked = unsettled, 0, 0, false, false
-	g.away.fromStart = true
-	return true
 }
 
 // Dump reports the board's whole state as read afresh from the device (a
@@ -584,66 +479,6 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 		}
 		refTimes(g.ref, ev.Clock, at)
 	}
-}
-
-// refTimes sets the reference clock to the times the clock shows.
-func refTimes(ref *clockd.Clock, c clockd.Times, at time.Duration) {
-	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-		ref.SetTime(s, c.Of(s), at)
-	}
-}
-
-// learnFaces learns which face of a clock joined under way is White's,
-// when it is not set (facesGuessed): the side running mid-game says
-// nothing of it. A press follows its own side's move: a press read while
-// the last ply on the board is its side's and not completed fits the
-// guess; one read while that ply is the other side's does not (a press
-// read before the board shows its move finds the opponent's ply completed,
-// and says nothing). The first presses after a join are the least sure
-// (the last move before it may be pressed after the board showed the next
-// one), so the guess is kept, or the clock's sides turned round (the press
-// ev, the pending presses, the clock's word and its times with them), once
-// one kind leads by two. Until then the presses' alerts are not raised
-// (see pressWithoutMove and dueWarnMoveWithoutPress): they would name the wrong side. It
-// returns ev as it is to be taken.
-func (j *joined) learnFaces(led *ledger, q *pressQueue, ref *clockd.Clock, ev clockd.ClockEvent) clockd.ClockEvent {
-	n := len(led.plies)
-	if j.faces != facesGuessed || n == 0 || led.plies[n-1].completed() {
-		return ev
-	}
-	if led.plies[n-1].side == ev.Side {
-		j.fits++
-	} else {
-		j.misfits++
-	}
-	switch {
-	case j.fits-j.misfits >= 2:
-		j.faces = facesSet
-	case j.misfits-j.fits >= 2:
-		j.faces = facesMirrored
-		ev = mirrored(ev)
-		for i := range q.presses {
-			q.presses[i].ev = mirrored(q.presses[i].ev)
-		}
-		q.turn.toMove = q.turn.toMove.Other()
-		refTimes(ref, ev.Clock, ev.At)
-		for i := range led.plies {
-			// their presses were read under the other side's name:
-			// not pressing them is no move-without-press
-			led.plies[i].warned = led.plies[i].warned || !led.plies[i].completed()
-		}
-	}
-	return ev
-}
-
-// mirrored is ev with the clock's sides turned round (see learnFaces).
-func mirrored(ev clockd.ClockEvent) clockd.ClockEvent {
-	switch ev.Kind {
-	case clockd.Press, clockd.Flag, clockd.PeriodAdded, clockd.Adjusted, clockd.Running, clockd.Started:
-		ev.Side = ev.Side.Other()
-	}
-	ev.Clock = clockd.Times{White: ev.Clock.Black, Black: ev.Clock.White}
-	return ev
 }
 
 // clockPressed records a press: it waits to be resolved against the board

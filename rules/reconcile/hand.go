@@ -295,15 +295,6 @@ func FormatChange(d time.Duration) string {
 	return fmt.Sprintf("%s%d:%02d", sign, s/60, s%60)
 }
 
-// defaultDue is when the default time passes (6.7.1), if it is checked
-// and not yet done.
-func (r roundState) defaultDue(defaultTime, startedAt time.Duration, ended bool) (time.Duration, bool) {
-	if defaultTime <= 0 || r != roundStarted || ended {
-		return 0, false
-	}
-	return startedAt + defaultTime, true
-}
-
 // defaultTimePassed checks, once the default time has passed since the
 // clock started, that each player has made a move: White's first, and
 // Black's reply. A player who has not is perhaps not at the board (6.7.1);
@@ -342,9 +333,6 @@ const (
 	roundStarted
 	roundDefaultChecked
 )
-
-// started reports whether the clock has started.
-func (r roundState) started() bool { return r != roundNotStarted }
 
 // clockWasReset handles the clock set back to the control's starting times
 // mid-game: it counts afresh; the record and the move counts stand.

@@ -70,17 +70,6 @@ func (led *ledger) countAtFlag(f fallen) int {
 	return n
 }
 
-// earlierPosition finds the most recent earlier position of the record
-// that s shows.
-func (led *ledger) earlierPosition(s rules.Snapshot) (int, bool) {
-	for j := len(led.boards) - 2; j >= 0; j-- {
-		if sameBoard(led.boards[j], s) {
-			return j, true
-		}
-	}
-	return 0, false
-}
-
 // layUnverified marks the last kept plies of the record completed but
 // unverified and appends moves the same way (up to the first that is not
 // legal).
@@ -110,16 +99,6 @@ func (led *ledger) layUnverified(at time.Duration, kept int, moves []*chess.Move
 		note(len(led.plies) - 1)
 	}
 	return l
-}
-
-// legalBoard reports whether s is a legal position with one side or the
-// other to move.
-func (led *ledger) legalBoard(s rules.Snapshot) bool {
-	if s.OccupancyOnly || s.Unknown != 0 {
-		return false
-	}
-	r, _ := legalPlacement(s, led.rec.Position(), chess.White)
-	return r != nil
 }
 
 // moveText is "23.Nf3" or "23...Nf6" for ply index i.
@@ -213,75 +192,6 @@ const (
 	// never announced as a move; nothing waits for it.
 	plyUnverified
 )
-
-// explain reconstructs s from the record. When the record ends in plies
-// arbiterd could not verify, the explanation from the last verified
-// position is preferred if it needs fewer plies from there: those plies may
-// have explained a piece in the hand, and the record's own cost order
-// would rather replace one of them by a longer sequence than all of them
-// by the one move the board shows.
-func (led *ledger) explain(q *pressQueue, a *absence, s rules.Snapshot, depth, back int) rules.Result {
-	res := rules.Reconstruct(led.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
-	// The plies above the last verified position: those made while the
-	// board was not read, and, back from an absence, those it showed
-	// before and nobody completed (a piece seen on its way is no move).
-	// The board's position is explained from below them when that takes
-	// fewer plies.
-	n := len(led.plies)
-	u := 0
-	for u < n {
-		p := led.plies[n-1-u]
-		if !p.unverified() && (!a.resyncing() || p.completed() || q.pressWaitsFor(led, a, n-1-u, true)) {
-			break
-		}
-		u++
-	}
-	if u == 0 || res.Kind == rules.ResultSignal || res.Kind == rules.UnknownPieces {
-		return res
-	}
-	base := n - u
-	cost := 1 << 30 // of res, in plies from the verified position
-	switch res.Kind {
-	case rules.NoChange:
-		cost = u
-	case rules.Forward, rules.Ambiguous, rules.Correction:
-		l := len(res.Moves)
-		if res.Kind == rules.Ambiguous {
-			l = len(shortest(res.Candidates))
-		}
-		if res.From >= base {
-			cost = res.From - base + l
-		}
-	case rules.TakeBack:
-		if res.From >= base {
-			cost = res.From - base
-		}
-	}
-	alt := led.rec.Clone()
-	if alt.TakeBack(base) != nil {
-		return res
-	}
-	r := rules.Reconstruct(alt, s, rules.Options{MaxPlies: depth})
-	switch r.Kind {
-	case rules.NoChange:
-		if cost > 0 {
-			return rules.Result{Kind: rules.TakeBack, From: base}
-		}
-	case rules.Forward, rules.Ambiguous:
-		l := len(r.Moves)
-		if r.Kind == rules.Ambiguous {
-			l = len(shortest(r.Candidates))
-		}
-		if l < cost {
-			r.From = base
-			if r.Kind == rules.Forward {
-				r.Kind = rules.Correction
-			}
-			return r
-		}
-	}
-	return res
-}
 
 // fewestTo is the record's ply the rebuild from base counts from and the
 // fewest plies that can have been made to reach base (see least): those
@@ -455,16 +365,6 @@ func completedBy(by By) plyStatus {
 	return plyByNextMove
 }
 
-// completed reports whether nothing waits for the ply any more: it was
-// completed, or it is unverified.
-func (p plyInfo) completed() bool { return p.status != plyMade }
-
-// pressed reports whether the ply was completed by its side's press.
-func (p plyInfo) pressed() bool { return p.status == plyPressed }
-
-// unverified reports whether the ply was made unseen (plyUnverified).
-func (p plyInfo) unverified() bool { return p.status == plyUnverified }
-
 // joinedAtTheStart warns, once, when the clock was first read with the game
 // under way (times that are not the control's starting ones) while the
 // board, a scan lag later, shows the game at its start with no move made:
@@ -488,4 +388,12 @@ func (led *ledger) complete(em *emitter, out *[]Event, at time.Duration, i int, 
 	p.status = completedBy(by)
 	led.counts.add(p.side, 1)
 	em.emit(out, at, Event{Type: TypeComplete, Ply: led.plyBase + i + 1, Side: p.side, By: by, Moves: led.counts, Clock: clock, SAN: led.rec.SAN(i + 1)})
+}
+
+func (m *Moves) add(s clockd.Side, n int) {
+	if s == clockd.Black {
+		m.Black += n
+	} else {
+		m.White += n
+	}
 }

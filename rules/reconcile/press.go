@@ -189,17 +189,6 @@ func (q *pressQueue) clockSpoke(started bool) bool {
 	return started || len(q.presses) > 0 || q.turn.seen()
 }
 
-// retractable is how many plies at the end of the record a correction may
-// replace after an absence: the trailing uncompleted ones and the
-// unverified ones below them.
-func (q *pressQueue) retractable(led *ledger, a *absence) int {
-	n := q.trailing(led, a)
-	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
-		n++
-	}
-	return n
-}
-
 // clockTurn is the side to move by the clock in the position the board
 // shows: the latest word of the clock (a press, or a reading taken as a
 // whole) after the board went away, unless the board has changed since it
@@ -231,22 +220,6 @@ func (q *pressQueue) clockSays(a *absence, snap rules.Snapshot, side clockd.Side
 	q.turn = w
 }
 
-// trailing is the number of plies after the last completed one.
-// A ply its side has already pressed for (the press is waiting to be
-// resolved) stays replaceable only while it is the last ply: a slide may
-// still end after the press is read, but once the opponent has replied
-// the pressed move is settled.
-func (q *pressQueue) trailing(led *ledger, a *absence) int {
-	n := 0
-	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
-		if i < len(led.plies)-1 && q.pressedFor(led, a, i) {
-			break
-		}
-		n++
-	}
-	return n
-}
-
 // pressedFor reports whether a pending press of the ply's side came after
 // the ply was made.
 func (q *pressQueue) pressedFor(led *ledger, a *absence, i int) bool {
@@ -276,9 +249,6 @@ func (q *pressQueue) pressWaitsFor(led *ledger, a *absence, i int, beforeAway bo
 	return false
 }
 
-// stamp is when the press was reported.
-func (p pendingPress) stamp() stamp { return stamp{p.ev.At, p.in} }
-
 // backOf is the press back expected of side s.
 func backOf(s clockd.Side) backExpected {
 	if s == clockd.Black {
@@ -286,9 +256,6 @@ func backOf(s clockd.Side) backExpected {
 	}
 	return whiteBackExpected
 }
-
-// seen reports whether the clock has given a word.
-func (w clockWord) seen() bool { return w.board != wordNone }
 
 // pendingUpTo reports whether a press of side s reported by input in
 // or before it is still waiting. A period check waits for the presses up
@@ -329,49 +296,135 @@ func (q *pressQueue) pressesRead(side clockd.Side) bool {
 	return false
 }
 
-// due is when the first pending press is judged: ScanLag after it.
-// When it would be an illegal move but the board is still changing (a
-// piece in the hand, a move going on), it is judged once the board has
-// stood still for ScanLag, or UnexplainedAfter after the press.
-func (q *pressQueue) due(cfg Config, changed stamp) time.Duration {
-	at, lag := q.presses[0].ev.At, cfg.ScanLag
-	due := at + lag
-	if q.wait {
-		due = max(due, min(changed.at+lag, at+cfg.UnexplainedAfter))
-	}
-	return due
+// pressIgnored reports whether a press is not judged at all: made while
+// the board shows the starting position instead of the game (players
+// trying the clock, or pressing a reset clock), after the game ended, or
+// once the board had gone away while arbiterd cannot follow the position
+// it came back with (it completes nothing arbiterd can check, and it is no
+// illegal move either; presses from before the absence are judged on what
+// the board showed then).
+func (a *absence) pressIgnored(ended bool, atStart *time.Duration, pr pendingPress) bool {
+	ev := pr.ev
+	return (atStart != nil && ev.At >= *atStart) || ended || (a.stale && !a.before(ev.At, pr.in))
 }
 
-// plyDeadlines gives consider the deadlines of the uncompleted plies: a
-// ply completed by its side's next move, or reported made without a press
-// once the opponent has replied (6.2.1).
-func (q *pressQueue) plyDeadlines(led *ledger, a *absence, lag time.Duration, inputs int, consider func(d time.Duration, k deadlineKind, i int)) {
-	for i, p := range led.plies {
-		if p.completed() {
-			continue
-		}
-		own, opp := -1, -1
-		for j := i + 1; j < len(led.plies); j++ {
-			if led.plies[j].side == p.side {
-				if own < 0 {
-					own = j
-				}
-			} else if opp < 0 {
-				opp = j
-			}
-		}
-		switch {
-		case own >= 0 && q.pressesRead(p.side):
-			// several presses of the side wait: they complete its
-			// moves in order (see resolvePress)
-		case own >= 0 && q.pressedFor(led, a, i):
-			// a press of the side made after the ply waits (the
-			// board away, or back and not settled): it completes the
-			// ply when presses are judged again, not the next move
-		case own >= 0:
-			consider(led.plies[own].made.at+lag, dueCompleteByNextMove, i)
-		case opp >= 0 && !p.warned && !q.pendingUpTo(p.side, inputs) && !led.plies[opp].unverified() && !led.couldNotPress(i):
-			consider(led.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
+// absorbs reports whether the press is that of a move made while the
+// board was not read (read in the merged reading after the board came
+// back, or with no move to complete): it completes nothing arbiterd
+// verified, and it is not a press without a move.
+func (a *absence) absorbs(pr pendingPress, hasMove bool) bool {
+	ev, side := pr.ev, pr.ev.Side
+	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !a.before(ev.At, pr.in)))
+}
+
+// first reports whether the held plies are to be settled before the
+// press is judged: the board showed them around the press, or reported
+// them up to two scans after it, or they replace the move the press would
+// complete with one whose piece is not then taken (a piece in the hand
+// looks like that).
+func (h *held) first(pr pendingPress, cands []int, changed stamp) bool {
+	if h.plies == nil || h.replaces != replacesNothing {
+		return false
+	}
+	ev := pr.ev
+	return len(cands) == 0 || changed.before(pr.stamp()) ||
+		(!ev.Inferred && changed.at <= ev.At+boardReportLag) || h.kind == heldSlide ||
+		(h.from <= cands[len(cands)-1] && !takenLater(h.plies)) // replaces
+}
+
+// completeByPress completes the ply of pr's side that its press completes,
+// among cands (that side's uncompleted plies, at least one), and those of
+// that side before it by the next move (6.2.1).
+func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, cands []int) {
+	// The press completes the latest of side's moves made before it. When
+	// more presses of side wait after it (the clock was read late because
+	// the board that relays it was away, or one reading showed several
+	// presses), they were made in that order: each later one is for a later
+	// move, so this one leaves the latest moves to them.
+	ev, side := pr.ev, pr.ev.Side
+	chosen := -1
+	var before []int
+	for _, i := range cands {
+		// The board reports a move a scan or two after it is made, so a
+		// press can be read before the move it completes: a move of the
+		// presser's reported that soon after the press was made before it
+		// (once the turn has passed the presser does not move again).
+		// (Not for a press recovered from a merged reading: its time is
+		// the reading's, later than the press.)
+		if g.led.plies[i].made.before(pr.stamp()) || (!ev.Inferred && g.led.plies[i].made.at <= ev.At+boardReportLag && !repliedAfter(g.led.plies, g.waiting.presses, pr, i)) {
+			before = append(before, i)
 		}
 	}
+	if k := len(before) - 1 - g.waiting.laterPresses(pr); k >= 0 {
+		chosen = before[k]
+	} else if len(before) > 0 {
+		chosen = before[0]
+	}
+	if chosen < 0 {
+		chosen = cands[0]
+	}
+	for _, i := range cands {
+		if i < chosen {
+			g.led.complete(&g.em, out, at, i, ByNextMove, g.clock)
+		}
+	}
+	if chosen == len(g.led.plies)-1 && g.led.rec.Status().Over {
+		g.led.complete(&g.em, out, at, chosen, ByGameEnd, ev.Clock)
+		st := g.led.rec.Status()
+		g.finish(out, at, st.Result, st.Reason, st.Article)
+		return
+	}
+	g.led.complete(&g.em, out, at, chosen, ByPress, ev.Clock)
+	g.led.plies[chosen].press.at, g.led.plies[chosen].press.in = ev.At, pr.in
+	// keep the reference clock in step: a completed move, at the press
+	g.ref.Press(side, ev.At, g.led.counts.Of(side))
+}
+
+// repliedAfter reports whether the opponent of pr's side pressed the clock
+// after pr and before ply i was made (by the order of the input): the turn
+// had passed and come back, so ply i cannot be the move pr completed,
+// however close its time (a daemon that read a second of the line at once
+// stamps it all alike). A reply alone is not enough: a board reports a
+// scan's changed squares one after the other, so the end of a slide can be
+// read after the reply to it.
+func repliedAfter(plies []plyInfo, waiting []pendingPress, pr pendingPress, i int) bool {
+	mi, opp := plies[i].made.in, pr.ev.Side.Other()
+	for _, q := range waiting {
+		if q.ev.Side == opp && q.in > pr.in && q.in < mi {
+			return true
+		}
+	}
+	for j := i - 1; j >= 0; j-- {
+		p := plies[j]
+		if p.side == opp && p.pressed() && p.press.in > pr.in && p.press.in < mi {
+			return true
+		}
+	}
+	return false
+}
+
+// placedBy reports whether the board shows a piece of side's colour on a
+// square where the record's position does not have that piece.
+func placedBy(board, rec rules.Snapshot, side clockd.Side) bool {
+	want := chess.White
+	if side == clockd.Black {
+		want = chess.Black
+	}
+	for i, p := range board.Squares {
+		if p != chess.NoPiece && p.Color() == want && rec.Squares[i] != p {
+			return true
+		}
+	}
+	return board.Unknown != 0
+}
+
+// takenLater reports whether a later move of seq lands where its first
+// move's piece went.
+func takenLater(seq []*chess.Move) bool {
+	for _, m := range seq[1:] {
+		if m.S2() == seq[0].S2() {
+			return true
+		}
+	}
+	return false
 }

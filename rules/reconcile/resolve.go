@@ -5,110 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/notnil/chess"
-
 	"github.com/arbiterd/arbiterd/clockd"
 	"github.com/arbiterd/arbiterd/rules"
 )
 
 func limitOf(at, since time.Duration) time.Duration { return at - since }
-
-// takenLater reports whether a later move of seq lands where its first
-// move's piece went.
-func takenLater(seq []*chess.Move) bool {
-	for _, m := range seq[1:] {
-		if m.S2() == seq[0].S2() {
-			return true
-		}
-	}
-	return false
-}
-
-// completeByPress completes the ply of pr's side that its press completes,
-// among cands (that side's uncompleted plies, at least one), and those of
-// that side before it by the next move (6.2.1).
-func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, cands []int) {
-	// The press completes the latest of side's moves made before it. When
-	// more presses of side wait after it (the clock was read late because
-	// the board that relays it was away, or one reading showed several
-	// presses), they were made in that order: each later one is for a later
-	// move, so this one leaves the latest moves to them.
-	ev, side := pr.ev, pr.ev.Side
-	chosen := -1
-	var before []int
-	for _, i := range cands {
-		// The board reports a move a scan or two after it is made, so a
-		// press can be read before the move it completes: a move of the
-		// presser's reported that soon after the press was made before it
-		// (once the turn has passed the presser does not move again).
-		// (Not for a press recovered from a merged reading: its time is
-		// the reading's, later than the press.)
-		if g.led.plies[i].made.before(pr.stamp()) || (!ev.Inferred && g.led.plies[i].made.at <= ev.At+boardReportLag && !repliedAfter(g.led.plies, g.waiting.presses, pr, i)) {
-			before = append(before, i)
-		}
-	}
-	if k := len(before) - 1 - g.waiting.laterPresses(pr); k >= 0 {
-		chosen = before[k]
-	} else if len(before) > 0 {
-		chosen = before[0]
-	}
-	if chosen < 0 {
-		chosen = cands[0]
-	}
-	for _, i := range cands {
-		if i < chosen {
-			g.led.complete(&g.em, out, at, i, ByNextMove, g.clock)
-		}
-	}
-	if chosen == len(g.led.plies)-1 && g.led.rec.Status().Over {
-		g.led.complete(&g.em, out, at, chosen, ByGameEnd, ev.Clock)
-		st := g.led.rec.Status()
-		g.finish(out, at, st.Result, st.Reason, st.Article)
-		return
-	}
-	g.led.complete(&g.em, out, at, chosen, ByPress, ev.Clock)
-	g.led.plies[chosen].press.at, g.led.plies[chosen].press.in = ev.At, pr.in
-	// keep the reference clock in step: a completed move, at the press
-	g.ref.Press(side, ev.At, g.led.counts.Of(side))
-}
-
-// repliedAfter reports whether the opponent of pr's side pressed the clock
-// after pr and before ply i was made (by the order of the input): the turn
-// had passed and come back, so ply i cannot be the move pr completed,
-// however close its time (a daemon that read a second of the line at once
-// stamps it all alike). A reply alone is not enough: a board reports a
-// scan's changed squares one after the other, so the end of a slide can be
-// read after the reply to it.
-func repliedAfter(plies []plyInfo, waiting []pendingPress, pr pendingPress, i int) bool {
-	mi, opp := plies[i].made.in, pr.ev.Side.Other()
-	for _, q := range waiting {
-		if q.ev.Side == opp && q.in > pr.in && q.in < mi {
-			return true
-		}
-	}
-	for j := i - 1; j >= 0; j-- {
-		p := plies[j]
-		if p.side == opp && p.pressed() && p.press.in > pr.in && p.press.in < mi {
-			return true
-		}
-	}
-	return false
-}
-
-// placedBy reports whether the board shows a piece of side's colour on a
-// square where the record's position does not have that piece.
-func placedBy(board, rec rules.Snapshot, side clockd.Side) bool {
-	want := chess.White
-	if side == clockd.Black {
-		want = chess.Black
-	}
-	for i, p := range board.Squares {
-		if p != chess.NoPiece && p.Color() == want && rec.Squares[i] != p {
-			return true
-		}
-	}
-	return board.Unknown != 0
-}
 
 // settle accepts the several plies the board has been showing.
 func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {

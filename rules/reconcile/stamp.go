@@ -1,9 +1,17 @@
-// When an input came: its time and its number among the inputs.
+// When an input came (its time and its number among the inputs), and the
+// small questions every stage asks of the state: whether a ply is
+// completed, whether the board is explained, whether it is searched
+// deeper after an absence. They change nothing; read this file once.
 
 package reconcile
 
 import (
 	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
 )
 
 // stamp is when an input came: its time, and its number among the inputs
@@ -20,4 +28,73 @@ type stamp struct {
 // input when the times are equal.
 func (s stamp) before(o stamp) bool {
 	return s.at < o.at || (s.at == o.at && s.in < o.in)
+}
+
+// stamp is when the press was reported.
+func (p pendingPress) stamp() stamp { return stamp{p.ev.At, p.in} }
+
+// completed reports whether nothing waits for the ply any more: it was
+// completed, or it is unverified.
+func (p plyInfo) completed() bool { return p.status != plyMade }
+
+// pressed reports whether the ply was completed by its side's press.
+func (p plyInfo) pressed() bool { return p.status == plyPressed }
+
+// unverified reports whether the ply was made unseen (plyUnverified).
+func (p plyInfo) unverified() bool { return p.status == plyUnverified }
+
+// on reports whether the board shows what nothing explains.
+func (u unexplainedBoard) on() bool { return u.state != boardExplained }
+
+// reported reports whether the arbiter was told of it.
+func (u unexplainedBoard) reported() bool { return u.state == boardUnexplainedReported }
+
+// away reports whether the held plies were found after an absence.
+func (h held) away() bool { return h.kind == heldAway || h.kind == heldAwayInHand }
+
+// resyncing reports whether the board is searched to the full depth.
+func (a absence) resyncing() bool { return a.search != inStep }
+
+// unsettled reports whether the board has been away since a.at and is not
+// yet explained again.
+func (a absence) unsettled() bool { return a.search == unsettled || a.search == unsettledLossy }
+
+// seen reports whether the clock has given a word.
+func (w clockWord) seen() bool { return w.board != wordNone }
+
+// started reports whether the clock has started.
+func (r roundState) started() bool { return r != roundNotStarted }
+
+// Of returns the count of one side.
+func (m Moves) Of(s clockd.Side) int {
+	if s == clockd.Black {
+		return m.Black
+	}
+	return m.White
+}
+
+// sideOf is the clock's side of a colour.
+func sideOf(c chess.Color) clockd.Side {
+	if c == chess.Black {
+		return clockd.Black
+	}
+	return clockd.White
+}
+
+// sameBoard compares two snapshots (by occupancy when either senses only that).
+func sameBoard(a, b rules.Snapshot) bool {
+	if a.Unknown != 0 || b.Unknown != 0 {
+		return false
+	}
+	occ := a.OccupancyOnly || b.OccupancyOnly
+	for i := range a.Squares {
+		if occ {
+			if (a.Squares[i] == chess.NoPiece) != (b.Squares[i] == chess.NoPiece) {
+				return false
+			}
+		} else if a.Squares[i] != b.Squares[i] {
+			return false
+		}
+	}
+	return true
 }

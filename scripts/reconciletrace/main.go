@@ -308,7 +308,8 @@ func (m *metrics) returns(keep func(file string) bool) string {
 // as read once it is opened.
 func measure(recs []record, once bool, whole map[string]bool, inFile map[string][]string) *metrics {
 	m := &metrics{fns: map[string]bool{}, entries: map[string]int{}}
-	var stack []string // the file the reader is in at each depth
+	read := map[string]bool{} // the functions read (in a file read whole, all of its)
+	var stack []string        // the file the reader is in at each depth
 	cur := ""
 	skip := 0 // depth inside a call the test makes itself
 	move := func(file string) {
@@ -340,9 +341,10 @@ func measure(recs []record, once bool, whole map[string]bool, inFile map[string]
 		}
 		m.calls++
 		file := r.File
-		if m.fns[r.Fn] && once && len(stack) > 0 {
+		if read[r.Fn] && once && len(stack) > 0 {
 			file = stack[len(stack)-1]
 		}
+		read[r.Fn] = true
 		if !m.fns[r.Fn] {
 			m.fns[r.Fn] = true
 			m.fnOrder = append(m.fnOrder, r.Fn)
@@ -351,7 +353,7 @@ func measure(recs []record, once bool, whole map[string]bool, inFile map[string]
 		move(file)
 		if once && whole[file] {
 			for _, fn := range inFile[file] {
-				m.fns[fn] = true
+				read[fn] = true
 			}
 		}
 	}

@@ -1,0 +1,167 @@
+// The board before it shows the game: which way round it stands, and
+// whether it shows a game already under way.
+
+package reconcile
+
+import (
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/arbiterd/arbiterd/rules"
+)
+
+// orientTo looks for the game on a board not yet oriented (or after the
+// game ended, for the next one): the start position either way round, or a
+// game under way (see gameUnderWay). It reports whether s is to be followed as
+// a position of the game now (false: waiting for the start, or the start
+// itself, which the orientation event reports).
+func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
+	o, ok := rules.DetectOrientation(s, g.start)
+	underWay := false
+	if !ok && !g.facing.known() {
+		if g.first.state == notRead || g.first.snap != s {
+			g.first.snap, g.first.state = s, readNotSearched
+		}
+		if g.first.state == readNotSearched && g.waiting.clockSpoke(g.round.started()) {
+			// searched once, and only once the clock runs: without one,
+			// a board that is not at the start is being set up
+			g.first.state = readAndSearched
+			o, underWay = gameUnderWay(g.led.rec, g.join.state, s)
+			ok = underWay
+		}
+	}
+	if !ok {
+		if !g.facing.known() && !g.view.unexplained.on() {
+			// pieces being set up; said once if it lasts (see advance)
+			g.view.unexplained.begin(stamp{at, g.inputs})
+		}
+		return false
+	}
+	g.view.unexplained.clear()
+	if g.end != nil {
+		rec, err := rules.NewGame(g.cfg.StartFEN)
+		if err != nil { // New checked the FEN; keep the old record
+			return false
+		}
+		g.reset(rec)
+	}
+	g.facing = facingOf(o)
+	g.em.emit(out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
+	if !underWay {
+		// Presses read before the board showed the game were made
+		// when arbiterd could not see what was on it: not judged.
+		g.waiting.presses = nil
+		return false
+	}
+	// The board is first read with the game under way (arbiterd
+	// started, or restarted, after the first moves): the moves made
+	// before are those of an absence from the start, searched to the
+	// full depth, held until they settle, and reported as unverified
+	// when more than a quick pair; the presses read meanwhile wait.
+	g.away.search, g.away.at, g.away.in, g.away.warned, g.away.unchecked = unsettled, 0, 0, false, false
+	g.away.fromStart = true
+	return true
+}
+
+// gameUnderWay reports whether the board, not yet oriented, shows the game under
+// way: a position the moves of an absence from the start (up to
+// resyncPlies) reach with the board one way round and not the other. That
+// is the orientation; a game further on is not recognised (the start
+// position, or the game's start-fen, is awaited). orientTo asks it once a
+// reading, once the clock has spoken (clockSpoke).
+func gameUnderWay(rec *rules.Game, joined joinState, s rules.Snapshot) (rules.Orientation, bool) {
+	if s.OccupancyOnly || s.Unknown != 0 || rec.Ply() != 0 {
+		return rules.WhiteBottom, false
+	}
+	var found []rules.Orientation
+	for _, o := range []rules.Orientation{rules.WhiteBottom, rules.BlackBottom} {
+		r := s
+		if o == rules.BlackBottom {
+			r = s.Rotated()
+		}
+		switch rules.Reconstruct(rec, r, rules.Options{MaxPlies: resyncPlies}).Kind {
+		case rules.Forward, rules.Ambiguous:
+			found = append(found, o)
+		}
+	}
+	if len(found) == 0 && joined != notJoined {
+		return joinedAt(s)
+	}
+	if len(found) != 1 {
+		return rules.WhiteBottom, false
+	}
+	return found[0], true
+}
+
+// joinedAt is the orientation of a board first read further into the game
+// than the search from the start reaches, when the clock was first read
+// with the game under way too (a board being set up stands by a clock at
+// its starting times): the position must be one a game can have, and the
+// pawns and kings must say clearly which way round the board is. Pawns
+// start on their own side of the board and only ever move away from it,
+// kings stay near it until the endgame: turned round, every pawn and king
+// is as far from home as it is near it now. Positions with so little on
+// them that both ways look alike are not followed (the start position, or
+// the game's start-fen, is awaited, as before).
+func joinedAt(s rules.Snapshot) (rules.Orientation, bool) {
+	if !gameMaterial(s) {
+		return rules.WhiteBottom, false
+	}
+	// away is how far from home the pawns and kings stand, summed in
+	// ranks, the board as it is; turned round, each stands at its
+	// distance's complement (5 for a pawn, 7 for a king).
+	away, most := 0, 0
+	for sq, pc := range s.Squares {
+		rank := sq / 8 // 0 = the first rank
+		switch pc {
+		case chess.WhitePawn:
+			away, most = away+rank-1, most+5
+		case chess.BlackPawn:
+			away, most = away+6-rank, most+5
+		case chess.WhiteKing:
+			away, most = away+rank, most+7
+		case chess.BlackKing:
+			away, most = away+7-rank, most+7
+		}
+	}
+	// clearly: the other way round, the pieces would stand at least
+	// joinMargin ranks further from home in all
+	switch turned := most - away; {
+	case turned-away >= joinMargin:
+		return rules.WhiteBottom, true
+	case away-turned >= joinMargin:
+		return rules.BlackBottom, true
+	}
+	return rules.WhiteBottom, false
+}
+
+// gameMaterial reports whether the pieces of s are ones a game from the
+// starting position can have: a legal position with either side to move
+// (one king each, no pawn on the first or last rank: rules checks), at
+// most eight pawns a side, and no more pieces of a kind than promotions of
+// the missing pawns can give.
+func gameMaterial(s rules.Snapshot) bool {
+	if s.OccupancyOnly || s.Unknown != 0 {
+		return false
+	}
+	legal := false
+	for _, t := range []chess.Color{chess.White, chess.Black} {
+		if _, err := rules.NewGame(s.FEN(t, "-", 1)); err == nil {
+			legal = true
+		}
+	}
+	var n [16]int
+	for _, pc := range s.Squares {
+		n[pc]++
+	}
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		of := func(t chess.PieceType) int { return n[chess.NewPiece(t, c)] }
+		pawns := of(chess.Pawn)
+		extra := max(0, of(chess.Queen)-1) + max(0, of(chess.Rook)-2) + max(0, of(chess.Bishop)-2) + max(0, of(chess.Knight)-2)
+		if pawns > 8 || extra > 8-pawns {
+			return false
+		}
+	}
+	return legal
+}
