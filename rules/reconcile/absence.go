@@ -213,3 +213,6 @@ func (a *absence) endAbsorbing(pr pendingPress) {
 		a.absorb[pr.ev.Side] = 0
 	}
 }
+
+// absorbed: a press of side's unverified plies was read (see absorbs).
+func (a *absence) absorbed(side clockd.Side) { a.absorb[side]-- }

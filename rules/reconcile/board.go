@@ -106,8 +106,7 @@ func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync 
 	if resync {
 		g.away.backInStep()
 	}
-	g.led.retract(&g.em, &g.away, out, at, res.From, res.Moves, retractSeen)
-	g.led.apply(&g.em, g.inputs, out, at, res.Moves)
+	g.led.replace(&g.em, &g.away, g.inputs, out, at, res.From, res.Moves)
 }
 
 // forward takes a board that shows the record's position with plies added
@@ -161,10 +160,8 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 		g.view.held.slideOn(slide)
 		return notRebuilt
 	}
-	if res.From < g.led.rec.Ply() {
-		g.led.retract(&g.em, &g.away, out, at, res.From, moves, retractSeen)
-	}
-	g.led.apply(&g.em, g.inputs, out, at, moves)
+	g.led.replace(&g.em, &g.away, g.inputs, out, at, res.From, moves) // retracts nothing when the plies are added
+
 	return notRebuilt
 }
 

@@ -284,6 +284,9 @@ func (f *flagState) snapChecks(q *pressQueue, counts Moves, s clockd.Side) {
 	}
 }
 
+// pressRead: a press was read; a flag that falls from now on fell after it.
+func (f *flagState) pressRead() { f.sincePress = false }
+
 // clockFlag records a flag, judged once the presses before it are resolved
 // (resolveFlags).
 func (f *flagState) clockFlag(inputs int, ev clockd.ClockEvent) {

@@ -486,12 +486,9 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	ev = g.join.learnFaces(&g.led, &g.waiting, g.ref, ev)
 	g.clock = ev.Clock
-	g.flag.sincePress = false
-	g.waiting.clockSays(&g.away, g.view.snap, ev.Side.Other(), at)
+	g.flag.pressRead()
+	g.waiting.pressed(&g.away, g.view.snap, ev, g.inputs, g.end != nil)
 	g.em.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
-	if g.end == nil {
-		g.waiting.presses = append(g.waiting.presses, pendingPress{ev: ev, in: g.inputs})
-	}
 }
 
 // ActionKind is what an arbiter did.

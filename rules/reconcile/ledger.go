@@ -142,17 +142,6 @@ func (led *ledger) restoreFEN() string {
 	return led.rec.PositionAt(n).String()
 }
 
-// uncompleted lists the side's plies not completed yet.
-func (led *ledger) uncompleted(side clockd.Side) []int {
-	var cands []int
-	for i, p := range led.plies {
-		if !p.completed() && p.side == side {
-			cands = append(cands, i)
-		}
-	}
-	return cands
-}
-
 // when words the moment of a press as an arbiter reads it: after which
 // move, with the times the clock showed.
 func (led *ledger) when(ev clockd.ClockEvent) Text {
@@ -238,6 +227,15 @@ func (led *ledger) apply(em *emitter, inputs int, out *[]Event, at time.Duration
 		p := led.rec.Ply()
 		em.emit(out, at, Event{Type: TypeMove, Ply: led.plyBase + p, Side: side, SAN: led.rec.SAN(p), UCI: led.rec.UCI(p), FEN: led.rec.FEN()})
 	}
+}
+
+// replace retracts the plies after from, if any, and applies moves in
+// their place: the board shows the record with its last plies replaced (a
+// slide that went on, a change of mind before the press), or with plies
+// added.
+func (led *ledger) replace(em *emitter, a *absence, inputs int, out *[]Event, at time.Duration, from int, moves []*chess.Move) {
+	led.retract(em, a, out, at, from, moves, retractSeen)
+	led.apply(em, inputs, out, at, moves)
 }
 
 // remerge replaces plies k to k+2 — a piece's move, the reply, the piece
@@ -377,6 +375,24 @@ func (led *ledger) joinedAtTheStart(em *emitter, a *absence, clock clockd.Times,
 	}
 	em.anomaly(out, at, KindClockReading, 0, true, "6.10", say(TextReadingFirst,
 		hms(clock.White), hms(clock.Black), tc.String()))
+}
+
+// pressed completes ply chosen by the press pr (by the game's end when it
+// ends the game) and those among cands before it by their side's next move
+// (6.2.1), and reports whether the game is over.
+func (led *ledger) pressed(em *emitter, out *[]Event, at time.Duration, pr pendingPress, cands []int, chosen int, clock clockd.Times) (over bool) {
+	for _, i := range cands {
+		if i < chosen {
+			led.complete(em, out, at, i, ByNextMove, clock)
+		}
+	}
+	if chosen == len(led.plies)-1 && led.rec.Status().Over {
+		led.complete(em, out, at, chosen, ByGameEnd, pr.ev.Clock)
+		return true
+	}
+	led.complete(em, out, at, chosen, ByPress, pr.ev.Clock)
+	led.plies[chosen].press.at, led.plies[chosen].press.in = pr.ev.At, pr.in
+	return false
 }
 
 // complete marks ply index i completed (6.2.1).

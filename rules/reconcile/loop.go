@@ -113,9 +113,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		}
 		g.settle(out, at, pressed)
 	case dueJudgePress:
-		pr := g.waiting.presses[0]
-		g.waiting.presses = g.waiting.presses[1:]
-		g.waiting.wait = false
+		pr := g.waiting.takeFirst()
 		g.resolvePress(out, at, pr)
 		g.work.then(step{kind: stepSnapChecks, press: pr})
 	case dueCompleteByNextMove:
@@ -162,4 +160,46 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		g.join.state = joinedChecked
 		g.led.joinedAtTheStart(&g.em, &g.away, g.clock, g.cfg.TimeControl, g.facing.known() && g.end == nil, out, at)
 	}
+}
+
+// resolvePress commits a press: the move of the pressing side that the
+// board showed at the press (or shortly after) is completed.
+func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
+	if !g.judgePress(out, at, pr) {
+		// the plies the board showed around the press (or reported up to
+		// two scans after it, or that replace the move the press would
+		// complete: the board's latest word on it) are accepted first; a
+		// correction of a completed move waits for its own deadline.
+		// The press is judged again after what settling decided.
+		g.settle(out, at, true)
+		g.work.then(step{kind: stepJudgeAgain, press: pr})
+	}
+}
+
+// judgePress applies what the press pr comes to (see judge), or reports
+// false when held plies are to be settled first.
+func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judged bool) {
+	vd := g.waiting.judge(&g.view, &g.led, &g.away, g.cfg, g.end != nil, g.atStart, at, pr)
+	side := pr.ev.Side
+	switch vd.decision {
+	case pressAfterHeld:
+		return false
+	case pressIllegalMove:
+		g.hand.illegalPress(&g.em, g.cfg, &g.led, &g.view, out, at, side)
+	case pressOfAbsence:
+		g.away.absorbed(side)
+	case pressNoMove:
+		g.away.endAbsorbing(pr)
+		g.hand.pressWithoutMove(&g.em, g.cfg, &g.led, &g.waiting, g.join.faces == facesGuessed, out, at, pr.ev)
+	case pressCompletesPly:
+		g.away.endAbsorbing(pr)
+		if g.led.pressed(&g.em, out, at, pr, vd.cands, vd.ply, g.clock) {
+			st := g.led.rec.Status()
+			g.finish(out, at, st.Result, st.Reason, st.Article)
+			return true
+		}
+		// keep the reference clock in step: a completed move, at the press
+		g.ref.Press(side, pr.ev.At, g.led.counts.Of(side))
+	}
+	return true
 }

@@ -17,48 +17,6 @@ import (
 // (7.5.1), a press back that gives the turn back, or a press of moves made
 // while the board was not read.
 
-// resolvePress commits a press: the move of the pressing side that the
-// board showed at the press (or shortly after) is completed.
-func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
-	if !g.judgePress(out, at, pr) {
-		// the plies the board showed around the press (or reported up to
-		// two scans after it, or that replace the move the press would
-		// complete: the board's latest word on it) are accepted first; a
-		// correction of a completed move waits for its own deadline.
-		// The press is judged again after what settling decided.
-		g.settle(out, at, true)
-		g.work.then(step{kind: stepJudgeAgain, press: pr})
-	}
-}
-
-// judgePress applies what the press pr comes to (decidePress), or reports
-// false when held plies are to be settled first.
-func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judged bool) {
-	d, cands := g.waiting.decidePress(&g.view, &g.led, &g.away, g.cfg, g.away.pressIgnored(g.end != nil, g.atStart, pr), at, pr)
-	side := pr.ev.Side
-	if d != pressNotJudged {
-		g.waiting.back = noBackExpected // whatever it comes to, the press back was this or is no more
-	}
-	switch d {
-	case pressAfterHeld:
-		return false
-	case pressWaitsForBoard:
-		g.waiting.presses = append([]pendingPress{pr}, g.waiting.presses...)
-		g.waiting.wait = true
-	case pressIllegalMove:
-		g.hand.illegalPress(&g.em, g.cfg, &g.led, &g.view, out, at, side)
-	case pressOfAbsence:
-		g.away.absorb[side]--
-	case pressNoMove:
-		g.away.endAbsorbing(pr)
-		g.hand.pressWithoutMove(&g.em, g.cfg, &g.led, &g.waiting, g.join.faces == facesGuessed, out, at, pr.ev)
-	case pressCompletesPly:
-		g.away.endAbsorbing(pr)
-		g.completeByPress(out, at, pr, cands)
-	}
-	return true
-}
-
 // pressDecision is what a press comes to when it is judged.
 type pressDecision uint8
 
@@ -332,16 +290,46 @@ func (h *held) first(pr pendingPress, cands []int, changed stamp) bool {
 		(h.from <= cands[len(cands)-1] && !takenLater(h.plies)) // replaces
 }
 
-// completeByPress completes the ply of pr's side that its press completes,
-// among cands (that side's uncompleted plies, at least one), and those of
-// that side before it by the next move (6.2.1).
-func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, cands []int) {
+// pressVerdict is what the press stage found a press to come to, for
+// the orchestrator to apply (see judgePress): the decision, the
+// uncompleted plies of the press's side (cands), and, for a press that
+// completes a ply, the ply it completes (ply, else -1).
+type pressVerdict struct {
+	decision pressDecision
+	cands    []int
+	ply      int
+}
+
+// judge decides what the press pr comes to (decidePress) and takes it on
+// the press queue, which is the press stage's own: whatever it comes to,
+// the press back was this one or is no more, and a press that waits for
+// the board goes back to the head of the queue. The rest it hands back.
+func (q *pressQueue) judge(v *boardView, led *ledger, a *absence, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
+	d, cands := q.decidePress(v, led, a, cfg, a.pressIgnored(ended, atStart, pr), at, pr)
+	if d != pressNotJudged {
+		q.back = noBackExpected // whatever it comes to, the press back was this or is no more
+	}
+	vd := pressVerdict{decision: d, cands: cands, ply: -1}
+	switch d {
+	case pressWaitsForBoard:
+		q.presses = append([]pendingPress{pr}, q.presses...)
+		q.wait = true
+	case pressCompletesPly:
+		vd.ply = q.pressedPly(led, pr, cands)
+	}
+	return vd
+}
+
+// pressedPly is the ply of pr's side that its press completes, among
+// cands (that side's uncompleted plies, at least one); those of that side
+// before it are completed by the next move (6.2.1).
+func (q *pressQueue) pressedPly(led *ledger, pr pendingPress, cands []int) int {
 	// The press completes the latest of side's moves made before it. When
 	// more presses of side wait after it (the clock was read late because
 	// the board that relays it was away, or one reading showed several
 	// presses), they were made in that order: each later one is for a later
 	// move, so this one leaves the latest moves to them.
-	ev, side := pr.ev, pr.ev.Side
+	ev := pr.ev
 	chosen := -1
 	var before []int
 	for _, i := range cands {
@@ -351,11 +339,11 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 		// (once the turn has passed the presser does not move again).
 		// (Not for a press recovered from a merged reading: its time is
 		// the reading's, later than the press.)
-		if g.led.plies[i].made.before(pr.stamp()) || (!ev.Inferred && g.led.plies[i].made.at <= ev.At+boardReportLag && !repliedAfter(g.led.plies, g.waiting.presses, pr, i)) {
+		if led.plies[i].made.before(pr.stamp()) || (!ev.Inferred && led.plies[i].made.at <= ev.At+boardReportLag && !repliedAfter(led.plies, q.presses, pr, i)) {
 			before = append(before, i)
 		}
 	}
-	if k := len(before) - 1 - g.waiting.laterPresses(pr); k >= 0 {
+	if k := len(before) - 1 - q.laterPresses(pr); k >= 0 {
 		chosen = before[k]
 	} else if len(before) > 0 {
 		chosen = before[0]
@@ -363,21 +351,25 @@ func (g *Game) completeByPress(out *[]Event, at time.Duration, pr pendingPress, 
 	if chosen < 0 {
 		chosen = cands[0]
 	}
-	for _, i := range cands {
-		if i < chosen {
-			g.led.complete(&g.em, out, at, i, ByNextMove, g.clock)
-		}
+	return chosen
+}
+
+// pressed records a press read (ev, by input in): the clock hands the
+// move to the other side, and, unless the game has ended, the press waits
+// to be judged.
+func (q *pressQueue) pressed(a *absence, snap rules.Snapshot, ev clockd.ClockEvent, in int, ended bool) {
+	q.clockSays(a, snap, ev.Side.Other(), ev.At)
+	if !ended {
+		q.presses = append(q.presses, pendingPress{ev: ev, in: in})
 	}
-	if chosen == len(g.led.plies)-1 && g.led.rec.Status().Over {
-		g.led.complete(&g.em, out, at, chosen, ByGameEnd, ev.Clock)
-		st := g.led.rec.Status()
-		g.finish(out, at, st.Result, st.Reason, st.Article)
-		return
-	}
-	g.led.complete(&g.em, out, at, chosen, ByPress, ev.Clock)
-	g.led.plies[chosen].press.at, g.led.plies[chosen].press.in = ev.At, pr.in
-	// keep the reference clock in step: a completed move, at the press
-	g.ref.Press(side, ev.At, g.led.counts.Of(side))
+}
+
+// takeFirst takes the first waiting press off the queue, to be judged.
+func (q *pressQueue) takeFirst() pendingPress {
+	pr := q.presses[0]
+	q.presses = q.presses[1:]
+	q.wait = false
+	return pr
 }
 
 // repliedAfter reports whether the opponent of pr's side pressed the clock
@@ -427,4 +419,15 @@ func takenLater(seq []*chess.Move) bool {
 		}
 	}
 	return false
+}
+
+// uncompleted lists the side's plies not completed yet.
+func (led *ledger) uncompleted(side clockd.Side) []int {
+	var cands []int
+	for i, p := range led.plies {
+		if !p.completed() && p.side == side {
+			cands = append(cands, i)
+		}
+	}
+	return cands
 }

@@ -54,8 +54,8 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 	if g.view.held.plies != nil {
 		consider(g.view.heldDue(g.cfg, &g.waiting, &g.away), dueSettleHeld, 0)
 	}
-	if len(g.waiting.presses) > 0 && g.facing.known() && !g.away.disconnected && !g.view.settling(&g.away) {
-		consider(g.waiting.due(g.cfg, g.view.changed), dueJudgePress, 0)
+	if d, ok := g.waiting.due(&g.view, &g.away, g.cfg); ok && g.facing.known() {
+		consider(d, dueJudgePress, 0)
 	}
 	if g.away.suspect && g.view.unexplained.on() && g.view.held.plies == nil {
 		switch {
@@ -138,24 +138,25 @@ func (q *pressQueue) plyDeadlines(led *ledger, a *absence, lag time.Duration, in
 	}
 }
 
-// due is when the first pending press is judged: ScanLag after it.
-// When it would be an illegal move but the board is still changing (a
-// piece in the hand, a move going on), it is judged once the board has
-// stood still for ScanLag, or UnexplainedAfter after the press.
-func (q *pressQueue) due(cfg Config, changed stamp) time.Duration {
+// due is when the first waiting press is judged, if one waits: ScanLag
+// after it. When it would be an illegal move but the board is still
+// changing (a piece in the hand, a move going on), it is judged once the
+// board has stood still for ScanLag, or UnexplainedAfter after the press.
+// No press is judged while the board is away, or while, back from an
+// absence, it shows a position not yet settled (plies held from the
+// absence, or what nothing explains): presses wait for it as they wait for
+// the board to be back, so that they are judged on what it settles on.
+func (q *pressQueue) due(v *boardView, a *absence, cfg Config) (time.Duration, bool) {
+	settling := (v.held.plies != nil && v.held.away()) || (a.suspect && v.unexplained.on())
+	if len(q.presses) == 0 || a.disconnected || settling {
+		return 0, false
+	}
 	at, lag := q.presses[0].ev.At, cfg.ScanLag
 	due := at + lag
 	if q.wait {
-		due = max(due, min(changed.at+lag, at+cfg.UnexplainedAfter))
+		due = max(due, min(v.changed.at+lag, at+cfg.UnexplainedAfter))
 	}
-	return due
-}
-
-// settling reports whether the board, back from an absence, shows a
-// position not yet settled: presses wait for it as they wait for the board
-// to be back, so that they are judged on what the board settles on.
-func (v *boardView) settling(a *absence) bool {
-	return (v.held.plies != nil && v.held.away()) || (a.suspect && v.unexplained.on())
+	return due, true
 }
 
 // heldDue is when the held plies are settled: once the board has shown
