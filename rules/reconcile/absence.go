@@ -216,3 +216,11 @@ func (a *absence) endAbsorbing(pr pendingPress) {
 
 // absorbed: a press of side's unverified plies was read (see absorbs).
 func (a *absence) absorbed(side clockd.Side) { a.absorb[side]-- }
+
+// suspectBoard: back from an absence, the board shows a position that no
+// short sequence reaches (see resyncFar).
+func (a *absence) suspectBoard() { a.suspect = true }
+
+// nothingFar: the board shows no position to resynchronise to (it shows
+// the starting position in the middle of the game).
+func (a *absence) nothingFar() { a.suspect, a.far = false, farPosition{} }

@@ -12,55 +12,73 @@ import (
 	"github.com/arbiterd/arbiterd/rules"
 )
 
-// process reconciles the latest snapshot with the record, and again as
-// long as a rebuild of the record leaves the board moved on from the
-// position rebuilt (see rebuildOnTheClocksTurn).
-func (g *Game) process(out *[]Event, at time.Duration) {
-	for g.processOnce(out, at) == rebuiltBehind {
-	}
+// boardChange is what the board stage found the board to show (see
+// boardView.read), for the orchestrator to apply to the other parts
+// (Game.processOnce): plies to add or replace, plies taken back, a result
+// signalled, or, after an absence, plies laid unchecked to check against
+// the clock first. The plies the board shows that are held, and whether it
+// is explained, the stage has taken on the view itself.
+type boardChange struct {
+	kind   changeKind
+	from   int           // the ply the change starts from
+	moves  []*chess.Move // changeReplace, changeCheckTurn: the plies the board shows after from
+	signal string        // changeSignal: the result
+	// inStep: the board, back from an absence, is in step with the
+	// record again (absence.backInStep), before the change is applied;
+	// suspect: it shows what nothing explains (see resyncFar).
+	inStep, suspect bool
 }
 
-// processOnce reconciles the latest snapshot with the record once; it
-// reports rebuiltBehind when the board is to be looked at again.
-func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
-	s := g.view.snap
-	depth, back := g.away.searchBounds(&g.waiting, &g.led, g.cfg.MaxPlies)
-	res := g.led.explain(&g.waiting, &g.away, s, depth, back)
-	resync := g.away.resyncing()
-	if g.view.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
+// changeKind is what a boardChange does to the record.
+type changeKind uint8
+
+const (
+	changeNone     changeKind = iota // nothing: the plies are held, or nothing explains the board
+	changeReplace                    // the plies after from are replaced by moves (none retracted when from is the record's end)
+	changeTakeBack                   // the plies after from are taken back (7.1)
+	changeSignal                     // the kings signal a result
+	// changeCheckTurn: back from an absence, with plies laid while the
+	// clock had not said whose turn it was, the side to move after moves
+	// is checked against the clock first (rebuildOnTheClocksTurn); then
+	// the board is read on (forwardInStep).
+	changeCheckTurn
+)
+
+// read explains the board's latest snapshot from the record (searched as
+// deep as the absence allows, see searchBounds) and decides what it shows.
+// It takes on the view the plies held and whether the board is explained,
+// and hands back what the other parts are to do.
+func (v *boardView) read(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration) boardChange {
+	s := v.snap
+	depth, back := a.searchBounds(q, led, cfg.MaxPlies)
+	res := led.explain(q, a, s, depth, back)
+	resync := a.resyncing()
+	if v.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
-		return notRebuilt
+		return boardChange{}
 	}
-	g.view.noteShown(g.inputs, at, s)
-	g.view.held.plies = nil
-	g.view.held.notAway()
-	g.view.held.ambiguous = false
+	v.noteShown(inputs, at, s)
+	v.held.plies = nil
+	v.held.notAway()
+	v.held.ambiguous = false
 	switch res.Kind {
 	case rules.NoChange:
-		g.view.unexplained.clear()
-		if !g.away.unsure(g.led.plies) {
-			g.away.backInStep()
-		}
+		v.unexplained.clear()
+		return boardChange{inStep: !a.unsure(led.plies)}
 	case rules.Forward, rules.Ambiguous:
-		g.view.unexplained.clear()
-		return g.forward(out, at, s, res, resync)
+		v.unexplained.clear()
+		return v.forward(led, q, a, cfg, inputs, at, res, resync)
 	case rules.Correction:
-		g.correct(out, at, res, resync)
+		return v.correct(led, q, a, cfg, inputs, at, res, resync)
 	case rules.TakeBack:
-		g.view.unexplained.clear()
-		g.away.backInStep()
-		g.led.retract(&g.em, &g.away, out, at, res.From, nil, retractSeen)
+		v.unexplained.clear()
+		return boardChange{kind: changeTakeBack, from: res.From, inStep: true}
 	case rules.ResultSignal:
-		g.view.unexplained.clear()
-		g.away.backInStep()
-		g.flag.stops = nil // the players stopped the clock to signal the result
-		// everything pending is decided first, then the game ends
-		g.work.then(step{kind: stepDeadlines, limit: noDeadline})
-		g.work.then(step{kind: stepSignalledEnd, signal: res.Signal})
-	default: // Unexplained, UnknownPieces
-		g.notExplained(at, s, res, resync)
+		v.unexplained.clear()
+		return boardChange{kind: changeSignal, signal: res.Signal, inStep: true}
 	}
-	return notRebuilt
+	// Unexplained, UnknownPieces
+	return v.notExplained(led, a, inputs, at, res, resync)
 }
 
 // lifted counts the pieces s has lifted off p, or is -1 when anything else
@@ -92,21 +110,18 @@ func lifting(board, placed rules.Snapshot) bool { return board != placed }
 // replaced: one replaced ply is retracted and the new one applied at once;
 // a longer replacement is held (after an absence it may explain a piece in
 // the hand; on a connected board, a slide that goes on).
-func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync bool) {
+func (v *boardView) correct(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
 	if len(res.Moves) >= 2 {
-		g.view.hold(g.inputs, at, res.From, res.Moves)
+		v.hold(inputs, at, res.From, res.Moves)
 		if resync {
-			g.view.held.kind = awayInHand(g.view.transient(&g.led, &g.waiting, &g.away, res.From, res.Moves))
+			v.held.kind = awayInHand(v.transient(led, q, a, res.From, res.Moves))
 		} else {
-			g.view.held.slideOn(g.view.slidOn(&g.led, g.cfg.ScanLag, res.From, res.Moves))
+			v.held.slideOn(v.slidOn(led, cfg.ScanLag, res.From, res.Moves))
 		}
-		return
+		return boardChange{}
 	}
-	g.view.unexplained.clear()
-	if resync {
-		g.away.backInStep()
-	}
-	g.led.replace(&g.em, &g.away, g.inputs, out, at, res.From, res.Moves)
+	v.unexplained.clear()
+	return boardChange{kind: changeReplace, from: res.From, moves: res.Moves, inStep: resync}
 }
 
 // forward takes a board that shows the record's position with plies added
@@ -115,54 +130,55 @@ func (g *Game) correct(out *[]Event, at time.Duration, res rules.Result, resync 
 // piece in the hand can look like a sequence of exchanges), as a possible
 // take-back when they lead back to an earlier position, or as a slide that
 // goes on.
-func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rules.Result, resync bool) rebuildOutcome {
+func (v *boardView) forward(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
 	moves := res.Moves
 	if res.Kind == rules.Ambiguous {
 		moves = shortest(res.Candidates)
 	}
-	if resync && (len(moves) >= 2 || g.away.fromStart || g.away.undumped) {
+	if resync && (len(moves) >= 2 || a.fromStart || a.undumped) {
 		// Back from an absence, the board is several plies on (or the
 		// board is first read with the game under way, any ply on). A
 		// piece in the hand can look like a sequence of exchanges,
 		// so the explanation is held until the board has shown it
 		// for ScanLag; then it is applied, or reported as moves that
 		// cannot be verified (see settle).
-		g.view.hold(g.inputs, at, res.From, moves)
-		g.view.held.ambiguous = res.Kind == rules.Ambiguous
-		g.view.held.kind = awayInHand(g.view.transient(&g.led, &g.waiting, &g.away, res.From, moves))
-		return notRebuilt
+		v.hold(inputs, at, res.From, moves)
+		v.held.ambiguous = res.Kind == rules.Ambiguous
+		v.held.kind = awayInHand(v.transient(led, q, a, res.From, moves))
+		return boardChange{}
 	}
-	if resync {
-		if g.away.unchecked {
-			if r := g.rebuildOnTheClocksTurn(out, at, res.From, moves); r != notRebuilt {
-				return r // the plies laid unchecked had the wrong side to move
-			}
-		}
-		g.away.backInStep()
+	if resync && a.unchecked {
+		return boardChange{kind: changeCheckTurn, from: res.From, moves: moves}
 	}
-	if j, ok := g.led.earlierPosition(s); ok && len(moves) >= 2 {
+	c := v.forwardInStep(led, q, a, cfg, inputs, at, res.From, moves)
+	c.inStep = resync
+	return c
+}
+
+// forwardInStep takes plies added (moves, after ply from) by a board in
+// step with the record: one is applied at once, several are held.
+func (v *boardView) forwardInStep(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration, from int, moves []*chess.Move) boardChange {
+	if j, ok := led.earlierPosition(v.snap); ok && len(moves) >= 2 {
 		// The board is back at an earlier position of the game: a
 		// take-back (7.1), or several quick moves that happen to lead
 		// back to it. Held; presses around it mean play goes on.
-		g.view.hold(g.inputs, at, res.From, moves)
-		g.view.held.backTo = j
-		return notRebuilt
+		v.hold(inputs, at, from, moves)
+		v.held.backTo = j
+		return boardChange{}
 	}
 	if len(moves) >= 2 {
-		from := res.From
+		start := from
 		slide := false
-		if res.From == g.led.rec.Ply() && g.waiting.trailing(&g.led, &g.away) >= 1 {
-			if f, alt, ok := g.view.fewer(&g.led, g.cfg.ScanLag, len(moves)); ok {
-				from, moves, slide = f, alt, true
+		if from == led.rec.Ply() && q.trailing(led, a) >= 1 {
+			if f, alt, ok := v.fewer(led, cfg.ScanLag, len(moves)); ok {
+				start, moves, slide = f, alt, true
 			}
 		}
-		g.view.hold(g.inputs, at, from, moves)
-		g.view.held.slideOn(slide)
-		return notRebuilt
+		v.hold(inputs, at, start, moves)
+		v.held.slideOn(slide)
+		return boardChange{}
 	}
-	g.led.replace(&g.em, &g.away, g.inputs, out, at, res.From, moves) // retracts nothing when the plies are added
-
-	return notRebuilt
+	return boardChange{kind: changeReplace, from: from, moves: moves}
 }
 
 // notExplained takes a board that no short sequence of legal moves
@@ -170,88 +186,31 @@ func (g *Game) forward(out *[]Event, at time.Duration, s rules.Snapshot, res rul
 // miscommitted), a position far on after an absence (suspect, see
 // resyncFar), or a piece in the hand; the board is unexplained from now
 // until it shows something that follows from the record.
-func (g *Game) notExplained(at time.Duration, s rules.Snapshot, res rules.Result, resync bool) {
+func (v *boardView) notExplained(led *ledger, a *absence, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
 	if res.Kind == rules.Unexplained && !resync {
-		if k, moves, merge, ok := g.view.miscommitted(&g.led, s); ok {
+		if k, moves, merge, ok := v.miscommitted(led, v.snap); ok {
 			// Held until the board has shown it for ScanLag: a piece
 			// in the hand must not rewrite a completed move.
-			g.view.hold(g.inputs, at, k, moves)
-			g.view.held.replaces = replacesCompleted
+			v.hold(inputs, at, k, moves)
+			v.held.replaces = replacesCompleted
 			if merge {
-				g.view.held.replaces = mergesCompleted
+				v.held.replaces = mergesCompleted
 			}
-			return
+			return boardChange{}
 		}
 	}
-	if resync && g.away.unsettled() && res.Kind == rules.Unexplained && !g.away.suspect {
+	var c boardChange
+	if resync && a.unsettled() && res.Kind == rules.Unexplained && !a.suspect {
 		// Back from an absence, the board shows a position that no
 		// short sequence reaches. A piece in a hand looks like that
 		// too, for a moment; once the board has shown it for ScanLag
 		// arbiterd resynchronises to it (see resyncFar).
-		g.away.suspect = true
+		c.suspect = true
 	}
-	if !g.view.unexplained.on() {
-		g.view.unexplained.begin(stamp{at, g.inputs})
+	if !v.unexplained.on() {
+		v.unexplained.begin(stamp{at, inputs})
 	}
-}
-
-// boardReset handles a board that shows the starting position in the
-// middle of the game: it was reset, or another board was put in its place
-// (the same way round or turned). That is not a take-back of the whole
-// game — players take back one or two plies, and an arbiter reinstating an
-// earlier position (7.5.1) does not go back to the start beyond the first
-// moves — so the record is kept, its completed moves stay completed, and
-// the arbiter is told once. Until the board shows a position that follows
-// from the record again (the game's position set up again, perhaps with a
-// move on), what it shows is not judged and presses are not judged. It
-// reports whether the snapshot was taken care of (raw is in the board's
-// own frame).
-func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
-	o, start := rules.DetectOrientation(raw, g.start)
-	if start && (g.atStart != nil || (!reaches(g.led.rec, g.view.snap) && farFromStart(g.led.boards, g.start, g.facing.orientation(), o))) {
-		if g.atStart != nil {
-			return true
-		}
-		g.atStart = &at
-		g.view.held.plies, g.view.held.backTo, g.view.held.kind, g.view.held.ambiguous = nil, -1, heldPlain, false
-		g.view.unexplained.clear()
-		g.away.suspect, g.away.far = false, farPosition{}
-		var turned any = ""
-		if o != g.facing.orientation() {
-			turned = Text{Code: TextBoardResetTurned}
-		}
-		n := g.led.plyBase + g.led.rec.Ply()
-		after := say(TextBoardResetPly, n)
-		if k := len(g.led.plies); k > 0 && !g.led.plies[k-1].unverified() {
-			after = say(TextBoardResetPlyMove, n, g.led.moveText(k-1))
-		}
-		g.em.anomaly(out, at, KindBoardReset, 0, true, "–", say(TextBoardReset,
-			turned, after, g.led.counts.White, g.led.counts.Black, n, g.led.rec.FEN(), hms(g.clock.White), hms(g.clock.Black)))
-		return true
-	}
-	if g.atStart == nil {
-		return false
-	}
-	if !reaches(g.led.rec, g.view.snap) {
-		// another board put in its place may stand the other way round
-		other, alt := rules.BlackBottom, raw.Rotated()
-		if g.facing == facingBlackBottom {
-			other, alt = rules.WhiteBottom, raw
-		}
-		kept := g.view.snap
-		if g.view.snap = alt; reaches(g.led.rec, g.view.snap) {
-			g.facing = facingOf(other)
-		} else {
-			g.view.snap = kept
-		}
-	}
-	if reaches(g.led.rec, g.view.snap) || rules.Reconstruct(g.led.rec, g.view.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
-		// the game's position is on the board again (perhaps with a move
-		// on), or a result is signalled: the game goes on from the record
-		g.atStart = nil
-		return false
-	}
-	return true // pieces being set up, or a game arbiterd does not follow
+	return c
 }
 
 // reaches reports whether the board's position is the record's, or one
@@ -473,22 +432,26 @@ const (
 	retractCorrecting                   // completed plies replaced by the moves the board shows were made instead
 )
 
-// show takes s, in the board's own frame, as what the board shows of the
-// game.
-func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
-	raw := s
-	if g.facing == facingBlackBottom {
-		s = s.Rotated()
+// see takes s (White at the bottom) as the board's latest snapshot: the
+// last position in which a piece was put down too (placed), unless s was
+// made from the snapshot before by lifting pieces off a legal position.
+func (v *boardView) see(led *ledger, s rules.Snapshot) {
+	if s != v.snap && (lifted(v.snap, s) <= 0 || !led.legalBoard(v.snap)) {
+		v.placed = s // a piece taken off a position no game has is a correction
 	}
-	if s != g.view.snap && (lifted(g.view.snap, s) <= 0 || !g.led.legalBoard(g.view.snap)) {
-		g.view.placed = s // a piece taken off a position no game has is a correction
-	}
-	g.view.snap = s
-	if !g.boardReset(out, at, raw) {
-		g.process(out, at)
-		g.drain(out, at) // what the board decided is done before the input goes on
-	}
+	v.snap = s
 }
+
+// letGo lets the held plies go and takes the board as explained: it shows
+// the starting position in the middle of the game (see boardReset).
+func (v *boardView) letGo() {
+	v.held.plies, v.held.backTo, v.held.kind, v.held.ambiguous = nil, -1, heldPlain, false
+	v.unexplained.clear()
+}
+
+// turned takes s as the board's snapshot the other way round: another board
+// put in its place stands turned (see boardReset).
+func (v *boardView) turned(s rules.Snapshot) { v.snap = s }
 
 // noteShown records that the board shows s at this time. A snapshot that
 // repeats the last one (a keep-alive dump, a field reported again) shows

@@ -361,3 +361,7 @@ func (f *flagState) checkPeriod(em *emitter, h *hand, tc clockd.TimeControl, pli
 				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, done-required, possWord(side)))
 	}
 }
+
+// resultSignalled: the kings signal a result; the players stopped the
+// clock to signal it, and its stops are no incidents to judge.
+func (f *flagState) resultSignalled() { f.stops = nil }

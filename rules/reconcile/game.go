@@ -367,6 +367,20 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	return out
 }
 
+// show takes s, in the board's own frame, as what the board shows of the
+// game.
+func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
+	raw := s
+	if g.facing == facingBlackBottom {
+		s = s.Rotated()
+	}
+	g.view.see(&g.led, s)
+	if !g.boardReset(out, at, raw) {
+		g.process(out, at)
+		g.drain(out, at) // what the board decided is done before the input goes on
+	}
+}
+
 // Dump reports the board's whole state as read afresh from the device (a
 // DGT board dump, answering a poll or a reconnection), where Board reports
 // a change. A dump that contradicts the last state reported means changes

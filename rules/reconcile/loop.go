@@ -203,3 +203,42 @@ func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judg
 	}
 	return true
 }
+
+// process reads the board (the board stage, boardView.read) and applies
+// what it found, and again as long as a rebuild of the record leaves the
+// board moved on from the position rebuilt (see rebuildOnTheClocksTurn).
+func (g *Game) process(out *[]Event, at time.Duration) {
+	for g.processOnce(out, at) == rebuiltBehind {
+	}
+}
+
+// processOnce reads the board once and applies what it found to the other
+// parts; it reports rebuiltBehind when the board is to be looked at again.
+func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
+	c := g.view.read(&g.led, &g.waiting, &g.away, g.cfg, g.inputs, at)
+	if c.kind == changeCheckTurn {
+		if r := g.rebuildOnTheClocksTurn(out, at, c.from, c.moves); r != notRebuilt {
+			return r // the plies laid unchecked had the wrong side to move
+		}
+		g.away.backInStep()
+		c = g.view.forwardInStep(&g.led, &g.waiting, &g.away, g.cfg, g.inputs, at, c.from, c.moves)
+	}
+	if c.inStep {
+		g.away.backInStep()
+	}
+	if c.suspect {
+		g.away.suspectBoard()
+	}
+	switch c.kind {
+	case changeReplace:
+		g.led.replace(&g.em, &g.away, g.inputs, out, at, c.from, c.moves)
+	case changeTakeBack:
+		g.led.retract(&g.em, &g.away, out, at, c.from, nil, retractSeen)
+	case changeSignal:
+		g.flag.resultSignalled()
+		// everything pending is decided first, then the game ends
+		g.work.then(step{kind: stepDeadlines, limit: noDeadline})
+		g.work.then(step{kind: stepSignalledEnd, signal: c.signal})
+	}
+	return notRebuilt
+}

@@ -165,3 +165,59 @@ func gameMaterial(s rules.Snapshot) bool {
 	}
 	return legal
 }
+
+// boardReset handles a board that shows the starting position in the
+// middle of the game: it was reset, or another board was put in its place
+// (the same way round or turned). That is not a take-back of the whole
+// game — players take back one or two plies, and an arbiter reinstating an
+// earlier position (7.5.1) does not go back to the start beyond the first
+// moves — so the record is kept, its completed moves stay completed, and
+// the arbiter is told once. Until the board shows a position that follows
+// from the record again (the game's position set up again, perhaps with a
+// move on), what it shows is not judged and presses are not judged. It
+// reports whether the snapshot was taken care of (raw is in the board's
+// own frame).
+func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
+	o, start := rules.DetectOrientation(raw, g.start)
+	if start && (g.atStart != nil || (!reaches(g.led.rec, g.view.snap) && farFromStart(g.led.boards, g.start, g.facing.orientation(), o))) {
+		if g.atStart != nil {
+			return true
+		}
+		g.atStart = &at
+		g.view.letGo()
+		g.away.nothingFar()
+		var turned any = ""
+		if o != g.facing.orientation() {
+			turned = Text{Code: TextBoardResetTurned}
+		}
+		n := g.led.plyBase + g.led.rec.Ply()
+		after := say(TextBoardResetPly, n)
+		if k := len(g.led.plies); k > 0 && !g.led.plies[k-1].unverified() {
+			after = say(TextBoardResetPlyMove, n, g.led.moveText(k-1))
+		}
+		g.em.anomaly(out, at, KindBoardReset, 0, true, "–", say(TextBoardReset,
+			turned, after, g.led.counts.White, g.led.counts.Black, n, g.led.rec.FEN(), hms(g.clock.White), hms(g.clock.Black)))
+		return true
+	}
+	if g.atStart == nil {
+		return false
+	}
+	if !reaches(g.led.rec, g.view.snap) {
+		// another board put in its place may stand the other way round
+		other, alt := rules.BlackBottom, raw.Rotated()
+		if g.facing == facingBlackBottom {
+			other, alt = rules.WhiteBottom, raw
+		}
+		if reaches(g.led.rec, alt) {
+			g.view.turned(alt)
+			g.facing = facingOf(other)
+		}
+	}
+	if reaches(g.led.rec, g.view.snap) || rules.Reconstruct(g.led.rec, g.view.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
+		// the game's position is on the board again (perhaps with a move
+		// on), or a result is signalled: the game goes on from the record
+		g.atStart = nil
+		return false
+	}
+	return true // pieces being set up, or a game arbiterd does not follow
+}
