@@ -151,26 +151,15 @@ func (a *absence) reportRebuilt(em *emitter, led *ledger, out *[]Event, at time.
 		Event{Ply: verified, Made: made, FEN: fen})
 }
 
-// absorbPresses drops the presses that wait for a move made while the board
-// was not read (they belong to the unverified plies, n of each side), and
-// lets as many more of each side as its unverified plies still lack
-// complete nothing without penalty: the clock is relayed by the board, so
-// the presses made meanwhile may be read only after it is back. Presses
-// read from input keepIn on (when not 0) are kept: they are of moves made
-// after the position the record was rebuilt from, which that input showed
-// (see movedOnFrom). Inputs, not stamps: a stalled host reads a burst at one
-// stamp.
-func (a *absence) absorbPresses(q *pressQueue, n [2]int, keepIn int) {
-	kept := q.presses[:0]
-	var seen [2]int
-	for _, p := range q.presses {
-		if !a.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {
-			seen[p.ev.Side]++
-			continue
-		}
-		kept = append(kept, p)
-	}
-	q.presses = kept
+// absorbPresses lets as many more presses of each side as its unverified
+// plies (n of each side) still lack complete nothing without penalty, once
+// those that waited for them were dropped (seen, see
+// pressQueue.dropUnseen): the clock is relayed by the board, so the
+// presses made meanwhile may be read only after it is back. The presses
+// read from the input that showed the position the record was rebuilt
+// from are kept: they are of moves made after it (see movedOnFrom).
+// Inputs, not stamps: a stalled host reads a burst at one stamp.
+func (a *absence) absorbPresses(n, seen [2]int) {
 	for s := range a.absorb {
 		a.absorb[s] = max(0, n[s]-seen[s])
 	}
@@ -224,3 +213,66 @@ func (a *absence) suspectBoard() { a.suspect = true }
 // nothingFar: the board shows no position to resynchronise to (it shows
 // the starting position in the middle of the game).
 func (a *absence) nothingFar() { a.suspect, a.far = false, farPosition{} }
+
+// searchFar: the position the board showed back from the absence is
+// searched deeper now (see resyncFar); it is suspect again only if the
+// search says so.
+func (a *absence) searchFar() { a.suspect = false }
+
+// waitFar: the board shows far, a position not even the deeper search
+// reaches; the record is rebuilt from it once it has stood (see rebaseDue).
+func (a *absence) waitFar(far farPosition) { a.suspect, a.far = true, far }
+
+// noFar: the far position is no longer waited for.
+func (a *absence) noFar() { a.far = farPosition{} }
+
+// lost: nothing can be built from what the board shows; presses made
+// since the absence are not judged (stale), and the plies after ply last
+// are unverified.
+func (a *absence) lost(last int) {
+	a.stale = true
+	if a.unverifiedFrom == 0 {
+		a.unverifiedFrom = last + 1
+	}
+}
+
+// notFromStart: the plies made before the board was first read with the
+// game under way have been laid (or the record rebuilt).
+func (a *absence) notFromStart() { a.fromStart = false }
+
+// laidUnchecked: plies were laid while the clock had not said whose turn
+// it was (see rebuildOnTheClocksTurn).
+func (a *absence) laidUnchecked() { a.unchecked = true }
+
+// laidUnverified counts the plies laid unverified after ply verified (n of
+// each side, count in all; first: the first laid in this absence) and the
+// presses that belong to them (seen, see absorbPresses). The absence ends
+// with the first verified move after them.
+func (a *absence) laidUnverified(n, seen [2]int, verified, count int, first bool) {
+	a.unverified[clockd.White] += n[clockd.White]
+	a.unverified[clockd.Black] += n[clockd.Black]
+	if a.unverifiedFrom == 0 {
+		a.unverifiedFrom = verified + 1
+	}
+	if first {
+		a.laid = count
+	}
+	a.absorbPresses(n, seen)
+	a.suspect, a.stale = false, false
+}
+
+// rebuilt counts the plies made unseen before the record was rebuilt from
+// the board after ply verified (n of each side, a lower bound) and, with
+// absorb, the presses that belong to them (seen, see absorbPresses).
+func (a *absence) rebuilt(n, seen [2]int, verified int, absorb bool) {
+	a.unverified[clockd.White] += n[clockd.White]
+	a.unverified[clockd.Black] += n[clockd.Black]
+	a.unverifiedOpen = true
+	if a.unverifiedFrom == 0 {
+		a.unverifiedFrom = verified + 1
+	}
+	if absorb {
+		a.absorbPresses(n, seen)
+	}
+	a.suspect, a.stale, a.rebased = false, false, true
+}

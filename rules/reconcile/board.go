@@ -442,6 +442,9 @@ func (v *boardView) see(led *ledger, s rules.Snapshot) {
 	v.snap = s
 }
 
+// release lets the held plies go: the record they were held on is replaced.
+func (h *held) release() { h.plies, h.backTo = nil, -1 }
+
 // letGo lets the held plies go and takes the board as explained: it shows
 // the starting position in the middle of the game (see boardReset).
 func (v *boardView) letGo() {

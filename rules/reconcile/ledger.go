@@ -204,11 +204,10 @@ func (led *ledger) fewestTo(q *pressQueue, a *absence, far farPosition, base rul
 }
 
 // followFrom makes rec the record, its first position numbered ply.
-func (led *ledger) followFrom(h *held, rec *rules.Game, ply int) {
+func (led *ledger) followFrom(rec *rules.Game, ply int) {
 	led.rec = rec
 	led.plies = nil
 	led.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
-	h.plies, h.backTo = nil, -1
 	led.plyBase = ply
 	led.before = movesBefore(rec.Position())
 }

@@ -364,12 +364,36 @@ func (q *pressQueue) pressed(a *absence, snap rules.Snapshot, ev clockd.ClockEve
 	}
 }
 
-// takeFirst takes the first waiting press off the queue, to be judged.
+// takeFirst takes the first waiting press off the queue, to be judged once
+// its wait is over.
 func (q *pressQueue) takeFirst() pendingPress {
-	pr := q.presses[0]
-	q.presses = q.presses[1:]
+	pr := q.shift()
 	q.wait = false
 	return pr
+}
+
+// shift takes the first waiting press off the queue.
+func (q *pressQueue) shift() pendingPress {
+	pr := q.presses[0]
+	q.presses = q.presses[1:]
+	return pr
+}
+
+// dropUnseen drops the presses read since the board went away (a), but
+// those read from input keepIn on (when not 0), and counts them by side:
+// they are of the plies made while the board was not read (see
+// absence.absorbPresses).
+func (q *pressQueue) dropUnseen(a *absence, keepIn int) (seen [2]int) {
+	kept := q.presses[:0]
+	for _, p := range q.presses {
+		if !a.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {
+			seen[p.ev.Side]++
+			continue
+		}
+		kept = append(kept, p)
+	}
+	q.presses = kept
+	return seen
 }
 
 // repliedAfter reports whether the opponent of pr's side pressed the clock

@@ -25,7 +25,7 @@ import (
 // of a capture decides every deadline at once; comparing the stamp, the
 // deadline fell due again and again, a search each time).
 func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
-	g.away.suspect = false
+	g.away.searchFar()
 	res := g.led.explain(&g.waiting, &g.away, g.view.snap, resyncPlies, g.waiting.retractable(&g.led, &g.away))
 	switch res.Kind {
 	case rules.Forward, rules.Correction, rules.Ambiguous:
@@ -62,12 +62,11 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	if max(at, due) < g.view.rebaseDue(g.cfg, &g.waiting, &g.away) {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
-		g.away.suspect = true
-		g.away.far = farPosition{in: g.view.changed.in, snap: g.view.snap, least: fewest, from: from, fen: g.led.rec.FEN(),
-			placed: g.view.placed}
+		g.away.waitFar(farPosition{in: g.view.changed.in, snap: g.view.snap, least: fewest, from: from, fen: g.led.rec.FEN(),
+			placed: g.view.placed})
 		return
 	}
-	g.away.far = farPosition{}
+	g.away.noFar()
 	if g.rebase(out, at, from, fewest, Text{Code: TextWhyUnreachable}) {
 		g.view.unexplained.clear()
 		return
@@ -76,10 +75,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	// occupancy-only board, no legal position): presses made since the
 	// absence are not judged on the stale record, and arbiterd tries
 	// again when the board changes.
-	g.away.stale = true
-	if g.away.unverifiedFrom == 0 {
-		g.away.unverifiedFrom = g.led.plyBase + g.led.rec.Ply() + 1
-	}
+	g.away.lost(g.led.plyBase + g.led.rec.Ply())
 	g.away.reportUnverified(&g.em, out, at, say(TextUnverifiedLost,
 		g.led.plyBase+g.led.rec.Ply(), g.led.counts.White, g.led.counts.Black, resyncPlies, g.led.plyBase+g.led.rec.Ply()+1), Event{})
 }
@@ -153,7 +149,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if g.away.fromStart {
 		back = Text{Code: TextUnverifiedFirst} // arbiterd started after the first moves
 	}
-	g.away.fromStart = false // the plies made before the board was first read are these
+	g.away.notFromStart() // the plies made before the board was first read are these
 	if len(moves) > 0 {
 		if r := g.rebuildOnTheClocksTurn(out, at, from, moves); r != notRebuilt {
 			return r
@@ -179,17 +175,8 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if len(l.words) == 0 {
 		return notRebuilt
 	}
-	g.away.unverified[clockd.White] += l.n[clockd.White]
-	g.away.unverified[clockd.Black] += l.n[clockd.Black]
-	if g.away.unverifiedFrom == 0 {
-		g.away.unverifiedFrom = verified + 1
-	}
-	if firstLaid {
-		g.away.laid = len(l.words)
-	}
-	g.away.absorbPresses(&g.waiting, l.n, keepIn)
-	// the absence ends with the first verified move after these plies
-	g.away.suspect, g.away.stale = false, false
+	seen := g.waiting.dropUnseen(&g.away, keepIn)
+	g.away.laidUnverified(l.n, seen, verified, len(l.words), firstLaid)
 	g.away.reportLaid(&g.em, &g.led, out, at, back, verified, l, ambiguous)
 	return notRebuilt
 }
@@ -215,7 +202,7 @@ func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, 
 		turn, ok = mover, one && mover.Other() == turn
 	}
 	if !ok {
-		g.away.unchecked = true
+		g.away.laidUnchecked()
 		return notRebuilt
 	}
 	after := g.led.rec.PositionAt(from).Turn()
@@ -312,7 +299,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 	}
 	g.resolveBefore(out, at)
 	first := g.away.fromStart // the board was first read with the game under way
-	g.away.fromStart = false
+	g.away.notFromStart()
 	again := g.away.rebased && len(g.led.plies) == 0
 	// Plies shown before the absence and never completed are not verified
 	// (see unverify): they are among the plies made while the board was
@@ -332,17 +319,13 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 	if r, err := rules.NewGame(placementFEN(s, old, turn, (h+made)/2+1)); err == nil {
 		rec = r
 	}
-	g.led.followFrom(&g.view.held, rec, verified+made)
-	g.away.unverified[clockd.White] += n[clockd.White]
-	g.away.unverified[clockd.Black] += n[clockd.Black]
-	g.away.unverifiedOpen = true
-	if g.away.unverifiedFrom == 0 {
-		g.away.unverifiedFrom = verified + 1
-	}
+	g.led.followFrom(rec, verified+made)
+	g.view.held.release()
+	var seen [2]int
 	if !again {
-		g.away.absorbPresses(&g.waiting, n, b.keepIn)
+		seen = g.waiting.dropUnseen(&g.away, b.keepIn)
 	}
-	g.away.suspect, g.away.stale, g.away.rebased = false, false, true
+	g.away.rebuilt(n, seen, verified, !again)
 	g.away.reportRebuilt(&g.em, &g.led, out, at, first, b.why, verified, made, n)
 	if st := rec.Status(); st.Over {
 		// The board shows a game that has ended, by a move nobody saw: a
@@ -383,8 +366,7 @@ func unseenPlies(h, least int, first clockd.Side, turn chess.Color, again bool) 
 // once.
 func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 	for len(g.waiting.presses) > 0 && g.away.before(g.waiting.presses[0].ev.At, g.waiting.presses[0].in) {
-		pr := g.waiting.presses[0]
-		g.waiting.presses = g.waiting.presses[1:]
+		pr := g.waiting.shift()
 		g.judgePress(out, at, pr)
 		g.flag.snapChecks(&g.waiting, g.led.counts, pr.ev.Side)
 	}
