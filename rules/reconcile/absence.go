@@ -276,3 +276,65 @@ func (a *absence) rebuilt(n, seen [2]int, verified int, absorb bool) {
 	}
 	a.suspect, a.stale, a.rebased = false, false, true
 }
+
+// away: the board is away from at, the input in the last read before it;
+// its position is searched to the full depth until it is explained again.
+func (a *absence) away(at time.Duration, in int) {
+	a.search, a.at, a.in, a.warned, a.unchecked = unsettled, at, in, false, false
+}
+
+// fromTheStart: the board is first read with the game under way; the
+// moves made before are those of an absence from the start (see orientTo).
+func (a *absence) fromTheStart() {
+	a.away(0, 0)
+	a.fromStart = true
+}
+
+// connected: the session says the board is connected again.
+func (a *absence) connected() { a.starting = false }
+
+// disconnect: the board was disconnected at at, after input in. Presses
+// wait for it to be back. What it shows when it is read again may be
+// several plies on, and it may be read before the session says it is
+// connected (a restarted daemon's board answers first).
+func (a *absence) disconnect(at time.Duration, in int) {
+	a.disconnected = true
+	a.undumped, a.starting = true, true
+	if !a.unsettled() {
+		a.away(at, in)
+	}
+}
+
+// reconnected: the board is read again after it was disconnected.
+func (a *absence) reconnected() { a.disconnected = false }
+
+// dumpRead: the board is read whole (a dump). It reports whether it had not
+// been since it was disconnected.
+func (a *absence) dumpRead() (first bool) {
+	first = a.undumped
+	a.undumped = false
+	return first
+}
+
+// contradicted: a dump contradicted the image of the board (first: the
+// first dump since the board was disconnected; last: the board's latest
+// reading before it). Changes were lost, and the board is searched as back
+// from an absence.
+func (a *absence) contradicted(first bool, last stamp) {
+	a.resync()
+	lossy := a.search == unsettledLossy || !a.disconnected
+	if !a.unsettled() {
+		a.search, a.warned, a.unchecked = unsettled, false, false
+		if !first {
+			// the image was last known right at the previous input
+			a.at, a.in = last.at, last.in
+		}
+		// else the absence is the disconnection's, whatever field
+		// updates laid on the image of before it seemed to say:
+		// what was read since, presses included, was read after
+		// it
+	}
+	if lossy {
+		a.search = unsettledLossy
+	}
+}

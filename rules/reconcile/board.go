@@ -445,6 +445,18 @@ func (v *boardView) see(led *ledger, s rules.Snapshot) {
 // release lets the held plies go: the record they were held on is replaced.
 func (h *held) release() { h.plies, h.backTo = nil, -1 }
 
+// accept takes the held plies off the view, to be settled (see
+// Game.settle), and takes the board as explained; it returns them as they
+// were held.
+func (v *boardView) accept() held {
+	h := v.held
+	v.held.plies, v.held.replaces = nil, replacesNothing
+	v.unexplained.clear()
+	v.held.notAway()
+	v.held.ambiguous = false
+	return h
+}
+
 // letGo lets the held plies go and takes the board as explained: it shows
 // the starting position in the middle of the game (see boardReset).
 func (v *boardView) letGo() {

@@ -97,3 +97,7 @@ func mirrored(ev clockd.ClockEvent) clockd.ClockEvent {
 	ev.Clock = clockd.Times{White: ev.Clock.Black, Black: ev.Clock.White}
 	return ev
 }
+
+// checked: the board was checked for the starting position a scan lag
+// after the join (see joinedAtTheStart).
+func (j *joined) checked() { j.state = joinedChecked }

@@ -17,12 +17,7 @@ const boardReportLag = 500 * time.Millisecond
 // Flags reported in the same reading fell in an unknown order
 // (Guidelines III.3.1).
 func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
-	first := g.flag.flags[0].At
-	var batch []fallen
-	for len(g.flag.flags) > 0 && g.flag.flags[0].At == first {
-		batch = append(batch, g.flag.flags[0])
-		g.flag.flags = g.flag.flags[1:]
-	}
+	batch := g.flag.takeFlags()
 	both := len(batch) >= 2 && batch[0].Side != batch[1].Side
 	endResult, endReason, endArticle := "", "", ""
 	for _, f := range batch {
@@ -41,7 +36,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 				// completed when it fell either)
 				open := !p.completed() || p.pressedAfter(f)
 				if p.side == side && open && p.made.at <= ev.At+boardReportLag {
-					g.led.plies[i].warned = true
+					g.led.warned(i)
 					g.em.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
 						say(TextFlagNotPressed,
 							sideWord(side), g.led.moveText(i)))
@@ -365,3 +360,47 @@ func (f *flagState) checkPeriod(em *emitter, h *hand, tc clockd.TimeControl, pli
 // resultSignalled: the kings signal a result; the players stopped the
 // clock to signal it, and its stops are no incidents to judge.
 func (f *flagState) resultSignalled() { f.stops = nil }
+
+// startPeriod sets the period side's clock shows at the start of a game,
+// in which it has completed done moves, and returns it.
+func (f *flagState) startPeriod(s clockd.Side, tc clockd.TimeControl, done int) int {
+	f.hwPeriod[s] = tc.PeriodOf(done)
+	return f.hwPeriod[s]
+}
+
+// stopped: the clock was stopped (ev); decided once the board has shown
+// what ended the game, if anything did (see clockStopped).
+func (f *flagState) stopped(ev clockd.ClockEvent) { f.stops = append(f.stops, ev) }
+
+// takeStop takes the first stop of the clock off the list, to be judged.
+func (f *flagState) takeStop() clockd.ClockEvent {
+	ev := f.stops[0]
+	f.stops = f.stops[1:]
+	return ev
+}
+
+// takeCheck takes period check i off the list, to be made.
+func (f *flagState) takeCheck(i int) periodCheck {
+	c := f.checks[i]
+	f.checks = append(f.checks[:i:i], f.checks[i+1:]...)
+	return c
+}
+
+// takeFlags takes off the list the flags that fell in the earliest pending
+// reading, to be judged together.
+func (f *flagState) takeFlags() []fallen {
+	first := f.flags[0].At
+	var batch []fallen
+	for len(f.flags) > 0 && f.flags[0].At == first {
+		batch = append(batch, f.flags[0])
+		f.flags = f.flags[1:]
+	}
+	return batch
+}
+
+// gameEnded: once the game has ended no period is checked, and a stopped
+// clock is expected.
+func (f *flagState) gameEnded() {
+	f.checks = nil
+	f.stops = nil
+}

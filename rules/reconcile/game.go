@@ -216,28 +216,19 @@ func New(cfg Config) (*Game, error) {
 
 // reset starts a new game from the start position with the record rec.
 func (g *Game) reset(rec *rules.Game) {
-	g.led.rec = rec
-	g.led.plies = nil
-	g.led.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
-	g.led.counts = g.base
-	g.led.before, g.led.plyBase = g.base, 0
-	g.view.snap = rules.SnapshotOf(g.start)
-	g.view.placed = g.view.snap
-	g.view.shown = nil
+	g.led.reset(rec, g.base)
+	g.view.reset(g.start)
 	g.end = nil
 	g.atStart = nil
 	g.waiting = pressQueue{}
 	g.flag = flagState{}
 	g.away = absence{}
-	g.view.held = held{backTo: -1}
-	g.view.unexplained = unexplainedBoard{}
 	g.hand = hand{}
 	g.claims = nil
 	g.join = joined{} // a new game: its clock speaks afresh (a mirror learned for the last one included)
 	g.ref = clockd.NewClock(g.cfg.TimeControl)
 	for _, s := range []clockd.Side{clockd.White, clockd.Black} {
-		g.flag.hwPeriod[s] = g.cfg.TimeControl.PeriodOf(g.led.counts.Of(s))
-		g.ref.SetPeriod(s, g.flag.hwPeriod[s], g.led.counts.Of(s))
+		g.ref.SetPeriod(s, g.flag.startPeriod(s, g.cfg.TimeControl, g.led.counts.Of(s)), g.led.counts.Of(s))
 	}
 }
 
@@ -293,7 +284,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 		// The board is back: what it shows may be several plies on. A
 		// clock coming back changes nothing on the board.
 		g.away.resync()
-		g.away.starting = false
+		g.away.connected()
 	}
 	if state == StateEnd {
 		g.advance(&out, at, noDeadline)
@@ -306,14 +297,7 @@ func (g *Game) session(at time.Duration, state State, port string, clock bool) [
 		if clock {
 			kind, what = KindClockDisconnected, TextClockStoppedPort
 		} else {
-			g.away.disconnected = true // presses wait for the board to be back
-			// What the board shows when it is read again may be several
-			// plies on, and it may be read before the session says it is
-			// connected (a restarted daemon's board answers first).
-			g.away.undumped, g.away.starting = true, true
-			if !g.away.unsettled() {
-				g.away.search, g.away.at, g.away.in, g.away.warned, g.away.unchecked = unsettled, at, g.inputs, false, false
-			}
+			g.away.disconnect(at, g.inputs)
 		}
 		g.em.anomaly(&out, at, kind, 0, true, "–",
 			say(what, port))
@@ -333,37 +317,37 @@ func (g *Game) board(at time.Duration, s rules.Snapshot, dump bool) []Event {
 	g.inputs++
 	g.advance(&out, at, at)
 	if dump {
-		g.view.dumped(&g.away, g.facing.known() && g.end == nil, g.facing.orientation(), s)
+		first := g.away.dumpRead()
+		if g.facing.known() && g.end == nil && g.view.dumped(first, g.facing.orientation(), s) {
+			g.away.contradicted(first, g.view.boardRead)
+		}
 	}
 	if g.away.disconnected {
 		// The board is read again: how long it has shown what it shows
 		// counts from now, not across the time it was not read.
-		g.view.shown = nil
-		if g.view.unexplained.on() {
-			g.view.unexplained.since = stamp{at, g.inputs}
-		}
-		if t := &g.waiting.turn; t.board == wordUnread {
+		g.view.readAgain(at, g.inputs)
+		if g.waiting.turn.board == wordUnread {
 			// The clock spoke while the board was not read: its word is
 			// about the position the board is first read with if this
 			// reading is a dump, and goes stale as that changes (see
 			// clockTurn); a field update is a change, so the word is
 			// about the position before it.
-			t.snap, t.board = g.view.snap, wordOnBoard
+			g.waiting.tieWord(g.view.snap)
 			if dump {
-				defer func() { t.snap = g.view.snap }()
+				defer func() { g.waiting.wordAbout(g.view.snap) }()
 			}
 		}
-		defer func() { g.away.disconnected = false }()
+		defer g.away.reconnected()
 	}
-	if t := &g.waiting.turn; dump && t.board == wordUndumped {
-		t.board = wordOnBoard
-		defer func() { t.snap = g.view.snap }()
+	if dump && g.waiting.turn.board == wordUndumped {
+		g.waiting.wordOnDump()
+		defer func() { g.waiting.wordAbout(g.view.snap) }()
 	}
 	if (!g.facing.known() || g.end != nil) && !g.orientTo(&out, at, s) {
 		return out
 	}
 	g.show(&out, at, s)
-	g.view.boardRead.at, g.view.boardRead.in = at, g.inputs
+	g.view.boardWasRead(at, g.inputs)
 	return out
 }
 
@@ -427,9 +411,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.ref.Stop(at)
 		g.hand.clockPaused(ev)
 		if g.end == nil {
-			// decided once the board has shown what ended the game, if
-			// anything did (see clockStopped)
-			g.flag.stops = append(g.flag.stops, ev)
+			g.flag.stopped(ev)
 		}
 	case clockd.Resumed:
 		g.ref.Resume(at)

@@ -412,3 +412,16 @@ func (m *Moves) add(s clockd.Side, n int) {
 		m.White += n
 	}
 }
+
+// reset starts the record of a new game: rec, from a position before which
+// each side completed base moves.
+func (led *ledger) reset(rec *rules.Game, base Moves) {
+	led.rec = rec
+	led.plies = nil
+	led.boards = []rules.Snapshot{rules.SnapshotOf(rec.Position())}
+	led.counts = base
+	led.before, led.plyBase = base, 0
+}
+
+// warned: the move-without-press of ply i was reported.
+func (led *ledger) warned(i int) { led.plies[i].warned = true }

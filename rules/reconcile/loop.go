@@ -119,7 +119,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 	case dueCompleteByNextMove:
 		g.led.complete(&g.em, out, at, idx, ByNextMove, g.clock)
 	case dueWarnMoveWithoutPress:
-		g.led.plies[idx].warned = true
+		g.led.warned(idx)
 		if g.join.faces == facesGuessed {
 			return // whose presses were seen is not known yet (see learnFaces)
 		}
@@ -143,12 +143,10 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 	case dueJudgeFlags:
 		g.resolveFlags(out, at)
 	case dueJudgeStop:
-		ev := g.flag.stops[0]
-		g.flag.stops = g.flag.stops[1:]
+		ev := g.flag.takeStop()
 		g.hand.clockStopped(&g.em, &g.led, g.flag.down, g.end != nil, out, at, ev)
 	case dueCheckPeriod:
-		c := g.flag.checks[idx]
-		g.flag.checks = append(g.flag.checks[:idx:idx], g.flag.checks[idx+1:]...)
+		c := g.flag.takeCheck(idx)
 		done := g.led.counts.Of(c.ev.Side)
 		if c.known {
 			done = c.done
@@ -157,7 +155,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 	case dueDefaultTime:
 		g.round.defaultTimePassed(&g.em, &g.led, g.start, g.cfg.DefaultTime, out, at)
 	case dueCheckJoin:
-		g.join.state = joinedChecked
+		g.join.checked()
 		g.led.joinedAtTheStart(&g.em, &g.away, g.clock, g.cfg.TimeControl, g.facing.known() && g.end == nil, out, at)
 	}
 }

@@ -51,7 +51,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 	if !underWay {
 		// Presses read before the board showed the game were made
 		// when arbiterd could not see what was on it: not judged.
-		g.waiting.presses = nil
+		g.waiting.dropAll()
 		return false
 	}
 	// The board is first read with the game under way (arbiterd
@@ -59,8 +59,7 @@ func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
 	// before are those of an absence from the start, searched to the
 	// full depth, held until they settle, and reported as unverified
 	// when more than a quick pair; the presses read meanwhile wait.
-	g.away.search, g.away.at, g.away.in, g.away.warned, g.away.unchecked = unsettled, 0, 0, false, false
-	g.away.fromStart = true
+	g.away.fromTheStart()
 	return true
 }
 

@@ -455,3 +455,18 @@ func (led *ledger) uncompleted(side clockd.Side) []int {
 	}
 	return cands
 }
+
+// dropAll drops every waiting press: they are not judged (the game has
+// ended, or they were read before the board showed the game).
+func (q *pressQueue) dropAll() { q.presses = nil }
+
+// tieWord ties the clock's word, given while the board was not read, to
+// snap, the board as it is read again.
+func (q *pressQueue) tieWord(snap rules.Snapshot) { q.turn.snap, q.turn.board = snap, wordOnBoard }
+
+// wordOnDump: the clock's word, given before the board was read whole, is
+// about what the dump being read shows (see wordAbout).
+func (q *pressQueue) wordOnDump() { q.turn.board = wordOnBoard }
+
+// wordAbout makes the clock's word about snap, the board as shown.
+func (q *pressQueue) wordAbout(snap rules.Snapshot) { q.turn.snap = snap }

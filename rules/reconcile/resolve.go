@@ -13,13 +13,10 @@ func limitOf(at, since time.Duration) time.Duration { return at - since }
 
 // settle accepts the several plies the board has been showing.
 func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
-	moves, from := g.view.held.plies, g.view.held.from
-	away, ambig := g.view.held.away(), g.view.held.ambiguous
-	replaces := g.view.held.replaces
-	g.view.held.plies, g.view.held.replaces = nil, replacesNothing
-	g.view.unexplained.clear()
-	g.view.held.notAway()
-	g.view.held.ambiguous = false
+	h := g.view.accept()
+	moves, from := h.plies, h.from
+	away, ambig := h.away(), h.ambiguous
+	replaces := h.replaces
 	if replaces != replacesNothing {
 		if replaces == mergesCompleted {
 			g.led.remerge(&g.em, &g.away, g.inputs, g.clock, out, at, from, moves)
@@ -62,10 +59,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 			if away {
 				g.away.backInStep()
 			}
-			if from < g.led.rec.Ply() {
-				g.led.retract(&g.em, &g.away, out, at, from, moves, retractSeen)
-			}
-			g.led.apply(&g.em, g.inputs, out, at, moves)
+			g.led.replace(&g.em, &g.away, g.inputs, out, at, from, moves) // retracts nothing when the plies are added
 		}
 	}
 	if r == rebuiltBehind {
@@ -87,9 +81,8 @@ func (g *Game) lookAgain(out *[]Event, at time.Duration) {
 // finish ends the game.
 func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article string) {
 	g.end = &gameEnd{result, reason}
-	g.waiting.presses = nil
-	g.flag.checks = nil
-	g.flag.stops = nil // a stopped clock is expected once the game has ended
+	g.waiting.dropAll()
+	g.flag.gameEnded()
 	g.em.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: Reason(reason), Article: article})
 }
 

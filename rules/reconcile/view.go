@@ -99,17 +99,14 @@ const (
 	boardUnexplainedReported                         // and the arbiter was told (or the press judged it)
 )
 
-// dumped takes a dump (s, in the board's own frame) as the board read
-// afresh, before it is shown: see Dump. It comes after the deadlines due
-// by the dump's time were decided, so that what was laid on the image of
-// before an absence and waits for the dump is not decided on that image
-// at the dump's own input.
-func (v *boardView) dumped(a *absence, followed bool, orient rules.Orientation, s rules.Snapshot) {
-	first := a.undumped
-	a.undumped = false // the board is read whole
-	if !followed {
-		return
-	}
+// dumped takes a dump (s, in the board's own frame, the board facing
+// orient) as the board read afresh, before it is shown: see Dump. It comes
+// after the deadlines due by the dump's time were decided, so that what
+// was laid on the image of before an absence and waits for the dump is not
+// decided on that image at the dump's own input. first: the first dump
+// since the board was disconnected. It reports whether the dump
+// contradicts the image (see absence.contradicted).
+func (v *boardView) dumped(first bool, orient rules.Orientation, s rules.Snapshot) bool {
 	r := s
 	if orient == rules.BlackBottom {
 		r = r.Rotated()
@@ -121,24 +118,7 @@ func (v *boardView) dumped(a *absence, followed bool, orient rules.Orientation, 
 		v.held.plies, v.held.ambiguous = nil, false
 		v.held.notAway()
 	}
-	if r.Squares != v.snap.Squares || r.Unknown != v.snap.Unknown {
-		a.resync()
-		lossy := a.search == unsettledLossy || !a.disconnected
-		if !a.unsettled() {
-			a.search, a.warned, a.unchecked = unsettled, false, false
-			if !first {
-				// the image was last known right at the previous input
-				a.at, a.in = v.boardRead.at, v.boardRead.in
-			}
-			// else the absence is the disconnection's, whatever field
-			// updates laid on the image of before it seemed to say:
-			// what was read since, presses included, was read after
-			// it
-		}
-		if lossy {
-			a.search = unsettledLossy
-		}
-	}
+	return r.Squares != v.snap.Squares || r.Unknown != v.snap.Unknown
 }
 
 // warnUnexplained tells the arbiter that the board has shown, for
@@ -161,4 +141,29 @@ func (v *boardView) warnUnexplained(em *emitter, led *ledger, start *chess.Posit
 	em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 		say(TextUnexplained,
 			spanWord(limitOf(at, v.unexplained.since.at)), maxPlies, led.rec.FEN()))
+}
+
+// reset sets the view anew for a new game from start: the board shows it,
+// holds nothing and is explained. Its latest reading and change go on.
+func (v *boardView) reset(start *chess.Position) {
+	v.snap = rules.SnapshotOf(start)
+	v.placed = v.snap
+	v.shown = nil
+	v.held = held{backTo: -1}
+	v.unexplained = unexplainedBoard{}
+}
+
+// readAgain: the board is read again after it was disconnected; how long
+// it has shown what it shows counts from now, not across the time it was
+// not read.
+func (v *boardView) readAgain(at time.Duration, inputs int) {
+	v.shown = nil
+	if v.unexplained.on() {
+		v.unexplained.since = stamp{at, inputs}
+	}
+}
+
+// boardWasRead records the board's latest reading.
+func (v *boardView) boardWasRead(at time.Duration, inputs int) {
+	v.boardRead.at, v.boardRead.in = at, inputs
 }
