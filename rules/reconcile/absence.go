@@ -338,3 +338,15 @@ func (a *absence) contradicted(first bool, last stamp) {
 		a.search = unsettledLossy
 	}
 }
+
+// unlaid: unverified plies of these sides were taken off the record, the
+// latest first; once none is left, unless the count was open, the count is
+// verified again.
+func (a *absence) unlaid(sides []clockd.Side) {
+	for _, s := range sides {
+		a.unverified[s]--
+		if a.unverified == [2]int{} && !a.unverifiedOpen {
+			a.unverifiedFrom, a.unchecked = 0, false // the count is verified again
+		}
+	}
+}

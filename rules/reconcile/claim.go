@@ -68,7 +68,7 @@ func (cs *claimBook) claimed(em *emitter, cfg Config, led *ledger, clock clockd.
 
 // decided records the arbiter's decision on the claim of seq id; drawn:
 // the arbiter accepted it, and the game is drawn (10.2).
-func (cs *claimBook) decided(em *emitter, h *hand, plies int, out *[]Event, at time.Duration, id int, decision string) (drawn bool) {
+func (cs *claimBook) decided(em *emitter, out *[]Event, at time.Duration, id int, decision string) (drawn bool, rejected *claim) {
 	i := -1
 	for k, c := range *cs {
 		if c.seq == id {
@@ -77,7 +77,7 @@ func (cs *claimBook) decided(em *emitter, h *hand, plies int, out *[]Event, at t
 	}
 	if i < 0 || !(*cs)[i].open {
 		em.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionNotOpen, badAction, id))
-		return
+		return false, nil
 	}
 	c := &(*cs)[i]
 	opp := c.side.Other()
@@ -91,13 +91,12 @@ func (cs *claimBook) decided(em *emitter, h *hand, plies int, out *[]Event, at t
 		c.open = false
 		em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Text: say(TextDecisionRejected, possWord(c.side), possWord(opp))})
-		h.expect((*out)[len(*out)-1], plies, opp, 2*time.Minute, say(TextIncidentRejected, possWord(c.side)),
-			say(TextIncidentRejectedWhat, sideWord(opp), possWord(c.side)), "10.2")
+		rejected = c
 	case DecisionPostponed:
 		em.emit(out, at, Event{Type: TypeDecision, Side: c.side, Claim: id, Decision: decision, Article: "10.2",
 			Text: say(TextDecisionPostponed, possWord(c.side))})
 	default:
 		em.anomaly(out, at, KindBadInput, 0, true, "10.2", say(TextDecisionUnknown, badAction, decision))
 	}
-	return drawn
+	return drawn, rejected
 }

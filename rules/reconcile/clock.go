@@ -57,11 +57,13 @@ func refTimes(ref *clockd.Clock, c clockd.Times, at time.Duration) {
 // ev, the pending presses, the clock's word and its times with them), once
 // one kind leads by two. Until then the presses' alerts are not raised
 // (see pressWithoutMove and dueWarnMoveWithoutPress): they would name the wrong side. It
-// returns ev as it is to be taken.
-func (j *joined) learnFaces(led *ledger, q *pressQueue, ref *clockd.Clock, ev clockd.ClockEvent) clockd.ClockEvent {
+// returns ev as it is to be taken, and whether the clock's sides were
+// turned round now: the caller turns round the pending presses, the
+// clock's word and the reference clock's times with them.
+func (j *joined) learnFaces(led *ledger, ev clockd.ClockEvent) (clockd.ClockEvent, bool) {
 	n := len(led.plies)
 	if j.faces != facesGuessed || n == 0 || led.plies[n-1].completed() {
-		return ev
+		return ev, false
 	}
 	if led.plies[n-1].side == ev.Side {
 		j.fits++
@@ -73,19 +75,9 @@ func (j *joined) learnFaces(led *ledger, q *pressQueue, ref *clockd.Clock, ev cl
 		j.faces = facesSet
 	case j.misfits-j.fits >= 2:
 		j.faces = facesMirrored
-		ev = mirrored(ev)
-		for i := range q.presses {
-			q.presses[i].ev = mirrored(q.presses[i].ev)
-		}
-		q.turn.toMove = q.turn.toMove.Other()
-		refTimes(ref, ev.Clock, ev.At)
-		for i := range led.plies {
-			// their presses were read under the other side's name:
-			// not pressing them is no move-without-press
-			led.plies[i].warned = led.plies[i].warned || !led.plies[i].completed()
-		}
+		return mirrored(ev), true
 	}
-	return ev
+	return ev, false
 }
 
 // mirrored is ev with the clock's sides turned round (see learnFaces).

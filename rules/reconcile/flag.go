@@ -404,3 +404,10 @@ func (f *flagState) gameEnded() {
 	f.checks = nil
 	f.stops = nil
 }
+
+// clockWasReset: the clock was reset; it shows the first period again,
+// and no flag.
+func (f *flagState) clockWasReset() {
+	f.hwPeriod = [2]int{1, 1}
+	f.down = [2]bool{}
+}

@@ -416,7 +416,9 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Resumed:
 		g.ref.Resume(at)
 		g.clock = ev.Clock
-		g.hand.clockRuns(&g.em, g.end != nil, &g.flag.stops, g.led.counts.White+g.led.counts.Black, &out, at, ev.Clock)
+		if g.hand.clockRuns(&g.em, g.end != nil, len(g.flag.stops) > 0, g.led.counts.White+g.led.counts.Black, &out, at, ev.Clock) {
+			g.flag.takeStop() // decided by the time changed meanwhile
+		}
 	case clockd.Adjusted:
 		g.clock = ev.Clock
 		g.hand.timeChanged(g.ref, g.round.started() && g.end == nil, at, ev)
@@ -436,7 +438,8 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 	case clockd.Reset:
 		before := g.clock
 		g.clock = ev.Clock
-		g.hand.clockWasReset(&g.em, &g.flag, g.led.counts.White+g.led.counts.Black, g.end != nil, before, &out, at, ev)
+		g.flag.clockWasReset()
+		g.hand.clockWasReset(&g.em, g.led.counts.White+g.led.counts.Black, g.end != nil, before, &out, at, ev)
 	}
 	if !g.facing.known() && g.first.state == readNotSearched && g.waiting.clockSpoke(g.round.started()) && g.orientTo(&out, at, g.first.snap) {
 		// The board shows something else than the start: now that the
@@ -453,7 +456,9 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	if g.round.started() {
 		// the clock runs again after a reset: the times the
 		// arbiter set back are an adjustment
-		g.hand.clockRuns(&g.em, g.end != nil, &g.flag.stops, g.led.counts.White+g.led.counts.Black, out, at, ev.Clock)
+		if g.hand.clockRuns(&g.em, g.end != nil, len(g.flag.stops) > 0, g.led.counts.White+g.led.counts.Black, out, at, ev.Clock) {
+			g.flag.takeStop() // decided by the time changed meanwhile
+		}
 		g.ref.Resume(at)
 		refTimes(g.ref, ev.Clock, at)
 	} else {
@@ -480,7 +485,12 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 // clockPressed records a press: it waits to be resolved against the board
 // (resolvePress).
 func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	ev = g.join.learnFaces(&g.led, &g.waiting, g.ref, ev)
+	ev, turned := g.join.learnFaces(&g.led, ev)
+	if turned {
+		g.waiting.mirror()
+		refTimes(g.ref, ev.Clock, ev.At)
+		g.led.misnamed()
+	}
 	g.clock = ev.Clock
 	g.flag.pressRead()
 	g.waiting.pressed(&g.away, g.view.snap, ev, g.inputs, g.end != nil)
@@ -525,7 +535,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 				say(TextBadTakeBack, badAction, a.Ply, g.led.plyBase, g.led.plyBase+g.led.rec.Ply()))
 			return out
 		}
-		g.led.retract(&g.em, &g.away, &out, at, a.Ply-g.led.plyBase, nil, retractByArbiter)
+		g.away.unlaid(g.led.retract(&g.em, &out, at, a.Ply-g.led.plyBase, nil, retractByArbiter))
 		if g.end != nil {
 			g.end = nil
 		}
@@ -547,7 +557,11 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 		}
 		g.claims.claimed(&g.em, g.cfg, &g.led, g.clock, &out, at, a.Side)
 	case ActDecide:
-		if g.claims.decided(&g.em, &g.hand, g.led.counts.White+g.led.counts.Black, &out, at, a.Claim, a.Decision) && g.end == nil {
+		drawn, rejected := g.claims.decided(&g.em, &out, at, a.Claim, a.Decision)
+		if rejected != nil {
+			g.hand.claimRejected(out[len(out)-1], g.led.counts.White+g.led.counts.Black, rejected)
+		}
+		if drawn && g.end == nil {
 			g.finish(&out, at, "1/2-1/2", "claim", "10.2")
 		}
 	default:

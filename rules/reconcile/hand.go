@@ -171,20 +171,20 @@ func (h *hand) timeChanged(ref *clockd.Clock, playing bool, at time.Duration, ev
 // clockRuns is called when a stopped clock runs again (Resumed, or
 // Started after a reset): the stop is decided if it was not yet, and each
 // face's net change over it is recorded.
-func (h *hand) clockRuns(em *emitter, ended bool, stops *[]clockd.ClockEvent, plies int, out *[]Event, at time.Duration, clock clockd.Times) {
+func (h *hand) clockRuns(em *emitter, ended, stopPending bool, plies int, out *[]Event, at time.Duration, clock clockd.Times) (stopDecided bool) {
 	if h.stop == stoppedAfterReset {
 		if !ended {
 			h.adjusted(em, out, at, h.from, clock)
 		}
 		h.stop, h.unsure = notStopped, false
-		return
+		return false
 	}
 	if !h.stopped() {
-		return
+		return false
 	}
-	if len(*stops) > 0 && h.changed {
+	if stopPending && h.changed {
 		// the stop is not decided yet: a changed time says whose it was
-		*stops = (*stops)[1:]
+		stopDecided = true
 		h.pauseEvent(em, plies, out, at, h.from)
 	}
 	if h.changed && !ended {
@@ -195,6 +195,7 @@ func (h *hand) clockRuns(em *emitter, ended bool, stops *[]clockd.ClockEvent, pl
 			Text: say(TextPauseRunning, hms(clock.White), hms(clock.Black))})
 	}
 	h.stop, h.changed, h.pause, h.stopSeq, h.unsure = notStopped, false, false, 0, false
+	return stopDecided
 }
 
 // clockReset notes a reset of the clock mid-game: the times it showed
@@ -336,9 +337,7 @@ const (
 
 // clockWasReset handles the clock set back to the control's starting times
 // mid-game: it counts afresh; the record and the move counts stand.
-func (h *hand) clockWasReset(em *emitter, f *flagState, plies int, ended bool, before clockd.Times, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	f.hwPeriod = [2]int{1, 1}
-	f.down = [2]bool{}
+func (h *hand) clockWasReset(em *emitter, plies int, ended bool, before clockd.Times, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	if !ended {
 		em.anomaly(out, at, KindClockReading, 0, true, "6.10",
 			say(TextReadingReset,
@@ -350,12 +349,11 @@ func (h *hand) clockWasReset(em *emitter, f *flagState, plies int, ended bool, b
 // pressWithoutMove reports ev, a press with no new move of its side on the
 // board: an illegal move (6.2.4, 7.5.3); the opponent's press back, with no
 // move of its own, is then expected and no offence.
-func (h *hand) pressWithoutMove(em *emitter, cfg Config, led *ledger, q *pressQueue, guessed bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+func (h *hand) pressWithoutMove(em *emitter, cfg Config, led *ledger, guessed bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	if guessed {
 		return // whose press it was is not known yet (see learnFaces)
 	}
 	side := ev.Side
-	q.back = backOf(side.Other())
 	h.illegal[side]++
 	em.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
 		say(TextPressWithoutMove,
@@ -404,4 +402,12 @@ func (h *hand) illegalPress(em *emitter, cfg Config, led *ledger, v *boardView, 
 		say(TextIllegal,
 			sideWord(side), what, led.restoreFEN(), sideWord(side), cfg.penalty(led.rec, h.illegal, side)))
 	h.expectPenalty(cfg, h.illegal, led.counts, out, side, say(TextIncidentIllegal, possWord(side)))
+}
+
+// claimRejected expects the arbiter to add two minutes to the opponent's
+// time for the claim c rejected (10.2), by the decision event e.
+func (h *hand) claimRejected(e Event, plies int, c *claim) {
+	opp := c.side.Other()
+	h.expect(e, plies, opp, 2*time.Minute, say(TextIncidentRejected, possWord(c.side)),
+		say(TextIncidentRejectedWhat, sideWord(opp), possWord(c.side)), "10.2")
 }

@@ -232,9 +232,10 @@ func (led *ledger) apply(em *emitter, inputs int, out *[]Event, at time.Duration
 // their place: the board shows the record with its last plies replaced (a
 // slide that went on, a change of mind before the press), or with plies
 // added.
-func (led *ledger) replace(em *emitter, a *absence, inputs int, out *[]Event, at time.Duration, from int, moves []*chess.Move) {
-	led.retract(em, a, out, at, from, moves, retractSeen)
+func (led *ledger) replace(em *emitter, inputs int, out *[]Event, at time.Duration, from int, moves []*chess.Move) (unseen []clockd.Side) {
+	unseen = led.retract(em, out, at, from, moves, retractSeen)
 	led.apply(em, inputs, out, at, moves)
+	return unseen
 }
 
 // remerge replaces plies k to k+2 — a piece's move, the reply, the piece
@@ -243,13 +244,13 @@ func (led *ledger) replace(em *emitter, a *absence, inputs int, out *[]Event, at
 // second move was (its press was the press of the whole move), the reply
 // as it was, and the new move waits for its own press. The side's count
 // is one less; the arbiter is told once.
-func (led *ledger) remerge(em *emitter, a *absence, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) {
+func (led *ledger) remerge(em *emitter, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) (unseen []clockd.Side) {
 	olds := append([]plyInfo(nil), led.plies[k:]...)
 	was := led.moveText(k) + " and " + led.moveText(k+2)
-	led.retract(em, a, out, at, k, moves, retractCorrecting)
+	unseen = led.retract(em, out, at, k, moves, retractCorrecting)
 	led.apply(em, inputs, out, at, moves)
 	if len(led.plies) < k+3 {
-		return
+		return unseen
 	}
 	led.plies[k].made.at, led.plies[k].made.in = olds[2].made.at, olds[2].made.in
 	led.plies[k+1].made.at, led.plies[k+1].made.in, led.plies[k+1].warned = olds[1].made.at, olds[1].made.in, olds[1].warned
@@ -266,15 +267,16 @@ func (led *ledger) remerge(em *emitter, a *absence, inputs int, clock clockd.Tim
 	em.anomaly(out, at, KindMoveCorrected, side, false, "6.2.1",
 		say(TextMoveCorrectedTwo,
 			was, sideWord(side), led.moveText(k), led.moveText(k+2), possWord(side.Other()), possWord(side)))
+	return unseen
 }
 
 // recommit replaces the completed ply k by the held sequence (the plies
 // after it are the same moves), completes again what was completed, as it
 // was, and tells the arbiter once.
-func (led *ledger) recommit(em *emitter, a *absence, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) {
+func (led *ledger) recommit(em *emitter, inputs int, clock clockd.Times, out *[]Event, at time.Duration, k int, moves []*chess.Move) (unseen []clockd.Side) {
 	olds := append([]plyInfo(nil), led.plies[k:]...)
 	was := led.moveText(k)
-	led.retract(em, a, out, at, k, moves, retractCorrecting)
+	unseen = led.retract(em, out, at, k, moves, retractCorrecting)
 	led.apply(em, inputs, out, at, moves)
 	for i, o := range olds {
 		if k+i >= len(led.plies) {
@@ -292,12 +294,13 @@ func (led *ledger) recommit(em *emitter, a *absence, inputs int, clock clockd.Ti
 	em.anomaly(out, at, KindMoveCorrected, olds[0].side, false, "6.2.1",
 		say(TextMoveCorrected,
 			was, sideWord(olds[0].side), led.moveText(k), possWord(olds[0].side)))
+	return unseen
 }
 
 // the sequence that replaces the retracted plies (a slide or correction).
-func (led *ledger) retract(em *emitter, a *absence, out *[]Event, at time.Duration, from int, replacement []*chess.Move, how retraction) {
+func (led *ledger) retract(em *emitter, out *[]Event, at time.Duration, from int, replacement []*chess.Move, how retraction) (unseen []clockd.Side) {
 	if from < 0 || from >= led.rec.Ply() {
-		return
+		return nil
 	}
 	moves := led.rec.Moves()
 	for p := led.rec.Ply(); p > from; p-- {
@@ -306,10 +309,7 @@ func (led *ledger) retract(em *emitter, a *absence, out *[]Event, at time.Durati
 		switch {
 		case info.unverified():
 			// never announced as a move, never counted
-			a.unverified[info.side]--
-			if a.unverified == [2]int{} && !a.unverifiedOpen {
-				a.unverifiedFrom, a.unchecked = 0, false // the count is verified again
-			}
+			unseen = append(unseen, info.side)
 			continue
 		case info.completed():
 			reason = ReasonTakeback
@@ -325,10 +325,11 @@ func (led *ledger) retract(em *emitter, a *absence, out *[]Event, at time.Durati
 		em.emit(out, at, Event{Type: TypeRetract, Ply: led.plyBase + p, Reason: reason, SAN: led.rec.SAN(p), UCI: led.rec.UCI(p)})
 	}
 	if err := led.rec.TakeBack(from); err != nil {
-		return
+		return unseen
 	}
 	led.plies = led.plies[:from]
 	led.boards = led.boards[:from+1]
+	return unseen
 }
 
 // completedByNextMove completes, before a flag of side at flagAt is
@@ -425,3 +426,12 @@ func (led *ledger) reset(rec *rules.Game, base Moves) {
 
 // warned: the move-without-press of ply i was reported.
 func (led *ledger) warned(i int) { led.plies[i].warned = true }
+
+// misnamed: the presses of the uncompleted plies were read under the other
+// side's name (the clock's sides turned round, see learnFaces): not
+// pressing them is no move-without-press.
+func (led *ledger) misnamed() {
+	for i := range led.plies {
+		led.plies[i].warned = led.plies[i].warned || !led.plies[i].completed()
+	}
+}

@@ -188,7 +188,13 @@ func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judg
 		g.away.absorbed(side)
 	case pressNoMove:
 		g.away.endAbsorbing(pr)
-		g.hand.pressWithoutMove(&g.em, g.cfg, &g.led, &g.waiting, g.join.faces == facesGuessed, out, at, pr.ev)
+		guessed := g.join.faces == facesGuessed
+		if !guessed {
+			// the opponent's clock runs: its press back, with no move,
+			// gives the turn back
+			g.waiting.expectBack(side.Other())
+		}
+		g.hand.pressWithoutMove(&g.em, g.cfg, &g.led, guessed, out, at, pr.ev)
 	case pressCompletesPly:
 		g.away.endAbsorbing(pr)
 		if g.led.pressed(&g.em, out, at, pr, vd.cands, vd.ply, g.clock) {
@@ -229,9 +235,9 @@ func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
 	}
 	switch c.kind {
 	case changeReplace:
-		g.led.replace(&g.em, &g.away, g.inputs, out, at, c.from, c.moves)
+		g.away.unlaid(g.led.replace(&g.em, g.inputs, out, at, c.from, c.moves))
 	case changeTakeBack:
-		g.led.retract(&g.em, &g.away, out, at, c.from, nil, retractSeen)
+		g.away.unlaid(g.led.retract(&g.em, out, at, c.from, nil, retractSeen))
 	case changeSignal:
 		g.flag.resultSignalled()
 		// everything pending is decided first, then the game ends

@@ -470,3 +470,16 @@ func (q *pressQueue) wordOnDump() { q.turn.board = wordOnBoard }
 
 // wordAbout makes the clock's word about snap, the board as shown.
 func (q *pressQueue) wordAbout(snap rules.Snapshot) { q.turn.snap = snap }
+
+// expectBack: the press back of side s, with no move of its own, is
+// expected (the opponent pressed without a move).
+func (q *pressQueue) expectBack(s clockd.Side) { q.back = backOf(s) }
+
+// mirror turns round the clock's sides of the pending presses and of the
+// clock's word (see learnFaces).
+func (q *pressQueue) mirror() {
+	for i := range q.presses {
+		q.presses[i].ev = mirrored(q.presses[i].ev)
+	}
+	q.turn.toMove = q.turn.toMove.Other()
+}

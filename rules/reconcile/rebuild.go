@@ -41,7 +41,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	case rules.TakeBack:
 		g.view.unexplained.clear()
 		g.away.backInStep()
-		g.led.retract(&g.em, &g.away, out, at, res.From, nil, retractSeen)
+		g.away.unlaid(g.led.retract(&g.em, out, at, res.From, nil, retractSeen))
 		return
 	case rules.NoChange:
 		g.view.unexplained.clear()
@@ -163,7 +163,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	}
 	firstLaid := g.away.unverifiedFrom == 0
 	if from < g.led.rec.Ply() {
-		g.led.retract(&g.em, &g.away, out, at, from, moves, retractSeen)
+		g.away.unlaid(g.led.retract(&g.em, out, at, from, moves, retractSeen))
 	}
 	// A ply the board showed before the absence and nobody completed is not
 	// verified either: the piece may have been on its way (the board
@@ -310,7 +310,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		old = g.led.rec.PositionAt(from)
 	}
 	if from < g.led.rec.Ply() {
-		g.led.retract(&g.em, &g.away, out, at, from, nil, retractSeen) // superseded by the board's position
+		g.away.unlaid(g.led.retract(&g.em, out, at, from, nil, retractSeen)) // superseded by the board's position
 	}
 	verified := g.led.plyBase + from
 	h := g.led.before.White + g.led.before.Black + from // half-moves before the position at from

@@ -19,9 +19,9 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 	replaces := h.replaces
 	if replaces != replacesNothing {
 		if replaces == mergesCompleted {
-			g.led.remerge(&g.em, &g.away, g.inputs, g.clock, out, at, from, moves)
+			g.away.unlaid(g.led.remerge(&g.em, g.inputs, g.clock, out, at, from, moves))
 		} else {
-			g.led.recommit(&g.em, &g.away, g.inputs, g.clock, out, at, from, moves)
+			g.away.unlaid(g.led.recommit(&g.em, g.inputs, g.clock, out, at, from, moves))
 		}
 		if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.view.snap) {
 			g.process(out, at) // the board has moved on meanwhile
@@ -29,7 +29,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 		return
 	}
 	if g.view.held.backTo >= 0 && !pressed {
-		g.led.retract(&g.em, &g.away, out, at, g.view.held.backTo, nil, retractSeen) // no press: a take-back
+		g.away.unlaid(g.led.retract(&g.em, out, at, g.view.held.backTo, nil, retractSeen)) // no press: a take-back
 		return
 	}
 	for i := from; i < len(g.led.plies); i++ {
@@ -59,7 +59,7 @@ func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
 			if away {
 				g.away.backInStep()
 			}
-			g.led.replace(&g.em, &g.away, g.inputs, out, at, from, moves) // retracts nothing when the plies are added
+			g.away.unlaid(g.led.replace(&g.em, g.inputs, out, at, from, moves)) // retracts nothing when the plies are added
 		}
 	}
 	if r == rebuiltBehind {
