@@ -11,6 +11,10 @@
 // own type's M when x is the receiver; otherwise to every method M (an
 // over-estimate). Calls made inside function literals count as calls of
 // the function that holds them.
+//
+// The readings follow the rules of reconciletrace: the orchestrator's files
+// (-spine) are reported apart from the others, and a short file of pure
+// helpers (-whole) is read whole when it is first entered.
 package main
 
 import (
@@ -35,7 +39,10 @@ type fn struct {
 func main() {
 	dir := flag.String("dir", "rules/reconcile", "the package's folder")
 	verbose := flag.Bool("v", false, "list the cycles' members and each entry's file sequence")
+	spineFlag := flag.String("spine", "game.go,loop.go", "the orchestrator's files, comma-separated: reported apart")
+	wholeFlag := flag.String("whole", "stamp.go", "files of small pure helpers read whole when first entered, comma-separated")
 	flag.Parse()
+	spine, whole := set(*spineFlag), set(*wholeFlag)
 	fset := token.NewFileSet()
 	pkgs, err := parser.ParseDir(fset, *dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
 	if err != nil {
@@ -236,6 +243,13 @@ func main() {
 				entries[file]++
 				seq = append(seq, file)
 				cur = file
+				if whole[file] {
+					for k, f := range funcs {
+						if f.file == file {
+							seen[k] = true
+						}
+					}
+				}
 			}
 		}
 		var read func(k string)
@@ -252,13 +266,23 @@ func main() {
 		}
 		read(entry)
 		worst, worstFile := 0, ""
+		var spineParts []string
 		for f, n := range entries {
+			if spine[f] {
+				continue
+			}
 			if n > worst || (n == worst && f < worstFile) {
 				worst, worstFile = n, f
 			}
 		}
-		fmt.Printf("%s through every branch: %d functions in %d files, %d file switches; most entered: %s, %d times (returns: %d)\n",
-			entry, len(seen), len(entries), len(seq)-1, worstFile, worst, worst-1)
+		for f := range spine {
+			if n := entries[f]; n > 0 {
+				spineParts = append(spineParts, fmt.Sprintf("%s %d", f, n-1))
+			}
+		}
+		sort.Strings(spineParts)
+		fmt.Printf("%s through every branch: %d functions in %d files, %d file switches; most entered outside the spine: %s, %d times (returns: %d); the spine's returns: %s\n",
+			entry, len(seen), len(entries), len(seq)-1, worstFile, worst, worst-1, strings.Join(spineParts, ", "))
 		if *verbose {
 			fmt.Printf("  %s\n", strings.Join(seq, " → "))
 		}
@@ -380,4 +404,15 @@ func tarjan(funcs map[string]*fn) [][]string {
 		}
 	}
 	return out
+}
+
+// set is the comma-separated names in s.
+func set(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			m[n] = true
+		}
+	}
+	return m
 }
