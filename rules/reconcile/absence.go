@@ -105,7 +105,7 @@ type farPosition struct {
 	least, from int
 	fen         string
 	// placed: the position the pieces of snap were lifted from (see
-	// Game.placed), snap itself when none was
+	// boardView.placed), snap itself when none was
 	placed rules.Snapshot
 }
 

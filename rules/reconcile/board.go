@@ -1,5 +1,9 @@
-// Board snapshots against the record: which moves the board shows, and
-// the plausibility rules that keep transient states from becoming moves.
+// The board stage: a board snapshot against the record — which moves the
+// board shows, and the plausibility rules that keep transient states from
+// becoming moves. It changes the view and hands the rest back
+// (boardChange) for the Game to apply. In the order a board reading goes
+// through it: the snapshot taken (see), explained (read), and what it
+// shows decided (forward, correct, notExplained).
 
 package reconcile
 
@@ -44,41 +48,14 @@ const (
 	changeCheckTurn
 )
 
-// read explains the board's latest snapshot from the record (searched as
-// deep as the absence allows, see searchBounds) and decides what it shows.
-// It takes on the view the plies held and whether the board is explained,
-// and hands back what the other parts are to do.
-func (v *boardView) read(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration) boardChange {
-	s := v.snap
-	depth, back := a.searchBounds(q, led, cfg.MaxPlies)
-	res := led.explain(q, a, s, depth, back)
-	resync := a.resyncing()
-	if v.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
-		// a transient (a piece in the hand) on top of the plies being held
-		return boardChange{}
+// see takes s (White at the bottom) as the board's latest snapshot: the
+// last position in which a piece was put down too (placed), unless s was
+// made from the snapshot before by lifting pieces off a legal position.
+func (v *boardView) see(led *ledger, s rules.Snapshot) {
+	if s != v.snap && (lifted(v.snap, s) <= 0 || !led.legalBoard(v.snap)) {
+		v.placed = s // a piece taken off a position no game has is a correction
 	}
-	v.noteShown(inputs, at, s)
-	v.held.plies = nil
-	v.held.notAway()
-	v.held.ambiguous = false
-	switch res.Kind {
-	case rules.NoChange:
-		v.unexplained.clear()
-		return boardChange{inStep: !a.unsure(led.plies)}
-	case rules.Forward, rules.Ambiguous:
-		v.unexplained.clear()
-		return v.forward(led, q, a, cfg, inputs, at, res, resync)
-	case rules.Correction:
-		return v.correct(led, q, a, cfg, inputs, at, res, resync)
-	case rules.TakeBack:
-		v.unexplained.clear()
-		return boardChange{kind: changeTakeBack, from: res.From, inStep: true}
-	case rules.ResultSignal:
-		v.unexplained.clear()
-		return boardChange{kind: changeSignal, signal: res.Signal, inStep: true}
-	}
-	// Unexplained, UnknownPieces
-	return v.notExplained(led, a, inputs, at, res, resync)
+	v.snap = s
 }
 
 // lifted counts the pieces s has lifted off p, or is -1 when anything else
@@ -101,196 +78,19 @@ func lifted(p, s rules.Snapshot) int {
 }
 
 // lifting reports whether the board shows pieces lifted off the last
-// position in which a piece was put down (see Game.placed): a piece in a
+// position in which a piece was put down (see boardView.placed): a piece in a
 // hand, or a taken piece lifted before the capturing one lands — no
 // position of the game.
 func lifting(board, placed rules.Snapshot) bool { return board != placed }
 
-// correct takes a board that shows the record with its last plies
-// replaced: one replaced ply is retracted and the new one applied at once;
-// a longer replacement is held (after an absence it may explain a piece in
-// the hand; on a connected board, a slide that goes on).
-func (v *boardView) correct(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
-	if len(res.Moves) >= 2 {
-		v.hold(inputs, at, res.From, res.Moves)
-		if resync {
-			v.held.kind = awayInHand(v.transient(led, q, a, res.From, res.Moves))
-		} else {
-			v.held.slideOn(v.slidOn(led, cfg.ScanLag, res.From, res.Moves))
-		}
-		return boardChange{}
-	}
-	v.unexplained.clear()
-	return boardChange{kind: changeReplace, from: res.From, moves: res.Moves, inStep: resync}
-}
-
-// forward takes a board that shows the record's position with plies added
-// (or, ambiguous, several sequences that reach it): one ply is applied at
-// once, several are held until the board has shown them for ScanLag (a
-// piece in the hand can look like a sequence of exchanges), as a possible
-// take-back when they lead back to an earlier position, or as a slide that
-// goes on.
-func (v *boardView) forward(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
-	moves := res.Moves
-	if res.Kind == rules.Ambiguous {
-		moves = shortest(res.Candidates)
-	}
-	if resync && (len(moves) >= 2 || a.fromStart || a.undumped) {
-		// Back from an absence, the board is several plies on (or the
-		// board is first read with the game under way, any ply on). A
-		// piece in the hand can look like a sequence of exchanges,
-		// so the explanation is held until the board has shown it
-		// for ScanLag; then it is applied, or reported as moves that
-		// cannot be verified (see settle).
-		v.hold(inputs, at, res.From, moves)
-		v.held.ambiguous = res.Kind == rules.Ambiguous
-		v.held.kind = awayInHand(v.transient(led, q, a, res.From, moves))
-		return boardChange{}
-	}
-	if resync && a.unchecked {
-		return boardChange{kind: changeCheckTurn, from: res.From, moves: moves}
-	}
-	c := v.forwardInStep(led, q, a, cfg, inputs, at, res.From, moves)
-	c.inStep = resync
-	return c
-}
-
-// forwardInStep takes plies added (moves, after ply from) by a board in
-// step with the record: one is applied at once, several are held.
-func (v *boardView) forwardInStep(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration, from int, moves []*chess.Move) boardChange {
-	if j, ok := led.earlierPosition(v.snap); ok && len(moves) >= 2 {
-		// The board is back at an earlier position of the game: a
-		// take-back (7.1), or several quick moves that happen to lead
-		// back to it. Held; presses around it mean play goes on.
-		v.hold(inputs, at, from, moves)
-		v.held.backTo = j
-		return boardChange{}
-	}
-	if len(moves) >= 2 {
-		start := from
-		slide := false
-		if from == led.rec.Ply() && q.trailing(led, a) >= 1 {
-			if f, alt, ok := v.fewer(led, cfg.ScanLag, len(moves)); ok {
-				start, moves, slide = f, alt, true
-			}
-		}
-		v.hold(inputs, at, start, moves)
-		v.held.slideOn(slide)
-		return boardChange{}
-	}
-	return boardChange{kind: changeReplace, from: from, moves: moves}
-}
-
-// notExplained takes a board that no short sequence of legal moves
-// explains: a completed move the board shows was another (held, see
-// miscommitted), a position far on after an absence (suspect, see
-// resyncFar), or a piece in the hand; the board is unexplained from now
-// until it shows something that follows from the record.
-func (v *boardView) notExplained(led *ledger, a *absence, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
-	if res.Kind == rules.Unexplained && !resync {
-		if k, moves, merge, ok := v.miscommitted(led, v.snap); ok {
-			// Held until the board has shown it for ScanLag: a piece
-			// in the hand must not rewrite a completed move.
-			v.hold(inputs, at, k, moves)
-			v.held.replaces = replacesCompleted
-			if merge {
-				v.held.replaces = mergesCompleted
-			}
-			return boardChange{}
-		}
-	}
-	var c boardChange
-	if resync && a.unsettled() && res.Kind == rules.Unexplained && !a.suspect {
-		// Back from an absence, the board shows a position that no
-		// short sequence reaches. A piece in a hand looks like that
-		// too, for a moment; once the board has shown it for ScanLag
-		// arbiterd resynchronises to it (see resyncFar).
-		c.suspect = true
-	}
-	if !v.unexplained.on() {
-		v.unexplained.begin(stamp{at, inputs})
-	}
-	return c
-}
-
-// reaches reports whether the board's position is the record's, or one
-// or two plies on from it (the starting placement recurs in a game whose
-// knights went out and back).
-func reaches(rec *rules.Game, board rules.Snapshot) bool {
-	r := rules.Reconstruct(rec, board, rules.Options{MaxPlies: 2})
-	return r.Kind == rules.NoChange || r.Kind == rules.Forward || (r.Kind == rules.Ambiguous && r.From == rec.Ply())
-}
-
-// farFromStart reports whether a board showing the starting position
-// (oriented o) is more than a take-back of one or two plies from the
-// record: turned round, or the record's last occurrence of the starting
-// placement more than two plies back.
-func farFromStart(boards []rules.Snapshot, start *chess.Position, orient, o rules.Orientation) bool {
-	if o != orient {
-		return true
-	}
-	want := rules.SnapshotOf(start)
-	for j := len(boards) - 1; j >= 0; j-- {
-		if sameBoard(boards[j], want) {
-			return len(boards)-1-j > 2
-		}
-	}
-	return true
-}
-
-// joinMargin is how many ranks further from home, summed over the pawns
-// and kings, the board turned round must put them for joinedAt to take an
-// orientation: a game a dozen plies in stands some seventy ranks apart from
-// its mirror, a king and pawn ending a few.
-const joinMargin = 12
-
-// pieceInHand reports whether s is a position that depth plies or fewer
-// from p reach with turn to move, with one piece lifted off it.
-func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth int) bool {
-	if p.Turn() == turn && lifted(rules.SnapshotOf(p), s) == 1 {
-		return true
-	}
-	if depth == 0 {
+// legalBoard reports whether s is a legal position with one side or the
+// other to move.
+func (led *ledger) legalBoard(s rules.Snapshot) bool {
+	if s.OccupancyOnly || s.Unknown != 0 {
 		return false
 	}
-	for _, m := range p.ValidMoves() {
-		if pieceInHand(p.Update(m), s, turn, depth-1) {
-			return true
-		}
-	}
-	return false
-}
-
-// laidPlies are plies laid in the record unverified: how many were each
-// side's, their text as on a scoresheet ("5.e4 e5") and their SAN.
-type laidPlies struct {
-	n           [2]int
-	words, sans []string
-}
-
-// rebuildOutcome is whether the record was rebuilt from the board, and
-// whether the board has moved on from the position it was rebuilt from.
-type rebuildOutcome uint8
-
-const (
-	notRebuilt       rebuildOutcome = iota
-	rebuiltFromBoard                // rebuilt from the position the board shows
-	rebuiltBehind                   // rebuilt from one the board has moved on from: look again
-)
-
-// rebuild is how the record is rebuilt (see Game.rebuild): from the
-// position snap, the plies after from replaced by at least least plies
-// nobody saw, why saying how snap stands to the record; turn is the side to
-// move in snap (the other if that position is not legal); presses read from
-// input keepIn on (when not 0: the input that showed snap) are of the moves
-// after snap, not of those plies.
-type rebuild struct {
-	snap   rules.Snapshot
-	from   int
-	least  int
-	why    Text
-	turn   chess.Color
-	keepIn int
+	r, _ := legalPlacement(s, led.rec.Position(), chess.White)
+	return r != nil
 }
 
 // legalPlacement is the game from the pieces of s (castling and en passant
@@ -329,144 +129,42 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 	return s.FEN(turn, string(castling), moveNo)
 }
 
-// strictlyBetween reports whether mid lies on the line from a to b,
-// strictly between them.
-func strictlyBetween(a, mid, b chess.Square) bool {
-	af, ar := int(a)%8, int(a)/8
-	bf, br := int(b)%8, int(b)/8
-	df, dr := oneIf(bf > af)-oneIf(bf < af), oneIf(br > ar)-oneIf(br < ar)
-	if (df == 0 && dr == 0) || !(af == bf || ar == br || af-bf == ar-br || af-bf == br-ar) {
-		return false
+// read explains the board's latest snapshot from the record (searched as
+// deep as the absence allows, see searchBounds) and decides what it shows.
+// It takes on the view the plies held and whether the board is explained,
+// and hands back what the other parts are to do.
+func (v *boardView) read(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration) boardChange {
+	s := v.snap
+	depth, back := a.searchBounds(q, led, cfg.MaxPlies)
+	res := led.explain(q, a, s, depth, back)
+	resync := a.resyncing()
+	if v.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
+		// a transient (a piece in the hand) on top of the plies being held
+		return boardChange{}
 	}
-	for f, r := af+df, ar+dr; f != bf || r != br; f, r = f+df, r+dr {
-		if chess.Square(r*8+f) == mid {
-			return true
-		}
-	}
-	return false
-}
-
-func shortest(c [][]*chess.Move) []*chess.Move {
-	var best []*chess.Move
-	for i, m := range c {
-		if i == 0 || len(m) < len(best) {
-			best = m
-		}
-	}
-	return best
-}
-
-// fitsMerge reports whether sequence q replaces the recorded plies old —
-// a piece moved, the opponent's reply, the same piece moved on along the
-// same line — by that piece's one move, the reply, and the move the board
-// shows now. A board sends the squares one scan found changed one after
-// the other, so a slide's last square can arrive after a quick reply's;
-// the side then seems to move again, and the board contradicts the record
-// only when it really moves again.
-func fitsMerge(q, old []*chess.Move) bool {
-	if len(old) != 3 || len(q) != 3 {
-		return false
-	}
-	a, b, c := old[0].S1(), old[0].S2(), old[2].S2()
-	if old[2].S1() != b || q[0].S1() != a || q[0].S2() != c || q[0].Promo() != old[2].Promo() || !strictlyBetween(a, b, c) {
-		return false
-	}
-	return q[1].String() == old[1].String()
-}
-
-// fitsCorrection reports whether sequence q can replace the recorded plies
-// old: its first move is another move that vacates the square the first
-// recorded one left (the piece went on) and whose piece is not taken
-// afterwards (that is how a piece in the hand looks), and the plies after
-// it are the recorded ones.
-func fitsCorrection(q, old []*chess.Move) bool {
-	if len(q) < len(old) || len(old) == 0 {
-		return false
-	}
-	m := q[0]
-	if m.String() == old[0].String() || !vacates(m, old[0].S1()) {
-		return false
-	}
-	if takenLater(q) {
-		return false
-	}
-	for i := 1; i < len(old); i++ {
-		if q[i].String() != old[i].String() {
-			return false
-		}
-	}
-	return true
-}
-
-// countTrailing counts the uncompleted plies at the end of the record.
-func countTrailing(plies []plyInfo) int {
-	n := 0
-	for i := len(plies) - 1; i >= 0 && !plies[i].completed(); i-- {
-		n++
-	}
-	return n
-}
-
-// vacates reports whether move m leaves square sq empty: its piece's
-// square, or a castling rook's.
-func vacates(m *chess.Move, sq chess.Square) bool {
-	if m.S1() == sq {
-		return true
-	}
-	switch {
-	case m.HasTag(chess.KingSideCastle):
-		return sq == chess.H1 || sq == chess.H8
-	case m.HasTag(chess.QueenSideCastle):
-		return sq == chess.A1 || sq == chess.A8
-	}
-	return false
-}
-
-// retract takes the record back to ply from. replacement, when given, is
-// retraction is how retract takes plies back.
-type retraction uint8
-
-const (
-	retractSeen       retraction = iota // as the board shows: a take-back, a slide or a correction
-	retractByArbiter                    // by the arbiter's action: a take-back (7.1)
-	retractCorrecting                   // completed plies replaced by the moves the board shows were made instead
-)
-
-// see takes s (White at the bottom) as the board's latest snapshot: the
-// last position in which a piece was put down too (placed), unless s was
-// made from the snapshot before by lifting pieces off a legal position.
-func (v *boardView) see(led *ledger, s rules.Snapshot) {
-	if s != v.snap && (lifted(v.snap, s) <= 0 || !led.legalBoard(v.snap)) {
-		v.placed = s // a piece taken off a position no game has is a correction
-	}
-	v.snap = s
-}
-
-// release lets the held plies go: the record they were held on is replaced.
-func (h *held) release() { h.plies, h.backTo = nil, -1 }
-
-// accept takes the held plies off the view, to be settled (see
-// Game.settle), and takes the board as explained; it returns them as they
-// were held.
-func (v *boardView) accept() held {
-	h := v.held
-	v.held.plies, v.held.replaces = nil, replacesNothing
-	v.unexplained.clear()
+	v.noteShown(inputs, at, s)
+	v.held.plies = nil
 	v.held.notAway()
 	v.held.ambiguous = false
-	return h
+	switch res.Kind {
+	case rules.NoChange:
+		v.unexplained.clear()
+		return boardChange{inStep: !a.unsure(led.plies)}
+	case rules.Forward, rules.Ambiguous:
+		v.unexplained.clear()
+		return v.forward(led, q, a, cfg, inputs, at, res, resync)
+	case rules.Correction:
+		return v.correct(led, q, a, cfg, inputs, at, res, resync)
+	case rules.TakeBack:
+		v.unexplained.clear()
+		return boardChange{kind: changeTakeBack, from: res.From, inStep: true}
+	case rules.ResultSignal:
+		v.unexplained.clear()
+		return boardChange{kind: changeSignal, signal: res.Signal, inStep: true}
+	}
+	// Unexplained, UnknownPieces
+	return v.notExplained(led, a, inputs, at, res, resync)
 }
-
-// letGo lets the held plies go and takes the board as explained: it shows
-// the starting position in the middle of the game (see boardReset).
-func (v *boardView) letGo() {
-	v.held.plies, v.held.backTo, v.held.kind, v.held.ambiguous = nil, -1, heldPlain, false
-	v.unexplained.clear()
-}
-
-// turned takes s as the board's snapshot the other way round: another board
-// put in its place stands turned (see boardReset).
-func (v *boardView) turned(s rules.Snapshot) { v.snap = s }
 
 // noteShown records that the board shows s at this time. A snapshot that
 // repeats the last one (a keep-alive dump, a field reported again) shows
@@ -478,6 +176,61 @@ func (v *boardView) noteShown(inputs int, at time.Duration, s rules.Snapshot) {
 	if v.shown == nil || s != *v.shown {
 		v.changed.at, v.changed.in, v.shown = at, inputs, &s
 	}
+}
+
+// notAway: the held plies, if any, are not those of an absence.
+func (h *held) notAway() {
+	if h.away() {
+		h.kind = heldPlain
+	}
+}
+
+// searchBounds is how many plies an explanation of the snapshot may add
+// (depth) and how many of the record's it may replace (back).
+//
+// Between two scans of a connected board at most two plies are plausible
+// (two quick moves in time trouble); longer sequences are searched only
+// after the board was away (connect, resync, a dump that contradicted the
+// image), or they would explain transient states by moves nobody made.
+// Likewise only the last ply may be replaced (a slide that goes on, a
+// change of mind before the press): replacing more lets a lifted piece be
+// explained as an alternative history in which it was captured. After an
+// absence the plies arbiterd could not verify stay replaceable until a
+// verified move follows them: if they explained a piece in the hand, the
+// board shows it when the piece lands.
+func (a *absence) searchBounds(q *pressQueue, led *ledger, maxPlies int) (depth, back int) {
+	depth, back = maxPlies, q.retractable(led, a)
+	if !a.resyncing() {
+		depth, back = min(depth, 2), min(q.trailing(led, a), 1)
+	}
+	return depth, back
+}
+
+// retractable is how many plies at the end of the record a correction may
+// replace after an absence: the trailing uncompleted ones and the
+// unverified ones below them.
+func (q *pressQueue) retractable(led *ledger, a *absence) int {
+	n := q.trailing(led, a)
+	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
+		n++
+	}
+	return n
+}
+
+// trailing is the number of plies after the last completed one.
+// A ply its side has already pressed for (the press is waiting to be
+// resolved) stays replaceable only while it is the last ply: a slide may
+// still end after the press is read, but once the opponent has replied
+// the pressed move is settled.
+func (q *pressQueue) trailing(led *ledger, a *absence) int {
+	n := 0
+	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
+		if i < len(led.plies)-1 && q.pressedFor(led, a, i) {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // explain reconstructs s from the record. When the record ends in plies
@@ -549,52 +302,84 @@ func (led *ledger) explain(q *pressQueue, a *absence, s rules.Snapshot, depth, b
 	return res
 }
 
-// searchBounds is how many plies an explanation of the snapshot may add
-// (depth) and how many of the record's it may replace (back).
-//
-// Between two scans of a connected board at most two plies are plausible
-// (two quick moves in time trouble); longer sequences are searched only
-// after the board was away (connect, resync, a dump that contradicted the
-// image), or they would explain transient states by moves nobody made.
-// Likewise only the last ply may be replaced (a slide that goes on, a
-// change of mind before the press): replacing more lets a lifted piece be
-// explained as an alternative history in which it was captured. After an
-// absence the plies arbiterd could not verify stay replaceable until a
-// verified move follows them: if they explained a piece in the hand, the
-// board shows it when the piece lands.
-func (a *absence) searchBounds(q *pressQueue, led *ledger, maxPlies int) (depth, back int) {
-	depth, back = maxPlies, q.retractable(led, a)
-	if !a.resyncing() {
-		depth, back = min(depth, 2), min(q.trailing(led, a), 1)
-	}
-	return depth, back
-}
-
-// retractable is how many plies at the end of the record a correction may
-// replace after an absence: the trailing uncompleted ones and the
-// unverified ones below them.
-func (q *pressQueue) retractable(led *ledger, a *absence) int {
-	n := q.trailing(led, a)
-	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
-		n++
-	}
-	return n
-}
-
-// trailing is the number of plies after the last completed one.
-// A ply its side has already pressed for (the press is waiting to be
-// resolved) stays replaceable only while it is the last ply: a slide may
-// still end after the press is read, but once the opponent has replied
-// the pressed move is settled.
-func (q *pressQueue) trailing(led *ledger, a *absence) int {
-	n := 0
-	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
-		if i < len(led.plies)-1 && q.pressedFor(led, a, i) {
-			break
+func shortest(c [][]*chess.Move) []*chess.Move {
+	var best []*chess.Move
+	for i, m := range c {
+		if i == 0 || len(m) < len(best) {
+			best = m
 		}
-		n++
 	}
-	return n
+	return best
+}
+
+// clear: the board is explained again.
+func (u *unexplainedBoard) clear() { u.state = boardExplained }
+
+// begin: the board shows what nothing explains, from s on.
+func (u *unexplainedBoard) begin(s stamp) { u.state, u.since = boardUnexplained, s }
+
+// report: the arbiter was told; an explained board has nothing to tell.
+func (u *unexplainedBoard) report() {
+	if u.on() {
+		u.state = boardUnexplainedReported
+	}
+}
+
+// forward takes a board that shows the record's position with plies added
+// (or, ambiguous, several sequences that reach it): one ply is applied at
+// once, several are held until the board has shown them for ScanLag (a
+// piece in the hand can look like a sequence of exchanges), as a possible
+// take-back when they lead back to an earlier position, or as a slide that
+// goes on.
+func (v *boardView) forward(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
+	moves := res.Moves
+	if res.Kind == rules.Ambiguous {
+		moves = shortest(res.Candidates)
+	}
+	if resync && (len(moves) >= 2 || a.fromStart || a.undumped) {
+		// Back from an absence, the board is several plies on (or the
+		// board is first read with the game under way, any ply on). A
+		// piece in the hand can look like a sequence of exchanges,
+		// so the explanation is held until the board has shown it
+		// for ScanLag; then it is applied, or reported as moves that
+		// cannot be verified (see settle).
+		v.hold(inputs, at, res.From, moves)
+		v.held.ambiguous = res.Kind == rules.Ambiguous
+		v.held.kind = awayInHand(v.transient(led, q, a, res.From, moves))
+		return boardChange{}
+	}
+	if resync && a.unchecked {
+		return boardChange{kind: changeCheckTurn, from: res.From, moves: moves}
+	}
+	c := v.forwardInStep(led, q, a, cfg, inputs, at, res.From, moves)
+	c.inStep = resync
+	return c
+}
+
+// forwardInStep takes plies added (moves, after ply from) by a board in
+// step with the record: one is applied at once, several are held.
+func (v *boardView) forwardInStep(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration, from int, moves []*chess.Move) boardChange {
+	if j, ok := led.earlierPosition(v.snap); ok && len(moves) >= 2 {
+		// The board is back at an earlier position of the game: a
+		// take-back (7.1), or several quick moves that happen to lead
+		// back to it. Held; presses around it mean play goes on.
+		v.hold(inputs, at, from, moves)
+		v.held.backTo = j
+		return boardChange{}
+	}
+	if len(moves) >= 2 {
+		start := from
+		slide := false
+		if from == led.rec.Ply() && q.trailing(led, a) >= 1 {
+			if f, alt, ok := v.fewer(led, cfg.ScanLag, len(moves)); ok {
+				start, moves, slide = f, alt, true
+			}
+		}
+		v.hold(inputs, at, start, moves)
+		v.held.slideOn(slide)
+		return boardChange{}
+	}
+	return boardChange{kind: changeReplace, from: from, moves: moves}
 }
 
 // earlierPosition finds the most recent earlier position of the record
@@ -606,16 +391,6 @@ func (led *ledger) earlierPosition(s rules.Snapshot) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// legalBoard reports whether s is a legal position with one side or the
-// other to move.
-func (led *ledger) legalBoard(s rules.Snapshot) bool {
-	if s.OccupancyOnly || s.Unknown != 0 {
-		return false
-	}
-	r, _ := legalPlacement(s, led.rec.Position(), chess.White)
-	return r != nil
 }
 
 // hold keeps several plies the board shows until the board has shown them
@@ -678,6 +453,23 @@ func (v *boardView) slidOn(led *ledger, scanLag time.Duration, from int, moves [
 		moves[0].S1() == last.S1() && strictlyBetween(last.S1(), last.S2(), moves[0].S2())
 }
 
+// strictlyBetween reports whether mid lies on the line from a to b,
+// strictly between them.
+func strictlyBetween(a, mid, b chess.Square) bool {
+	af, ar := int(a)%8, int(a)/8
+	bf, br := int(b)%8, int(b)/8
+	df, dr := oneIf(bf > af)-oneIf(bf < af), oneIf(br > ar)-oneIf(br < ar)
+	if (df == 0 && dr == 0) || !(af == bf || ar == br || af-bf == ar-br || af-bf == br-ar) {
+		return false
+	}
+	for f, r := af+df, ar+dr; f != bf || r != br; f, r = f+df, r+dr {
+		if chess.Square(r*8+f) == mid {
+			return true
+		}
+	}
+	return false
+}
+
 // transient reports whether the board, back from an absence, is better
 // explained as a move in the making than by moves (from ply from): the
 // moves leave the other side to move than the clock says, and the board is,
@@ -696,6 +488,90 @@ func (v *boardView) transient(led *ledger, q *pressQueue, a *absence, from int, 
 		after = after.Other()
 	}
 	return after != turn && pieceInHand(led.rec.Position(), v.snap, turn, 2)
+}
+
+// awayInHand is heldAwayInHand when inHand, else heldAway.
+func awayInHand(inHand bool) heldKind {
+	if inHand {
+		return heldAwayInHand
+	}
+	return heldAway
+}
+
+// pieceInHand reports whether s is a position that depth plies or fewer
+// from p reach with turn to move, with one piece lifted off it.
+func pieceInHand(p *chess.Position, s rules.Snapshot, turn chess.Color, depth int) bool {
+	if p.Turn() == turn && lifted(rules.SnapshotOf(p), s) == 1 {
+		return true
+	}
+	if depth == 0 {
+		return false
+	}
+	for _, m := range p.ValidMoves() {
+		if pieceInHand(p.Update(m), s, turn, depth-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// slideOn says whether the held plies continue a recorded slide.
+func (h *held) slideOn(slide bool) {
+	if slide {
+		h.kind = heldSlide
+	} else if h.kind == heldSlide {
+		h.kind = heldPlain
+	}
+}
+
+// correct takes a board that shows the record with its last plies
+// replaced: one replaced ply is retracted and the new one applied at once;
+// a longer replacement is held (after an absence it may explain a piece in
+// the hand; on a connected board, a slide that goes on).
+func (v *boardView) correct(led *ledger, q *pressQueue, a *absence, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
+	if len(res.Moves) >= 2 {
+		v.hold(inputs, at, res.From, res.Moves)
+		if resync {
+			v.held.kind = awayInHand(v.transient(led, q, a, res.From, res.Moves))
+		} else {
+			v.held.slideOn(v.slidOn(led, cfg.ScanLag, res.From, res.Moves))
+		}
+		return boardChange{}
+	}
+	v.unexplained.clear()
+	return boardChange{kind: changeReplace, from: res.From, moves: res.Moves, inStep: resync}
+}
+
+// notExplained takes a board that no short sequence of legal moves
+// explains: a completed move the board shows was another (held, see
+// miscommitted), a position far on after an absence (suspect, see
+// resyncFar), or a piece in the hand; the board is unexplained from now
+// until it shows something that follows from the record.
+func (v *boardView) notExplained(led *ledger, a *absence, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
+	if res.Kind == rules.Unexplained && !resync {
+		if k, moves, merge, ok := v.miscommitted(led, v.snap); ok {
+			// Held until the board has shown it for ScanLag: a piece
+			// in the hand must not rewrite a completed move.
+			v.hold(inputs, at, k, moves)
+			v.held.replaces = replacesCompleted
+			if merge {
+				v.held.replaces = mergesCompleted
+			}
+			return boardChange{}
+		}
+	}
+	var c boardChange
+	if resync && a.unsettled() && res.Kind == rules.Unexplained && !a.suspect {
+		// Back from an absence, the board shows a position that no
+		// short sequence reaches. A piece in a hand looks like that
+		// too, for a moment; once the board has shown it for ScanLag
+		// arbiterd resynchronises to it (see resyncFar).
+		c.suspect = true
+	}
+	if !v.unexplained.on() {
+		v.unexplained.begin(stamp{at, inputs})
+	}
+	return c
 }
 
 // miscommitted looks for a completed move that the board shows was
@@ -752,39 +628,94 @@ func (v *boardView) miscommitted(led *ledger, s rules.Snapshot) (int, []*chess.M
 	return 0, nil, false, false
 }
 
-// awayInHand is heldAwayInHand when inHand, else heldAway.
-func awayInHand(inHand bool) heldKind {
-	if inHand {
-		return heldAwayInHand
+// countTrailing counts the uncompleted plies at the end of the record.
+func countTrailing(plies []plyInfo) int {
+	n := 0
+	for i := len(plies) - 1; i >= 0 && !plies[i].completed(); i-- {
+		n++
 	}
-	return heldAway
+	return n
 }
 
-// notAway: the held plies, if any, are not those of an absence.
-func (h *held) notAway() {
-	if h.away() {
-		h.kind = heldPlain
+// fitsMerge reports whether sequence q replaces the recorded plies old —
+// a piece moved, the opponent's reply, the same piece moved on along the
+// same line — by that piece's one move, the reply, and the move the board
+// shows now. A board sends the squares one scan found changed one after
+// the other, so a slide's last square can arrive after a quick reply's;
+// the side then seems to move again, and the board contradicts the record
+// only when it really moves again.
+func fitsMerge(q, old []*chess.Move) bool {
+	if len(old) != 3 || len(q) != 3 {
+		return false
 	}
+	a, b, c := old[0].S1(), old[0].S2(), old[2].S2()
+	if old[2].S1() != b || q[0].S1() != a || q[0].S2() != c || q[0].Promo() != old[2].Promo() || !strictlyBetween(a, b, c) {
+		return false
+	}
+	return q[1].String() == old[1].String()
 }
 
-// slideOn says whether the held plies continue a recorded slide.
-func (h *held) slideOn(slide bool) {
-	if slide {
-		h.kind = heldSlide
-	} else if h.kind == heldSlide {
-		h.kind = heldPlain
+// fitsCorrection reports whether sequence q can replace the recorded plies
+// old: its first move is another move that vacates the square the first
+// recorded one left (the piece went on) and whose piece is not taken
+// afterwards (that is how a piece in the hand looks), and the plies after
+// it are the recorded ones.
+func fitsCorrection(q, old []*chess.Move) bool {
+	if len(q) < len(old) || len(old) == 0 {
+		return false
 	}
+	m := q[0]
+	if m.String() == old[0].String() || !vacates(m, old[0].S1()) {
+		return false
+	}
+	if takenLater(q) {
+		return false
+	}
+	for i := 1; i < len(old); i++ {
+		if q[i].String() != old[i].String() {
+			return false
+		}
+	}
+	return true
 }
 
-// begin: the board shows what nothing explains, from s on.
-func (u *unexplainedBoard) begin(s stamp) { u.state, u.since = boardUnexplained, s }
-
-// clear: the board is explained again.
-func (u *unexplainedBoard) clear() { u.state = boardExplained }
-
-// report: the arbiter was told; an explained board has nothing to tell.
-func (u *unexplainedBoard) report() {
-	if u.on() {
-		u.state = boardUnexplainedReported
+// vacates reports whether move m leaves square sq empty: its piece's
+// square, or a castling rook's.
+func vacates(m *chess.Move, sq chess.Square) bool {
+	if m.S1() == sq {
+		return true
 	}
+	switch {
+	case m.HasTag(chess.KingSideCastle):
+		return sq == chess.H1 || sq == chess.H8
+	case m.HasTag(chess.QueenSideCastle):
+		return sq == chess.A1 || sq == chess.A8
+	}
+	return false
 }
+
+// accept takes the held plies off the view, to be settled (see
+// Game.settle), and takes the board as explained; it returns them as they
+// were held.
+func (v *boardView) accept() held {
+	h := v.held
+	v.held.plies, v.held.replaces = nil, replacesNothing
+	v.unexplained.clear()
+	v.held.notAway()
+	v.held.ambiguous = false
+	return h
+}
+
+// letGo lets the held plies go and takes the board as explained: it shows
+// the starting position in the middle of the game (see boardReset).
+func (v *boardView) letGo() {
+	v.held.plies, v.held.backTo, v.held.kind, v.held.ambiguous = nil, -1, heldPlain, false
+	v.unexplained.clear()
+}
+
+// turned takes s as the board's snapshot the other way round: another board
+// put in its place stands turned (see boardReset).
+func (v *boardView) turned(s rules.Snapshot) { v.snap = s }
+
+// release lets the held plies go: the record they were held on is replaced.
+func (h *held) release() { h.plies, h.backTo = nil, -1 }

@@ -297,7 +297,10 @@ func (led *ledger) recommit(em *emitter, inputs int, clock clockd.Times, out *[]
 	return unseen
 }
 
+// retract takes the record back to ply from. replacement, when given, is
 // the sequence that replaces the retracted plies (a slide or correction).
+// It returns the sides of the unverified plies it took off, the latest
+// first (see absence.unlaid).
 func (led *ledger) retract(em *emitter, out *[]Event, at time.Duration, from int, replacement []*chess.Move, how retraction) (unseen []clockd.Side) {
 	if from < 0 || from >= led.rec.Ply() {
 		return nil
@@ -435,3 +438,12 @@ func (led *ledger) misnamed() {
 		led.plies[i].warned = led.plies[i].warned || !led.plies[i].completed()
 	}
 }
+
+// retraction is how retract takes plies back.
+type retraction uint8
+
+const (
+	retractSeen       retraction = iota // as the board shows: a take-back, a slide or a correction
+	retractByArbiter                    // by the arbiter's action: a take-back (7.1)
+	retractCorrecting                   // completed plies replaced by the moves the board shows were made instead
+)

@@ -220,3 +220,34 @@ func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bo
 	}
 	return true // pieces being set up, or a game arbiterd does not follow
 }
+
+// reaches reports whether the board's position is the record's, or one
+// or two plies on from it (the starting placement recurs in a game whose
+// knights went out and back).
+func reaches(rec *rules.Game, board rules.Snapshot) bool {
+	r := rules.Reconstruct(rec, board, rules.Options{MaxPlies: 2})
+	return r.Kind == rules.NoChange || r.Kind == rules.Forward || (r.Kind == rules.Ambiguous && r.From == rec.Ply())
+}
+
+// farFromStart reports whether a board showing the starting position
+// (oriented o) is more than a take-back of one or two plies from the
+// record: turned round, or the record's last occurrence of the starting
+// placement more than two plies back.
+func farFromStart(boards []rules.Snapshot, start *chess.Position, orient, o rules.Orientation) bool {
+	if o != orient {
+		return true
+	}
+	want := rules.SnapshotOf(start)
+	for j := len(boards) - 1; j >= 0; j-- {
+		if sameBoard(boards[j], want) {
+			return len(boards)-1-j > 2
+		}
+	}
+	return true
+}
+
+// joinMargin is how many ranks further from home, summed over the pawns
+// and kings, the board turned round must put them for joinedAt to take an
+// orientation: a game a dozen plies in stands some seventy ranks apart from
+// its mirror, a king and pawn ending a few.
+const joinMargin = 12

@@ -1,3 +1,13 @@
+// The press stage: what a waiting press comes to (decidePress, which
+// changes nothing, and judge, which takes it on the press queue and hands
+// the rest back for the Game to apply, see Game.judgePress). The press is
+// the commit point (6.2.1): it completes the move of its side the board
+// showed at the press, or it is a press without a move (7.5.3), an illegal
+// move (7.5.1), a press back that gives the turn back, or a press of moves
+// made while the board was not read. In the order a press goes through
+// it: recorded (pressed), taken off the queue when due (takeFirst), judged
+// (judge), and the ply it completes chosen (pressedPly).
+
 package reconcile
 
 import (
@@ -10,12 +20,126 @@ import (
 	"github.com/arbiterd/arbiterd/rules"
 )
 
-// The press decision: what a waiting press comes to (decidePress, which
-// changes nothing) and how that is applied (judgePress). The press is the
-// commit point (6.2.1): it completes the move of its side the board showed
-// at the press, or it is a press without a move (7.5.3), an illegal move
-// (7.5.1), a press back that gives the turn back, or a press of moves made
-// while the board was not read.
+// pendingPress is a press waiting for the move it completes.
+type pendingPress struct {
+	ev clockd.ClockEvent
+	in int // the input that reported it (see Game.inputs)
+}
+
+// pressQueue is the presses that wait for the moves they complete (the press
+// is the commit point, 6.2.1), and what the latest presses expect.
+type pressQueue struct {
+	presses []pendingPress
+	// back: the latest press was the opponent's press without a move; the
+	// press back of the side it names, with no move of its own, is
+	// expected.
+	back backExpected
+	wait bool // the first pending press waits for the board to stand still (see resolvePress)
+	// turn is the clock's latest word on the side to move (see clockTurn).
+	turn clockWord
+}
+
+// backExpected names the side whose press back is expected, if any.
+type backExpected uint8
+
+const (
+	noBackExpected backExpected = iota
+	whiteBackExpected
+	blackBackExpected
+)
+
+// clockWord is what the clock last said about the side to move: toMove,
+// at at, when the board showed snap (see board: whether it had been read
+// since it was last away). A press hands the move to the other side; a
+// reading taken as a whole (clockd.Running) names the runner.
+type clockWord struct {
+	board  wordBoard // wordNone: the clock has said nothing
+	toMove clockd.Side
+	at     time.Duration
+	snap   rules.Snapshot
+}
+
+// wordBoard is what the board showed when the clock gave its word.
+type wordBoard uint8
+
+const (
+	wordNone wordBoard = iota // no word yet
+	// wordUnread: given while the board was not read (disconnected):
+	// snap is not known yet (see Game.board).
+	wordUnread
+	wordOnBoard // given about snap, the board as it was read
+	// wordUndumped: given after the board was back and before it was
+	// read whole (field updates laid on the image of before the
+	// absence): it is about the position the board's first dump shows.
+	wordUndumped
+)
+
+// pressed records a press read (ev, by input in): the clock hands the
+// move to the other side, and, unless the game has ended, the press waits
+// to be judged.
+func (q *pressQueue) pressed(a *absence, snap rules.Snapshot, ev clockd.ClockEvent, in int, ended bool) {
+	q.clockSays(a, snap, ev.Side.Other(), ev.At)
+	if !ended {
+		q.presses = append(q.presses, pendingPress{ev: ev, in: in})
+	}
+}
+
+// clockSays records the clock's word that side is to move, at at.
+func (q *pressQueue) clockSays(a *absence, snap rules.Snapshot, side clockd.Side, at time.Duration) {
+	w := clockWord{board: wordOnBoard, toMove: side, at: at, snap: snap}
+	switch {
+	case a.disconnected:
+		w.board = wordUnread
+	case a.undumped:
+		w.board = wordUndumped
+	}
+	q.turn = w
+}
+
+// takeFirst takes the first waiting press off the queue, to be judged once
+// its wait is over.
+func (q *pressQueue) takeFirst() pendingPress {
+	pr := q.shift()
+	q.wait = false
+	return pr
+}
+
+// shift takes the first waiting press off the queue.
+func (q *pressQueue) shift() pendingPress {
+	pr := q.presses[0]
+	q.presses = q.presses[1:]
+	return pr
+}
+
+// pressVerdict is what the press stage found a press to come to, for
+// the orchestrator to apply (see judgePress): the decision, the
+// uncompleted plies of the press's side (cands), and, for a press that
+// completes a ply, the ply it completes (ply, else -1).
+type pressVerdict struct {
+	decision pressDecision
+	cands    []int
+	ply      int
+}
+
+// judge decides what the press pr comes to (decidePress) and takes it on
+// the press queue, which is the press stage's own: whatever it comes to,
+// the press back was this one or is no more, and a press that waits for
+// the board goes back to the head of the queue. The rest it hands back.
+func (q *pressQueue) judge(v *boardView, led *ledger, a *absence, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
+	d, cands := q.decidePress(v, led, a, cfg, a.pressIgnored(ended, atStart, pr), at, pr)
+	if d != pressNotJudged {
+		q.back = noBackExpected // whatever it comes to, the press back was this or is no more
+	}
+	vd := pressVerdict{decision: d, cands: cands, ply: -1}
+	switch d {
+	case pressWaitsForBoard:
+		q.presses = append([]pendingPress{pr}, q.presses...)
+		q.wait = true
+	case pressCompletesPly:
+		vd.ply = q.pressedPly(led, pr, cands)
+	}
+	return vd
+}
 
 // pressDecision is what a press comes to when it is judged.
 type pressDecision uint8
@@ -87,59 +211,149 @@ func (q *pressQueue) decidePress(v *boardView, led *ledger, a *absence, cfg Conf
 	return pressCompletesPly, cands
 }
 
-// pendingPress is a press waiting for the move it completes.
-type pendingPress struct {
-	ev clockd.ClockEvent
-	in int // the input that reported it (see Game.inputs)
+// pressIgnored reports whether a press is not judged at all: made while
+// the board shows the starting position instead of the game (players
+// trying the clock, or pressing a reset clock), after the game ended, or
+// once the board had gone away while arbiterd cannot follow the position
+// it came back with (it completes nothing arbiterd can check, and it is no
+// illegal move either; presses from before the absence are judged on what
+// the board showed then).
+func (a *absence) pressIgnored(ended bool, atStart *time.Duration, pr pendingPress) bool {
+	ev := pr.ev
+	return (atStart != nil && ev.At >= *atStart) || ended || (a.stale && !a.before(ev.At, pr.in))
 }
 
-// pressQueue is the presses that wait for the moves they complete (the press
-// is the commit point, 6.2.1), and what the latest presses expect.
-type pressQueue struct {
-	presses []pendingPress
-	// back: the latest press was the opponent's press without a move; the
-	// press back of the side it names, with no move of its own, is
-	// expected.
-	back backExpected
-	wait bool // the first pending press waits for the board to stand still (see resolvePress)
-	// turn is the clock's latest word on the side to move (see clockTurn).
-	turn clockWord
+// uncompleted lists the side's plies not completed yet.
+func (led *ledger) uncompleted(side clockd.Side) []int {
+	var cands []int
+	for i, p := range led.plies {
+		if !p.completed() && p.side == side {
+			cands = append(cands, i)
+		}
+	}
+	return cands
 }
 
-// backExpected names the side whose press back is expected, if any.
-type backExpected uint8
-
-const (
-	noBackExpected backExpected = iota
-	whiteBackExpected
-	blackBackExpected
-)
-
-// clockWord is what the clock last said about the side to move: toMove,
-// at at, when the board showed snap (see board: whether it had been read
-// since it was last away). A press hands the move to the other side; a
-// reading taken as a whole (clockd.Running) names the runner.
-type clockWord struct {
-	board  wordBoard // wordNone: the clock has said nothing
-	toMove clockd.Side
-	at     time.Duration
-	snap   rules.Snapshot
+// placedBy reports whether the board shows a piece of side's colour on a
+// square where the record's position does not have that piece.
+func placedBy(board, rec rules.Snapshot, side clockd.Side) bool {
+	want := chess.White
+	if side == clockd.Black {
+		want = chess.Black
+	}
+	for i, p := range board.Squares {
+		if p != chess.NoPiece && p.Color() == want && rec.Squares[i] != p {
+			return true
+		}
+	}
+	return board.Unknown != 0
 }
 
-// wordBoard is what the board showed when the clock gave its word.
-type wordBoard uint8
+// first reports whether the held plies are to be settled before the
+// press is judged: the board showed them around the press, or reported
+// them up to two scans after it, or they replace the move the press would
+// complete with one whose piece is not then taken (a piece in the hand
+// looks like that).
+func (h *held) first(pr pendingPress, cands []int, changed stamp) bool {
+	if h.plies == nil || h.replaces != replacesNothing {
+		return false
+	}
+	ev := pr.ev
+	return len(cands) == 0 || changed.before(pr.stamp()) ||
+		(!ev.Inferred && changed.at <= ev.At+boardReportLag) || h.kind == heldSlide ||
+		(h.from <= cands[len(cands)-1] && !takenLater(h.plies)) // replaces
+}
 
-const (
-	wordNone wordBoard = iota // no word yet
-	// wordUnread: given while the board was not read (disconnected):
-	// snap is not known yet (see Game.board).
-	wordUnread
-	wordOnBoard // given about snap, the board as it was read
-	// wordUndumped: given after the board was back and before it was
-	// read whole (field updates laid on the image of before the
-	// absence): it is about the position the board's first dump shows.
-	wordUndumped
-)
+// takenLater reports whether a later move of seq lands where its first
+// move's piece went.
+func takenLater(seq []*chess.Move) bool {
+	for _, m := range seq[1:] {
+		if m.S2() == seq[0].S2() {
+			return true
+		}
+	}
+	return false
+}
+
+// absorbs reports whether the press is that of a move made while the
+// board was not read (read in the merged reading after the board came
+// back, or with no move to complete): it completes nothing arbiterd
+// verified, and it is not a press without a move.
+func (a *absence) absorbs(pr pendingPress, hasMove bool) bool {
+	ev, side := pr.ev, pr.ev.Side
+	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !a.before(ev.At, pr.in)))
+}
+
+// pressedPly is the ply of pr's side that its press completes, among
+// cands (that side's uncompleted plies, at least one); those of that side
+// before it are completed by the next move (6.2.1).
+func (q *pressQueue) pressedPly(led *ledger, pr pendingPress, cands []int) int {
+	// The press completes the latest of side's moves made before it. When
+	// more presses of side wait after it (the clock was read late because
+	// the board that relays it was away, or one reading showed several
+	// presses), they were made in that order: each later one is for a later
+	// move, so this one leaves the latest moves to them.
+	ev := pr.ev
+	chosen := -1
+	var before []int
+	for _, i := range cands {
+		// The board reports a move a scan or two after it is made, so a
+		// press can be read before the move it completes: a move of the
+		// presser's reported that soon after the press was made before it
+		// (once the turn has passed the presser does not move again).
+		// (Not for a press recovered from a merged reading: its time is
+		// the reading's, later than the press.)
+		if led.plies[i].made.before(pr.stamp()) || (!ev.Inferred && led.plies[i].made.at <= ev.At+boardReportLag && !repliedAfter(led.plies, q.presses, pr, i)) {
+			before = append(before, i)
+		}
+	}
+	if k := len(before) - 1 - q.laterPresses(pr); k >= 0 {
+		chosen = before[k]
+	} else if len(before) > 0 {
+		chosen = before[0]
+	}
+	if chosen < 0 {
+		chosen = cands[0]
+	}
+	return chosen
+}
+
+// repliedAfter reports whether the opponent of pr's side pressed the clock
+// after pr and before ply i was made (by the order of the input): the turn
+// had passed and come back, so ply i cannot be the move pr completed,
+// however close its time (a daemon that read a second of the line at once
+// stamps it all alike). A reply alone is not enough: a board reports a
+// scan's changed squares one after the other, so the end of a slide can be
+// read after the reply to it.
+func repliedAfter(plies []plyInfo, waiting []pendingPress, pr pendingPress, i int) bool {
+	mi, opp := plies[i].made.in, pr.ev.Side.Other()
+	for _, q := range waiting {
+		if q.ev.Side == opp && q.in > pr.in && q.in < mi {
+			return true
+		}
+	}
+	for j := i - 1; j >= 0; j-- {
+		p := plies[j]
+		if p.side == opp && p.pressed() && p.press.in > pr.in && p.press.in < mi {
+			return true
+		}
+	}
+	return false
+}
+
+// laterPresses counts the presses of pr's side that wait after pr: the
+// clock was read late (the board, which relays it, was away), or one
+// reading showed several presses, and the side pressed again before pr was
+// resolved.
+func (q *pressQueue) laterPresses(pr pendingPress) int {
+	n := 0
+	for _, p := range q.presses {
+		if p.ev.Side == pr.ev.Side && p.in > pr.in {
+			n++
+		}
+	}
+	return n
+}
 
 // clockSpoke reports whether the clock has started, been pressed or said
 // whose time runs.
@@ -164,18 +378,6 @@ func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (ches
 		return chess.White, true
 	}
 	return chess.Black, true
-}
-
-// clockSays records the clock's word that side is to move, at at.
-func (q *pressQueue) clockSays(a *absence, snap rules.Snapshot, side clockd.Side, at time.Duration) {
-	w := clockWord{board: wordOnBoard, toMove: side, at: at, snap: snap}
-	switch {
-	case a.disconnected:
-		w.board = wordUnread
-	case a.undumped:
-		w.board = wordUndumped
-	}
-	q.turn = w
 }
 
 // pressedFor reports whether a pending press of the ply's side came after
@@ -229,20 +431,6 @@ func (q *pressQueue) pendingUpTo(s clockd.Side, in int) bool {
 	return false
 }
 
-// laterPresses counts the presses of pr's side that wait after pr: the
-// clock was read late (the board, which relays it, was away), or one
-// reading showed several presses, and the side pressed again before pr was
-// resolved.
-func (q *pressQueue) laterPresses(pr pendingPress) int {
-	n := 0
-	for _, p := range q.presses {
-		if p.ev.Side == pr.ev.Side && p.in > pr.in {
-			n++
-		}
-	}
-	return n
-}
-
 // pressesRead reports whether several presses of side wait: they complete
 // its moves in the order made (see resolvePress), not by next move.
 func (q *pressQueue) pressesRead(side clockd.Side) bool {
@@ -252,131 +440,6 @@ func (q *pressQueue) pressesRead(side clockd.Side) bool {
 		}
 	}
 	return false
-}
-
-// pressIgnored reports whether a press is not judged at all: made while
-// the board shows the starting position instead of the game (players
-// trying the clock, or pressing a reset clock), after the game ended, or
-// once the board had gone away while arbiterd cannot follow the position
-// it came back with (it completes nothing arbiterd can check, and it is no
-// illegal move either; presses from before the absence are judged on what
-// the board showed then).
-func (a *absence) pressIgnored(ended bool, atStart *time.Duration, pr pendingPress) bool {
-	ev := pr.ev
-	return (atStart != nil && ev.At >= *atStart) || ended || (a.stale && !a.before(ev.At, pr.in))
-}
-
-// absorbs reports whether the press is that of a move made while the
-// board was not read (read in the merged reading after the board came
-// back, or with no move to complete): it completes nothing arbiterd
-// verified, and it is not a press without a move.
-func (a *absence) absorbs(pr pendingPress, hasMove bool) bool {
-	ev, side := pr.ev, pr.ev.Side
-	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !a.before(ev.At, pr.in)))
-}
-
-// first reports whether the held plies are to be settled before the
-// press is judged: the board showed them around the press, or reported
-// them up to two scans after it, or they replace the move the press would
-// complete with one whose piece is not then taken (a piece in the hand
-// looks like that).
-func (h *held) first(pr pendingPress, cands []int, changed stamp) bool {
-	if h.plies == nil || h.replaces != replacesNothing {
-		return false
-	}
-	ev := pr.ev
-	return len(cands) == 0 || changed.before(pr.stamp()) ||
-		(!ev.Inferred && changed.at <= ev.At+boardReportLag) || h.kind == heldSlide ||
-		(h.from <= cands[len(cands)-1] && !takenLater(h.plies)) // replaces
-}
-
-// pressVerdict is what the press stage found a press to come to, for
-// the orchestrator to apply (see judgePress): the decision, the
-// uncompleted plies of the press's side (cands), and, for a press that
-// completes a ply, the ply it completes (ply, else -1).
-type pressVerdict struct {
-	decision pressDecision
-	cands    []int
-	ply      int
-}
-
-// judge decides what the press pr comes to (decidePress) and takes it on
-// the press queue, which is the press stage's own: whatever it comes to,
-// the press back was this one or is no more, and a press that waits for
-// the board goes back to the head of the queue. The rest it hands back.
-func (q *pressQueue) judge(v *boardView, led *ledger, a *absence, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
-	d, cands := q.decidePress(v, led, a, cfg, a.pressIgnored(ended, atStart, pr), at, pr)
-	if d != pressNotJudged {
-		q.back = noBackExpected // whatever it comes to, the press back was this or is no more
-	}
-	vd := pressVerdict{decision: d, cands: cands, ply: -1}
-	switch d {
-	case pressWaitsForBoard:
-		q.presses = append([]pendingPress{pr}, q.presses...)
-		q.wait = true
-	case pressCompletesPly:
-		vd.ply = q.pressedPly(led, pr, cands)
-	}
-	return vd
-}
-
-// pressedPly is the ply of pr's side that its press completes, among
-// cands (that side's uncompleted plies, at least one); those of that side
-// before it are completed by the next move (6.2.1).
-func (q *pressQueue) pressedPly(led *ledger, pr pendingPress, cands []int) int {
-	// The press completes the latest of side's moves made before it. When
-	// more presses of side wait after it (the clock was read late because
-	// the board that relays it was away, or one reading showed several
-	// presses), they were made in that order: each later one is for a later
-	// move, so this one leaves the latest moves to them.
-	ev := pr.ev
-	chosen := -1
-	var before []int
-	for _, i := range cands {
-		// The board reports a move a scan or two after it is made, so a
-		// press can be read before the move it completes: a move of the
-		// presser's reported that soon after the press was made before it
-		// (once the turn has passed the presser does not move again).
-		// (Not for a press recovered from a merged reading: its time is
-		// the reading's, later than the press.)
-		if led.plies[i].made.before(pr.stamp()) || (!ev.Inferred && led.plies[i].made.at <= ev.At+boardReportLag && !repliedAfter(led.plies, q.presses, pr, i)) {
-			before = append(before, i)
-		}
-	}
-	if k := len(before) - 1 - q.laterPresses(pr); k >= 0 {
-		chosen = before[k]
-	} else if len(before) > 0 {
-		chosen = before[0]
-	}
-	if chosen < 0 {
-		chosen = cands[0]
-	}
-	return chosen
-}
-
-// pressed records a press read (ev, by input in): the clock hands the
-// move to the other side, and, unless the game has ended, the press waits
-// to be judged.
-func (q *pressQueue) pressed(a *absence, snap rules.Snapshot, ev clockd.ClockEvent, in int, ended bool) {
-	q.clockSays(a, snap, ev.Side.Other(), ev.At)
-	if !ended {
-		q.presses = append(q.presses, pendingPress{ev: ev, in: in})
-	}
-}
-
-// takeFirst takes the first waiting press off the queue, to be judged once
-// its wait is over.
-func (q *pressQueue) takeFirst() pendingPress {
-	pr := q.shift()
-	q.wait = false
-	return pr
-}
-
-// shift takes the first waiting press off the queue.
-func (q *pressQueue) shift() pendingPress {
-	pr := q.presses[0]
-	q.presses = q.presses[1:]
-	return pr
 }
 
 // dropUnseen drops the presses read since the board went away (a), but
@@ -394,66 +457,6 @@ func (q *pressQueue) dropUnseen(a *absence, keepIn int) (seen [2]int) {
 	}
 	q.presses = kept
 	return seen
-}
-
-// repliedAfter reports whether the opponent of pr's side pressed the clock
-// after pr and before ply i was made (by the order of the input): the turn
-// had passed and come back, so ply i cannot be the move pr completed,
-// however close its time (a daemon that read a second of the line at once
-// stamps it all alike). A reply alone is not enough: a board reports a
-// scan's changed squares one after the other, so the end of a slide can be
-// read after the reply to it.
-func repliedAfter(plies []plyInfo, waiting []pendingPress, pr pendingPress, i int) bool {
-	mi, opp := plies[i].made.in, pr.ev.Side.Other()
-	for _, q := range waiting {
-		if q.ev.Side == opp && q.in > pr.in && q.in < mi {
-			return true
-		}
-	}
-	for j := i - 1; j >= 0; j-- {
-		p := plies[j]
-		if p.side == opp && p.pressed() && p.press.in > pr.in && p.press.in < mi {
-			return true
-		}
-	}
-	return false
-}
-
-// placedBy reports whether the board shows a piece of side's colour on a
-// square where the record's position does not have that piece.
-func placedBy(board, rec rules.Snapshot, side clockd.Side) bool {
-	want := chess.White
-	if side == clockd.Black {
-		want = chess.Black
-	}
-	for i, p := range board.Squares {
-		if p != chess.NoPiece && p.Color() == want && rec.Squares[i] != p {
-			return true
-		}
-	}
-	return board.Unknown != 0
-}
-
-// takenLater reports whether a later move of seq lands where its first
-// move's piece went.
-func takenLater(seq []*chess.Move) bool {
-	for _, m := range seq[1:] {
-		if m.S2() == seq[0].S2() {
-			return true
-		}
-	}
-	return false
-}
-
-// uncompleted lists the side's plies not completed yet.
-func (led *ledger) uncompleted(side clockd.Side) []int {
-	var cands []int
-	for i, p := range led.plies {
-		if !p.completed() && p.side == side {
-			cands = append(cands, i)
-		}
-	}
-	return cands
 }
 
 // dropAll drops every waiting press: they are not judged (the game has

@@ -379,3 +379,35 @@ func oneIf(b bool) int {
 	}
 	return 0
 }
+
+// laidPlies are plies laid in the record unverified: how many were each
+// side's, their text as on a scoresheet ("5.e4 e5") and their SAN.
+type laidPlies struct {
+	n           [2]int
+	words, sans []string
+}
+
+// rebuildOutcome is whether the record was rebuilt from the board, and
+// whether the board has moved on from the position it was rebuilt from.
+type rebuildOutcome uint8
+
+const (
+	notRebuilt       rebuildOutcome = iota
+	rebuiltFromBoard                // rebuilt from the position the board shows
+	rebuiltBehind                   // rebuilt from one the board has moved on from: look again
+)
+
+// rebuild is how the record is rebuilt (see Game.rebuild): from the
+// position snap, the plies after from replaced by at least least plies
+// nobody saw, why saying how snap stands to the record; turn is the side to
+// move in snap (the other if that position is not legal); presses read from
+// input keepIn on (when not 0: the input that showed snap) are of the moves
+// after snap, not of those plies.
+type rebuild struct {
+	snap   rules.Snapshot
+	from   int
+	least  int
+	why    Text
+	turn   chess.Color
+	keepIn int
+}
