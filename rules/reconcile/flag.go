@@ -329,12 +329,14 @@ func (f *flagState) clockPeriodAdded(em *emitter, q *pressQueue, counts Moves, i
 }
 
 // checkPeriod compares a period addition made at a press with the side's
-// completed moves (6.10, 6.3.1).
-func (f *flagState) checkPeriod(em *emitter, h *hand, tc clockd.TimeControl, plies int, skip bool, out *[]Event, at time.Duration, ev clockd.ClockEvent, done int) {
+// completed moves (6.10, 6.3.1). It reports whether the period was added
+// too early: the arbiter is then expected to take the time back (see
+// hand.periodEarly).
+func (f *flagState) checkPeriod(em *emitter, tc clockd.TimeControl, skip bool, out *[]Event, at time.Duration, ev clockd.ClockEvent, done int) (early bool) {
 	// With the board showing the starting position mid-game, a clock
 	// whose times went up was most likely reset too: no counter to check.
 	if skip || ev.Period < 2 {
-		return
+		return false
 	}
 	side, tc := ev.Side, tc
 	prev := ev.Period - 1
@@ -349,12 +351,13 @@ func (f *flagState) checkPeriod(em *emitter, h *hand, tc clockd.TimeControl, pli
 		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			say(TextPeriodEarly,
 				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, added, possWord(side), required))
-		h.expect((*out)[len(*out)-1], plies, side, -ev.Added, say(TextIncidentPeriodEarly, possWord(side)), say(TextIncidentPeriodEarlyWhat, periodWord(ev.Period)), "6.10")
+		early = true
 	case done > required:
 		em.anomaly(out, at, KindClockCounter, side, false, "6.10",
 			say(TextPeriodLate,
 				periodWord(ev.Period), added, possWord(side), possWord(side), ordinalWord(done), periodWord(prev), required, done-required, possWord(side)))
 	}
+	return early
 }
 
 // resultSignalled: the kings signal a result; the players stopped the

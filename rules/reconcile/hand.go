@@ -8,6 +8,7 @@ import (
 	"github.com/notnil/chess"
 
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
 )
 
 // The arbiter's hand on the clock. An arbiter stops the clock to settle an
@@ -389,12 +390,11 @@ func (h *hand) clockStopped(em *emitter, led *ledger, flagDown [2]bool, ended bo
 }
 
 // illegalPress reports a press completing a position no legal move explains.
-func (h *hand) illegalPress(em *emitter, cfg Config, led *ledger, v *boardView, out *[]Event, at time.Duration, side clockd.Side) {
-	v.unexplained.report()
+func (h *hand) illegalPress(em *emitter, cfg Config, led *ledger, board rules.Snapshot, out *[]Event, at time.Duration, side clockd.Side) {
 	h.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := say(TextIllegalPosition, possWord(side))
-	if s, san, ok := twoMoves(led.rec, v.snap); ok && s == side {
+	if s, san, ok := twoMoves(led.rec, board); ok && s == side {
 		kind, article = KindTwoMoves, "7.5"
 		what = say(TextIllegalTwoMoves, sideWord(side), san, sideWord(side.Other()))
 	}
@@ -410,4 +410,10 @@ func (h *hand) claimRejected(e Event, plies int, c *claim) {
 	opp := c.side.Other()
 	h.expect(e, plies, opp, 2*time.Minute, say(TextIncidentRejected, possWord(c.side)),
 		say(TextIncidentRejectedWhat, sideWord(opp), possWord(c.side)), "10.2")
+}
+
+// periodEarly expects the arbiter to take back the time the clock added
+// for a period too early (ev, reported by e; 6.10).
+func (h *hand) periodEarly(e Event, plies int, ev clockd.ClockEvent) {
+	h.expect(e, plies, ev.Side, -ev.Added, say(TextIncidentPeriodEarly, possWord(ev.Side)), say(TextIncidentPeriodEarlyWhat, periodWord(ev.Period)), "6.10")
 }

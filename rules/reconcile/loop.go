@@ -151,7 +151,9 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		if c.known {
 			done = c.done
 		}
-		g.flag.checkPeriod(&g.em, &g.hand, g.cfg.TimeControl, g.led.counts.White+g.led.counts.Black, g.end != nil || g.atStart != nil, out, at, c.ev, done)
+		if g.flag.checkPeriod(&g.em, g.cfg.TimeControl, g.end != nil || g.atStart != nil, out, at, c.ev, done) {
+			g.hand.periodEarly((*out)[len(*out)-1], g.led.counts.White+g.led.counts.Black, c.ev)
+		}
 	case dueDefaultTime:
 		g.round.defaultTimePassed(&g.em, &g.led, g.start, g.cfg.DefaultTime, out, at)
 	case dueCheckJoin:
@@ -183,7 +185,8 @@ func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judg
 	case pressAfterHeld:
 		return false
 	case pressIllegalMove:
-		g.hand.illegalPress(&g.em, g.cfg, &g.led, &g.view, out, at, side)
+		g.view.unexplained.report() // the press judged what the board shows
+		g.hand.illegalPress(&g.em, g.cfg, &g.led, g.view.snap, out, at, side)
 	case pressOfAbsence:
 		g.away.absorbed(side)
 	case pressNoMove:
