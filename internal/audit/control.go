@@ -228,6 +228,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 			best, bestScore = ci, score
 		}
 	}
+	best = keepTag(withClocks, cands, exs, best)
 	chosen := cands[best]
 	for gi, rg := range withClocks {
 		rg.tc, rg.source, rg.ex = chosen.tc, chosen.source, exs[best][gi]
@@ -248,6 +249,48 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 	}
 	applyPrior(withClocks)
 	return chosen.tc, true
+}
+
+// keepTag returns the candidate a round is judged by: best, unless a tag
+// lost to it that the clocks do not contradict. One game's odd stretch
+// (a garbled run of readings that a period nobody played would explain)
+// is no contradiction: the clocks contradict a tag where at least two
+// games fit the other control clearly better (by two wrong readings'
+// worth, tagContradicts), or most games fit it better at all (an
+// increment a second off shows a little in every game). exs holds the explanations each candidate got; a tag's
+// that were cut short are completed.
+// tagContradicts is how much better a game must fit another control to
+// count against the round's tag: two wrong readings' worth.
+const tagContradicts = 2 * costGlitch
+
+func keepTag(games []*roundGame, cands []candidate, exs [][]gameExplanation, best int) int {
+	if cands[best].source == SourceTag {
+		return best
+	}
+	for ti, c := range cands {
+		if c.source != SourceTag {
+			continue
+		}
+		for gi, rg := range games {
+			if exs[ti][gi].sides[0].rs == nil && exs[ti][gi].sides[1].rs == nil {
+				exs[ti][gi] = explainGame(&rg.sd, c.tc, [2]bool{}, familyAny)
+			}
+		}
+		clearly, better := 0, 0
+		for gi := range games {
+			d := exs[ti][gi].cost - exs[best][gi].cost
+			if d >= tagContradicts {
+				clearly++
+			}
+			if d > 0 {
+				better++
+			}
+		}
+		if clearly < 2 && 2*better <= len(games) {
+			return ti
+		}
+	}
+	return best
 }
 
 // The %emt of a round's moves tell its increments to within a second,
