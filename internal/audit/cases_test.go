@@ -223,8 +223,10 @@ func TestCaseBlipsNoTag(t *testing.T) {
 // If move 40 took 12:00 by its %emt, the time ran out during it: the clock
 // stood at 0:00 until the press, and the count then gave exactly the 30
 // minutes and the increment (0:30:30). The flag fell before the control.
-// If it took 2:30, the same, but one wrong %emt and a press in the last
-// second explain the readings nearly as well: a possible flag, no
+// If it took 2:30, the same: without the flag the %emt would be wrong and
+// White would have pressed in the last of 40 seconds. If it took 0:50,
+// the %emt alone goes 10 s beyond the time left, which the opponent's slow
+// press can add to a %emt timed from the board: a possible flag, no
 // verdict. If it took 0:38, White pressed with two seconds left: no
 // finding. And with no %emt on move 40, nothing tells a flag from a press
 // in the last second: no finding.
@@ -271,7 +273,8 @@ func TestCaseFlagHiddenByTheCount(t *testing.T) {
 		want string
 	}{
 		{"ran out, far", "0:12:00", 1830 * time.Second, "flag-before-control white 40"},
-		{"ran out, near", "0:02:30", 1830 * time.Second, "possible-flag white 40"},
+		{"ran out, 1:50 beyond", "0:02:30", 1830 * time.Second, "flag-before-control white 40"},
+		{"ran out, 10 s beyond", "0:00:50", 1830 * time.Second, "possible-flag white 40"},
 		{"two seconds left", "0:00:38", 1832 * time.Second, ""},
 		// A second above the period and its increment: the clock, stopped
 		// at the count, shows what it added to a second left, whatever
@@ -439,9 +442,10 @@ func TestCaseControlSimulated(t *testing.T) {
 // stands there until the count adds the period to nothing: both readings
 // say Black's time ran out during move 39. Without the flag the 0:00 would
 // be a wrong reading (with under a minute left, one read a little off
-// shows 0:00 too) and the count's reading a press in the last second: a
-// possible flag. Move 39's %emt, beyond the time left, makes it a flag. A
-// reading a second above the fresh period shows time left at the count:
+// shows 0:00 too) and the moves up to the count would have used the 1:18
+// that were left to the second: the flag is what the readings show, and
+// move 39's %emt, beyond the time left, says so too. A reading a second
+// above the fresh period shows time left at the count:
 // the 0:00 is then a wrong reading. Where the broadcast gives tenths,
 // 0:00.4 is time left.
 func TestCaseStoodAtZeroUntilTheCount(t *testing.T) {
@@ -488,7 +492,7 @@ func TestCaseStoodAtZeroUntilTheCount(t *testing.T) {
 	for _, c := range []struct {
 		name, after39, emt39, after40, want string
 	}{
-		{"ran out, by the readings", "0:00:00", "", "0:30:30", "possible-flag black 39"},
+		{"ran out, by the readings", "0:00:00", "", "0:30:30", "flag-before-control black 39"},
 		{"ran out, and the move's %emt says so", "0:00:00", "0:01:52", "0:30:30", "flag-before-control black 39"},
 		{"a second left at the count", "0:00:00", "", "0:30:31", ""},
 		{"tenths: time left", "0:00:00.4", "", "0:30:30.4", ""},

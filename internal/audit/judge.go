@@ -30,6 +30,10 @@ const (
 	possibleMargin = 4.0              // below this, a flag is no more likely than a glitch: nothing is said
 	maxFlagMove    = 30 * time.Minute // a flag move that took longer is not evidence enough alone
 	dateMargin     = 8.0              // points a flag in another move must cost more for the move to be known
+	// accuseEMTMargin is how far beyond the time left a move's %emt must
+	// go to accuse on it alone: a %emt is timed from the board, and the
+	// opponent's press seconds after the move lengthens it.
+	accuseEMTMargin = 15 * time.Second
 )
 
 // settle drops a flag before the control that explains a side's readings
@@ -340,10 +344,12 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 		case gap == 1 && rd.emt != Unknown:
 			fits = rd.emt >= prev.o-tolRound
 			took = rd.emt
-			if st.how == afterRunOut && rg.sd[sd].emt != emtTight {
+			if st.how == afterRunOut && (rg.sd[sd].emt != emtTight || rd.emt < prev.o+accuseEMTMargin) {
 				// The count hid the flag: the move's %emt is the only
 				// evidence, and only a side whose %emt agree with its
-				// clocks nearly everywhere makes one %emt enough.
+				// clocks nearly everywhere makes one %emt enough, and
+				// only beyond what a slow press adds to a %emt timed
+				// from the board.
 				fits = false
 			}
 		case gap == 1:

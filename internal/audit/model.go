@@ -316,15 +316,27 @@ func pressed(o, r, inc time.Duration) bool {
 	return r >= time.Second || o >= time.Second
 }
 
-// costLastSecond is what a press with under a second left costs, without
-// an increment: rarer than a flag in the same move is likely.
+// costLastSecond is the least a press with under a second left costs:
+// rarer than a flag in the same move is likely.
 const costLastSecond = 3.0
+
+// pointsPerNat converts a log-likelihood into points: a wrong reading,
+// at the rate noiseBase, costs costGlitch.
+var pointsPerNat = costGlitch / -math.Log(noiseBase)
+
+// lastSecondCost is what moves that used the time left, o, to the second
+// cost: the moves may have taken any time up to o, and one second of it
+// is the last, so the more time was left the rarer it is (with 14 minutes
+// left, about as rare as two wrong readings).
+func lastSecondCost(o time.Duration) float64 {
+	return max(costLastSecond, pointsPerNat*math.Log(max(1, o.Seconds())))
+}
 
 // lastSecond is the cost of a press that left the clock at 0:00 (from o,
 // without an increment to lift it).
 func lastSecond(o, r, inc time.Duration) float64 {
 	if inc < 2*time.Second && r < time.Second && o >= time.Second {
-		return costLastSecond
+		return lastSecondCost(o)
 	}
 	return 0
 }
@@ -681,12 +693,12 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if began > 0 {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
 				if gap == 1 && i >= 0 && used >= o-time.Second {
-					c += costLastSecond // the move left under a second before the count
+					c += lastSecondCost(o) // the move left under a second before the count
 				} else if gap > 1 && i >= 0 && began == 1 && d.countAt(from.p) == r.k && r.o-added-credit(tc, p) < time.Second {
 					// The moves up to the count used the time to the
 					// second: the reading is the fresh period's, as after
 					// a flag the count ended.
-					c += costLastSecond
+					c += lastSecondCost(o)
 				}
 			}
 			d.emit(to, c, st)
@@ -746,8 +758,9 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		next := periodTime(tc, p+1)
 		inc2 := credit(tc, p+1)
 		// The time ran out during the gap: the reading is at most the
-		// fresh period and the increments since.
-		if r.o <= next+time.Duration(gap)*inc2+tolRound {
+		// fresh period and the increments since (above it, the clock had
+		// time left when the move was completed).
+		if r.o <= next+time.Duration(gap)*max(inc, inc2) {
 			used := o + time.Duration(gap)*max(inc, inc2) + next - r.o
 			st := step{kind: stepPeriod, how: byRunOut, from: i, periods: 1, flagMin: k + 1, used: max(0, used)}
 			at, located := d.locateFlag(i, j, o, inc)
