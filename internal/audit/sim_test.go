@@ -39,7 +39,7 @@ type simStats struct {
 	falseFlags, wrongMove, missed                                    int
 	possible, possibleSpurious, clockData                            int
 	ctrlChecked, ctrlWrong, ctrlAll, ctrlAllWrong                    int
-	shifts, shiftsVisible, shiftsFound, shiftsSpurious               int
+	shifts, shiftsVisible, shiftsFound, shiftsNear, shiftsSpurious   int
 	timeAdded, timeAddedFound, extraPress, extraPressFound           int
 	byMode                                                           map[string][2]int // evident flags per mode: found, total
 }
@@ -285,7 +285,20 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 			}
 		}
 		for _, f := range rep.Findings {
-			if (f.Kind == PeriodEarly || f.Kind == PeriodLate) && !shifts[f.Kind+" "+simKey(f.Side, f.Move)] {
+			if (f.Kind != PeriodEarly && f.Kind != PeriodLate) || shifts[f.Kind+" "+simKey(f.Side, f.Move)] {
+				continue
+			}
+			// A shift the readings date a move off (the reading of its
+			// move missing or wrong) is the clock's incident all the same.
+			near := false
+			for _, in := range g.Incidents {
+				if (in.Kind == broadcastsim.PeriodEarly || in.Kind == broadcastsim.PeriodLate) && in.Side.String() == f.Side && in.Move >= f.Move-2 && in.Move <= f.Move+2 {
+					near = true
+				}
+			}
+			if near {
+				st.shiftsNear++
+			} else {
 				st.shiftsSpurious++
 			}
 		}
@@ -339,7 +352,7 @@ func simLog(t *testing.T, st *simStats) {
 		st.possible, float64(st.possible)/float64(max(1, st.games)), st.possibleSpurious, float64(st.possibleSpurious)/float64(max(1, st.games)))
 	t.Logf("clock-data: %d (%.3f per game)", st.clockData, float64(st.clockData)/float64(max(1, st.games)))
 	t.Logf("control identified where the clocks show it: %s wrong; in all games with clocks: %s wrong", rate(st.ctrlWrong, st.ctrlChecked), rate(st.ctrlAllWrong, st.ctrlAll))
-	t.Logf("period shifts: %d, visible %d, found %s; reported where none happened: %d", st.shifts, st.shiftsVisible, rate(st.shiftsFound, st.shiftsVisible), st.shiftsSpurious)
+	t.Logf("period shifts: %d, visible %d, found %s; reported a move or two from one that happened: %d, where none happened: %d", st.shifts, st.shiftsVisible, rate(st.shiftsFound, st.shiftsVisible), st.shiftsNear, st.shiftsSpurious)
 	t.Logf("time added: found %s; presses without a move found as increment-extra: %s", rate(st.timeAddedFound, st.timeAdded), rate(st.extraPressFound, st.extraPress))
 }
 
