@@ -74,6 +74,10 @@ func withoutFlag(rg *roundGame, sd clockd.Side) (gameExplanation, float64) {
 	return alt, best
 }
 
+// plainWindow is how long a plain move takes, give or take, for the
+// coincidence that a flag leaves a reading that looks like one.
+const plainWindow = 2 * time.Minute
+
 // opponentFlagCost is the cost of explaining a period that side's clock
 // shows between readings a and b by the opponent's time running out on one
 // of the opponent's moves between them (in period p, the same as side's),
@@ -106,6 +110,12 @@ func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float
 		}
 		if r.k-1 < tc[sd.Other()].Required(p) {
 			extra += costFlag // the opponent's own flag before the control
+		}
+		if plainAfter := q.o + time.Duration(gap)*inc - r.o; plainAfter >= -tolRound && plainAfter <= time.Duration(gap)*plainWindow {
+			// The opponent's reading follows the one before as a plain
+			// move would: a flag needs its overstep to have eaten the
+			// fresh period to within that, a coincidence.
+			extra += pointsPerNat * math.Log(float64(next)/float64(plainWindow))
 		}
 		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []oppFlag{{ply: r.ply, period: p + 1}}, noEarlyFlag: true, emt: rg.sd[sd].emt}
 		e := decodeSide(&rg.sd[sd], h)
