@@ -15,14 +15,28 @@
 // The readings follow the rules of reconciletrace: the orchestrator's files
 // (-spine) are reported apart from the others, and a short file of pure
 // helpers (-whole) is read whole when it is first entered.
+//
+// It also checks, with the package type-checked, the rule that keeps the
+// stages apart: a part (the package's unexported types of the Game's
+// fields that have a method with a pointer receiver) is a function of the
+// values the Game hands it. No method of any of the package's types but
+// the Game, and no function, calls a method of a part other than its own
+// receiver's type or reads a field of one: what a stage needs of another
+// part the Game reads and hands it as a value (the record, a count, the
+// answer of another part's question). The emitter, the event stream every
+// stage is handed to write its events to, and the loop's work are reported
+// apart. It lists too the Game's methods outside the spine's files: a
+// stage decides, and only the spine applies.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"sort"
@@ -226,6 +240,10 @@ func main() {
 		}
 	}
 
+	// Stages apart: the calls into another part's methods and the reads
+	// of its fields, by the type whose method (or the function) makes them.
+	apart(fset, files, spine, *verbose)
+
 	// Following one input through every branch: a depth-first reading
 	// from the entry point, each function read once, in the order of its
 	// calls; a file is entered each time the reading moves into it from
@@ -415,4 +433,141 @@ func set(s string) map[string]bool {
 		}
 	}
 	return m
+}
+
+// apart reports, for each of the package's types (and its functions), the
+// calls it makes into the methods of a part of another type and the reads
+// of such a part's fields, the Game's excepted (it is the orchestrator),
+// and the Game's methods declared outside the spine's files.
+func apart(fset *token.FileSet, files []*ast.File, spine map[string]bool, verbose bool) {
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	pkg, err := conf.Check("reconcile", fset, files, info)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "type-checking:", err)
+		os.Exit(1)
+	}
+	game, ok := pkg.Scope().Lookup("Game").Type().Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	// parts: the unexported types of the Game's fields with a method that
+	// may change them (a pointer receiver); sinks: the event stream and
+	// the loop's work, reported apart.
+	parts, sinks := map[string]bool{}, map[string]bool{"emitter": true, "work": true}
+	for i := 0; i < game.NumFields(); i++ {
+		t := game.Field(i).Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := t.(*types.Named)
+		if !ok || n.Obj().Pkg() != pkg || n.Obj().Exported() {
+			continue
+		}
+		for j := 0; j < n.NumMethods(); j++ {
+			if _, ptr := n.Method(j).Type().(*types.Signature).Recv().Type().(*types.Pointer); ptr {
+				parts[n.Obj().Name()] = true
+				break
+			}
+		}
+	}
+	calls, reads, sunk := map[string]int{}, map[string]int{}, map[string]int{}
+	var lines, outside []string
+	for _, f := range files {
+		file := filepath.Base(fset.Position(f.Pos()).Filename)
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			by := "(functions)"
+			if fd.Recv != nil && len(fd.Recv.List) > 0 {
+				by = typeName(fd.Recv.List[0].Type)
+			}
+			if by == "Game" {
+				if !spine[file] {
+					outside = append(outside, fmt.Sprintf("%s (%s)", fd.Name.Name, file))
+				}
+				continue
+			}
+			if _, ok := calls[by]; !ok {
+				calls[by], reads[by] = 0, 0
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				se, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				sel := info.Selections[se]
+				if sel == nil {
+					return true
+				}
+				t := sel.Recv()
+				if p, ok := t.(*types.Pointer); ok {
+					t = p.Elem()
+				}
+				nt, ok := t.(*types.Named)
+				if !ok || nt.Obj().Pkg() != pkg || nt.Obj().Name() == by {
+					return true
+				}
+				part := nt.Obj().Name()
+				if sinks[part] {
+					sunk[part]++
+					return true
+				}
+				if !parts[part] {
+					return true
+				}
+				what := "reads"
+				if sel.Kind() == types.FieldVal {
+					reads[by]++
+				} else {
+					what = "calls"
+					calls[by]++
+				}
+				lines = append(lines, fmt.Sprintf("    %s.%s %s %s.%s (%s)", by, fd.Name.Name, what, part, se.Sel.Name, filepath.Base(fset.Position(se.Pos()).String())))
+				return true
+			})
+		}
+	}
+	var names []string
+	total := map[string]int{}
+	for t := range calls {
+		names = append(names, t)
+		total[t] = calls[t] + reads[t]
+	}
+	sum := 0
+	for _, t := range names {
+		sum += total[t]
+	}
+	var ps []string
+	for p := range parts {
+		if !sinks[p] {
+			ps = append(ps, p)
+		}
+	}
+	sort.Strings(ps)
+	fmt.Printf("stages apart: calls into another part's methods and reads of its fields, the Game's excepted (parts: %s): %d\n", strings.Join(ps, ", "), sum)
+	for _, t := range sortedByCount(total) {
+		if total[t] > 0 {
+			fmt.Printf("  %-20s %d calls, %d reads\n", t, calls[t], reads[t])
+		}
+	}
+	if verbose {
+		sort.Strings(lines)
+		for _, l := range lines {
+			fmt.Println(l)
+		}
+	}
+	var ss []string
+	for _, s := range sortedByCount(sunk) {
+		ss = append(ss, fmt.Sprintf("%s %d", s, sunk[s]))
+	}
+	fmt.Printf("  written to, apart: %s\n", strings.Join(ss, ", "))
+	sort.Strings(outside)
+	fmt.Printf("the Game's methods outside the spine: %d", len(outside))
+	if len(outside) > 0 {
+		fmt.Printf(": %s", strings.Join(outside, ", "))
+	}
+	fmt.Println()
 }
