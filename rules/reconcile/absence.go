@@ -126,7 +126,7 @@ func (a *absence) unsure(plies []plyInfo) bool {
 
 // reportLaid raises the unverified-moves anomaly of plies laid after ply
 // verified; back opens the text (how the board was read again).
-func (a *absence) reportLaid(em *emitter, led *ledger, out *[]Event, at time.Duration, back Text, verified int, l laidPlies, ambiguous bool) {
+func (a *absence) reportLaid(em *emitter, led record, out *[]Event, at time.Duration, back Text, verified int, l laidPlies, ambiguous bool) {
 	first := verified + 1
 	how := say(TextUnverifiedOnly, strings.Join(l.words, " "))
 	if ambiguous {
@@ -140,7 +140,7 @@ func (a *absence) reportLaid(em *emitter, led *ledger, out *[]Event, at time.Dur
 // reportRebuilt raises the unverified-moves anomaly of a rebuilt record:
 // made plies nobody saw after ply verified, n of them each side's; first
 // when the board was first read with the game under way.
-func (a *absence) reportRebuilt(em *emitter, led *ledger, out *[]Event, at time.Duration, first bool, why Text, verified, made int, n [2]int) {
+func (a *absence) reportRebuilt(em *emitter, led record, out *[]Event, at time.Duration, first bool, why Text, verified, made int, n [2]int) {
 	fen := led.rec.FEN()
 	back := Text{Code: TextUnverifiedBack}
 	if first {

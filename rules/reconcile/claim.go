@@ -35,7 +35,7 @@ type claimBook []claim
 // claimed freezes side's claim: the position, both clocks, the moves since
 // the last capture or pawn move, the moves of the last minutes, and whether
 // the opponent can still checkmate by any series of legal moves.
-func (cs *claimBook) claimed(em *emitter, cfg Config, led *ledger, clock clockd.Times, out *[]Event, at time.Duration, side clockd.Side) {
+func (cs *claimBook) claimed(em *emitter, cfg Config, led record, clock clockd.Times, out *[]Event, at time.Duration, side clockd.Side) {
 	opp := side.Other()
 	ans, line := cfg.canMate(led.rec, opp)
 	var recent []string

@@ -60,7 +60,7 @@ func refTimes(ref *clockd.Clock, c clockd.Times, at time.Duration) {
 // returns ev as it is to be taken, and whether the clock's sides were
 // turned round now: the caller turns round the pending presses, the
 // clock's word and the reference clock's times with them.
-func (j *joined) learnFaces(led *ledger, ev clockd.ClockEvent) (clockd.ClockEvent, bool) {
+func (j *joined) learnFaces(led record, ev clockd.ClockEvent) (clockd.ClockEvent, bool) {
 	n := len(led.plies)
 	if j.faces != facesGuessed || n == 0 || led.plies[n-1].completed() {
 		return ev, false

@@ -25,7 +25,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 		if g.end == nil {
 			g.led.completedByNextMove(&g.em, g.clock, out, at, side, ev.At)
 		}
-		e := g.cfg.verdict(&g.led, &g.away, g.end, g.facing.known(), f, both)
+		e := g.cfg.verdict(g.led.record, &g.away, g.end, g.facing.known(), f, both)
 		if g.end == nil {
 			for i := len(g.led.plies) - 1; i >= 0; i-- {
 				p := g.led.plies[i]
@@ -66,7 +66,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 }
 
 // verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
-func (c Config) verdict(led *ledger, a *absence, end *gameEnd, oriented bool, f fallen, both bool) Event {
+func (c Config) verdict(led record, a *absence, end *gameEnd, oriented bool, f fallen, both bool) Event {
 	ev, side := f.ClockEvent, f.Side
 	hw := max(ev.Period, 1)
 	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: led.countAtFlag(f)}
@@ -142,7 +142,7 @@ func (c Config) unjudged(a *absence, end *gameEnd, oriented bool, e *Event, side
 // control was reached (or both flags fell before the last period), a draw
 // when both fell in the last, and otherwise a loss, or a draw when the
 // opponent cannot checkmate (6.9).
-func (c Config) judged(led *ledger, e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd.Judgement, both bool) {
+func (c Config) judged(led record, e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd.Judgement, both bool) {
 	done, opp, hw := e.MovesCompleted, side.Other(), e.Period
 	eff, required, last := j.Period, j.Required, j.Last
 	e.Period = eff

@@ -358,7 +358,7 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 	if g.facing == facingBlackBottom {
 		s = s.Rotated()
 	}
-	g.view.see(&g.led, s)
+	g.view.see(g.led.record, s)
 	if !g.boardReset(out, at, raw) {
 		g.process(out, at)
 		g.drain(out, at) // what the board decided is done before the input goes on
@@ -485,7 +485,7 @@ func (g *Game) clockStarted(out *[]Event, at time.Duration, ev clockd.ClockEvent
 // clockPressed records a press: it waits to be resolved against the board
 // (resolvePress).
 func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent) {
-	ev, turned := g.join.learnFaces(&g.led, ev)
+	ev, turned := g.join.learnFaces(g.led.record, ev)
 	if turned {
 		g.waiting.mirror()
 		refTimes(g.ref, ev.Clock, ev.At)
@@ -555,7 +555,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 			g.em.anomaly(&out, at, KindBadInput, a.Side, false, "10.2", say(TextBadClaimEnded, badAction))
 			return out
 		}
-		g.claims.claimed(&g.em, g.cfg, &g.led, g.clock, &out, at, a.Side)
+		g.claims.claimed(&g.em, g.cfg, g.led.record, g.clock, &out, at, a.Side)
 	case ActDecide:
 		drawn, rejected := g.claims.decided(&g.em, &out, at, a.Claim, a.Decision)
 		if rejected != nil {

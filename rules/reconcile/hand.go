@@ -302,7 +302,7 @@ func FormatChange(d time.Duration) string {
 // Black's reply. A player who has not is perhaps not at the board (6.7.1);
 // the arbiter checks, and decides (an absent player loses, 6.7.1, unless
 // the rules of the competition say otherwise).
-func (r *roundState) defaultTimePassed(em *emitter, led *ledger, start *chess.Position, defaultTime time.Duration, out *[]Event, at time.Duration) {
+func (r *roundState) defaultTimePassed(em *emitter, led record, start *chess.Position, defaultTime time.Duration, out *[]Event, at time.Duration) {
 	*r = roundDefaultChecked
 	var made [2]bool
 	for _, p := range led.plies {
@@ -350,7 +350,7 @@ func (h *hand) clockWasReset(em *emitter, plies int, ended bool, before clockd.T
 // pressWithoutMove reports ev, a press with no new move of its side on the
 // board: an illegal move (6.2.4, 7.5.3); the opponent's press back, with no
 // move of its own, is then expected and no offence.
-func (h *hand) pressWithoutMove(em *emitter, cfg Config, led *ledger, guessed bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+func (h *hand) pressWithoutMove(em *emitter, cfg Config, led record, guessed bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	if guessed {
 		return // whose press it was is not known yet (see learnFaces)
 	}
@@ -367,7 +367,7 @@ func (h *hand) pressWithoutMove(em *emitter, cfg Config, led *ledger, guessed bo
 // (checkmate, stalemate, a result signalled, a flag) a stopped clock is
 // what the players do, and nothing is raised; during the game the arbiter
 // is told.
-func (h *hand) clockStopped(em *emitter, led *ledger, flagDown [2]bool, ended bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+func (h *hand) clockStopped(em *emitter, led record, flagDown [2]bool, ended bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	if ended || led.rec.Status().Over {
 		// the record's position ends the game: its game-end is due
 		return
@@ -390,7 +390,7 @@ func (h *hand) clockStopped(em *emitter, led *ledger, flagDown [2]bool, ended bo
 }
 
 // illegalPress reports a press completing a position no legal move explains.
-func (h *hand) illegalPress(em *emitter, cfg Config, led *ledger, board rules.Snapshot, out *[]Event, at time.Duration, side clockd.Side) {
+func (h *hand) illegalPress(em *emitter, cfg Config, led record, board rules.Snapshot, out *[]Event, at time.Duration, side clockd.Side) {
 	h.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := say(TextIllegalPosition, possWord(side))

@@ -14,7 +14,12 @@ import (
 // each ply (when it was made, whether and how it was completed), the
 // board after each ply, and the moves each side has completed. The
 // methods here only read and write the ledger.
-type ledger struct {
+type ledger struct{ record }
+
+// record is what the ledger holds, as the Game hands it to a stage to
+// read: a value, whose methods only read it. A stage that would change the
+// record hands back what it decided instead.
+type record struct {
 	rec     *rules.Game
 	plies   []plyInfo
 	boards  []rules.Snapshot // the placement after each ply (index 0: the start)
@@ -27,7 +32,7 @@ type ledger struct {
 // side, reported within boardReportLag after the flag at flagAt, would
 // complete if it was made before the flag; i is the first of them and
 // next the move that would complete it.
-func (led *ledger) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k, i, next int, ok bool) {
+func (led record) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k, i, next int, ok bool) {
 	for a, p := range led.plies {
 		if p.side != side || p.completed() || p.unverified() {
 			continue
@@ -48,7 +53,7 @@ func (led *ledger) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k
 // opponent's clock was still running. That the ply stays unpressed is the
 // consequence of the forgotten press already reported, not a second one;
 // the ply is completed by its side's next move all the same (6.2.1).
-func (led *ledger) couldNotPress(i int) bool {
+func (led record) couldNotPress(i int) bool {
 	if i == 0 {
 		return false
 	}
@@ -60,7 +65,7 @@ func (led *ledger) couldNotPress(i int) bool {
 // fell: a press read after the flag's reading (the same reading time or
 // later) completed its move after the flag, whenever arbiterd came to
 // resolve it (6.3.1: the moves completed in the period).
-func (led *ledger) countAtFlag(f fallen) int {
+func (led record) countAtFlag(f fallen) int {
 	n := led.counts.Of(f.Side)
 	for _, p := range led.plies {
 		if p.side == f.Side && p.pressedAfter(f) {
@@ -102,7 +107,7 @@ func (led *ledger) layUnverified(at time.Duration, kept int, moves []*chess.Move
 }
 
 // moveText is "23.Nf3" or "23...Nf6" for ply index i.
-func (led *ledger) moveText(i int) string {
+func (led record) moveText(i int) string {
 	p := led.plies[i]
 	n := led.before.White + 1
 	if p.side == clockd.Black {
@@ -121,7 +126,7 @@ func (led *ledger) moveText(i int) string {
 
 // nextOwn returns the index of the next ply after ply i made by the same
 // side, or -1.
-func (led *ledger) nextOwn(i int) int {
+func (led record) nextOwn(i int) int {
 	for j := i + 1; j < len(led.plies); j++ {
 		if led.plies[j].side == led.plies[i].side {
 			return j
@@ -132,7 +137,7 @@ func (led *ledger) nextOwn(i int) int {
 
 // restoreFEN is the position after the last completed ply: the one the
 // arbiter restores after an illegal move (7.5.1).
-func (led *ledger) restoreFEN() string {
+func (led record) restoreFEN() string {
 	n := 0
 	for i, p := range led.plies {
 		if p.completed() {
@@ -144,7 +149,7 @@ func (led *ledger) restoreFEN() string {
 
 // when words the moment of a press as an arbiter reads it: after which
 // move, with the times the clock showed.
-func (led *ledger) when(ev clockd.ClockEvent) Text {
+func (led record) when(ev clockd.ClockEvent) Text {
 	last := -1
 	for i, p := range led.plies {
 		if p.completed() && !p.unverified() {
@@ -188,7 +193,7 @@ const (
 // (then none is known), or base is the position the pieces of far were
 // lifted from, which is searched now. ok is false when that search
 // reaches base: it is no far position.
-func (led *ledger) fewestTo(q *pressQueue, a *absence, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
+func (led record) fewestTo(q *pressQueue, a *absence, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
 	if base != far.snap {
 		res := led.explain(q, a, base, resyncPlies, q.retractable(led, a))
 		if res.Kind != rules.Unexplained {

@@ -137,14 +137,14 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		g.finish(out, at, st.Result, st.Reason, st.Article)
 	case dueWarnUnexplained:
 		g.view.unexplained.report()
-		g.view.warnUnexplained(&g.em, &g.led, g.start, g.cfg.MaxPlies, g.facing.known(), out, at)
+		g.view.warnUnexplained(&g.em, g.led.record, g.start, g.cfg.MaxPlies, g.facing.known(), out, at)
 	case dueSearchFar:
 		g.resyncFar(out, at, due)
 	case dueJudgeFlags:
 		g.resolveFlags(out, at)
 	case dueJudgeStop:
 		ev := g.flag.takeStop()
-		g.hand.clockStopped(&g.em, &g.led, g.flag.down, g.end != nil, out, at, ev)
+		g.hand.clockStopped(&g.em, g.led.record, g.flag.down, g.end != nil, out, at, ev)
 	case dueCheckPeriod:
 		c := g.flag.takeCheck(idx)
 		done := g.led.counts.Of(c.ev.Side)
@@ -155,7 +155,7 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 			g.hand.periodEarly((*out)[len(*out)-1], g.led.counts.White+g.led.counts.Black, c.ev)
 		}
 	case dueDefaultTime:
-		g.round.defaultTimePassed(&g.em, &g.led, g.start, g.cfg.DefaultTime, out, at)
+		g.round.defaultTimePassed(&g.em, g.led.record, g.start, g.cfg.DefaultTime, out, at)
 	case dueCheckJoin:
 		g.join.checked()
 		g.led.joinedAtTheStart(&g.em, &g.away, g.clock, g.cfg.TimeControl, g.facing.known() && g.end == nil, out, at)
@@ -179,14 +179,14 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 // judgePress applies what the press pr comes to (see judge), or reports
 // false when held plies are to be settled first.
 func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judged bool) {
-	vd := g.waiting.judge(&g.view, &g.led, &g.away, g.cfg, g.end != nil, g.atStart, at, pr)
+	vd := g.waiting.judge(&g.view, g.led.record, &g.away, g.cfg, g.end != nil, g.atStart, at, pr)
 	side := pr.ev.Side
 	switch vd.decision {
 	case pressAfterHeld:
 		return false
 	case pressIllegalMove:
 		g.view.unexplained.report() // the press judged what the board shows
-		g.hand.illegalPress(&g.em, g.cfg, &g.led, g.view.snap, out, at, side)
+		g.hand.illegalPress(&g.em, g.cfg, g.led.record, g.view.snap, out, at, side)
 	case pressOfAbsence:
 		g.away.absorbed(side)
 	case pressNoMove:
@@ -197,7 +197,7 @@ func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judg
 			// gives the turn back
 			g.waiting.expectBack(side.Other())
 		}
-		g.hand.pressWithoutMove(&g.em, g.cfg, &g.led, guessed, out, at, pr.ev)
+		g.hand.pressWithoutMove(&g.em, g.cfg, g.led.record, guessed, out, at, pr.ev)
 	case pressCompletesPly:
 		g.away.endAbsorbing(pr)
 		if g.led.pressed(&g.em, out, at, pr, vd.cands, vd.ply, g.clock) {
@@ -222,13 +222,13 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 // processOnce reads the board once and applies what it found to the other
 // parts; it reports rebuiltBehind when the board is to be looked at again.
 func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
-	c := g.view.read(&g.led, &g.waiting, &g.away, g.cfg, g.inputs, at)
+	c := g.view.read(g.led.record, &g.waiting, &g.away, g.cfg, g.inputs, at)
 	if c.kind == changeCheckTurn {
 		if r := g.rebuildOnTheClocksTurn(out, at, c.from, c.moves); r != notRebuilt {
 			return r // the plies laid unchecked had the wrong side to move
 		}
 		g.away.backInStep()
-		c = g.view.forwardInStep(&g.led, &g.waiting, &g.away, g.cfg, g.inputs, at, c.from, c.moves)
+		c = g.view.forwardInStep(g.led.record, &g.waiting, &g.away, g.cfg, g.inputs, at, c.from, c.moves)
 	}
 	if c.inStep {
 		g.away.backInStep()

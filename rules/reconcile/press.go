@@ -125,7 +125,7 @@ type pressVerdict struct {
 // the press queue, which is the press stage's own: whatever it comes to,
 // the press back was this one or is no more, and a press that waits for
 // the board goes back to the head of the queue. The rest it hands back.
-func (q *pressQueue) judge(v *boardView, led *ledger, a *absence, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
+func (q *pressQueue) judge(v *boardView, led record, a *absence, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
 	d, cands := q.decidePress(v, led, a, cfg, a.pressIgnored(ended, atStart, pr), at, pr)
 	if d != pressNotJudged {
 		q.back = noBackExpected // whatever it comes to, the press back was this or is no more
@@ -168,7 +168,7 @@ func (d pressDecision) String() string {
 // decidePress decides, at at, what the press pr comes to on the record,
 // the board and the absence as they stand, with the uncompleted plies of
 // its side (cands). It changes nothing.
-func (q *pressQueue) decidePress(v *boardView, led *ledger, a *absence, cfg Config, ignored bool, at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
+func (q *pressQueue) decidePress(v *boardView, led record, a *absence, cfg Config, ignored bool, at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
 	ev := pr.ev
 	if ignored {
 		return pressNotJudged, nil
@@ -224,7 +224,7 @@ func (a *absence) pressIgnored(ended bool, atStart *time.Duration, pr pendingPre
 }
 
 // uncompleted lists the side's plies not completed yet.
-func (led *ledger) uncompleted(side clockd.Side) []int {
+func (led record) uncompleted(side clockd.Side) []int {
 	var cands []int
 	for i, p := range led.plies {
 		if !p.completed() && p.side == side {
@@ -287,7 +287,7 @@ func (a *absence) absorbs(pr pendingPress, hasMove bool) bool {
 // pressedPly is the ply of pr's side that its press completes, among
 // cands (that side's uncompleted plies, at least one); those of that side
 // before it are completed by the next move (6.2.1).
-func (q *pressQueue) pressedPly(led *ledger, pr pendingPress, cands []int) int {
+func (q *pressQueue) pressedPly(led record, pr pendingPress, cands []int) int {
 	// The press completes the latest of side's moves made before it. When
 	// more presses of side wait after it (the clock was read late because
 	// the board that relays it was away, or one reading showed several
@@ -382,14 +382,14 @@ func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (ches
 
 // pressedFor reports whether a pending press of the ply's side came after
 // the ply was made.
-func (q *pressQueue) pressedFor(led *ledger, a *absence, i int) bool {
+func (q *pressQueue) pressedFor(led record, a *absence, i int) bool {
 	return q.pressWaitsFor(led, a, i, false)
 }
 
 // unpressedTail is how many plies at the end of the record nobody
 // completed or pressed for before the board went away: shown before the
 // absence, they may never have been made (a piece seen on its way).
-func (q *pressQueue) unpressedTail(led *ledger, a *absence) int {
+func (q *pressQueue) unpressedTail(led record, a *absence) int {
 	n := 0
 	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed() && !q.pressWaitsFor(led, a, i, true); i-- {
 		n++
@@ -399,7 +399,7 @@ func (q *pressQueue) unpressedTail(led *ledger, a *absence) int {
 
 // pressedBefore reports whether a press waiting to be resolved may
 // complete ply i; beforeAway: only a press read before the board went away.
-func (q *pressQueue) pressWaitsFor(led *ledger, a *absence, i int, beforeAway bool) bool {
+func (q *pressQueue) pressWaitsFor(led record, a *absence, i int, beforeAway bool) bool {
 	p := led.plies[i]
 	for _, pr := range q.presses {
 		if (!beforeAway || a.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {

@@ -26,7 +26,7 @@ import (
 // deadline fell due again and again, a search each time).
 func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	g.away.searchFar()
-	res := g.led.explain(&g.waiting, &g.away, g.view.snap, resyncPlies, g.waiting.retractable(&g.led, &g.away))
+	res := g.led.explain(&g.waiting, &g.away, g.view.snap, resyncPlies, g.waiting.retractable(g.led.record, &g.away))
 	switch res.Kind {
 	case rules.Forward, rules.Correction, rules.Ambiguous:
 		moves := res.Moves
@@ -57,7 +57,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	// may never have been made (a piece seen on its way): the search tried
 	// the sequences that replace them too, and the fewest plies made count
 	// from below them.
-	k := g.waiting.unpressedTail(&g.led, &g.away)
+	k := g.waiting.unpressedTail(g.led.record, &g.away)
 	from, fewest := g.led.rec.Ply()-k, least(res, k)
 	if max(at, due) < g.view.rebaseDue(g.cfg, &g.waiting, &g.away) {
 		// Wait: a piece in a hand, or one knocked over, is no position
@@ -177,7 +177,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	}
 	seen := g.waiting.dropUnseen(&g.away, keepIn)
 	g.away.laidUnverified(l.n, seen, verified, len(l.words), firstLaid)
-	g.away.reportLaid(&g.em, &g.led, out, at, back, verified, l, ambiguous)
+	g.away.reportLaid(&g.em, g.led.record, out, at, back, verified, l, ambiguous)
 	return notRebuilt
 }
 
@@ -326,7 +326,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 		seen = g.waiting.dropUnseen(&g.away, b.keepIn)
 	}
 	g.away.rebuilt(n, seen, verified, !again)
-	g.away.reportRebuilt(&g.em, &g.led, out, at, first, b.why, verified, made, n)
+	g.away.reportRebuilt(&g.em, g.led.record, out, at, first, b.why, verified, made, n)
 	if st := rec.Status(); st.Over {
 		// The board shows a game that has ended, by a move nobody saw: a
 		// mate or a stalemate on the board ends it all the same.

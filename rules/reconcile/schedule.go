@@ -75,7 +75,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 		}
 	}
 	if g.end == nil {
-		g.waiting.plyDeadlines(&g.led, &g.away, g.cfg.ScanLag, g.inputs, consider)
+		g.waiting.plyDeadlines(g.led.record, &g.away, g.cfg.ScanLag, g.inputs, consider)
 		if n := len(g.led.plies); n > 0 && g.led.rec.Status().Over {
 			consider(g.led.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
 		}
@@ -107,7 +107,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 // plyDeadlines gives consider the deadlines of the uncompleted plies: a
 // ply completed by its side's next move, or reported made without a press
 // once the opponent has replied (6.2.1).
-func (q *pressQueue) plyDeadlines(led *ledger, a *absence, lag time.Duration, inputs int, consider func(d time.Duration, k deadlineKind, i int)) {
+func (q *pressQueue) plyDeadlines(led record, a *absence, lag time.Duration, inputs int, consider func(d time.Duration, k deadlineKind, i int)) {
 	for i, p := range led.plies {
 		if p.completed() {
 			continue

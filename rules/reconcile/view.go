@@ -125,7 +125,7 @@ func (v *boardView) dumped(first bool, orient rules.Orientation, s rules.Snapsho
 // UnexplainedAfter, something arbiterd cannot follow: not the start
 // position yet, a second move by one side (7.5), or a position no legal
 // sequence explains.
-func (v *boardView) warnUnexplained(em *emitter, led *ledger, start *chess.Position, maxPlies int, oriented bool, out *[]Event, at time.Duration) {
+func (v *boardView) warnUnexplained(em *emitter, led record, start *chess.Position, maxPlies int, oriented bool, out *[]Event, at time.Duration) {
 	if !oriented {
 		em.anomaly(out, at, KindUnexplainedPosition, 0, true, "–",
 			say(TextNotOriented,
