@@ -12,8 +12,29 @@ import (
 )
 
 // absence is what arbiterd knows of a board that went away (unplugged,
-// powered off, changes lost) and of the plies made while it was.
+// powered off, changes lost) and of the plies made while it was. What the
+// other stages read of it is its awayFacts, which the Game hands them as a
+// value.
 type absence struct {
+	awayFacts
+	warned bool // the unverified-moves anomaly of this absence was raised
+	// unverifiedOpen is set when the count of unverified plies is only a lower
+	// bound because no sequence reached the board's position (the record
+	// was rebuilt from the board).
+	unverifiedOpen bool
+	// far: back from an absence, the position not even the deeper search
+	// reaches (see farPosition).
+	far farPosition
+	// laid is how many plies the first of the unchecked ones numbered from
+	// the last verified position: the fewest that can have been made up to
+	// the position they reached.
+	laid int
+}
+
+// awayFacts is what the absence says of the board to the other stages:
+// whether it is away or searched deeper, when it went away, the plies made
+// unseen and the presses that belong to them. Its methods only read it.
+type awayFacts struct {
 	disconnected bool // the board is disconnected: presses wait for it
 	// search: whether the board's position is searched to the full
 	// depth until it is explained again, and whether the board has been
@@ -21,7 +42,6 @@ type absence struct {
 	search searchState
 	at     time.Duration // when the board went away (or was last believed)
 	in     int           // the last input read before it (see before)
-	warned bool          // the unverified-moves anomaly of this absence was raised
 	// unverified counts, by side, the plies made while the board was not read
 	// that arbiterd could not verify (at least that many: the shortest
 	// sequence that reaches the board's position, or more when none was
@@ -30,19 +50,12 @@ type absence struct {
 	// count that may be short.
 	unverified     [2]int
 	unverifiedFrom int
-	// unverifiedOpen is set when the count of unverified plies is only a lower
-	// bound because no sequence reached the board's position (the record
-	// was rebuilt from the board).
-	unverifiedOpen bool
 	// absorb[side]: presses of side that belong to its unverified plies
 	// and may still be read (the clock, relayed by the board, is read
 	// after the board is back): they complete nothing and are no presses
 	// without a move.
 	absorb  [2]int
 	suspect bool // back from an absence, the board shows what nothing explains
-	// far: back from an absence, the position not even the deeper search
-	// reaches (see farPosition).
-	far farPosition
 	// stale: back from an absence, the board shows a position arbiterd
 	// can neither reach nor start from; presses since the absence are not
 	// judged. It is independent of suspect: the board can change again
@@ -51,11 +64,8 @@ type absence struct {
 	rebased bool // the record was rebuilt from the board in this absence
 	// unchecked: unverified plies were laid when the clock had not shown
 	// whose turn it was in the board's position; a side to move the clock
-	// shows later may contradict them (see unverify). laid is how many
-	// plies the first of them numbered from the last verified position:
-	// the fewest that can have been made up to the position they reached.
+	// shows later may contradict them (see unverify).
 	unchecked bool
-	laid      int
 	// undumped: the board has not been read whole (a dump) since it was
 	// disconnected. Until it is, a field update is laid on the image of
 	// before the absence, which may be stale: what it explains is held
@@ -119,7 +129,7 @@ func (a *absence) backInStep() {
 // unsure reports whether the record ends in what arbiterd put there without
 // verifying it (unverified plies, or a record rebuilt from the board), with
 // no verified move after it yet: the absence is not over.
-func (a *absence) unsure(plies []plyInfo) bool {
+func (a awayFacts) unsure(plies []plyInfo) bool {
 	n := len(plies)
 	return (n > 0 && plies[n-1].unverified()) || (n == 0 && a.rebased)
 }
@@ -192,7 +202,7 @@ func (a *absence) resync() {
 // disconnection is stamped at the last record read before it, which may be
 // a press (a killed daemon's journal), so an input stamped a.at is before
 // the absence when it is no later than a.in.
-func (a *absence) before(at time.Duration, in int) bool {
+func (a awayFacts) before(at time.Duration, in int) bool {
 	return stamp{at, in}.before(stamp{a.at, a.in + 1})
 }
 

@@ -25,7 +25,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 		if g.end == nil {
 			g.led.completedByNextMove(&g.em, g.clock, out, at, side, ev.At)
 		}
-		e := g.cfg.verdict(g.led.record, &g.away, g.end, g.facing.known(), f, both)
+		e := g.cfg.verdict(g.led.record, g.away.awayFacts, g.end, g.facing.known(), f, both)
 		if g.end == nil {
 			for i := len(g.led.plies) - 1; i >= 0; i-- {
 				p := g.led.plies[i]
@@ -66,7 +66,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 }
 
 // verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
-func (c Config) verdict(led record, a *absence, end *gameEnd, oriented bool, f fallen, both bool) Event {
+func (c Config) verdict(led record, a awayFacts, end *gameEnd, oriented bool, f fallen, both bool) Event {
 	ev, side := f.ClockEvent, f.Side
 	hw := max(ev.Period, 1)
 	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: led.countAtFlag(f)}
@@ -99,7 +99,7 @@ func (c Config) verdict(led record, a *absence, end *gameEnd, oriented bool, f f
 // unjudged gives the verdict of a flag whose count cannot be judged against
 // the control: after the game ended (none), after moves arbiterd could not
 // verify, or without a time control (unknown). It reports whether it did.
-func (c Config) unjudged(a *absence, end *gameEnd, oriented bool, e *Event, side clockd.Side, hw int) bool {
+func (c Config) unjudged(a awayFacts, end *gameEnd, oriented bool, e *Event, side clockd.Side, hw int) bool {
 	tc, done, opp := c.TimeControl, e.MovesCompleted, side.Other()
 	switch {
 	case end != nil:

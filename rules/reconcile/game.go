@@ -392,7 +392,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		// the absence says nothing new, and the board may have changed
 		// since by that side's own move, not yet pressed: the word stays
 		// tied to the position the board showed when it was given.
-		g.waiting.clockSays(&g.away, g.view.snap, ev.Side, at)
+		g.waiting.clockSays(g.away.awayFacts, g.view.snap, ev.Side, at)
 	}
 	g.advance(&out, at, at)
 	switch ev.Kind {
@@ -493,7 +493,7 @@ func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	}
 	g.clock = ev.Clock
 	g.flag.pressRead()
-	g.waiting.pressed(&g.away, g.view.snap, ev, g.inputs, g.end != nil)
+	g.waiting.pressed(g.away.awayFacts, g.view.snap, ev, g.inputs, g.end != nil)
 	g.em.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 }
 

@@ -193,7 +193,7 @@ const (
 // (then none is known), or base is the position the pieces of far were
 // lifted from, which is searched now. ok is false when that search
 // reaches base: it is no far position.
-func (led record) fewestTo(q *pressQueue, a *absence, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
+func (led record) fewestTo(q *pressQueue, a awayFacts, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
 	if base != far.snap {
 		res := led.explain(q, a, base, resyncPlies, q.retractable(led, a))
 		if res.Kind != rules.Unexplained {
@@ -377,7 +377,7 @@ func completedBy(by By) plyStatus {
 // most often a clock set to another control than the event's, which would
 // count the periods wrong; else a game whose first moves arbiterd missed
 // with every piece back on its square.
-func (led *ledger) joinedAtTheStart(em *emitter, a *absence, clock clockd.Times, tc clockd.TimeControl, followed bool, out *[]Event, at time.Duration) {
+func (led *ledger) joinedAtTheStart(em *emitter, a awayFacts, clock clockd.Times, tc clockd.TimeControl, followed bool, out *[]Event, at time.Duration) {
 	if !followed || a.fromStart || led.plyBase != 0 || led.rec.Ply() != 0 || len(led.plies) != 0 {
 		return
 	}

@@ -77,7 +77,7 @@ const (
 // pressed records a press read (ev, by input in): the clock hands the
 // move to the other side, and, unless the game has ended, the press waits
 // to be judged.
-func (q *pressQueue) pressed(a *absence, snap rules.Snapshot, ev clockd.ClockEvent, in int, ended bool) {
+func (q *pressQueue) pressed(a awayFacts, snap rules.Snapshot, ev clockd.ClockEvent, in int, ended bool) {
 	q.clockSays(a, snap, ev.Side.Other(), ev.At)
 	if !ended {
 		q.presses = append(q.presses, pendingPress{ev: ev, in: in})
@@ -85,7 +85,7 @@ func (q *pressQueue) pressed(a *absence, snap rules.Snapshot, ev clockd.ClockEve
 }
 
 // clockSays records the clock's word that side is to move, at at.
-func (q *pressQueue) clockSays(a *absence, snap rules.Snapshot, side clockd.Side, at time.Duration) {
+func (q *pressQueue) clockSays(a awayFacts, snap rules.Snapshot, side clockd.Side, at time.Duration) {
 	w := clockWord{board: wordOnBoard, toMove: side, at: at, snap: snap}
 	switch {
 	case a.disconnected:
@@ -125,7 +125,7 @@ type pressVerdict struct {
 // the press queue, which is the press stage's own: whatever it comes to,
 // the press back was this one or is no more, and a press that waits for
 // the board goes back to the head of the queue. The rest it hands back.
-func (q *pressQueue) judge(v *boardView, led record, a *absence, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
+func (q *pressQueue) judge(v *boardView, led record, a awayFacts, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
 	d, cands := q.decidePress(v, led, a, cfg, a.pressIgnored(ended, atStart, pr), at, pr)
 	if d != pressNotJudged {
 		q.back = noBackExpected // whatever it comes to, the press back was this or is no more
@@ -168,7 +168,7 @@ func (d pressDecision) String() string {
 // decidePress decides, at at, what the press pr comes to on the record,
 // the board and the absence as they stand, with the uncompleted plies of
 // its side (cands). It changes nothing.
-func (q *pressQueue) decidePress(v *boardView, led record, a *absence, cfg Config, ignored bool, at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
+func (q *pressQueue) decidePress(v *boardView, led record, a awayFacts, cfg Config, ignored bool, at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
 	ev := pr.ev
 	if ignored {
 		return pressNotJudged, nil
@@ -218,7 +218,7 @@ func (q *pressQueue) decidePress(v *boardView, led record, a *absence, cfg Confi
 // it came back with (it completes nothing arbiterd can check, and it is no
 // illegal move either; presses from before the absence are judged on what
 // the board showed then).
-func (a *absence) pressIgnored(ended bool, atStart *time.Duration, pr pendingPress) bool {
+func (a awayFacts) pressIgnored(ended bool, atStart *time.Duration, pr pendingPress) bool {
 	ev := pr.ev
 	return (atStart != nil && ev.At >= *atStart) || ended || (a.stale && !a.before(ev.At, pr.in))
 }
@@ -279,7 +279,7 @@ func takenLater(seq []*chess.Move) bool {
 // board was not read (read in the merged reading after the board came
 // back, or with no move to complete): it completes nothing arbiterd
 // verified, and it is not a press without a move.
-func (a *absence) absorbs(pr pendingPress, hasMove bool) bool {
+func (a awayFacts) absorbs(pr pendingPress, hasMove bool) bool {
 	ev, side := pr.ev, pr.ev.Side
 	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !a.before(ev.At, pr.in)))
 }
@@ -382,14 +382,14 @@ func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (ches
 
 // pressedFor reports whether a pending press of the ply's side came after
 // the ply was made.
-func (q *pressQueue) pressedFor(led record, a *absence, i int) bool {
+func (q *pressQueue) pressedFor(led record, a awayFacts, i int) bool {
 	return q.pressWaitsFor(led, a, i, false)
 }
 
 // unpressedTail is how many plies at the end of the record nobody
 // completed or pressed for before the board went away: shown before the
 // absence, they may never have been made (a piece seen on its way).
-func (q *pressQueue) unpressedTail(led record, a *absence) int {
+func (q *pressQueue) unpressedTail(led record, a awayFacts) int {
 	n := 0
 	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed() && !q.pressWaitsFor(led, a, i, true); i-- {
 		n++
@@ -399,7 +399,7 @@ func (q *pressQueue) unpressedTail(led record, a *absence) int {
 
 // pressedBefore reports whether a press waiting to be resolved may
 // complete ply i; beforeAway: only a press read before the board went away.
-func (q *pressQueue) pressWaitsFor(led record, a *absence, i int, beforeAway bool) bool {
+func (q *pressQueue) pressWaitsFor(led record, a awayFacts, i int, beforeAway bool) bool {
 	p := led.plies[i]
 	for _, pr := range q.presses {
 		if (!beforeAway || a.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {
@@ -446,7 +446,7 @@ func (q *pressQueue) pressesRead(side clockd.Side) bool {
 // those read from input keepIn on (when not 0), and counts them by side:
 // they are of the plies made while the board was not read (see
 // absence.absorbPresses).
-func (q *pressQueue) dropUnseen(a *absence, keepIn int) (seen [2]int) {
+func (q *pressQueue) dropUnseen(a awayFacts, keepIn int) (seen [2]int) {
 	kept := q.presses[:0]
 	for _, p := range q.presses {
 		if !a.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {

@@ -26,7 +26,7 @@ import (
 // deadline fell due again and again, a search each time).
 func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	g.away.searchFar()
-	res := g.led.explain(&g.waiting, &g.away, g.view.snap, resyncPlies, g.waiting.retractable(g.led.record, &g.away))
+	res := g.led.explain(&g.waiting, g.away.awayFacts, g.view.snap, resyncPlies, g.waiting.retractable(g.led.record, g.away.awayFacts))
 	switch res.Kind {
 	case rules.Forward, rules.Correction, rules.Ambiguous:
 		moves := res.Moves
@@ -57,9 +57,9 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	// may never have been made (a piece seen on its way): the search tried
 	// the sequences that replace them too, and the fewest plies made count
 	// from below them.
-	k := g.waiting.unpressedTail(g.led.record, &g.away)
+	k := g.waiting.unpressedTail(g.led.record, g.away.awayFacts)
 	from, fewest := g.led.rec.Ply()-k, least(res, k)
-	if max(at, due) < g.view.rebaseDue(g.cfg, &g.waiting, &g.away) {
+	if max(at, due) < g.view.rebaseDue(g.cfg, &g.waiting, g.away.awayFacts) {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.waitFar(farPosition{in: g.view.changed.in, snap: g.view.snap, least: fewest, from: from, fen: g.led.rec.FEN(),
@@ -125,7 +125,7 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	if !ok {
 		return false
 	}
-	from, fewest, ok := g.led.fewestTo(&g.waiting, &g.away, far, base)
+	from, fewest, ok := g.led.fewestTo(&g.waiting, g.away.awayFacts, far, base)
 	if !ok {
 		return false
 	}
@@ -175,7 +175,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if len(l.words) == 0 {
 		return notRebuilt
 	}
-	seen := g.waiting.dropUnseen(&g.away, keepIn)
+	seen := g.waiting.dropUnseen(g.away.awayFacts, keepIn)
 	g.away.laidUnverified(l.n, seen, verified, len(l.words), firstLaid)
 	g.away.reportLaid(&g.em, g.led.record, out, at, back, verified, l, ambiguous)
 	return notRebuilt
@@ -323,7 +323,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 	g.view.held.release()
 	var seen [2]int
 	if !again {
-		seen = g.waiting.dropUnseen(&g.away, b.keepIn)
+		seen = g.waiting.dropUnseen(g.away.awayFacts, b.keepIn)
 	}
 	g.away.rebuilt(n, seen, verified, !again)
 	g.away.reportRebuilt(&g.em, g.led.record, out, at, first, b.why, verified, made, n)

@@ -116,7 +116,7 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	g := h.g
 	// The game ended with state of its own left over.
 	g.end = &gameEnd{"1-0", "checkmate"}
-	g.away = absence{search: unsettled, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}
+	g.away = absence{awayFacts: awayFacts{search: unsettled, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}}
 	g.view.held = held{kind: heldAwayInHand, replaces: replacesCompleted, ambiguous: true, backTo: 3, from: 1}
 	g.waiting = pressQueue{back: blackBackExpected, turn: clockWord{board: wordOnBoard}, wait: true}
 	g.view.unexplained = unexplainedBoard{state: boardUnexplainedReported, since: stamp{in: 4}}

@@ -53,11 +53,11 @@ func (u unexplainedBoard) reported() bool { return u.state == boardUnexplainedRe
 func (h held) away() bool { return h.kind == heldAway || h.kind == heldAwayInHand }
 
 // resyncing reports whether the board is searched to the full depth.
-func (a absence) resyncing() bool { return a.search != inStep }
+func (a awayFacts) resyncing() bool { return a.search != inStep }
 
 // unsettled reports whether the board has been away since a.at and is not
 // yet explained again.
-func (a absence) unsettled() bool { return a.search == unsettled || a.search == unsettledLossy }
+func (a awayFacts) unsettled() bool { return a.search == unsettled || a.search == unsettledLossy }
 
 // seen reports whether the clock has given a word.
 func (w clockWord) seen() bool { return w.board != wordNone }
