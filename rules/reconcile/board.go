@@ -133,7 +133,7 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // deep as the absence allows, see searchBounds) and decides what it shows.
 // It takes on the view the plies held and whether the board is explained,
 // and hands back what the other parts are to do.
-func (v *boardView) read(led record, q *pressQueue, a awayFacts, cfg Config, inputs int, at time.Duration) boardChange {
+func (v *boardView) read(led record, q pressFacts, a awayFacts, cfg Config, inputs int, at time.Duration) boardChange {
 	s := v.snap
 	depth, back := a.searchBounds(cfg.MaxPlies, q.retractable(led, a), q.trailing(led, a))
 	res := led.explain(q, a, s, depth, back)
@@ -209,7 +209,7 @@ func (a awayFacts) searchBounds(maxPlies, retractable, trailing int) (depth, bac
 // retractable is how many plies at the end of the record a correction may
 // replace after an absence: the trailing uncompleted ones and the
 // unverified ones below them.
-func (q *pressQueue) retractable(led record, a awayFacts) int {
+func (q pressFacts) retractable(led record, a awayFacts) int {
 	n := q.trailing(led, a)
 	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
 		n++
@@ -222,7 +222,7 @@ func (q *pressQueue) retractable(led record, a awayFacts) int {
 // resolved) stays replaceable only while it is the last ply: a slide may
 // still end after the press is read, but once the opponent has replied
 // the pressed move is settled.
-func (q *pressQueue) trailing(led record, a awayFacts) int {
+func (q pressFacts) trailing(led record, a awayFacts) int {
 	n := 0
 	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
 		if i < len(led.plies)-1 && q.pressedFor(led, a, i) {
@@ -239,7 +239,7 @@ func (q *pressQueue) trailing(led record, a awayFacts) int {
 // have explained a piece in the hand, and the record's own cost order
 // would rather replace one of them by a longer sequence than all of them
 // by the one move the board shows.
-func (led record) explain(q *pressQueue, a awayFacts, s rules.Snapshot, depth, back int) rules.Result {
+func (led record) explain(q pressFacts, a awayFacts, s rules.Snapshot, depth, back int) rules.Result {
 	res := rules.Reconstruct(led.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
 	// The plies above the last verified position: those made while the
 	// board was not read, and, back from an absence, those it showed
@@ -331,7 +331,7 @@ func (u *unexplainedBoard) report() {
 // piece in the hand can look like a sequence of exchanges), as a possible
 // take-back when they lead back to an earlier position, or as a slide that
 // goes on.
-func (v *boardView) forward(led record, q *pressQueue, a awayFacts, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
+func (v *boardView) forward(led record, q pressFacts, a awayFacts, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
 	moves := res.Moves
 	if res.Kind == rules.Ambiguous {
 		moves = shortest(res.Candidates)
@@ -358,7 +358,7 @@ func (v *boardView) forward(led record, q *pressQueue, a awayFacts, cfg Config, 
 
 // forwardInStep takes plies added (moves, after ply from) by a board in
 // step with the record: one is applied at once, several are held.
-func (v *boardView) forwardInStep(led record, q *pressQueue, a awayFacts, cfg Config, inputs int, at time.Duration, from int, moves []*chess.Move) boardChange {
+func (v *boardView) forwardInStep(led record, q pressFacts, a awayFacts, cfg Config, inputs int, at time.Duration, from int, moves []*chess.Move) boardChange {
 	if j, ok := led.earlierPosition(v.snap); ok && len(moves) >= 2 {
 		// The board is back at an earlier position of the game: a
 		// take-back (7.1), or several quick moves that happen to lead
@@ -478,7 +478,7 @@ func strictlyBetween(a, mid, b chess.Square) bool {
 // by lifting the captured piece first: a dump read then shows a position
 // that four plies explain (…Bxg1, a move and back, …Bc5) with the wrong
 // side to move, and rebuilding the record from it derails the game.
-func (v *boardView) transient(led record, q *pressQueue, a awayFacts, from int, moves []*chess.Move) bool {
+func (v *boardView) transient(led record, q pressFacts, a awayFacts, from int, moves []*chess.Move) bool {
 	turn, ok := q.clockTurn(a.at, v.snap)
 	if !ok || v.snap.OccupancyOnly || v.snap.Unknown != 0 {
 		return false
@@ -528,7 +528,7 @@ func (h *held) slideOn(slide bool) {
 // replaced: one replaced ply is retracted and the new one applied at once;
 // a longer replacement is held (after an absence it may explain a piece in
 // the hand; on a connected board, a slide that goes on).
-func (v *boardView) correct(led record, q *pressQueue, a awayFacts, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
+func (v *boardView) correct(led record, q pressFacts, a awayFacts, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
 	if len(res.Moves) >= 2 {
 		v.hold(inputs, at, res.From, res.Moves)
 		if resync {

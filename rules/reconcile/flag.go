@@ -270,7 +270,7 @@ type fallen struct {
 
 // snapChecks takes the count each period check of side s is judged by,
 // once the presses up to its addition are resolved.
-func (f *flagState) snapChecks(q *pressQueue, counts Moves, s clockd.Side) {
+func (f *flagState) snapChecks(q pressFacts, counts Moves, s clockd.Side) {
 	for i := range f.checks {
 		c := &f.checks[i]
 		if c.ev.Side == s && !c.known && !q.pendingUpTo(s, c.in) {
@@ -309,7 +309,7 @@ func (f *flagState) clockFlag(inputs int, ev clockd.ClockEvent) {
 
 // clockPeriodAdded records a period the clock added, and the check of the
 // moves against it when a counter added it.
-func (f *flagState) clockPeriodAdded(em *emitter, q *pressQueue, counts Moves, inputs int, check bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+func (f *flagState) clockPeriodAdded(em *emitter, q pressFacts, counts Moves, inputs int, check bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	period := ev.Period
 	if period <= f.hwPeriod[ev.Side] {
 		period = f.hwPeriod[ev.Side] + 1

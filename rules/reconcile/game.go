@@ -405,7 +405,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.flag.clockFlag(g.inputs, ev)
 	case clockd.PeriodAdded:
 		g.clock = ev.Clock
-		g.flag.clockPeriodAdded(&g.em, &g.waiting, g.led.counts, g.inputs, len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && g.atStart == nil, &out, at, ev)
+		g.flag.clockPeriodAdded(&g.em, g.waiting.pressFacts, g.led.counts, g.inputs, len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && g.atStart == nil, &out, at, ev)
 	case clockd.Stopped:
 		g.clock = ev.Clock
 		g.ref.Stop(at)

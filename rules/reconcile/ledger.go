@@ -193,7 +193,7 @@ const (
 // (then none is known), or base is the position the pieces of far were
 // lifted from, which is searched now. ok is false when that search
 // reaches base: it is no far position.
-func (led record) fewestTo(q *pressQueue, a awayFacts, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
+func (led record) fewestTo(q pressFacts, a awayFacts, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
 	if base != far.snap {
 		res := led.explain(q, a, base, resyncPlies, q.retractable(led, a))
 		if res.Kind != rules.Unexplained {

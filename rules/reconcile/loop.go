@@ -98,7 +98,7 @@ func (g *Game) step(out *[]Event, at time.Duration, s step) {
 	case stepJudgeAgain:
 		g.resolvePress(out, at, s.press)
 	case stepSnapChecks:
-		g.flag.snapChecks(&g.waiting, g.led.counts, s.press.ev.Side)
+		g.flag.snapChecks(g.waiting.pressFacts, g.led.counts, s.press.ev.Side)
 	}
 }
 
@@ -179,7 +179,7 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 // judgePress applies what the press pr comes to (see judge), or reports
 // false when held plies are to be settled first.
 func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judged bool) {
-	vd := g.waiting.judge(&g.view, g.led.record, g.away.awayFacts, g.cfg, g.end != nil, g.atStart, at, pr)
+	vd := g.waiting.judge(g.view.boardFacts, g.led.record, g.away.awayFacts, g.cfg, g.end != nil, g.atStart, at, pr)
 	side := pr.ev.Side
 	switch vd.decision {
 	case pressAfterHeld:
@@ -222,13 +222,13 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 // processOnce reads the board once and applies what it found to the other
 // parts; it reports rebuiltBehind when the board is to be looked at again.
 func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
-	c := g.view.read(g.led.record, &g.waiting, g.away.awayFacts, g.cfg, g.inputs, at)
+	c := g.view.read(g.led.record, g.waiting.pressFacts, g.away.awayFacts, g.cfg, g.inputs, at)
 	if c.kind == changeCheckTurn {
 		if r := g.rebuildOnTheClocksTurn(out, at, c.from, c.moves); r != notRebuilt {
 			return r // the plies laid unchecked had the wrong side to move
 		}
 		g.away.backInStep()
-		c = g.view.forwardInStep(g.led.record, &g.waiting, g.away.awayFacts, g.cfg, g.inputs, at, c.from, c.moves)
+		c = g.view.forwardInStep(g.led.record, g.waiting.pressFacts, g.away.awayFacts, g.cfg, g.inputs, at, c.from, c.moves)
 	}
 	if c.inStep {
 		g.away.backInStep()

@@ -29,12 +29,19 @@ type pendingPress struct {
 // pressQueue is the presses that wait for the moves they complete (the press
 // is the commit point, 6.2.1), and what the latest presses expect.
 type pressQueue struct {
-	presses []pendingPress
+	pressFacts
 	// back: the latest press was the opponent's press without a move; the
 	// press back of the side it names, with no move of its own, is
 	// expected.
 	back backExpected
 	wait bool // the first pending press waits for the board to stand still (see resolvePress)
+}
+
+// pressFacts is what the press queue says to the other stages, which the
+// Game hands them as a value: the presses waiting, and the clock's latest
+// word on the side to move. Its methods only read it.
+type pressFacts struct {
+	presses []pendingPress
 	// turn is the clock's latest word on the side to move (see clockTurn).
 	turn clockWord
 }
@@ -125,7 +132,7 @@ type pressVerdict struct {
 // the press queue, which is the press stage's own: whatever it comes to,
 // the press back was this one or is no more, and a press that waits for
 // the board goes back to the head of the queue. The rest it hands back.
-func (q *pressQueue) judge(v *boardView, led record, a awayFacts, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
+func (q *pressQueue) judge(v boardFacts, led record, a awayFacts, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
 	d, cands := q.decidePress(v, led, a, cfg, a.pressIgnored(ended, atStart, pr), at, pr)
 	if d != pressNotJudged {
 		q.back = noBackExpected // whatever it comes to, the press back was this or is no more
@@ -168,7 +175,7 @@ func (d pressDecision) String() string {
 // decidePress decides, at at, what the press pr comes to on the record,
 // the board and the absence as they stand, with the uncompleted plies of
 // its side (cands). It changes nothing.
-func (q *pressQueue) decidePress(v *boardView, led record, a awayFacts, cfg Config, ignored bool, at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
+func (q *pressQueue) decidePress(v boardFacts, led record, a awayFacts, cfg Config, ignored bool, at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
 	ev := pr.ev
 	if ignored {
 		return pressNotJudged, nil
@@ -345,7 +352,7 @@ func repliedAfter(plies []plyInfo, waiting []pendingPress, pr pendingPress, i in
 // clock was read late (the board, which relays it, was away), or one
 // reading showed several presses, and the side pressed again before pr was
 // resolved.
-func (q *pressQueue) laterPresses(pr pendingPress) int {
+func (q pressFacts) laterPresses(pr pendingPress) int {
 	n := 0
 	for _, p := range q.presses {
 		if p.ev.Side == pr.ev.Side && p.in > pr.in {
@@ -369,7 +376,7 @@ func (q *pressQueue) clockSpoke(started bool) bool {
 // the board is first read with after it when that reading is a dump (the
 // board read afresh), of the position before it when it is a field update
 // (a change), and goes stale as the board changes (see Game.board).
-func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (chess.Color, bool) {
+func (q pressFacts) clockTurn(awayAt time.Duration, board rules.Snapshot) (chess.Color, bool) {
 	t := q.turn
 	if !t.seen() || t.at <= awayAt || (t.board != wordUnread && t.snap != board) {
 		return chess.White, false
@@ -382,14 +389,14 @@ func (q *pressQueue) clockTurn(awayAt time.Duration, board rules.Snapshot) (ches
 
 // pressedFor reports whether a pending press of the ply's side came after
 // the ply was made.
-func (q *pressQueue) pressedFor(led record, a awayFacts, i int) bool {
+func (q pressFacts) pressedFor(led record, a awayFacts, i int) bool {
 	return q.pressWaitsFor(led, a, i, false)
 }
 
 // unpressedTail is how many plies at the end of the record nobody
 // completed or pressed for before the board went away: shown before the
 // absence, they may never have been made (a piece seen on its way).
-func (q *pressQueue) unpressedTail(led record, a awayFacts) int {
+func (q pressFacts) unpressedTail(led record, a awayFacts) int {
 	n := 0
 	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed() && !q.pressWaitsFor(led, a, i, true); i-- {
 		n++
@@ -399,7 +406,7 @@ func (q *pressQueue) unpressedTail(led record, a awayFacts) int {
 
 // pressedBefore reports whether a press waiting to be resolved may
 // complete ply i; beforeAway: only a press read before the board went away.
-func (q *pressQueue) pressWaitsFor(led record, a awayFacts, i int, beforeAway bool) bool {
+func (q pressFacts) pressWaitsFor(led record, a awayFacts, i int, beforeAway bool) bool {
 	p := led.plies[i]
 	for _, pr := range q.presses {
 		if (!beforeAway || a.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {
@@ -422,7 +429,7 @@ func backOf(s clockd.Side) backExpected {
 // to the addition it checks, and no later ones: in a scramble the side's
 // next press may complete another move before the check is due, and that
 // move is not the one the clock added the period at.
-func (q *pressQueue) pendingUpTo(s clockd.Side, in int) bool {
+func (q pressFacts) pendingUpTo(s clockd.Side, in int) bool {
 	for _, p := range q.presses {
 		if p.ev.Side == s && p.in <= in {
 			return true
@@ -433,7 +440,7 @@ func (q *pressQueue) pendingUpTo(s clockd.Side, in int) bool {
 
 // pressesRead reports whether several presses of side wait: they complete
 // its moves in the order made (see resolvePress), not by next move.
-func (q *pressQueue) pressesRead(side clockd.Side) bool {
+func (q pressFacts) pressesRead(side clockd.Side) bool {
 	for _, p := range q.presses {
 		if p.ev.Side == side && q.laterPresses(p) > 0 {
 			return true

@@ -26,7 +26,7 @@ import (
 // deadline fell due again and again, a search each time).
 func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	g.away.searchFar()
-	res := g.led.explain(&g.waiting, g.away.awayFacts, g.view.snap, resyncPlies, g.waiting.retractable(g.led.record, g.away.awayFacts))
+	res := g.led.explain(g.waiting.pressFacts, g.away.awayFacts, g.view.snap, resyncPlies, g.waiting.retractable(g.led.record, g.away.awayFacts))
 	switch res.Kind {
 	case rules.Forward, rules.Correction, rules.Ambiguous:
 		moves := res.Moves
@@ -59,7 +59,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	// from below them.
 	k := g.waiting.unpressedTail(g.led.record, g.away.awayFacts)
 	from, fewest := g.led.rec.Ply()-k, least(res, k)
-	if max(at, due) < g.view.rebaseDue(g.cfg, &g.waiting, g.away.awayFacts) {
+	if max(at, due) < g.view.rebaseDue(g.cfg, g.waiting.pressFacts, g.away.awayFacts) {
 		// Wait: a piece in a hand, or one knocked over, is no position
 		// to rebuild the record from; one the board keeps showing is.
 		g.away.waitFar(farPosition{in: g.view.changed.in, snap: g.view.snap, least: fewest, from: from, fen: g.led.rec.FEN(),
@@ -125,7 +125,7 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	if !ok {
 		return false
 	}
-	from, fewest, ok := g.led.fewestTo(&g.waiting, g.away.awayFacts, far, base)
+	from, fewest, ok := g.led.fewestTo(g.waiting.pressFacts, g.away.awayFacts, far, base)
 	if !ok {
 		return false
 	}
@@ -368,7 +368,7 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 	for len(g.waiting.presses) > 0 && g.away.before(g.waiting.presses[0].ev.At, g.waiting.presses[0].in) {
 		pr := g.waiting.shift()
 		g.judgePress(out, at, pr)
-		g.flag.snapChecks(&g.waiting, g.led.counts, pr.ev.Side)
+		g.flag.snapChecks(g.waiting.pressFacts, g.led.counts, pr.ev.Side)
 	}
 }
 

@@ -118,7 +118,7 @@ func TestNewGameResetsTheGamesState(t *testing.T) {
 	g.end = &gameEnd{"1-0", "checkmate"}
 	g.away = absence{awayFacts: awayFacts{search: unsettled, unverified: [2]int{1, 0}, unverifiedFrom: 2, suspect: true, stale: true}}
 	g.view.held = held{kind: heldAwayInHand, replaces: replacesCompleted, ambiguous: true, backTo: 3, from: 1}
-	g.waiting = pressQueue{back: blackBackExpected, turn: clockWord{board: wordOnBoard}, wait: true}
+	g.waiting = pressQueue{back: blackBackExpected, pressFacts: pressFacts{turn: clockWord{board: wordOnBoard}}, wait: true}
 	g.view.unexplained = unexplainedBoard{state: boardUnexplainedReported, since: stamp{in: 4}}
 	seq, inputs := g.em.seq, g.inputs
 	h.board = rules.SnapshotOf(g.start)

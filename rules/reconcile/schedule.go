@@ -52,9 +52,9 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 		}
 	}
 	if g.view.held.plies != nil {
-		consider(g.view.heldDue(g.cfg, &g.waiting, g.away.awayFacts), dueSettleHeld, 0)
+		consider(g.view.heldDue(g.cfg, g.waiting.pressFacts, g.away.awayFacts), dueSettleHeld, 0)
 	}
-	if d, ok := g.waiting.due(&g.view, g.away.awayFacts, g.cfg); ok && g.facing.known() {
+	if d, ok := g.waiting.due(g.view.boardFacts, g.away.awayFacts, g.cfg); ok && g.facing.known() {
 		consider(d, dueJudgePress, 0)
 	}
 	if g.away.suspect && g.view.unexplained.on() && g.view.held.plies == nil {
@@ -65,7 +65,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 			// move made from the position (see movedOnFrom), not the
 			// clock's; it is awaited.
 		case g.away.far.in == g.view.changed.in:
-			consider(g.view.rebaseDue(g.cfg, &g.waiting, g.away.awayFacts), dueSearchFar, 0)
+			consider(g.view.rebaseDue(g.cfg, g.waiting.pressFacts, g.away.awayFacts), dueSearchFar, 0)
 		case lifting(g.view.snap, g.view.placed):
 			// a piece lifted (a taken piece, before the capturing one
 			// lands): no position to search for until it has stood
@@ -146,7 +146,7 @@ func (q *pressQueue) plyDeadlines(led record, a awayFacts, lag time.Duration, in
 // absence, it shows a position not yet settled (plies held from the
 // absence, or what nothing explains): presses wait for it as they wait for
 // the board to be back, so that they are judged on what it settles on.
-func (q *pressQueue) due(v *boardView, a awayFacts, cfg Config) (time.Duration, bool) {
+func (q *pressQueue) due(v boardFacts, a awayFacts, cfg Config) (time.Duration, bool) {
 	settling := (v.held.plies != nil && v.held.away()) || (a.suspect && v.unexplained.on())
 	if len(q.presses) == 0 || a.disconnected || settling {
 		return 0, false
@@ -163,7 +163,7 @@ func (q *pressQueue) due(v *boardView, a awayFacts, cfg Config) (time.Duration, 
 // them for ScanLag; after an absence not before the board is read again
 // in full, and a piece that may be in the hand not before
 // UnexplainedAfter.
-func (v *boardView) heldDue(cfg Config, q *pressQueue, a awayFacts) time.Duration {
+func (v *boardView) heldDue(cfg Config, q pressFacts, a awayFacts) time.Duration {
 	due := v.changed.at + cfg.ScanLag
 	if until, ok := v.waitsForTheBoard(q, a, cfg.ScanLag); ok && v.held.away() {
 		due = max(due, until)
@@ -201,7 +201,7 @@ func (v *boardView) stopDue(cfg Config, at time.Duration) time.Duration {
 // has finished the move — and the board not changed for ScanLag after
 // that press. Without a press (a game without a clock) the position must
 // stand for six times UnexplainedAfter.
-func (v *boardView) rebaseDue(cfg Config, q *pressQueue, a awayFacts) time.Duration {
+func (v *boardView) rebaseDue(cfg Config, q pressFacts, a awayFacts) time.Duration {
 	stood := v.changed.at + cfg.UnexplainedAfter
 	if until, ok := v.waitsForTheBoard(q, a, cfg.ScanLag); ok {
 		stood = max(stood, until)
@@ -222,7 +222,7 @@ func (v *boardView) rebaseDue(cfg Config, q *pressQueue, a awayFacts) time.Durat
 // the capturing one not yet seen on its square, the press already made).
 // The next dump shows it; the wait is bounded by twice ScanLag after the
 // word, for a board that is not polled.
-func (v *boardView) waitsForTheBoard(q *pressQueue, a awayFacts, scanLag time.Duration) (time.Duration, bool) {
+func (v *boardView) waitsForTheBoard(q pressFacts, a awayFacts, scanLag time.Duration) (time.Duration, bool) {
 	t := q.turn
 	if a.search != unsettledLossy || !t.seen() || t.at <= v.boardRead.at {
 		return 0, false

@@ -60,7 +60,7 @@ func TestBoardRead(t *testing.T) {
 			v.see(led.record, rules.SnapshotOf(shown.Position()))
 			var q pressQueue
 			var a absence
-			got := v.read(led.record, &q, a.awayFacts, Config{ScanLag: DefaultScanLag, MaxPlies: DefaultMaxPlies}, 10, 10*time.Second)
+			got := v.read(led.record, q.pressFacts, a.awayFacts, Config{ScanLag: DefaultScanLag, MaxPlies: DefaultMaxPlies}, 10, 10*time.Second)
 			if got.kind != c.want || (c.want != changeNone && (got.from != c.from || len(got.moves) != c.moves)) {
 				t.Errorf("read = kind %d from %d with %d plies, want kind %d from %d with %d plies", got.kind, got.from, len(got.moves), c.want, c.from, c.moves)
 			}
@@ -114,7 +114,7 @@ func TestPressJudge(t *testing.T) {
 			pr := pendingPress{ev: clockd.ClockEvent{Kind: clockd.Press, Side: c.side, At: sec(c.at)}, in: len(c.record) + 1}
 			q := pressQueue{back: whiteBackExpected}
 			var a absence
-			got := q.judge(&v, led.record, a.awayFacts, Config{ScanLag: DefaultScanLag, UnexplainedAfter: DefaultUnexplainedAfter}, false, nil, sec(c.at+2), pr)
+			got := q.judge(v.boardFacts, led.record, a.awayFacts, Config{ScanLag: DefaultScanLag, UnexplainedAfter: DefaultUnexplainedAfter}, false, nil, sec(c.at+2), pr)
 			if got.decision != c.want || got.ply != c.ply {
 				t.Errorf("judge = %s, ply %d; want %s, ply %d", got.decision, got.ply, c.want, c.ply)
 			}

@@ -18,9 +18,8 @@ import (
 // accepted, and whether what it shows is explained. The board's latest
 // reading (boardRead) outlives a game; the rest is set anew with it.
 type boardView struct {
-	snap      rules.Snapshot // the last snapshot, in White-bottom frame
-	changed   stamp          // when the board last changed, and by which input
-	boardRead stamp          // the latest board input
+	boardFacts
+	boardRead stamp // the latest board input
 	// shown is the snapshot the board changed to at changed (nil: none
 	// since the board was last read afresh); a snapshot equal to it
 	// changes nothing.
@@ -29,7 +28,15 @@ type boardView struct {
 	// lifting pieces only: while pieces are lifted (in a hand, or a taken
 	// piece lifted before the capturing one lands) the game's position is
 	// the one they were lifted from (see movedOnFrom).
-	placed      rules.Snapshot
+	placed rules.Snapshot
+}
+
+// boardFacts is what the view says of the board to the other stages, which
+// the Game hands them as a value: the latest snapshot, when it last
+// changed, the plies held and whether what it shows is explained.
+type boardFacts struct {
+	snap        rules.Snapshot   // the last snapshot, in White-bottom frame
+	changed     stamp            // when the board last changed, and by which input
 	held        held             // several plies the board shows, not yet accepted
 	unexplained unexplainedBoard // the board shows what no legal sequence explains
 }
