@@ -203,8 +203,12 @@ func (a *absence) resync() {
 // a press (a killed daemon's journal), so an input stamped a.at is before
 // the absence when it is no later than a.in.
 func (a awayFacts) before(at time.Duration, in int) bool {
-	return stamp{at, in}.before(stamp{a.at, a.in + 1})
+	return stamp{at, in}.before(a.mark())
 }
+
+// mark is the first stamp after the board went away: an input stamped
+// before it was read before the absence (see before).
+func (a awayFacts) mark() stamp { return stamp{a.at, a.in + 1} }
 
 // endAbsorbing ends the absence's presses once a press is read live.
 func (a *absence) endAbsorbing(pr pendingPress) {

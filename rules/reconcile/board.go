@@ -48,11 +48,33 @@ const (
 	changeCheckTurn
 )
 
+// boardInput is what the board stage reads besides the view, each value
+// read by the Game from the part it belongs to: the record, the settings,
+// the input, what the absence says of the board, and the press queue's
+// answers about the record's last plies.
+type boardInput struct {
+	led    record
+	cfg    Config
+	inputs int
+	at     time.Duration
+	away   awayFacts
+	unsure bool // the record ends in plies not verified (see absence.unsure)
+	// depth and back bound the search (see searchBounds); trailing is the
+	// press queue's count of the plies after the last completed one, and
+	// above how many plies are above the last verified position (see
+	// pressFacts.above)
+	depth, back, trailing, above int
+	// turn: the side to move by the clock in the position the board
+	// shows, when the clock has said (turnKnown, see clockTurn)
+	turn      chess.Color
+	turnKnown bool
+}
+
 // see takes s (White at the bottom) as the board's latest snapshot: the
 // last position in which a piece was put down too (placed), unless s was
 // made from the snapshot before by lifting pieces off a legal position.
-func (v *boardView) see(led record, s rules.Snapshot) {
-	if s != v.snap && (lifted(v.snap, s) <= 0 || !led.legalBoard(v.snap)) {
+func (v *boardView) see(rec *rules.Game, s rules.Snapshot) {
+	if s != v.snap && (lifted(v.snap, s) <= 0 || !legalBoard(rec, v.snap)) {
 		v.placed = s // a piece taken off a position no game has is a correction
 	}
 	v.snap = s
@@ -85,11 +107,11 @@ func lifting(board, placed rules.Snapshot) bool { return board != placed }
 
 // legalBoard reports whether s is a legal position with one side or the
 // other to move.
-func (led record) legalBoard(s rules.Snapshot) bool {
+func legalBoard(rec *rules.Game, s rules.Snapshot) bool {
 	if s.OccupancyOnly || s.Unknown != 0 {
 		return false
 	}
-	r, _ := legalPlacement(s, led.rec.Position(), chess.White)
+	r, _ := legalPlacement(s, rec.Position(), chess.White)
 	return r != nil
 }
 
@@ -133,11 +155,10 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // deep as the absence allows, see searchBounds) and decides what it shows.
 // It takes on the view the plies held and whether the board is explained,
 // and hands back what the other parts are to do.
-func (v *boardView) read(led record, q pressFacts, a awayFacts, cfg Config, inputs int, at time.Duration) boardChange {
-	s := v.snap
-	depth, back := a.searchBounds(cfg.MaxPlies, q.retractable(led, a), q.trailing(led, a))
-	res := led.explain(q, a, s, depth, back)
-	resync := a.resyncing()
+func (v *boardView) read(in boardInput) boardChange {
+	s, inputs, at := v.snap, in.inputs, in.at
+	res := explain(in.led, s, in.depth, in.back, in.above)
+	resync := in.away.resyncing()
 	if v.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
 		return boardChange{}
@@ -149,12 +170,12 @@ func (v *boardView) read(led record, q pressFacts, a awayFacts, cfg Config, inpu
 	switch res.Kind {
 	case rules.NoChange:
 		v.unexplained.clear()
-		return boardChange{inStep: !a.unsure(led.plies)}
+		return boardChange{inStep: !in.unsure}
 	case rules.Forward, rules.Ambiguous:
 		v.unexplained.clear()
-		return v.forward(led, q, a, cfg, inputs, at, res, resync)
+		return v.forward(in, res, resync)
 	case rules.Correction:
-		return v.correct(led, q, a, cfg, inputs, at, res, resync)
+		return v.correct(in, res, resync)
 	case rules.TakeBack:
 		v.unexplained.clear()
 		return boardChange{kind: changeTakeBack, from: res.From, inStep: true}
@@ -163,7 +184,7 @@ func (v *boardView) read(led record, q pressFacts, a awayFacts, cfg Config, inpu
 		return boardChange{kind: changeSignal, signal: res.Signal, inStep: true}
 	}
 	// Unexplained, UnknownPieces
-	return v.notExplained(led, a, inputs, at, res, resync)
+	return v.notExplained(in, res, resync)
 }
 
 // noteShown records that the board shows s at this time. A snapshot that
@@ -209,12 +230,29 @@ func (a awayFacts) searchBounds(maxPlies, retractable, trailing int) (depth, bac
 // retractable is how many plies at the end of the record a correction may
 // replace after an absence: the trailing uncompleted ones and the
 // unverified ones below them.
-func (q pressFacts) retractable(led record, a awayFacts) int {
-	n := q.trailing(led, a)
+func (q pressFacts) retractable(led record, away stamp) int {
+	n := q.trailing(led, away)
 	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
 		n++
 	}
 	return n
+}
+
+// above is how many plies are above the last verified position: those
+// made while the board was not read, and, back from an absence (resync),
+// those it showed before and nobody completed or pressed for before it
+// went away (a piece seen on its way is no move).
+func (q pressFacts) above(led record, away stamp, resync bool) int {
+	n := len(led.plies)
+	u := 0
+	for u < n {
+		p := led.plies[n-1-u]
+		if !p.unverified() && (!resync || p.completed() || q.pressWaitsFor(led, away, n-1-u, true)) {
+			break
+		}
+		u++
+	}
+	return u
 }
 
 // trailing is the number of plies after the last completed one.
@@ -222,10 +260,10 @@ func (q pressFacts) retractable(led record, a awayFacts) int {
 // resolved) stays replaceable only while it is the last ply: a slide may
 // still end after the press is read, but once the opponent has replied
 // the pressed move is settled.
-func (q pressFacts) trailing(led record, a awayFacts) int {
+func (q pressFacts) trailing(led record, away stamp) int {
 	n := 0
 	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
-		if i < len(led.plies)-1 && q.pressedFor(led, a, i) {
+		if i < len(led.plies)-1 && q.pressedFor(led, away, i) {
 			break
 		}
 		n++
@@ -239,22 +277,12 @@ func (q pressFacts) trailing(led record, a awayFacts) int {
 // have explained a piece in the hand, and the record's own cost order
 // would rather replace one of them by a longer sequence than all of them
 // by the one move the board shows.
-func (led record) explain(q pressFacts, a awayFacts, s rules.Snapshot, depth, back int) rules.Result {
+func explain(led record, s rules.Snapshot, depth, back, u int) rules.Result {
 	res := rules.Reconstruct(led.rec, s, rules.Options{MaxPlies: depth, Retractable: back})
-	// The plies above the last verified position: those made while the
-	// board was not read, and, back from an absence, those it showed
-	// before and nobody completed (a piece seen on its way is no move).
-	// The board's position is explained from below them when that takes
-	// fewer plies.
+	// u: the plies above the last verified position (see
+	// pressFacts.above). The board's position is explained from below
+	// them when that takes fewer plies.
 	n := len(led.plies)
-	u := 0
-	for u < n {
-		p := led.plies[n-1-u]
-		if !p.unverified() && (!a.resyncing() || p.completed() || q.pressWaitsFor(led, a, n-1-u, true)) {
-			break
-		}
-		u++
-	}
 	if u == 0 || res.Kind == rules.ResultSignal || res.Kind == rules.UnknownPieces {
 		return res
 	}
@@ -331,7 +359,8 @@ func (u *unexplainedBoard) report() {
 // piece in the hand can look like a sequence of exchanges), as a possible
 // take-back when they lead back to an earlier position, or as a slide that
 // goes on.
-func (v *boardView) forward(led record, q pressFacts, a awayFacts, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
+func (v *boardView) forward(in boardInput, res rules.Result, resync bool) boardChange {
+	a, inputs, at := in.away, in.inputs, in.at
 	moves := res.Moves
 	if res.Kind == rules.Ambiguous {
 		moves = shortest(res.Candidates)
@@ -345,21 +374,22 @@ func (v *boardView) forward(led record, q pressFacts, a awayFacts, cfg Config, i
 		// cannot be verified (see settle).
 		v.hold(inputs, at, res.From, moves)
 		v.held.ambiguous = res.Kind == rules.Ambiguous
-		v.held.kind = awayInHand(v.transient(led, q, a, res.From, moves))
+		v.held.kind = awayInHand(v.transient(in, res.From, moves))
 		return boardChange{}
 	}
 	if resync && a.unchecked {
 		return boardChange{kind: changeCheckTurn, from: res.From, moves: moves}
 	}
-	c := v.forwardInStep(led, q, a, cfg, inputs, at, res.From, moves)
+	c := v.forwardInStep(in, res.From, moves)
 	c.inStep = resync
 	return c
 }
 
 // forwardInStep takes plies added (moves, after ply from) by a board in
 // step with the record: one is applied at once, several are held.
-func (v *boardView) forwardInStep(led record, q pressFacts, a awayFacts, cfg Config, inputs int, at time.Duration, from int, moves []*chess.Move) boardChange {
-	if j, ok := led.earlierPosition(v.snap); ok && len(moves) >= 2 {
+func (v *boardView) forwardInStep(in boardInput, from int, moves []*chess.Move) boardChange {
+	led, inputs, at := in.led, in.inputs, in.at
+	if j, ok := earlierPosition(led.boards, v.snap); ok && len(moves) >= 2 {
 		// The board is back at an earlier position of the game: a
 		// take-back (7.1), or several quick moves that happen to lead
 		// back to it. Held; presses around it mean play goes on.
@@ -370,8 +400,8 @@ func (v *boardView) forwardInStep(led record, q pressFacts, a awayFacts, cfg Con
 	if len(moves) >= 2 {
 		start := from
 		slide := false
-		if from == led.rec.Ply() && q.trailing(led, a) >= 1 {
-			if f, alt, ok := v.fewer(led, cfg.ScanLag, len(moves)); ok {
+		if from == led.rec.Ply() && in.trailing >= 1 {
+			if f, alt, ok := v.fewer(led, in.cfg.ScanLag, len(moves)); ok {
 				start, moves, slide = f, alt, true
 			}
 		}
@@ -384,9 +414,9 @@ func (v *boardView) forwardInStep(led record, q pressFacts, a awayFacts, cfg Con
 
 // earlierPosition finds the most recent earlier position of the record
 // that s shows.
-func (led record) earlierPosition(s rules.Snapshot) (int, bool) {
-	for j := len(led.boards) - 2; j >= 0; j-- {
-		if sameBoard(led.boards[j], s) {
+func earlierPosition(boards []rules.Snapshot, s rules.Snapshot) (int, bool) {
+	for j := len(boards) - 2; j >= 0; j-- {
+		if sameBoard(boards[j], s) {
 			return j, true
 		}
 	}
@@ -478,9 +508,9 @@ func strictlyBetween(a, mid, b chess.Square) bool {
 // by lifting the captured piece first: a dump read then shows a position
 // that four plies explain (…Bxg1, a move and back, …Bc5) with the wrong
 // side to move, and rebuilding the record from it derails the game.
-func (v *boardView) transient(led record, q pressFacts, a awayFacts, from int, moves []*chess.Move) bool {
-	turn, ok := q.clockTurn(a.at, v.snap)
-	if !ok || v.snap.OccupancyOnly || v.snap.Unknown != 0 {
+func (v *boardView) transient(in boardInput, from int, moves []*chess.Move) bool {
+	led, turn := in.led, in.turn
+	if !in.turnKnown || v.snap.OccupancyOnly || v.snap.Unknown != 0 {
 		return false
 	}
 	after := led.rec.PositionAt(from).Turn()
@@ -528,13 +558,13 @@ func (h *held) slideOn(slide bool) {
 // replaced: one replaced ply is retracted and the new one applied at once;
 // a longer replacement is held (after an absence it may explain a piece in
 // the hand; on a connected board, a slide that goes on).
-func (v *boardView) correct(led record, q pressFacts, a awayFacts, cfg Config, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
+func (v *boardView) correct(in boardInput, res rules.Result, resync bool) boardChange {
 	if len(res.Moves) >= 2 {
-		v.hold(inputs, at, res.From, res.Moves)
+		v.hold(in.inputs, in.at, res.From, res.Moves)
 		if resync {
-			v.held.kind = awayInHand(v.transient(led, q, a, res.From, res.Moves))
+			v.held.kind = awayInHand(v.transient(in, res.From, res.Moves))
 		} else {
-			v.held.slideOn(v.slidOn(led, cfg.ScanLag, res.From, res.Moves))
+			v.held.slideOn(v.slidOn(in.led, in.cfg.ScanLag, res.From, res.Moves))
 		}
 		return boardChange{}
 	}
@@ -547,9 +577,10 @@ func (v *boardView) correct(led record, q pressFacts, a awayFacts, cfg Config, i
 // miscommitted), a position far on after an absence (suspect, see
 // resyncFar), or a piece in the hand; the board is unexplained from now
 // until it shows something that follows from the record.
-func (v *boardView) notExplained(led record, a awayFacts, inputs int, at time.Duration, res rules.Result, resync bool) boardChange {
+func (v *boardView) notExplained(in boardInput, res rules.Result, resync bool) boardChange {
+	a, inputs, at := in.away, in.inputs, in.at
 	if res.Kind == rules.Unexplained && !resync {
-		if k, moves, merge, ok := v.miscommitted(led, v.snap); ok {
+		if k, moves, merge, ok := v.miscommitted(in.led, v.snap); ok {
 			// Held until the board has shown it for ScanLag: a piece
 			// in the hand must not rewrite a completed move.
 			v.hold(inputs, at, k, moves)

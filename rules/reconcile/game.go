@@ -358,7 +358,7 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 	if g.facing == facingBlackBottom {
 		s = s.Rotated()
 	}
-	g.view.see(g.led.record, s)
+	g.view.see(g.led.rec, s)
 	if !g.boardReset(out, at, raw) {
 		g.process(out, at)
 		g.drain(out, at) // what the board decided is done before the input goes on

@@ -47,20 +47,6 @@ func (led record) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k,
 	return k, i, next, k > 0
 }
 
-// couldNotPress reports whether ply i was made while its side could not
-// press: the opponent had made the ply before it without pressing (its
-// move-without-press was reported) and has not pressed since, so the
-// opponent's clock was still running. That the ply stays unpressed is the
-// consequence of the forgotten press already reported, not a second one;
-// the ply is completed by its side's next move all the same (6.2.1).
-func (led record) couldNotPress(i int) bool {
-	if i == 0 {
-		return false
-	}
-	prev := led.plies[i-1]
-	return prev.side != led.plies[i].side && prev.warned && !prev.pressed()
-}
-
 // countAtFlag is the flagged side's count of completed moves when flag f
 // fell: a press read after the flag's reading (the same reading time or
 // later) completed its move after the flag, whenever arbiterd came to
@@ -186,27 +172,6 @@ const (
 	// never announced as a move; nothing waits for it.
 	plyUnverified
 )
-
-// fewestTo is the record's ply the rebuild from base counts from and the
-// fewest plies that can have been made to reach base (see least): those
-// found when the board showed far, unless the record has changed since
-// (then none is known), or base is the position the pieces of far were
-// lifted from, which is searched now. ok is false when that search
-// reaches base: it is no far position.
-func (led record) fewestTo(q pressFacts, a awayFacts, far farPosition, base rules.Snapshot) (from, fewest int, ok bool) {
-	if base != far.snap {
-		res := led.explain(q, a, base, resyncPlies, q.retractable(led, a))
-		if res.Kind != rules.Unexplained {
-			return 0, 0, false
-		}
-		k := q.unpressedTail(led, a)
-		return led.rec.Ply() - k, least(res, k), true
-	}
-	if far.fen != led.rec.FEN() || far.from > led.rec.Ply() {
-		return led.rec.Ply(), 1, true // the record changed since: no count is known
-	}
-	return far.from, far.least, true
-}
 
 // followFrom makes rec the record, its first position numbered ply.
 func (led *ledger) followFrom(rec *rules.Game, ply int) {

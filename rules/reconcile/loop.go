@@ -219,16 +219,28 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 	}
 }
 
+// boardInput is what the board stage is handed to read the board: the
+// record, and what the absence and the press queue say of it now.
+func (g *Game) boardInput(at time.Duration) boardInput {
+	led, mark := g.led.record, g.away.mark()
+	in := boardInput{led: led, cfg: g.cfg, inputs: g.inputs, at: at, away: g.away.awayFacts,
+		unsure: g.away.unsure(led.plies), trailing: g.waiting.trailing(led, mark),
+		above: g.waiting.above(led, mark, g.away.resyncing())}
+	in.depth, in.back = g.away.searchBounds(g.cfg.MaxPlies, g.waiting.retractable(led, mark), in.trailing)
+	in.turn, in.turnKnown = g.waiting.clockTurn(g.away.at, g.view.snap)
+	return in
+}
+
 // processOnce reads the board once and applies what it found to the other
 // parts; it reports rebuiltBehind when the board is to be looked at again.
 func (g *Game) processOnce(out *[]Event, at time.Duration) rebuildOutcome {
-	c := g.view.read(g.led.record, g.waiting.pressFacts, g.away.awayFacts, g.cfg, g.inputs, at)
+	c := g.view.read(g.boardInput(at))
 	if c.kind == changeCheckTurn {
 		if r := g.rebuildOnTheClocksTurn(out, at, c.from, c.moves); r != notRebuilt {
 			return r // the plies laid unchecked had the wrong side to move
 		}
 		g.away.backInStep()
-		c = g.view.forwardInStep(g.led.record, g.waiting.pressFacts, g.away.awayFacts, g.cfg, g.inputs, at, c.from, c.moves)
+		c = g.view.forwardInStep(g.boardInput(at), c.from, c.moves)
 	}
 	if c.inStep {
 		g.away.backInStep()

@@ -389,16 +389,16 @@ func (q pressFacts) clockTurn(awayAt time.Duration, board rules.Snapshot) (chess
 
 // pressedFor reports whether a pending press of the ply's side came after
 // the ply was made.
-func (q pressFacts) pressedFor(led record, a awayFacts, i int) bool {
-	return q.pressWaitsFor(led, a, i, false)
+func (q pressFacts) pressedFor(led record, away stamp, i int) bool {
+	return q.pressWaitsFor(led, away, i, false)
 }
 
 // unpressedTail is how many plies at the end of the record nobody
 // completed or pressed for before the board went away: shown before the
 // absence, they may never have been made (a piece seen on its way).
-func (q pressFacts) unpressedTail(led record, a awayFacts) int {
+func (q pressFacts) unpressedTail(led record, away stamp) int {
 	n := 0
-	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed() && !q.pressWaitsFor(led, a, i, true); i-- {
+	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed() && !q.pressWaitsFor(led, away, i, true); i-- {
 		n++
 	}
 	return n
@@ -406,10 +406,10 @@ func (q pressFacts) unpressedTail(led record, a awayFacts) int {
 
 // pressedBefore reports whether a press waiting to be resolved may
 // complete ply i; beforeAway: only a press read before the board went away.
-func (q pressFacts) pressWaitsFor(led record, a awayFacts, i int, beforeAway bool) bool {
+func (q pressFacts) pressWaitsFor(led record, away stamp, i int, beforeAway bool) bool {
 	p := led.plies[i]
 	for _, pr := range q.presses {
-		if (!beforeAway || a.before(pr.ev.At, pr.in)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {
+		if (!beforeAway || pr.stamp().before(away)) && pr.ev.Side == p.side && !pr.stamp().before(p.made) {
 			return true
 		}
 	}
@@ -453,10 +453,10 @@ func (q pressFacts) pressesRead(side clockd.Side) bool {
 // those read from input keepIn on (when not 0), and counts them by side:
 // they are of the plies made while the board was not read (see
 // absence.absorbPresses).
-func (q *pressQueue) dropUnseen(a awayFacts, keepIn int) (seen [2]int) {
+func (q *pressQueue) dropUnseen(away stamp, keepIn int) (seen [2]int) {
 	kept := q.presses[:0]
 	for _, p := range q.presses {
-		if !a.before(p.ev.At, p.in) && (keepIn == 0 || p.in < keepIn) {
+		if !p.stamp().before(away) && (keepIn == 0 || p.in < keepIn) {
 			seen[p.ev.Side]++
 			continue
 		}

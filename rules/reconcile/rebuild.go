@@ -26,7 +26,9 @@ import (
 // deadline fell due again and again, a search each time).
 func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	g.away.searchFar()
-	res := g.led.explain(g.waiting.pressFacts, g.away.awayFacts, g.view.snap, resyncPlies, g.waiting.retractable(g.led.record, g.away.awayFacts))
+	mark := g.away.mark()
+	res := explain(g.led.record, g.view.snap, resyncPlies, g.waiting.retractable(g.led.record, mark),
+		g.waiting.above(g.led.record, mark, g.away.resyncing()))
 	switch res.Kind {
 	case rules.Forward, rules.Correction, rules.Ambiguous:
 		moves := res.Moves
@@ -57,7 +59,7 @@ func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
 	// may never have been made (a piece seen on its way): the search tried
 	// the sequences that replace them too, and the fewest plies made count
 	// from below them.
-	k := g.waiting.unpressedTail(g.led.record, g.away.awayFacts)
+	k := g.waiting.unpressedTail(g.led.record, g.away.mark())
 	from, fewest := g.led.rec.Ply()-k, least(res, k)
 	if max(at, due) < g.view.rebaseDue(g.cfg, g.waiting.pressFacts, g.away.awayFacts) {
 		// Wait: a piece in a hand, or one knocked over, is no position
@@ -125,7 +127,9 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	if !ok {
 		return false
 	}
-	from, fewest, ok := g.led.fewestTo(g.waiting.pressFacts, g.away.awayFacts, far, base)
+	mark := g.away.mark()
+	from, fewest, ok := fewestTo(g.led.record, far, base, g.waiting.retractable(g.led.record, mark),
+		g.waiting.above(g.led.record, mark, g.away.resyncing()), g.waiting.unpressedTail(g.led.record, mark))
 	if !ok {
 		return false
 	}
@@ -137,6 +141,28 @@ func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
 	}
 	g.process(out, at)
 	return true
+}
+
+// fewestTo is the record's ply the rebuild from base counts from and the
+// fewest plies that can have been made to reach base (see least): those
+// found when the board showed far, unless the record has changed since
+// (then none is known), or base is the position the pieces of far were
+// lifted from, which is searched now (back, above and tail: the press
+// queue's retractable, above and unpressedTail). ok is false when that
+// search reaches base: it is no far position.
+func fewestTo(led record, far farPosition, base rules.Snapshot, back, above, tail int) (from, fewest int, ok bool) {
+	if base != far.snap {
+		res := explain(led, base, resyncPlies, back, above)
+		if res.Kind != rules.Unexplained {
+			return 0, 0, false
+		}
+		k := tail
+		return led.rec.Ply() - k, least(res, k), true
+	}
+	if far.fen != led.rec.FEN() || far.from > led.rec.Ply() {
+		return led.rec.Ply(), 1, true // the record changed since: no count is known
+	}
+	return far.from, far.least, true
 }
 
 // unverify brings the record to the board's position by moves that
@@ -175,7 +201,7 @@ func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess
 	if len(l.words) == 0 {
 		return notRebuilt
 	}
-	seen := g.waiting.dropUnseen(g.away.awayFacts, keepIn)
+	seen := g.waiting.dropUnseen(g.away.mark(), keepIn)
 	g.away.laidUnverified(l.n, seen, verified, len(l.words), firstLaid)
 	g.away.reportLaid(&g.em, g.led.record, out, at, back, verified, l, ambiguous)
 	return notRebuilt
@@ -323,7 +349,7 @@ func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
 	g.view.held.release()
 	var seen [2]int
 	if !again {
-		seen = g.waiting.dropUnseen(g.away.awayFacts, b.keepIn)
+		seen = g.waiting.dropUnseen(g.away.mark(), b.keepIn)
 	}
 	g.away.rebuilt(n, seen, verified, !again)
 	g.away.reportRebuilt(&g.em, g.led.record, out, at, first, b.why, verified, made, n)

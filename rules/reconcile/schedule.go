@@ -75,7 +75,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 		}
 	}
 	if g.end == nil {
-		g.waiting.plyDeadlines(g.led.record, g.away.awayFacts, g.cfg.ScanLag, g.inputs, consider)
+		g.waiting.plyDeadlines(g.led.record, g.away.mark(), g.cfg.ScanLag, g.inputs, consider)
 		if n := len(g.led.plies); n > 0 && g.led.rec.Status().Over {
 			consider(g.led.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
 		}
@@ -107,7 +107,7 @@ func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
 // plyDeadlines gives consider the deadlines of the uncompleted plies: a
 // ply completed by its side's next move, or reported made without a press
 // once the opponent has replied (6.2.1).
-func (q *pressQueue) plyDeadlines(led record, a awayFacts, lag time.Duration, inputs int, consider func(d time.Duration, k deadlineKind, i int)) {
+func (q *pressQueue) plyDeadlines(led record, away stamp, lag time.Duration, inputs int, consider func(d time.Duration, k deadlineKind, i int)) {
 	for i, p := range led.plies {
 		if p.completed() {
 			continue
@@ -126,16 +126,30 @@ func (q *pressQueue) plyDeadlines(led record, a awayFacts, lag time.Duration, in
 		case own >= 0 && q.pressesRead(p.side):
 			// several presses of the side wait: they complete its
 			// moves in order (see resolvePress)
-		case own >= 0 && q.pressedFor(led, a, i):
+		case own >= 0 && q.pressedFor(led, away, i):
 			// a press of the side made after the ply waits (the
 			// board away, or back and not settled): it completes the
 			// ply when presses are judged again, not the next move
 		case own >= 0:
 			consider(led.plies[own].made.at+lag, dueCompleteByNextMove, i)
-		case opp >= 0 && !p.warned && !q.pendingUpTo(p.side, inputs) && !led.plies[opp].unverified() && !led.couldNotPress(i):
+		case opp >= 0 && !p.warned && !q.pendingUpTo(p.side, inputs) && !led.plies[opp].unverified() && !couldNotPress(led.plies, i):
 			consider(led.plies[opp].made.at+lag, dueWarnMoveWithoutPress, i)
 		}
 	}
+}
+
+// couldNotPress reports whether ply i was made while its side could not
+// press: the opponent had made the ply before it without pressing (its
+// move-without-press was reported) and has not pressed since, so the
+// opponent's clock was still running. That the ply stays unpressed is the
+// consequence of the forgotten press already reported, not a second one;
+// the ply is completed by its side's next move all the same (6.2.1).
+func couldNotPress(plies []plyInfo, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := plies[i-1]
+	return prev.side != plies[i].side && prev.warned && !prev.pressed()
 }
 
 // due is when the first waiting press is judged, if one waits: ScanLag

@@ -57,10 +57,14 @@ func TestBoardRead(t *testing.T) {
 					t.Fatalf("board %s: %v", san, err)
 				}
 			}
-			v.see(led.record, rules.SnapshotOf(shown.Position()))
-			var q pressQueue
-			var a absence
-			got := v.read(led.record, q.pressFacts, a.awayFacts, Config{ScanLag: DefaultScanLag, MaxPlies: DefaultMaxPlies}, 10, 10*time.Second)
+			v.see(led.rec, rules.SnapshotOf(shown.Position()))
+			// no press waits and the board was never away: the press
+			// queue's answers and the absence's, as the Game hands them
+			var q pressFacts
+			in := boardInput{led: led.record, cfg: Config{ScanLag: DefaultScanLag, MaxPlies: DefaultMaxPlies}, inputs: 10, at: 10 * time.Second,
+				trailing: q.trailing(led.record, stamp{}), above: q.above(led.record, stamp{}, false)}
+			in.depth, in.back = in.away.searchBounds(DefaultMaxPlies, q.retractable(led.record, stamp{}), in.trailing)
+			got := v.read(in)
 			if got.kind != c.want || (c.want != changeNone && (got.from != c.from || len(got.moves) != c.moves)) {
 				t.Errorf("read = kind %d from %d with %d plies, want kind %d from %d with %d plies", got.kind, got.from, len(got.moves), c.want, c.from, c.moves)
 			}
@@ -110,7 +114,7 @@ func TestPressJudge(t *testing.T) {
 				}
 				led.apply(&em, i+1, &out, time.Duration(i+1)*time.Second, next.Moves()[len(next.Moves())-1:])
 			}
-			v.see(led.record, rules.SnapshotOf(led.rec.Position()))
+			v.see(led.rec, rules.SnapshotOf(led.rec.Position()))
 			pr := pendingPress{ev: clockd.ClockEvent{Kind: clockd.Press, Side: c.side, At: sec(c.at)}, in: len(c.record) + 1}
 			q := pressQueue{back: whiteBackExpected}
 			var a absence

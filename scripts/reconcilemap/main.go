@@ -17,16 +17,18 @@
 // helpers (-whole) is read whole when it is first entered.
 //
 // It also checks, with the package type-checked, the rule that keeps the
-// stages apart: a part (the package's unexported types of the Game's
-// fields that have a method with a pointer receiver) is a function of the
-// values the Game hands it. No method of any of the package's types but
-// the Game, and no function, calls a method of a part other than its own
-// receiver's type or reads a field of one: what a stage needs of another
-// part the Game reads and hands it as a value (the record, a count, the
-// answer of another part's question). The emitter, the event stream every
-// stage is handed to write its events to, and the loop's work are reported
-// apart. It lists too the Game's methods outside the spine's files: a
-// stage decides, and only the spine applies.
+// stages apart: a stage is a function of the values the Game hands it. A
+// part is one of the package's unexported types of the Game's fields that
+// has a method with a pointer receiver; the value types it embeds (what it
+// says to the other stages: the ledger's record, the absence's awayFacts)
+// are its own too. A method of a part's type calls only the methods of its
+// own part's types, the pure helpers of the -whole files and functions, and
+// reads no field of another part: what it needs of another part the Game
+// reads and hands it, as that part's value or as the answer of that part's
+// question. The emitter, the event stream every stage is handed to write
+// its events to, and the loop's work are reported apart. It lists too the
+// Game's methods outside the spine's files: a stage decides, and only the
+// spine applies.
 package main
 
 import (
@@ -242,7 +244,7 @@ func main() {
 
 	// Stages apart: the calls into another part's methods and the reads
 	// of its fields, by the type whose method (or the function) makes them.
-	apart(fset, files, spine, *verbose)
+	apart(fset, files, spine, whole, *verbose)
 
 	// Following one input through every branch: a depth-first reading
 	// from the entry point, each function read once, in the order of its
@@ -439,7 +441,7 @@ func set(s string) map[string]bool {
 // calls it makes into the methods of a part of another type and the reads
 // of such a part's fields, the Game's excepted (it is the orchestrator),
 // and the Game's methods declared outside the spine's files.
-func apart(fset *token.FileSet, files []*ast.File, spine map[string]bool, verbose bool) {
+func apart(fset *token.FileSet, files []*ast.File, spine, whole map[string]bool, verbose bool) {
 	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
 	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	pkg, err := conf.Check("reconcile", fset, files, info)
@@ -452,9 +454,11 @@ func apart(fset *token.FileSet, files []*ast.File, spine map[string]bool, verbos
 		return
 	}
 	// parts: the unexported types of the Game's fields with a method that
-	// may change them (a pointer receiver); sinks: the event stream and
-	// the loop's work, reported apart.
+	// may change them (a pointer receiver), and owner the part each of
+	// their types and the types they embed belongs to; sinks: the event
+	// stream and the loop's work, reported apart.
 	parts, sinks := map[string]bool{}, map[string]bool{"emitter": true, "work": true}
+	owner := map[string]string{}
 	for i := 0; i < game.NumFields(); i++ {
 		t := game.Field(i).Type()
 		if p, ok := t.(*types.Pointer); ok {
@@ -467,7 +471,15 @@ func apart(fset *token.FileSet, files []*ast.File, spine map[string]bool, verbos
 		for j := 0; j < n.NumMethods(); j++ {
 			if _, ptr := n.Method(j).Type().(*types.Signature).Recv().Type().(*types.Pointer); ptr {
 				parts[n.Obj().Name()] = true
+				owner[n.Obj().Name()] = n.Obj().Name()
 				break
+			}
+		}
+		if st, ok := n.Underlying().(*types.Struct); ok && parts[n.Obj().Name()] {
+			for j := 0; j < st.NumFields(); j++ {
+				if e, ok := st.Field(j).Type().(*types.Named); ok && st.Field(j).Embedded() && e.Obj().Pkg() == pkg {
+					owner[e.Obj().Name()] = n.Obj().Name()
+				}
 			}
 		}
 	}
@@ -507,16 +519,24 @@ func apart(fset *token.FileSet, files []*ast.File, spine map[string]bool, verbos
 					t = p.Elem()
 				}
 				nt, ok := t.(*types.Named)
-				if !ok || nt.Obj().Pkg() != pkg || nt.Obj().Name() == by {
+				if !ok || nt.Obj().Pkg() != pkg {
 					return true
 				}
-				part := nt.Obj().Name()
-				if sinks[part] {
-					sunk[part]++
+				name := nt.Obj().Name()
+				if sinks[name] {
+					sunk[name]++
 					return true
 				}
-				if !parts[part] {
+				part := owner[name]
+				if part == "" || part == owner[by] || part == by {
 					return true
+				}
+				if sel.Kind() == types.FieldVal {
+					if name != part {
+						return true // a field of the value the part hands over
+					}
+				} else if whole[filepath.Base(fset.Position(sel.Obj().Pos()).Filename)] {
+					return true // a pure helper read whole
 				}
 				what := "reads"
 				if sel.Kind() == types.FieldVal {
@@ -525,7 +545,7 @@ func apart(fset *token.FileSet, files []*ast.File, spine map[string]bool, verbos
 					what = "calls"
 					calls[by]++
 				}
-				lines = append(lines, fmt.Sprintf("    %s.%s %s %s.%s (%s)", by, fd.Name.Name, what, part, se.Sel.Name, filepath.Base(fset.Position(se.Pos()).String())))
+				lines = append(lines, fmt.Sprintf("    %s.%s %s %s.%s (%s)", by, fd.Name.Name, what, name, se.Sel.Name, filepath.Base(fset.Position(se.Pos()).String())))
 				return true
 			})
 		}
