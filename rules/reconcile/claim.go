@@ -35,15 +35,11 @@ type claimBook []claim
 // claimed freezes side's claim: the position, both clocks, the moves since
 // the last capture or pawn move, the moves of the last minutes, and whether
 // the opponent can still checkmate by any series of legal moves.
-func (cs *claimBook) claimed(em *emitter, cfg Config, led record, clock clockd.Times, out *[]Event, at time.Duration, side clockd.Side) {
+//
+// recent is the moves of the last recentWindow in words (record.movesSince).
+func (cs *claimBook) claimed(em *emitter, cfg Config, led record, recent []string, clock clockd.Times, out *[]Event, at time.Duration, side clockd.Side) {
 	opp := side.Other()
 	ans, line := cfg.canMate(led.rec, opp)
-	var recent []string
-	for i, p := range led.plies {
-		if p.completed() && !p.unverified() && at-p.made.at <= recentWindow {
-			recent = append(recent, led.moveText(i))
-		}
-	}
 	quiet := led.rec.Position().HalfMoveClock()
 	var why Text
 	switch ans {

@@ -25,7 +25,7 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 		if g.end == nil {
 			g.led.completedByNextMove(&g.em, g.clock, out, at, side, ev.At)
 		}
-		e := g.cfg.verdict(g.led.record, g.away.awayFacts, g.end, g.facing.known(), f, both)
+		e := g.cfg.verdict(g.led.record, g.led.countAtFlag(f), g.led.atTheFlag(side, ev.At), g.away.awayFacts, g.end, g.facing.known(), f, both)
 		if g.end == nil {
 			for i := len(g.led.plies) - 1; i >= 0; i-- {
 				p := g.led.plies[i]
@@ -65,11 +65,22 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 	}
 }
 
-// verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9).
-func (c Config) verdict(led record, a awayFacts, end *gameEnd, oriented bool, f fallen, both bool) Event {
+// atTheFlag is what the record says of the flagged side's moves reported
+// right after the flag (see record.completedAtTheFlag): how many of its
+// unpressed moves they would complete (k), the first of those and the move
+// that would complete it, in words.
+type atTheFlag struct {
+	k           int
+	first, next string
+}
+
+// verdict builds the flag event for side's flag (6.3.1, 6.4, 6.9): done
+// is the side's count of completed moves when it fell (record.countAtFlag),
+// late its moves reported right after it.
+func (c Config) verdict(led record, done int, late atTheFlag, a awayFacts, end *gameEnd, oriented bool, f fallen, both bool) Event {
 	ev, side := f.ClockEvent, f.Side
 	hw := max(ev.Period, 1)
-	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: led.countAtFlag(f)}
+	e := Event{Type: TypeFlag, Side: side, Clock: ev.Clock, Period: hw, MovesCompleted: done}
 	if !oriented || a.fromStart {
 		// The record is the start position, not the game's (the board
 		// shows none it follows, or one first read under way whose
@@ -92,7 +103,7 @@ func (c Config) verdict(led record, a awayFacts, end *gameEnd, oriented bool, f 
 			mateText(side.Other(), e.OpponentCanMate, Text{Code: TextMateIfNotReached}))
 		return e
 	}
-	c.judged(led, &e, side, ev, j, both)
+	c.judged(late, &e, side, j, both)
 	return e
 }
 
@@ -142,7 +153,7 @@ func (c Config) unjudged(a awayFacts, end *gameEnd, oriented bool, e *Event, sid
 // control was reached (or both flags fell before the last period), a draw
 // when both fell in the last, and otherwise a loss, or a draw when the
 // opponent cannot checkmate (6.9).
-func (c Config) judged(led record, e *Event, side clockd.Side, ev clockd.ClockEvent, j clockd.Judgement, both bool) {
+func (c Config) judged(late atTheFlag, e *Event, side clockd.Side, j clockd.Judgement, both bool) {
 	done, opp, hw := e.MovesCompleted, side.Other(), e.Period
 	eff, required, last := j.Period, j.Required, j.Last
 	e.Period = eff
@@ -181,14 +192,14 @@ func (c Config) judged(led record, e *Event, side clockd.Side, ev clockd.ClockEv
 		e.Verdict = VerdictDraw
 	}
 	e.Text = say(TextFlagVerdict, where, req, early, mateText(opp, e.OpponentCanMate, ""))
-	if k, i, next, ok := led.completedAtTheFlag(side, ev.At); ok {
+	if k := late.k; k > 0 {
 		// A move reported right after the flag may have been made
 		// before it: then it completed an earlier one (6.2.1), and
 		// with it the control. The board cannot tell which.
 		if j2, err := c.TimeControl.Judge(hw, done+k); err == nil && j2.Reached {
 			e.Verdict, e.Article = VerdictUnknown, "6.2.1"
 			e.Text = say(TextFlagAtTheFlag,
-				where, req, led.moveText(next), led.moveText(i), j2.Required, mateText(opp, e.OpponentCanMate, ""))
+				where, req, late.next, late.first, j2.Required, mateText(opp, e.OpponentCanMate, ""))
 		}
 	}
 }
@@ -270,10 +281,13 @@ type fallen struct {
 
 // snapChecks takes the count each period check of side s is judged by,
 // once the presses up to its addition are resolved.
-func (f *flagState) snapChecks(q pressFacts, counts Moves, s clockd.Side) {
+//
+// first is the input of s's first waiting press (pressFacts.firstIn): a
+// check waits while a press up to its addition does.
+func (f *flagState) snapChecks(first int, counts Moves, s clockd.Side) {
 	for i := range f.checks {
 		c := &f.checks[i]
-		if c.ev.Side == s && !c.known && !q.pendingUpTo(s, c.in) {
+		if c.ev.Side == s && !c.known && first > c.in {
 			c.done, c.known = counts.Of(s), true
 		}
 	}
@@ -309,7 +323,7 @@ func (f *flagState) clockFlag(inputs int, ev clockd.ClockEvent) {
 
 // clockPeriodAdded records a period the clock added, and the check of the
 // moves against it when a counter added it.
-func (f *flagState) clockPeriodAdded(em *emitter, q pressFacts, counts Moves, inputs int, check bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+func (f *flagState) clockPeriodAdded(em *emitter, first int, counts Moves, inputs int, check bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	period := ev.Period
 	if period <= f.hwPeriod[ev.Side] {
 		period = f.hwPeriod[ev.Side] + 1
@@ -324,7 +338,7 @@ func (f *flagState) clockPeriodAdded(em *emitter, q pressFacts, counts Moves, in
 	if !f.sincePress && !flagged && check {
 		ev.Period = period
 		f.checks = append(f.checks, periodCheck{ev: ev, in: inputs})
-		f.snapChecks(q, counts, ev.Side)
+		f.snapChecks(first, counts, ev.Side)
 	}
 }
 

@@ -405,7 +405,7 @@ func (g *Game) Clock(ev clockd.ClockEvent) []Event {
 		g.flag.clockFlag(g.inputs, ev)
 	case clockd.PeriodAdded:
 		g.clock = ev.Clock
-		g.flag.clockPeriodAdded(&g.em, g.waiting.pressFacts, g.led.counts, g.inputs, len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && g.atStart == nil, &out, at, ev)
+		g.flag.clockPeriodAdded(&g.em, g.waiting.firstIn(ev.Side), g.led.counts, g.inputs, len(g.cfg.TimeControl.Periods) > 0 && g.end == nil && g.atStart == nil, &out, at, ev)
 	case clockd.Stopped:
 		g.clock = ev.Clock
 		g.ref.Stop(at)
@@ -555,7 +555,7 @@ func (g *Game) Arbiter(at time.Duration, a ArbiterAction) []Event {
 			g.em.anomaly(&out, at, KindBadInput, a.Side, false, "10.2", say(TextBadClaimEnded, badAction))
 			return out
 		}
-		g.claims.claimed(&g.em, g.cfg, g.led.record, g.clock, &out, at, a.Side)
+		g.claims.claimed(&g.em, g.cfg, g.led.record, g.led.movesSince(at-recentWindow), g.clock, &out, at, a.Side)
 	case ActDecide:
 		drawn, rejected := g.claims.decided(&g.em, &out, at, a.Claim, a.Decision)
 		if rejected != nil {

@@ -350,7 +350,9 @@ func (h *hand) clockWasReset(em *emitter, plies int, ended bool, before clockd.T
 // pressWithoutMove reports ev, a press with no new move of its side on the
 // board: an illegal move (6.2.4, 7.5.3); the opponent's press back, with no
 // move of its own, is then expected and no offence.
-func (h *hand) pressWithoutMove(em *emitter, cfg Config, led record, guessed bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
+//
+// when words the moment of the press (record.when).
+func (h *hand) pressWithoutMove(em *emitter, cfg Config, led record, when Text, guessed bool, out *[]Event, at time.Duration, ev clockd.ClockEvent) {
 	if guessed {
 		return // whose press it was is not known yet (see learnFaces)
 	}
@@ -358,7 +360,7 @@ func (h *hand) pressWithoutMove(em *emitter, cfg Config, led record, guessed boo
 	h.illegal[side]++
 	em.anomaly(out, at, KindPressWithoutMove, side, false, "7.5.3",
 		say(TextPressWithoutMove,
-			sideWord(side), led.when(ev), possWord(side), cfg.penalty(led.rec, h.illegal, side)))
+			sideWord(side), when, possWord(side), cfg.penalty(led.rec, h.illegal, side)))
 	h.expectPenalty(cfg, h.illegal, led.counts, out, side, say(TextIncidentPress, possWord(side)))
 }
 
@@ -389,8 +391,9 @@ func (h *hand) clockStopped(em *emitter, led record, flagDown [2]bool, ended boo
 	}
 }
 
-// illegalPress reports a press completing a position no legal move explains.
-func (h *hand) illegalPress(em *emitter, cfg Config, led record, board rules.Snapshot, out *[]Event, at time.Duration, side clockd.Side) {
+// illegalPress reports a press completing a position no legal move
+// explains; restore is the position the arbiter restores (record.restoreFEN).
+func (h *hand) illegalPress(em *emitter, cfg Config, led record, restore string, board rules.Snapshot, out *[]Event, at time.Duration, side clockd.Side) {
 	h.illegal[side]++
 	kind, article := KindIllegalMove, "7.5.1"
 	what := say(TextIllegalPosition, possWord(side))
@@ -400,7 +403,7 @@ func (h *hand) illegalPress(em *emitter, cfg Config, led record, board rules.Sna
 	}
 	em.anomaly(out, at, kind, side, false, article,
 		say(TextIllegal,
-			sideWord(side), what, led.restoreFEN(), sideWord(side), cfg.penalty(led.rec, h.illegal, side)))
+			sideWord(side), what, restore, sideWord(side), cfg.penalty(led.rec, h.illegal, side)))
 	h.expectPenalty(cfg, h.illegal, led.counts, out, side, say(TextIncidentIllegal, possWord(side)))
 }
 

@@ -47,6 +47,15 @@ func (led record) completedAtTheFlag(side clockd.Side, flagAt time.Duration) (k,
 	return k, i, next, k > 0
 }
 
+// atTheFlag is completedAtTheFlag's answer, the plies in words.
+func (led record) atTheFlag(side clockd.Side, flagAt time.Duration) atTheFlag {
+	k, i, next, ok := led.completedAtTheFlag(side, flagAt)
+	if !ok {
+		return atTheFlag{}
+	}
+	return atTheFlag{k: k, first: led.moveText(i), next: led.moveText(next)}
+}
+
 // countAtFlag is the flagged side's count of completed moves when flag f
 // fell: a press read after the flag's reading (the same reading time or
 // later) completed its move after the flag, whenever arbiterd came to
@@ -108,6 +117,18 @@ func (led record) moveText(i int) string {
 		return fmt.Sprintf("%d...%s", n, led.rec.SAN(i+1))
 	}
 	return fmt.Sprintf("%d.%s", n, led.rec.SAN(i+1))
+}
+
+// movesSince is the completed moves made at since or later, in words; a
+// ply made unseen is no move.
+func (led record) movesSince(since time.Duration) []string {
+	var moves []string
+	for i, p := range led.plies {
+		if p.completed() && !p.unverified() && p.made.at >= since {
+			moves = append(moves, led.moveText(i))
+		}
+	}
+	return moves
 }
 
 // nextOwn returns the index of the next ply after ply i made by the same

@@ -98,7 +98,7 @@ func (g *Game) step(out *[]Event, at time.Duration, s step) {
 	case stepJudgeAgain:
 		g.resolvePress(out, at, s.press)
 	case stepSnapChecks:
-		g.flag.snapChecks(g.waiting.pressFacts, g.led.counts, s.press.ev.Side)
+		g.flag.snapChecks(g.waiting.firstIn(s.press.ev.Side), g.led.counts, s.press.ev.Side)
 	}
 }
 
@@ -176,17 +176,25 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	}
 }
 
+// pressInput is what the press stage is handed to judge the press pr: the
+// board, the record, and what the absence says of the press.
+func (g *Game) pressInput(at time.Duration, pr pendingPress) pressInput {
+	cands := g.led.uncompleted(pr.ev.Side)
+	return pressInput{board: g.view.boardFacts, led: g.led.record, cfg: g.cfg, at: at,
+		ignored: g.away.pressIgnored(g.end != nil, g.atStart, pr), cands: cands, absorbs: g.away.absorbs(pr, len(cands) > 0)}
+}
+
 // judgePress applies what the press pr comes to (see judge), or reports
 // false when held plies are to be settled first.
 func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judged bool) {
-	vd := g.waiting.judge(g.view.boardFacts, g.led.record, g.away.awayFacts, g.cfg, g.end != nil, g.atStart, at, pr)
+	vd := g.waiting.judge(g.pressInput(at, pr), pr)
 	side := pr.ev.Side
 	switch vd.decision {
 	case pressAfterHeld:
 		return false
 	case pressIllegalMove:
 		g.view.unexplained.report() // the press judged what the board shows
-		g.hand.illegalPress(&g.em, g.cfg, g.led.record, g.view.snap, out, at, side)
+		g.hand.illegalPress(&g.em, g.cfg, g.led.record, g.led.restoreFEN(), g.view.snap, out, at, side)
 	case pressOfAbsence:
 		g.away.absorbed(side)
 	case pressNoMove:
@@ -197,7 +205,7 @@ func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judg
 			// gives the turn back
 			g.waiting.expectBack(side.Other())
 		}
-		g.hand.pressWithoutMove(&g.em, g.cfg, g.led.record, guessed, out, at, pr.ev)
+		g.hand.pressWithoutMove(&g.em, g.cfg, g.led.record, g.led.when(pr.ev), guessed, out, at, pr.ev)
 	case pressCompletesPly:
 		g.away.endAbsorbing(pr)
 		if g.led.pressed(&g.em, out, at, pr, vd.cands, vd.ply, g.clock) {

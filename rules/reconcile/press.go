@@ -132,8 +132,8 @@ type pressVerdict struct {
 // the press queue, which is the press stage's own: whatever it comes to,
 // the press back was this one or is no more, and a press that waits for
 // the board goes back to the head of the queue. The rest it hands back.
-func (q *pressQueue) judge(v boardFacts, led record, a awayFacts, cfg Config, ended bool, atStart *time.Duration, at time.Duration, pr pendingPress) pressVerdict {
-	d, cands := q.decidePress(v, led, a, cfg, a.pressIgnored(ended, atStart, pr), at, pr)
+func (q *pressQueue) judge(in pressInput, pr pendingPress) pressVerdict {
+	d, cands := q.decidePress(in, pr)
 	if d != pressNotJudged {
 		q.back = noBackExpected // whatever it comes to, the press back was this or is no more
 	}
@@ -143,7 +143,7 @@ func (q *pressQueue) judge(v boardFacts, led record, a awayFacts, cfg Config, en
 		q.presses = append([]pendingPress{pr}, q.presses...)
 		q.wait = true
 	case pressCompletesPly:
-		vd.ply = q.pressedPly(led, pr, cands)
+		vd.ply = q.pressedPly(in.led, pr, cands)
 	}
 	return vd
 }
@@ -172,16 +172,32 @@ func (d pressDecision) String() string {
 	return pressDecisionNames[d]
 }
 
-// decidePress decides, at at, what the press pr comes to on the record,
+// pressInput is what the press stage reads besides the press queue, each
+// value read by the Game from the part it belongs to: the board as the
+// view has it, the record, the settings, the time, whether the press is
+// judged at all (see pressIgnored), the uncompleted plies of its side and
+// whether it is a press of the absence's plies (see absorbs).
+type pressInput struct {
+	board   boardFacts
+	led     record
+	cfg     Config
+	at      time.Duration
+	ignored bool
+	cands   []int
+	absorbs bool
+}
+
+// decidePress decides, at in.at, what the press pr comes to on the record,
 // the board and the absence as they stand, with the uncompleted plies of
 // its side (cands). It changes nothing.
-func (q *pressQueue) decidePress(v boardFacts, led record, a awayFacts, cfg Config, ignored bool, at time.Duration, pr pendingPress) (d pressDecision, cands []int) {
+func (q *pressQueue) decidePress(in pressInput, pr pendingPress) (d pressDecision, cands []int) {
 	ev := pr.ev
-	if ignored {
+	if in.ignored {
 		return pressNotJudged, nil
 	}
 	side := ev.Side
-	cands = led.uncompleted(side)
+	v, led, cfg, at := in.board, in.led, in.cfg, in.at
+	cands = in.cands
 	if len(cands) == 0 && q.back == backOf(side) && !placedBy(v.snap, led.boards[len(led.boards)-1], side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
@@ -209,7 +225,7 @@ func (q *pressQueue) decidePress(v boardFacts, led record, a awayFacts, cfg Conf
 		}
 		return pressIllegalMove, cands
 	}
-	if a.absorbs(pr, len(cands) > 0) {
+	if in.absorbs {
 		return pressOfAbsence, cands
 	}
 	if len(cands) == 0 {
@@ -436,6 +452,19 @@ func (q pressFacts) pendingUpTo(s clockd.Side, in int) bool {
 		}
 	}
 	return false
+}
+
+// firstIn is the input of side s's first waiting press, or the largest
+// int when none waits: a press of s by input in or before it waits when
+// firstIn(s) <= in (see pendingUpTo).
+func (q pressFacts) firstIn(s clockd.Side) int {
+	first := int(^uint(0) >> 1)
+	for _, p := range q.presses {
+		if p.ev.Side == s {
+			first = min(first, p.in)
+		}
+	}
+	return first
 }
 
 // pressesRead reports whether several presses of side wait: they complete

@@ -394,7 +394,7 @@ func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 	for len(g.waiting.presses) > 0 && g.away.before(g.waiting.presses[0].ev.At, g.waiting.presses[0].in) {
 		pr := g.waiting.shift()
 		g.judgePress(out, at, pr)
-		g.flag.snapChecks(g.waiting.pressFacts, g.led.counts, pr.ev.Side)
+		g.flag.snapChecks(g.waiting.firstIn(pr.ev.Side), g.led.counts, pr.ev.Side)
 	}
 }
 

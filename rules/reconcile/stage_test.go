@@ -117,8 +117,11 @@ func TestPressJudge(t *testing.T) {
 			v.see(led.rec, rules.SnapshotOf(led.rec.Position()))
 			pr := pendingPress{ev: clockd.ClockEvent{Kind: clockd.Press, Side: c.side, At: sec(c.at)}, in: len(c.record) + 1}
 			q := pressQueue{back: whiteBackExpected}
-			var a absence
-			got := q.judge(v.boardFacts, led.record, a.awayFacts, Config{ScanLag: DefaultScanLag, UnexplainedAfter: DefaultUnexplainedAfter}, false, nil, sec(c.at+2), pr)
+			// the board was never away: the press is judged, and is no
+			// press of an absence's plies
+			in := pressInput{board: v.boardFacts, led: led.record, cfg: Config{ScanLag: DefaultScanLag, UnexplainedAfter: DefaultUnexplainedAfter},
+				at: sec(c.at + 2), cands: led.uncompleted(c.side)}
+			got := q.judge(in, pr)
 			if got.decision != c.want || got.ply != c.ply {
 				t.Errorf("judge = %s, ply %d; want %s, ply %d", got.decision, got.ply, c.want, c.ply)
 			}
