@@ -126,14 +126,6 @@ func (a *absence) backInStep() {
 	a.fromStart = false
 }
 
-// unsure reports whether the record ends in what arbiterd put there without
-// verifying it (unverified plies, or a record rebuilt from the board), with
-// no verified move after it yet: the absence is not over.
-func (a awayFacts) unsure(plies []plyInfo) bool {
-	n := len(plies)
-	return (n > 0 && plies[n-1].unverified()) || (n == 0 && a.rebased)
-}
-
 // reportLaid raises the unverified-moves anomaly of plies laid after ply
 // verified; back opens the text (how the board was read again).
 func (a *absence) reportLaid(em *emitter, led record, out *[]Event, at time.Duration, back Text, verified int, l laidPlies, ambiguous bool) {
@@ -205,10 +197,6 @@ func (a *absence) resync() {
 func (a awayFacts) before(at time.Duration, in int) bool {
 	return stamp{at, in}.before(a.mark())
 }
-
-// mark is the first stamp after the board went away: an input stamped
-// before it was read before the absence (see before).
-func (a awayFacts) mark() stamp { return stamp{a.at, a.in + 1} }
 
 // endAbsorbing ends the absence's presses once a press is read live.
 func (a *absence) endAbsorbing(pr pendingPress) {

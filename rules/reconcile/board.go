@@ -58,16 +58,19 @@ type boardInput struct {
 	inputs int
 	at     time.Duration
 	away   awayFacts
-	unsure bool // the record ends in plies not verified (see absence.unsure)
-	// depth and back bound the search (see searchBounds); trailing is the
-	// press queue's count of the plies after the last completed one, and
-	// above how many plies are above the last verified position (see
-	// pressFacts.above)
-	depth, back, trailing, above int
-	// turn: the side to move by the clock in the position the board
-	// shows, when the clock has said (turnKnown, see clockTurn)
-	turn      chess.Color
-	turnKnown bool
+	plies  recordPlies // the press queue's answers about the record's last plies
+}
+
+// recordPlies is what the press queue says of the record's last plies and
+// of the side to move (see pressFacts.ofRecord): how many plies follow the
+// last completed one (trailing), how many a correction may replace
+// (retractable), how many are above the last verified position (above),
+// and the side to move by the clock in the position the board shows, when
+// the clock has said (turnKnown, see clockTurn).
+type recordPlies struct {
+	trailing, retractable, above int
+	turn                         chess.Color
+	turnKnown                    bool
 }
 
 // see takes s (White at the bottom) as the board's latest snapshot: the
@@ -157,7 +160,8 @@ func placementFEN(s rules.Snapshot, old *chess.Position, turn chess.Color, moveN
 // and hands back what the other parts are to do.
 func (v *boardView) read(in boardInput) boardChange {
 	s, inputs, at := v.snap, in.inputs, in.at
-	res := explain(in.led, s, in.depth, in.back, in.above)
+	depth, back := searchBounds(in.away.resyncing(), in.cfg.MaxPlies, in.plies.retractable, in.plies.trailing)
+	res := explain(in.led, s, depth, back, in.plies.above)
 	resync := in.away.resyncing()
 	if v.held.plies != nil && (res.Kind == rules.Unexplained || res.Kind == rules.UnknownPieces) {
 		// a transient (a piece in the hand) on top of the plies being held
@@ -170,7 +174,7 @@ func (v *boardView) read(in boardInput) boardChange {
 	switch res.Kind {
 	case rules.NoChange:
 		v.unexplained.clear()
-		return boardChange{inStep: !in.unsure}
+		return boardChange{inStep: !in.away.unsure(in.led.plies)}
 	case rules.Forward, rules.Ambiguous:
 		v.unexplained.clear()
 		return v.forward(in, res, resync)
@@ -219,56 +223,12 @@ func (h *held) notAway() {
 // absence the plies arbiterd could not verify stay replaceable until a
 // verified move follows them: if they explained a piece in the hand, the
 // board shows it when the piece lands.
-func (a awayFacts) searchBounds(maxPlies, retractable, trailing int) (depth, back int) {
+func searchBounds(resync bool, maxPlies, retractable, trailing int) (depth, back int) {
 	depth, back = maxPlies, retractable
-	if !a.resyncing() {
+	if !resync {
 		depth, back = min(depth, 2), min(trailing, 1)
 	}
 	return depth, back
-}
-
-// retractable is how many plies at the end of the record a correction may
-// replace after an absence: the trailing uncompleted ones and the
-// unverified ones below them.
-func (q pressFacts) retractable(led record, away stamp) int {
-	n := q.trailing(led, away)
-	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
-		n++
-	}
-	return n
-}
-
-// above is how many plies are above the last verified position: those
-// made while the board was not read, and, back from an absence (resync),
-// those it showed before and nobody completed or pressed for before it
-// went away (a piece seen on its way is no move).
-func (q pressFacts) above(led record, away stamp, resync bool) int {
-	n := len(led.plies)
-	u := 0
-	for u < n {
-		p := led.plies[n-1-u]
-		if !p.unverified() && (!resync || p.completed() || q.pressWaitsFor(led, away, n-1-u, true)) {
-			break
-		}
-		u++
-	}
-	return u
-}
-
-// trailing is the number of plies after the last completed one.
-// A ply its side has already pressed for (the press is waiting to be
-// resolved) stays replaceable only while it is the last ply: a slide may
-// still end after the press is read, but once the opponent has replied
-// the pressed move is settled.
-func (q pressFacts) trailing(led record, away stamp) int {
-	n := 0
-	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
-		if i < len(led.plies)-1 && q.pressedFor(led, away, i) {
-			break
-		}
-		n++
-	}
-	return n
 }
 
 // explain reconstructs s from the record. When the record ends in plies
@@ -400,7 +360,7 @@ func (v *boardView) forwardInStep(in boardInput, from int, moves []*chess.Move) 
 	if len(moves) >= 2 {
 		start := from
 		slide := false
-		if from == led.rec.Ply() && in.trailing >= 1 {
+		if from == led.rec.Ply() && in.plies.trailing >= 1 {
 			if f, alt, ok := v.fewer(led, in.cfg.ScanLag, len(moves)); ok {
 				start, moves, slide = f, alt, true
 			}
@@ -509,8 +469,8 @@ func strictlyBetween(a, mid, b chess.Square) bool {
 // that four plies explain (…Bxg1, a move and back, …Bc5) with the wrong
 // side to move, and rebuilding the record from it derails the game.
 func (v *boardView) transient(in boardInput, from int, moves []*chess.Move) bool {
-	led, turn := in.led, in.turn
-	if !in.turnKnown || v.snap.OccupancyOnly || v.snap.Unknown != 0 {
+	led, turn := in.led, in.plies.turn
+	if !in.plies.turnKnown || v.snap.OccupancyOnly || v.snap.Unknown != 0 {
 		return false
 	}
 	after := led.rec.PositionAt(from).Turn()

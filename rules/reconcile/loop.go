@@ -2,6 +2,8 @@ package reconcile
 
 import (
 	"time"
+
+	"github.com/arbiterd/arbiterd/clockd"
 )
 
 // The loop: every input ends by deciding what has fallen due by its time,
@@ -98,7 +100,15 @@ func (g *Game) step(out *[]Event, at time.Duration, s step) {
 	case stepJudgeAgain:
 		g.resolvePress(out, at, s.press)
 	case stepSnapChecks:
-		g.flag.snapChecks(g.waiting.firstIn(s.press.ev.Side), g.led.counts, s.press.ev.Side)
+		g.snapChecks(s.press.ev.Side)
+	}
+}
+
+// snapChecks gives the period checks of side s, when any wait, the count
+// they are judged by once the presses up to their additions are judged.
+func (g *Game) snapChecks(s clockd.Side) {
+	if len(g.flag.checks) > 0 {
+		g.flag.snapChecks(g.waiting.firstIn(s), g.led.counts, s)
 	}
 }
 
@@ -113,8 +123,8 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 		}
 		g.settle(out, at, pressed)
 	case dueJudgePress:
-		pr := g.waiting.takeFirst()
-		g.resolvePress(out, at, pr)
+		pr, vd := g.waiting.judgeFirst(g.pressInput(at))
+		g.applyPress(out, at, pr, vd)
 		g.work.then(step{kind: stepSnapChecks, press: pr})
 	case dueCompleteByNextMove:
 		g.led.complete(&g.em, out, at, idx, ByNextMove, g.clock)
@@ -165,7 +175,13 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
-	if !g.judgePress(out, at, pr) {
+	g.applyPress(out, at, pr, g.waiting.judge(g.pressInput(at), pr))
+}
+
+// applyPress applies the verdict vd on the press pr, or, when the held
+// plies are to be settled first, settles them and judges it again.
+func (g *Game) applyPress(out *[]Event, at time.Duration, pr pendingPress, vd pressVerdict) {
+	if !g.judgePress(out, at, pr, vd) {
 		// the plies the board showed around the press (or reported up to
 		// two scans after it, or that replace the move the press would
 		// complete: the board's latest word on it) are accepted first; a
@@ -176,18 +192,16 @@ func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
 	}
 }
 
-// pressInput is what the press stage is handed to judge the press pr: the
-// board, the record, and what the absence says of the press.
-func (g *Game) pressInput(at time.Duration, pr pendingPress) pressInput {
-	cands := g.led.uncompleted(pr.ev.Side)
-	return pressInput{board: g.view.boardFacts, led: g.led.record, cfg: g.cfg, at: at,
-		ignored: g.away.pressIgnored(g.end != nil, g.atStart, pr), cands: cands, absorbs: g.away.absorbs(pr, len(cands) > 0)}
+// pressInput is what the press stage is handed to judge a press: the
+// board, the record and what the absence says of the board.
+func (g *Game) pressInput(at time.Duration) pressInput {
+	return pressInput{board: g.view.boardFacts, led: g.led.record, away: g.away.awayFacts, cfg: g.cfg, at: at,
+		ended: g.end != nil, atStart: g.atStart}
 }
 
 // judgePress applies what the press pr comes to (see judge), or reports
 // false when held plies are to be settled first.
-func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress) (judged bool) {
-	vd := g.waiting.judge(g.pressInput(at, pr), pr)
+func (g *Game) judgePress(out *[]Event, at time.Duration, pr pendingPress, vd pressVerdict) (judged bool) {
 	side := pr.ev.Side
 	switch vd.decision {
 	case pressAfterHeld:
@@ -230,13 +244,8 @@ func (g *Game) process(out *[]Event, at time.Duration) {
 // boardInput is what the board stage is handed to read the board: the
 // record, and what the absence and the press queue say of it now.
 func (g *Game) boardInput(at time.Duration) boardInput {
-	led, mark := g.led.record, g.away.mark()
-	in := boardInput{led: led, cfg: g.cfg, inputs: g.inputs, at: at, away: g.away.awayFacts,
-		unsure: g.away.unsure(led.plies), trailing: g.waiting.trailing(led, mark),
-		above: g.waiting.above(led, mark, g.away.resyncing())}
-	in.depth, in.back = g.away.searchBounds(g.cfg.MaxPlies, g.waiting.retractable(led, mark), in.trailing)
-	in.turn, in.turnKnown = g.waiting.clockTurn(g.away.at, g.view.snap)
-	return in
+	return boardInput{led: g.led.record, cfg: g.cfg, inputs: g.inputs, at: at, away: g.away.awayFacts,
+		plies: g.waiting.ofRecord(g.led.record, g.away.awayFacts, g.view.snap)}
 }
 
 // processOnce reads the board once and applies what it found to the other

@@ -111,6 +111,13 @@ func (q *pressQueue) takeFirst() pendingPress {
 	return pr
 }
 
+// judgeFirst takes the first waiting press off the queue, its wait over
+// (takeFirst), and judges it (judge).
+func (q *pressQueue) judgeFirst(in pressInput) (pendingPress, pressVerdict) {
+	pr := q.takeFirst()
+	return pr, q.judge(in, pr)
+}
+
 // shift takes the first waiting press off the queue.
 func (q *pressQueue) shift() pendingPress {
 	pr := q.presses[0]
@@ -174,17 +181,17 @@ func (d pressDecision) String() string {
 
 // pressInput is what the press stage reads besides the press queue, each
 // value read by the Game from the part it belongs to: the board as the
-// view has it, the record, the settings, the time, whether the press is
-// judged at all (see pressIgnored), the uncompleted plies of its side and
-// whether it is a press of the absence's plies (see absorbs).
+// view has it, the record, what the absence says of the board, the
+// settings, the time, whether the game has ended and since when the board
+// shows the starting position in the middle of the game (nil: it does not).
 type pressInput struct {
 	board   boardFacts
 	led     record
+	away    awayFacts
 	cfg     Config
 	at      time.Duration
-	ignored bool
-	cands   []int
-	absorbs bool
+	ended   bool
+	atStart *time.Duration
 }
 
 // decidePress decides, at in.at, what the press pr comes to on the record,
@@ -192,12 +199,12 @@ type pressInput struct {
 // its side (cands). It changes nothing.
 func (q *pressQueue) decidePress(in pressInput, pr pendingPress) (d pressDecision, cands []int) {
 	ev := pr.ev
-	if in.ignored {
+	if pressIgnored(in.away, in.ended, in.atStart, pr) {
 		return pressNotJudged, nil
 	}
 	side := ev.Side
 	v, led, cfg, at := in.board, in.led, in.cfg, in.at
-	cands = in.cands
+	cands = uncompleted(led.plies, side)
 	if len(cands) == 0 && q.back == backOf(side) && !placedBy(v.snap, led.boards[len(led.boards)-1], side) {
 		// The opponent pressed without a move, which started this side's
 		// clock; pressing back gives the turn back and is no offence.
@@ -225,7 +232,7 @@ func (q *pressQueue) decidePress(in pressInput, pr pendingPress) (d pressDecisio
 		}
 		return pressIllegalMove, cands
 	}
-	if in.absorbs {
+	if absorbs(in.away, pr, len(cands) > 0) {
 		return pressOfAbsence, cands
 	}
 	if len(cands) == 0 {
@@ -241,15 +248,15 @@ func (q *pressQueue) decidePress(in pressInput, pr pendingPress) (d pressDecisio
 // it came back with (it completes nothing arbiterd can check, and it is no
 // illegal move either; presses from before the absence are judged on what
 // the board showed then).
-func (a awayFacts) pressIgnored(ended bool, atStart *time.Duration, pr pendingPress) bool {
+func pressIgnored(a awayFacts, ended bool, atStart *time.Duration, pr pendingPress) bool {
 	ev := pr.ev
-	return (atStart != nil && ev.At >= *atStart) || ended || (a.stale && !a.before(ev.At, pr.in))
+	return (atStart != nil && ev.At >= *atStart) || ended || (a.stale && !pr.stamp().before(a.mark()))
 }
 
 // uncompleted lists the side's plies not completed yet.
-func (led record) uncompleted(side clockd.Side) []int {
+func uncompleted(plies []plyInfo, side clockd.Side) []int {
 	var cands []int
-	for i, p := range led.plies {
+	for i, p := range plies {
 		if !p.completed() && p.side == side {
 			cands = append(cands, i)
 		}
@@ -302,9 +309,9 @@ func takenLater(seq []*chess.Move) bool {
 // board was not read (read in the merged reading after the board came
 // back, or with no move to complete): it completes nothing arbiterd
 // verified, and it is not a press without a move.
-func (a awayFacts) absorbs(pr pendingPress, hasMove bool) bool {
+func absorbs(a awayFacts, pr pendingPress, hasMove bool) bool {
 	ev, side := pr.ev, pr.ev.Side
-	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !a.before(ev.At, pr.in)))
+	return a.absorb[side] > 0 && (!hasMove || (ev.Inferred && !pr.stamp().before(a.mark())))
 }
 
 // pressedPly is the ply of pr's side that its press completes, among
@@ -401,6 +408,60 @@ func (q pressFacts) clockTurn(awayAt time.Duration, board rules.Snapshot) (chess
 		return chess.White, true
 	}
 	return chess.Black, true
+}
+
+// ofRecord is what the press queue says of the record's last plies and of
+// the side to move, for the board stage to read the board showing snap
+// (see recordPlies), the board away as a says.
+func (q pressFacts) ofRecord(led record, a awayFacts, snap rules.Snapshot) recordPlies {
+	r := recordPlies{trailing: q.trailing(led, a.mark()), retractable: q.retractable(led, a.mark()),
+		above: q.above(led, a.mark(), a.resyncing())}
+	r.turn, r.turnKnown = q.clockTurn(a.at, snap)
+	return r
+}
+
+// retractable is how many plies at the end of the record a correction may
+// replace after an absence: the trailing uncompleted ones and the
+// unverified ones below them.
+func (q pressFacts) retractable(led record, away stamp) int {
+	n := q.trailing(led, away)
+	for i := len(led.plies) - 1 - n; i >= 0 && led.plies[i].unverified(); i-- {
+		n++
+	}
+	return n
+}
+
+// above is how many plies are above the last verified position: those
+// made while the board was not read, and, back from an absence (resync),
+// those it showed before and nobody completed or pressed for before it
+// went away (a piece seen on its way is no move).
+func (q pressFacts) above(led record, away stamp, resync bool) int {
+	n := len(led.plies)
+	u := 0
+	for u < n {
+		p := led.plies[n-1-u]
+		if !p.unverified() && (!resync || p.completed() || q.pressWaitsFor(led, away, n-1-u, true)) {
+			break
+		}
+		u++
+	}
+	return u
+}
+
+// trailing is the number of plies after the last completed one.
+// A ply its side has already pressed for (the press is waiting to be
+// resolved) stays replaceable only while it is the last ply: a slide may
+// still end after the press is read, but once the opponent has replied
+// the pressed move is settled.
+func (q pressFacts) trailing(led record, away stamp) int {
+	n := 0
+	for i := len(led.plies) - 1; i >= 0 && !led.plies[i].completed(); i-- {
+		if i < len(led.plies)-1 && q.pressedFor(led, away, i) {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // pressedFor reports whether a pending press of the ply's side came after

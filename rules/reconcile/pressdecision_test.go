@@ -63,7 +63,7 @@ func TestDecidePress(t *testing.T) {
 				t.Fatal("no press waits")
 			}
 			g, pr := h.g, h.g.waiting.presses[0]
-			if got, _ := g.waiting.decidePress(g.pressInput(sec(c.at), pr), pr); got != c.want {
+			if got, _ := g.waiting.decidePress(g.pressInput(sec(c.at)), pr); got != c.want {
 				t.Errorf("decided %v, want %v", got, c.want)
 			}
 		})

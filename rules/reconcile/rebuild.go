@@ -393,8 +393,8 @@ func unseenPlies(h, least int, first clockd.Side, turn chess.Color, again bool) 
 func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
 	for len(g.waiting.presses) > 0 && g.away.before(g.waiting.presses[0].ev.At, g.waiting.presses[0].in) {
 		pr := g.waiting.shift()
-		g.judgePress(out, at, pr)
-		g.flag.snapChecks(g.waiting.firstIn(pr.ev.Side), g.led.counts, pr.ev.Side)
+		g.judgePress(out, at, pr, g.waiting.judge(g.pressInput(at), pr))
+		g.snapChecks(pr.ev.Side)
 	}
 }
 

@@ -60,10 +60,9 @@ func TestBoardRead(t *testing.T) {
 			v.see(led.rec, rules.SnapshotOf(shown.Position()))
 			// no press waits and the board was never away: the press
 			// queue's answers and the absence's, as the Game hands them
-			var q pressFacts
+			var a awayFacts
 			in := boardInput{led: led.record, cfg: Config{ScanLag: DefaultScanLag, MaxPlies: DefaultMaxPlies}, inputs: 10, at: 10 * time.Second,
-				trailing: q.trailing(led.record, stamp{}), above: q.above(led.record, stamp{}, false)}
-			in.depth, in.back = in.away.searchBounds(DefaultMaxPlies, q.retractable(led.record, stamp{}), in.trailing)
+				away: a, plies: pressFacts{}.ofRecord(led.record, a, v.snap)}
 			got := v.read(in)
 			if got.kind != c.want || (c.want != changeNone && (got.from != c.from || len(got.moves) != c.moves)) {
 				t.Errorf("read = kind %d from %d with %d plies, want kind %d from %d with %d plies", got.kind, got.from, len(got.moves), c.want, c.from, c.moves)
@@ -117,10 +116,9 @@ func TestPressJudge(t *testing.T) {
 			v.see(led.rec, rules.SnapshotOf(led.rec.Position()))
 			pr := pendingPress{ev: clockd.ClockEvent{Kind: clockd.Press, Side: c.side, At: sec(c.at)}, in: len(c.record) + 1}
 			q := pressQueue{back: whiteBackExpected}
-			// the board was never away: the press is judged, and is no
-			// press of an absence's plies
+			// the board was never away, the game goes on
 			in := pressInput{board: v.boardFacts, led: led.record, cfg: Config{ScanLag: DefaultScanLag, UnexplainedAfter: DefaultUnexplainedAfter},
-				at: sec(c.at + 2), cands: led.uncompleted(c.side)}
+				at: sec(c.at + 2)}
 			got := q.judge(in, pr)
 			if got.decision != c.want || got.ply != c.ply {
 				t.Errorf("judge = %s, ply %d; want %s, ply %d", got.decision, got.ply, c.want, c.ply)

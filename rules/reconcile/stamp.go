@@ -59,6 +59,18 @@ func (a awayFacts) resyncing() bool { return a.search != inStep }
 // yet explained again.
 func (a awayFacts) unsettled() bool { return a.search == unsettled || a.search == unsettledLossy }
 
+// mark is the first stamp after the board went away: an input stamped
+// before it was read before the absence (see before).
+func (a awayFacts) mark() stamp { return stamp{a.at, a.in + 1} }
+
+// unsure reports whether the record ends in what arbiterd put there without
+// verifying it (unverified plies, or a record rebuilt from the board), with
+// no verified move after it yet: the absence is not over.
+func (a awayFacts) unsure(plies []plyInfo) bool {
+	n := len(plies)
+	return (n > 0 && plies[n-1].unverified()) || (n == 0 && a.rebased)
+}
+
 // seen reports whether the clock has given a word.
 func (w clockWord) seen() bool { return w.board != wordNone }
 
