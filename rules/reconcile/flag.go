@@ -13,56 +13,55 @@ import (
 // two scans of about 250 ms.
 const boardReportLag = 500 * time.Millisecond
 
-// resolveFlags decides the flags that fell in the earliest pending reading.
-// Flags reported in the same reading fell in an unknown order
-// (Guidelines III.3.1).
-func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
-	batch := g.flag.takeFlags()
-	both := len(batch) >= 2 && batch[0].Side != batch[1].Side
-	endResult, endReason, endArticle := "", "", ""
-	for _, f := range batch {
-		ev, side := f.ClockEvent, f.Side
-		if g.end == nil {
-			g.led.completedByNextMove(&g.em, g.clock, out, at, side, ev.At)
+// flagDecision is what the flag stage decides of one flag: its verdict
+// (the flag event) and, while the game goes on, the ply of the flagged
+// side that the flag caught unpressed (warn; -1: none).
+type flagDecision struct {
+	verdict Event
+	warn    int
+}
+
+// decideFlag decides the flag f (see verdict for done, late, a, end and
+// oriented; both: both flags fell in the same reading). It changes nothing.
+func decideFlag(cfg Config, led record, done int, late atTheFlag, a awayFacts, end *gameEnd, oriented bool, f fallen, both bool) flagDecision {
+	d := flagDecision{verdict: cfg.verdict(led, done, late, a, end, oriented, f, both), warn: -1}
+	if end != nil {
+		return d
+	}
+	for i := len(led.plies) - 1; i >= 0; i-- {
+		p := led.plies[i]
+		// a move made after the flag fell is no move the flag
+		// caught unpressed (the board reports a move up to a
+		// scan or two after it was made)
+		// (a move whose press was read after the flag was not
+		// completed when it fell either)
+		open := !p.completed() || p.pressedAfter(f)
+		if p.side == f.Side && open && p.made.at <= f.At+boardReportLag {
+			d.warn = i
+			break
 		}
-		e := g.cfg.verdict(g.led.record, g.led.countAtFlag(f), g.led.atTheFlag(side, ev.At), g.away.awayFacts, g.end, g.facing.known(), f, both)
-		if g.end == nil {
-			for i := len(g.led.plies) - 1; i >= 0; i-- {
-				p := g.led.plies[i]
-				// a move made after the flag fell is no move the flag
-				// caught unpressed (the board reports a move up to a
-				// scan or two after it was made)
-				// (a move whose press was read after the flag was not
-				// completed when it fell either)
-				open := !p.completed() || p.pressedAfter(f)
-				if p.side == side && open && p.made.at <= ev.At+boardReportLag {
-					g.led.warned(i)
-					g.em.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
-						say(TextFlagNotPressed,
-							sideWord(side), g.led.moveText(i)))
-					break
-				}
-			}
-		}
-		g.em.emit(out, at, e)
-		if g.end != nil {
-			continue
-		}
+	}
+	return d
+}
+
+// flagsEnd is the game's end the verdicts of the flags of one reading lead
+// to, in order (result "": none): both flags in the last period, a draw
+// (Guidelines III.3.1); else the first flag's draw or loss (6.9).
+func flagsEnd(both bool, verdicts []Event) (result, reason, article string) {
+	for _, e := range verdicts {
 		switch {
 		case both && e.Verdict == VerdictDraw:
-			endResult, endReason, endArticle = "1/2-1/2", "both-flags", "III.3.1"
-		case e.Verdict == VerdictDraw && endResult == "":
-			endResult, endReason, endArticle = "1/2-1/2", "flag", "6.9"
-		case e.Verdict == VerdictLoss && endResult == "":
-			endResult, endReason, endArticle = "1-0", "flag", "6.9"
-			if side == clockd.White {
-				endResult = "0-1"
+			result, reason, article = "1/2-1/2", "both-flags", "III.3.1"
+		case e.Verdict == VerdictDraw && result == "":
+			result, reason, article = "1/2-1/2", "flag", "6.9"
+		case e.Verdict == VerdictLoss && result == "":
+			result, reason, article = "1-0", "flag", "6.9"
+			if e.Side == clockd.White {
+				result = "0-1"
 			}
 		}
 	}
-	if endResult != "" && g.end == nil {
-		g.finish(out, at, endResult, endReason, endArticle)
-	}
+	return result, reason, article
 }
 
 // atTheFlag is what the record says of the flagged side's moves reported

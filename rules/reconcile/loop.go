@@ -172,6 +172,37 @@ func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, i
 	}
 }
 
+// resolveFlags decides the flags that fell in the earliest pending reading
+// (decideFlag) and applies the verdicts: the moves their sides' next moves
+// completed before the flag first, the ply a flag caught unpressed, the
+// game's end. Flags reported in the same reading fell in an unknown order
+// (Guidelines III.3.1).
+func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
+	batch := g.flag.takeFlags()
+	both := len(batch) >= 2 && batch[0].Side != batch[1].Side
+	var verdicts []Event
+	for _, f := range batch {
+		side := f.Side
+		if g.end == nil {
+			g.led.completedByNextMove(&g.em, g.clock, out, at, side, f.At)
+		}
+		d := decideFlag(g.cfg, g.led.record, g.led.countAtFlag(f), g.led.atTheFlag(side, f.At), g.away.awayFacts, g.end, g.facing.known(), f, both)
+		if d.warn >= 0 {
+			g.led.warned(d.warn)
+			g.em.anomaly(out, at, KindMoveWithoutPress, side, false, "6.2.1",
+				say(TextFlagNotPressed, sideWord(side), g.led.moveText(d.warn)))
+		}
+		g.em.emit(out, at, d.verdict)
+		verdicts = append(verdicts, d.verdict)
+	}
+	if g.end != nil {
+		return
+	}
+	if result, reason, article := flagsEnd(both, verdicts); result != "" {
+		g.finish(out, at, result, reason, article)
+	}
+}
+
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {
