@@ -697,6 +697,54 @@ func (v *boardView) accept() held {
 	return h
 }
 
+// settleKind is what held plies come to when they are settled.
+type settleKind uint8
+
+const (
+	settleAdd        settleKind = iota // added to the record (replacing its last plies from where they start)
+	settleRemerge                      // a piece's two moves around a reply are one move (see fitsMerge)
+	settleRecommit                     // a completed move the board shows was another (see miscommitted)
+	settleTakeBack                     // no press came: the board went back to an earlier position (7.1)
+	settleLookAfresh                   // a press has settled a ply they would replace: the board is read afresh
+	// settleUnverify: back from an absence, more than two plies, several
+	// ways to get there, or the plies of a game first read under way:
+	// moves nobody saw, reported and not completed (6.10)
+	settleUnverify
+	// settleCheckTurn: back from an absence with plies laid while the
+	// clock had not said whose turn it was: the side to move after them is
+	// checked against the clock first (rebuildOnTheClocksTurn), then they
+	// are added
+	settleCheckTurn
+)
+
+// decideSettle decides what the held plies h, taken off the view, come to,
+// on the record's plies and what the absence says; pressed: a press came
+// within ScanLag of the board's last change. It changes nothing.
+func decideSettle(h held, pressed bool, plies []plyInfo, a awayFacts) settleKind {
+	switch h.replaces {
+	case mergesCompleted:
+		return settleRemerge
+	case replacesCompleted:
+		return settleRecommit
+	}
+	if h.backTo >= 0 && !pressed {
+		return settleTakeBack
+	}
+	for i := h.from; i < len(plies); i++ {
+		if plies[i].completed() && !plies[i].unverified() {
+			return settleLookAfresh
+		}
+	}
+	away := h.away()
+	switch {
+	case away && (len(h.plies) > 2 || h.ambiguous || a.fromStart):
+		return settleUnverify
+	case away && a.unchecked:
+		return settleCheckTurn
+	}
+	return settleAdd
+}
+
 // letGo lets the held plies go and takes the board as explained: it shows
 // the starting position in the middle of the game (see boardReset).
 func (v *boardView) letGo() {

@@ -497,6 +497,51 @@ func (g *Game) clockPressed(out *[]Event, at time.Duration, ev clockd.ClockEvent
 	g.em.emit(out, at, Event{Type: TypePress, Side: ev.Side, Clock: ev.Clock, Inferred: ev.Inferred})
 }
 
+// State summarises the game for dashboards and tests.
+func (g *Game) State() Summary {
+	s := Summary{
+		Ply:       g.led.plyBase + g.led.rec.Ply(),
+		FEN:       g.led.rec.FEN(),
+		Completed: g.led.counts,
+		Clock:     g.clock,
+		Expected:  g.ref.Times(g.now),
+		Period:    g.flag.hwPeriod,
+		Illegal:   g.hand.illegal,
+	}
+	if g.end != nil {
+		s.Result, s.EndReason = g.end.result, g.end.reason
+	}
+	switch {
+	case !g.facing.known():
+		s.Status = StatusWaiting
+	case g.end != nil:
+		s.Status = StatusEnded
+	default:
+		s.Status = StatusPlaying
+	}
+	if g.facing.known() {
+		s.Orientation = g.facing.orientation().String()
+	}
+	for i, p := range g.led.plies {
+		if !p.completed() {
+			s.Uncompleted = append(s.Uncompleted, g.led.plyBase+i+1)
+		}
+	}
+	for _, p := range g.waiting.presses {
+		s.Pending = append(s.Pending, fmt.Sprintf("%s press at %s waits for its move", p.ev.Side, seconds(p.ev.At)))
+	}
+	for _, f := range g.flag.flags {
+		s.Pending = append(s.Pending, fmt.Sprintf("%s flag at %s awaits its verdict", f.Side, seconds(f.At)))
+	}
+	if g.view.unexplained.on() {
+		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.view.unexplained.since.at)))
+	}
+	if g.atStart != nil {
+		s.Pending = append(s.Pending, fmt.Sprintf("board shows the starting position since %s; the game's position is awaited", seconds(*g.atStart)))
+	}
+	return s
+}
+
 // ActionKind is what an arbiter did.
 type ActionKind int
 

@@ -203,6 +203,67 @@ func (g *Game) resolveFlags(out *[]Event, at time.Duration) {
 	}
 }
 
+// settle accepts the several plies the board has been showing: what they
+// come to is the board stage's decision (decideSettle), applied here.
+func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
+	h := g.view.accept()
+	moves, from := h.plies, h.from
+	r := notRebuilt
+	switch decideSettle(h, pressed, g.led.plies, g.away.awayFacts) {
+	case settleRemerge, settleRecommit:
+		if h.replaces == mergesCompleted {
+			g.away.unlaid(g.led.remerge(&g.em, g.inputs, g.clock, out, at, from, moves))
+		} else {
+			g.away.unlaid(g.led.recommit(&g.em, g.inputs, g.clock, out, at, from, moves))
+		}
+		if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.view.snap) {
+			g.process(out, at) // the board has moved on meanwhile
+		}
+		return
+	case settleTakeBack:
+		g.away.unlaid(g.led.retract(&g.em, out, at, h.backTo, nil, retractSeen))
+		return
+	case settleLookAfresh:
+		g.process(out, at)
+		return
+	case settleUnverify:
+		r = g.unverify(out, at, from, moves, h.ambiguous)
+	case settleCheckTurn:
+		r = g.rebuildOnTheClocksTurn(out, at, from, moves)
+		if r == notRebuilt {
+			g.away.backInStep()
+			g.away.unlaid(g.led.replace(&g.em, g.inputs, out, at, from, moves))
+		}
+	case settleAdd:
+		if h.away() {
+			g.away.backInStep()
+		}
+		g.away.unlaid(g.led.replace(&g.em, g.inputs, out, at, from, moves)) // retracts nothing when the plies are added
+	}
+	if r == rebuiltBehind {
+		g.process(out, at)
+		g.work.then(step{kind: stepLookAgain}) // after what the board decided
+		return
+	}
+	g.lookAgain(out, at)
+}
+
+// lookAgain reconciles the board again when it has moved on from the
+// record's last position meanwhile.
+func (g *Game) lookAgain(out *[]Event, at time.Duration) {
+	if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.view.snap) {
+		g.process(out, at)
+	}
+}
+
+// finish ends the game.
+func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article string) {
+	g.end = &gameEnd{result, reason}
+	g.waiting.dropAll()
+	g.flag.gameEnded()
+	g.em.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: Reason(reason), Article: article})
+}
+
 // resolvePress commits a press: the move of the pressing side that the
 // board showed at the press (or shortly after) is completed.
 func (g *Game) resolvePress(out *[]Event, at time.Duration, pr pendingPress) {

@@ -11,81 +11,6 @@ import (
 
 func limitOf(at, since time.Duration) time.Duration { return at - since }
 
-// settle accepts the several plies the board has been showing.
-func (g *Game) settle(out *[]Event, at time.Duration, pressed bool) {
-	h := g.view.accept()
-	moves, from := h.plies, h.from
-	away, ambig := h.away(), h.ambiguous
-	replaces := h.replaces
-	if replaces != replacesNothing {
-		if replaces == mergesCompleted {
-			g.away.unlaid(g.led.remerge(&g.em, g.inputs, g.clock, out, at, from, moves))
-		} else {
-			g.away.unlaid(g.led.recommit(&g.em, g.inputs, g.clock, out, at, from, moves))
-		}
-		if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.view.snap) {
-			g.process(out, at) // the board has moved on meanwhile
-		}
-		return
-	}
-	if g.view.held.backTo >= 0 && !pressed {
-		g.away.unlaid(g.led.retract(&g.em, out, at, g.view.held.backTo, nil, retractSeen)) // no press: a take-back
-		return
-	}
-	for i := from; i < len(g.led.plies); i++ {
-		if g.led.plies[i].completed() && !g.led.plies[i].unverified() {
-			// a press has settled a ply the held explanation would
-			// replace: it no longer stands; look at the board afresh
-			g.process(out, at)
-			return
-		}
-	}
-	r := notRebuilt
-	if away && (len(moves) > 2 || ambig || g.away.fromStart) {
-		// Back from an absence the board settled several plies on: more
-		// than two plies, or several ways to get there, are moves nobody
-		// saw; they are reported, not completed. So are the plies of a
-		// game under way when the board was first read.
-		r = g.unverify(out, at, from, moves, ambig)
-	} else {
-		if away && g.away.unchecked {
-			// The one or two plies the board settled on may leave the
-			// other side to move than the clock says: the unverified
-			// plies before them were laid with the wrong side to move
-			// (see unverify).
-			r = g.rebuildOnTheClocksTurn(out, at, from, moves)
-		}
-		if r == notRebuilt {
-			if away {
-				g.away.backInStep()
-			}
-			g.away.unlaid(g.led.replace(&g.em, g.inputs, out, at, from, moves)) // retracts nothing when the plies are added
-		}
-	}
-	if r == rebuiltBehind {
-		g.process(out, at)
-		g.work.then(step{kind: stepLookAgain}) // after what the board decided
-		return
-	}
-	g.lookAgain(out, at)
-}
-
-// lookAgain reconciles the board again when it has moved on from the
-// record's last position meanwhile.
-func (g *Game) lookAgain(out *[]Event, at time.Duration) {
-	if n := len(g.led.boards); !sameBoard(g.led.boards[n-1], g.view.snap) {
-		g.process(out, at)
-	}
-}
-
-// finish ends the game.
-func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article string) {
-	g.end = &gameEnd{result, reason}
-	g.waiting.dropAll()
-	g.flag.gameEnded()
-	g.em.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: Reason(reason), Article: article})
-}
-
 // penalty words the 7.5.5 consequence of side's latest illegal move.
 func (c Config) penalty(rec *rules.Game, illegal [2]int, side clockd.Side) Text {
 	n := illegal[side]
@@ -139,51 +64,6 @@ func twoMoves(rec *rules.Game, board rules.Snapshot) (clockd.Side, string, bool)
 		return 0, "", false
 	}
 	return mover, alt.SAN(1), true
-}
-
-// State summarises the game for dashboards and tests.
-func (g *Game) State() Summary {
-	s := Summary{
-		Ply:       g.led.plyBase + g.led.rec.Ply(),
-		FEN:       g.led.rec.FEN(),
-		Completed: g.led.counts,
-		Clock:     g.clock,
-		Expected:  g.ref.Times(g.now),
-		Period:    g.flag.hwPeriod,
-		Illegal:   g.hand.illegal,
-	}
-	if g.end != nil {
-		s.Result, s.EndReason = g.end.result, g.end.reason
-	}
-	switch {
-	case !g.facing.known():
-		s.Status = StatusWaiting
-	case g.end != nil:
-		s.Status = StatusEnded
-	default:
-		s.Status = StatusPlaying
-	}
-	if g.facing.known() {
-		s.Orientation = g.facing.orientation().String()
-	}
-	for i, p := range g.led.plies {
-		if !p.completed() {
-			s.Uncompleted = append(s.Uncompleted, g.led.plyBase+i+1)
-		}
-	}
-	for _, p := range g.waiting.presses {
-		s.Pending = append(s.Pending, fmt.Sprintf("%s press at %s waits for its move", p.ev.Side, seconds(p.ev.At)))
-	}
-	for _, f := range g.flag.flags {
-		s.Pending = append(s.Pending, fmt.Sprintf("%s flag at %s awaits its verdict", f.Side, seconds(f.At)))
-	}
-	if g.view.unexplained.on() {
-		s.Pending = append(s.Pending, fmt.Sprintf("board unexplained since %s", seconds(g.view.unexplained.since.at)))
-	}
-	if g.atStart != nil {
-		s.Pending = append(s.Pending, fmt.Sprintf("board shows the starting position since %s; the game's position is awaited", seconds(*g.atStart)))
-	}
-	return s
 }
 
 // GameStatus says where a game is: before its start was recognised,
