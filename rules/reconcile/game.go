@@ -86,10 +86,7 @@ type Game struct {
 	inputs int           // board and clock inputs so far
 	// first: the board's latest reading before it showed the game, and
 	// whether it was searched as a game under way (see gameUnderWay).
-	first struct {
-		snap  rules.Snapshot
-		state firstReading
-	}
+	first firstRead
 	// round: whether the clock has started, and whether the default
 	// time (6.7.1) was checked since; startedAt: when it started first.
 	round     roundState
@@ -164,6 +161,13 @@ const (
 	facesGuessed                    // a guess: the left face White's
 	facesMirrored                   // learnt from the presses: the guess turned round
 )
+
+// firstRead is the board's latest reading before it showed the game, and
+// whether it was searched as a game under way.
+type firstRead struct {
+	snap  rules.Snapshot
+	state firstReading
+}
 
 // firstReading is where the board's first reading, before it showed the
 // game, stands.
@@ -363,6 +367,84 @@ func (g *Game) show(out *[]Event, at time.Duration, s rules.Snapshot) {
 		g.process(out, at)
 		g.drain(out, at) // what the board decided is done before the input goes on
 	}
+}
+
+// orientTo looks for the game on a board not yet oriented (or after the
+// game ended, for the next one), as decideOrient decides, and applies what
+// it found. It reports whether s is to be followed as a position of the
+// game now (false: waiting for the start, or the start itself, which the
+// orientation event reports).
+func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
+	spoke := !g.facing.known() && g.waiting.clockSpoke(g.round.started())
+	d := decideOrient(s, g.start, g.facing.known(), g.first, spoke, g.led.rec, g.join.state)
+	g.first = d.first
+	if !d.found {
+		if !g.facing.known() && !g.view.unexplained.on() {
+			// pieces being set up; said once if it lasts (see advance)
+			g.view.unexplained.begin(stamp{at, g.inputs})
+		}
+		return false
+	}
+	g.view.unexplained.clear()
+	if g.end != nil {
+		rec, err := rules.NewGame(g.cfg.StartFEN)
+		if err != nil { // New checked the FEN; keep the old record
+			return false
+		}
+		g.reset(rec)
+	}
+	g.facing = facingOf(d.o)
+	g.em.emit(out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: d.o.String()})
+	if !d.underWay {
+		// Presses read before the board showed the game were made
+		// when arbiterd could not see what was on it: not judged.
+		g.waiting.dropAll()
+		return false
+	}
+	// The board is first read with the game under way (arbiterd
+	// started, or restarted, after the first moves): the moves made
+	// before are those of an absence from the start, searched to the
+	// full depth, held until they settle, and reported as unverified
+	// when more than a quick pair; the presses read meanwhile wait.
+	g.away.fromTheStart()
+	return true
+}
+
+// boardReset applies what decideReset decides of a board showing the
+// starting position in the middle of the game: the arbiter is told once,
+// and the record, its completed moves included, is kept. It reports
+// whether the snapshot was taken care of (raw is in the board's own
+// frame).
+func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
+	d := decideReset(g.led.rec, g.led.boards, g.start, g.facing, g.atStart != nil, g.view.snap, raw)
+	if d.turned {
+		g.view.turned(d.alt)
+		g.facing = facingOf(d.other)
+	}
+	switch d.kind {
+	case resetNone:
+		return false
+	case resetGoesOn:
+		return true
+	case resetEnds:
+		g.atStart = nil
+		return false
+	}
+	g.atStart = &at
+	g.view.letGo()
+	g.away.nothingFar()
+	var turned any = ""
+	if d.o != g.facing.orientation() {
+		turned = Text{Code: TextBoardResetTurned}
+	}
+	n := g.led.plyBase + g.led.rec.Ply()
+	after := say(TextBoardResetPly, n)
+	if k := len(g.led.plies); k > 0 && !g.led.plies[k-1].unverified() {
+		after = say(TextBoardResetPlyMove, n, g.led.moveText(k-1))
+	}
+	g.em.anomaly(out, at, KindBoardReset, 0, true, "–", say(TextBoardReset,
+		turned, after, g.led.counts.White, g.led.counts.Black, n, g.led.rec.FEN(), hms(g.clock.White), hms(g.clock.Black)))
+	return true
 }
 
 // Dump reports the board's whole state as read afresh from the device (a

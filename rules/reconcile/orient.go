@@ -4,63 +4,104 @@
 package reconcile
 
 import (
-	"time"
-
 	"github.com/notnil/chess"
 
 	"github.com/arbiterd/arbiterd/rules"
 )
 
-// orientTo looks for the game on a board not yet oriented (or after the
-// game ended, for the next one): the start position either way round, or a
-// game under way (see gameUnderWay). It reports whether s is to be followed as
-// a position of the game now (false: waiting for the start, or the start
-// itself, which the orientation event reports).
-func (g *Game) orientTo(out *[]Event, at time.Duration, s rules.Snapshot) bool {
-	o, ok := rules.DetectOrientation(s, g.start)
-	underWay := false
-	if !ok && !g.facing.known() {
-		if g.first.state == notRead || g.first.snap != s {
-			g.first.snap, g.first.state = s, readNotSearched
+// orientDecision is what the board before the game was found to show:
+// the game, the board oriented o (found), perhaps already under way
+// (underWay, see gameUnderWay); and the board's first reading as it now
+// stands.
+type orientDecision struct {
+	o               rules.Orientation
+	found, underWay bool
+	first           firstRead
+}
+
+// decideOrient looks for the game in s on a board not yet oriented (known:
+// it was, and the game has ended: the next one's start is looked for): the
+// start position either way round, or a game under way, searched once a
+// reading and only once the clock has spoken (spoke; without a clock, a
+// board that is not at the start is being set up). rec is the record and
+// first the board's first reading so far. It changes nothing.
+func decideOrient(s rules.Snapshot, start *chess.Position, known bool, first firstRead, spoke bool, rec *rules.Game, join joinState) orientDecision {
+	d := orientDecision{first: first}
+	d.o, d.found = rules.DetectOrientation(s, start)
+	if d.found || known {
+		return d
+	}
+	if d.first.state == notRead || d.first.snap != s {
+		d.first = firstRead{snap: s, state: readNotSearched}
+	}
+	if d.first.state == readNotSearched && spoke {
+		d.first.state = readAndSearched
+		d.o, d.underWay = gameUnderWay(rec, join, s)
+		d.found = d.underWay
+	}
+	return d
+}
+
+// resetKind is what a board showing the starting position in the middle of
+// the game comes to (see decideReset).
+type resetKind uint8
+
+const (
+	resetNone   resetKind = iota // no reset: the board is read as usual
+	resetBegins                  // the board shows the starting position in the middle of the game
+	resetGoesOn                  // still the start, or pieces being set up: nothing is judged
+	resetEnds                    // the game's position (or a result signalled) is on the board again
+)
+
+// resetDecision is decideReset's: the kind, the board's orientation when a
+// reset begins (o), and, when another board put in its place stands the
+// other way round (turned), that orientation (other) and the snapshot
+// turned with it (alt).
+type resetDecision struct {
+	kind      resetKind
+	o, other  rules.Orientation
+	turned    bool
+	alt, snap rules.Snapshot
+}
+
+// decideReset decides a board that shows the starting position in the
+// middle of the game (raw, in the board's own frame; snap, as the view has
+// it), or one that did (atStart): it was reset, or another board was put
+// in its place (the same way round or turned). That is not a take-back of
+// the whole game — players take back one or two plies, and an arbiter
+// reinstating an earlier position (7.5.1) does not go back to the start
+// beyond the first moves — so the record is kept. Until the board shows a
+// position that follows from the record again (the game's position set up
+// again, perhaps with a move on), what it shows is not judged. It changes
+// nothing.
+func decideReset(rec *rules.Game, boards []rules.Snapshot, start *chess.Position, f facing, atStart bool, snap, raw rules.Snapshot) resetDecision {
+	o, isStart := rules.DetectOrientation(raw, start)
+	if isStart && (atStart || (!reaches(rec, snap) && farFromStart(boards, start, f.orientation(), o))) {
+		if atStart {
+			return resetDecision{kind: resetGoesOn}
 		}
-		if g.first.state == readNotSearched && g.waiting.clockSpoke(g.round.started()) {
-			// searched once, and only once the clock runs: without one,
-			// a board that is not at the start is being set up
-			g.first.state = readAndSearched
-			o, underWay = gameUnderWay(g.led.rec, g.join.state, s)
-			ok = underWay
+		return resetDecision{kind: resetBegins, o: o}
+	}
+	if !atStart {
+		return resetDecision{kind: resetNone}
+	}
+	d := resetDecision{kind: resetGoesOn, snap: snap}
+	if !reaches(rec, snap) {
+		// another board put in its place may stand the other way round
+		other, alt := rules.BlackBottom, raw.Rotated()
+		if f == facingBlackBottom {
+			other, alt = rules.WhiteBottom, raw
+		}
+		if reaches(rec, alt) {
+			d.turned, d.other, d.alt, d.snap = true, other, alt, alt
 		}
 	}
-	if !ok {
-		if !g.facing.known() && !g.view.unexplained.on() {
-			// pieces being set up; said once if it lasts (see advance)
-			g.view.unexplained.begin(stamp{at, g.inputs})
-		}
-		return false
+	if reaches(rec, d.snap) || rules.Reconstruct(rec, d.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
+		// the game's position is on the board again (perhaps with a move
+		// on), or a result is signalled: the game goes on from the record
+		d.kind = resetEnds
 	}
-	g.view.unexplained.clear()
-	if g.end != nil {
-		rec, err := rules.NewGame(g.cfg.StartFEN)
-		if err != nil { // New checked the FEN; keep the old record
-			return false
-		}
-		g.reset(rec)
-	}
-	g.facing = facingOf(o)
-	g.em.emit(out, at, Event{Type: TypePosition, FEN: g.start.String(), Orientation: o.String()})
-	if !underWay {
-		// Presses read before the board showed the game were made
-		// when arbiterd could not see what was on it: not judged.
-		g.waiting.dropAll()
-		return false
-	}
-	// The board is first read with the game under way (arbiterd
-	// started, or restarted, after the first moves): the moves made
-	// before are those of an absence from the start, searched to the
-	// full depth, held until they settle, and reported as unverified
-	// when more than a quick pair; the presses read meanwhile wait.
-	g.away.fromTheStart()
-	return true
+	return d // else pieces being set up, or a game arbiterd does not follow
 }
 
 // gameUnderWay reports whether the board, not yet oriented, shows the game under
@@ -163,62 +204,6 @@ func gameMaterial(s rules.Snapshot) bool {
 		}
 	}
 	return legal
-}
-
-// boardReset handles a board that shows the starting position in the
-// middle of the game: it was reset, or another board was put in its place
-// (the same way round or turned). That is not a take-back of the whole
-// game — players take back one or two plies, and an arbiter reinstating an
-// earlier position (7.5.1) does not go back to the start beyond the first
-// moves — so the record is kept, its completed moves stay completed, and
-// the arbiter is told once. Until the board shows a position that follows
-// from the record again (the game's position set up again, perhaps with a
-// move on), what it shows is not judged and presses are not judged. It
-// reports whether the snapshot was taken care of (raw is in the board's
-// own frame).
-func (g *Game) boardReset(out *[]Event, at time.Duration, raw rules.Snapshot) bool {
-	o, start := rules.DetectOrientation(raw, g.start)
-	if start && (g.atStart != nil || (!reaches(g.led.rec, g.view.snap) && farFromStart(g.led.boards, g.start, g.facing.orientation(), o))) {
-		if g.atStart != nil {
-			return true
-		}
-		g.atStart = &at
-		g.view.letGo()
-		g.away.nothingFar()
-		var turned any = ""
-		if o != g.facing.orientation() {
-			turned = Text{Code: TextBoardResetTurned}
-		}
-		n := g.led.plyBase + g.led.rec.Ply()
-		after := say(TextBoardResetPly, n)
-		if k := len(g.led.plies); k > 0 && !g.led.plies[k-1].unverified() {
-			after = say(TextBoardResetPlyMove, n, g.led.moveText(k-1))
-		}
-		g.em.anomaly(out, at, KindBoardReset, 0, true, "–", say(TextBoardReset,
-			turned, after, g.led.counts.White, g.led.counts.Black, n, g.led.rec.FEN(), hms(g.clock.White), hms(g.clock.Black)))
-		return true
-	}
-	if g.atStart == nil {
-		return false
-	}
-	if !reaches(g.led.rec, g.view.snap) {
-		// another board put in its place may stand the other way round
-		other, alt := rules.BlackBottom, raw.Rotated()
-		if g.facing == facingBlackBottom {
-			other, alt = rules.WhiteBottom, raw
-		}
-		if reaches(g.led.rec, alt) {
-			g.view.turned(alt)
-			g.facing = facingOf(other)
-		}
-	}
-	if reaches(g.led.rec, g.view.snap) || rules.Reconstruct(g.led.rec, g.view.snap, rules.Options{MaxPlies: 1}).Kind == rules.ResultSignal {
-		// the game's position is on the board again (perhaps with a move
-		// on), or a result is signalled: the game goes on from the record
-		g.atStart = nil
-		return false
-	}
-	return true // pieces being set up, or a game arbiterd does not follow
 }
 
 // reaches reports whether the board's position is the record's, or one
