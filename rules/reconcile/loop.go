@@ -3,7 +3,10 @@ package reconcile
 import (
 	"time"
 
+	"github.com/notnil/chess"
+
 	"github.com/arbiterd/arbiterd/clockd"
+	"github.com/arbiterd/arbiterd/rules"
 )
 
 // The loop: every input ends by deciding what has fallen due by its time,
@@ -262,6 +265,205 @@ func (g *Game) finish(out *[]Event, at time.Duration, result, reason, article st
 	g.waiting.dropAll()
 	g.flag.gameEnded()
 	g.em.emit(out, at, Event{Type: TypeEnd, Result: result, Reason: Reason(reason), Article: article})
+}
+
+// resyncFar handles a board that, back from an absence, has shown for
+// ScanLag a position no sequence of up to MaxPlies moves reaches. A deeper
+// search finds how many plies at least were made; the record is brought to
+// the board's position by the shortest sequence, whose plies are reported
+// as not verified (decideFar). When nothing reaches it and the board has
+// shown it for UnexplainedAfter, the record is rebuilt from the board's
+// position itself.
+//
+// due is the time the deadline fell due: the wait for rebaseDue is over
+// when due reaches it, even when the events are stamped earlier (the end
+// of a capture decides every deadline at once; comparing the stamp, the
+// deadline fell due again and again, a search each time).
+func (g *Game) resyncFar(out *[]Event, at, due time.Duration) {
+	g.away.searchFar()
+	mark := g.away.mark()
+	res := explain(g.led.record, g.view.snap, resyncPlies, g.waiting.retractable(g.led.record, mark),
+		g.waiting.above(g.led.record, mark, g.away.resyncing()))
+	kind, moves := decideFar(res)
+	switch kind {
+	case farLay:
+		g.view.unexplained.clear()
+		if g.unverify(out, at, res.From, moves, res.Kind == rules.Ambiguous) == rebuiltBehind {
+			g.process(out, at)
+		}
+		return
+	case farTakeBack:
+		g.view.unexplained.clear()
+		g.away.backInStep()
+		g.away.unlaid(g.led.retract(&g.em, out, at, res.From, nil, retractSeen))
+		return
+	case farNoChange:
+		g.view.unexplained.clear()
+		if !g.away.unsure(g.led.plies) {
+			g.away.backInStep()
+		}
+		return
+	}
+	if g.movedOnFrom(out, at) {
+		return
+	}
+	// The plies the board showed before the absence and nobody completed
+	// may never have been made (a piece seen on its way): the search tried
+	// the sequences that replace them too, and the fewest plies made count
+	// from below them.
+	k := g.waiting.unpressedTail(g.led.record, mark)
+	from, fewest := g.led.rec.Ply()-k, least(res, k)
+	if max(at, due) < g.view.rebaseDue(g.cfg, g.waiting.pressFacts, g.away.awayFacts) {
+		// Wait: a piece in a hand, or one knocked over, is no position
+		// to rebuild the record from; one the board keeps showing is.
+		g.away.waitFar(farPosition{in: g.view.changed.in, snap: g.view.snap, least: fewest, from: from, fen: g.led.rec.FEN(),
+			placed: g.view.placed})
+		return
+	}
+	g.away.noFar()
+	if g.rebase(out, at, from, fewest, Text{Code: TextWhyUnreachable}) {
+		g.view.unexplained.clear()
+		return
+	}
+	// Nothing can be built from what the board shows (unknown codes, an
+	// occupancy-only board, no legal position): presses made since the
+	// absence are not judged on the stale record, and arbiterd tries
+	// again when the board changes.
+	g.away.lost(g.led.plyBase + g.led.rec.Ply())
+	g.away.reportUnverified(&g.em, out, at, say(TextUnverifiedLost,
+		g.led.plyBase+g.led.rec.Ply(), g.led.counts.White, g.led.counts.Black, resyncPlies, g.led.plyBase+g.led.rec.Ply()+1), Event{})
+}
+
+// movedOnFrom rebuilds the record from the far position the board showed
+// before, when what it shows now is that position with one legal move made
+// (movedOn), and follows the move.
+func (g *Game) movedOnFrom(out *[]Event, at time.Duration) bool {
+	mark := g.away.mark()
+	b, ok := movedOn(g.led.record, g.away.far, g.view.snap, g.waiting.retractable(g.led.record, mark),
+		g.waiting.above(g.led.record, mark, g.away.resyncing()), g.waiting.unpressedTail(g.led.record, mark))
+	if !ok || !g.rebuild(out, at, b) {
+		return false
+	}
+	g.process(out, at)
+	return true
+}
+
+// unverify brings the record to the board's position by moves that
+// replace the plies after from, made while the board was not read: they
+// are recorded, not completed, not counted, and reported (planLay). When
+// the clock's turn has the record rebuilt instead, it says so as
+// rebuildOnTheClocksTurn.
+func (g *Game) unverify(out *[]Event, at time.Duration, from int, moves []*chess.Move, ambiguous bool) rebuildOutcome {
+	g.resolveBefore(out, at)
+	back, keepIn, firstLaid := planLay(g.led.rec, g.away.awayFacts, g.view.snap, g.view.held.in, from, moves)
+	g.away.notFromStart() // the plies made before the board was first read are these
+	if len(moves) > 0 {
+		if r := g.rebuildOnTheClocksTurn(out, at, from, moves); r != notRebuilt {
+			return r
+		}
+	}
+	if from < g.led.rec.Ply() {
+		g.away.unlaid(g.led.retract(&g.em, out, at, from, moves, retractSeen))
+	}
+	// A ply the board showed before the absence and nobody completed is not
+	// verified either: the piece may have been on its way (the board
+	// caught a slide half made), and what became of it was not seen. It
+	// stays in the record, with the plies made meanwhile, unverified.
+	kept := countTrailing(g.led.plies)
+	verified := g.led.plyBase + g.led.rec.Ply() - kept
+	l := g.led.layUnverified(at, kept, moves)
+	if len(l.words) == 0 {
+		return notRebuilt
+	}
+	seen := g.waiting.dropUnseen(g.away.mark(), keepIn)
+	g.away.laidUnverified(l.n, seen, verified, len(l.words), firstLaid)
+	g.away.reportLaid(&g.em, g.led.record, out, at, back, verified, l, ambiguous)
+	return notRebuilt
+}
+
+// rebuildOnTheClocksTurn checks the side to move after moves against the
+// clock's (checkTurn) and applies what it says: the plies laid unchecked,
+// or the record rebuilt from the board (rebuiltFromBoard), or from the
+// position the moves reach, the board having moved on from it
+// (rebuiltBehind: the caller looks at it again).
+func (g *Game) rebuildOnTheClocksTurn(out *[]Event, at time.Duration, from int, moves []*chess.Move) rebuildOutcome {
+	turn, ok := g.waiting.clockTurn(g.away.at, g.view.snap)
+	kind, b := checkTurn(g.led.rec, g.led.plyBase, g.away.awayFacts, g.away.laid, turn, ok, g.view.snap, g.view.held.in, from, moves)
+	switch kind {
+	case turnUnknown:
+		g.away.laidUnchecked()
+		return notRebuilt
+	case turnAgrees:
+		return notRebuilt
+	case turnRebase:
+		if g.rebase(out, at, b.from, b.least, b.why) {
+			return rebuiltFromBoard
+		}
+		return notRebuilt
+	}
+	if !g.rebuild(out, at, b) {
+		return notRebuilt
+	}
+	g.view.unexplained.clear()
+	return rebuiltBehind
+}
+
+// rebase rebuilds the record from the position the board shows, when no
+// sequence of moves from the record reaches it or the clock says the one
+// found has the wrong side to move: the side to move is the clock's
+// (clockTurn), else the record's; the ply numbers go on from the fewest
+// plies that can have been made.
+//
+// why says how the board's position stands to the record ("which no
+// sequence of moves arbiterd can check reaches").
+func (g *Game) rebase(out *[]Event, at time.Duration, from, least int, why Text) bool {
+	turn := g.led.rec.PositionAt(from).Turn()
+	if t, ok := g.waiting.clockTurn(g.away.at, g.view.snap); ok {
+		turn = t
+	}
+	return g.rebuild(out, at, rebuild{snap: g.view.snap, from: from, least: least, why: why, turn: turn})
+}
+
+// rebuild rebuilds the record as b says (see rebase), as planRebuild plans
+// it; it reports whether it could (rebuildable).
+func (g *Game) rebuild(out *[]Event, at time.Duration, b rebuild) bool {
+	if !rebuildable(g.led.rec, b) {
+		return false
+	}
+	g.resolveBefore(out, at)
+	p := planRebuild(g.led.record, g.away.awayFacts, b)
+	g.away.notFromStart()
+	if p.from < g.led.rec.Ply() {
+		g.away.unlaid(g.led.retract(&g.em, out, at, p.from, nil, retractSeen)) // superseded by the board's position
+	}
+	g.led.followFrom(p.rec, p.verified+p.made)
+	g.view.held.release()
+	var seen [2]int
+	if !p.again {
+		seen = g.waiting.dropUnseen(g.away.mark(), b.keepIn)
+	}
+	g.away.rebuilt(p.n, seen, p.verified, !p.again)
+	g.away.reportRebuilt(&g.em, g.led.record, out, at, p.first, b.why, p.verified, p.made, p.n)
+	if st := p.rec.Status(); st.Over {
+		// The board shows a game that has ended, by a move nobody saw: a
+		// mate or a stalemate on the board ends it all the same.
+		g.finish(out, at, st.Result, st.Reason, st.Article)
+	}
+	return true
+}
+
+// resolveBefore resolves the presses made before the board went away: they
+// are judged on the record as it was then, before it is brought to the
+// board's position. No plies are held then (the record is brought to the
+// board's position only once what was held is settled, or when nothing
+// is), so no press waits for them (see resolvePress) and each is judged at
+// once.
+func (g *Game) resolveBefore(out *[]Event, at time.Duration) {
+	for len(g.waiting.presses) > 0 && g.away.before(g.waiting.presses[0].ev.At, g.waiting.presses[0].in) {
+		pr := g.waiting.shift()
+		g.judgePress(out, at, pr, g.waiting.judge(g.pressInput(at), pr))
+		g.snapChecks(pr.ev.Side)
+	}
 }
 
 // resolvePress commits a press: the move of the pressing side that the
