@@ -115,6 +115,69 @@ func (g *Game) snapChecks(s clockd.Side) {
 	}
 }
 
+// nextDeadline finds the earliest pending decision: each part says when
+// its own falls due (schedule.go), and the loop takes the earliest.
+func (g *Game) nextDeadline() (due time.Duration, kind deadlineKind, idx int) {
+	kind = dueNothing
+	lag := g.cfg.ScanLag
+	consider := func(d time.Duration, k deadlineKind, i int) {
+		if kind == dueNothing || d < due || (d == due && k < kind) {
+			due, kind, idx = d, k, i
+		}
+	}
+	if g.view.held.plies != nil {
+		consider(g.view.heldDue(g.cfg, g.waiting.pressFacts, g.away.awayFacts), dueSettleHeld, 0)
+	}
+	if d, ok := g.waiting.due(g.view.boardFacts, g.away.awayFacts, g.cfg); ok && g.facing.known() {
+		consider(d, dueJudgePress, 0)
+	}
+	if g.away.suspect && g.view.unexplained.on() && g.view.held.plies == nil {
+		switch {
+		case g.away.far.in == g.view.changed.in && g.away.fromStart && g.join.faces == facesGuessed:
+			// A board first read far on, by a clock whose sides are a
+			// guess: the side to move is the board's to tell, by the
+			// move made from the position (see movedOnFrom), not the
+			// clock's; it is awaited.
+		case g.away.far.in == g.view.changed.in:
+			consider(g.view.rebaseDue(g.cfg, g.waiting.pressFacts, g.away.awayFacts), dueSearchFar, 0)
+		case lifting(g.view.snap, g.view.placed):
+			// a piece lifted (a taken piece, before the capturing one
+			// lands): no position to search for until it has stood
+			consider(g.view.changed.at+g.cfg.UnexplainedAfter, dueSearchFar, 0)
+		default:
+			consider(g.view.changed.at+lag, dueSearchFar, 0)
+		}
+	}
+	if g.end == nil {
+		g.waiting.plyDeadlines(g.led.record, g.away.mark(), g.cfg.ScanLag, g.inputs, consider)
+		if n := len(g.led.plies); n > 0 && g.led.rec.Status().Over {
+			consider(g.led.plies[n-1].made.at+lag, dueCompleteByGameEnd, n-1)
+		}
+		if g.view.unexplained.on() && !g.view.unexplained.reported() && !g.away.suspect && !g.away.stale && !g.away.disconnected {
+			consider(g.view.unexplained.since.at+g.cfg.UnexplainedAfter, dueWarnUnexplained, 0)
+		}
+	}
+	if len(g.flag.flags) > 0 {
+		consider(g.flag.flags[0].At+lag, dueJudgeFlags, 0)
+	}
+	if len(g.flag.stops) > 0 {
+		consider(g.view.stopDue(g.cfg, g.flag.stops[0].At), dueJudgeStop, 0)
+	}
+	for i, c := range g.flag.checks {
+		if !g.waiting.pendingUpTo(c.ev.Side, c.in) {
+			consider(c.ev.At+lag, dueCheckPeriod, i)
+			break
+		}
+	}
+	if d, ok := g.round.defaultDue(g.cfg.DefaultTime, g.startedAt, g.end != nil); ok {
+		consider(d, dueDefaultTime, 0)
+	}
+	if g.join.state == joinedUnchecked && g.end == nil {
+		consider(g.join.at+lag, dueCheckJoin, 0)
+	}
+	return due, kind, idx
+}
+
 // resolve takes the decision of one deadline (kind, with the index of
 // what it is about), due at due.
 func (g *Game) resolve(out *[]Event, at, due time.Duration, kind deadlineKind, idx int) {
