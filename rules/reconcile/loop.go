@@ -15,6 +15,12 @@ import (
 // to be done after that, it hands to the loop as steps (work.then), and the
 // loop takes them before anything else, in the order they were handed over
 // and each step's own before the next.
+//
+// With game.go it is the spine: it reads the parts and hands each stage the
+// values it decides on (boardInput, pressInput, the record, the absence's
+// facts), takes the decision the stage hands back (a boardChange, a
+// pressVerdict, a flagDecision, a settleKind, a rebuildPlan) and applies it
+// to the parts through their methods. No stage reads or calls another.
 
 // stepKind is a piece of the loop's work.
 type stepKind uint8
