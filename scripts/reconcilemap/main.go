@@ -1,6 +1,7 @@
 // Command reconcilemap measures how legible rules/reconcile is, from its
-// source alone: the methods per type (promoted ones included), the cycles in its call graph, the
-// boolean fields of the game's state, and how often a reader following an
+// source: the methods per type (promoted ones included), the cycles in its
+// call graph, the boolean fields of the game's state, whether the stages
+// are kept apart, and how often a reader following an
 // input from its entry point through every branch has to go back to a
 // file (docs/reconciliation.md, "State model", says how to read them).
 //
@@ -21,11 +22,12 @@
 // part is one of the package's unexported types of the Game's fields that
 // has a method with a pointer receiver; the value types it embeds (what it
 // says to the other stages: the ledger's record, the absence's awayFacts)
-// are its own too. A method of a part's type calls only the methods of its
-// own part's types, the pure helpers of the -whole files and functions, and
-// reads no field of another part: what it needs of another part the Game
-// reads and hands it, as that part's value or as the answer of that part's
-// question. The emitter, the event stream every stage is handed to write
+// are its own too. No method of the package's types but the Game's, and no
+// function, calls a method of another part's types (the pure helpers of the
+// -whole files excepted) or reads a field of another part itself (the
+// fields of the value a part hands over are the reader's): what it needs
+// of another part the Game reads and hands it, as that part's value or as
+// the answer of that part's question. The emitter, the event stream every stage is handed to write
 // its events to, and the loop's work are reported apart. It lists too the
 // Game's methods outside the spine's files: a stage decides, and only the
 // spine applies.
@@ -54,7 +56,7 @@ type fn struct {
 
 func main() {
 	dir := flag.String("dir", "rules/reconcile", "the package's folder")
-	verbose := flag.Bool("v", false, "list the cycles' members and each entry's file sequence")
+	verbose := flag.Bool("v", false, "list the cycles' members, each call or read from one part into another, and each entry's file sequence")
 	spineFlag := flag.String("spine", "game.go,loop.go", "the orchestrator's files, comma-separated: reported apart")
 	wholeFlag := flag.String("whole", "stamp.go", "files of small pure helpers read whole when first entered, comma-separated")
 	flag.Parse()
