@@ -5,8 +5,10 @@
 // showed at the press, or it is a press without a move (7.5.3), an illegal
 // move (7.5.1), a press back that gives the turn back, or a press of moves
 // made while the board was not read. In the order a press goes through
-// it: recorded (pressed), taken off the queue when due (takeFirst), judged
-// (judge), and the ply it completes chosen (pressedPly).
+// it: recorded (pressed), taken off the queue when due and judged
+// (judgeFirst, judge, on the pressInput the Game hands it), and the ply it
+// completes chosen (pressedPly). After them, what the press queue says of
+// the record's last plies for the board stage to read (ofRecord).
 
 package reconcile
 
