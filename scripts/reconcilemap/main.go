@@ -569,11 +569,42 @@ func apart(fset *token.FileSet, files []*ast.File, spine, whole map[string]bool,
 		}
 	}
 	sort.Strings(ps)
-	fmt.Printf("stages apart: calls into another part's methods and reads of its fields, the Game's excepted (parts: %s): %d\n", strings.Join(ps, ", "), sum)
-	for _, t := range sortedByCount(total) {
-		if total[t] > 0 {
-			fmt.Printf("  %-20s %d calls, %d reads\n", t, calls[t], reads[t])
+	fmt.Printf("stages apart: calls into another part's methods and reads of its fields, the Game's excepted: %d\n", sum)
+	// by part (its own types together), then by any other type or the
+	// functions that make them
+	byPart := map[string][2]int{}
+	for _, t := range names {
+		k := owner[t]
+		if k == "" {
+			if total[t] == 0 {
+				continue
+			}
+			k = t
 		}
+		c := byPart[k]
+		byPart[k] = [2]int{c[0] + calls[t], c[1] + reads[t]}
+	}
+	var others []string
+	for k := range byPart {
+		if !parts[k] {
+			others = append(others, k)
+		}
+	}
+	sort.Strings(others)
+	keys := append(append([]string(nil), ps...), others...)
+	for _, k := range keys {
+		var own []string
+		for t, o := range owner {
+			if o == k && t != k {
+				own = append(own, t)
+			}
+		}
+		sort.Strings(own)
+		name := k
+		if len(own) > 0 {
+			name += " (with " + strings.Join(own, ", ") + ")"
+		}
+		fmt.Printf("  %-36s %d calls, %d reads\n", name, byPart[k][0], byPart[k][1])
 	}
 	if verbose {
 		sort.Strings(lines)
