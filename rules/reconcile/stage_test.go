@@ -31,23 +31,7 @@ func TestBoardRead(t *testing.T) {
 		{name: "nothing explains the board", record: []string{"e4"}, board: []string{"d4", "d5", "c4", "c5"}, want: changeNone, unexplained: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var em emitter
-			var out []Event
-			var led ledger
-			rec, err := rules.NewGame("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			led.reset(rec, Moves{})
-			var v boardView
-			v.reset(rec.Position())
-			for i, san := range c.record {
-				next := led.rec.Clone()
-				if err := next.MoveSAN(san); err != nil {
-					t.Fatalf("record %s: %v", san, err)
-				}
-				led.apply(&em, i+1, &out, time.Duration(i+1)*time.Second, next.Moves()[len(next.Moves())-1:])
-			}
+			led, v := recorded(t, c.record)
 			shown, err := rules.NewGame("")
 			if err != nil {
 				t.Fatal(err)
@@ -96,23 +80,7 @@ func TestPressJudge(t *testing.T) {
 		{name: "no move of the presser's", record: []string{"e4"}, side: clockd.Black, at: 1.3, want: pressNoMove, ply: -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var em emitter
-			var out []Event
-			var led ledger
-			rec, err := rules.NewGame("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			led.reset(rec, Moves{})
-			var v boardView
-			v.reset(rec.Position())
-			for i, san := range c.record {
-				next := led.rec.Clone()
-				if err := next.MoveSAN(san); err != nil {
-					t.Fatalf("record %s: %v", san, err)
-				}
-				led.apply(&em, i+1, &out, time.Duration(i+1)*time.Second, next.Moves()[len(next.Moves())-1:])
-			}
+			led, v := recorded(t, c.record)
 			v.see(led.rec, rules.SnapshotOf(led.rec.Position()))
 			pr := pendingPress{ev: clockd.ClockEvent{Kind: clockd.Press, Side: c.side, At: sec(c.at)}, in: len(c.record) + 1}
 			q := pressQueue{back: whiteBackExpected}
@@ -133,4 +101,28 @@ func TestPressJudge(t *testing.T) {
 			}
 		})
 	}
+}
+
+// recorded is a record of the given moves, each completed a second after
+// the one before, and a view of the starting position.
+func recorded(t *testing.T, sans []string) (ledger, boardView) {
+	t.Helper()
+	var em emitter
+	var out []Event
+	var led ledger
+	rec, err := rules.NewGame("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	led.reset(rec, Moves{})
+	var v boardView
+	v.reset(rec.Position())
+	for i, san := range sans {
+		next := led.rec.Clone()
+		if err := next.MoveSAN(san); err != nil {
+			t.Fatalf("record %s: %v", san, err)
+		}
+		led.apply(&em, i+1, &out, time.Duration(i+1)*time.Second, next.Moves()[len(next.Moves())-1:])
+	}
+	return led, v
 }
