@@ -271,13 +271,11 @@ func keepTag(games []*roundGame, cands []candidate, exs [][]gameExplanation, bes
 		if c.source != SourceTag {
 			continue
 		}
+		clearly, better, contradicted := 0, 0, false
 		for gi, rg := range games {
 			if exs[ti][gi].sides[0].rs == nil && exs[ti][gi].sides[1].rs == nil {
 				exs[ti][gi] = explainGame(&rg.sd, c.tc, [2]bool{}, familyAny)
 			}
-		}
-		clearly, better := 0, 0
-		for gi := range games {
 			d := exs[ti][gi].cost - exs[best][gi].cost
 			if d >= tagContradicts {
 				clearly++
@@ -285,8 +283,12 @@ func keepTag(games []*roundGame, cands []candidate, exs [][]gameExplanation, bes
 			if d > 0 {
 				better++
 			}
+			if clearly >= 2 || 2*better > len(games) {
+				contradicted = true
+				break
+			}
 		}
-		if clearly < 2 && 2*better <= len(games) {
+		if !contradicted {
 			return ti
 		}
 	}
