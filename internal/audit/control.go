@@ -271,12 +271,31 @@ func keepTag(games []*roundGame, cands []candidate, exs [][]gameExplanation, bes
 		if c.source != SourceTag {
 			continue
 		}
-		clearly, better, contradicted := 0, 0, false
+		// The games whose starts fit the tag worst first: where the tag
+		// is contradicted, they say so soonest.
+		order := make([]int, len(games))
+		far := make([]float64, len(games))
 		for gi, rg := range games {
-			if exs[ti][gi].sides[0].rs == nil && exs[ti][gi].sides[1].rs == nil {
+			order[gi] = gi
+			far[gi] = quickCost(rg.sd, c.tc) - quickCost(rg.sd, cands[best].tc)
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(far[b], far[a]) })
+		clearly, better, contradicted := 0, 0, false
+		for _, gi := range order {
+			rg := games[gi]
+			var d float64
+			switch {
+			case exs[ti][gi].sides[0].rs != nil || exs[ti][gi].sides[1].rs != nil:
+				d = exs[ti][gi].cost - exs[best][gi].cost
+			case far[gi] >= 2*tagContradicts:
+				// The first readings alone contradict the tag on both
+				// sides by two wrong readings' worth (a tiebreak under
+				// the classical tag): no need to explain the rest.
+				d = far[gi]
+			default:
 				exs[ti][gi] = explainGame(&rg.sd, c.tc, [2]bool{}, familyAny)
+				d = exs[ti][gi].cost - exs[best][gi].cost
 			}
-			d := exs[ti][gi].cost - exs[best][gi].cost
 			if d >= tagContradicts {
 				clearly++
 			}
@@ -289,6 +308,11 @@ func keepTag(games []*roundGame, cands []candidate, exs [][]gameExplanation, bes
 			}
 		}
 		if !contradicted {
+			for gi, rg := range games { // the tag is kept: every game is explained under it
+				if exs[ti][gi].sides[0].rs == nil && exs[ti][gi].sides[1].rs == nil {
+					exs[ti][gi] = explainGame(&rg.sd, c.tc, [2]bool{}, familyAny)
+				}
+			}
 			return ti
 		}
 	}
