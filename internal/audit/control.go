@@ -83,6 +83,25 @@ type roundGame struct {
 	prior    family // the kind of clock the round's other games show
 }
 
+// countSure reports whether an accusation of a flag before the control
+// may rest on the game's control: how many moves each period requires is
+// what the flag is judged by. It may where the control was given
+// (--timecontrol, or a tag the clocks do not contradict) or is one FIDE
+// events use; a control fitted to the clocks (a move count of 41, say,
+// where flags after the 40th move clustered) is a measurement, and an
+// accusation does not rest on it.
+func (rg *roundGame) countSure() bool {
+	return rg.controlGiven() || isLibrary(rg.tc)
+}
+
+// controlGiven reports whether the game's control was given (by
+// --timecontrol or a tag the clocks do not contradict) rather than
+// inferred from the clocks: a flag the clock hid is judged by the period's
+// exact time.
+func (rg *roundGame) controlGiven() bool {
+	return rg.source == SourceFlag || rg.source == SourceTag
+}
+
 func (rg *roundGame) hasClocks() bool { return len(rg.sd[0].rs)+len(rg.sd[1].rs) > 0 }
 
 // parsedTag is a TimeControl tag as parsed (files repeat the same tag).
@@ -206,6 +225,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(quick[a], quick[b]) })
 	best, bestScore := -1, 0.0
 	exs := make([][]gameExplanation, len(cands))
+	scores := make([]float64, len(cands)) // each candidate's score, or what it had when dropped
 	for _, ci := range order {
 		c := cands[ci]
 		score := -c.bonus
@@ -224,6 +244,7 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 		if complete {
 			score += incrementCost(withClocks, exs[ci])
 		}
+		scores[ci] = score
 		if best < 0 || score < bestScore {
 			best, bestScore = ci, score
 		}
@@ -249,6 +270,16 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 	}
 	applyPrior(withClocks)
 	return chosen.tc, true
+}
+
+// isLibrary reports whether both sides' control is one FIDE events use.
+func isLibrary(tc [2]clockd.TimeControl) bool {
+	for _, t := range tc {
+		if !slices.Contains(library, t.String()) {
+			return false
+		}
+	}
+	return true
 }
 
 // keepTag returns the candidate a round is judged by: best, unless a tag

@@ -395,7 +395,7 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 			fits = false
 		}
 	}
-	strong := fits && margin >= strongMargin && (after >= 2 || corroborated && after >= 1)
+	strong := fits && margin >= strongMargin && (after >= 2 || corroborated && after >= 1) && rg.countSure()
 	around := readingsAround(se, j)
 	because := altSentence(alt.sides[sd], se, margin)
 	f := Finding{Side: sd.String(), Move: flagMove}
@@ -614,8 +614,13 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 				break
 			}
 		}
-		if next < 0 || se.steps[next].kind != stepUse || se.rs[next].o-inc >= T {
+		// The next reading too before the moves were completed: after
+		// them, a reading below the period's time is the period's own.
+		if next < 0 || se.steps[next].kind != stepUse || se.rs[next].o-inc >= T || se.rs[next].k > req {
 			return Finding{}, false
+		}
+		if !rg.controlGiven() {
+			return Finding{}, false // the period's time is the control's: where the clocks only suggest it, no accusation rests on it
 		}
 		mv := r.k
 		plyIdx := rg.sd[sd].plys[mv-1]
