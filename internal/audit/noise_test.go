@@ -23,13 +23,7 @@ func TestRealGamesWithNoise(t *testing.T) {
 	if testing.Short() {
 		seeds = 3
 	}
-	if s := os.Getenv("ARBITERD_AUDIT_NOISE_SEEDS"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < 1 {
-			t.Fatalf("ARBITERD_AUDIT_NOISE_SEEDS=%q: not a number of seeds", s)
-		}
-		seeds = v
-	}
+	seeds = envCount(t, "ARBITERD_AUDIT_NOISE_SEEDS", seeds)
 	var rounds [][]*Game
 	for _, name := range []string{"broadcast/worldcup-2025-rounds-3-6.pgn", "broadcast/tata-steel-2026-masters.pgn"} {
 		text, err := os.ReadFile(shared(t, name))
@@ -151,4 +145,19 @@ func logClocks(t *testing.T, g *Game) {
 		}
 	}
 	t.Log(b.String())
+}
+
+// envCount is the positive number the environment variable name gives,
+// or def when it is unset.
+func envCount(t *testing.T, name string, def int) int {
+	t.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 1 {
+		t.Fatalf("%s=%q: not a positive number", name, s)
+	}
+	return v
 }

@@ -44,7 +44,7 @@ import (
 // flags found, said as possible, or not said are counted and logged.
 // ARBITERD_AUDIT_RETIME_SEEDS sets the number of copies of each event per
 // control and mode (12, 2 under -short or the race detector; the long
-// form: 200); ARBITERD_AUDIT_RETIME_SEED=S runs copy S alone, and
+// form: 100); ARBITERD_AUDIT_RETIME_SEED=S runs copy S alone, and
 // ARBITERD_AUDIT_RETIME_ONLY="CONTROL MODE" (as the summary names them)
 // one control and mode.
 func TestRealGamesRetimed(t *testing.T) {
@@ -52,20 +52,12 @@ func TestRealGamesRetimed(t *testing.T) {
 	if testing.Short() || simRace {
 		seeds = 2
 	}
-	if s := os.Getenv("ARBITERD_AUDIT_RETIME_SEEDS"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < 1 {
-			t.Fatalf("ARBITERD_AUDIT_RETIME_SEEDS=%q: not a number of seeds", s)
-		}
-		seeds = v
-	}
-	first := 1
-	if s := os.Getenv("ARBITERD_AUDIT_RETIME_SEED"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < 1 {
-			t.Fatalf("ARBITERD_AUDIT_RETIME_SEED=%q: not a seed", s)
-		}
-		first, seeds = v, 1
+	seeds = envCount(t, "ARBITERD_AUDIT_RETIME_SEEDS", seeds)
+	first := envCount(t, "ARBITERD_AUDIT_RETIME_SEED", 0)
+	if first > 0 {
+		seeds = 1
+	} else {
+		first = 1
 	}
 	only := os.Getenv("ARBITERD_AUDIT_RETIME_ONLY") // "CONTROL MODE": one control and mode
 	src, skipped := rtSources(t)
