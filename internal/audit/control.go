@@ -225,7 +225,6 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(quick[a], quick[b]) })
 	best, bestScore := -1, 0.0
 	exs := make([][]gameExplanation, len(cands))
-	scores := make([]float64, len(cands)) // each candidate's score, or what it had when dropped
 	for _, ci := range order {
 		c := cands[ci]
 		score := -c.bonus
@@ -244,7 +243,6 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 		if complete {
 			score += incrementCost(withClocks, exs[ci])
 		}
-		scores[ci] = score
 		if best < 0 || score < bestScore {
 			best, bestScore = ci, score
 		}
@@ -270,6 +268,12 @@ func judgeRound(games []*roundGame, flag *clockd.TimeControl, known []candidate)
 	}
 	applyPrior(withClocks)
 	return chosen.tc, true
+}
+
+// explained reports whether ex holds an explanation: the scoring loop
+// leaves a candidate's later games unexplained once it falls behind.
+func explained(ex gameExplanation) bool {
+	return ex.sides[0].rs != nil || ex.sides[1].rs != nil
 }
 
 // isLibrary reports whether both sides' control is one FIDE events use.
@@ -316,7 +320,7 @@ func keepTag(games []*roundGame, cands []candidate, exs [][]gameExplanation, bes
 			rg := games[gi]
 			var d float64
 			switch {
-			case exs[ti][gi].sides[0].rs != nil || exs[ti][gi].sides[1].rs != nil:
+			case explained(exs[ti][gi]):
 				d = exs[ti][gi].cost - exs[best][gi].cost
 			case far[gi] >= 2*tagContradicts:
 				// The first readings alone contradict the tag on both
@@ -340,7 +344,7 @@ func keepTag(games []*roundGame, cands []candidate, exs [][]gameExplanation, bes
 		}
 		if !contradicted {
 			for gi, rg := range games { // the tag is kept: every game is explained under it
-				if exs[ti][gi].sides[0].rs == nil && exs[ti][gi].sides[1].rs == nil {
+				if !explained(exs[ti][gi]) {
 					exs[ti][gi] = explainGame(&rg.sd, c.tc, [2]bool{}, familyAny)
 				}
 			}
