@@ -25,27 +25,13 @@ func TestRealGamesWithNoise(t *testing.T) {
 	}
 	seeds = envCount(t, "ARBITERD_AUDIT_NOISE_SEEDS", seeds)
 	var rounds [][]*Game
-	for _, name := range []string{"broadcast/worldcup-2025-rounds-3-6.pgn", "broadcast/tata-steel-2026-masters.pgn"} {
-		text, err := os.ReadFile(shared(t, name))
-		if err != nil {
-			t.Fatal(err)
+	key := ""
+	for _, g := range sharedEventGames(t) {
+		if k := roundKey(g); k != key || len(rounds) == 0 {
+			rounds = append(rounds, nil)
+			key = k
 		}
-		rd := NewReader(bytes.NewReader(text), name)
-		key := ""
-		for {
-			g, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if k := roundKey(g); k != key || len(rounds) == 0 {
-				rounds = append(rounds, nil)
-				key = k
-			}
-			rounds[len(rounds)-1] = append(rounds[len(rounds)-1], g)
-		}
+		rounds[len(rounds)-1] = append(rounds[len(rounds)-1], g)
 	}
 	a := New(Options{NoUnwinnable: true})
 	// Each game's control as the clean round gives it: a few wrong
@@ -160,4 +146,29 @@ func envCount(t *testing.T, name string, def int) int {
 		t.Fatalf("%s=%q: not a positive number", name, s)
 	}
 	return v
+}
+
+// sharedEventGames reads the games of both shared events (World Cup 2025,
+// Tata Steel 2026), in the files' order; the test is skipped without them.
+func sharedEventGames(t *testing.T) []*Game {
+	t.Helper()
+	var out []*Game
+	for _, name := range []string{"broadcast/worldcup-2025-rounds-3-6.pgn", "broadcast/tata-steel-2026-masters.pgn"} {
+		text, err := os.ReadFile(shared(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := NewReader(bytes.NewReader(text), name)
+		for {
+			g, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, g)
+		}
+	}
+	return out
 }

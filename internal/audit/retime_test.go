@@ -1,9 +1,7 @@
 package audit
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -299,34 +297,20 @@ type rtSource struct {
 func rtSources(t *testing.T) ([]*rtSource, int) {
 	var out []*rtSource
 	skipped := 0
-	for _, name := range []string{"broadcast/worldcup-2025-rounds-3-6.pgn", "broadcast/tata-steel-2026-masters.pgn"} {
-		text, err := os.ReadFile(shared(t, name))
-		if err != nil {
-			t.Fatal(err)
+	for _, g := range sharedEventGames(t) {
+		if len(g.Plies) < 20 {
+			continue
 		}
-		rd := NewReader(bytes.NewReader(text), name)
-		for {
-			g, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(g.Plies) < 20 {
-				continue
-			}
-			start := rtStart(g)
-			if start < 75*60 {
-				continue // a rapid or blitz tiebreak
-			}
-			th, ok := rtThinks(g, start > 100*60)
-			if !ok {
-				skipped++
-				continue
-			}
-			out = append(out, &rtSource{g: g, round: roundKey(g), think: th})
+		start := rtStart(g)
+		if start < 75*60 {
+			continue // a rapid or blitz tiebreak
 		}
+		th, ok := rtThinks(g, start > 100*60)
+		if !ok {
+			skipped++
+			continue
+		}
+		out = append(out, &rtSource{g: g, round: roundKey(g), think: th})
 	}
 	return out, skipped
 }
