@@ -33,15 +33,7 @@ var badControls = []string{
 // English (the error's own text, byte for byte) and in Spanish.
 func TestTimeControlErrors(t *testing.T) {
 	seen := map[string]bool{}
-	var mark func(m Message)
-	mark = func(m Message) {
-		seen[m.Code] = true
-		for _, a := range m.Args {
-			if n, ok := a.(Message); ok {
-				mark(n)
-			}
-		}
-	}
+	mark := func(m Message) { markCodes(seen, m) }
 	for _, in := range badControls {
 		_, err := clockd.ParseTimeControl(in)
 		var se *clockd.SyntaxError
@@ -106,6 +98,17 @@ func TestTimeControlErrors(t *testing.T) {
 		}
 		if got := Spanish.Err(err).Error(); got != tt.es {
 			t.Errorf("%q: Spanish\n%s\nwant\n%s", tt.in, got, tt.es)
+		}
+	}
+}
+
+// markCodes records in seen the code of m and of every message among its
+// arguments.
+func markCodes(seen map[string]bool, m Message) {
+	seen[m.Code] = true
+	for _, a := range m.Args {
+		if n, ok := a.(Message); ok {
+			markCodes(seen, n)
 		}
 	}
 }

@@ -46,15 +46,7 @@ var badFENs = []string{
 // English (the error's own text, byte for byte) and in Spanish.
 func TestFENErrors(t *testing.T) {
 	seen := map[string]bool{}
-	var mark func(m Message)
-	mark = func(m Message) {
-		seen[m.Code] = true
-		for _, a := range m.Args {
-			if n, ok := a.(Message); ok {
-				mark(n)
-			}
-		}
-	}
+	mark := func(m Message) { markCodes(seen, m) }
 	say := func(fen string, err error, prefix string) {
 		var s Sentence
 		if !errors.As(err, &s) || !KnownSentence(s) {
