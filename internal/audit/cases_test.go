@@ -594,3 +594,44 @@ func TestCaseBothPlayersClockSimulated(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseFlagMoveSpan holds simulated games in which the readings leave
+// a flag's move one of two (a wrong reading next to it, read as the clock
+// would read it a move later): every explanation without the flag costs
+// far more, so the flag before the control is an accusation, and it names
+// both moves, the likeliest first, with the truth among them.
+func TestCaseFlagMoveSpan(t *testing.T) {
+	for _, c := range []struct {
+		seed  uint64
+		board int
+		side  string
+		move  int
+	}{{125, 7, "white", 34}, {1682, 1, "white", 36}, {2822, 11, "white", 30}, {1305, 5, "black", 29}, {1761, 7, "black", 37}} {
+		r, err := broadcastsim.Generate(c.seed, broadcastsim.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps := New(Options{NoUnwinnable: true}).Round(simRead(t, c.seed, r))
+		got := false
+		for i, g := range r.Games {
+			if g.Board != c.board {
+				continue
+			}
+			for _, f := range reps[i].Findings {
+				if f.Side != c.side || f.Kind != FlagBeforeControl {
+					continue
+				}
+				got = true
+				if f.Move != c.move || f.MoveFrom > c.move || f.MoveTo < c.move || f.MoveFrom == f.MoveTo {
+					t.Errorf("seed %d board %d: flag at move %d, moves %d..%d; want %d within a span", c.seed, c.board, f.Move, f.MoveFrom, f.MoveTo, c.move)
+				}
+				if want := fmt.Sprintf("in one of moves %d to %d", f.MoveFrom, f.MoveTo); !strings.Contains(f.Detail, want) {
+					t.Errorf("seed %d board %d: %q does not say %q", c.seed, c.board, f.Detail, want)
+				}
+			}
+		}
+		if !got {
+			t.Errorf("seed %d board %d: no flag-before-control for %s", c.seed, c.board, c.side)
+		}
+	}
+}

@@ -347,12 +347,15 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	// The flag move's time: the time left, and how far past it the player
 	// went, within what one move plausibly takes (or its %emt says so).
 	fits := true
+
 	var took time.Duration
 	if st.kind == stepPeriod {
 		gap := rd.k - prev.k
 		switch {
 		case gap == 1 && rd.emt != Unknown:
 			fits = rd.emt >= prev.o-tolRound
+			if !fits {
+			}
 			took = rd.emt
 			if st.how == afterRunOut && (rg.sd[sd].emt != emtTight || rd.emt < prev.o+accuseEMTMargin) {
 				// The count hid the flag: the move's %emt is the only
@@ -367,6 +370,8 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 			// clock shows the period given at that very moment.
 			took = st.used
 			fits = took <= maxFlagMove || corroborated
+			if !fits {
+			}
 		default:
 			// Across missing readings only the moves' %emt date the
 			// flag, and one wrong %emt among them moves it.
@@ -387,12 +392,32 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	}
 	// The move too: the best explanation with the flag in another move
 	// must cost clearly more (a reading set aside, not merely one read
-	// before the press or a second's rounding).
-	if fits && margin >= strongMargin {
-		var noAt [2]int
-		noAt[sd] = flagMove
-		if other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, rg.prior); other.cost-ex.cost < dateMargin {
+	// before the press or a second's rounding). Where it does not, but
+	// holds the same player's flag in the same period a move away,
+	// the flag fell before the control all the same: the finding names
+	// the moves it may have fallen in, and the 6.9 verdict must be the
+	// same after each.
+	span := moveSpan{flagMove, flagMove}
+	for tries := 0; fits && margin >= strongMargin; tries++ {
+		var noAt [2]moveSpan
+		noAt[sd] = span
+		other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, rg.prior)
+		if other.cost-ex.cost >= dateMargin {
+			break
+		}
+		near, ok := earlyFlagSpan(other.sides[sd], p)
+		if !ok || tries > 0 || near.from < flagMove-1 || near.to > flagMove+1 {
 			fits = false
+			break
+		}
+		span = moveSpan{min(span.from, near.from), max(span.to, near.to)}
+	}
+	if fits && span.from < span.to {
+		v, _ := a.canMate(pos, positionBefore(rg, sd, span.from), sd.Other())
+		for mv := span.from + 1; mv <= span.to; mv++ {
+			if w, _ := a.canMate(pos, positionBefore(rg, sd, mv), sd.Other()); w != v {
+				fits = false // the verdict depends on the move the readings do not tell
+			}
 		}
 	}
 	strong := fits && margin >= strongMargin && (after >= 2 || corroborated && after >= 1) && rg.countSure()
@@ -400,8 +425,13 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	because := altSentence(alt.sides[sd], se, margin)
 	f := Finding{Side: sd.String(), Move: flagMove}
 	when := m("audit.flag.when.during", flagMove, flagMove-1, req)
-	if st.flagAt == 0 && rd.k-prev.k > 1 {
+	switch {
+	case st.flagAt == 0 && rd.k-prev.k > 1:
 		when = m("audit.flag.when.between", prev.k+1, rd.k, rd.k-1, req)
+		f.MoveFrom, f.MoveTo = prev.k+1, rd.k
+	case fits && span.from < span.to:
+		when = m("audit.flag.when.span", span.from, span.to, span.to-1, req)
+		f.MoveFrom, f.MoveTo = span.from, span.to
 	}
 	var how i18n.Message
 	switch {
@@ -427,10 +457,42 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 		return f, true
 	}
 	f.Kind, f.Article = FlagBeforeControl, "6.3.1, 6.9"
-	plyIdx := rg.sd[sd].plys[min(flagMove, len(rg.sd[sd].plys))-1] // the position before the move in progress
 	f.setMessage(m("audit.flag-before-control",
-		i18n.Cap{Arg: how}, who, when, around, because, a.verdictSentence(pos, plyIdx, sd, result)))
+		i18n.Cap{Arg: how}, who, when, around, because, a.verdictSentence(pos, positionBefore(rg, sd, flagMove), sd, result)))
 	return f, true
+}
+
+// positionBefore is the ply of the position a flag during side's move mv fell
+// in: the position before that move.
+func positionBefore(rg *roundGame, sd clockd.Side, mv int) int {
+	return rg.sd[sd].plys[min(mv, len(rg.sd[sd].plys))-1]
+}
+
+// earlyFlagSpan is the moves a side's one flag before the control, in
+// period p, may have fallen in, in an explanation: false when it holds no
+// such flag, or more than one, or one in another period.
+func earlyFlagSpan(se sideExplanation, p int) (moveSpan, bool) {
+	var span moveSpan
+	n := 0
+	for x, rd := range se.rs {
+		st := se.steps[x]
+		if !se.kept[x] || !st.early {
+			continue
+		}
+		n++
+		in := se.after[x].p
+		if st.kind == stepPeriod {
+			in -= st.periods
+		}
+		if in != p {
+			return moveSpan{}, false
+		}
+		span = moveSpan{st.flagAt, st.flagAt}
+		if st.flagAt == 0 {
+			span = moveSpan{max(1, st.flagMin), rd.k}
+		}
+	}
+	return span, n == 1
 }
 
 // readingsAround lists a side's readings around reading j.

@@ -96,9 +96,10 @@ type hypothesis struct {
 	// noEarlyFlag forbids a flag before the control: the alternative an
 	// accusation is weighed against.
 	noEarlyFlag bool
-	// noFlagAt forbids a flag before the control dated at that move (0:
-	// none): the alternative the move of an accusation is weighed against.
-	noFlagAt int
+	// noFlagIn forbids a flag before the control dated in those moves
+	// (the zero span: none): the alternative the move of an accusation is
+	// weighed against.
+	noFlagIn moveSpan
 	// credits (modeFlagBoth) are stretches of plies in which a flag of this
 	// side would explain time the opponent's clock gained that nothing
 	// else explains: a flag there costs that much less while the side is
@@ -111,6 +112,21 @@ type hypothesis struct {
 	// the board, %clk from the clock), and where they mostly agree a large
 	// disagreement still counts.
 	emt emtLevel
+}
+
+// moveSpan is a side's moves from..to; the zero span holds none.
+type moveSpan struct{ from, to int }
+
+func (s moveSpan) has(k int) bool { return s.from > 0 && k >= s.from && k <= s.to }
+
+// forbids reports whether the hypothesis forbids a flag before the control
+// over step st, which ends at the side's move k: one dated in the span
+// noFlagIn, or undated and read at a move in it.
+func (h hypothesis) forbids(st step, k int) bool {
+	if st.flagAt > 0 {
+		return h.noFlagIn.has(st.flagAt)
+	}
+	return h.noFlagIn.has(k)
 }
 
 // oppFlag is a flag of the opponent's: its ply and the period it began.
@@ -711,7 +727,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		// move had taken exactly the time left. Only the move's %emt, well
 		// beyond that time, tells the two apart.
 		if began == 1 && gap == 1 && i >= 0 && r.emt != Unknown && used >= o && used-o <= tolRound &&
-			r.emt >= o+flagEMTMargin && !d.h.noEarlyFlag && d.h.noFlagAt != r.k {
+			r.emt >= o+flagEMTMargin && !d.h.noEarlyFlag && !d.h.noFlagIn.has(r.k) {
 			early := r.k-1 < tc.Required(from.p)
 			d.emit(to, flagCost(o, periodTime(tc, from.p)), step{kind: stepPeriod, how: afterRunOut, from: i, periods: 1, flagAt: r.k, flagMin: r.k, early: early, used: o})
 		}
@@ -730,7 +746,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			} else if at, ok := d.locateFlag(i, j, o, credit(tc, q)); ok {
 				st.flagAt = at
 			}
-			if early && d.h.noFlagAt > 0 && (st.flagAt == d.h.noFlagAt || st.flagAt == 0 && r.k == d.h.noFlagAt) {
+			if early && d.h.forbids(st, r.k) {
 				return
 			}
 			d.emit(state{p: q, frozen: true}, flagCost(o, periodTime(tc, q)), st)
@@ -783,7 +799,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if st.early && d.h.noEarlyFlag {
 				ok = false // an ambiguous flag stays: it may have fallen after the control
 			}
-			if st.early && d.h.noFlagAt > 0 && (st.flagAt == d.h.noFlagAt || st.flagAt == 0 && r.k == d.h.noFlagAt) {
+			if st.early && d.h.forbids(st, r.k) {
 				ok = false
 			}
 			if ok && used >= -tolRound {

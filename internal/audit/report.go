@@ -48,11 +48,16 @@ const (
 
 // Finding is one thing the audit found, citing the Laws.
 type Finding struct {
-	Kind    string `json:"kind"`
-	Side    string `json:"side"` // "white", "black", or "" for the game
-	Move    int    `json:"move"` // the side's move number it concerns (0: the game)
-	Article string `json:"article"`
-	Detail  string `json:"detail"` // a sentence for the arbiter
+	Kind string `json:"kind"`
+	Side string `json:"side"` // "white", "black", or "" for the game
+	Move int    `json:"move"` // the side's move number it concerns (0: the game)
+	// MoveFrom..MoveTo are the moves a flag may have fallen in, where the
+	// readings do not tell which (Move is among them, the likeliest);
+	// both 0 where they tell.
+	MoveFrom int    `json:"move_from,omitempty"`
+	MoveTo   int    `json:"move_to,omitempty"`
+	Article  string `json:"article"`
+	Detail   string `json:"detail"` // a sentence for the arbiter
 
 	// Message is the sentence as a message of the catalogs, for the
 	// sinks to render in their language; Detail is its English.

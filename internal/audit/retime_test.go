@@ -130,7 +130,7 @@ func TestRealGamesRetimed(t *testing.T) {
 						}
 						found := map[string]string{}
 						for _, f := range r.Findings {
-							k := simKey(f.Side, f.Move)
+							k := findingKey(f, func(k string) bool { return truth[k] })
 							switch f.Kind {
 							case FlagBeforeControl:
 								found[k] = f.Kind

@@ -154,6 +154,18 @@ func simRead(t *testing.T, seed uint64, r *broadcastsim.Round) []*Game {
 
 func simKey(side string, move int) string { return side + " " + strconv.Itoa(move) }
 
+// findingKey is the side and move a finding is counted at: where it names
+// the moves a flag may have fallen in, the one of them that is holds, else
+// its move.
+func findingKey(f Finding, is func(string) bool) string {
+	for mv := f.MoveFrom; mv > 0 && mv <= f.MoveTo; mv++ {
+		if k := simKey(f.Side, mv); is(k) {
+			return k
+		}
+	}
+	return simKey(f.Side, f.Move)
+}
+
 // simCheck checks one round's reports against the truth.
 func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure {
 	var fails []simFailure
@@ -175,7 +187,7 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 		found := map[string]string{}
 		said := map[string]string{} // a possible flag's sentence, for the failure's text
 		for _, f := range rep.Findings {
-			k := simKey(f.Side, f.Move)
+			k := findingKey(f, func(k string) bool { _, ok := truth[k]; return ok })
 			switch f.Kind {
 			case FlagBeforeControl:
 				found[k] = f.Kind
@@ -220,7 +232,7 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 					c[0]++
 				} else {
 					st.missed++
-					what := fmt.Sprintf("%s clock, %s: the flag %s; reported: %q", g.Mode, r.ControlText, in, found[k])
+					what := fmt.Sprintf("%s clock, %s, tag %s: the flag %s; reported: %q", g.Mode, r.ControlText, r.TagKind, in, found[k])
 					if said[k] != "" {
 						what += ": " + said[k]
 					}

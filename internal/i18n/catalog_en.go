@@ -42,6 +42,7 @@ var catalogENOwn = map[string]string{
 	"audit.doubt.close":        "another explanation is not far behind",
 	"audit.doubt.thin":         "the evidence is thin",
 	"audit.flag.when.during":   "during move %d, with %d of the %d moves the period requires completed",
+	"audit.flag.when.span":     "in one of moves %d to %d (the readings do not tell which), with at most %d of the %d moves the period requires completed",
 	"audit.flag.when.between":  "between moves %d and %d (clocks missing), with at most %d of the %d moves the period requires completed",
 	"audit.flag.how.at-zero":   "%s's clock read exactly the %s of period %d and its increment after move %d, the count's addition to a clock that had run down to 0:00 (the move took %s by its %%emt, with %s left)",
 	"audit.flag.how.period":    "%s's %s of period %d appeared after move %d on a clock that adds the next period at the flag%s%s",

@@ -39,6 +39,7 @@ var catalogES = map[string]string{
 	"audit.doubt.close":        "otra explicación no queda lejos",
 	"audit.doubt.thin":         "las pruebas son escasas",
 	"audit.flag.when.during":   "durante la jugada %d, con %d jugadas completadas de las %d que exige el periodo",
+	"audit.flag.when.span":     "en una de las jugadas %d a %d (las lecturas no dicen cuál), con a lo sumo %d jugadas completadas de las %d que exige el periodo",
 	"audit.flag.when.between":  "entre las jugadas %d y %d (faltan los relojes), con a lo sumo %d jugadas completadas de las %d que exige el periodo",
 	"audit.flag.how.at-zero":   "el reloj de %[1]s marcó exactamente los %[2]s del periodo %[3]d más su incremento tras la jugada %[4]d, lo que el contador de jugadas añade a un reloj que había llegado a 0:00 (la jugada duró %[5]s según su %%emt, con %[6]s restantes)",
 	"audit.flag.how.period":    "los %[2]s del periodo %[3]d de %[1]s aparecieron tras la jugada %[4]d en un reloj que añade el periodo siguiente al caer la bandera%[5]s%[6]s",
