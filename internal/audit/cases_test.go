@@ -635,3 +635,35 @@ func TestCaseFlagMoveSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseOddStartAmongEquals is a round without a tag at 90/40 + 30,
+// 30 s from move 1, on clocks that count moves, in which one game's first
+// reading is above the start. The start's quick test puts 90 minutes a
+// point behind 100, whose three controls in the library start alike: the
+// candidates it keeps must be distinct starts, or 90 minutes is never
+// weighed on the whole clocks, which fit it far better.
+func TestCaseOddStartAmongEquals(t *testing.T) {
+	var pgn strings.Builder
+	for g := 0; g < 7; g++ {
+		use := func(k int) time.Duration {
+			if k == 1 {
+				return 5 * time.Second // a prepared first move
+			}
+			return time.Duration(100+7*g+k%5) * time.Second
+		}
+		side := func() []string {
+			return series(90*time.Minute+30*time.Second, 45, use, constant(30*time.Second), map[int]time.Duration{40: 30 * time.Minute})
+		}
+		w, b := side(), side()
+		if g == 3 {
+			w[0] = "1:33:00" // read before the clock was set
+		}
+		pgn.WriteString(clockGame(t, map[string]string{"Board": fmt.Sprint(g + 1)}, w, b))
+	}
+	reps := New(Options{NoUnwinnable: true}).Round(readAll(t, pgn.String()))
+	for i, r := range reps {
+		if r.TimeControl != "40/5400+30:1800+30" {
+			t.Errorf("game %d: judged by %q (%s), want 40/5400+30:1800+30", i+1, r.TimeControl, r.TimeControlSource)
+		}
+	}
+}

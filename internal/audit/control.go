@@ -54,7 +54,7 @@ const (
 	fittedPenalty  = 4.0  // a fitted control behind a library one that fits as well, plus half a point a game
 	ownControlGain = 20.0 // how much better a game's clocks must fit another control to get it
 	ownStart       = 8.0  // how badly its start must fit the round's control first
-	keepCandidates = 3    // candidates, besides tags, kept after the start's quick test
+	keepCandidates = 3    // distinct starts whose controls, besides tags, are kept after the start's quick test
 )
 
 // candidate is a control a round or a game may be judged by.
@@ -538,8 +538,6 @@ func roundCandidates(games []*roundGame) []candidate {
 	return cands
 }
 
-// quickBest returns the n library controls whose starts fit the games
-// best.
 // sameStart reports whether two controls have the same first period: its
 // time, its moves and its increment.
 func sameStart(a, b clockd.TimeControl) bool {
@@ -550,6 +548,11 @@ func sameStart(a, b clockd.TimeControl) bool {
 	return p.Time == q.Time && p.Moves == q.Moves && p.Increment == q.Increment && p.Mode == q.Mode
 }
 
+// quickBest returns the library's controls whose starts are among the n
+// that fit the games best. The quick test reads only the start, so
+// controls that start alike score alike: all of them are kept, and the
+// n starts are distinct (three controls of 100 minutes must not crowd
+// out the 90 minutes a round's one odd start put a point behind).
 func quickBest(sds [][2]sideData, n int) []candidate {
 	type scored struct {
 		i int
@@ -563,18 +566,21 @@ func quickBest(sds [][2]sideData, n int) []candidate {
 		}
 		sc = append(sc, scored{i, c})
 	}
-	slices.SortStableFunc(sc, func(a, b scored) int {
-		switch {
-		case a.c < b.c:
-			return -1
-		case a.c > b.c:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(sc, func(a, b scored) int { return cmp.Compare(a.c, b.c) })
 	var out []candidate
-	for _, s := range sc[:min(n, len(sc))] {
+	var starts []clockd.TimeControl
+	for _, s := range sc {
 		tc := libraryTC[s.i]
+		known := false
+		for _, st := range starts {
+			known = known || sameStart(st, tc)
+		}
+		if !known {
+			if len(starts) == n {
+				continue
+			}
+			starts = append(starts, tc)
+		}
 		out = append(out, candidate{tc: [2]clockd.TimeControl{tc, tc}, source: SourceClocks})
 	}
 	return out
