@@ -667,3 +667,19 @@ func TestCaseOddStartAmongEquals(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseGarbledStartIsNoArmageddon is a lone tiebreak game at 15 minutes
+// and 10 s whose first four White readings are garbled, an hour and a half
+// above the clock. Fitted side by side, the clocks would read as an Armageddon
+// of 109 minutes against 15; an Armageddon gives the side with draw odds
+// less time, never under half, so the sides are fitted as one control.
+func TestCaseGarbledStartIsNoArmageddon(t *testing.T) {
+	use := func(k int) time.Duration { return time.Duration(1+k%7*4) * time.Second }
+	w := series(15*time.Minute+10*time.Second, 40, use, constant(10*time.Second), nil)
+	b := series(15*time.Minute+10*time.Second, 40, use, constant(10*time.Second), nil)
+	copy(w, []string{"1:48:29", "1:47:10", "1:46:00", "1:44:50"})
+	reps := New(Options{NoUnwinnable: true}).Round(readAll(t, clockGame(t, nil, w, b)))
+	if r := reps[0]; r.TimeControl != "900+10" || r.TimeControlBlack != "" {
+		t.Errorf("judged by %q (black %q, %s), want 900+10 for both", r.TimeControl, r.TimeControlBlack, r.TimeControlSource)
+	}
+}

@@ -718,7 +718,10 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 	case base[1] == 0:
 		base[1] = base[0]
 	}
-	if hi, lo := max(base[0], base[1]), min(base[0], base[1]); hi-lo <= hi/10 {
+	// The sides start alike but for an Armageddon, whose side with the
+	// draw odds has less time, but never under half: sides further apart
+	// than that are a garbled start on one of them, not two controls.
+	if hi, lo := max(base[0], base[1]), min(base[0], base[1]); hi-lo <= hi/10 || hi > 2*lo {
 		base = [2]time.Duration{hi, hi}
 	}
 	var tc [2]clockd.TimeControl
