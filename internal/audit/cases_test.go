@@ -562,12 +562,16 @@ func TestCaseStoodAtZeroLongThink(t *testing.T) {
 // against had the opponent's time run out instead, on a move whose reading
 // follows the one before it as a plain move's does. For that, the
 // opponent's overstep would have had to eat the fresh period to within a
-// plain move's time, a coincidence the explanation now pays for.
+// plain move's time, a coincidence the explanation now pays for. In the
+// last two (seeds 69 and 106), that explanation kept the opponent's
+// readings as the judged one had them, the period arriving with the
+// player's flag a move later; explained anew with the period begun at the
+// opponent's own flag, the readings after it no longer follow.
 func TestCaseBothPlayersClockSimulated(t *testing.T) {
 	for _, c := range []struct {
 		seed  uint64
 		board int
-	}{{668, 10}, {675, 5}, {844, 8}, {1629, 10}, {1696, 2}} {
+	}{{668, 10}, {675, 5}, {844, 8}, {1629, 10}, {1696, 2}, {69, 8}, {106, 6}} {
 		r, err := broadcastsim.Generate(c.seed, broadcastsim.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -681,5 +685,53 @@ func TestCaseGarbledStartIsNoArmageddon(t *testing.T) {
 	reps := New(Options{NoUnwinnable: true}).Round(readAll(t, clockGame(t, nil, w, b)))
 	if r := reps[0]; r.TimeControl != "900+10" || r.TimeControlBlack != "" {
 		t.Errorf("judged by %q (black %q, %s), want 900+10 for both", r.TimeControl, r.TimeControlBlack, r.TimeControlSource)
+	}
+}
+
+// TestCaseHiddenFlagGlitchAtTheControl is a game on a clock that gives
+// both players the period at the first flag: White's time runs out at
+// move 33, Black gets the 50 minutes with the first period's time left,
+// and Black's reading after move 40 is wrong, 80 s low, below the
+// period's time and its increment. The next reading, the clock's, is above
+// it by more than the increment: the low one was a glitch, not a flag the
+// clock hid, however well a later reading continues it.
+func TestCaseHiddenFlagGlitchAtTheControl(t *testing.T) {
+	tc := "40/6000+30:20/3000+30:900+30"
+	inc := 30 * time.Second
+	w := series(100*time.Minute+30*time.Second, 32, constant(3*time.Minute), constant(inc), nil)
+	w = append(w, "0:46:30") // move 33 took 25 min with 20:30 left: the flag, 4 min over
+	w = append(w, series(46*time.Minute+30*time.Second, 14, constant(2*time.Minute), constant(inc), nil)...)
+	b := series(100*time.Minute+30*time.Second, 32, constant(150*time.Second), constant(inc), nil)
+	b = append(b, series(86*time.Minute, 7, constant(5*time.Minute), constant(inc), nil)...) // the period at White's flag
+	b[32] = "1:26:00"
+	b = append(b, "0:50:10")                                                            // move 40: the clock read 51:30
+	b = append(b, series(51*time.Minute+30*time.Second, 7, constant(2*time.Minute), constant(inc), map[int]time.Duration{1: 90 * time.Second})...)
+	reps := New(Options{NoUnwinnable: true}).Round(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, w, b)))
+	got := findingsOf(reps[0])
+	if !strings.Contains(got, "flag-before-control white 33") {
+		t.Errorf("findings %q: White's flag at move 33 missing", got)
+	}
+	if strings.Contains(got, "flag-before-control black") {
+		t.Errorf("findings %q: Black accused on a wrong reading", got)
+	}
+}
+
+// TestCaseHiddenFlagInTheLastMove is the same game with Black's time of
+// the first period running out in move 40, the period's last: the clock,
+// which had added the period at White's flag, reads 49:00 after it and
+// goes on plainly. The flag fell before the control (6.3.1).
+func TestCaseHiddenFlagInTheLastMove(t *testing.T) {
+	tc := "40/6000+30:20/3000+30:900+30"
+	inc := 30 * time.Second
+	w := series(100*time.Minute+30*time.Second, 32, constant(3*time.Minute), constant(inc), nil)
+	w = append(w, "0:46:30")
+	w = append(w, series(46*time.Minute+30*time.Second, 14, constant(2*time.Minute), constant(inc), nil)...)
+	b := series(100*time.Minute+30*time.Second, 32, constant(150*time.Second), constant(inc), nil)
+	b = append(b, series(86*time.Minute, 7, constant(5*time.Minute), constant(inc), nil)...)
+	b[32] = "1:26:00"
+	b = append(b, series(54*time.Minute+30*time.Second, 8, constant(100*time.Second), constant(inc), map[int]time.Duration{1: -260 * time.Second})...) // move 40 took 6 min with 1:00 of the first period left
+	reps := New(Options{NoUnwinnable: true}).Round(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, w, b)))
+	if got := findingsOf(reps[0]); !strings.Contains(got, "flag-before-control black 40") || !strings.Contains(got, "flag-before-control white 33") {
+		t.Errorf("findings %q, want White's flag at move 33 and Black's at move 40", got)
 	}
 }

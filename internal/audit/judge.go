@@ -85,7 +85,6 @@ const plainWindow = 2 * time.Minute
 func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float64, bool) {
 	tc := rg.ex.tc
 	od := &rg.sd[sd.Other()]
-	oe := rg.ex.sides[sd.Other()]
 	next := periodTime(tc[sd.Other()], p+1)
 	inc := max(credit(tc[sd.Other()], p), credit(tc[sd.Other()], p+1))
 	best, found := 0.0, false
@@ -101,13 +100,21 @@ func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float
 			continue // more than a fresh period: the opponent's time did not run out here
 		}
 		used := q.o + time.Duration(gap)*inc + next - r.o
-		extra := moveCost(used, gap)
-		if emt, ok := (&decoder{sd: od}).emtSum(q.k, r.k); ok {
-			if absDur(used-emt) > max(time.Minute, used/2) {
-				continue // the opponent's %emt says the move was short
-			}
-			extra = 0
+		if emt, ok := (&decoder{sd: od}).emtSum(q.k, r.k); ok && absDur(used-emt) > max(time.Minute, used/2) {
+			continue // the opponent's %emt says the move was short
 		}
+		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []oppFlag{{ply: r.ply, period: p + 1}}, noEarlyFlag: true, emt: rg.sd[sd].emt}
+		e := decodeSide(&rg.sd[sd], h)
+		// The opponent's clocks, explained with the period begun there
+		// (its own flag, dated at that move, is what this adds below) and
+		// later ones with the player's later flags: the move's time, and
+		// the readings after it, must follow from it, not from the period
+		// the player's flag gave in the explanation judged.
+		at := oppFlag{ply: r.ply - 1, period: p + 1}
+		oh := hypothesis{tc: tc[sd.Other()], mode: modeFlagBoth, noFlagIn: moveSpan{r.k, r.k}, emt: od.emt, periodBy: at,
+			oppFlags: append([]oppFlag{at}, runOutPlies(e, rg.sd[sd])...)}
+		oe := decodeSide(od, oh)
+		extra := 0.0
 		if r.k-1 < tc[sd.Other()].Required(p) {
 			extra += costFlag // the opponent's own flag before the control
 		}
@@ -117,8 +124,6 @@ func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float
 			// fresh period to within that, a coincidence.
 			extra += pointsPerNat * math.Log(float64(next)/float64(plainWindow))
 		}
-		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []oppFlag{{ply: r.ply, period: p + 1}}, noEarlyFlag: true, emt: rg.sd[sd].emt}
-		e := decodeSide(&rg.sd[sd], h)
 		c := e.cost + incCost(e) + oe.cost + incCost(oe) + extra + costBothMode + rg.prior.penalty(modeFlagBoth)
 		if !found || c < best {
 			best, found = c, true
@@ -676,12 +681,21 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 				break
 			}
 		}
-		// The next reading too before the moves were completed: after
-		// them, a reading below the period's time is the period's own.
-		if next < 0 || se.steps[next].kind != stepUse || se.rs[next].o-inc >= T || se.rs[next].k > req {
+		// The next reading keeps it: a plain move after it, before the
+		// moves were completed and below the period's time too. After
+		// them, a reading below the period's time is the period's own,
+		// so a flag in the period's last move is kept only by the very
+		// next move's reading following it plainly: with a reading set
+		// aside between them, the low one may be a glitch that a later
+		// reading merely continues.
+		if next < 0 || se.steps[next].kind != stepUse {
 			return Finding{}, false
 		}
-		if !rg.controlGiven() {
+		nr := se.rs[next]
+		if r.k < req && (nr.o-inc >= T || nr.k > req) || r.k == req && nr.k != r.k+1 {
+			return Finding{}, false
+		}
+		if !rg.countSure() {
 			return Finding{}, false // the period's time is the control's: where the clocks only suggest it, no accusation rests on it
 		}
 		mv := r.k

@@ -96,6 +96,11 @@ type hypothesis struct {
 	// noEarlyFlag forbids a flag before the control: the alternative an
 	// accusation is weighed against.
 	noEarlyFlag bool
+	// periodBy (when its period is set) has that period begun by that
+	// ply: every reading after it is in that period or a later one. The
+	// alternative that the opponent's flag gave the period is weighed with
+	// the opponent's readings explained so.
+	periodBy oppFlag
 	// noFlagIn forbids a flag before the control dated in those moves
 	// (the zero span: none): the alternative the move of an accusation is
 	// weighed against.
@@ -258,6 +263,9 @@ type decoder struct {
 // emit offers a way into reading d.j, in state to, costing c more.
 func (d *decoder) emit(to state, c float64, st step) {
 	if to.p < 1 || to.p > len(d.h.tc.Periods) {
+		return
+	}
+	if by := d.h.periodBy; by.period > 0 && to.p < by.period && d.rs[d.j].ply > by.ply {
 		return
 	}
 	cell := d.j*d.nst + to.index()
@@ -500,9 +508,10 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 			from := state{p: si / 2, frozen: si%2 == 1}
 			r := rs[i]
 			last := min(d.n-1, i+1+maxSkip)
-			if d.plain(from.p, i+1) && d.plain(from.p, i+2) {
+			if d.h.periodBy.period == 0 && d.plain(from.p, i+1) && d.plain(from.p, i+2) {
 				// Readings i+1 and i+2 follow each other plainly in
-				// this period: setting i+1 aside cannot do better.
+				// this period: setting i+1 aside cannot do better
+				// (unless the period must change).
 				last = i + 1
 			}
 			for j := i + 1; j <= last; j++ {
