@@ -704,7 +704,7 @@ func TestCaseHiddenFlagGlitchAtTheControl(t *testing.T) {
 	b := series(100*time.Minute+30*time.Second, 32, constant(150*time.Second), constant(inc), nil)
 	b = append(b, series(86*time.Minute, 7, constant(5*time.Minute), constant(inc), nil)...) // the period at White's flag
 	b[32] = "1:26:00"
-	b = append(b, "0:50:10")                                                            // move 40: the clock read 51:30
+	b = append(b, "0:50:10") // move 40: the clock read 51:30
 	b = append(b, series(51*time.Minute+30*time.Second, 7, constant(2*time.Minute), constant(inc), map[int]time.Duration{1: 90 * time.Second})...)
 	reps := New(Options{NoUnwinnable: true}).Round(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, w, b)))
 	got := findingsOf(reps[0])
