@@ -568,10 +568,20 @@ func TestCaseStoodAtZeroLongThink(t *testing.T) {
 // player's flag a move later; explained anew with the period begun at the
 // opponent's own flag, the readings after it no longer follow.
 func TestCaseBothPlayersClockSimulated(t *testing.T) {
-	for _, c := range []struct {
-		seed  uint64
-		board int
-	}{{668, 10}, {675, 5}, {844, 8}, {1629, 10}, {1696, 2}, {69, 8}, {106, 6}} {
+	simEvidentFound(t, []simBoard{{668, 10}, {675, 5}, {844, 8}, {1629, 10}, {1696, 2}, {69, 8}, {106, 6}})
+}
+
+// simBoard is a board of a simulated round.
+type simBoard struct {
+	seed  uint64
+	board int
+}
+
+// simEvidentFound checks that every flag before the control the readings
+// evidence on each board is reported as flag-before-control at its move.
+func simEvidentFound(t *testing.T, boards []simBoard) {
+	t.Helper()
+	for _, c := range boards {
 		r, err := broadcastsim.Generate(c.seed, broadcastsim.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -734,4 +744,15 @@ func TestCaseHiddenFlagInTheLastMove(t *testing.T) {
 	if got := findingsOf(reps[0]); !strings.Contains(got, "flag-before-control black 40") || !strings.Contains(got, "flag-before-control white 33") {
 		t.Errorf("findings %q, want White's flag at move 33 and Black's at move 40", got)
 	}
+}
+
+// Rounds of the independent simulator in which a counting clock's flag,
+// evident in the readings, was once only a possible flag: the clock stood
+// at 0:00 and the count restored it, and the explanation without the flag
+// set the 0:00 aside and spanned both moves, whose time in total was the
+// time left and the increments. The moves' %emt say the time ran out on
+// the way; the explanation without the flag now pays for contradicting
+// them.
+func TestCaseCountingClockSimulated(t *testing.T) {
+	simEvidentFound(t, []simBoard{{211, 3}, {773, 3}, {2645, 3}})
 }

@@ -714,7 +714,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		countable := began == 0 || gap > 1 || i < 0 || used <= o+tolRound
 		if used >= -tolRound && countable && pressed(o, r.o, credit(tc, p)) {
 			st := step{kind: stepUse, from: i, used: max(0, used)}
-			c := d.timeCost(i, k, r, gap, used, 0) + lastSecond(o, r.o, credit(tc, p))
+			c := d.timeCost(i, k, r, gap, used, 0) + lastSecond(o, r.o, credit(tc, p)) + d.runOutBetween(k, r.k, o, from.p)
 			if began > 0 {
 				st.kind, st.how, st.periods = stepPeriod, byCount, began
 				if gap == 1 && i >= 0 && used >= o-time.Second {
@@ -935,6 +935,43 @@ func (d *decoder) delayed(k, m int, emt time.Duration) time.Duration {
 		t += max(0, d.sd.emts[x-1]-delay)
 	}
 	return t
+}
+
+// runOutBetween is what a counting clock's step from move k (o left) to
+// move m without a flag costs where the %emt of every move between say the
+// time ran out before move m: the clock then stood at 0:00 until the
+// count, which leaves the same reading after it as moves that used the
+// time to the second, and only the %emt tell a flag from those. The
+// moves' own total is weighed by timeCost; this is the time running out
+// on the way, which the total hides (the increments after it make up for
+// it), charged as %emt that disagree with the clocks.
+func (d *decoder) runOutBetween(k, m int, o time.Duration, p int) float64 {
+	if k < 1 || m-k < 2 {
+		return 0
+	}
+	tc := d.h.tc
+	tol := time.Minute
+	if d.h.emt == emtTight {
+		tol = tolRound
+	}
+	t := o
+	for x := k + 1; x < m; x++ {
+		if x-1 >= len(d.sd.emts) || d.sd.emts[x-1] == Unknown {
+			return 0
+		}
+		if t -= d.sd.emts[x-1]; t < -tol {
+			if d.h.emt == emtTight || d.h.emt == emtFair {
+				return costGlitch
+			}
+			return costEMT
+		}
+		if p < len(tc.Periods) && d.countAt(p) == x {
+			t += periodTime(tc, p+1)
+			p++
+		}
+		t += credit(tc, p)
+	}
+	return 0
 }
 
 // locateFlag finds, from the %emt of every move after reading i up to
