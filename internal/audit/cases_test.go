@@ -756,3 +756,30 @@ func TestCaseHiddenFlagInTheLastMove(t *testing.T) {
 func TestCaseCountingClockSimulated(t *testing.T) {
 	simEvidentFound(t, []simBoard{{211, 3}, {773, 3}, {2645, 3}})
 }
+
+// TestCaseNearestAlternativeNamed is a simulated game on a clock that gives
+// both players the period at the first flag, in which Black's flag at
+// move 36 is only a possible flag: the nearest explanation without it has
+// White's time run out during White's move 36 instead. The finding says
+// so, not what the explanation with readings set aside would need.
+func TestCaseNearestAlternativeNamed(t *testing.T) {
+	r, err := broadcastsim.Generate(491, broadcastsim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps := New(Options{NoUnwinnable: true}).Round(simRead(t, 491, r))
+	for i, g := range r.Games {
+		if g.Board != 8 {
+			continue
+		}
+		for _, f := range reps[i].Findings {
+			if f.Side == "black" && f.Move == 36 {
+				if want := "White's time must have run out instead, during their move 36"; !strings.Contains(f.Detail, want) {
+					t.Errorf("%s: %q does not say %q", f.Kind, f.Detail, want)
+				}
+				return
+			}
+		}
+		t.Errorf("findings %q: nothing on Black's move 36", findingsOf(reps[i]))
+	}
+}

@@ -43,51 +43,86 @@ func settle(rg *roundGame) {
 		if !hasEarlyFlag(rg.ex.sides[side]) {
 			continue
 		}
-		if alt, altCost := withoutFlag(rg, clockd.Side(side)); altCost-rg.ex.cost < possibleMargin {
-			rg.ex = alt
+		if alts := withoutFlag(rg, clockd.Side(side)); cheapest(alts).cost-rg.ex.cost < possibleMargin {
+			rg.ex = alts[0].ex
 		}
 	}
 }
 
-// withoutFlag is the cheapest explanation of a game in which side's time
-// did not run out before the control, and its cost. Besides every clock
-// mode with readings set aside, a period that came with the player's time
-// run out may have come with the opponent's instead, on a clock that
-// gives both players the period at the first flag: the opponent's flag
-// need not show on the opponent's clock (a player who overstepped by
-// more than the period's time shows no gain), only cost its due.
-func withoutFlag(rg *roundGame, sd clockd.Side) (gameExplanation, float64) {
+// flagAlternative is the nearest explanation of a game without a side's
+// flag before the control: the game's clocks as it explains them (for the
+// readings it sets aside), its cost, and, where it is the opponent's flag
+// on a clock that gives both players the period, that flag's move.
+type flagAlternative struct {
+	ex      gameExplanation
+	cost    float64
+	oppMove int
+}
+
+// withoutFlag lists the explanations of a game in which side's time did
+// not run out before the control: first the cheapest under every clock
+// mode, with readings set aside (kept in place of a flag it comes near),
+// then, for a period that came with the player's time run out, the
+// opponent's time running out instead on each of the opponent's moves
+// that could have given it, on a clock that gives both players the
+// period at the first flag: the opponent's flag need not show on the
+// opponent's clock (a player who overstepped by more than the period's
+// time shows no gain), only cost its due.
+func withoutFlag(rg *roundGame, sd clockd.Side) []flagAlternative {
 	var noEarly [2]bool
 	noEarly[sd] = true
 	alt := explainGame(&rg.sd, rg.ex.tc, noEarly, rg.prior)
-	best := alt.cost
+	alts := []flagAlternative{{ex: alt, cost: alt.cost}}
 	se := rg.ex.sides[sd]
 	for j := range se.rs {
 		st := se.steps[j]
 		if !se.kept[j] || !st.early || st.kind != stepPeriod || st.from < 0 {
 			continue
 		}
-		if c, ok := opponentFlagCost(rg, sd, se.rs[st.from], se.rs[j], se.after[st.from].p); ok {
-			best = min(best, c)
+		alts = append(alts, opponentFlags(rg, sd, se.rs[st.from], se.rs[j], se.after[st.from].p)...)
+	}
+	return alts
+}
+
+// cheapest is the alternative that costs least.
+func cheapest(alts []flagAlternative) flagAlternative {
+	best := alts[0]
+	for _, a := range alts[1:] {
+		if a.cost < best.cost {
+			best = a
 		}
 	}
-	return alt, best
+	return best
+}
+
+// nearest is the alternative nearest to ex once the wrong readings each
+// needs are weighed at the rate the game's clocks show them
+// (noiseDiscount), and how far behind ex it is.
+func nearest(ex gameExplanation, alts []flagAlternative) (flagAlternative, float64) {
+	var best flagAlternative
+	margin := math.Inf(1)
+	for _, a := range alts {
+		if d := a.cost - ex.cost - noiseDiscount(ex, a.ex); d < margin {
+			best, margin = a, d
+		}
+	}
+	return best, margin
 }
 
 // plainWindow is how long a plain move takes, give or take, for the
 // coincidence that a flag leaves a reading that looks like one.
 const plainWindow = 2 * time.Minute
 
-// opponentFlagCost is the cost of explaining a period that side's clock
-// shows between readings a and b by the opponent's time running out on one
-// of the opponent's moves between them (in period p, the same as side's),
-// on a clock that gives both players the period then.
-func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float64, bool) {
+// opponentFlags are the explanations of a period that side's clock shows
+// between readings a and b by the opponent's time running out on one of
+// the opponent's moves between them (in period p, the same as side's), on
+// a clock that gives both players the period then.
+func opponentFlags(rg *roundGame, sd clockd.Side, a, b reading, p int) []flagAlternative {
 	tc := rg.ex.tc
 	od := &rg.sd[sd.Other()]
 	next := periodTime(tc[sd.Other()], p+1)
 	inc := max(credit(tc[sd.Other()], p), credit(tc[sd.Other()], p+1))
-	best, found := 0.0, false
+	var out []flagAlternative
 	for x, r := range od.rs {
 		if r.ply <= a.ply || r.ply >= b.ply || x == 0 {
 			continue
@@ -125,11 +160,11 @@ func opponentFlagCost(rg *roundGame, sd clockd.Side, a, b reading, p int) (float
 			extra += pointsPerNat * math.Log(float64(next)/float64(plainWindow))
 		}
 		c := e.cost + incCost(e) + oe.cost + incCost(oe) + extra + costBothMode + rg.prior.penalty(modeFlagBoth)
-		if !found || c < best {
-			best, found = c, true
-		}
+		alt := flagAlternative{cost: c, oppMove: r.k, ex: gameExplanation{tc: tc, mode: modeFlagBoth}}
+		alt.ex.sides[sd], alt.ex.sides[sd.Other()] = e, oe
+		out = append(out, alt)
 	}
-	return best, found
+	return out
 }
 
 func hasEarlyFlag(se sideExplanation) bool {
@@ -305,9 +340,8 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	rd := se.rs[j]
 	tc := ex.tc[sd]
 	who := sideMsg(sd)
-	alt, altCost := withoutFlag(rg, sd)
-	margin := altCost - ex.cost
-	if margin < possibleMargin {
+	alts := withoutFlag(rg, sd)
+	if cheapest(alts).cost-ex.cost < possibleMargin {
 		return Finding{}, false
 	}
 	flagMove := st.flagAt
@@ -331,11 +365,11 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 		}
 		after++
 	}
-	// The wrong readings the explanation without the flag needs are
+	// The wrong readings each explanation without the flag needs are
 	// weighed at the rate this game's clocks show them: where a feed gets
 	// one reading in twelve wrong, three in a row are no rarity, and a
 	// flag they would hide is not beyond doubt.
-	margin -= noiseDiscount(ex, alt)
+	alt, margin := nearest(ex, alts)
 	if margin < possibleMargin {
 		return Finding{}, false // at the game's own rate of wrong readings, a glitch explains it as well
 	}
@@ -427,7 +461,7 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	}
 	strong := fits && margin >= strongMargin && (after >= 2 || corroborated && after >= 1) && rg.countSure()
 	around := readingsAround(se, j)
-	because := altSentence(alt.sides[sd], se, margin)
+	because := altSentence(alt, sd, se, margin)
 	f := Finding{Side: sd.String(), Move: flagMove}
 	when := m("audit.flag.when.during", flagMove, flagMove-1, req)
 	switch {
@@ -513,8 +547,12 @@ func readingsAround(se sideExplanation, j int) i18n.List {
 	return i18n.List{Sep: ", ", Items: parts}
 }
 
-// altSentence says what the best explanation without the flag needs.
-func altSentence(alt, se sideExplanation, margin float64) i18n.Message {
+// altSentence says what the nearest explanation without the flag needs.
+func altSentence(a flagAlternative, sd clockd.Side, se sideExplanation, margin float64) i18n.Message {
+	if a.oppMove > 0 {
+		return m("audit.alt.opponent", sideMsg(sd.Other()), a.oppMove, margin)
+	}
+	alt := a.ex.sides[sd]
 	glitches, jumps := 0, 0
 	for j := range alt.rs {
 		if !alt.kept[j] {
@@ -633,8 +671,7 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 	// before the opponent's control, it must stand on the evidence an
 	// accusation needs, or the period may never have come early.
 	if hasEarlyFlag(ex.sides[sd.Other()]) {
-		alt, altCost := withoutFlag(rg, sd.Other())
-		if altCost-ex.cost-noiseDiscount(ex, alt) < strongMargin {
+		if _, margin := nearest(ex, withoutFlag(rg, sd.Other())); margin < strongMargin {
 			return Finding{}, false
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -43,7 +44,15 @@ func TestRealGamesWithNoise(t *testing.T) {
 		}
 	}
 	games, possible, changed := 0, 0, 0
+	// Seeds beyond the default run whose noise once led to an accusation:
+	// always run.
+	list := []uint64{245}
 	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		if !slices.Contains(list, seed) {
+			list = append(list, seed)
+		}
+	}
+	for _, seed := range list {
 		rng := rand.New(rand.NewPCG(seed, 33))
 		for ri, round := range rounds {
 			noisy := make([]*Game, len(round))

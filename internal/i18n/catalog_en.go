@@ -34,6 +34,7 @@ var catalogENOwn = map[string]string{
 	"audit.reading.set-aside":  "%s after move %d (set aside)",
 	"audit.period-of":          "%s's %s of period %d",
 	"audit.alt":                "without the flag the readings need %s (%.0f points against it)",
+	"audit.alt.opponent":       "without the flag, %s's time must have run out instead, during their move %d, on a clock that gives both players the period at the first flag (%.0f points against it)",
 	"audit.alt.glitches":       "%d more reading(s) to be wrong",
 	"audit.alt.jumps":          "time that no clock gives %d time(s)",
 	"audit.alt.long-moves":     "implausibly long moves",
@@ -67,7 +68,7 @@ var catalogENOwn = map[string]string{
 	// The findings' sentences.
 	"audit.flag-before-control":        "%s: %s's time had run out %s, so the flag fell before the control (6.3.1). Readings: %s; %s. %s",
 	"audit.flag-before-control.hidden": "%s's clock gained the %s of period %d after move %d with the opponent's flag, on a clock that gives both players the period at the first flag, before %s had completed the %d moves the period requires (%s after move %d: %s of the first period's time left then). After move %d it read %s, less than the period's time and the move's increment: %s's time of the first period ran out during move %d, with %d moves completed, so the flag fell before the control (6.3.1), although the clock, which had already added the period, did not show it. Readings: %s. %s",
-	"audit.possible-flag":              "%s: %s's time may have run out %s. The readings (%s) fit that better than a wrong reading (%s), but not beyond doubt: %s. No verdict; check the scoresheets and the arbiter's report.",
+	"audit.possible-flag":              "%s: %s's time may have run out %s. The readings (%s) fit that better than any explanation without it (%s), but not beyond doubt: %s. No verdict; check the scoresheets and the arbiter's report.",
 	"audit.verdict.loss":               "%s could still checkmate (6.9): the verdict is a loss for %s, %s. %s",
 	"audit.verdict.draw":               "%s could not checkmate by any series of legal moves (6.9): the verdict is a draw. %s",
 	"audit.verdict.unsettled":          "The 6.9 verdict could not be settled (%s); the recorded result is %s.",

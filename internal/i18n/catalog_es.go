@@ -31,6 +31,7 @@ var catalogES = map[string]string{
 	"audit.reading.set-aside":  "%s tras la jugada %d (descartada)",
 	"audit.period-of":          "los %[2]s del periodo %[3]d de %[1]s",
 	"audit.alt":                "sin la caída de bandera, las lecturas necesitan %s (%.0f puntos en contra)",
+	"audit.alt.opponent":       "sin la caída de bandera, el tiempo de %s tendría que haberse agotado en su lugar, durante su jugada %d, en un reloj que da el periodo a ambos jugadores en la primera caída de bandera (%.0f puntos en contra)",
 	"audit.alt.glitches":       "%d lectura(s) errónea(s) más",
 	"audit.alt.jumps":          "tiempo que ningún reloj da, %d vez (veces)",
 	"audit.alt.long-moves":     "jugadas de una duración inverosímil",
@@ -63,7 +64,7 @@ var catalogES = map[string]string{
 
 	"audit.flag-before-control":        "%s: a %s se les había agotado el tiempo %s, así que la bandera cayó antes del control de tiempo (6.3.1). Lecturas: %s; %s. %s",
 	"audit.flag-before-control.hidden": "El reloj de %[1]s recibió los %[2]s del periodo %[3]d tras la jugada %[4]d con la caída de bandera del adversario, en un reloj que da el periodo a ambos jugadores en la primera caída de bandera, antes de que %[5]s completaran las %[6]d jugadas que exige el periodo (%[7]s tras la jugada %[8]d: les quedaban entonces %[9]s del tiempo del primer periodo). Tras la jugada %[10]d marcaba %[11]s, menos que el tiempo del periodo más el incremento de la jugada: el tiempo del primer periodo de %[12]s se agotó durante la jugada %[13]d, con %[14]d jugadas completadas, así que la bandera cayó antes del control de tiempo (6.3.1), aunque el reloj, que ya había añadido el periodo, no lo mostró. Lecturas: %[15]s. %[16]s",
-	"audit.possible-flag":              "%s: puede que a %s se les agotara el tiempo %s. Las lecturas (%s) encajan con ello mejor que una lectura errónea (%s), pero no fuera de toda duda: %s. Sin veredicto; compruebe las planillas y el informe del árbitro.",
+	"audit.possible-flag":              "%s: puede que a %s se les agotara el tiempo %s. Las lecturas (%s) encajan con ello mejor que cualquier explicación sin ella (%s), pero no fuera de toda duda: %s. Sin veredicto; compruebe las planillas y el informe del árbitro.",
 	"audit.verdict.loss":               "%[1]s aún podían dar mate (6.9): el veredicto es que %[2]s pierden la partida, %[3]s. %[4]s",
 	"audit.verdict.draw":               "%s no podían dar mate con ninguna serie de movimientos legales (6.9): el veredicto es tablas. %s",
 	"audit.verdict.unsettled":          "El veredicto del artículo 6.9 no pudo establecerse (%s); el resultado registrado es %s.",
