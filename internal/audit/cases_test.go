@@ -698,6 +698,17 @@ func TestCaseGarbledStartIsNoArmageddon(t *testing.T) {
 	}
 }
 
+// blackGivenThePeriod is Black's readings up to move 39 in the games
+// below: 100 s a move to move 32 (a clock far above the fresh period's
+// time, so the period could have come with no flag of Black's), the 50
+// minutes at White's flag during White's move 33, then 10 minutes a move,
+// 55:40 after move 39, 5:10 of it the first period's.
+func blackGivenThePeriod(inc time.Duration) []string {
+	b := series(100*time.Minute+30*time.Second, 32, constant(100*time.Second), constant(inc), nil)
+	b = append(b, "1:52:40")
+	return append(b, series(112*time.Minute+40*time.Second, 6, constant(10*time.Minute), constant(inc), nil)...)
+}
+
 // TestCaseHiddenFlagGlitchAtTheControl is a game on a clock that gives
 // both players the period at the first flag: White's time runs out at
 // move 33, Black gets the 50 minutes with the first period's time left,
@@ -711,9 +722,7 @@ func TestCaseHiddenFlagGlitchAtTheControl(t *testing.T) {
 	w := series(100*time.Minute+30*time.Second, 32, constant(3*time.Minute), constant(inc), nil)
 	w = append(w, "0:46:30") // move 33 took 25 min with 20:30 left: the flag, 4 min over
 	w = append(w, series(46*time.Minute+30*time.Second, 14, constant(2*time.Minute), constant(inc), nil)...)
-	b := series(100*time.Minute+30*time.Second, 32, constant(150*time.Second), constant(inc), nil)
-	b = append(b, series(86*time.Minute, 7, constant(5*time.Minute), constant(inc), nil)...) // the period at White's flag
-	b[32] = "1:26:00"
+	b := blackGivenThePeriod(inc)
 	b = append(b, "0:50:10") // move 40: the clock read 51:30
 	b = append(b, series(51*time.Minute+30*time.Second, 7, constant(2*time.Minute), constant(inc), map[int]time.Duration{1: 90 * time.Second})...)
 	reps := New(Options{NoUnwinnable: true}).Round(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, w, b)))
@@ -728,18 +737,17 @@ func TestCaseHiddenFlagGlitchAtTheControl(t *testing.T) {
 
 // TestCaseHiddenFlagInTheLastMove is the same game with Black's time of
 // the first period running out in move 40, the period's last: the clock,
-// which had added the period at White's flag, reads 49:00 after it and
-// goes on plainly. The flag fell before the control (6.3.1).
+// which had added the period at White's flag, reads 49:00 after it, 2:00
+// past the limit, and goes on plainly. The flag fell before the control
+// (6.3.1).
 func TestCaseHiddenFlagInTheLastMove(t *testing.T) {
 	tc := "40/6000+30:20/3000+30:900+30"
 	inc := 30 * time.Second
 	w := series(100*time.Minute+30*time.Second, 32, constant(3*time.Minute), constant(inc), nil)
 	w = append(w, "0:46:30")
 	w = append(w, series(46*time.Minute+30*time.Second, 14, constant(2*time.Minute), constant(inc), nil)...)
-	b := series(100*time.Minute+30*time.Second, 32, constant(150*time.Second), constant(inc), nil)
-	b = append(b, series(86*time.Minute, 7, constant(5*time.Minute), constant(inc), nil)...)
-	b[32] = "1:26:00"
-	b = append(b, series(54*time.Minute+30*time.Second, 8, constant(100*time.Second), constant(inc), map[int]time.Duration{1: -260 * time.Second})...) // move 40 took 6 min with 1:00 of the first period left
+	b := blackGivenThePeriod(inc)
+	b = append(b, series(55*time.Minute+40*time.Second, 8, constant(100*time.Second), constant(inc), map[int]time.Duration{1: -330 * time.Second})...) // move 40 took 7:10 with 5:10 of the first period left
 	reps := New(Options{NoUnwinnable: true}).Round(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, w, b)))
 	if got := findingsOf(reps[0]); !strings.Contains(got, "flag-before-control black 40") || !strings.Contains(got, "flag-before-control white 33") {
 		t.Errorf("findings %q, want White's flag at move 33 and Black's at move 40", got)
