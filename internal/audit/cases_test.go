@@ -791,3 +791,31 @@ func TestCaseNearestAlternativeNamed(t *testing.T) {
 		t.Errorf("findings %q: nothing on Black's move 36", findingsOf(reps[i]))
 	}
 }
+
+// TestCaseBothClockShortGame is a simulated game of 30 moves on a clock
+// that gives both players the period at the first flag: White's time runs
+// out at move 27 and both clocks gain the 30 minutes. A game that ends
+// before the control was once explained only on clocks that add the period
+// at the player's own flag or count moves, so Black's 30 minutes read as a
+// correction or a data fault; they are the period White's flag gave.
+func TestCaseBothClockShortGame(t *testing.T) {
+	r, err := broadcastsim.Generate(276, broadcastsim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps := New(Options{NoUnwinnable: true}).Round(simRead(t, 276, r))
+	rep := reps[2]
+	if r.Games[2].Board != 3 || r.Games[2].Mode != broadcastsim.AtFlagBoth {
+		t.Fatalf("board %d is %s, want board 3 at-flag-both", r.Games[2].Board, r.Games[2].Mode)
+	}
+	if got := findingsOf(rep); strings.Contains(got, ClockData) {
+		t.Errorf("findings %q: the period White's flag gave Black is no data fault", got)
+	}
+	given := false
+	for _, pa := range rep.Periods {
+		given = given || pa.Side == "black" && pa.Period == 2 && pa.WithFlag && pa.Move == 27
+	}
+	if !given {
+		t.Errorf("periods %+v: Black's period 2 with White's flag at move 27 missing", rep.Periods)
+	}
+}

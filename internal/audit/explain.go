@@ -183,15 +183,24 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 	if !reachesCount(sd, tc) {
 		// Before the end of the first period the kinds of clock differ
 		// only in how a flag shows: a period's time, or 0:00.
-		ex := decode(modeFlag, [2][]oppFlag{})
-		ex.modeCost = [3]float64{inf, inf, inf}
-		if !hasStep(ex, ranOut) && !readsZero(sd) {
-			return ex
+		own := decode(modeFlag, [2][]oppFlag{})
+		own.modeCost = [3]float64{inf, inf, inf}
+		if !hasStep(own, ranOut) && !hasStep(own, fromNowhere) && !readsZero(sd) {
+			return own
 		}
+		ex := own
 		ex.cost += prior.penalty(modeFlag)
 		if count := decode(modeCount, [2][]oppFlag{}); count.cost+prior.penalty(modeCount) <= ex.cost {
 			ex = count
 			ex.cost += prior.penalty(modeCount)
+		}
+		// A flag before the control gives both players the period on some
+		// clocks, in a game that ends before the control too.
+		if ex.cost > costBothMode+prior.penalty(modeFlagBoth) && (hasStep(own, ranOut) || hasStep(own, fromNowhere)) {
+			if both, _ := bothModes(sd, tc, own, hyp); both.cost+prior.penalty(modeFlagBoth) < ex.cost {
+				ex = both
+				ex.cost += prior.penalty(modeFlagBoth)
+			}
 		}
 		ex.modeCost = [3]float64{inf, inf, inf}
 		return ex
@@ -232,44 +241,55 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 		}
 	}
 	if best.cost > costBothMode+prior.penalty(modeFlagBoth) && (hasStep(own, ranOut) || hasStep(own, fromNowhere)) {
-		// A clock that gives both players the period at the first flag.
-		// One side flags first: its explanation has only its own flags,
-		// and the other side's may have the periods its flags gave.
-		for first := range sd {
-			both := gameExplanation{tc: tc, mode: modeFlagBoth}
-			both.sides[first] = decodeSide(&sd[first], hyp(first, modeFlagBoth, 0, nil))
-			flags := runOutPlies(both.sides[first], sd[first])
-			if len(flags) == 0 {
-				// The opponent's clock may show the period this side's
-				// flag gave both where this side's own readings hardly do
-				// (one reading, which a glitch explains nearly as well).
-				credits := gainCredits(own.sides[1-first], tc[1-first])
-				if len(credits) == 0 {
-					continue
-				}
-				h := hyp(first, modeFlagBoth, 0, nil)
-				h.credits = credits
-				e := decodeSide(&sd[first], h)
-				if flags = runOutPlies(e, sd[first]); len(flags) == 0 {
-					continue
-				}
-				e.cost += creditBack(e, &sd[first], credits)
-				both.sides[first] = e
-			}
-			both.sides[1-first] = decodeSide(&sd[1-first], hyp(1-first, modeFlagBoth, 0, flags))
-			for side := range sd {
-				both.cost += both.sides[side].cost + incCost(both.sides[side])
-			}
-			both.cost += costBothMode + bothInconsistency(&both, sd)
-			costs[modeFlagBoth] = min(costs[modeFlagBoth], both.cost)
-			both.cost += prior.penalty(modeFlagBoth)
-			if both.cost < best.cost {
-				best = both
-			}
+		both, raw := bothModes(sd, tc, own, hyp)
+		costs[modeFlagBoth] = raw
+		if both.cost += prior.penalty(modeFlagBoth); both.cost < best.cost {
+			best = both
 		}
 	}
 	best.modeCost = costs
 	return best
+}
+
+// bothModes is the cheapest explanation of a game on a clock that gives
+// both players the period at the first flag (its cost without the round's
+// prior; +Inf when no side's flag explains anything): one side flags
+// first, its explanation has only its own flags, and the other side's may
+// have the periods its flags gave. own is the game explained on a clock
+// that adds the period at the player's own flag.
+func bothModes(sd *[2]sideData, tc [2]clockd.TimeControl, own gameExplanation, hyp func(side int, mode clockMode, offset int, opp []oppFlag) hypothesis) (gameExplanation, float64) {
+	best := gameExplanation{tc: tc, mode: modeFlagBoth, cost: math.Inf(1)}
+	for first := range sd {
+		both := gameExplanation{tc: tc, mode: modeFlagBoth}
+		both.sides[first] = decodeSide(&sd[first], hyp(first, modeFlagBoth, 0, nil))
+		flags := runOutPlies(both.sides[first], sd[first])
+		if len(flags) == 0 {
+			// The opponent's clock may show the period this side's
+			// flag gave both where this side's own readings hardly do
+			// (one reading, which a glitch explains nearly as well).
+			credits := gainCredits(own.sides[1-first], tc[1-first])
+			if len(credits) == 0 {
+				continue
+			}
+			h := hyp(first, modeFlagBoth, 0, nil)
+			h.credits = credits
+			e := decodeSide(&sd[first], h)
+			if flags = runOutPlies(e, sd[first]); len(flags) == 0 {
+				continue
+			}
+			e.cost += creditBack(e, &sd[first], credits)
+			both.sides[first] = e
+		}
+		both.sides[1-first] = decodeSide(&sd[1-first], hyp(1-first, modeFlagBoth, 0, flags))
+		for side := range sd {
+			both.cost += both.sides[side].cost + incCost(both.sides[side])
+		}
+		both.cost += costBothMode + bothInconsistency(&both, sd)
+		if both.cost < best.cost {
+			best = both
+		}
+	}
+	return best, best.cost
 }
 
 // gainCredits are, for a side's opponent on a clock that gives both
