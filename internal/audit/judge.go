@@ -49,8 +49,8 @@ func settle(rg *roundGame) {
 	}
 }
 
-// flagAlternative is the nearest explanation of a game without a side's
-// flag before the control: the game's clocks as it explains them (for the
+// flagAlternative is an explanation of a game without a side's flag
+// before the control: the game's clocks as it explains them (for the
 // readings it sets aside), its cost, and, where it is the opponent's flag
 // on a clock that gives both players the period, that flag's move.
 type flagAlternative struct {
