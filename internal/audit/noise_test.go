@@ -2,7 +2,6 @@ package audit
 
 import (
 	"bytes"
-	"io"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -167,17 +166,7 @@ func sharedEventGames(t *testing.T) []*Game {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rd := NewReader(bytes.NewReader(text), name)
-		for {
-			g, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, g)
-		}
+		out = append(out, readNamed(t, name, string(text))...)
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"strconv"
@@ -129,18 +128,7 @@ func TestSimulatedRounds(t *testing.T) {
 // simRead parses a round's PGN; the generator's PGN must read cleanly.
 func simRead(t *testing.T, seed uint64, r *broadcastsim.Round) []*Game {
 	t.Helper()
-	rd := NewReader(strings.NewReader(r.PGN), fmt.Sprintf("seed-%d.pgn", seed))
-	var out []*Game
-	for {
-		g, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("seed %d: %v\n%s", seed, err, r.PGN)
-		}
-		out = append(out, g)
-	}
+	out := readNamed(t, fmt.Sprintf("seed-%d.pgn", seed), r.PGN)
 	if len(out) != len(r.Games) {
 		t.Fatalf("seed %d: read %d games of %d", seed, len(out), len(r.Games))
 	}

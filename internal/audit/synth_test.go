@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -295,14 +297,21 @@ func TestSynthetic(t *testing.T) {
 // readAll reads every game of a PGN text, failing on any error.
 func readAll(t testing.TB, text string) []*Game {
 	t.Helper()
-	rd := NewReader(strings.NewReader(text), "test.pgn")
+	return readNamed(t, "test.pgn", text)
+}
+
+// readNamed reads every game of a PGN text named name (errors name it),
+// failing on any error.
+func readNamed(t testing.TB, name, text string) []*Game {
+	t.Helper()
+	rd := NewReader(strings.NewReader(text), name)
 	var out []*Game
 	for {
 		g, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
 		if err != nil {
-			if err.Error() == "EOF" {
-				return out
-			}
 			t.Fatal(err)
 		}
 		out = append(out, g)
