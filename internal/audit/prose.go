@@ -33,13 +33,6 @@ func ParseTimeControl(s string) (clockd.TimeControl, error) {
 	return clockd.TimeControl{}, err
 }
 
-// quantity is a number with its unit in free text.
-type quantity struct {
-	n     int
-	unit  string // "h", "m", "s", "moves"
-	index int    // word index of the number
-}
-
 // parseProse reads a time control written as an English sentence.
 func parseProse(s string) (clockd.TimeControl, error) {
 	words := proseWords(strings.ToLower(s))
