@@ -577,34 +577,44 @@ type simBoard struct {
 	board int
 }
 
+// simBoardReport generates the round of seed and returns one board's game
+// and the audit's report on it (the round audited whole), failing when the
+// round has no such board.
+func simBoardReport(t *testing.T, seed uint64, board int) (*broadcastsim.Game, *Report) {
+	t.Helper()
+	r, err := broadcastsim.Generate(seed, broadcastsim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps := New(Options{NoUnwinnable: true}).Round(simRead(t, seed, r))
+	for i, g := range r.Games {
+		if g.Board == board {
+			return g, reps[i]
+		}
+	}
+	t.Fatalf("seed %d: no board %d", seed, board)
+	return nil, nil
+}
+
 // simEvidentFound checks that every flag before the control the readings
 // evidence on each board is reported as flag-before-control at its move.
 func simEvidentFound(t *testing.T, boards []simBoard) {
 	t.Helper()
 	for _, c := range boards {
-		r, err := broadcastsim.Generate(c.seed, broadcastsim.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		reps := New(Options{NoUnwinnable: true}).Round(simRead(t, c.seed, r))
-		for i, g := range r.Games {
-			if g.Board != c.board {
+		g, rep := simBoardReport(t, c.seed, c.board)
+		n := 0
+		for _, in := range g.Flags() {
+			if !in.Evidence {
 				continue
 			}
-			n := 0
-			for _, in := range g.Flags() {
-				if !in.Evidence {
-					continue
-				}
-				n++
-				want := fmt.Sprintf("%s %s %d", FlagBeforeControl, in.Side, in.Move)
-				if got := findingsOf(reps[i]); !strings.Contains(got, want) {
-					t.Errorf("seed %d board %d: findings %q, want %q", c.seed, c.board, got, want)
-				}
+			n++
+			want := fmt.Sprintf("%s %s %d", FlagBeforeControl, in.Side, in.Move)
+			if got := findingsOf(rep); !strings.Contains(got, want) {
+				t.Errorf("seed %d board %d: findings %q, want %q", c.seed, c.board, got, want)
 			}
-			if n == 0 {
-				t.Errorf("seed %d board %d: no evident flag", c.seed, c.board)
-			}
+		}
+		if n == 0 {
+			t.Errorf("seed %d board %d: no evident flag", c.seed, c.board)
 		}
 	}
 }
@@ -621,27 +631,18 @@ func TestCaseFlagMoveSpan(t *testing.T) {
 		side  string
 		move  int
 	}{{125, 7, "white", 34}, {1682, 1, "white", 36}, {2822, 11, "white", 30}, {1305, 5, "black", 29}, {1761, 7, "black", 37}} {
-		r, err := broadcastsim.Generate(c.seed, broadcastsim.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		reps := New(Options{NoUnwinnable: true}).Round(simRead(t, c.seed, r))
+		_, rep := simBoardReport(t, c.seed, c.board)
 		got := false
-		for i, g := range r.Games {
-			if g.Board != c.board {
+		for _, f := range rep.Findings {
+			if f.Side != c.side || f.Kind != FlagBeforeControl {
 				continue
 			}
-			for _, f := range reps[i].Findings {
-				if f.Side != c.side || f.Kind != FlagBeforeControl {
-					continue
-				}
-				got = true
-				if f.Move != c.move || f.MoveFrom > c.move || f.MoveTo < c.move || f.MoveFrom == f.MoveTo {
-					t.Errorf("seed %d board %d: flag at move %d, moves %d..%d; want %d within a span", c.seed, c.board, f.Move, f.MoveFrom, f.MoveTo, c.move)
-				}
-				if want := fmt.Sprintf("in one of moves %d to %d", f.MoveFrom, f.MoveTo); !strings.Contains(f.Detail, want) {
-					t.Errorf("seed %d board %d: %q does not say %q", c.seed, c.board, f.Detail, want)
-				}
+			got = true
+			if f.Move != c.move || f.MoveFrom > c.move || f.MoveTo < c.move || f.MoveFrom == f.MoveTo {
+				t.Errorf("seed %d board %d: flag at move %d, moves %d..%d; want %d within a span", c.seed, c.board, f.Move, f.MoveFrom, f.MoveTo, c.move)
+			}
+			if want := fmt.Sprintf("in one of moves %d to %d", f.MoveFrom, f.MoveTo); !strings.Contains(f.Detail, want) {
+				t.Errorf("seed %d board %d: %q does not say %q", c.seed, c.board, f.Detail, want)
 			}
 		}
 		if !got {
@@ -771,25 +772,16 @@ func TestCaseCountingClockSimulated(t *testing.T) {
 // White's time run out during White's move 36 instead. The finding says
 // so, not what the explanation with readings set aside would need.
 func TestCaseNearestAlternativeNamed(t *testing.T) {
-	r, err := broadcastsim.Generate(491, broadcastsim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reps := New(Options{NoUnwinnable: true}).Round(simRead(t, 491, r))
-	for i, g := range r.Games {
-		if g.Board != 8 {
-			continue
-		}
-		for _, f := range reps[i].Findings {
-			if f.Side == "black" && f.Move == 36 {
-				if want := "White's time must have run out instead, during their move 36"; !strings.Contains(f.Detail, want) {
-					t.Errorf("%s: %q does not say %q", f.Kind, f.Detail, want)
-				}
-				return
+	_, rep := simBoardReport(t, 491, 8)
+	for _, f := range rep.Findings {
+		if f.Side == "black" && f.Move == 36 {
+			if want := "White's time must have run out instead, during their move 36"; !strings.Contains(f.Detail, want) {
+				t.Errorf("%s: %q does not say %q", f.Kind, f.Detail, want)
 			}
+			return
 		}
-		t.Errorf("findings %q: nothing on Black's move 36", findingsOf(reps[i]))
 	}
+	t.Errorf("findings %q: nothing on Black's move 36", findingsOf(rep))
 }
 
 // TestCaseBothClockShortGame is a simulated game of 30 moves on a clock
@@ -799,14 +791,9 @@ func TestCaseNearestAlternativeNamed(t *testing.T) {
 // at the player's own flag or count moves, so Black's 30 minutes read as a
 // correction or a data fault; they are the period White's flag gave.
 func TestCaseBothClockShortGame(t *testing.T) {
-	r, err := broadcastsim.Generate(276, broadcastsim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reps := New(Options{NoUnwinnable: true}).Round(simRead(t, 276, r))
-	rep := reps[2]
-	if r.Games[2].Board != 3 || r.Games[2].Mode != broadcastsim.AtFlagBoth {
-		t.Fatalf("board %d is %s, want board 3 at-flag-both", r.Games[2].Board, r.Games[2].Mode)
+	g, rep := simBoardReport(t, 276, 3)
+	if g.Mode != broadcastsim.AtFlagBoth {
+		t.Fatalf("board 3 is %s, want at-flag-both", g.Mode)
 	}
 	if got := findingsOf(rep); strings.Contains(got, ClockData) {
 		t.Errorf("findings %q: the period White's flag gave Black is no data fault", got)
