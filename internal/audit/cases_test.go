@@ -806,3 +806,59 @@ func TestCaseBothClockShortGame(t *testing.T) {
 		t.Errorf("periods %+v: Black's period 2 with White's flag at move 27 missing", rep.Periods)
 	}
 }
+
+// TestCaseFlagDatedToMoves is White's time running out at 90/40 + 30,
+// 30 s from move 1, on a clock that adds the period at the flag, where the
+// readings cannot date the flag to one move: the reading before the
+// period's arrival repeats the one before it (a relay that sent the last
+// reading again), or is missing. The flag fell before the control all the
+// same: the accusation names the moves it may have fallen in. Where one
+// of them is past the 40th, it may have fallen after the control, and
+// nothing is more than possible.
+func TestCaseFlagDatedToMoves(t *testing.T) {
+	const tc = "40/5400+30:1800+30"
+	inc := 30 * time.Second
+	white := func(flag int, around []string) []string {
+		lead := flag - 1 - len(around) // plain moves before the readings around the flag
+		use := (90*time.Minute - 19*time.Minute) / time.Duration(lead)
+		w := series(90*time.Minute+30*time.Second, lead, constant(use+inc), constant(inc), nil)
+		w = append(w, around...)
+		w = append(w, "0:30:01") // the flag move took a minute: the period's 30 minutes
+		return append(w, series(30*time.Minute+time.Second, 12, constant(time.Minute), constant(inc), nil)...)
+	}
+	black := series(90*time.Minute+30*time.Second, 52, constant(90*time.Second), constant(inc), nil)
+	for _, c := range []struct {
+		name     string
+		white    []string
+		kind     string // FlagBeforeControl, or "" for none
+		from, to int
+	}{
+		{"repeated reading", white(36, []string{"0:19:00", "0:00:31", "0:00:31"}), FlagBeforeControl, 35, 36},
+		{"missing reading", white(36, []string{"0:19:00", "0:00:45", ""}), FlagBeforeControl, 35, 36},
+		{"missing reading at the control", white(41, []string{"0:19:00", "0:00:45", ""}), "", 40, 41},
+	} {
+		reps := New(Options{NoUnwinnable: true}).Round(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, c.white, black)))
+		var got []Finding
+		for _, f := range reps[0].Findings {
+			if f.Side == "white" && f.Kind == FlagBeforeControl {
+				got = append(got, f)
+			}
+		}
+		switch {
+		case c.kind == "" && len(got) > 0:
+			t.Errorf("%s: findings %q: White accused where the flag may have fallen after the control", c.name, findingsOf(reps[0]))
+		case c.kind == "":
+		case len(got) != 1 || got[0].MoveFrom != c.from || got[0].MoveTo != c.to:
+			t.Errorf("%s: findings %q (%+v), want White's flag in moves %d to %d", c.name, findingsOf(reps[0]), got, c.from, c.to)
+		}
+	}
+}
+
+// Rounds of the independent simulator whose evident flags were only
+// possible flags while an accusation had to name one move: a counting
+// clock stood at 0:00 after a reading that repeated the one before it
+// (seeds 227, 1863), or after a reading set aside (580), and a clock that
+// adds the period at the flag showed it after a missing reading (754).
+func TestCaseFlagDatedSimulated(t *testing.T) {
+	simEvidentFound(t, []simBoard{{227, 2}, {580, 3}, {1863, 7}, {754, 7}})
+}

@@ -30,6 +30,7 @@ const (
 	possibleMargin = 4.0              // below this, a flag is no more likely than a glitch: nothing is said
 	maxFlagMove    = 30 * time.Minute // a flag move that took longer is not evidence enough alone
 	dateMargin     = 8.0              // points a flag in another move must cost more for the move to be known
+	maxSpan        = 3                // an accusation names at most this many moves the flag may have fallen in
 	// accuseEMTMargin is how far beyond the time left a move's %emt must
 	// go to accuse on it alone: a %emt is timed from the board, and the
 	// opponent's press seconds after the move lengthens it.
@@ -388,13 +389,17 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	fits := true
 
 	var took time.Duration
+	// The moves the flag may have fallen in: the move the readings date
+	// it to, or, where they cannot, the moves they leave open.
+	span := moveSpan{flagMove, flagMove}
+	gap := rd.k - prev.k
+	if gap > 1 {
+		span = moveSpan{prev.k + 1, rd.k} // read after missing or set-aside readings
+	}
 	if st.kind == stepPeriod {
-		gap := rd.k - prev.k
 		switch {
 		case gap == 1 && rd.emt != Unknown:
 			fits = rd.emt >= prev.o-tolRound
-			if !fits {
-			}
 			took = rd.emt
 			if st.how == afterRunOut && (rg.sd[sd].emt != emtTight || rd.emt < prev.o+accuseEMTMargin) {
 				// The count hid the flag: the move's %emt is the only
@@ -409,24 +414,28 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 			// clock shows the period given at that very moment.
 			took = st.used
 			fits = took <= maxFlagMove || corroborated
-			if !fits {
-			}
+		case st.how == afterRunOut:
+			fits = false // the count hid the flag, and missing readings hide the %emt that would show it
 		default:
-			// Across missing readings only the moves' %emt date the
-			// flag, and one wrong %emt among them moves it.
-			fits = false
+			fits = st.used <= maxFlagMove || corroborated
 		}
-	} else if rd.k-prev.k > 1 {
-		fits = false // the clock was seen at 0:00 after missing readings: the move is not known
-	} else if rd.k-prev.k == 1 && rd.emt != Unknown && rd.emt < prev.o-tolRound {
+	} else if gap == 1 && rd.emt != Unknown && rd.emt < prev.o-tolRound {
 		fits = false // the move's %emt says it did not take the time left: the reading before is wrong
 	}
-	// The move is dated by the reading before it: one of under a few
-	// seconds, or equal to the one before it (read before the press),
-	// may belong to the move before.
+	// The reading before the flag move dates it, unless it is under a
+	// few seconds (the flag may have fallen in that move), or repeats the
+	// readings before it (a relay that sent the last reading again: the
+	// flag may have fallen in any move since the first of them).
 	if st.from >= 0 {
-		if prev.o <= tolRound || st.from > 0 && se.rs[st.from-1].o == prev.o {
-			fits = false
+		first := st.from // the first of a run of equal readings ending at prev
+		for first > 0 && se.rs[first-1].o == prev.o {
+			first--
+		}
+		switch {
+		case first < st.from:
+			span.from = min(span.from, se.rs[first].k+1)
+		case prev.o <= tolRound:
+			span.from = min(span.from, prev.k)
 		}
 	}
 	// The move too: the best explanation with the flag in another move
@@ -436,20 +445,24 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	// the flag fell before the control all the same: the finding names
 	// the moves it may have fallen in, and the 6.9 verdict must be the
 	// same after each.
-	span := moveSpan{flagMove, flagMove}
 	for tries := 0; fits && margin >= strongMargin; tries++ {
 		var noAt [2]moveSpan
 		noAt[sd] = span
 		other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, rg.prior)
-		if other.cost-ex.cost >= dateMargin {
+		if other.cost-ex.cost-noiseDiscount(ex, other) >= dateMargin {
 			break
 		}
 		near, ok := earlyFlagSpan(other.sides[sd], p)
-		if !ok || tries > 0 || near.from < flagMove-1 || near.to > flagMove+1 {
+		if !ok || tries > 0 || near.from < span.from-1 || near.to > span.to+1 {
 			fits = false
 			break
 		}
 		span = moveSpan{min(span.from, near.from), max(span.to, near.to)}
+	}
+	// Every move the flag may have fallen in belongs to the period and
+	// comes before its control, and they are few enough to name.
+	if span.from <= tc.Required(p-1) || span.to > req || span.to-span.from >= maxSpan {
+		fits = false
 	}
 	if fits && span.from < span.to {
 		v, _ := a.canMate(pos, positionBefore(rg, sd, span.from), sd.Other())
@@ -465,7 +478,7 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	f := Finding{Side: sd.String(), Move: flagMove}
 	when := m("audit.flag.when.during", flagMove, flagMove-1, req)
 	switch {
-	case st.flagAt == 0 && rd.k-prev.k > 1:
+	case gap > 1 && (!fits || span == moveSpan{prev.k + 1, rd.k}):
 		when = m("audit.flag.when.between", prev.k+1, rd.k, rd.k-1, req)
 		f.MoveFrom, f.MoveTo = prev.k+1, rd.k
 	case fits && span.from < span.to:

@@ -252,7 +252,7 @@ func TestSynthetic(t *testing.T) {
 		"clean-flag-after-control":        nil,
 		"flag-before-control":             {"flag-before-control black 35"},
 		"flag-before-control-clocks-only": {"flag-before-control black 26"},
-		"flag-before-control-gap":         {"possible-flag black 27"}, // the move it fell in is not known
+		"flag-before-control-gap":         {"flag-before-control black 27"}, // in one of moves 25 to 27: before the control whichever it was
 		"flag-at-move-40":                 {"flag-before-control white 40"},
 		"flag-before-control-both-clocks": {"flag-before-control black 35"},
 		"period-at-move-39":               {"period-early black 39"},
