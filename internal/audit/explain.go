@@ -262,7 +262,7 @@ func bothModes(sd *[2]sideData, tc [2]clockd.TimeControl, own gameExplanation, h
 	for first := range sd {
 		both := gameExplanation{tc: tc, mode: modeFlagBoth}
 		both.sides[first] = decodeSide(&sd[first], hyp(first, modeFlagBoth, 0, nil))
-		flags := runOutPlies(both.sides[first], sd[first])
+		flags := runOutPlies(both.sides[first], sd[first], tc[first])
 		if len(flags) == 0 {
 			// The opponent's clock may show the period this side's
 			// flag gave both where this side's own readings hardly do
@@ -274,7 +274,7 @@ func bothModes(sd *[2]sideData, tc [2]clockd.TimeControl, own gameExplanation, h
 			h := hyp(first, modeFlagBoth, 0, nil)
 			h.credits = credits
 			e := decodeSide(&sd[first], h)
-			if flags = runOutPlies(e, sd[first]); len(flags) == 0 {
+			if flags = runOutPlies(e, sd[first], tc[first]); len(flags) == 0 {
 				continue
 			}
 			e.cost += creditBack(e, &sd[first], credits)
@@ -349,11 +349,11 @@ func bothInconsistency(ex *gameExplanation, sd *[2]sideData) float64 {
 			if !se.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
 				continue
 			}
-			f, ok := flagPly(st, &sd[side])
+			p := se.after[j].p - 1 // the period the flag fell in
+			f, ok := flagPly(st, &sd[side], ex.tc[side].Required(p))
 			if !ok {
 				continue
 			}
-			p := se.after[j].p - 1 // the period the flag fell in
 			for x, r := range oe.rs {
 				if !oe.kept[x] || r.ply < f {
 					continue
@@ -378,7 +378,7 @@ func bothInconsistency(ex *gameExplanation, sd *[2]sideData) float64 {
 			if !se.kept[j] || st.kind != stepPeriod || st.how != byOpponentFlag || st.from < 0 {
 				continue
 			}
-			if !flagBetween(oe, &sd[1-side], se.rs[st.from].ply, r.ply, se.after[j].p) {
+			if !flagBetween(oe, &sd[1-side], ex.tc[1-side], se.rs[st.from].ply, r.ply, se.after[j].p) {
 				c += costJump
 			}
 		}
@@ -388,13 +388,13 @@ func bothInconsistency(ex *gameExplanation, sd *[2]sideData) float64 {
 
 // flagBetween reports whether an explanation has a flag (a period that
 // came when the time ran out) at a ply strictly between lo and hi.
-func flagBetween(se sideExplanation, d *sideData, lo, hi, period int) bool {
+func flagBetween(se sideExplanation, d *sideData, tc clockd.TimeControl, lo, hi, period int) bool {
 	for j := range se.rs {
 		st := se.steps[j]
 		if !se.kept[j] || st.kind != stepPeriod || st.how != byRunOut || se.after[j].p != period {
 			continue
 		}
-		if f, ok := flagPly(st, d); ok && f > lo && f < hi {
+		if f, ok := flagPly(st, d, tc.Required(period-1)); ok && f > lo && f < hi {
 			return true
 		}
 	}
@@ -402,11 +402,17 @@ func flagBetween(se sideExplanation, d *sideData, lo, hi, period int) bool {
 }
 
 // flagPly is the ply of the move a step's flag fell in (the earliest it
-// can have, where the readings do not tell).
-func flagPly(st step, d *sideData) (int, bool) {
+// can have, where the readings do not tell), the flag ending the period
+// whose moves the control requires to be req. Where the step has the flag
+// after the control, the earliest it can have is the move after those: a
+// flag that gave the opponent the period earlier fell before the control.
+func flagPly(st step, d *sideData, req int) (int, bool) {
 	m := st.flagAt
 	if m == 0 {
 		m = st.flagMin
+		if !st.early && req > 0 {
+			m = max(m, req+1)
+		}
 	}
 	if m < 1 || m > len(d.plys) {
 		return 0, false
@@ -470,14 +476,14 @@ func anomalyNearCount(ex sideExplanation, tc clockd.TimeControl) bool {
 
 // runOutPlies are the plies at which a side's time ran out and a period
 // began, as its explanation under modeFlag says.
-func runOutPlies(ex sideExplanation, d sideData) []oppFlag {
+func runOutPlies(ex sideExplanation, d sideData, tc clockd.TimeControl) []oppFlag {
 	var out []oppFlag
 	for j := range ex.rs {
 		st := ex.steps[j]
 		if !ex.kept[j] || st.kind != stepPeriod || st.how != byRunOut {
 			continue
 		}
-		if f, ok := flagPly(st, &d); ok {
+		if f, ok := flagPly(st, &d, tc.Required(ex.after[j].p-1)); ok {
 			out = append(out, oppFlag{ply: f, period: ex.after[j].p})
 		}
 	}

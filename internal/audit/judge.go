@@ -148,7 +148,7 @@ func opponentFlags(rg *roundGame, sd clockd.Side, a, b reading, p int) []flagAlt
 		// the player's flag gave in the explanation judged.
 		at := oppFlag{ply: r.ply - 1, period: p + 1}
 		oh := hypothesis{tc: tc[sd.Other()], mode: modeFlagBoth, noFlagIn: moveSpan{r.k, r.k}, emt: od.emt, periodBy: at,
-			oppFlags: append([]oppFlag{at}, runOutPlies(e, rg.sd[sd])...)}
+			oppFlags: append([]oppFlag{at}, runOutPlies(e, rg.sd[sd], tc[sd])...)}
 		oe := decodeSide(od, oh)
 		extra := 0.0
 		if r.k-1 < tc[sd.Other()].Required(p) {

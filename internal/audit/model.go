@@ -45,6 +45,7 @@ const (
 	costGlitch     = 10.0 // a reading set aside as wrong
 	costGlitchLast = 2.0  // the side's last reading set aside (often read late, or from the next game)
 	costStale      = 2.0  // a reading equal to the previous one set aside (read before the press)
+	costGlitchRun  = 7.0  // a reading set aside after one set aside: a feed garbled for a few moves
 	costJump       = 30.0 // time that appeared which no clock behaviour gives (a correction, a data fault)
 	costExtraInc   = 12.0 // one increment more than the moves give (a press without a move)
 	costHand       = 12.0 // the two minutes (one in rapid) an arbiter adds, shown by the move's %emt
@@ -369,7 +370,9 @@ func lastSecond(o, r, inc time.Duration) float64 {
 // kept (prevKept) or set aside too. A reading equal to the one before,
 // read before the press, shows the clock's value before the move: the
 // value of the reading before only when that one is right. Equal to one
-// set aside as wrong, it is the same wrong value again.
+// set aside as wrong, it is the same wrong value again. After one set
+// aside, a wrong reading costs less: a feed that goes wrong tends to stay
+// wrong for a few moves, and the run is one fault, not one per reading.
 func (d *decoder) glitchCost(x int, prevKept bool) float64 {
 	switch {
 	case x == d.n-1:
@@ -385,6 +388,8 @@ func (d *decoder) glitchCost(x int, prevKept bool) float64 {
 		return costConfirmed
 	case standsAtZero(d.rs[x].o) && x > 0 && d.rs[x-1].o >= time.Minute && credit(d.h.tc, d.h.tc.PeriodOf(d.rs[x].k-1)) >= 2*time.Second:
 		return costGlitch + costZero
+	case !prevKept:
+		return costGlitchRun
 	}
 	return costGlitch
 }
