@@ -632,7 +632,7 @@ func TestCaseFlagMoveSpan(t *testing.T) {
 		board int
 		side  string
 		move  int
-	}{{1682, 1, "white", 36}, {2822, 11, "white", 30}, {1305, 5, "black", 29}, {1761, 7, "black", 37}} {
+	}{{125, 7, "white", 34}, {1682, 1, "white", 36}, {2822, 11, "white", 30}, {1305, 5, "black", 29}, {1761, 7, "black", 37}} {
 		_, rep := simBoardReport(t, c.seed, c.board)
 		got := false
 		for _, f := range rep.Findings {
@@ -891,4 +891,22 @@ func TestCaseGarbledRunSimulated(t *testing.T) {
 			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
 		}
 	}
+}
+
+// TestCaseRepeatShownByEMT is a simulated game in which White, in time
+// trouble at 90/40 + 30 with 30 s from move 1, read 0:31 after moves 37,
+// 38 and 39, each move's %emt the increment, 30 s: the clock showed the
+// same time, not a relay sending the last reading again. White's time
+// ran out in move 40, and the flag is dated to that move alone.
+func TestCaseRepeatShownByEMT(t *testing.T) {
+	_, rep := simBoardReport(t, 778, 10)
+	for _, f := range rep.Findings {
+		if f.Side == "white" && f.Kind == FlagBeforeControl && f.Move == 40 {
+			if f.MoveFrom != 0 || f.MoveTo != 0 {
+				t.Errorf("White's flag dated to moves %d to %d, want move 40 alone: %s", f.MoveFrom, f.MoveTo, f.Detail)
+			}
+			return
+		}
+	}
+	t.Errorf("findings %q: no flag-before-control for White at move 40", findingsOf(rep))
 }

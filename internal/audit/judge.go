@@ -428,7 +428,7 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	// flag may have fallen in any move since the first of them).
 	if st.from >= 0 {
 		first := st.from // the first of a run of equal readings ending at prev
-		for first > 0 && se.rs[first-1].o == prev.o {
+		for first > 0 && se.rs[first-1].o == prev.o && !repeatShown(se.rs, first, tc, rg.sd[sd].emt) {
 			first--
 		}
 		switch {
@@ -441,11 +441,12 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	// The move too: the best explanation with the flag in another move
 	// must cost clearly more (a reading set aside, not merely one read
 	// before the press or a second's rounding). Where it does not, but
-	// holds the same player's flag in the same period a move away,
-	// the flag fell before the control all the same: the finding names
-	// the moves it may have fallen in, and the 6.9 verdict must be the
-	// same after each.
-	for tries := 0; fits && margin >= strongMargin; tries++ {
+	// holds the same player's flag in the same period a move away, that
+	// move joins the moves named, and the question is asked again of
+	// them: the flag fell before the control all the same, the finding
+	// names the moves it may have fallen in (up to maxSpan), and the 6.9
+	// verdict must be the same after each.
+	for fits && margin >= strongMargin {
 		var noAt [2]moveSpan
 		noAt[sd] = span
 		other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, rg.prior)
@@ -453,11 +454,16 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 			break
 		}
 		near, ok := earlyFlagSpan(other.sides[sd], p)
-		if !ok || tries > 0 || near.from < span.from-1 || near.to > span.to+1 {
+		if !ok || near.from < span.from-1 || near.to > span.to+1 {
 			fits = false
 			break
 		}
-		span = moveSpan{min(span.from, near.from), max(span.to, near.to)}
+		wider := moveSpan{min(span.from, near.from), max(span.to, near.to)}
+		if wider == span || wider.to-wider.from >= maxSpan {
+			fits = false
+			break
+		}
+		span = wider
 	}
 	// Every move the flag may have fallen in belongs to the period and
 	// comes before its control, and they are few enough to name.
@@ -512,6 +518,18 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	f.setMessage(m("audit.flag-before-control",
 		i18n.Cap{Arg: how}, who, when, around, because, a.verdictSentence(pos, positionBefore(rg, sd, flagMove), sd, result)))
 	return f, true
+}
+
+// repeatShown reports whether reading x, equal to the one before it, is
+// what the clock showed rather than the last reading sent again: its
+// move's %emt, where the side's %emt can be believed, is the increment
+// the press gave back.
+func repeatShown(rs []reading, x int, tc clockd.TimeControl, emt emtLevel) bool {
+	r := rs[x]
+	if emt == emtPoor || r.emt == Unknown || r.k-rs[x-1].k != 1 {
+		return false
+	}
+	return absDur(r.emt-credit(tc, tc.PeriodOf(r.k-1))) <= tolIncr
 }
 
 // positionBefore is the ply of the position a flag during side's move mv fell
