@@ -910,3 +910,23 @@ func TestCaseRepeatShownByEMT(t *testing.T) {
 	}
 	t.Errorf("findings %q: no flag-before-control for White at move 40", findingsOf(rep))
 }
+
+// TestCaseHiddenFlagEitherWay is a simulated game on a clock that gives
+// both players the period at the first flag: Black's time ran out in move
+// 38 (a 3:30 move with 1:36 left), which gave White the period with 1:40
+// of the first period left, and White's move 39 took 11:28. Black's flag
+// is only possible (one wrong reading would explain it), and without it
+// White's own flag in move 39 gave both players the period. White's time
+// of the first period ran out in move 39 either way: the finding says so.
+func TestCaseHiddenFlagEitherWay(t *testing.T) {
+	_, rep := simBoardReport(t, 717, 10)
+	for _, f := range rep.Findings {
+		if f.Side == "white" && f.Kind == FlagBeforeControl && f.Move == 39 {
+			if want := "White's own flag in move 39 gave both players the period: the flag fell before the control either way"; !strings.Contains(f.Detail, want) {
+				t.Errorf("%q does not say %q", f.Detail, want)
+			}
+			return
+		}
+	}
+	t.Errorf("findings %q: no flag-before-control for White at move 39", findingsOf(rep))
+}

@@ -700,10 +700,16 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 	tc := ex.tc[sd]
 	// The period came with the opponent's flag: where that flag fell
 	// before the opponent's control, it must stand on the evidence an
-	// accusation needs, or the period may never have come early.
+	// accusation needs, or the period may never have come early. The
+	// explanations without it that come as near are kept: where each
+	// has this player's own flag in the same move, the flag fell before
+	// the control either way.
+	var without []flagAlternative
 	if hasEarlyFlag(ex.sides[sd.Other()]) {
-		if _, margin := nearest(ex, withoutFlag(rg, sd.Other())); margin < strongMargin {
-			return Finding{}, false
+		for _, alt := range withoutFlag(rg, sd.Other()) {
+			if alt.cost-ex.cost-noiseDiscount(ex, alt.ex) < strongMargin {
+				without = append(without, alt)
+			}
 		}
 	}
 	p := se.after[j].p // the period that came
@@ -767,9 +773,18 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 			return Finding{}, false // the period's time is the control's: where the clocks only suggest it, no accusation rests on it
 		}
 		mv := r.k
+		for _, alt := range without {
+			if own, ok := earlyFlagSpan(alt.ex.sides[sd], p-1); !ok || own != (moveSpan{mv, mv}) {
+				return Finding{}, false // without the opponent's flag, this player's time may not have run out then
+			}
+		}
 		plyIdx := rg.sd[sd].plys[mv-1]
+		var verdict any = a.verdictSentence(pos, plyIdx, sd, result)
+		if len(without) > 0 {
+			verdict = i18n.List{Sep: " ", Items: []any{m("audit.hidden.either", sideMsg(sd.Other()), who, mv), verdict}}
+		}
 		msg := m("audit.flag-before-control.hidden",
-			who, minutes(T), p, se.rs[j].k, who, req, hms(prev.o), prev.k, hms(prev.o), mv, hms(r.o), who, mv, mv-1, readingsAround(se, x), a.verdictSentence(pos, plyIdx, sd, result))
+			who, minutes(T), p, se.rs[j].k, who, req, hms(prev.o), prev.k, hms(prev.o), mv, hms(r.o), who, mv, mv-1, readingsAround(se, x), verdict)
 		return finding(FlagBeforeControl, sd, mv, "6.3.1, 6.9", msg), true
 	}
 	return Finding{}, false

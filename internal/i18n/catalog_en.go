@@ -67,6 +67,7 @@ var catalogENOwn = map[string]string{
 
 	// The findings' sentences.
 	"audit.flag-before-control":        "%s: %s's time had run out %s, so the flag fell before the control (6.3.1). Readings: %s; %s. %s",
+	"audit.hidden.either":              "If %s's time did not run out then, %s's own flag in move %d gave both players the period: the flag fell before the control either way.",
 	"audit.flag-before-control.hidden": "%s's clock gained the %s of period %d after move %d with the opponent's flag, on a clock that gives both players the period at the first flag, before %s had completed the %d moves the period requires (%s after move %d: %s of the first period's time left then). After move %d it read %s, less than the period's time and the move's increment: %s's time of the first period ran out during move %d, with %d moves completed, so the flag fell before the control (6.3.1), although the clock, which had already added the period, did not show it. Readings: %s. %s",
 	"audit.possible-flag":              "%s: %s's time may have run out %s. The readings (%s) fit that better than any explanation without it (%s), but not beyond doubt: %s. No verdict; check the scoresheets and the arbiter's report.",
 	"audit.verdict.loss":               "%s could still checkmate (6.9): the verdict is a loss for %s, %s. %s",
