@@ -930,3 +930,19 @@ func TestCaseHiddenFlagEitherWay(t *testing.T) {
 	}
 	t.Errorf("findings %q: no flag-before-control for White at move 39", findingsOf(rep))
 }
+
+// TestCaseHiddenFlagAfterARepeat is a simulated game on a clock that gives
+// both players the period at the first flag: White's flag at move 26 gave
+// Black the period, and Black's time of the first period ran out in move
+// 37. The feed sent Black's reading after move 36 again for move 37
+// (38:18 twice), and the reading after move 38 is the first below the
+// period's time: the flag may have fallen in move 37 or 38, and it was
+// dated to 38. A reading that repeats the one before no longer dates it.
+func TestCaseHiddenFlagAfterARepeat(t *testing.T) {
+	_, rep := simBoardReport(t, 21440, 3)
+	for _, f := range rep.Findings {
+		if f.Side == "black" && f.Kind == FlagBeforeControl && f.Move != 37 {
+			t.Errorf("Black's flag dated to move %d, not 37: %s", f.Move, f.Detail)
+		}
+	}
+}

@@ -722,12 +722,16 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 	last := reading{k: -1}
 	// The reading before the period came counts as one above the limit
 	// when it dates the move: the move before, clearly above 0:00, and
-	// not equal to the one before it (read before the press). With the
-	// period it held the first period's time left and the period's.
-	if st := se.steps[j]; st.from >= 0 && prev.k == se.rs[j].k-1 && prev.o > tolRound &&
-		(st.from == 0 || se.rs[st.from-1].o != prev.o) {
+	// not a repeat of the one before it (the last reading sent again,
+	// unless the move's %emt says the clock showed it). With the period
+	// it held the first period's time left and the period's.
+	repeat := func(x int) bool {
+		return x > 0 && se.rs[x-1].o == se.rs[x].o && !repeatShown(se.rs, x, tc, rg.sd[sd].emt)
+	}
+	if st := se.steps[j]; st.from >= 0 && prev.k == se.rs[j].k-1 && prev.o > tolRound && !repeat(st.from) {
 		last = reading{k: prev.k, o: prev.o + T + inc}
 	}
+	lastRepeat := false // last may be a repeat: the flag may have fallen in its move
 	for x := j; x < len(se.rs); x++ {
 		if !se.kept[x] {
 			continue
@@ -739,13 +743,13 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 		// Before its increment, the reading is what the move left of the
 		// first period's time, plus the period's.
 		if r.o-inc >= T+tolRound {
-			last = r
+			last, lastRepeat = r, repeat(x)
 			continue
 		}
 		// Below the period's time: the first period's time ran out during
 		// a move up to this one. Dated only by a plain reading before it
 		// on the move before, and kept by the next reading.
-		if last.k != r.k-1 || last.o-inc < T+tolRound || r.o-inc > T-tolRound {
+		if last.k != r.k-1 || lastRepeat || last.o-inc < T+tolRound || r.o-inc > T-tolRound {
 			return Finding{}, false // within a reading's rounding of the limit: the move is not known
 		}
 		next := -1
