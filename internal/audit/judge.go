@@ -427,8 +427,8 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	// readings before it (a relay that sent the last reading again: the
 	// flag may have fallen in any move since the first of them).
 	if st.from >= 0 {
-		first := st.from // the first of a run of equal readings ending at prev
-		for first > 0 && se.rs[first-1].o == prev.o && !repeatShown(se.rs, first, tc, rg.sd[sd].emt) {
+		first := st.from // the first of a run of repeats ending at prev
+		for relayRepeat(se.rs, first, tc, rg.sd[sd].emt) {
 			first--
 		}
 		switch {
@@ -520,16 +520,19 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	return f, true
 }
 
-// repeatShown reports whether reading x, equal to the one before it, is
-// what the clock showed rather than the last reading sent again: its
-// move's %emt, where the side's %emt can be believed, is the increment
-// the press gave back.
-func repeatShown(rs []reading, x int, tc clockd.TimeControl, emt emtLevel) bool {
-	r := rs[x]
-	if emt == emtPoor || r.emt == Unknown || r.k-rs[x-1].k != 1 {
+// relayRepeat reports whether reading x may be the last reading sent
+// again: it equals the one before it, and its move's %emt, where the
+// side's %emt can be believed, is not the increment the press gave back
+// (which would make it what the clock showed).
+func relayRepeat(rs []reading, x int, tc clockd.TimeControl, emt emtLevel) bool {
+	if x < 1 || rs[x-1].o != rs[x].o {
 		return false
 	}
-	return absDur(r.emt-credit(tc, tc.PeriodOf(r.k-1))) <= tolIncr
+	r := rs[x]
+	if emt == emtPoor || r.emt == Unknown || r.k-rs[x-1].k != 1 {
+		return true
+	}
+	return absDur(r.emt-credit(tc, tc.PeriodOf(r.k-1))) > tolIncr
 }
 
 // positionBefore is the ply of the position a flag during side's move mv fell
@@ -725,10 +728,7 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 	// not a repeat of the one before it (the last reading sent again,
 	// unless the move's %emt says the clock showed it). With the period
 	// it held the first period's time left and the period's.
-	repeat := func(x int) bool {
-		return x > 0 && se.rs[x-1].o == se.rs[x].o && !repeatShown(se.rs, x, tc, rg.sd[sd].emt)
-	}
-	if st := se.steps[j]; st.from >= 0 && prev.k == se.rs[j].k-1 && prev.o > tolRound && !repeat(st.from) {
+	if st := se.steps[j]; st.from >= 0 && prev.k == se.rs[j].k-1 && prev.o > tolRound && !relayRepeat(se.rs, st.from, tc, rg.sd[sd].emt) {
 		last = reading{k: prev.k, o: prev.o + T + inc}
 	}
 	lastRepeat := false // last may be a repeat: the flag may have fallen in its move
@@ -743,7 +743,7 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 		// Before its increment, the reading is what the move left of the
 		// first period's time, plus the period's.
 		if r.o-inc >= T+tolRound {
-			last, lastRepeat = r, repeat(x)
+			last, lastRepeat = r, relayRepeat(se.rs, x, tc, rg.sd[sd].emt)
 			continue
 		}
 		// Below the period's time: the first period's time ran out during
