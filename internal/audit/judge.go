@@ -422,61 +422,8 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	} else if gap == 1 && rd.emt != Unknown && rd.emt < prev.o-tolRound {
 		fits = false // the move's %emt says it did not take the time left: the reading before is wrong
 	}
-	// The reading before the flag move dates it, unless it is under a
-	// few seconds (the flag may have fallen in that move), or repeats the
-	// readings before it (a relay that sent the last reading again: the
-	// flag may have fallen in any move since the first of them).
-	if st.from >= 0 {
-		first := st.from // the first of a run of repeats ending at prev
-		for relayRepeat(se.rs, first, tc, rg.sd[sd].emt) {
-			first--
-		}
-		switch {
-		case first < st.from:
-			span.from = min(span.from, se.rs[first].k+1)
-		case prev.o <= tolRound:
-			span.from = min(span.from, prev.k)
-		}
-	}
-	// The move too: the best explanation with the flag in another move
-	// must cost clearly more (a reading set aside, not merely one read
-	// before the press or a second's rounding). Where it does not, but
-	// holds the same player's flag in the same period a move away, that
-	// move joins the moves named, and the question is asked again of
-	// them: the flag fell before the control all the same, the finding
-	// names the moves it may have fallen in (up to maxSpan), and the 6.9
-	// verdict must be the same after each.
-	for fits && margin >= strongMargin {
-		var noAt [2]moveSpan
-		noAt[sd] = span
-		other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, rg.prior)
-		if other.cost-ex.cost-noiseDiscount(ex, other) >= dateMargin {
-			break
-		}
-		near, ok := earlyFlagSpan(other.sides[sd], p)
-		if !ok || near.from < span.from-1 || near.to > span.to+1 {
-			fits = false
-			break
-		}
-		wider := moveSpan{min(span.from, near.from), max(span.to, near.to)}
-		if wider == span || wider.to-wider.from >= maxSpan {
-			fits = false
-			break
-		}
-		span = wider
-	}
-	// Every move the flag may have fallen in belongs to the period and
-	// comes before its control, and they are few enough to name.
-	if span.from <= tc.Required(p-1) || span.to > req || span.to-span.from >= maxSpan {
-		fits = false
-	}
-	if fits && span.from < span.to {
-		v, _ := a.canMate(pos, positionBefore(rg, sd, span.from), sd.Other())
-		for mv := span.from + 1; mv <= span.to; mv++ {
-			if w, _ := a.canMate(pos, positionBefore(rg, sd, mv), sd.Other()); w != v {
-				fits = false // the verdict depends on the move the readings do not tell
-			}
-		}
+	if fits {
+		span, fits = a.flagMoves(rg, sd, j, prev, span, p, margin >= strongMargin, pos)
 	}
 	strong := fits && margin >= strongMargin && (after >= 2 || corroborated && after >= 1) && rg.countSure()
 	around := readingsAround(se, j)
@@ -518,6 +465,77 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	f.setMessage(m("audit.flag-before-control",
 		i18n.Cap{Arg: how}, who, when, around, because, a.verdictSentence(pos, positionBefore(rg, sd, flagMove), sd, result)))
 	return f, true
+}
+
+// flagMoves narrows the moves a flag before the control, in period p of
+// side's explanation, may have fallen in, from span, the moves the
+// readings around reading j leave open. It reports false where they
+// cannot be named: more than maxSpan of them, one outside the period or
+// past its control, a flag in a move further off nearly as likely, or a
+// 6.9 verdict that depends on the move. The explanations are asked only
+// where date is set (for a flag that may be an accusation: each question
+// is a decode of the game).
+func (a *Auditor) flagMoves(rg *roundGame, sd clockd.Side, j int, prev reading, span moveSpan, p int, date bool, pos *positions) (moveSpan, bool) {
+	ex := rg.ex
+	se := ex.sides[sd]
+	st := se.steps[j]
+	tc := ex.tc[sd]
+	req := tc.Required(p)
+	// The reading before the flag move dates it, unless it is under a
+	// few seconds (the flag may have fallen in that move), or repeats the
+	// readings before it (a relay that sent the last reading again: the
+	// flag may have fallen in any move since the first of them).
+	if st.from >= 0 {
+		first := st.from // the first of a run of repeats ending at prev
+		for relayRepeat(se.rs, first, tc, rg.sd[sd].emt) {
+			first--
+		}
+		switch {
+		case first < st.from:
+			span.from = min(span.from, se.rs[first].k+1)
+		case prev.o <= tolRound:
+			span.from = min(span.from, prev.k)
+		}
+	}
+	// The explanations: the best one with the flag in another move
+	// must cost clearly more (a reading set aside, not merely one read
+	// before the press or a second's rounding). Where it does not, but
+	// holds the same player's flag in the same period a move away, that
+	// move joins the moves named, and the question is asked again of
+	// them: the flag fell before the control all the same, the finding
+	// names the moves it may have fallen in (up to maxSpan), and the 6.9
+	// verdict must be the same after each.
+	for date {
+		var noAt [2]moveSpan
+		noAt[sd] = span
+		other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, rg.prior)
+		if other.cost-ex.cost-noiseDiscount(ex, other) >= dateMargin {
+			break
+		}
+		near, ok := earlyFlagSpan(other.sides[sd], p)
+		if !ok || near.from < span.from-1 || near.to > span.to+1 {
+			return span, false
+		}
+		wider := moveSpan{min(span.from, near.from), max(span.to, near.to)}
+		if wider == span || wider.to-wider.from >= maxSpan {
+			return span, false
+		}
+		span = wider
+	}
+	// Every move the flag may have fallen in belongs to the period and
+	// comes before its control, and they are few enough to name.
+	if span.from <= tc.Required(p-1) || span.to > req || span.to-span.from >= maxSpan {
+		return span, false
+	}
+	if span.from < span.to {
+		v, _ := a.canMate(pos, positionBefore(rg, sd, span.from), sd.Other())
+		for mv := span.from + 1; mv <= span.to; mv++ {
+			if w, _ := a.canMate(pos, positionBefore(rg, sd, mv), sd.Other()); w != v {
+				return span, false // the verdict depends on the move the readings do not tell
+			}
+		}
+	}
+	return span, true
 }
 
 // relayRepeat reports whether reading x may be the last reading sent
