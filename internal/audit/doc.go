@@ -42,9 +42,12 @@
 // findings. A flag before the control is reported only when the cheapest
 // explanation without it costs clearly more, the period's time stays in
 // the readings after it and the reading fits a player who ran out;
-// otherwise it is a possible-flag without a verdict, or nothing. Its
-// verdict, and that of results decided on time, comes from the 6.9
-// analyzer (rules/unwinnable) on the position at that moment.
+// otherwise it is a possible-flag without a verdict, or nothing. Where
+// the readings leave its move open (a reading missing, set aside or sent
+// again), the finding names the moves it may have fallen in, up to
+// three, all before the control (flagMoves). Its verdict, and that of
+// results decided on time, comes from the 6.9 analyzer (rules/unwinnable)
+// on the position at that moment, the same after each of those moves.
 //
 // # Output
 //
