@@ -221,6 +221,9 @@ func TestRealGamesRetimed(t *testing.T) {
 	for _, f := range failures {
 		t.Logf("accusation: %s", f)
 	}
+	if total.found*20 < total.injected*19 {
+		t.Errorf("injected flags found at their side and move %d of %d: fewer than 19 in 20", total.found, total.injected)
+	}
 	if total.possibleSpurious*500 > total.games {
 		t.Errorf("%d possible flags where the player's time never ran out, in %d games: more than one in 500", total.possibleSpurious, total.games)
 	}
