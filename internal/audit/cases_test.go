@@ -946,3 +946,13 @@ func TestCaseHiddenFlagAfterARepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseFlagMovesOverlap is a simulated game in which Black's flag in
+// move 38, before the control, is dated by the readings to move 38, but
+// an explanation with the readings after moves 38 and 39 set aside, not
+// much dearer in its noisy feed, has the flag read after move 40: in one
+// of moves 38 to 40. The moves it may have fallen in are those three, not
+// a flag apart from move 38.
+func TestCaseFlagMovesOverlap(t *testing.T) {
+	simEvidentFound(t, []simBoard{{2714, 7}})
+}

@@ -513,8 +513,8 @@ func (a *Auditor) flagMoves(rg *roundGame, sd clockd.Side, j int, prev reading, 
 			break
 		}
 		near, ok := earlyFlagSpan(other.sides[sd], p)
-		if !ok || near.from < span.from-1 || near.to > span.to+1 {
-			return span, false
+		if !ok || near.from > span.to+1 || near.to < span.from-1 {
+			return span, false // a flag in a move apart from those
 		}
 		wider := moveSpan{min(span.from, near.from), max(span.to, near.to)}
 		if wider == span || wider.to-wider.from >= maxSpan {
