@@ -17,11 +17,10 @@ type Stats struct {
 // Decoder frames and decodes a byte stream incrementally; bad lines are
 // counted and skipped, never fatal.
 type Decoder struct {
-	buf     []byte
-	stats   Stats
-	last    error
-	seq     int // last sequence number seen, -1 none
-	pending bool
+	buf   []byte
+	stats Stats
+	last  error
+	seq   int // last sequence number seen, -1 none
 }
 
 // NewDecoder returns a decoder at the start of a stream.

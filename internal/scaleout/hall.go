@@ -137,7 +137,6 @@ type game struct {
 	evSeq, capSeq uint64
 	clashed       bool
 	info          hub.Info
-	infoSeen      bool
 }
 
 type venueState struct {

@@ -44,14 +44,8 @@ type emu struct {
 	done   chan error
 }
 
-// startEmu plays the Immortal Game on a new pty; with flagAt > 0 Black's
-// flag falls at that ply.
-func startEmu(t *testing.T, seed int64, flagAt int) *emu {
-	t.Helper()
-	return startEmuAt(t, seed, flagAt, testSpeed)
-}
-
-// startEmuAt is startEmu at speed times real time.
+// startEmuAt plays the Immortal Game on a new pty at speed times real
+// time; with flagAt > 0 Black's flag falls at that ply.
 func startEmuAt(t *testing.T, seed int64, flagAt int, speed float64) *emu {
 	t.Helper()
 	periods, err := emulator.ParseTimeControl(testTC)
@@ -283,14 +277,6 @@ func (v *tVenue) stop() {
 		v.t.Errorf("venue %s: %v", v.name, err)
 	}
 	v.cancel = nil
-}
-
-// kill stops the venue the hard way: its NATS server goes first, so what
-// was queued for publishing is lost with the process; the captures are
-// what a restart recovers from.
-func (v *tVenue) kill() {
-	v.venue.srv.Shutdown()
-	v.stop()
 }
 
 func (v *tVenue) roundDir() string { return filepath.Join(v.data, "round-1") }

@@ -136,7 +136,6 @@ func runEmuVenue(args []string) int {
 type emuVenue struct {
 	name, dir string
 	first, n  int
-	t0        time.Time
 	cmd       *exec.Cmd
 }
 

@@ -142,14 +142,13 @@ func TestLeafTLS(t *testing.T) {
 // operator, a system account, and the event's account with JetStream,
 // whose users sign in with .creds files.
 type operator struct {
-	t          *testing.T
-	okp, akp   nkeys.KeyPair
-	oc         *jwt.OperatorClaims
-	sysPub     string
-	accPub     string
-	sysJWT     string
-	accJWT     string
-	userCounts int
+	t        *testing.T
+	okp, akp nkeys.KeyPair
+	oc       *jwt.OperatorClaims
+	sysPub   string
+	accPub   string
+	sysJWT   string
+	accJWT   string
 }
 
 func newOperator(t *testing.T) *operator {

@@ -27,10 +27,9 @@ type HallHeartbeat struct {
 
 // hallLink is what a venue hears of the hall.
 type hallLink struct {
-	started time.Time // Serve began
-	heard   time.Time // the hall's last heartbeat
-	hb      HallHeartbeat
-	state   string // as last logged
+	heard time.Time // the hall's last heartbeat
+	hb    HallHeartbeat
+	state string // as last logged
 }
 
 // HallLink is a venue's link to the hall, as the venue sees it.

@@ -30,7 +30,6 @@ type outcome struct {
 	kinds    []string // a short class per problem, for the summary
 	events   []reconcile.Event
 	capture  []byte
-	err      error
 }
 
 func (o *outcome) fail(kind, format string, args ...any) {
