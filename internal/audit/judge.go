@@ -103,11 +103,18 @@ func nearest(ex gameExplanation, alts []flagAlternative) (flagAlternative, float
 	var best flagAlternative
 	margin := math.Inf(1)
 	for _, a := range alts {
-		if d := a.cost - ex.cost - noiseDiscount(ex, a.ex); d < margin {
+		if d := behind(ex, a.ex, a.cost); d < margin {
 			best, margin = a, d
 		}
 	}
 	return best, margin
+}
+
+// behind is how far an explanation alt of the game, costing cost, is
+// behind ex once the wrong readings it needs beyond ex's are weighed at
+// the rate the game's clocks show them (noiseDiscount).
+func behind(ex, alt gameExplanation, cost float64) float64 {
+	return cost - ex.cost - noiseDiscount(ex, alt)
 }
 
 // plainWindow is how long a plain move takes, give or take, for the
@@ -509,7 +516,7 @@ func (a *Auditor) flagMoves(rg *roundGame, sd clockd.Side, j int, prev reading, 
 		var noAt [2]moveSpan
 		noAt[sd] = span
 		other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, rg.prior)
-		if other.cost-ex.cost-noiseDiscount(ex, other) >= dateMargin {
+		if behind(ex, other, other.cost) >= dateMargin {
 			break
 		}
 		near, ok := earlyFlagSpan(other.sides[sd], p)
@@ -539,18 +546,11 @@ func (a *Auditor) flagMoves(rg *roundGame, sd clockd.Side, j int, prev reading, 
 }
 
 // relayRepeat reports whether reading x may be the last reading sent
-// again: it equals the one before it, and its move's %emt, where the
-// side's %emt can be believed, is not the increment the press gave back
-// (which would make it what the clock showed).
+// again: it equals the one before it, and its move's %emt does not
+// confirm it (the increment the press gave back would make it what the
+// clock showed).
 func relayRepeat(rs []reading, x int, tc clockd.TimeControl, emt emtLevel) bool {
-	if x < 1 || rs[x-1].o != rs[x].o {
-		return false
-	}
-	r := rs[x]
-	if emt == emtPoor || r.emt == Unknown || r.k-rs[x-1].k != 1 {
-		return true
-	}
-	return absDur(r.emt-credit(tc, tc.PeriodOf(r.k-1))) > tolIncr
+	return x >= 1 && rs[x-1].o == rs[x].o && !(&decoder{rs: rs, h: hypothesis{tc: tc, emt: emt}}).confirmed(x)
 }
 
 // positionBefore is the ply of the position a flag during side's move mv fell
@@ -719,20 +719,6 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 	ex := rg.ex
 	se := ex.sides[sd]
 	tc := ex.tc[sd]
-	// The period came with the opponent's flag: where that flag fell
-	// before the opponent's control, it must stand on the evidence an
-	// accusation needs, or the period may never have come early. The
-	// explanations without it that come as near are kept: where each
-	// has this player's own flag in the same move, the flag fell before
-	// the control either way.
-	var without []flagAlternative
-	if hasEarlyFlag(ex.sides[sd.Other()]) {
-		for _, alt := range withoutFlag(rg, sd.Other()) {
-			if alt.cost-ex.cost-noiseDiscount(ex, alt.ex) < strongMargin {
-				without = append(without, alt)
-			}
-		}
-	}
 	p := se.after[j].p // the period that came
 	req := tc.Required(p - 1)
 	T := periodTime(tc, p)
@@ -795,14 +781,27 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 			return Finding{}, false // the period's time is the control's: where the clocks only suggest it, no accusation rests on it
 		}
 		mv := r.k
-		for _, alt := range without {
-			if own, ok := earlyFlagSpan(alt.ex.sides[sd], p-1); !ok || own != (moveSpan{mv, mv}) {
-				return Finding{}, false // without the opponent's flag, this player's time may not have run out then
+		// The period came with the opponent's flag: where that flag fell
+		// before the opponent's control, it must stand on the evidence an
+		// accusation needs, or the period may never have come early,
+		// unless each explanation without it that comes as near has this
+		// player's own flag in the same move: the flag fell before the
+		// control either way.
+		near := 0
+		if hasEarlyFlag(ex.sides[sd.Other()]) {
+			for _, alt := range withoutFlag(rg, sd.Other()) {
+				if behind(ex, alt.ex, alt.cost) >= strongMargin {
+					continue
+				}
+				if own, ok := earlyFlagSpan(alt.ex.sides[sd], p-1); !ok || own != (moveSpan{mv, mv}) {
+					return Finding{}, false // without the opponent's flag, this player's time may not have run out then
+				}
+				near++
 			}
 		}
 		plyIdx := rg.sd[sd].plys[mv-1]
 		var verdict any = a.verdictSentence(pos, plyIdx, sd, result)
-		if len(without) > 0 {
+		if near > 0 {
 			verdict = i18n.List{Sep: " ", Items: []any{m("audit.hidden.either", sideMsg(sd.Other()), who, mv), verdict}}
 		}
 		msg := m("audit.flag-before-control.hidden",
