@@ -814,9 +814,11 @@ func TestCaseBothClockShortGame(t *testing.T) {
 // readings cannot date the flag to one move: the reading before the
 // period's arrival repeats the one before it (a relay that sent the last
 // reading again), or is missing. The flag fell before the control all the
-// same: the accusation names the moves it may have fallen in. Where one
-// of them is past the 40th, it may have fallen after the control, and
-// nothing is more than possible.
+// same: the accusation names the moves it may have fallen in. Where the
+// missing reading is the 40th move's, the flag may have fallen after the
+// control: nobody is accused (the explanation has the flag after it, and
+// the audit says whether the 40 moves were completed cannot be told; the
+// bound on the moves named is TestCaseFlagSpanPastTheControlSimulated's).
 func TestCaseFlagDatedToMoves(t *testing.T) {
 	const tc = "40/5400+30:1800+30"
 	inc := 30 * time.Second
@@ -955,4 +957,19 @@ func TestCaseHiddenFlagAfterARepeat(t *testing.T) {
 // a flag apart from move 38.
 func TestCaseFlagMovesOverlap(t *testing.T) {
 	simEvidentFound(t, []simBoard{{2714, 7}})
+}
+
+// TestCaseFlagSpanPastTheControlSimulated is a simulated game on a clock
+// that adds the period at the flag, in a very noisy feed: Black's reading
+// after move 39 is set aside, the one after move 40 is missing, and the
+// period shows after move 41. Black's time ran out in move 41, after the
+// 40th move was completed: the moves the flag may have fallen in reach
+// past the control, and nobody is accused.
+func TestCaseFlagSpanPastTheControlSimulated(t *testing.T) {
+	_, rep := simBoardReport(t, 27612, 5)
+	for _, f := range rep.Findings {
+		if f.Kind == FlagBeforeControl {
+			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
 }
