@@ -317,7 +317,7 @@ func rate(a, b int) string {
 // (the exact properties above are held under ARBITERD_AUDIT_SIM_STRICT=1):
 // an accusation that did not happen, or at another move, in at most one
 // game in 10,000; 9 evident flags in 10 found; the control wrong in at
-// most one game in 100 where the clocks show it; a possible flag where
+// most one game in 500 where the clocks show it; a possible flag where
 // that player never flagged in at most one game in 1,000.
 func simFloors(t *testing.T, st *simStats) {
 	g := float64(max(1, st.games))
