@@ -973,3 +973,48 @@ func TestCaseFlagSpanPastTheControlSimulated(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseFirstFlagInTurnSimulated holds simulated games on clocks that
+// give both players the period at the first flag, in which each player
+// was first to flag once. In seed 2217 White's time ran out in move 39,
+// which gave both the second period (Black's first-period time ran out in
+// Black's move 39, hidden by it), and Black's flag at move 64 gave both
+// the third. An explanation in which one side's flags give every period
+// explains the other's readings with flags of its own, two flags where
+// there was one: White's flag was left unreported. In seed 2791 the same
+// made a flag of White's at move 41 look like one at move 42.
+func TestCaseFirstFlagInTurnSimulated(t *testing.T) {
+	boards := []simBoard{{2217, 4}, {2791, 8}}
+	simEvidentFound(t, boards)
+	for _, c := range boards {
+		g, rep := simBoardReport(t, c.seed, c.board)
+		truth := map[string]bool{}
+		for _, in := range g.Flags() {
+			truth[fmt.Sprintf("%s %d", in.Side, in.Move)] = true
+		}
+		for _, f := range rep.Findings {
+			if f.Kind == FlagBeforeControl && !truth[fmt.Sprintf("%s %d", f.Side, f.Move)] {
+				t.Errorf("seed %d board %d: %s %s %d, a flag that did not fall then", c.seed, c.board, f.Kind, f.Side, f.Move)
+			}
+		}
+	}
+}
+
+// TestCaseSettleKeepsTheFlagSimulated holds simulated games on clocks
+// that give both players the period at the first flag, in which a flag
+// before the control explains the readings no better than the opponent's
+// flag giving the period, while every explanation without either costs
+// tens of points more. The flag is not reported, and the game stays
+// judged by the explanation that has it: judged by the dear one, the
+// period the flag gave the opponent was called a data fault or a period
+// given early.
+func TestCaseSettleKeepsTheFlagSimulated(t *testing.T) {
+	for _, c := range []simBoard{{1017, 5}, {1506, 8}, {2774, 7}} {
+		_, rep := simBoardReport(t, c.seed, c.board)
+		for _, f := range rep.Findings {
+			if f.Kind == ClockData || f.Kind == PeriodEarly {
+				t.Errorf("seed %d board %d: %s %s %d: %s", c.seed, c.board, f.Kind, f.Side, f.Move, f.Detail)
+			}
+		}
+	}
+}

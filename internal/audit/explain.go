@@ -253,12 +253,23 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 
 // bothModes is the cheapest explanation of a game on a clock that gives
 // both players the period at the first flag (its cost without the round's
-// prior; +Inf when no side's flag explains anything): one side flags
-// first, its explanation has only its own flags, and the other side's may
-// have the periods its flags gave. own is the game explained on a clock
-// that adds the period at the player's own flag.
+// prior; +Inf when no side's flag explains anything). Each period comes to
+// both players with whichever flag falls first, so one side may give the
+// other one period and take the next from the other's flag. The search
+// starts with one side's flags alone (its explanation has only its own
+// flags, the other's may have the periods they gave), then lets each side
+// take the periods the other's own flags give, for as long as that
+// explains the clocks better. own is the game explained on a clock that
+// adds the period at the player's own flag.
 func bothModes(sd *[2]sideData, tc [2]clockd.TimeControl, own gameExplanation, hyp func(side int, mode clockMode, offset int, opp []oppFlag) hypothesis) (gameExplanation, float64) {
 	best := gameExplanation{tc: tc, mode: modeFlagBoth, cost: math.Inf(1)}
+	total := func(both *gameExplanation) {
+		both.cost = 0
+		for side := range sd {
+			both.cost += both.sides[side].cost + incCost(both.sides[side])
+		}
+		both.cost += costBothMode + bothInconsistency(both, sd)
+	}
 	for first := range sd {
 		both := gameExplanation{tc: tc, mode: modeFlagBoth}
 		both.sides[first] = decodeSide(&sd[first], hyp(first, modeFlagBoth, 0, nil))
@@ -281,16 +292,32 @@ func bothModes(sd *[2]sideData, tc [2]clockd.TimeControl, own gameExplanation, h
 			both.sides[first] = e
 		}
 		both.sides[1-first] = decodeSide(&sd[1-first], hyp(1-first, modeFlagBoth, 0, flags))
-		for side := range sd {
-			both.cost += both.sides[side].cost + incCost(both.sides[side])
+		total(&both)
+		// The other side's own flags give this side their periods.
+		for range maxTurns {
+			back := runOutPlies(both.sides[1-first], sd[1-first], tc[1-first])
+			if len(back) == 0 {
+				break
+			}
+			next := gameExplanation{tc: tc, mode: modeFlagBoth}
+			next.sides[first] = decodeSide(&sd[first], hyp(first, modeFlagBoth, 0, back))
+			next.sides[1-first] = decodeSide(&sd[1-first], hyp(1-first, modeFlagBoth, 0, runOutPlies(next.sides[first], sd[first], tc[first])))
+			if total(&next); next.cost >= both.cost {
+				break
+			}
+			both = next
 		}
-		both.cost += costBothMode + bothInconsistency(&both, sd)
 		if both.cost < best.cost {
 			best = both
 		}
 	}
 	return best, best.cost
 }
+
+// maxTurns is how many times bothModes lets the two sides take the
+// periods each other's flags give: a game has at most three periods, and
+// each turn settles who flagged first in one more of them.
+const maxTurns = 3
 
 // gainCredits are, for a side's opponent on a clock that gives both
 // players the period at the first flag, the stretches of plies in which a

@@ -38,14 +38,20 @@ const (
 )
 
 // settle drops a flag before the control that explains a side's readings
-// no better than the best explanation without it: that one is kept.
+// no better than the best explanation of the game without it, under every
+// clock mode: that one is kept. Where only the opponent's flag, on a clock
+// that gives both players the period, comes as near, the flag stays: that
+// alternative explains the one period, not the game, and the best
+// explanation of the whole game without the flag may be far dearer, which
+// would misjudge the rest of both clocks. The flag is not reported then
+// (flagFinding weighs the same alternatives).
 func settle(rg *roundGame) {
 	for side := range rg.ex.sides {
 		if !hasEarlyFlag(rg.ex.sides[side]) {
 			continue
 		}
-		if alts := withoutFlag(rg, clockd.Side(side)); cheapest(alts).cost-rg.ex.cost < possibleMargin {
-			rg.ex = alts[0].ex
+		if alt := noFlagGame(rg, clockd.Side(side)); alt.cost-rg.ex.cost < possibleMargin {
+			rg.ex = alt
 		}
 	}
 }
@@ -70,9 +76,7 @@ type flagAlternative struct {
 // opponent's clock (a player who overstepped by more than the period's
 // time shows no gain), only cost its due.
 func withoutFlag(rg *roundGame, sd clockd.Side) []flagAlternative {
-	var noEarly [2]bool
-	noEarly[sd] = true
-	alt := explainGame(&rg.sd, rg.ex.tc, noEarly, rg.prior)
+	alt := noFlagGame(rg, sd)
 	alts := []flagAlternative{{ex: alt, cost: alt.cost}}
 	se := rg.ex.sides[sd]
 	for j := range se.rs {
@@ -83,6 +87,15 @@ func withoutFlag(rg *roundGame, sd clockd.Side) []flagAlternative {
 		alts = append(alts, opponentFlags(rg, sd, se.rs[st.from], se.rs[j], se.after[st.from].p)...)
 	}
 	return alts
+}
+
+// noFlagGame is the cheapest explanation of the game, under every clock
+// mode and with readings set aside, in which side's time did not run out
+// before the control.
+func noFlagGame(rg *roundGame, sd clockd.Side) gameExplanation {
+	var noEarly [2]bool
+	noEarly[sd] = true
+	return explainGame(&rg.sd, rg.ex.tc, noEarly, rg.prior)
 }
 
 // cheapest is the alternative that costs least.
