@@ -1003,8 +1003,8 @@ func TestCaseFirstFlagInTurnSimulated(t *testing.T) {
 // TestCaseSettleKeepsTheFlagSimulated holds simulated games on clocks
 // that give both players the period at the first flag, in which a flag
 // before the control explains the readings no better than the opponent's
-// flag giving the period, while every explanation without either costs
-// tens of points more. The flag is not reported, and the game stays
+// flag giving the period, while the best explanation of the whole game
+// without the flag costs far more. The flag is not reported, and the game stays
 // judged by the explanation that has it: judged by the dear one, the
 // period the flag gave the opponent was called a data fault or a period
 // given early.
