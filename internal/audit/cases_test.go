@@ -1018,3 +1018,70 @@ func TestCaseSettleKeepsTheFlagSimulated(t *testing.T) {
 		}
 	}
 }
+
+// withEMT returns n readings, each with its move's %emt, starting from
+// start: move k takes use(k) and the press adds inc, except where at[k]
+// says what the reading after move k is (a period's time came).
+func withEMT(start time.Duration, n int, use func(k int) time.Duration, inc time.Duration, at map[int]time.Duration) []string {
+	var out []string
+	c := start
+	for k := 1; k <= n; k++ {
+		c = c - use(k) + inc
+		if v, ok := at[k]; ok {
+			c = v
+		}
+		out = append(out, clockText(c)+"|"+clockText(use(k)))
+	}
+	return out
+}
+
+// TestCaseFlagLikeAnExtraIncrement: White had 28:20 after move 24 and,
+// by its %emt, thought 29:49 on move 25, on a clock that adds the next
+// period at the flag. The time ran out 1:29 into the move, the clock added
+// the 30 minutes, and the press its 30 s: 29:01, 41 s above the reading
+// before, as if the clock had credited a second increment for a move of
+// 19 s. Every other %emt of the game agrees with the clocks to the
+// second. A second increment needs the move's %emt wrong by half an hour,
+// and the reading before it read before the press credited its increment
+// needs the %emt that confirms that reading wrong too: the flag is the
+// explanation, beyond doubt.
+func TestCaseFlagLikeAnExtraIncrement(t *testing.T) {
+	const tc = "40/5400+30:1800+30"
+	use := func(k int) time.Duration {
+		switch {
+		case k == 24:
+			return 18*time.Minute + 5*time.Second
+		case k == 25:
+			return 29*time.Minute + 49*time.Second
+		case k > 25:
+			return 70 * time.Second
+		}
+		return 2*time.Minute + 25*time.Second
+	}
+	white := withEMT(90*time.Minute, 40, use, 30*time.Second, map[int]time.Duration{25: 29*time.Minute + time.Second})
+	if white[23] != "0:28:20|0:18:05" || white[24] != "0:29:01|0:29:49" {
+		t.Fatalf("readings after moves 24 and 25: %s, %s", white[23], white[24])
+	}
+	black := withEMT(90*time.Minute, 40, constant(2*time.Minute), 30*time.Second, nil)
+	a := New(Options{NoUnwinnable: true})
+	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	if got := findingsOf(r); got != "flag-before-control white 25" {
+		t.Errorf("findings %q, want White's flag at move 25", got)
+	}
+	// Without move 24's %emt, nothing confirms the reading after it, but
+	// taken as read before the press it makes move 25 a move of 19 s,
+	// which that move's %emt contradicts by half an hour.
+	white[23] = "0:28:20"
+	r = a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	if got := findingsOf(r); got != "flag-before-control white 25" {
+		t.Errorf("without move 24's %%emt: findings %q, want White's flag at move 25", got)
+	}
+}
+
+// TestCaseFlagLikeAnExtraIncrementSimulated holds simulated games of the
+// same shape: the flag move's overstep left the reading after it less
+// than an increment above the one before, and only the moves' %emt tell
+// the flag from a second increment.
+func TestCaseFlagLikeAnExtraIncrementSimulated(t *testing.T) {
+	simEvidentFound(t, []simBoard{{1914, 1}, {1918, 10}, {2688, 1}})
+}

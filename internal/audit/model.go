@@ -382,10 +382,13 @@ func (d *decoder) glitchCost(x int, prevKept bool) float64 {
 			return costGlitch
 		}
 		return costStale // once: a run of equal readings is a clock standing still, not stale reads
+	case d.confirmed(x):
+		// Before the preIncrement test: a reading read before the
+		// press credited its increment is that much below what the
+		// move's %emt says the clock showed.
+		return costConfirmed
 	case d.preIncrement(x):
 		return costStale
-	case d.confirmed(x):
-		return costConfirmed
 	case standsAtZero(d.rs[x].o) && x > 0 && d.rs[x-1].o >= time.Minute && credit(d.h.tc, d.h.tc.PeriodOf(d.rs[x].k-1)) >= 2*time.Second:
 		return costGlitch + costZero
 	case !prevKept:
@@ -447,9 +450,24 @@ func (d *decoder) preIncrement(x int) bool {
 		return false
 	}
 	late := r.o + inc
-	return a.o+inc-r.o >= -tolRound && // the reading itself is no gain
+	if !(a.o+inc-r.o >= -tolRound && // the reading itself is no gain
 		r.o+inc-b.o < -tolRound && // as read, the next move gains
-		a.o+inc-late >= -tolRound && late+inc-b.o >= -tolRound // with its increment, both moves are plain
+		a.o+inc-late >= -tolRound && late+inc-b.o >= -tolRound) { // with its increment, both moves are plain
+		return false
+	}
+	// The two moves' %emt, where the side's can be believed, must agree
+	// with the times read so: a flag whose overstep left the clock a
+	// little above the reading before looks the same, with a long move.
+	if d.h.emt != emtPoor {
+		tol := time.Minute
+		if d.h.emt == emtTight {
+			tol = tolIncr
+		}
+		if r.emt != Unknown && absDur(a.o+inc-late-r.emt) > tol || b.emt != Unknown && absDur(late+inc-b.o-b.emt) > tol {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeSide finds the cheapest explanation of rs under h.
@@ -657,8 +675,18 @@ func (d *decoder) unexplained(i int, r reading, gap int, to state, used, inc tim
 	st := step{kind: stepJump, from: i, gained: gained}
 	d.emit(to, costJump, st)
 	if gap == 1 && i >= 0 && inc >= minIncr && gained <= inc+tolRound {
+		// With the second increment the move took used+inc, which a
+		// longer %emt contradicts: a flag whose overstep left the
+		// reading a little above the one before looks like this, and
+		// only the move's %emt, far longer, tells them apart. (A
+		// shorter one does not: the press without a move splits the
+		// move's time, and a %emt may count only what came after it.)
 		st.kind = stepExtraInc
-		d.emit(to, costExtraInc, st)
+		c := costExtraInc
+		if took := max(0, used+inc); r.emt != Unknown && r.emt > took {
+			c += d.timeCost(i, d.rs[i].k, r, gap, took, 0)
+		}
+		d.emit(to, c, st)
 	}
 	if i >= 0 && gap == 1 && r.emt != Unknown && byHand(gained+r.emt, inc) {
 		st.kind = stepHand
