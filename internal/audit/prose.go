@@ -45,6 +45,15 @@ func parseProse(s string) (clockd.TimeControl, error) {
 		if !ok {
 			continue
 		}
+		// "120 min/40": the move count of the period just written.
+		if i > 0 && words[i-1] == "per" && len(periods) > 0 && periods[len(periods)-1].moves == 0 && i-lastTime <= 3 &&
+			(i+1 == len(words) || !isUnit(words[i+1]) || unitOf(words[i+1]) == "moves" || words[i+1] == "m") {
+			periods[len(periods)-1].moves = n
+			if i+1 < len(words) && (unitOf(words[i+1]) == "moves" || words[i+1] == "m") {
+				i++ // "40m", "40 moves": m after a slash is moves
+			}
+			continue
+		}
 		// "move 61" (from move 61): where the increment starts.
 		if i > 0 && (words[i-1] == "move" || words[i-1] == "moves") && i+1 < len(words) && !isUnit(words[i+1]) {
 			inc.from = n
@@ -161,7 +170,9 @@ func proseWords(s string) []string {
 		}
 		kind = 0
 	}
-	for _, r := range s {
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
 		switch {
 		case r >= 'a' && r <= 'z':
 			if kind == 2 {
@@ -175,6 +186,10 @@ func proseWords(s string) []string {
 			}
 			kind = 2
 			cur = append(cur, byte(r))
+		case (r == '\'' || r == '’' || r == '′') && i+1 < len(rs) && rs[i+1] == r:
+			flush()
+			out = append(out, "sec") // 30'' is seconds, as 30" is
+			i++
 		case r == '\'' || r == '’' || r == '′':
 			flush()
 			out = append(out, "min")
@@ -184,6 +199,9 @@ func proseWords(s string) []string {
 		case r == '+':
 			flush()
 			out = append(out, "plus")
+		case r == '/':
+			flush()
+			out = append(out, "per") // "120 min/40", "30 sec/move"
 		default:
 			flush()
 		}

@@ -207,6 +207,12 @@ func TestParseTimeControl(t *testing.T) {
 		{"40 moves in 2 hours, then 1 hour for the rest of the game", "40/7200:3600"},
 		{"25 minutes with 10 seconds delay", "1500d10"},
 		{"300+3", "300+3"},
+		{"120 min/40 + 60 min/20 + 15 min + 30 sec from move 61", "40/7200:20/3600:900+30"},
+		{"120'/40m + 30' + 30''/m from move 41", "40/7200:1800+30"},
+		{"100'/40 + 50'/20 + 15' + 30\"/move from move 1", "40/6000+30:20/3000+30:900+30"},
+		{"90 min/40 moves + 30 min, 30 sec/move", "40/5400+30:1800+30"},
+		{"15 min + 10 sec/move", "900+10"},
+		{"90 minutes, 30 sec/move", "5400+30"},
 	} {
 		got, err := ParseTimeControl(tc.in)
 		if err != nil || got.String() != tc.want {
