@@ -1085,3 +1085,37 @@ func TestCaseFlagLikeAnExtraIncrement(t *testing.T) {
 func TestCaseFlagLikeAnExtraIncrementSimulated(t *testing.T) {
 	simEvidentFound(t, []simBoard{{1914, 1}, {1918, 10}, {2688, 1}})
 }
+
+// TestCaseZeroTheEMTContradicts: White had 1:48 after move 33, and read
+// 0:00 after move 34, whose %emt says it took 1:28: 20 s were left, and
+// the increment made 50 s. The game ends at move 35 (0:58, as read). A
+// clock that stood at 0:00 from move 34 would need that %emt wrong, in a
+// side whose %emt agree with its clocks everywhere else: the 0:00 is a
+// wrong reading, and nothing is said.
+func TestCaseZeroTheEMTContradicts(t *testing.T) {
+	const tc = "40/5400+30:1800+30"
+	use := func(k int) time.Duration {
+		switch {
+		case k <= 20:
+			return 2 * time.Minute
+		case k <= 32:
+			return 5 * time.Minute
+		case k == 33:
+			return 4*time.Minute + 42*time.Second
+		case k == 34:
+			return 88 * time.Second
+		}
+		return 21 * time.Second
+	}
+	white := withEMT(90*time.Minute, 35, use, 30*time.Second, nil)
+	if white[32] != "0:01:48|0:04:42" || white[33] != "0:00:50|0:01:28" {
+		t.Fatalf("readings after moves 33 and 34: %s, %s", white[32], white[33])
+	}
+	white[33] = "0:00:00|0:01:28"
+	black := withEMT(90*time.Minute, 34, constant(2*time.Minute), 30*time.Second, nil)
+	a := New(Options{NoUnwinnable: true})
+	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	if got := findingsOf(r); got != "" {
+		t.Errorf("findings %q, want none", got)
+	}
+}

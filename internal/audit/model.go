@@ -791,7 +791,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if early && d.h.forbids(st, r.k) {
 				return
 			}
-			d.emit(state{p: q, frozen: true}, flagCost(o, periodTime(tc, q)), st)
+			d.emit(state{p: q, frozen: true}, flagCost(o, periodTime(tc, q))+d.shortOfRunOut(i, k, r, gap, o), st)
 		}
 	default:
 		p := from.p
@@ -809,7 +809,7 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		if p == P {
 			// A flag in the last period: the clock stands at 0:00.
 			if standsAtZero(r.o) && i >= 0 {
-				d.emit(state{p: p, frozen: true}, costFlag, step{kind: stepRunOut, from: i, flagMin: k + 1, used: o})
+				d.emit(state{p: p, frozen: true}, costFlag+d.shortOfRunOut(i, k, r, gap, o), step{kind: stepRunOut, from: i, flagMin: k + 1, used: o})
 			}
 			return
 		}
@@ -872,6 +872,21 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			}
 		}
 	}
+}
+
+// shortOfRunOut is what the moves' %emt cost a clock that ran out between
+// reading i (o left after move k) and reading r and stands at 0:00: the
+// moves took at least the time left, and %emt that say they took less
+// disagree with it as with any time used (the moves' length itself is
+// not weighed: the clock stopped, so the readings do not say it).
+func (d *decoder) shortOfRunOut(i, k int, r reading, gap int, o time.Duration) float64 {
+	if i < 0 {
+		return 0
+	}
+	if emt, ok := d.emtSum(k, r.k); !ok || emt >= o {
+		return 0
+	}
+	return d.timeCost(i, k, r, gap, o, 0) - moveCost(o, gap)
 }
 
 // flagCost is what a flag before the control costs, from a reading of o
