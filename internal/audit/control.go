@@ -728,7 +728,7 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 	for side := range tc {
 		tc[side] = clockd.TimeControl{Periods: []clockd.Period{{Time: base[side], Increment: inc1}}}
 	}
-	if len(big) >= 2 && agreeing(big) {
+	if len(big) >= 2 && agreeing(big) && (max(base[0], base[1]) >= time.Hour || periodShown(gainMoves, spans)) {
 		at := 40
 		counts := map[int]int{}
 		for _, k := range bigAt {
@@ -748,6 +748,24 @@ func fitControl(sds [][2]sideData) ([2]clockd.TimeControl, bool) {
 		}
 	}
 	return tc, true
+}
+
+// periodShown reports whether most games that reach move 40 show a
+// period's gain: where the first period is under an hour (rapid and
+// blitz, whose controls have one period), a gain in a game or two is a
+// garbled run of readings, not a control.
+func periodShown(gainMoves [][]int, spans [][2]int) bool {
+	reach, shown := 0, 0
+	for g, sp := range spans {
+		if sp[1] < 41 {
+			continue
+		}
+		reach++
+		if len(gainMoves[g]) > 0 {
+			shown++
+		}
+	}
+	return reach > 0 && 2*shown >= reach
 }
 
 // countShows reports whether the gains at move k (give or take the press
