@@ -614,6 +614,9 @@ func readingsAround(se sideExplanation, j int) i18n.List {
 
 // altSentence says what the nearest explanation without the flag needs.
 func altSentence(a flagAlternative, sd clockd.Side, se sideExplanation, margin float64) i18n.Message {
+	// Rounded down: a margin just short of the threshold an accusation
+	// needs must not read as reaching it.
+	margin = math.Floor(margin)
 	if a.oppMove > 0 {
 		return m("audit.alt.opponent", sideMsg(sd.Other()), a.oppMove, margin)
 	}
