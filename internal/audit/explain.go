@@ -301,7 +301,12 @@ func bothModes(sd *[2]sideData, tc [2]clockd.TimeControl, own gameExplanation, h
 			}
 			next := gameExplanation{tc: tc, mode: modeFlagBoth}
 			next.sides[first] = decodeSide(&sd[first], hyp(first, modeFlagBoth, 0, back))
-			next.sides[1-first] = decodeSide(&sd[1-first], hyp(1-first, modeFlagBoth, 0, runOutPlies(next.sides[first], sd[first], tc[first])))
+			if again := runOutPlies(next.sides[first], sd[first], tc[first]); slices.Equal(again, flags) {
+				next.sides[1-first] = both.sides[1-first] // the same flags give the other side the same periods
+			} else {
+				next.sides[1-first] = decodeSide(&sd[1-first], hyp(1-first, modeFlagBoth, 0, again))
+				flags = again
+			}
 			if total(&next); next.cost >= both.cost {
 				break
 			}
