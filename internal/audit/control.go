@@ -70,10 +70,11 @@ func (c candidate) same(o candidate) bool {
 
 // roundGame is one game of a round, read for the audit.
 type roundGame struct {
-	g   *Game
-	s   [2][]sideMove
-	sd  [2]sideData
-	tag parsedTag
+	g       *Game
+	s       [2][]sideMove
+	sd      [2]sideData
+	swapped bool // the readings were each other's clock's, and are put back (unswap)
+	tag     parsedTag
 	// The judgement: the control, where it came from, and the
 	// explanation under it.
 	tc       [2]clockd.TimeControl

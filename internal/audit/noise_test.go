@@ -71,6 +71,10 @@ func TestRealGamesWithNoise(t *testing.T) {
 						logClocks(t, noisy[i])
 					case PossibleFlag:
 						possible++
+					case ClockData:
+						if f.Message.Code == "audit.clock-data.swapped" {
+							t.Errorf("seed %d, %s %s.%s: readings said to be swapped: the noise swaps no clocks", seed, r.Event, r.Round, r.Board)
+						}
 					}
 				}
 			}

@@ -79,8 +79,8 @@ func (a *Auditor) rounds(games []*Game) []*Report {
 func (a *Auditor) round(key string, games []*Game) []*Report {
 	rgs := make([]*roundGame, len(games))
 	for i, g := range games {
-		s := split(g)
-		rgs[i] = &roundGame{g: g, s: s, sd: sidesData(s), tag: parseTagCached(a.tcs, g.Tag("TimeControl"))}
+		s, swapped := unswap(split(g))
+		rgs[i] = &roundGame{g: g, s: s, sd: sidesData(s), swapped: swapped, tag: parseTagCached(a.tcs, g.Tag("TimeControl"))}
 	}
 	var known []candidate
 	if c, ok := a.known[key]; ok {

@@ -81,6 +81,7 @@ var catalogES = map[string]string{
 	"audit.clock-data.jump":            "%s%s, y las lecturas posteriores lo mantienen. Una corrección o un fallo de los datos, no un hallazgo sobre el control de tiempo.",
 	"audit.clock-data.count":           "el reloj pasó de %s tras la jugada %d a %s tras la jugada %d con tiempo restante, después del control, y el reloj de %s no muestra ningún periodo contado en la jugada %d: ningún modo de reloj lo explica. Una corrección o un fallo de los datos.",
 	"audit.clock-data.period-unknown":  "%[1]s aparecieron entre las jugadas %[2]d y %[3]d, cuando el tiempo de %[4]s se había agotado; faltan los relojes de las jugadas intermedias, así que no puede saberse si %[5]s habían completado las %[6]d jugadas que exige el periodo. Compruebe las planillas.",
+	"audit.clock-data.swapped":         "Las lecturas son del reloj del otro bando: el [%clk] de cada bando sigue el [%emt] del otro (el de las blancas tras la jugada k es el reloj de las negras tras su jugada k-1, el de las negras tras la jugada k es el de las blancas tras la jugada k), como cuando el reloj está colocado al revés de lo configurado en el tablero. La partida se juzga con cada lectura devuelta a su bando.",
 	"audit.clock-data.zero":            "el reloj marcó 0:00 tras la jugada %d y la partida siguió: una caída de bandera que nadie reclamó (6.8), o un reloj parado en cero",
 
 	"audit.round":              "Ronda %s",
