@@ -19,8 +19,12 @@ import "time"
 // as published, they agree with the moves' %emt on under half the moves;
 // taken as the opponent's, on three in four, over at least minSwapMoves.
 func unswap(s [2][]sideMove) ([2][]sideMove, bool) {
-	emtAt := map[int]time.Duration{} // a ply's %emt
-	clkAt := map[int]time.Duration{} // a ply's reading
+	n := len(s[0]) + len(s[1])
+	emtAt := make([]time.Duration, n+1) // a ply's %emt
+	clkAt := make([]time.Duration, n+1) // a ply's reading
+	for i := range emtAt {
+		emtAt[i], clkAt[i] = Unknown, Unknown
+	}
 	for _, ms := range s {
 		for _, m := range ms {
 			emtAt[m.ply], clkAt[m.ply] = m.emt, m.clk
@@ -40,7 +44,7 @@ func unswap(s [2][]sideMove) ([2][]sideMove, bool) {
 			}
 			// As the opponent's clock, the step from a to b is the
 			// opponent's move just before b.
-			if e, ok := emtAt[b.ply-1]; ok && e != Unknown && b.ply-1 > a.ply {
+			if e := emtAt[b.ply-1]; e != Unknown && b.ply-1 > a.ply {
 				asOther = append(asOther, (b.clk - a.clk + e).Round(time.Second))
 			}
 		}
@@ -57,10 +61,7 @@ func unswap(s [2][]sideMove) ([2][]sideMove, bool) {
 	for side, ms := range s {
 		out[side] = make([]sideMove, len(ms))
 		for i, m := range ms {
-			m.clk = Unknown
-			if c, ok := clkAt[m.ply+1]; ok {
-				m.clk = c
-			}
+			m.clk = clkAt[m.ply+1]
 			out[side][i] = m
 		}
 	}
