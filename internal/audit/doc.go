@@ -16,6 +16,11 @@
 //
 // # The model
 //
+// A game whose readings are the other side's clock's (a clock standing
+// the other way round from the board's setting) is found by the %emt,
+// each side's readings moving with the other's, and its readings are put
+// back on their sides first (swap.go).
+//
 // Each side's readings are explained under a control and a clock mode
 // (model.go): a clock that counts presses (and may miscount), one that
 // adds the next period at the player's flag, one that adds it to both
@@ -24,7 +29,8 @@
 // keeps what happened: time used, a period that came, a clock standing at
 // 0:00, time from nowhere. Each part has a cost; decodeSide finds the
 // cheapest explanation by dynamic programming, explainGame the cheapest
-// mode (explain.go).
+// mode (explain.go); on a clock that gives both players the period, each
+// period comes with whichever flag fell first (bothModes).
 //
 // # The control
 //
