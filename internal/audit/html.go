@@ -94,8 +94,12 @@ func (s *HTMLSink) Report(r *Report) error {
 			case PossibleFlag:
 				cl = "doubt"
 			}
+			where := s.p.Sprintf("audit.html.finding", sideWord(f.Side, false), f.Move)
+			if f.Side == "" && f.Move == 0 {
+				where = s.p.Text(m("audit.html.finding.game"))
+			}
 			fmt.Fprintf(s.w, "<li class=\"finding %s\"><span class=\"kind\">%s</span> %s (%s): %s</li>\n", cl,
-				html.EscapeString(s.p.Text(kindWord(f.Kind))), html.EscapeString(s.p.Sprintf("audit.html.finding", sideWord(f.Side, false), f.Move)),
+				html.EscapeString(s.p.Text(kindWord(f.Kind))), html.EscapeString(where),
 				html.EscapeString(f.Article), html.EscapeString(f.Text(s.p)))
 		}
 		s.w.WriteString("</ul>\n")

@@ -153,7 +153,11 @@ func writeRound(w *bufio.Writer, p *i18n.Printer, round string, games []*Report)
 				any = true
 			}
 			w.WriteString("  ")
-			w.WriteString(p.Sprintf("audit.table.finding", orDash(r.Board), sideWord(f.Side, true), f.Move, kindWord(f.Kind), f.Article, f.Text(p)))
+			if f.Side == "" && f.Move == 0 {
+				w.WriteString(p.Sprintf("audit.table.finding.game", orDash(r.Board), kindWord(f.Kind), f.Article, f.Text(p)))
+			} else {
+				w.WriteString(p.Sprintf("audit.table.finding", orDash(r.Board), sideWord(f.Side, true), f.Move, kindWord(f.Kind), f.Article, f.Text(p)))
+			}
 			w.WriteByte('\n')
 		}
 	}

@@ -96,6 +96,31 @@ func TestSwappedClocks(t *testing.T) {
 		}
 	}
 	t.Logf("%d games: %d said to have swapped readings, %d of them judged by the same control, %d with the same findings", len(games), said, judged, same)
+	// The finding is the game's, not a move's, in the table and the HTML.
+	r := a.Round(swapClocks(rounds[keys[0]]))
+	var table, page strings.Builder
+	ts := NewTableSink(&table, nil, func(err error) { t.Error(err) })
+	hs := NewHTMLSink(&page, "swapped", nil, func(err error) { t.Error(err) })
+	for _, rep := range r {
+		if err := ts.Report(rep); err != nil {
+			t.Fatal(err)
+		}
+		if err := hs.Report(rep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ts.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := hs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := " — clock-data (6.5): The readings belong to the other side's clock: each side's [%clk] moves with the other side's [%emt]"; !strings.Contains(table.String(), want) {
+		t.Errorf("the table lacks %q:\n%s", want, table.String())
+	}
+	if want := "clock-data</span> the game (6.5)"; !strings.Contains(page.String(), want) {
+		t.Errorf("the HTML lacks %q", want)
+	}
 	if said < len(games)/2 {
 		t.Errorf("only %d of %d games said to have swapped readings", said, len(games))
 	}

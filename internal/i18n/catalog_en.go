@@ -85,7 +85,7 @@ var catalogENOwn = map[string]string{
 	"audit.clock-data.jump":            "%s%s, and the readings after keep it. A correction or a data fault, not a finding about the control.",
 	"audit.clock-data.count":           "the clock went from %s after move %d to %s after move %d with time left, after the control, and %s's clock shows no period counted at move %d: no clock mode explains it. A correction or a data fault.",
 	"audit.clock-data.period-unknown":  "%s appeared between moves %d and %d, when %s's time had run out; the clocks of the moves between are missing, so whether %s had completed the %d moves the period requires cannot be told. Check the scoresheets.",
-	"audit.clock-data.swapped":         "The readings belong to the other side's clock: each side's [%clk] moves with the other side's [%emt] (White's after move k is Black's clock after move k-1, Black's after move k is White's after move k), as when the clock stands the other way round from the board's setting. The game is judged with each reading put back on its side.",
+	"audit.clock-data.swapped":         "The readings belong to the other side's clock: each side's [%%clk] moves with the other side's [%%emt] (White's after move k is Black's clock after move k-1, Black's after move k is White's after move k), as when the clock stands the other way round from the board's setting. The game is judged with each reading put back on its side.",
 	"audit.clock-data.zero":            "the clock read 0:00 after move %d and play went on: a flag that nobody claimed (6.8), or a clock stopped at zero",
 
 	// The audit's table (arbiterd audit) and HTML report (--html).
@@ -99,6 +99,7 @@ var catalogENOwn = map[string]string{
 	"audit.col.periods":        "periods",
 	"audit.col.findings":       "findings",
 	"audit.table.finding":      "board %s, %s move %d — %s (%s): %s",
+	"audit.table.finding.game": "board %s — %s (%s): %s",
 	"audit.control.clocks":     "%s (clocks)",
 	"audit.control.clocks-tag": "%s (clocks, ≠ tag)",
 	"audit.control.not-clocks": "%s (≠ clocks)",
@@ -111,6 +112,7 @@ var catalogENOwn = map[string]string{
 	"audit.html.board":         "Board %s: %s – %s",
 	"audit.html.meta":          "control %s · periods %s · %d plies, %d without a clock · %s line %d",
 	"audit.html.finding":       "%s move %d",
+	"audit.html.finding.game":  "the game",
 	"audit.html.no-games":      "No games.",
 	"audit.html.input-errors":  "Input errors",
 	"audit.html.chart":         "clock chart",

@@ -42,6 +42,12 @@ func args(format string) ([]int, error) {
 		if i >= len(format) {
 			return nil, fmt.Errorf("a verb ends %q", format)
 		}
+		// The catalogs use these verbs: any other letter after a percent
+		// sign is a literal percent left single ("[%clk]" must be
+		// written "[%%clk]"), which prints as an error.
+		if strings.IndexByte("sdqvfgx", format[i]) < 0 {
+			return nil, fmt.Errorf("%%%c in %q: a verb the catalogs do not use (a literal percent is written %%%%)", format[i], format)
+		}
 		used = append(used, next)
 		next++
 	}
