@@ -79,8 +79,16 @@ func (a *Auditor) rounds(games []*Game) []*Report {
 func (a *Auditor) round(key string, games []*Game) []*Report {
 	rgs := make([]*roundGame, len(games))
 	for i, g := range games {
-		s, swapped := unswap(split(g))
-		rgs[i] = &roundGame{g: g, s: s, sd: sidesData(s), swapped: swapped, tag: parseTagCached(a.tcs, g.Tag("TimeControl"))}
+		s := split(g)
+		sd := sidesData(s)
+		swapped := false
+		if sd[0].emt == emtPoor || sd[1].emt == emtPoor {
+			// Readings that agree with their own %emt are no swap.
+			if u, ok := unswap(s); ok {
+				s, sd, swapped = u, sidesData(u), true
+			}
+		}
+		rgs[i] = &roundGame{g: g, s: s, sd: sd, swapped: swapped, tag: parseTagCached(a.tcs, g.Tag("TimeControl"))}
 	}
 	var known []candidate
 	if c, ok := a.known[key]; ok {

@@ -19,6 +19,22 @@ import "time"
 // as published, they agree with the moves' %emt on under half the moves;
 // taken as the opponent's, on three in four, over at least minSwapMoves.
 func unswap(s [2][]sideMove) ([2][]sideMove, bool) {
+	// Taken as published first: most games end here.
+	plain, nPlain := 0, 0
+	res := make([]time.Duration, 0, max(len(s[0]), len(s[1])))
+	for _, ms := range s {
+		res = res[:0]
+		for i := 2; i < len(ms)-1; i++ {
+			if a, b, ok := steps(ms, i); ok && b.emt != Unknown {
+				res = append(res, (b.clk - a.clk + b.emt).Round(time.Second))
+			}
+		}
+		plain += emtAgreeing(res)
+		nPlain += len(res)
+	}
+	if nPlain < minSwapMoves || 2*plain >= nPlain {
+		return s, false
+	}
 	n := len(s[0]) + len(s[1])
 	emtAt := make([]time.Duration, n+1) // a ply's %emt
 	clkAt := make([]time.Duration, n+1) // a ply's reading
@@ -30,30 +46,20 @@ func unswap(s [2][]sideMove) ([2][]sideMove, bool) {
 			emtAt[m.ply], clkAt[m.ply] = m.emt, m.clk
 		}
 	}
-	var plain, swapped int // residuals that agree
-	var nPlain, nSwapped int
+	// Taken as the opponent's clock, the step from a to b is the
+	// opponent's move just before b.
+	swapped, nSwapped := 0, 0
 	for _, ms := range s {
-		var asRead, asOther []time.Duration
+		res = res[:0]
 		for i := 2; i < len(ms)-1; i++ {
-			a, b := ms[i-1], ms[i]
-			if a.clk == Unknown || b.clk == Unknown || b.clk-a.clk > 5*time.Minute || b.clk <= tolRound || a.clk <= tolRound {
-				continue
-			}
-			if b.emt != Unknown {
-				asRead = append(asRead, (b.clk - a.clk + b.emt).Round(time.Second))
-			}
-			// As the opponent's clock, the step from a to b is the
-			// opponent's move just before b.
-			if e := emtAt[b.ply-1]; e != Unknown && b.ply-1 > a.ply {
-				asOther = append(asOther, (b.clk - a.clk + e).Round(time.Second))
+			if a, b, ok := steps(ms, i); ok && emtAt[b.ply-1] != Unknown && b.ply-1 > a.ply {
+				res = append(res, (b.clk - a.clk + emtAt[b.ply-1]).Round(time.Second))
 			}
 		}
-		plain += emtAgreeing(asRead)
-		nPlain += len(asRead)
-		swapped += emtAgreeing(asOther)
-		nSwapped += len(asOther)
+		swapped += emtAgreeing(res)
+		nSwapped += len(res)
 	}
-	if nSwapped < minSwapMoves || 4*swapped < 3*nSwapped || 2*plain >= nPlain {
+	if nSwapped < minSwapMoves || 4*swapped < 3*nSwapped {
 		return s, false
 	}
 	// Each move's own clock is the reading the opponent's next move got.
@@ -66,6 +72,15 @@ func unswap(s [2][]sideMove) ([2][]sideMove, bool) {
 		}
 	}
 	return out, true
+}
+
+// steps returns a side's moves i-1 and i where both have a reading that
+// measures a move: neither at 0:00 (a clock whose time ran out measures
+// nothing) and no period's time between them.
+func steps(ms []sideMove, i int) (a, b sideMove, ok bool) {
+	a, b = ms[i-1], ms[i]
+	ok = a.clk != Unknown && b.clk != Unknown && b.clk-a.clk <= 5*time.Minute && b.clk > tolRound && a.clk > tolRound
+	return a, b, ok
 }
 
 // minSwapMoves is how many moves with a reading and a %emt the two sides
