@@ -36,7 +36,7 @@ type simStats struct {
 	rounds, games, plies                                             int
 	flags, evident, found, foundInsuff, possibleInsuff, silentInsuff int
 	falseFlags, wrongMove, missed                                    int
-	possible, possibleSpurious, clockData                            int
+	possible, possibleSpurious, clockData, swapped                   int
 	ctrlChecked, ctrlWrong, ctrlAll, ctrlAllWrong                    int
 	shifts, shiftsVisible, shiftsFound, shiftsNear, shiftsSpurious   int
 	timeAdded, timeAddedFound, extraPress, extraPressFound           int
@@ -206,6 +206,10 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 				}
 			case ClockData:
 				st.clockData++
+				if f.Message.Code == "audit.clock-data.swapped" {
+					st.swapped++
+					fail("readings said to be swapped", fmt.Sprintf("%s clock, %s: the simulator swaps no clocks", g.Mode, r.Profile))
+				}
 			}
 		}
 		for k, in := range truth {
@@ -318,7 +322,8 @@ func rate(a, b int) string {
 // an accusation that did not happen, or at another move, in at most one
 // game in 10,000; 9 evident flags in 10 found; the control wrong in at
 // most one game in 500 where the clocks show it; a possible flag where
-// that player never flagged in at most one game in 1,000.
+// that player never flagged in at most one game in 1,000; no game said to
+// have swapped readings.
 func simFloors(t *testing.T, st *simStats) {
 	g := float64(max(1, st.games))
 	if wrong := st.falseFlags + st.wrongMove; float64(wrong)/g > 1.0/10000 {
@@ -329,6 +334,9 @@ func simFloors(t *testing.T, st *simStats) {
 	}
 	if st.ctrlChecked > 0 && 500*st.ctrlWrong > st.ctrlChecked {
 		t.Errorf("control wrong in %d of %d games whose clocks show it: more than one in 500", st.ctrlWrong, st.ctrlChecked)
+	}
+	if st.swapped > 0 {
+		t.Errorf("%d games said to have swapped readings: the simulator swaps no clocks", st.swapped)
 	}
 	if float64(st.possibleSpurious)/g > 1.0/1000 {
 		t.Errorf("%d possible flags where that player never flagged in %d games: more than one in 1,000", st.possibleSpurious, st.games)
