@@ -203,6 +203,7 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 				}
 				if !flagged[f.Side] {
 					st.possibleSpurious++
+					fail("possible-flag on a player who never flagged", fmt.Sprintf("%s clock, %s, %s: %s %s %d: %s", g.Mode, r.ControlText, r.Profile, f.Kind, f.Side, f.Move, f.Detail))
 				}
 			case ClockData:
 				st.clockData++
