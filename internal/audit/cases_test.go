@@ -1124,3 +1124,30 @@ func TestCaseZeroTheEMTContradicts(t *testing.T) {
 		t.Errorf("findings %q, want none", got)
 	}
 }
+
+// TestCaseStandingAtZeroDoubt: on a counting clock Black reads 0:30
+// after move 30 and 0:00 after moves 31 and 32, where the game ends. The
+// clock that ran out stands at 0:00 until the count: a flag before the
+// control, but one reading after it is too few to be beyond doubt. The
+// possible flag says so in the clock's own terms: readings that show the
+// clock still at 0:00, not ones that keep a period's time.
+func TestCaseStandingAtZeroDoubt(t *testing.T) {
+	const tc = "40/5400+30:1800+30"
+	white := series(90*time.Minute, 32, constant(2*time.Minute), constant(30*time.Second), nil)
+	black := series(90*time.Minute, 30, constant(3*time.Minute+29*time.Second), constant(30*time.Second), nil)
+	if black[29] != "0:00:30" {
+		t.Fatalf("Black after move 30: %s", black[29])
+	}
+	black = append(black, "0:00:00", "0:00:00")
+	a := New(Options{NoUnwinnable: true})
+	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	for _, f := range r.Findings {
+		if f.Kind == PossibleFlag && f.Side == "black" && f.Move == 31 {
+			if want := "only 1 reading(s) after it show the clock still at 0:00"; !strings.Contains(f.Detail, want) {
+				t.Errorf("%q does not say %q", f.Detail, want)
+			}
+			return
+		}
+	}
+	t.Errorf("findings %q (Black %s after move 30): no possible flag for Black at move 31", findingsOf(r), black[29])
+}

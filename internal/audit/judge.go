@@ -478,7 +478,7 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	if !strong {
 		f.Kind, f.Article = PossibleFlag, "6.3.1"
 		f.setMessage(m("audit.possible-flag",
-			i18n.Cap{Arg: how}, who, when, around, because, doubt(fits, after, margin, corroborated)))
+			i18n.Cap{Arg: how}, who, when, around, because, doubt(fits, after, margin, corroborated, st.kind == stepRunOut)))
 		return f, true
 	}
 	f.Kind, f.Article = FlagBeforeControl, "6.3.1, 6.9"
@@ -689,10 +689,14 @@ func noiseDiscount(ex, alt gameExplanation) float64 {
 }
 
 // doubt says why a possible flag is not beyond doubt.
-func doubt(fits bool, after int, margin float64, corroborated bool) i18n.List {
+func doubt(fits bool, after int, margin float64, corroborated, atZero bool) i18n.List {
 	var why []any
 	if after < 2 && !(corroborated && after >= 1) {
-		why = append(why, m("audit.doubt.few-after", after))
+		if atZero {
+			why = append(why, m("audit.doubt.few-after.zero", after))
+		} else {
+			why = append(why, m("audit.doubt.few-after", after))
+		}
 	}
 	if !fits {
 		why = append(why, m("audit.doubt.move-unknown"))
