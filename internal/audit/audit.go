@@ -98,7 +98,9 @@ func (a *Auditor) report(rg *roundGame) *Report {
 		r.Findings = append(r.Findings, f)
 	}
 	if rg.swapped {
-		r.Findings = append(r.Findings, Finding{Kind: ClockData, Article: "6.5", Message: m("audit.clock-data.swapped"), Detail: m("audit.clock-data.swapped").String()})
+		f := Finding{Kind: ClockData, Article: "6.5"}
+		f.setMessage(m("audit.clock-data.swapped"))
+		r.Findings = append(r.Findings, f)
 	}
 	slices.SortStableFunc(r.Findings, func(x, y Finding) int {
 		return cmp.Or(cmp.Compare(x.Move, y.Move), cmp.Compare(x.Side, y.Side))

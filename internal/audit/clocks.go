@@ -135,16 +135,7 @@ const (
 // moves after which the clock reads 0:00 (a flag: the clock no longer
 // measures the moves).
 func emtTrust(ms []sideMove) emtLevel {
-	var res []time.Duration
-	for i := 2; i < len(ms)-1; i++ {
-		a, b := ms[i-1], ms[i]
-		// A clock at 0:00 measures no move (its player's time ran out), and
-		// a period's time is no increment.
-		if a.clk == Unknown || b.clk == Unknown || b.emt == Unknown || b.clk-a.clk > 5*time.Minute || b.clk <= tolRound {
-			continue
-		}
-		res = append(res, (b.clk - a.clk + b.emt).Round(time.Second))
-	}
+	res := emtResiduals(ms, func(b sideMove) time.Duration { return b.emt })
 	n := len(res)
 	if n < 5 {
 		return emtPoor
@@ -158,6 +149,25 @@ func emtTrust(ms []sideMove) emtLevel {
 		return emtFair
 	}
 	return emtPoor
+}
+
+// emtResiduals are a side's clock changes move after move plus each
+// move's time as emtOf gives it (Unknown: none), which is the increment
+// where the two agree, leaving out the first and last moves and the steps
+// that measure no move: a clock at 0:00 measures none (its player's time
+// ran out), and a period's time is no increment.
+func emtResiduals(ms []sideMove, emtOf func(b sideMove) time.Duration) []time.Duration {
+	var res []time.Duration
+	for i := 2; i < len(ms)-1; i++ {
+		a, b := ms[i-1], ms[i]
+		if a.clk == Unknown || b.clk == Unknown || b.clk-a.clk > 5*time.Minute || b.clk <= tolRound {
+			continue
+		}
+		if e := emtOf(b); e != Unknown {
+			res = append(res, (b.clk - a.clk + e).Round(time.Second))
+		}
+	}
+	return res
 }
 
 // emtAgreeing counts the residuals, in the order of the moves, that agree to

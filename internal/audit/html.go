@@ -95,7 +95,7 @@ func (s *HTMLSink) Report(r *Report) error {
 				cl = "doubt"
 			}
 			where := s.p.Sprintf("audit.html.finding", sideWord(f.Side, false), f.Move)
-			if f.Side == "" && f.Move == 0 {
+			if f.OfGame() {
 				where = s.p.Text(m("audit.html.finding.game"))
 			}
 			fmt.Fprintf(s.w, "<li class=\"finding %s\"><span class=\"kind\">%s</span> %s (%s): %s</li>\n", cl,

@@ -459,10 +459,7 @@ func (d *decoder) preIncrement(x int) bool {
 	// with the times read so: a flag whose overstep left the clock a
 	// little above the reading before looks the same, with a long move.
 	if d.h.emt != emtPoor {
-		tol := time.Minute
-		if d.h.emt == emtTight {
-			tol = tolIncr
-		}
+		tol := d.emtTol()
 		if r.emt != Unknown && absDur(a.o+inc-late-r.emt) > tol || b.emt != Unknown && absDur(late+inc-b.o-b.emt) > tol {
 			return false
 		}
@@ -614,6 +611,17 @@ func (d *decoder) plain(p, x int) bool {
 	return true
 }
 
+// emtTol is how far a move's %emt may be from the time the clocks say it
+// took and still agree: to the increment's tolerance where the side's
+// %emt agree with its clocks nearly everywhere, otherwise to a minute
+// (broadcasts time %emt from the board, %clk from the clock).
+func (d *decoder) emtTol() time.Duration {
+	if d.h.emt == emtTight {
+		return tolIncr
+	}
+	return time.Minute
+}
+
 // timeCost is what the time used over a step costs: a first reading's
 // distance from the start, a move implausibly long, or one its %emt
 // contradicts. gift is what a flag during the step's one move would have
@@ -632,10 +640,7 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used, gift time.Duratio
 		bound = ok
 	}
 	if ok {
-		tol := time.Minute
-		if d.h.emt == emtTight {
-			tol = tolIncr
-		}
+		tol := d.emtTol()
 		m := absDur(used - d.delayed(k, r.k, emt))
 		if bound {
 			m = max(0, emt-used)

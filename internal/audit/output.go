@@ -153,7 +153,7 @@ func writeRound(w *bufio.Writer, p *i18n.Printer, round string, games []*Report)
 				any = true
 			}
 			w.WriteString("  ")
-			if f.Side == "" && f.Move == 0 {
+			if f.OfGame() {
 				w.WriteString(p.Sprintf("audit.table.finding.game", orDash(r.Board), kindWord(f.Kind), f.Article, f.Text(p)))
 			} else {
 				w.WriteString(p.Sprintf("audit.table.finding", orDash(r.Board), sideWord(f.Side, true), f.Move, kindWord(f.Kind), f.Article, f.Text(p)))

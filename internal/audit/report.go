@@ -64,6 +64,9 @@ type Finding struct {
 	Message i18n.Message `json:"-"`
 }
 
+// OfGame reports whether f is about the whole game, not a side's move.
+func (f *Finding) OfGame() bool { return f.Side == "" && f.Move == 0 }
+
 // PeriodAddition is a period's time appearing on a player's clock.
 type PeriodAddition struct {
 	Side    string `json:"side"`

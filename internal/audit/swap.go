@@ -21,14 +21,8 @@ import "time"
 func unswap(s [2][]sideMove) ([2][]sideMove, bool) {
 	// Taken as published first: most games end here.
 	plain, nPlain := 0, 0
-	res := make([]time.Duration, 0, max(len(s[0]), len(s[1])))
 	for _, ms := range s {
-		res = res[:0]
-		for i := 2; i < len(ms)-1; i++ {
-			if a, b, ok := steps(ms, i); ok && b.emt != Unknown {
-				res = append(res, (b.clk - a.clk + b.emt).Round(time.Second))
-			}
-		}
+		res := emtResiduals(ms, func(b sideMove) time.Duration { return b.emt })
 		plain += emtAgreeing(res)
 		nPlain += len(res)
 	}
@@ -46,16 +40,11 @@ func unswap(s [2][]sideMove) ([2][]sideMove, bool) {
 			emtAt[m.ply], clkAt[m.ply] = m.emt, m.clk
 		}
 	}
-	// Taken as the opponent's clock, the step from a to b is the
-	// opponent's move just before b.
+	// Taken as the opponent's clock, the step into b is the opponent's
+	// move just before b.
 	swapped, nSwapped := 0, 0
 	for _, ms := range s {
-		res = res[:0]
-		for i := 2; i < len(ms)-1; i++ {
-			if a, b, ok := steps(ms, i); ok && emtAt[b.ply-1] != Unknown && b.ply-1 > a.ply {
-				res = append(res, (b.clk - a.clk + emtAt[b.ply-1]).Round(time.Second))
-			}
-		}
+		res := emtResiduals(ms, func(b sideMove) time.Duration { return emtAt[b.ply-1] })
 		swapped += emtAgreeing(res)
 		nSwapped += len(res)
 	}
@@ -72,15 +61,6 @@ func unswap(s [2][]sideMove) ([2][]sideMove, bool) {
 		}
 	}
 	return out, true
-}
-
-// steps returns a side's moves i-1 and i where both have a reading that
-// measures a move: neither at 0:00 (a clock whose time ran out measures
-// nothing) and no period's time between them.
-func steps(ms []sideMove, i int) (a, b sideMove, ok bool) {
-	a, b = ms[i-1], ms[i]
-	ok = a.clk != Unknown && b.clk != Unknown && b.clk-a.clk <= 5*time.Minute && b.clk > tolRound && a.clk > tolRound
-	return a, b, ok
 }
 
 // minSwapMoves is how many moves with a reading and a %emt the two sides
