@@ -82,6 +82,9 @@ type roundGame struct {
 	mismatch bool
 	ex       gameExplanation
 	prior    family // the kind of clock the round's other games show
+	// noFlag[side] is the game explained without side's flag before the
+	// control, once asked for (noFlagGame).
+	noFlag [2]*gameExplanation
 }
 
 // countSure reports whether an accusation of a flag before the control

@@ -91,11 +91,17 @@ func withoutFlag(rg *roundGame, sd clockd.Side) []flagAlternative {
 
 // noFlagGame is the cheapest explanation of the game, under every clock
 // mode and with readings set aside, in which side's time did not run out
-// before the control.
+// before the control. It depends only on the game's clocks and control,
+// and settle, the flag's finding and the opponent's hidden flag each ask
+// for it: it is decoded once.
 func noFlagGame(rg *roundGame, sd clockd.Side) gameExplanation {
-	var noEarly [2]bool
-	noEarly[sd] = true
-	return explainGame(&rg.sd, rg.ex.tc, noEarly, rg.prior)
+	if rg.noFlag[sd] == nil {
+		var noEarly [2]bool
+		noEarly[sd] = true
+		ex := explainGame(&rg.sd, rg.ex.tc, noEarly, rg.prior)
+		rg.noFlag[sd] = &ex
+	}
+	return *rg.noFlag[sd]
 }
 
 // cheapest is the alternative that costs least.
