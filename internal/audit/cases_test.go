@@ -81,6 +81,26 @@ func findingsOf(r *Report) string {
 	return strings.Join(got, "; ")
 }
 
+// findingAt is r's finding of that kind, side and move, if any.
+func findingAt(r *Report, kind, side string, move int) (Finding, bool) {
+	for _, f := range r.Findings {
+		if f.Kind == kind && f.Side == side && f.Move == move {
+			return f, true
+		}
+	}
+	return Finding{}, false
+}
+
+// noAccusation fails t on each flag-before-control in r.
+func noAccusation(t *testing.T, r *Report) {
+	t.Helper()
+	for _, f := range r.Findings {
+		if f.Kind == FlagBeforeControl {
+			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
+}
+
 // A reading of 39:08 after move 16 between 39:40 and 40:06: one low
 // reading, not a flag with a 49-minute move (100/40 + 50/20 + 15, 30 s
 // from move 1).
@@ -355,11 +375,7 @@ func TestCaseFlagShapedWrongReadings(t *testing.T) {
 	}
 	a := New(Options{NoUnwinnable: true})
 	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc, "Result": "0-1"}, white, black))[0])
-	for _, f := range r.Findings {
-		if f.Kind == FlagBeforeControl {
-			t.Errorf("noisy feed: %s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
-		}
-	}
+	noAccusation(t, r) // the noisy feed
 	// Without the other wrong readings.
 	white = series(120*time.Minute, 37, constant(3*time.Minute+5*time.Second), constant(0), nil)
 	for _, k := range []int{17} {
@@ -893,11 +909,7 @@ func TestCaseOpponentFlagAfterTheControlSimulated(t *testing.T) {
 // for each reading: nobody is accused.
 func TestCaseGarbledRunSimulated(t *testing.T) {
 	_, rep := simBoardReport(t, 1530, 12)
-	for _, f := range rep.Findings {
-		if f.Kind == FlagBeforeControl {
-			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
-		}
-	}
+	noAccusation(t, rep)
 }
 
 // TestCaseRepeatShownByEMT is a simulated game in which White, in time
@@ -907,15 +919,13 @@ func TestCaseGarbledRunSimulated(t *testing.T) {
 // ran out in move 40, and the flag is dated to that move alone.
 func TestCaseRepeatShownByEMT(t *testing.T) {
 	_, rep := simBoardReport(t, 778, 10)
-	for _, f := range rep.Findings {
-		if f.Side == "white" && f.Kind == FlagBeforeControl && f.Move == 40 {
-			if f.MoveFrom != 0 || f.MoveTo != 0 {
-				t.Errorf("White's flag dated to moves %d to %d, want move 40 alone: %s", f.MoveFrom, f.MoveTo, f.Detail)
-			}
-			return
-		}
+	f, ok := findingAt(rep, FlagBeforeControl, "white", 40)
+	if !ok {
+		t.Fatalf("findings %q: no flag-before-control for White at move 40", findingsOf(rep))
 	}
-	t.Errorf("findings %q: no flag-before-control for White at move 40", findingsOf(rep))
+	if f.MoveFrom != 0 || f.MoveTo != 0 {
+		t.Errorf("White's flag dated to moves %d to %d, want move 40 alone: %s", f.MoveFrom, f.MoveTo, f.Detail)
+	}
 }
 
 // TestCaseHiddenFlagEitherWay is a simulated game on a clock that gives
@@ -927,15 +937,13 @@ func TestCaseRepeatShownByEMT(t *testing.T) {
 // of the first period ran out in move 39 either way: the finding says so.
 func TestCaseHiddenFlagEitherWay(t *testing.T) {
 	_, rep := simBoardReport(t, 717, 10)
-	for _, f := range rep.Findings {
-		if f.Side == "white" && f.Kind == FlagBeforeControl && f.Move == 39 {
-			if want := "White's own flag in move 39 gave both players the period: the flag fell before the control either way"; !strings.Contains(f.Detail, want) {
-				t.Errorf("%q does not say %q", f.Detail, want)
-			}
-			return
-		}
+	f, ok := findingAt(rep, FlagBeforeControl, "white", 39)
+	if !ok {
+		t.Fatalf("findings %q: no flag-before-control for White at move 39", findingsOf(rep))
 	}
-	t.Errorf("findings %q: no flag-before-control for White at move 39", findingsOf(rep))
+	if want := "White's own flag in move 39 gave both players the period: the flag fell before the control either way"; !strings.Contains(f.Detail, want) {
+		t.Errorf("%q does not say %q", f.Detail, want)
+	}
 }
 
 // TestCaseHiddenFlagAfterARepeat is a simulated game on a clock that gives
@@ -972,11 +980,7 @@ func TestCaseFlagMovesOverlap(t *testing.T) {
 // past the control, and nobody is accused.
 func TestCaseFlagSpanPastTheControlSimulated(t *testing.T) {
 	_, rep := simBoardReport(t, 27612, 5)
-	for _, f := range rep.Findings {
-		if f.Kind == FlagBeforeControl {
-			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
-		}
-	}
+	noAccusation(t, rep)
 }
 
 // TestCaseFirstFlagInTurnSimulated holds simulated games on clocks that
@@ -1024,18 +1028,12 @@ func TestCaseSettleKeepsTheFlagSimulated(t *testing.T) {
 	}
 }
 
-// withEMT returns n readings, each with its move's %emt, starting from
-// start: move k takes use(k) and the press adds inc, except where at[k]
-// says what the reading after move k is (a period's time came).
-func withEMT(start time.Duration, n int, use func(k int) time.Duration, inc time.Duration, at map[int]time.Duration) []string {
-	var out []string
-	c := start
-	for k := 1; k <= n; k++ {
-		c = c - use(k) + inc
-		if v, ok := at[k]; ok {
-			c = v
-		}
-		out = append(out, clockText(c)+"|"+clockText(use(k)))
+// withEMT gives each reading (move k's at index k-1) its move's %emt,
+// use(k).
+func withEMT(readings []string, use func(k int) time.Duration) []string {
+	out := make([]string, len(readings))
+	for i, r := range readings {
+		out[i] = r + "|" + clockText(use(i+1))
 	}
 	return out
 }
@@ -1063,11 +1061,12 @@ func TestCaseFlagLikeAnExtraIncrement(t *testing.T) {
 		}
 		return 2*time.Minute + 25*time.Second
 	}
-	white := withEMT(90*time.Minute, 40, use, 30*time.Second, map[int]time.Duration{25: 29*time.Minute + time.Second})
+	// The flag in move 25 adds the 30 minutes.
+	white := withEMT(series(90*time.Minute, 40, use, constant(30*time.Second), map[int]time.Duration{25: 30 * time.Minute}), use)
 	if white[23] != "0:28:20|0:18:05" || white[24] != "0:29:01|0:29:49" {
 		t.Fatalf("readings after moves 24 and 25: %s, %s", white[23], white[24])
 	}
-	black := withEMT(90*time.Minute, 40, constant(2*time.Minute), 30*time.Second, nil)
+	black := withEMT(series(90*time.Minute, 40, constant(2*time.Minute), constant(30*time.Second), nil), constant(2*time.Minute))
 	a := New(Options{NoUnwinnable: true})
 	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
 	if got := findingsOf(r); got != "flag-before-control white 25" {
@@ -1112,12 +1111,12 @@ func TestCaseZeroTheEMTContradicts(t *testing.T) {
 		}
 		return 21 * time.Second
 	}
-	white := withEMT(90*time.Minute, 35, use, 30*time.Second, nil)
+	white := withEMT(series(90*time.Minute, 35, use, constant(30*time.Second), nil), use)
 	if white[32] != "0:01:48|0:04:42" || white[33] != "0:00:50|0:01:28" {
 		t.Fatalf("readings after moves 33 and 34: %s, %s", white[32], white[33])
 	}
 	white[33] = "0:00:00|0:01:28"
-	black := withEMT(90*time.Minute, 34, constant(2*time.Minute), 30*time.Second, nil)
+	black := withEMT(series(90*time.Minute, 34, constant(2*time.Minute), constant(30*time.Second), nil), constant(2*time.Minute))
 	a := New(Options{NoUnwinnable: true})
 	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
 	if got := findingsOf(r); got != "" {
@@ -1141,13 +1140,11 @@ func TestCaseStandingAtZeroDoubt(t *testing.T) {
 	black = append(black, "0:00:00", "0:00:00")
 	a := New(Options{NoUnwinnable: true})
 	r := a.Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
-	for _, f := range r.Findings {
-		if f.Kind == PossibleFlag && f.Side == "black" && f.Move == 31 {
-			if want := "only 1 reading(s) after it show the clock still at 0:00"; !strings.Contains(f.Detail, want) {
-				t.Errorf("%q does not say %q", f.Detail, want)
-			}
-			return
-		}
+	f, ok := findingAt(r, PossibleFlag, "black", 31)
+	if !ok {
+		t.Fatalf("findings %q: no possible flag for Black at move 31", findingsOf(r))
 	}
-	t.Errorf("findings %q (Black %s after move 30): no possible flag for Black at move 31", findingsOf(r), black[29])
+	if want := "only 1 reading(s) after it show the clock still at 0:00"; !strings.Contains(f.Detail, want) {
+		t.Errorf("%q does not say %q", f.Detail, want)
+	}
 }
