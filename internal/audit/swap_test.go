@@ -87,11 +87,13 @@ func TestSwappedClocks(t *testing.T) {
 			said++
 			if r.TimeControl == swapped[i].TimeControl {
 				judged++
+			} else {
+				t.Errorf("%s.%s: swapped back, judged by %s; the game by %s", r.Round, r.Board, swapped[i].TimeControl, r.TimeControl)
 			}
 			if strings.Join(got, "; ") == strings.Join(want, "; ") {
 				same++
 			} else {
-				t.Logf("%s.%s: swapped back, findings %q; the game's %q", r.Round, r.Board, got, want)
+				t.Errorf("%s.%s: swapped back, findings %q; the game's %q", r.Round, r.Board, got, want)
 			}
 		}
 	}
