@@ -1148,3 +1148,45 @@ func TestCaseStandingAtZeroDoubt(t *testing.T) {
 		t.Errorf("%q does not say %q", f.Detail, want)
 	}
 }
+
+// TestCaseHiddenFlagTheEMTRefutes is a game at 100/40 + 50/20 + 15 with
+// 30 s from move 1 on a clock that gives both players the period at the
+// first flag, set with 30 minutes instead of 50 for the second period.
+// Black's time ran out in move 30; both clocks gained 30 minutes. White's
+// next reading, after a move of 5 s by its %emt, is below the 50 minutes
+// the control gives: judged by the control, White's first period's time
+// would have run out in that move. The %emt says the move took seconds,
+// not the 15 minutes White had left: no flag of White's.
+func TestCaseHiddenFlagTheEMTRefutes(t *testing.T) {
+	const tc = "40/6000+30:20/3000+30:900+30"
+	wUse := func(k int) time.Duration {
+		switch {
+		case k == 31:
+			return 5 * time.Second
+		case k < 31:
+			return 3*time.Minute + 21*time.Second
+		}
+		return 40 * time.Second
+	}
+	bUse := func(k int) time.Duration {
+		switch {
+		case k == 30:
+			return 2 * time.Minute
+		case k < 30:
+			return 3*time.Minute + 56*time.Second
+		}
+		return 50 * time.Second
+	}
+	start := 100*time.Minute + 30*time.Second
+	white := withEMT(series(start, 45, wUse, constant(30*time.Second), map[int]time.Duration{31: 30 * time.Minute}), wUse)
+	black := withEMT(series(start, 45, bUse, constant(30*time.Second), map[int]time.Duration{30: 30 * time.Minute}), bUse)
+	r := New(Options{NoUnwinnable: true}).Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	if _, ok := findingAt(r, FlagBeforeControl, "black", 30); !ok {
+		t.Errorf("findings %q: no flag-before-control for Black at move 30", findingsOf(r))
+	}
+	for _, f := range r.Findings {
+		if f.Side == "white" && f.Kind == FlagBeforeControl {
+			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
+}

@@ -782,6 +782,13 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 		if last.k != r.k-1 || lastRepeat || last.o-inc < T+tolRound || r.o-inc > T-tolRound {
 			return Finding{}, false // within a reading's rounding of the limit: the move is not known
 		}
+		// The move's %emt, where there is one, must have spent what was
+		// left of the first period's time: a move of seconds did not run
+		// out minutes, and the reading below the period's time then shows
+		// a period shorter than the control's, not a flag.
+		if r.emt != Unknown && r.emt+rg.sd[sd].emt.tol() < last.o-inc-T {
+			return Finding{}, false
+		}
 		next := -1
 		for y := x + 1; y < len(se.rs); y++ {
 			if se.kept[y] {

@@ -615,8 +615,13 @@ func (d *decoder) plain(p, x int) bool {
 // took and still agree: to the increment's tolerance where the side's
 // %emt agree with its clocks nearly everywhere, otherwise to a minute
 // (broadcasts time %emt from the board, %clk from the clock).
-func (d *decoder) emtTol() time.Duration {
-	if d.h.emt == emtTight {
+func (d *decoder) emtTol() time.Duration { return d.h.emt.tol() }
+
+// tol is how far a move's %emt may be from the time the clocks say it
+// took and still agree, for a side whose %emt agree with its clocks as
+// closely as l says.
+func (l emtLevel) tol() time.Duration {
+	if l == emtTight {
 		return tolIncr
 	}
 	return time.Minute
