@@ -1190,3 +1190,16 @@ func TestCaseHiddenFlagTheEMTRefutes(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseRoundKindDespiteAnOddBoard holds a simulated round whose clocks
+// give both players the period at the first flag, but for one board set
+// to count presses. That board shows its kind clearly, and so do several
+// of the others theirs: the round's kind is still the event's, and a flag
+// on one of its boards is weighed against explanations of another kind
+// (a counting clock one press off on both sides, the flag's reading set
+// aside as wrong) at the cost of a board set otherwise. While any board
+// showed another kind, the round had none, and these flags were only
+// possible.
+func TestCaseRoundKindDespiteAnOddBoard(t *testing.T) {
+	simEvidentFound(t, []simBoard{{114, 6}})
+}

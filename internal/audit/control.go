@@ -448,8 +448,11 @@ const clearMargin = 10.0
 
 // applyPrior finds the kind of clock a round's games show (two games or
 // more that one kind explains clearly better than every other kind tried,
-// none clearly another kind) and explains the games whose clock was judged
-// of another kind again with that prior.
+// and at most a quarter as many clearly another kind: an event sets its
+// clocks one way, and a board or two set otherwise show it on their own)
+// and explains the games whose clock was judged of another kind again
+// with that prior. A game that shows another kind clearly keeps it: the
+// prior costs less than clearMargin.
 func applyPrior(games []*roundGame) {
 	var clear [3]int
 	for _, rg := range games {
@@ -480,7 +483,7 @@ func applyPrior(games []*roundGame) {
 				others += on
 			}
 		}
-		if n >= 2 && others == 0 {
+		if n >= 2 && 4*others <= n {
 			prior = familyOf(clockMode(m))
 		}
 	}
