@@ -929,20 +929,24 @@ func TestCaseRepeatShownByEMT(t *testing.T) {
 }
 
 // TestCaseHiddenFlagEitherWay is a simulated game on a clock that gives
-// both players the period at the first flag: Black's time ran out in move
-// 38 (a 3:30 move with 1:36 left), which gave White the period with 1:40
-// of the first period left, and White's move 39 took 11:28. Black's flag
-// is only possible (one wrong reading would explain it), and without it
-// White's own flag in move 39 gave both players the period. White's time
-// of the first period ran out in move 39 either way: the finding says so.
+// both players the period at the first flag: White's time ran out in move
+// 39 (a move of 39 s by its %emt, with 31 s left), which gave Black the
+// period with 1:03 of the first period left, and Black's move 39 took
+// 6:47. White's flag is only possible (a wrong reading and Black's own
+// flag explain the readings nearly as well), and without it Black's own
+// flag in move 39 gave both players the period. Black's time of the first
+// period ran out in move 39 either way: the finding says so.
 func TestCaseHiddenFlagEitherWay(t *testing.T) {
-	_, rep := simBoardReport(t, 717, 10)
-	f, ok := findingAt(rep, FlagBeforeControl, "white", 39)
+	_, rep := simBoardReport(t, 1400, 10)
+	f, ok := findingAt(rep, FlagBeforeControl, "black", 39)
 	if !ok {
-		t.Fatalf("findings %q: no flag-before-control for White at move 39", findingsOf(rep))
+		t.Fatalf("findings %q: no flag-before-control for Black at move 39", findingsOf(rep))
 	}
-	if want := "White's own flag in move 39 gave both players the period: the flag fell before the control either way"; !strings.Contains(f.Detail, want) {
+	if want := "Black's own flag in move 39 gave both players the period: the flag fell before the control either way"; !strings.Contains(f.Detail, want) {
 		t.Errorf("%q does not say %q", f.Detail, want)
+	}
+	if _, ok := findingAt(rep, PossibleFlag, "white", 39); !ok {
+		t.Errorf("findings %q: no possible-flag for White at move 39", findingsOf(rep))
 	}
 }
 
@@ -1201,5 +1205,18 @@ func TestCaseHiddenFlagTheEMTRefutes(t *testing.T) {
 // showed another kind, the round had none, and these flags were only
 // possible.
 func TestCaseRoundKindDespiteAnOddBoard(t *testing.T) {
-	simEvidentFound(t, []simBoard{{114, 6}})
+	simEvidentFound(t, []simBoard{{114, 6}, {309, 8}})
+}
+
+// TestCaseFlagNearerThanAWrongReadingSimulated holds simulated games
+// whose flag before the control the nearest explanation without it
+// misses by 8 to 10 points: one wrong reading more (the flag's own), less
+// what it saves elsewhere. Black's flag at move 36 (seed 491) is, without
+// it, White's flag a move earlier that no reading of White's shows; at
+// move 39 (seed 135) a counting clock standing at 0:00 is, without it, a
+// wrong reading of 0:00 and moves that used the time to the second; at
+// move 38 (seed 717) the flag's reading is, without it, a wrong one and
+// the period White's own flag then gave. Each is a flag that fell.
+func TestCaseFlagNearerThanAWrongReadingSimulated(t *testing.T) {
+	simEvidentFound(t, []simBoard{{491, 8}, {135, 5}, {717, 10}})
 }
