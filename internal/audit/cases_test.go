@@ -1220,3 +1220,40 @@ func TestCaseRoundKindDespiteAnOddBoard(t *testing.T) {
 func TestCaseFlagNearerThanAWrongReadingSimulated(t *testing.T) {
 	simEvidentFound(t, []simBoard{{491, 8}, {135, 5}, {717, 10}})
 }
+
+// TestCaseFlagItsOwnClockHidesSimulated holds simulated games on clocks
+// that give both players the period at the first flag, in which a flag
+// after the control leaves no trace on the flagging player's own clock:
+// the overstep ate nearly all the fresh period (White's 11:30 of 15
+// minutes at move 67, seed 1364), or the other player, given the period,
+// spent nearly all of it on the next move (White's 16 minutes at move 62,
+// seed 1689). The other clock's gain of the period is the period the flag
+// gave, not time from nowhere: no clock-data.
+func TestCaseFlagItsOwnClockHidesSimulated(t *testing.T) {
+	for _, c := range []simBoard{{1364, 10}, {1689, 2}} {
+		_, rep := simBoardReport(t, c.seed, c.board)
+		for _, f := range rep.Findings {
+			if f.Kind == ClockData {
+				t.Errorf("seed %d board %d: %s %s %d: %s", c.seed, c.board, f.Kind, f.Side, f.Move, f.Detail)
+			}
+		}
+	}
+}
+
+// TestCaseHiddenFlagNeedsABothPlayersClockSimulated is a simulated game on
+// a clock that adds the period to the player whose time ran out alone.
+// White's time ran out before the control (the readings leave its move
+// open); read on a clock that gives both players the period, it gave
+// Black the third period at move 48, and Black's reading of 14:38 after
+// move 52 would be a flag the clock hid. On White's clock alone, Black's
+// 14:38 is what was left of the second period. A clock of that kind
+// explains the readings nearly as well, with no flag of Black's: Black is
+// not accused.
+func TestCaseHiddenFlagNeedsABothPlayersClockSimulated(t *testing.T) {
+	_, rep := simBoardReport(t, 23033, 3)
+	for _, f := range rep.Findings {
+		if f.Side == "black" && f.Kind == FlagBeforeControl {
+			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
+}

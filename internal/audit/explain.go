@@ -312,6 +312,22 @@ func bothModes(sd *[2]sideData, tc [2]clockd.TimeControl, own gameExplanation, h
 			}
 			both = next
 		}
+		// Time the other side's clock gained that no flag of its own or
+		// of this side's explains may be this side's flag all the same:
+		// one whose overstep ate nearly the whole fresh period leaves this
+		// side's readings looking like a plain move's.
+		if credits := gainCredits(both.sides[1-first], tc[1-first]); len(credits) > 0 {
+			h := hyp(first, modeFlagBoth, 0, runOutPlies(both.sides[1-first], sd[1-first], tc[1-first]))
+			h.credits = credits
+			e := decodeSide(&sd[first], h)
+			e.cost += creditBack(e, &sd[first], credits)
+			next := gameExplanation{tc: tc, mode: modeFlagBoth}
+			next.sides[first] = e
+			next.sides[1-first] = decodeSide(&sd[1-first], hyp(1-first, modeFlagBoth, 0, runOutPlies(e, sd[first], tc[first])))
+			if total(&next); next.cost < both.cost {
+				both = next
+			}
+		}
 		if both.cost < best.cost {
 			best = both
 		}

@@ -726,6 +726,17 @@ func doubt(fits bool, after int, margin float64, corroborated, atZero bool) i18n
 	return i18n.List{Sep: "; ", Items: why}
 }
 
+// ownFlagUnder reports whether side's readings, explained on a clock of
+// mode m (one that adds the period to the player whose time ran out alone,
+// or at the count), hold that player's own flag before the control in
+// move mv of period p alone: the flag then fell whichever way the clock
+// added the period.
+func ownFlagUnder(rg *roundGame, sd clockd.Side, m clockMode, p, mv int) bool {
+	e := decodeSide(&rg.sd[sd], hypothesis{tc: rg.ex.tc[sd], mode: m, emt: rg.sd[sd].emt})
+	span, ok := earlyFlagSpan(e, p)
+	return ok && span == moveSpan{mv, mv}
+}
+
 // countShown reports whether a side's readings show a counting clock: a
 // period's time that came at the count, with time left, plainly visible.
 func countShown(se sideExplanation, tc clockd.TimeControl, off int) bool {
@@ -840,6 +851,15 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 					return Finding{}, false // without the opponent's flag, this player's time may not have run out then
 				}
 				near++
+			}
+		}
+		// The period came early only on a clock that gives both players
+		// the period at the first flag: where a clock that adds it to the
+		// player whose time ran out alone explains the readings nearly as
+		// well, this player's clock may never have gained it early.
+		for m, c := range ex.modeCost {
+			if clockMode(m) != modeFlagBoth && c+rg.prior.penalty(clockMode(m))-ex.cost < strongMargin && !ownFlagUnder(rg, sd, clockMode(m), p-1, mv) {
+				return Finding{}, false
 			}
 		}
 		plyIdx := rg.sd[sd].plys[mv-1]

@@ -269,10 +269,28 @@ func (d *decoder) emit(to state, c float64, st step) {
 	if by := d.h.periodBy; by.period > 0 && to.p < by.period && d.rs[d.j].ply > by.ply {
 		return
 	}
+	if d.h.mode == modeFlagBoth && d.from >= 0 && d.crossesOppFlag(to) {
+		return
+	}
 	cell := d.j*d.nst + to.index()
 	if c += d.base; c < d.cost[cell] {
 		d.cost[cell], d.back[cell], d.prev[cell] = c, st, d.from
 	}
+}
+
+// crossesOppFlag reports whether a step into reading d.j in state to,
+// from cell d.from, passes an opponent's flag that gave this side its next
+// period and stays in the period before it: on a clock that gives both
+// players the period at the first flag, the hypothesis that the opponent's
+// time ran out there is one that this side's clock gained the period then.
+func (d *decoder) crossesOppFlag(to state) bool {
+	from, p := int(d.from)/d.nst, int(d.from)%d.nst/2
+	for _, f := range d.h.oppFlags {
+		if f.period == p+1 && to.p < f.period && f.ply > d.rs[from].ply && f.ply < d.rs[d.j].ply {
+			return true
+		}
+	}
+	return false
 }
 
 // credit is the increment a press adds in period p (1-based).
@@ -528,7 +546,7 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 			from := state{p: si / 2, frozen: si%2 == 1}
 			r := rs[i]
 			last := min(d.n-1, i+1+maxSkip)
-			if d.h.periodBy.period == 0 && d.plain(from.p, i+1) && d.plain(from.p, i+2) {
+			if d.h.periodBy.period == 0 && len(d.h.oppFlags) == 0 && d.plain(from.p, i+1) && d.plain(from.p, i+2) {
 				// Readings i+1 and i+2 follow each other plainly in
 				// this period: setting i+1 aside cannot do better
 				// (unless the period must change).
