@@ -293,6 +293,18 @@ func (d *decoder) crossesOppFlag(to state) bool {
 	return false
 }
 
+// oppFlagBefore reports whether an opponent's flag falls after reading i
+// and before reading j (or the last).
+func (d *decoder) oppFlagBefore(i, j int) bool {
+	hi := d.rs[min(j, d.n-1)].ply
+	for _, f := range d.h.oppFlags {
+		if f.ply > d.rs[i].ply && f.ply < hi {
+			return true
+		}
+	}
+	return false
+}
+
 // credit is the increment a press adds in period p (1-based).
 func credit(tc clockd.TimeControl, p int) time.Duration {
 	if p < 1 || p > len(tc.Periods) {
@@ -546,10 +558,11 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 			from := state{p: si / 2, frozen: si%2 == 1}
 			r := rs[i]
 			last := min(d.n-1, i+1+maxSkip)
-			if d.h.periodBy.period == 0 && len(d.h.oppFlags) == 0 && d.plain(from.p, i+1) && d.plain(from.p, i+2) {
+			if d.h.periodBy.period == 0 && !d.oppFlagBefore(i, i+2) && d.plain(from.p, i+1) && d.plain(from.p, i+2) {
 				// Readings i+1 and i+2 follow each other plainly in
 				// this period: setting i+1 aside cannot do better
-				// (unless the period must change).
+				// (unless the period must change: an opponent's flag
+				// between them gives it).
 				last = i + 1
 			}
 			for j := i + 1; j <= last; j++ {
