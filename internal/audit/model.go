@@ -269,8 +269,14 @@ func (d *decoder) emit(to state, c float64, st step) {
 	if by := d.h.periodBy; by.period > 0 && to.p < by.period && d.rs[d.j].ply > by.ply {
 		return
 	}
-	if d.h.mode == modeFlagBoth && d.from >= 0 && d.crossesOppFlag(to) {
-		return
+	if d.h.mode == modeFlagBoth && d.from >= 0 {
+		// The hypothesis that the opponent's time ran out at a ply is one
+		// that this side's clock gained its next period then: a step past
+		// that ply does not stay in the period before it.
+		from, p := int(d.from)/d.nst, int(d.from)%d.nst/2
+		if to.p <= p && d.oppFlagBetween(d.rs[from].ply, d.rs[d.j].ply, p+1) {
+			return
+		}
 	}
 	cell := d.j*d.nst + to.index()
 	if c += d.base; c < d.cost[cell] {
@@ -278,27 +284,11 @@ func (d *decoder) emit(to state, c float64, st step) {
 	}
 }
 
-// crossesOppFlag reports whether a step into reading d.j in state to,
-// from cell d.from, passes an opponent's flag that gave this side its next
-// period and stays in the period before it: on a clock that gives both
-// players the period at the first flag, the hypothesis that the opponent's
-// time ran out there is one that this side's clock gained the period then.
-func (d *decoder) crossesOppFlag(to state) bool {
-	from, p := int(d.from)/d.nst, int(d.from)%d.nst/2
+// oppFlagBetween reports whether an opponent's flag falls strictly between
+// plies lo and hi: with period > 0, one that began that period.
+func (d *decoder) oppFlagBetween(lo, hi, period int) bool {
 	for _, f := range d.h.oppFlags {
-		if f.period == p+1 && to.p < f.period && f.ply > d.rs[from].ply && f.ply < d.rs[d.j].ply {
-			return true
-		}
-	}
-	return false
-}
-
-// oppFlagBefore reports whether an opponent's flag falls after reading i
-// and before reading j (or the last).
-func (d *decoder) oppFlagBefore(i, j int) bool {
-	hi := d.rs[min(j, d.n-1)].ply
-	for _, f := range d.h.oppFlags {
-		if f.ply > d.rs[i].ply && f.ply < hi {
+		if f.ply > lo && f.ply < hi && (period == 0 || f.period == period) {
 			return true
 		}
 	}
@@ -489,7 +479,7 @@ func (d *decoder) preIncrement(x int) bool {
 	// with the times read so: a flag whose overstep left the clock a
 	// little above the reading before looks the same, with a long move.
 	if d.h.emt != emtPoor {
-		tol := d.emtTol()
+		tol := d.h.emt.tol()
 		if r.emt != Unknown && absDur(a.o+inc-late-r.emt) > tol || b.emt != Unknown && absDur(late+inc-b.o-b.emt) > tol {
 			return false
 		}
@@ -558,7 +548,7 @@ func decodeSide(sd *sideData, h hypothesis) sideExplanation {
 			from := state{p: si / 2, frozen: si%2 == 1}
 			r := rs[i]
 			last := min(d.n-1, i+1+maxSkip)
-			if d.h.periodBy.period == 0 && !d.oppFlagBefore(i, i+2) && d.plain(from.p, i+1) && d.plain(from.p, i+2) {
+			if d.h.periodBy.period == 0 && !d.oppFlagBetween(r.ply, rs[min(i+2, d.n-1)].ply, 0) && d.plain(from.p, i+1) && d.plain(from.p, i+2) {
 				// Readings i+1 and i+2 follow each other plainly in
 				// this period: setting i+1 aside cannot do better
 				// (unless the period must change: an opponent's flag
@@ -642,15 +632,10 @@ func (d *decoder) plain(p, x int) bool {
 	return true
 }
 
-// emtTol is how far a move's %emt may be from the time the clocks say it
+// tol is how far a move's %emt may be from the time the clocks say it
 // took and still agree: to the increment's tolerance where the side's
 // %emt agree with its clocks nearly everywhere, otherwise to a minute
 // (broadcasts time %emt from the board, %clk from the clock).
-func (d *decoder) emtTol() time.Duration { return d.h.emt.tol() }
-
-// tol is how far a move's %emt may be from the time the clocks say it
-// took and still agree, for a side whose %emt agree with its clocks as
-// closely as l says.
 func (l emtLevel) tol() time.Duration {
 	if l == emtTight {
 		return tolIncr
@@ -676,7 +661,7 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used, gift time.Duratio
 		bound = ok
 	}
 	if ok {
-		tol := d.emtTol()
+		tol := d.h.emt.tol()
 		m := absDur(used - d.delayed(k, r.k, emt))
 		if bound {
 			m = max(0, emt-used)
