@@ -1163,24 +1163,21 @@ func TestCaseStandingAtZeroDoubt(t *testing.T) {
 // not the 15 minutes White had left: no flag of White's.
 func TestCaseHiddenFlagTheEMTRefutes(t *testing.T) {
 	const tc = "40/6000+30:20/3000+30:900+30"
-	wUse := func(k int) time.Duration {
-		switch {
-		case k == 31:
-			return 5 * time.Second
-		case k < 31:
-			return 3*time.Minute + 21*time.Second
+	// Each move before move m takes before, move m at, the moves after it
+	// after.
+	thinks := func(m int, before, at, after time.Duration) func(int) time.Duration {
+		return func(k int) time.Duration {
+			switch {
+			case k < m:
+				return before
+			case k == m:
+				return at
+			}
+			return after
 		}
-		return 40 * time.Second
 	}
-	bUse := func(k int) time.Duration {
-		switch {
-		case k == 30:
-			return 2 * time.Minute
-		case k < 30:
-			return 3*time.Minute + 56*time.Second
-		}
-		return 50 * time.Second
-	}
+	wUse := thinks(31, 3*time.Minute+21*time.Second, 5*time.Second, 40*time.Second)
+	bUse := thinks(30, 3*time.Minute+56*time.Second, 2*time.Minute, 50*time.Second)
 	start := 100*time.Minute + 30*time.Second
 	white := withEMT(series(start, 45, wUse, constant(30*time.Second), map[int]time.Duration{31: 30 * time.Minute}), wUse)
 	black := withEMT(series(start, 45, bUse, constant(30*time.Second), map[int]time.Duration{30: 30 * time.Minute}), bUse)
