@@ -358,7 +358,7 @@ func gainCredits(se sideExplanation, tc clockd.TimeControl) []flagCredit {
 		if next == 0 || st.gained < next/2 || st.gained > next+gap*max(credit(tc, p), credit(tc, p+1))+tolRound {
 			continue
 		}
-		out = append(out, flagCredit{lo: se.rs[st.from].ply, hi: r.ply, bonus: costJump})
+		out = append(out, flagCredit{lo: se.rs[st.from].ply, hi: r.ply, period: p + 1, bonus: costJump})
 	}
 	return out
 }
@@ -377,7 +377,8 @@ func creditBack(ex sideExplanation, sd *sideData, credits []flagCredit) float64 
 		if st.from >= 0 {
 			k = ex.rs[st.from].k
 		}
-		back += d.flagBonus(d.flagPlies(k, st.flagAt, r))
+		lo, hi := d.flagPlies(k, st.flagAt, r)
+		back += d.flagBonus(lo, hi, ex.after[j].p)
 	}
 	return back
 }

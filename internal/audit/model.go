@@ -139,9 +139,11 @@ func (h hypothesis) forbids(st step, k int) bool {
 type oppFlag struct{ ply, period int }
 
 // flagCredit is a stretch of plies (lo, hi), exclusive, in which a flag
-// earns bonus points.
+// that begins the period earns bonus points (once: a second flag in the
+// stretch begins another period).
 type flagCredit struct {
 	lo, hi int
+	period int
 	bonus  float64
 }
 
@@ -159,10 +161,11 @@ func (d *decoder) flagPlies(k, flagAt int, r reading) (lo, hi int) {
 	return lo, r.ply
 }
 
-// flagBonus is the bonus a flag in plies [lo, hi] earns.
-func (d *decoder) flagBonus(lo, hi int) float64 {
+// flagBonus is the bonus a flag in plies [lo, hi] that begins period p
+// earns.
+func (d *decoder) flagBonus(lo, hi, p int) float64 {
 	for _, c := range d.h.credits {
-		if lo < c.hi && hi > c.lo {
+		if c.period == p && lo < c.hi && hi > c.lo {
 			return c.bonus
 		}
 	}
@@ -873,7 +876,8 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 			if ok && used >= -tolRound {
 				c := d.timeCost(i, k, r, gap, used, 0)
 				if len(d.h.credits) > 0 {
-					c -= d.flagBonus(d.flagPlies(k, st.flagAt, r))
+					lo, hi := d.flagPlies(k, st.flagAt, r)
+					c -= d.flagBonus(lo, hi, p+1)
 				}
 				switch {
 				case st.early:
