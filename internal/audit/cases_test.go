@@ -1254,3 +1254,46 @@ func TestCaseHiddenFlagNeedsABothPlayersClockSimulated(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseHiddenFlagEitherWayNeedsTheOwnFlagSimulated is a simulated game
+// in a very noisy feed in which neither player's time ran out before the
+// control. Black's clock read 6:11 after move 35, then 26:37 after moves
+// 36 and 37 (a garbled reading, sent again), then 3:41 after move 39. On a
+// clock that gives both players the period, the 26:37 reads as White's
+// flag in move 36 giving Black the period, and Black's first period run
+// out in move 36, a flag the clock hid; without White's flag, Black's own
+// flag in move 36 explains it nearly as well: the flag fell "either way".
+// But that own flag is no accusation itself: two wrong readings, in a feed
+// that has many, explain the readings with no flag of Black's at all.
+// Black is not accused.
+func TestCaseHiddenFlagEitherWayNeedsTheOwnFlagSimulated(t *testing.T) {
+	_, rep := simBoardReport(t, 5667, 11)
+	noAccusation(t, rep)
+}
+
+// TestCaseHiddenFlagKeptOnlyByARepeat is the game of
+// TestCaseHiddenFlagInTheLastMove with Black's reading after move 39 at
+// 49:00, below the period's time and its increment: with 15:10 of the
+// first period left after move 38, its time ran out in move 39, a flag
+// the clock hid, if the reading is right. The feed sent it again for move
+// 40, and the next reading, after move 41, is past the control, where a
+// reading below the period's time is the period's own. The flag rests on
+// the one reading: Black is not accused.
+func TestCaseHiddenFlagKeptOnlyByARepeat(t *testing.T) {
+	tc := "40/6000+30:20/3000+30:900+30"
+	inc := 30 * time.Second
+	w := series(100*time.Minute+30*time.Second, 32, constant(3*time.Minute), constant(inc), nil)
+	w = append(w, "0:46:30")
+	w = append(w, series(46*time.Minute+30*time.Second, 14, constant(2*time.Minute), constant(inc), nil)...)
+	b := blackGivenThePeriod(inc)[:38] // 1:05:10 after move 38, 15:10 of it the first period's
+	b = append(b, "0:49:00", "0:49:00")
+	b = append(b, series(49*time.Minute, 6, constant(100*time.Second), constant(inc), nil)...)
+	reps := New(Options{NoUnwinnable: true}).Round(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, w, b)))
+	got := findingsOf(reps[0])
+	if !strings.Contains(got, "flag-before-control white 33") {
+		t.Errorf("findings %q: White's flag at move 33 missing", got)
+	}
+	if strings.Contains(got, "flag-before-control black") {
+		t.Errorf("findings %q: Black accused on one reading sent twice", got)
+	}
+}

@@ -162,14 +162,16 @@ func reachesCount(sd *[2]sideData, tc [2]clockd.TimeControl) bool {
 // trying each clock mode. noEarly forbids a side's flag before the
 // control (the alternative an accusation is weighed against).
 func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, prior family) gameExplanation {
-	return explainGameBut(sd, tc, noEarly, [2]moveSpan{}, prior)
+	return explainGameBut(sd, tc, noEarly, [2]moveSpan{}, [2]bool{}, prior)
 }
 
 // explainGameBut is explainGame with a flag before the control dated at
-// move noAt[side] forbidden (0: none).
-func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, noAt [2]moveSpan, prior family) gameExplanation {
+// move noAt[side] forbidden (0: none), and, where noHidden[side] is set,
+// one that the period the opponent's flag gave early hid.
+func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, noAt [2]moveSpan, noHidden [2]bool, prior family) gameExplanation {
 	hyp := func(side int, mode clockMode, offset int, opp []oppFlag) hypothesis {
-		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], noFlagIn: noAt[side], emt: sd[side].emt}
+		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], noFlagIn: noAt[side],
+			noHiddenFlag: noHidden[side] && mode == modeFlagBoth, emt: sd[side].emt}
 	}
 	decode := func(mode clockMode, opp [2][]oppFlag) gameExplanation {
 		ex := gameExplanation{tc: tc, mode: mode}

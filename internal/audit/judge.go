@@ -544,7 +544,7 @@ func (a *Auditor) flagMoves(rg *roundGame, sd clockd.Side, j int, prev reading, 
 	for date {
 		var noAt [2]moveSpan
 		noAt[sd] = span
-		other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, rg.prior)
+		other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, [2]bool{}, rg.prior)
 		if behind(ex, other, other.cost) >= dateMargin {
 			break
 		}
@@ -810,9 +810,11 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 		if r.emt != Unknown && r.emt+rg.sd[sd].emt.tol() < last.o-inc-T {
 			return Finding{}, false
 		}
+		// (The low reading sent again by the relay keeps nothing: the
+		// next reading is the first after it that is not such a repeat.)
 		next := -1
 		for y := x + 1; y < len(se.rs); y++ {
-			if se.kept[y] {
+			if se.kept[y] && !(se.rs[y].o == r.o && relayRepeat(se.rs, y, tc, rg.sd[sd].emt)) {
 				next = y
 				break
 			}
@@ -851,6 +853,17 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 					return Finding{}, false // without the opponent's flag, this player's time may not have run out then
 				}
 				near++
+			}
+		}
+		if near > 0 {
+			// Either way rests on this player's own flag in those
+			// explanations, which must itself stand beyond doubt: no
+			// explanation in which this player's time never ran out
+			// before the control, shown or hidden, may come as near.
+			var none [2]bool
+			none[sd] = true
+			if alt := explainGameBut(&rg.sd, ex.tc, none, [2]moveSpan{}, none, rg.prior); behind(ex, alt, alt.cost) < strongMargin {
+				return Finding{}, false
 			}
 		}
 		// The period came early only on a clock that gives both players

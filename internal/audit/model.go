@@ -97,6 +97,11 @@ type hypothesis struct {
 	// noEarlyFlag forbids a flag before the control: the alternative an
 	// accusation is weighed against.
 	noEarlyFlag bool
+	// noHiddenFlag (modeFlagBoth) forbids a flag before the control that
+	// the period the opponent's flag gave early hid: a reading in that
+	// period, before the moves the period before it requires were
+	// completed, below the period's time and its increment (hiddenFlag).
+	noHiddenFlag bool
 	// periodBy (when its period is set) has that period begun by that
 	// ply: every reading after it is in that period or a later one. The
 	// alternative that the opponent's flag gave the period is weighed with
@@ -271,6 +276,11 @@ func (d *decoder) emit(to state, c float64, st step) {
 	}
 	if by := d.h.periodBy; by.period > 0 && to.p < by.period && d.rs[d.j].ply > by.ply {
 		return
+	}
+	if d.h.noHiddenFlag && to.p >= 2 {
+		if r := d.rs[d.j]; r.k <= d.h.tc.Required(to.p-1) && r.o-credit(d.h.tc, to.p) <= periodTime(d.h.tc, to.p)-tolRound {
+			return // the reading shows a flag the period given early hid
+		}
 	}
 	if d.h.mode == modeFlagBoth && d.from >= 0 {
 		// The hypothesis that the opponent's time ran out at a ply is one
