@@ -1255,6 +1255,19 @@ func TestCaseHiddenFlagNeedsABothPlayersClockSimulated(t *testing.T) {
 	}
 }
 
+// TestCaseOpponentsReadingSetAsideShowsTheFlagSimulated is a simulated
+// game on a clock that gives both players the period at the first flag.
+// Black's time ran out during move 37 (16:22 left, a move of nearly 26
+// minutes); Black's own readings rise by less than five minutes, and
+// White's next reading, 37:43 after 15:17, shows the period Black's flag
+// gave. Explained on a clock that adds the period at the player's own
+// flag, White's 37:43 is a wrong reading, not time from nowhere; the
+// search for a clock that gives both players the period must start from
+// it all the same.
+func TestCaseOpponentsReadingSetAsideShowsTheFlagSimulated(t *testing.T) {
+	simEvidentFound(t, []simBoard{{1629, 2}})
+}
+
 // TestCaseHiddenFlagEitherWayNeedsTheOwnFlagSimulated is a simulated game
 // in a very noisy feed in which neither player's time ran out before the
 // control. Black's clock read 6:11 after move 35, then 26:37 after moves

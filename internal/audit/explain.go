@@ -198,7 +198,7 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 		}
 		// A flag before the control gives both players the period on some
 		// clocks, in a game that ends before the control too.
-		if ex.cost > costBothMode+prior.penalty(modeFlagBoth) && (hasStep(own, ranOut) || hasStep(own, fromNowhere)) {
+		if ex.cost > costBothMode+prior.penalty(modeFlagBoth) && mayBeBoth(own) {
 			if both, _ := bothModes(sd, tc, own, hyp); both.cost+prior.penalty(modeFlagBoth) < ex.cost {
 				ex = both
 				ex.cost += prior.penalty(modeFlagBoth)
@@ -242,7 +242,7 @@ func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, 
 			best = count
 		}
 	}
-	if best.cost > costBothMode+prior.penalty(modeFlagBoth) && (hasStep(own, ranOut) || hasStep(own, fromNowhere)) {
+	if best.cost > costBothMode+prior.penalty(modeFlagBoth) && mayBeBoth(own) {
 		both, raw := bothModes(sd, tc, own, hyp)
 		costs[modeFlagBoth] = raw
 		if both.cost += prior.penalty(modeFlagBoth); both.cost < best.cost {
@@ -337,6 +337,22 @@ func bothModes(sd *[2]sideData, tc [2]clockd.TimeControl, own gameExplanation, h
 	return best, best.cost
 }
 
+// mayBeBoth says whether a game explained on a clock that adds the period
+// at the player's own flag shows what a clock that gives both players the
+// period at the first flag may explain better: a flag, time from nowhere,
+// or a reading set aside that shows about a period's time gained.
+func mayBeBoth(own gameExplanation) bool {
+	if hasStep(own, ranOut) || hasStep(own, fromNowhere) {
+		return true
+	}
+	for side := range own.sides {
+		if len(gainCredits(own.sides[side], own.tc[side])) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // maxTurns is how many times bothModes lets the two sides take the
 // periods each other's flags give: a game has at most three periods, and
 // each turn settles who flagged first in one more of them.
@@ -345,22 +361,35 @@ const maxTurns = 3
 // gainCredits are, for a side's opponent on a clock that gives both
 // players the period at the first flag, the stretches of plies in which a
 // flag of the opponent's would explain time that side's clock gained and
-// its explanation could not (a step of time from nowhere of about a
-// period's time): each worth what that time from nowhere cost.
+// its explanation could not, each worth what time from nowhere costs:
+// about a period's time, over a step of time from nowhere, or shown by a
+// reading set aside (the explanation took it for a wrong reading rather
+// than time from nowhere; the first of a run of them).
 func gainCredits(se sideExplanation, tc clockd.TimeControl) []flagCredit {
 	var out []flagCredit
+	last := -1 // the last kept reading
 	for j, r := range se.rs {
-		st := se.steps[j]
-		if !se.kept[j] || st.kind != stepJump || st.from < 0 {
+		from := -1
+		switch st := se.steps[j]; {
+		case se.kept[j] && st.kind == stepJump:
+			from = st.from
+		case !se.kept[j] && last >= 0 && (len(out) == 0 || out[len(out)-1].lo != se.rs[last].ply):
+			from = last
+		}
+		if se.kept[j] {
+			last = j
+		}
+		if from < 0 {
 			continue
 		}
-		p := se.after[st.from].p
+		p := se.after[from].p
 		next := periodTime(tc, p+1)
-		gap := time.Duration(r.k - se.rs[st.from].k)
-		if next == 0 || st.gained < next/2 || st.gained > next+gap*max(credit(tc, p), credit(tc, p+1))+tolRound {
+		gap := time.Duration(r.k - se.rs[from].k)
+		gained := r.o - se.rs[from].o - gap*credit(tc, p)
+		if next == 0 || gained < next/2 || gained > next+gap*max(credit(tc, p), credit(tc, p+1))+tolRound {
 			continue
 		}
-		out = append(out, flagCredit{lo: se.rs[st.from].ply, hi: r.ply, period: p + 1, bonus: costJump})
+		out = append(out, flagCredit{lo: se.rs[from].ply, hi: r.ply, period: p + 1, bonus: costJump})
 	}
 	return out
 }
