@@ -591,7 +591,22 @@ func TestCaseStoodAtZeroLongThink(t *testing.T) {
 // player's flag a move later; explained anew with the period begun at the
 // opponent's own flag, the readings after it no longer follow.
 func TestCaseBothPlayersClockSimulated(t *testing.T) {
-	simEvidentFound(t, []simBoard{{668, 10}, {675, 5}, {844, 8}, {1629, 10}, {1696, 2}, {69, 8}, {106, 6}})
+	simEvidentFound(t, []simBoard{{668, 10}, {844, 8}, {1629, 10}, {1696, 2}, {69, 8}, {106, 6}})
+}
+
+// TestCaseOpponentsFlagRunsItsClockDownSimulated holds simulated games on
+// clocks that give both players the period at the first flag, in which
+// the explanation an accusation was weighed against, the opponent's time
+// running out instead, let the opponent's clock keep what it had left and
+// gain the period too: the opponent's flag was charged, but its clock was
+// explained as a clock given the period at someone else's flag. In seed
+// 1046 White's time ran out in move 32 (42:05 left, a move of 42:54), and
+// Black, with 8:58 left, read 58:36 after move 32: the 50 minutes on top
+// of the time left, which Black's own flag in move 31, leaving at most the
+// fresh period, cannot show. A flag of the opponent's now runs the
+// opponent's clock down to 0:00 in that explanation as in any other.
+func TestCaseOpponentsFlagRunsItsClockDownSimulated(t *testing.T) {
+	simEvidentFound(t, []simBoard{{1046, 10}, {1017, 5}})
 }
 
 // simBoard is a board of a simulated round.

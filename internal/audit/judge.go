@@ -177,19 +177,16 @@ func opponentFlags(rg *roundGame, sd clockd.Side, a, b reading, p int) []flagAlt
 		}
 		h := hypothesis{tc: tc[sd], mode: modeFlagBoth, oppFlags: []oppFlag{{ply: r.ply, period: p + 1}}, noEarlyFlag: true, emt: rg.sd[sd].emt}
 		e := decodeSide(&rg.sd[sd], h)
-		// The opponent's clocks, explained with the period begun there
-		// (its own flag, dated at that move, is what this adds below) and
-		// later ones with the player's later flags: the move's time, and
-		// the readings after it, must follow from it, not from the period
-		// the player's flag gave in the explanation judged.
-		at := oppFlag{ply: r.ply - 1, period: p + 1}
-		oh := hypothesis{tc: tc[sd.Other()], mode: modeFlagBoth, noFlagIn: moveSpan{r.k, r.k}, emt: od.emt, periodBy: at,
-			oppFlags: append([]oppFlag{at}, runOutPlies(e, rg.sd[sd], tc[sd])...)}
+		// The opponent's clocks, explained with the period begun there by
+		// the opponent's own flag in that move (the decoder charges it as
+		// it charges the player's) and later ones with the player's later
+		// flags: the move's time, and the readings after it, must follow
+		// from a clock run down to 0:00 then, not from the period the
+		// player's flag gave in the explanation judged.
+		oh := hypothesis{tc: tc[sd.Other()], mode: modeFlagBoth, emt: od.emt, periodBy: oppFlag{ply: r.ply - 1, period: p + 1},
+			ownFlagIn: moveSpan{r.k, r.k}, oppFlags: runOutPlies(e, rg.sd[sd], tc[sd])}
 		oe := decodeSide(od, oh)
 		extra := 0.0
-		if r.k-1 < tc[sd.Other()].Required(p) {
-			extra += costFlag // the opponent's own flag before the control
-		}
 		if plainAfter := q.o + time.Duration(gap)*inc - r.o; plainAfter >= -tolRound && plainAfter <= time.Duration(gap)*plainWindow {
 			// The opponent's reading follows the one before as a plain
 			// move would: a flag needs its overstep to have eaten the

@@ -107,6 +107,11 @@ type hypothesis struct {
 	// alternative that the opponent's flag gave the period is weighed with
 	// the opponent's readings explained so.
 	periodBy oppFlag
+	// ownFlagIn (with periodBy) has that period begin with this side's
+	// own flag, dated in those moves: the alternative that the opponent's
+	// time ran out, not the player's, is the opponent's clock run down to
+	// 0:00, not one that kept its time and was given the period.
+	ownFlagIn moveSpan
 	// noFlagIn forbids a flag before the control dated in those moves
 	// (the zero span: none): the alternative the move of an accusation is
 	// weighed against.
@@ -277,6 +282,15 @@ func (d *decoder) emit(to state, c float64, st step) {
 	if by := d.h.periodBy; by.period > 0 && to.p < by.period && d.rs[d.j].ply > by.ply {
 		return
 	}
+	if by := d.h.periodBy; by.period > 0 && d.h.ownFlagIn.from > 0 && to.p >= by.period {
+		fromP := 1
+		if d.from >= 0 {
+			fromP = int(d.from) % d.nst / 2
+		}
+		if fromP < by.period && !(st.kind == stepPeriod && st.how == byRunOut && d.flagIn(st, d.h.ownFlagIn)) {
+			return
+		}
+	}
 	if d.h.noHiddenFlag && to.p >= 2 {
 		if r := d.rs[d.j]; r.k <= d.h.tc.Required(to.p-1) && r.o-credit(d.h.tc, to.p) <= periodTime(d.h.tc, to.p)-tolRound {
 			return // the reading shows a flag the period given early hid
@@ -295,6 +309,16 @@ func (d *decoder) emit(to state, c float64, st step) {
 	if c += d.base; c < d.cost[cell] {
 		d.cost[cell], d.back[cell], d.prev[cell] = c, st, d.from
 	}
+}
+
+// flagIn reports whether the flag over step st, into reading d.j, may
+// have fallen in the moves of span: its move where the readings date it,
+// else one of the moves they leave open.
+func (d *decoder) flagIn(st step, span moveSpan) bool {
+	if st.flagAt > 0 {
+		return span.has(st.flagAt)
+	}
+	return st.flagMin <= span.to && d.rs[d.j].k >= span.from
 }
 
 // oppFlagBetween reports whether an opponent's flag falls strictly between
