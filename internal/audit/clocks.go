@@ -14,6 +14,11 @@ import (
 const (
 	tolIncr = 3 * time.Second // how close a residual must be to one increment
 	minIncr = 5 * time.Second // increments smaller than this are not checked move by move
+	// minIncrEMT is the least increment checked against the moves' %emt:
+	// a residual of one increment must lie clear of the tolerance around
+	// none, or a clock and a board that round and time a second or two
+	// apart read as an increment missing or credited twice.
+	minIncrEMT = 2*tolIncr + time.Second
 )
 
 // emtFindings checks each plain step of a side's explanation between
@@ -39,8 +44,8 @@ func emtFindings(side clockd.Side, ex sideExplanation, d *sideData, s [2][]sideM
 			continue
 		}
 		inc := credit(t, ex.after[j].p)
-		if inc < minIncr || ex.after[st.from].p != ex.after[j].p {
-			continue
+		if inc < minIncrEMT || ex.after[st.from].p != ex.after[j].p || ex.after[j].frozen {
+			continue // (a clock standing at 0:00 credits nothing the %emt could check)
 		}
 		idx := r.k - 1
 		res := r.o - prev.o - inc + r.emt // what the increment and the move's time do not explain

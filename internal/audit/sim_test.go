@@ -40,7 +40,10 @@ type simStats struct {
 	ctrlChecked, ctrlWrong, ctrlAll, ctrlAllWrong                    int
 	shifts, shiftsVisible, shiftsFound, shiftsNear, shiftsSpurious   int
 	timeAdded, timeAddedFound, extraPress, extraPressFound           int
-	byMode                                                           map[string][2]int // evident flags per mode: found, total
+	// clock findings with no such incident within a move of theirs (the
+	// simulator's clocks never miss an increment)
+	incMissingNone, incExtraNone, timeAddedNone int
+	byMode                                      map[string][2]int // evident flags per mode: found, total
 }
 
 // simFailure is one property the audit broke, with what to reproduce it.
@@ -123,6 +126,17 @@ func TestSimulatedRounds(t *testing.T) {
 			t.Logf("%s, seed %d (ARBITERD_AUDIT_SIM_SEED=%d reproduces it):\n%s", p, f.seed, f.seed, f.text)
 		}
 	}
+}
+
+// nearIncident says whether the game has an incident of that kind on the
+// finding's side within a move of it.
+func nearIncident(g *broadcastsim.Game, f Finding, kind string) bool {
+	for _, in := range g.Incidents {
+		if in.Kind == kind && in.Side.String() == f.Side && in.Move >= f.Move-1 && in.Move <= f.Move+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // simRead parses a round's PGN; the generator's PGN must read cleanly.
@@ -290,6 +304,20 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 			}
 		}
 		for _, f := range rep.Findings {
+			switch f.Kind {
+			case IncrementMissing:
+				st.incMissingNone++
+			case IncrementExtra:
+				if !nearIncident(g, f, broadcastsim.ExtraPress) {
+					st.incExtraNone++
+				}
+			case TimeAdded:
+				if !nearIncident(g, f, broadcastsim.TimeAdded) {
+					st.timeAddedNone++
+				}
+			}
+		}
+		for _, f := range rep.Findings {
 			if (f.Kind != PeriodEarly && f.Kind != PeriodLate) || shifts[f.Kind+" "+simKey(f.Side, f.Move)] {
 				continue
 			}
@@ -342,6 +370,9 @@ func simFloors(t *testing.T, st *simStats) {
 	if float64(st.possibleSpurious)/g > 1.0/1000 {
 		t.Errorf("%d possible flags where that player never flagged in %d games: more than one in 1,000", st.possibleSpurious, st.games)
 	}
+	if none := st.incMissingNone + st.incExtraNone + st.timeAddedNone; float64(none)/g > 1.0/100 {
+		t.Errorf("%d increment or time-added findings where none happened in %d games: more than one in 100", none, st.games)
+	}
 }
 
 func simLog(t *testing.T, st *simStats) {
@@ -363,6 +394,8 @@ func simLog(t *testing.T, st *simStats) {
 	t.Logf("control identified where the clocks show it: %s wrong; in all games with clocks: %s wrong", rate(st.ctrlWrong, st.ctrlChecked), rate(st.ctrlAllWrong, st.ctrlAll))
 	t.Logf("period shifts: %d, visible %d, found %s; reported a move or two from one that happened: %d, where none happened: %d", st.shifts, st.shiftsVisible, rate(st.shiftsFound, st.shiftsVisible), st.shiftsNear, st.shiftsSpurious)
 	t.Logf("time added: found %s; presses without a move found as increment-extra: %s", rate(st.timeAddedFound, st.timeAdded), rate(st.extraPressFound, st.extraPress))
+	t.Logf("clock findings where none happened: increment-missing %d, increment-extra %d, time-added %d (%.4f per game)",
+		st.incMissingNone, st.incExtraNone, st.timeAddedNone, float64(st.incMissingNone+st.incExtraNone+st.timeAddedNone)/float64(max(1, st.games)))
 }
 
 // simCase describes a failing game for a human: the round's facts, the
