@@ -1351,3 +1351,36 @@ func TestCaseSmallIncrementNotCheckedByEMT(t *testing.T) {
 		t.Errorf("findings %q, want none", got)
 	}
 }
+
+// TestCasePreIncrementReadAfterTheCount is a game at 40/7200:1800+30 on a
+// counting clock, the moves' %emt exact: 30 s from move 41. White's
+// reading after move 50 was taken before the press credited its
+// increment, 30 s low, and the next reading is the clock's again. With
+// no increment, as in the first period, the low reading would follow the
+// one before by its move's %emt exactly, but after the count the move had
+// its increment: the reading is one read early, not a press without a
+// move at move 51, a quick one, over which the clock gained.
+func TestCasePreIncrementReadAfterTheCount(t *testing.T) {
+	use := func(k int) time.Duration {
+		if k == 51 {
+			return 5 * time.Second // a quick move: read from the low reading, the clock gained
+		}
+		return time.Duration(60+k%5*30) * time.Second
+	}
+	inc := func(k int) time.Duration {
+		switch {
+		case k < 40:
+			return 0
+		case k == 40:
+			return 30*time.Minute + 30*time.Second // the count's period and its increment
+		}
+		return 30 * time.Second
+	}
+	white := series(2*time.Hour, 60, use, inc, map[int]time.Duration{50: -30 * time.Second, 51: 30 * time.Second})
+	black := series(2*time.Hour, 60, use, inc, nil)
+	white, black = withEMT(white, use), withEMT(black, use)
+	r := New(Options{NoUnwinnable: true}).Game(readAll(t, clockGame(t, map[string]string{"TimeControl": "40/7200:1800+30"}, white, black))[0])
+	if got := findingsOf(r); got != "" {
+		t.Errorf("findings %q, want none", got)
+	}
+}

@@ -479,9 +479,13 @@ func (d *decoder) confirmed(x int) bool {
 		return false
 	}
 	tc := d.h.tc
+	// A period without an increment confirms nothing where the move's
+	// period by the count has one: a reading taken before the press
+	// credited it reads the same.
+	byCount := credit(tc, tc.PeriodOf(r.k-1))
 	for p := 1; p <= len(tc.Periods); p++ {
 		inc := credit(tc, p)
-		if absDur(a.o+inc-r.emt-r.o) <= tolIncr {
+		if absDur(a.o+inc-r.emt-r.o) <= tolIncr && !(inc < 2*time.Second && byCount >= 2*time.Second) {
 			return true
 		}
 		if p < len(tc.Periods) && r.emt >= a.o && absDur(a.o+max(inc, credit(tc, p+1))+periodTime(tc, p+1)-r.emt-r.o) <= tolIncr {
