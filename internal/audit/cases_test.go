@@ -1384,3 +1384,29 @@ func TestCasePreIncrementReadAfterTheCount(t *testing.T) {
 		t.Errorf("findings %q, want none", got)
 	}
 }
+
+// TestCaseHandAwardByControl: a clock that gains 50 s beyond its
+// increment over one move without %emt, and keeps it. In rapid play an
+// arbiter's award is one minute (A.3): 50 s is that minute less a quick
+// move, and the finding says so. In standard play it is two minutes
+// (7.5.5): 50 s is no award after any move, and no time-added is said.
+func TestCaseHandAwardByControl(t *testing.T) {
+	for _, c := range []struct {
+		tc    string
+		start time.Duration
+		inc   time.Duration
+		want  bool
+	}{
+		{"900+10", 15*time.Minute + 10*time.Second, 10 * time.Second, true},
+		{"40/5400+30:1800+30", 90*time.Minute + 30*time.Second, 30 * time.Second, false},
+	} {
+		use := func(k int) time.Duration { return time.Duration(5+k%4*4) * time.Second }
+		white := series(c.start, 36, use, constant(c.inc), map[int]time.Duration{20: 50*time.Second + use(20)})
+		black := series(c.start, 36, use, constant(c.inc), nil)
+		r := New(Options{NoUnwinnable: true}).Game(readAll(t, clockGame(t, map[string]string{"TimeControl": c.tc}, white, black))[0])
+		_, got := findingAt(r, TimeAdded, "white", 20)
+		if got != c.want {
+			t.Errorf("%s: findings %q, time-added at White's move 20 %v, want %v", c.tc, findingsOf(r), got, c.want)
+		}
+	}
+}

@@ -210,16 +210,20 @@ func emtAgreeing(res []time.Duration) int {
 }
 
 // byHand reports whether a clock's gain beyond the increments and the time
-// used is what an arbiter adds by hand: two minutes, or one in rapid and
-// blitz (7.5.5, A.3, 10.2), possibly with the increment of the press back
-// that follows a press without a move.
-func byHand(added, inc time.Duration) bool {
-	for _, d := range []time.Duration{2 * time.Minute, time.Minute} {
-		if absDur(added-d) <= tolRound || inc > 0 && absDur(added-d-inc) <= tolRound {
-			return true
-		}
+// used is what an arbiter adds by hand, award (handAward), possibly with
+// the increment of the press back that follows a press without a move.
+func byHand(added, inc, award time.Duration) bool {
+	return absDur(added-award) <= tolRound || inc > 0 && absDur(added-award-inc) <= tolRound
+}
+
+// handAward is the time an arbiter adds by hand for the opponent's
+// illegal move or a rejected claim under control tc: two minutes in
+// standard play (7.5.5, 10.2), one in rapid and blitz (A.3, B).
+func handAward(tc clockd.TimeControl) time.Duration {
+	if tc.Class() == clockd.Standard {
+		return 2 * time.Minute
 	}
-	return false
+	return time.Minute
 }
 
 func absDur(d time.Duration) time.Duration {

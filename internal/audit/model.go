@@ -755,10 +755,11 @@ func (d *decoder) unexplained(i int, r reading, gap int, to state, used, inc tim
 		}
 		d.emit(to, c, st)
 	}
-	if i >= 0 && gap == 1 && r.emt != Unknown && byHand(gained+r.emt, inc) {
+	award := handAward(d.h.tc)
+	if i >= 0 && gap == 1 && r.emt != Unknown && byHand(gained+r.emt, inc, award) {
 		st.kind = stepHand
 		d.emit(to, costHand, st)
-	} else if i >= 0 && gap == 1 && r.emt == Unknown && handWithoutEMT(gained, inc) {
+	} else if i >= 0 && gap == 1 && r.emt == Unknown && handWithoutEMT(gained, inc, award) {
 		// The arbiter's minutes less a move of up to a minute: without
 		// the move's %emt it cannot be told exactly.
 		st.kind = stepHand
@@ -767,15 +768,10 @@ func (d *decoder) unexplained(i int, r reading, gap int, to state, used, inc tim
 }
 
 // handWithoutEMT reports whether a gain beyond the increment is what the
-// arbiter's two minutes (one in rapid and blitz) leave after a move of up
-// to a minute.
-func handWithoutEMT(gained, inc time.Duration) bool {
-	for _, d := range []time.Duration{2 * time.Minute, time.Minute} {
-		if gained >= d-time.Minute && gained <= d+inc+tolRound {
-			return true
-		}
-	}
-	return false
+// time an arbiter adds by hand, award (handAward), leaves after a move of
+// up to a minute.
+func handWithoutEMT(gained, inc, award time.Duration) bool {
+	return gained >= award-time.Minute && gained <= award+inc+tolRound
 }
 
 // steps offers (emit) every way the clock can have gone from a kept
