@@ -1410,3 +1410,23 @@ func TestCaseHandAwardByControl(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseCountBetweenReadingsSimulated holds simulated games on counting
+// clocks that added the period on time, at the 40th press, whose readings
+// before it are missing or set aside (Black's in seed 16: 4:50 after move
+// 36, then 30:30 after move 40). The explanation's count may come a press
+// early elsewhere in the game, but these readings leave the press that
+// completed the 40 moves between them: no period-early is said.
+func TestCaseCountBetweenReadingsSimulated(t *testing.T) {
+	for _, c := range []struct {
+		seed  uint64
+		board int
+		side  string
+		move  int
+	}{{16, 1, "black", 40}, {1789, 8, "white", 40}, {2311, 6, "black", 40}} {
+		_, rep := simBoardReport(t, c.seed, c.board)
+		if f, ok := findingAt(rep, PeriodEarly, c.side, c.move); ok {
+			t.Errorf("seed %d board %d: %s %s %d: %s", c.seed, c.board, f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
+}
