@@ -65,6 +65,11 @@ const (
 	// to show a flag that a counting clock's count hid (the reading is the
 	// fresh period's either way).
 	flagEMTMargin = 5 * time.Second
+	// shownIncr is the least increment a reading shows: a press with it
+	// leaves at least a second on the clock, so 0:00 after it is a clock
+	// whose time ran out, and a reading read before the press credited it
+	// reads clearly low; a smaller one is lost in the rounding.
+	shownIncr = 2 * time.Second
 )
 
 // clockMode is how the clock adds the next period.
@@ -279,15 +284,13 @@ func (d *decoder) emit(to state, c float64, st step) {
 	if to.p < 1 || to.p > len(d.h.tc.Periods) {
 		return
 	}
-	if by := d.h.periodBy; by.period > 0 && to.p < by.period && d.rs[d.j].ply > by.ply {
-		return
-	}
-	if by := d.h.periodBy; by.period > 0 && d.h.ownFlagIn.from > 0 && to.p >= by.period {
-		fromP := 1
-		if d.from >= 0 {
-			fromP = int(d.from) % d.nst / 2
+	if by := d.h.periodBy; by.period > 0 {
+		if to.p < by.period && d.rs[d.j].ply > by.ply {
+			return
 		}
-		if fromP < by.period && !(st.kind == stepPeriod && st.how == byRunOut && d.flagIn(st, d.h.ownFlagIn)) {
+		// Begun with the side's own flag: the step into it must be that flag.
+		if d.h.ownFlagIn.from > 0 && to.p >= by.period && d.fromPeriod() < by.period &&
+			!(st.kind == stepPeriod && st.how == byRunOut && d.flagIn(st, d.h.ownFlagIn)) {
 			return
 		}
 	}
@@ -300,7 +303,7 @@ func (d *decoder) emit(to state, c float64, st step) {
 		// The hypothesis that the opponent's time ran out at a ply is one
 		// that this side's clock gained its next period then: a step past
 		// that ply does not stay in the period before it.
-		from, p := int(d.from)/d.nst, int(d.from)%d.nst/2
+		from, p := int(d.from)/d.nst, d.fromPeriod()
 		if to.p <= p && d.oppFlagBetween(d.rs[from].ply, d.rs[d.j].ply, p+1) {
 			return
 		}
@@ -309,6 +312,15 @@ func (d *decoder) emit(to state, c float64, st step) {
 	if c += d.base; c < d.cost[cell] {
 		d.cost[cell], d.back[cell], d.prev[cell] = c, st, d.from
 	}
+}
+
+// fromPeriod is the period of the state the step being offered leaves
+// (1 at the start).
+func (d *decoder) fromPeriod() int {
+	if d.from < 0 {
+		return 1
+	}
+	return int(d.from) % d.nst / 2
 }
 
 // flagIn reports whether the flag over step st, into reading d.j, may
@@ -392,7 +404,7 @@ func startCost(used time.Duration, k int, t time.Duration) float64 {
 // 2 s or more is a clock whose time ran out; without an increment, 0:00
 // after 0:00 is too (no move takes no time).
 func pressed(o, r, inc time.Duration) bool {
-	if inc >= 2*time.Second {
+	if inc >= shownIncr {
 		return r+time.Second >= inc
 	}
 	return r >= time.Second || o >= time.Second
@@ -417,7 +429,7 @@ func lastSecondCost(o time.Duration) float64 {
 // lastSecond is the cost of a press that left the clock at 0:00 (from o,
 // without an increment to lift it).
 func lastSecond(o, r, inc time.Duration) float64 {
-	if inc < 2*time.Second && r < time.Second && o >= time.Second {
+	if inc < shownIncr && r < time.Second && o >= time.Second {
 		return lastSecondCost(o)
 	}
 	return 0
@@ -446,7 +458,7 @@ func (d *decoder) glitchCost(x int, prevKept bool) float64 {
 		return costConfirmed
 	case d.preIncrement(x):
 		return costStale
-	case standsAtZero(d.rs[x].o) && x > 0 && d.rs[x-1].o >= time.Minute && credit(d.h.tc, d.h.tc.PeriodOf(d.rs[x].k-1)) >= 2*time.Second:
+	case standsAtZero(d.rs[x].o) && x > 0 && d.rs[x-1].o >= time.Minute && credit(d.h.tc, d.h.tc.PeriodOf(d.rs[x].k-1)) >= shownIncr:
 		return costGlitch + costZero
 	case !prevKept:
 		return costGlitchRun
@@ -485,7 +497,7 @@ func (d *decoder) confirmed(x int) bool {
 	byCount := credit(tc, tc.PeriodOf(r.k-1))
 	for p := 1; p <= len(tc.Periods); p++ {
 		inc := credit(tc, p)
-		if absDur(a.o+inc-r.emt-r.o) <= tolIncr && !(inc < 2*time.Second && byCount >= 2*time.Second) {
+		if absDur(a.o+inc-r.emt-r.o) <= tolIncr && !(inc < shownIncr && byCount >= shownIncr) {
 			return true
 		}
 		if p < len(tc.Periods) && r.emt >= a.o && absDur(a.o+max(inc, credit(tc, p+1))+periodTime(tc, p+1)-r.emt-r.o) <= tolIncr {
@@ -507,7 +519,7 @@ func (d *decoder) preIncrement(x int) bool {
 		return false
 	}
 	inc := credit(d.h.tc, d.h.tc.PeriodOf(r.k-1))
-	if inc < 2*time.Second {
+	if inc < shownIncr {
 		return false
 	}
 	late := r.o + inc
