@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,11 +129,11 @@ func TestSimulatedRounds(t *testing.T) {
 	}
 }
 
-// nearIncident says whether the game has an incident of that kind on the
-// finding's side within a move of it.
-func nearIncident(g *broadcastsim.Game, f Finding, kind string) bool {
+// nearIncident says whether the game has an incident of one of kinds on
+// the finding's side within moves of it.
+func nearIncident(g *broadcastsim.Game, f Finding, within int, kinds ...string) bool {
 	for _, in := range g.Incidents {
-		if in.Kind == kind && in.Side.String() == f.Side && in.Move >= f.Move-1 && in.Move <= f.Move+1 {
+		if slices.Contains(kinds, in.Kind) && in.Side.String() == f.Side && in.Move >= f.Move-within && in.Move <= f.Move+within {
 			return true
 		}
 	}
@@ -308,11 +309,11 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 			case IncrementMissing:
 				st.incMissingNone++
 			case IncrementExtra:
-				if !nearIncident(g, f, broadcastsim.ExtraPress) {
+				if !nearIncident(g, f, 1, broadcastsim.ExtraPress) {
 					st.incExtraNone++
 				}
 			case TimeAdded:
-				if !nearIncident(g, f, broadcastsim.TimeAdded) {
+				if !nearIncident(g, f, 1, broadcastsim.TimeAdded) {
 					st.timeAddedNone++
 				}
 			}
@@ -323,13 +324,7 @@ func simCheck(r *broadcastsim.Round, reps []*Report, st *simStats) []simFailure 
 			}
 			// A shift the readings date a move off (the reading of its
 			// move missing or wrong) is the clock's incident all the same.
-			near := false
-			for _, in := range g.Incidents {
-				if (in.Kind == broadcastsim.PeriodEarly || in.Kind == broadcastsim.PeriodLate) && in.Side.String() == f.Side && in.Move >= f.Move-2 && in.Move <= f.Move+2 {
-					near = true
-				}
-			}
-			if near {
+			if nearIncident(g, f, 2, broadcastsim.PeriodEarly, broadcastsim.PeriodLate) {
 				st.shiftsNear++
 			} else {
 				st.shiftsSpurious++
