@@ -609,6 +609,21 @@ func TestCaseOpponentsFlagRunsItsClockDownSimulated(t *testing.T) {
 	simEvidentFound(t, []simBoard{{1046, 10}, {1017, 5}})
 }
 
+// TestCaseTightEMTShowsTheCountsFlagSimulated holds simulated games on
+// counting clocks in which a player's time ran out in the move that
+// completed the 40: the count hid the flag, and the clock read exactly the
+// fresh period and its increment, as it does for a press in the last
+// second. Only the move's %emt tells them apart, on a side whose %emt
+// agree with its clocks to the second nearly everywhere. In seed 524
+// White had 0:04 left and the move's %emt was 0:28; a %emt 24 seconds
+// off on such a side was weighed barely above one a second off, and the
+// flag stayed a possible flag, a point short. Each three seconds a %emt
+// is off on such a side now weigh a point more, up to a wrong reading's
+// worth more.
+func TestCaseTightEMTShowsTheCountsFlagSimulated(t *testing.T) {
+	simEvidentFound(t, []simBoard{{524, 2}, {961, 4}, {1395, 7}, {2944, 7}})
+}
+
 // simBoard is a board of a simulated round.
 type simBoard struct {
 	seed  uint64

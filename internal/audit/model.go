@@ -732,8 +732,10 @@ func (d *decoder) timeCost(i, k int, r reading, gap int, used, gift time.Duratio
 		switch d.h.emt {
 		case emtTight:
 			// All but one in twenty of the side's %emt agree to the
-			// second: one that disagrees is as rare as a wrong reading.
-			c = max(c+min(costGlitch, float64(m)/float64(30*time.Second)), moveCost(used, gap)+costGlitch)
+			// second: one that disagrees is as rare as a wrong reading,
+			// and one that disagrees by half a minute rarer still (a
+			// point for each 3 s, up to a wrong reading's worth more).
+			c = max(c+min(costGlitch, float64(m)/float64(3*time.Second)), moveCost(used, gap)+costGlitch)
 		case emtFair:
 			// Three in four of the side's %emt agree to the second, and
 			// broadcasts time them from the board, where a long move is
