@@ -346,6 +346,66 @@ func TestCaseMiscountFlagAfterControl(t *testing.T) {
 			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
 		}
 	}
+	// What the arbiter is told is the clock's late count, which let
+	// White's clock run down (Black's shows the count at move 40), not a
+	// flag nobody claimed.
+	if got, want := findingsOf(r), "period-late white 42"; got != want {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+	if f, _ := findingAt(r, PeriodLate, "white", 42); !strings.Contains(f.Detail, "0:00 after move 41") {
+		t.Errorf("period-late white 42: %q does not give the reading at 0:00", f.Detail)
+	}
+}
+
+// 40/6000+30:20/3000+30:900+30 on a clock that counts presses. Black
+// has 2:30 after move 39; the readings of moves 40 to 43 are missing, and
+// Black's clock stands at 0:00 from move 44 on, play going on. The count
+// at move 40 gave the 50 minutes of the second period (to a clock at
+// 0:00 too, had Black's first period run out in move 40): what ran out by
+// move 44 is the second period, before the 60 moves it requires. The
+// explanation had kept Black in the first period, run out after move 40
+// (after its control, no flag before it), which a clock that counted move
+// 40 cannot show.
+func TestCaseRunOutAcrossTheCount(t *testing.T) {
+	const tc = "40/6000+30:20/3000+30:900+30"
+	at40 := map[int]time.Duration{40: 50 * time.Minute}
+	white := series(100*time.Minute, 50, constant(2*time.Minute+20*time.Second), constant(30*time.Second), at40)
+	black := series(100*time.Minute, 39, constant(3*time.Minute), constant(30*time.Second), nil)
+	black = append(black, "", "", "", "")
+	for k := 44; k <= 50; k++ {
+		black = append(black, "0:00:00")
+	}
+	r := New(Options{NoUnwinnable: true}).Game(readAll(t, clockGame(t, map[string]string{"TimeControl": tc}, white, black))[0])
+	var flag bool
+	for _, f := range r.Findings {
+		switch {
+		case f.Side == "black" && (f.Kind == FlagBeforeControl || f.Kind == PossibleFlag):
+			flag = f.Move >= 41 && f.Move <= 44
+		case f.Side == "black" && f.Kind == ClockData:
+			t.Errorf("%s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
+	if !flag {
+		t.Errorf("findings %q, want Black's flag in moves 41 to 44", findingsOf(r))
+	}
+}
+
+// TestCaseLateCountAfterTheClockRanDownSimulated holds simulated games on
+// counting clocks that added the second period a press or two late, after
+// the player had completed the 40 moves and the clock had run down to 0:00
+// meanwhile. The clock's late count is the finding (its time had run
+// out, after the control), not a flag nobody claimed.
+func TestCaseLateCountAfterTheClockRanDownSimulated(t *testing.T) {
+	for _, c := range []struct {
+		seed  uint64
+		board int
+		side  string
+	}{{8, 7, "white"}, {1317, 4, "white"}, {2878, 6, "black"}} {
+		_, rep := simBoardReport(t, c.seed, c.board)
+		if _, ok := findingAt(rep, PeriodLate, c.side, 42); !ok || strings.Contains(findingsOf(rep), ClockData) {
+			t.Errorf("seed %d board %d: findings %q, want %s %s 42 and no %s", c.seed, c.board, findingsOf(rep), PeriodLate, c.side, ClockData)
+		}
+	}
 }
 
 // Three wrong readings in a row that take a flag's shape, in a game whose
@@ -622,6 +682,41 @@ func TestCaseOpponentsFlagRunsItsClockDownSimulated(t *testing.T) {
 // worth more.
 func TestCaseTightEMTShowsTheCountsFlagSimulated(t *testing.T) {
 	simEvidentFound(t, []simBoard{{524, 2}, {961, 4}, {1395, 7}, {2944, 7}})
+}
+
+// TestCaseCountShownByTheOtherClockSimulated holds simulated games on
+// counting clocks in which one player's clock added the second period a
+// press or two late. That is a counting clock's shift only where the
+// other player's clock shows a counting clock; otherwise the same
+// readings are time from nowhere. The other clock showed one, where the
+// audit had looked only for a period a move apart: in seed 771 Black's
+// clock stood at 0:00 from its flag in move 32 until the count at move 40
+// (a clock adding the period at the flag adds it then), and in seed 668
+// White read 8:21 after move 38 and 34:38 after move 40, the reading of
+// move 39 missing, more than a flag in those moves could have left. In
+// seed 2150 the other clock's gain over a missing reading is what a flag
+// leaves (4:00, then 30:22 two moves later), and it shows no count. In
+// seed 2420 the readings after the control are garbled for three moves:
+// the shift names the moves since the last kept reading, the likeliest
+// first.
+func TestCaseCountShownByTheOtherClockSimulated(t *testing.T) {
+	for _, c := range []struct {
+		seed     uint64
+		board    int
+		side     string
+		move     int
+		from, to int
+	}{{771, 1, "white", 41, 0, 0}, {668, 1, "black", 42, 0, 0}, {2420, 10, "white", 41, 41, 44}} {
+		_, rep := simBoardReport(t, c.seed, c.board)
+		f, ok := findingAt(rep, PeriodLate, c.side, c.move)
+		if !ok || f.MoveFrom != c.from || f.MoveTo != c.to {
+			t.Errorf("seed %d board %d: findings %q, want %s %s %d (moves %d to %d)", c.seed, c.board, findingsOf(rep), PeriodLate, c.side, c.move, c.from, c.to)
+		}
+	}
+	_, rep := simBoardReport(t, 2150, 7)
+	if f, ok := findingAt(rep, PeriodLate, "black", 41); ok {
+		t.Errorf("seed 2150 board 7: %s %s %d: %s", f.Kind, f.Side, f.Move, f.Detail)
+	}
 }
 
 // simBoard is a board of a simulated round.

@@ -312,27 +312,51 @@ func (a *Auditor) periodFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 			// moves between them: the count may have come there, on time.
 			return f, false
 		}
+		// The count came after the reading's move, or, where readings
+		// before it are missing or set aside, in one of the moves since
+		// the last kept one: the explanation's press counter names the
+		// likeliest.
+		at := req + off
+		if at <= prev.k || at > rd.k {
+			at = rd.k
+		}
+		when := m("audit.period.at", at)
+		var from, to int
+		if rd.k-prev.k > 1 {
+			from, to = prev.k+1, rd.k
+			when = m("audit.period.between", from, to)
+		}
 		if off < 0 {
-			f.Kind, f.Article = PeriodEarly, "6.10"
+			f.Kind, f.Article, f.MoveFrom, f.MoveTo = PeriodEarly, "6.10", from, to
 			f.setMessage(m("audit.period-early",
-				i18n.Cap{Arg: added}, rd.k, who, req, hms(prev.o), prev.k, hms(rd.o), rd.k, req))
+				i18n.Cap{Arg: added}, when, who, req, hms(prev.o), prev.k, hms(rd.o), rd.k, req))
 		} else if !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()], ex.offset[sd.Other()]) {
 			// Nothing shows a counting clock: time that appeared.
 			f.Kind, f.Article = ClockData, "6.10"
 			f.setMessage(m("audit.clock-data.count",
 				hms(prev.o), prev.k, hms(rd.o), rd.k, sideMsg(sd.Other()), ex.tc[sd.Other()].Required(p-1)))
 		} else {
-			f.Kind, f.Article = PeriodLate, "6.10"
+			f.Kind, f.Article, f.MoveFrom, f.MoveTo = PeriodLate, "6.10", from, to
 			f.setMessage(m("audit.period-late",
-				i18n.Cap{Arg: added}, rd.k, req, hms(prev.o), prev.k, hms(rd.o), rd.k))
+				i18n.Cap{Arg: added}, when, req, hms(prev.o), prev.k, hms(rd.o), rd.k))
 		}
-		f.Move = rd.k
+		f.Move = at
 		return f, true
 	case byOpponentFlag:
 		return a.hiddenFlag(rg, sd, j, prev, pos, result)
 	case afterRunOut:
 		if st.early {
 			return a.flagFinding(rg, sd, j, prev, pos, result)
+		}
+		if x, ok := lateRunOut(rg, sd, j); ok {
+			// The count came late, and the clock ran down to 0:00 after
+			// the player had completed the period's moves.
+			out := se.rs[x]
+			last := se.rs[max(0, se.steps[x].from)]
+			f.Kind, f.Article = PeriodLate, "6.10"
+			f.setMessage(m("audit.period-late.run-out", i18n.Cap{Arg: added}, rd.k, req,
+				hms(last.o), last.k, out.k, hms(rd.o), rd.k, who, req))
+			return f, true
 		}
 	case byRunOut:
 		if st.early {
@@ -365,7 +389,42 @@ func (a *Auditor) runOutFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 	if !later {
 		return Finding{}, false
 	}
+	for x := j + 1; x < len(se.rs); x++ {
+		if se.kept[x] && se.steps[x].kind == stepPeriod {
+			if _, ok := lateRunOut(rg, sd, x); ok {
+				return Finding{}, false // the late count's finding tells it
+			}
+			break
+		}
+	}
 	return finding(ClockData, sd, rd.k, "6.10", m("audit.clock-data.zero", rd.k)), true
+}
+
+// lateRunOut reports whether side's period step j is a counting clock's
+// late count that came to a clock standing at 0:00 since the player's time
+// ran out after the period's moves were completed (on time the count
+// would have given the period first), and the reading at which the clock
+// first stood at 0:00. Only where the other player's clock shows a
+// counting clock (countShown): otherwise the readings are time from
+// nowhere.
+func lateRunOut(rg *roundGame, sd clockd.Side, j int) (int, bool) {
+	ex := rg.ex
+	se := ex.sides[sd]
+	st := se.steps[j]
+	if ex.mode != modeCount || ex.offset[sd] <= 0 || st.kind != stepPeriod || st.how != afterRunOut || st.early || st.from < 0 {
+		return 0, false
+	}
+	x := st.from
+	for x >= 0 && se.steps[x].kind != stepRunOut {
+		if !se.kept[x] || se.steps[x].from < 0 || !se.after[se.steps[x].from].frozen {
+			return 0, false
+		}
+		x = se.steps[x].from
+	}
+	if x < 0 || se.steps[x].early || !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()], ex.offset[sd.Other()]) {
+		return 0, false
+	}
+	return x, true
 }
 
 // flagFinding weighs a flag before the control that the cheapest
@@ -740,16 +799,29 @@ func ownFlagUnder(rg *roundGame, sd clockd.Side, m clockMode, p, mv int) bool {
 }
 
 // countShown reports whether a side's readings show a counting clock: a
-// period's time that came at the count, with time left, plainly visible.
+// period's time that came at the count with time left, plainly visible
+// (a move apart, or more than a flag in the moves between could have
+// left: the period and their increments), or that came at the count to a
+// clock that had stood at 0:00 since its flag (a clock adding the period
+// at the flag adds it then).
 func countShown(se sideExplanation, tc clockd.TimeControl, off int) bool {
 	for j, rd := range se.rs {
 		st := se.steps[j]
-		if !se.kept[j] || st.kind != stepPeriod || st.how != byCount || st.from < 0 {
+		if !se.kept[j] || st.kind != stepPeriod || st.from < 0 {
 			continue
 		}
+		from := se.rs[st.from]
 		p := se.after[j].p
-		if rd.o-se.rs[st.from].o >= periodTime(tc, p)/2 && rd.k-se.rs[st.from].k == 1 {
-			return true
+		switch st.how {
+		case afterRunOut:
+			if se.after[st.from].frozen {
+				return true
+			}
+		case byCount:
+			gap := time.Duration(rd.k - from.k)
+			if rd.o-from.o >= periodTime(tc, p)/2 && gap == 1 || rd.o > periodTime(tc, p)+gap*credit(tc, p)+tolRound {
+				return true
+			}
 		}
 	}
 	return false

@@ -853,22 +853,30 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 		// The time ran out during the gap and the clock stands at 0:00.
 		if standsAtZero(r.o) && (i >= 0 || r.k > 1) {
 			// Before the control by the Laws' count of completed moves,
-			// not by the clock's, which may have miscounted.
-			q := from.p
+			// not by the clock's, which may have miscounted. A count in
+			// the gap gave the period first (to a clock standing at 0:00
+			// too): the time that ran out is then the new period's.
+			q, left := p, o+added
 			early := q < P && r.k <= tc.Required(q)
 			if early && d.h.noEarlyFlag {
 				return
 			}
-			st := step{kind: stepRunOut, from: i, flagMin: k + 1, early: early, used: o}
+			st := step{kind: stepRunOut, from: i, flagMin: k + 1, early: early, used: left}
 			if gap == 1 {
 				st.flagAt = r.k
-			} else if at, ok := d.locateFlag(i, j, o, credit(tc, q)); ok {
+			} else if at, ok := d.locateFlag(i, j, o, credit(tc, q)); ok && began == 0 {
 				st.flagAt = at
 			}
 			if early && d.h.forbids(st, r.k) {
 				return
 			}
-			d.emit(state{p: q, frozen: true}, flagCost(o, periodTime(tc, q))+d.shortOfRunOut(i, k, r, gap, o), st)
+			c := flagCost(left, periodTime(tc, q))
+			if q < P && !early {
+				// After the period's moves, before a late count: the
+				// player, owed the next period, played on as with it.
+				c /= 2
+			}
+			d.emit(state{p: q, frozen: true}, c+d.shortOfRunOut(i, k, r, gap, left), st)
 		}
 	default:
 		p := from.p

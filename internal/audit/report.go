@@ -51,9 +51,10 @@ type Finding struct {
 	Kind string `json:"kind"`
 	Side string `json:"side"` // "white", "black", or "" for the game
 	Move int    `json:"move"` // the side's move number it concerns (0: the game)
-	// MoveFrom..MoveTo are the moves a flag may have fallen in, where the
-	// readings do not tell which (Move is among them, the likeliest);
-	// both 0 where they tell.
+	// MoveFrom..MoveTo are the moves a flag may have fallen in, or a
+	// counting clock's period come early or late in, where the readings
+	// do not tell which (Move is among them, the likeliest); both 0 where
+	// they tell.
 	MoveFrom int    `json:"move_from,omitempty"`
 	MoveTo   int    `json:"move_to,omitempty"`
 	Article  string `json:"article"`
