@@ -719,6 +719,38 @@ func TestCaseCountShownByTheOtherClockSimulated(t *testing.T) {
 	}
 }
 
+// TestCaseGainBeyondDoubtSimulated holds simulated rapid and blitz games
+// whose feeds get runs of readings wrong. A garbled low reading kept, and
+// the clock's return to its true time read as the arbiter's minute, said
+// the arbiter had added time where nobody had (seed 1574: 2:08, then 3:09
+// a move later, the 2:08 and the reading before it wrong). Time added by
+// hand, or an increment too many, is now said only where every
+// explanation without it is clearly behind, the wrong readings it needs
+// weighed at the rate the game's clocks show them. In seed 2542 White's
+// minute at move 38 was given (3:07, then 4:06 with a %emt of 0:02) and is
+// still found; the garbled gain at move 26 of the same game is not. The
+// same holds for an increment too many read from the clocks alone (seed
+// 145: 1:30:22, then 1:31:13 a move later in a game at 90 minutes and 30 s).
+func TestCaseGainBeyondDoubtSimulated(t *testing.T) {
+	for _, c := range []struct {
+		seed  uint64
+		board int
+		kind  string
+		side  string
+		move  int
+	}{{1574, 4, TimeAdded, "white", 8}, {2542, 4, TimeAdded, "white", 26}, {843, 8, TimeAdded, "white", 16}, {703, 8, TimeAdded, "black", 51},
+		{145, 6, IncrementExtra, "black", 5}, {99, 2, IncrementExtra, "black", 3}} {
+		_, rep := simBoardReport(t, c.seed, c.board)
+		if f, ok := findingAt(rep, c.kind, c.side, c.move); ok {
+			t.Errorf("seed %d board %d: %s %s %d: %s", c.seed, c.board, f.Kind, f.Side, f.Move, f.Detail)
+		}
+	}
+	_, rep := simBoardReport(t, 2542, 4)
+	if _, ok := findingAt(rep, TimeAdded, "white", 38); !ok {
+		t.Errorf("seed 2542 board 4: findings %q, want %s white 38", findingsOf(rep), TimeAdded)
+	}
+}
+
 // simBoard is a board of a simulated round.
 type simBoard struct {
 	seed  uint64

@@ -162,16 +162,23 @@ func reachesCount(sd *[2]sideData, tc [2]clockd.TimeControl) bool {
 // trying each clock mode. noEarly forbids a side's flag before the
 // control (the alternative an accusation is weighed against).
 func explainGame(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, prior family) gameExplanation {
-	return explainGameBut(sd, tc, noEarly, [2]moveSpan{}, [2]bool{}, prior)
+	return explainGameBut(sd, tc, forbidden{earlyFlag: noEarly}, prior)
 }
 
-// explainGameBut is explainGame with a flag before the control dated at
-// move noAt[side] forbidden (0: none), and, where noHidden[side] is set,
-// one that the period the opponent's flag gave early hid.
-func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, noEarly [2]bool, noAt [2]moveSpan, noHidden [2]bool, prior family) gameExplanation {
+// forbidden is what an alternative explanation of a game may not hold,
+// side by side: the explanations a finding is weighed against.
+type forbidden struct {
+	earlyFlag  [2]bool     // a flag before the control
+	flagIn     [2]moveSpan // a flag before the control dated in those moves (the zero span: none)
+	hiddenFlag [2]bool     // a flag that the period the opponent's flag gave early hid
+	gainAt     [2]int      // time added by hand, or an increment too many, after that move (0: none)
+}
+
+// explainGameBut is explainGame with what not forbids forbidden.
+func explainGameBut(sd *[2]sideData, tc [2]clockd.TimeControl, not forbidden, prior family) gameExplanation {
 	hyp := func(side int, mode clockMode, offset int, opp []oppFlag) hypothesis {
-		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: noEarly[side], noFlagIn: noAt[side],
-			noHiddenFlag: noHidden[side] && mode == modeFlagBoth, emt: sd[side].emt}
+		return hypothesis{tc: tc[side], mode: mode, offset: offset, oppFlags: opp, noEarlyFlag: not.earlyFlag[side], noFlagIn: not.flagIn[side],
+			noHiddenFlag: not.hiddenFlag[side] && mode == modeFlagBoth, noGainAt: not.gainAt[side], emt: sd[side].emt}
 	}
 	decode := func(mode clockMode, opp [2][]oppFlag) gameExplanation {
 		ex := gameExplanation{tc: tc, mode: mode}

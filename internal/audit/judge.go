@@ -259,10 +259,16 @@ func (a *Auditor) judge(rg *roundGame, r *Report, pos *positions) {
 			case stepJump:
 				r.Findings = append(r.Findings, jumpFinding(sd, rd, prev, st, tc, se.after[j].p))
 			case stepExtraInc:
+				if !gainStands(rg, sd, rd.k) {
+					continue
+				}
 				inc := credit(tc, se.after[j].p)
 				r.Findings = append(r.Findings, finding(IncrementExtra, sd, rd.k, "6.10, 7.5.3",
 					m("audit.increment-extra.twice", hms(prev.o), prev.k, hms(rd.o), rd.k, hms(st.gained), hms(inc))))
 			case stepHand:
+				if !gainStands(rg, sd, rd.k) {
+					continue
+				}
 				how := m("audit.hand.emt", hms(rd.emt), hms(st.gained+rd.emt))
 				if rd.emt == Unknown {
 					how = m("audit.hand.no-emt", hms(st.gained))
@@ -273,6 +279,24 @@ func (a *Auditor) judge(rg *roundGame, r *Report, pos *positions) {
 		}
 		r.Findings = append(r.Findings, emtFindings(sd, se, &rg.sd[side], rg.s, ex.tc)...)
 	}
+}
+
+// gainMargin is how far behind the explanation that holds it every
+// explanation without time added by hand, or an increment too many, must
+// be for the finding: the clocks say the arbiter or the clock added time,
+// which wrong readings must not say in a noisy feed.
+const gainMargin = possibleMargin
+
+// gainStands reports whether the time side's clock gained after move k,
+// read as time added by hand or as an increment too many, stands: every
+// explanation without it (readings set aside, a data fault, a flag) is
+// clearly behind, once the wrong readings it needs are weighed at the
+// rate the game's clocks show them.
+func gainStands(rg *roundGame, sd clockd.Side, k int) bool {
+	var not forbidden
+	not.gainAt[sd] = k
+	alt := explainGameBut(&rg.sd, rg.ex.tc, not, rg.prior)
+	return behind(rg.ex, alt, alt.cost) >= gainMargin
 }
 
 // jumpFinding reports time that appeared which no clock behaviour gives.
@@ -603,9 +627,9 @@ func (a *Auditor) flagMoves(rg *roundGame, sd clockd.Side, j int, prev reading, 
 	// names the moves it may have fallen in (up to maxSpan), and the 6.9
 	// verdict must be the same after each.
 	for date {
-		var noAt [2]moveSpan
-		noAt[sd] = span
-		other := explainGameBut(&rg.sd, ex.tc, [2]bool{}, noAt, [2]bool{}, rg.prior)
+		var not forbidden
+		not.flagIn[sd] = span
+		other := explainGameBut(&rg.sd, ex.tc, not, rg.prior)
 		if behind(ex, other, other.cost) >= dateMargin {
 			break
 		}
@@ -934,9 +958,9 @@ func (a *Auditor) hiddenFlag(rg *roundGame, sd clockd.Side, j int, prev reading,
 			// explanations, which must itself stand beyond doubt: no
 			// explanation in which this player's time never ran out
 			// before the control, shown or hidden, may come as near.
-			var none [2]bool
-			none[sd] = true
-			if alt := explainGameBut(&rg.sd, ex.tc, none, [2]moveSpan{}, none, rg.prior); behind(ex, alt, alt.cost) < strongMargin {
+			var not forbidden
+			not.earlyFlag[sd], not.hiddenFlag[sd] = true, true
+			if alt := explainGameBut(&rg.sd, ex.tc, not, rg.prior); behind(ex, alt, alt.cost) < strongMargin {
 				return Finding{}, false
 			}
 		}

@@ -117,6 +117,10 @@ type hypothesis struct {
 	// time ran out, not the player's, is the opponent's clock run down to
 	// 0:00, not one that kept its time and was given the period.
 	ownFlagIn moveSpan
+	// noGainAt forbids time added by hand, and an increment too many,
+	// after that move (0: none): the alternative a clock finding that
+	// says one came is weighed against.
+	noGainAt int
 	// noFlagIn forbids a flag before the control dated in those moves
 	// (the zero span: none): the alternative the move of an accusation is
 	// weighed against.
@@ -293,6 +297,9 @@ func (d *decoder) emit(to state, c float64, st step) {
 			!(st.kind == stepPeriod && st.how == byRunOut && d.flagIn(st, d.h.ownFlagIn)) {
 			return
 		}
+	}
+	if d.h.noGainAt > 0 && (st.kind == stepHand || st.kind == stepExtraInc) && d.rs[d.j].k == d.h.noGainAt {
+		return
 	}
 	if d.h.noHiddenFlag && to.p >= 2 {
 		if r := d.rs[d.j]; r.k <= d.h.tc.Required(to.p-1) && r.o-credit(d.h.tc, to.p) <= periodTime(d.h.tc, to.p)-tolRound {
