@@ -1494,6 +1494,34 @@ func TestCaseSmallIncrementNotCheckedByEMT(t *testing.T) {
 	}
 }
 
+// TestCaseIncrementGivenBack is a game at 90 minutes and 30 s a move, the
+// moves' %emt exact. White's readings after moves 20 and 21 were both
+// taken before the press credited its increment, 30 s low, and the next
+// is the clock's again. Each low reading follows the one before it by its
+// move's %emt, so the first reads as an increment not credited and the
+// move after the second as one credited twice; but a clock does not give
+// back an increment it missed two moves later. The clock's total is
+// right: nothing is reported.
+func TestCaseIncrementGivenBack(t *testing.T) {
+	use := func(k int) time.Duration { return time.Duration(40+k%4*20) * time.Second }
+	var white []string
+	c := 90*time.Minute + 30*time.Second
+	for k := 1; k <= 45; k++ {
+		c += 30*time.Second - use(k)
+		read := c
+		if k == 20 || k == 21 {
+			read -= 30 * time.Second // read before the press credited the increment
+		}
+		white = append(white, clockText(read))
+	}
+	white = withEMT(white, use)
+	black := withEMT(series(90*time.Minute+30*time.Second, 45, use, constant(30*time.Second), nil), use)
+	r := New(Options{NoUnwinnable: true}).Game(readAll(t, clockGame(t, map[string]string{"TimeControl": "5400+30"}, white, black))[0])
+	if got := findingsOf(r); got != "" {
+		t.Errorf("findings %q, want none", got)
+	}
+}
+
 // TestCasePreIncrementReadAfterTheCount is a game at 40/7200:1800+30 on a
 // counting clock, the moves' %emt exact: 30 s from move 41. White's
 // reading after move 50 was taken before the press credited its

@@ -68,6 +68,31 @@ func emtFindings(side clockd.Side, ex sideExplanation, d *sideData, s [2][]sideM
 	return out
 }
 
+// dropReturned leaves out of one side's findings an increment missing and
+// one too many within two moves of each other, either way round (from the
+// %emt or from the clocks alone): the clock gave back what it had not
+// credited, or took back what it had credited twice, which no clock does.
+// The readings between were read before the press credited the increment,
+// or after a second one: the clock's total is right.
+func dropReturned(fs []Finding) []Finding {
+	inc := func(f Finding) bool { return f.Kind == IncrementMissing || f.Kind == IncrementExtra }
+	drop := make([]bool, len(fs))
+	for i, f := range fs {
+		for j := i + 1; j < len(fs) && !drop[i]; j++ {
+			if g := fs[j]; inc(f) && inc(g) && !drop[j] && f.Kind != g.Kind && abs(f.Move-g.Move) <= 2 {
+				drop[i], drop[j] = true, true
+			}
+		}
+	}
+	out := fs[:0]
+	for i, f := range fs {
+		if !drop[i] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // opponentClean reports whether the opponent's moves just before and
 // after the side's move have clocks and %emt that agree. %emt is timed
 // from the board and %clk from the clock, so a player who presses late

@@ -218,6 +218,7 @@ func (a *Auditor) judge(rg *roundGame, r *Report, pos *positions) {
 		sd := clockd.Side(side)
 		se := ex.sides[side]
 		tc := ex.tc[side]
+		start := len(r.Findings)
 		for j, rd := range se.rs {
 			if !se.kept[j] {
 				continue
@@ -278,6 +279,7 @@ func (a *Auditor) judge(rg *roundGame, r *Report, pos *positions) {
 			}
 		}
 		r.Findings = append(r.Findings, emtFindings(sd, se, &rg.sd[side], rg.s, ex.tc)...)
+		r.Findings = append(r.Findings[:start], dropReturned(r.Findings[start:])...)
 	}
 }
 
