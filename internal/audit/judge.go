@@ -516,8 +516,9 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	// it to, or, where they cannot, the moves they leave open.
 	span := moveSpan{flagMove, flagMove}
 	gap := rd.k - prev.k
+	open := moveSpan{max(prev.k+1, st.flagMin), rd.k} // the moves the readings leave open
 	if gap > 1 {
-		span = moveSpan{prev.k + 1, rd.k} // read after missing or set-aside readings
+		span = open // read after missing or set-aside readings
 	}
 	if st.kind == stepPeriod {
 		switch {
@@ -554,9 +555,9 @@ func (a *Auditor) flagFinding(rg *roundGame, sd clockd.Side, j int, prev reading
 	f := Finding{Side: sd.String(), Move: flagMove}
 	when := m("audit.flag.when.during", flagMove, flagMove-1, req)
 	switch {
-	case gap > 1 && (!fits || span == moveSpan{prev.k + 1, rd.k}):
-		when = m("audit.flag.when.between", prev.k+1, rd.k, rd.k-1, req)
-		f.MoveFrom, f.MoveTo = prev.k+1, rd.k
+	case gap > 1 && (!fits || span == open):
+		when = m("audit.flag.when.between", open.from, rd.k, rd.k-1, req)
+		f.MoveFrom, f.MoveTo = open.from, rd.k
 	case fits && span.from < span.to:
 		when = m("audit.flag.when.span", span.from, span.to, span.to-1, req)
 		f.MoveFrom, f.MoveTo = span.from, span.to

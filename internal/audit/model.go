@@ -869,6 +869,9 @@ func (d *decoder) steps(i, k, ply int, o time.Duration, from state, j int) {
 				return
 			}
 			st := step{kind: stepRunOut, from: i, flagMin: k + 1, early: early, used: left}
+			if began > 0 {
+				st.flagMin = d.countAt(q-1) + 1 // after the count that began the period
+			}
 			if gap == 1 {
 				st.flagAt = r.k
 			} else if at, ok := d.locateFlag(i, j, o, credit(tc, q)); ok && began == 0 {
