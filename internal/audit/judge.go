@@ -377,8 +377,7 @@ func (a *Auditor) periodFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 		if x, ok := lateRunOut(rg, sd, j); ok {
 			// The count came late, and the clock ran down to 0:00 after
 			// the player had completed the period's moves.
-			out := se.rs[x]
-			last := se.rs[max(0, se.steps[x].from)]
+			out, last := se.rs[x], se.rs[se.steps[x].from]
 			f.Kind, f.Article = PeriodLate, "6.10"
 			f.setMessage(m("audit.period-late.run-out", i18n.Cap{Arg: added}, rd.k, req,
 				hms(last.o), last.k, out.k, hms(rd.o), rd.k, who, req))
@@ -447,8 +446,8 @@ func lateRunOut(rg *roundGame, sd clockd.Side, j int) (int, bool) {
 		}
 		x = se.steps[x].from
 	}
-	if x < 0 || se.steps[x].early || !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()], ex.offset[sd.Other()]) {
-		return 0, false
+	if x < 0 || se.steps[x].early || se.steps[x].from < 0 || !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()], ex.offset[sd.Other()]) {
+		return 0, false // (a run-out with no reading kept before it shows no time left to date it by)
 	}
 	return x, true
 }
