@@ -356,7 +356,7 @@ func (a *Auditor) periodFinding(rg *roundGame, sd clockd.Side, j int, prev readi
 			f.Kind, f.Article, f.MoveFrom, f.MoveTo = PeriodEarly, "6.10", from, to
 			f.setMessage(m("audit.period-early",
 				i18n.Cap{Arg: added}, when, who, req, hms(prev.o), prev.k, hms(rd.o), rd.k, req))
-		} else if !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()], ex.offset[sd.Other()]) {
+		} else if !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()]) {
 			// Nothing shows a counting clock: time that appeared.
 			f.Kind, f.Article = ClockData, "6.10"
 			f.setMessage(m("audit.clock-data.count",
@@ -446,7 +446,7 @@ func lateRunOut(rg *roundGame, sd clockd.Side, j int) (int, bool) {
 		}
 		x = se.steps[x].from
 	}
-	if x < 0 || se.steps[x].early || se.steps[x].from < 0 || !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()], ex.offset[sd.Other()]) {
+	if x < 0 || se.steps[x].early || se.steps[x].from < 0 || !countShown(ex.sides[sd.Other()], ex.tc[sd.Other()]) {
 		return 0, false // (a run-out with no reading kept before it shows no time left to date it by)
 	}
 	return x, true
@@ -830,7 +830,7 @@ func ownFlagUnder(rg *roundGame, sd clockd.Side, m clockMode, p, mv int) bool {
 // left: the period and their increments), or that came at the count to a
 // clock that had stood at 0:00 since its flag (a clock adding the period
 // at the flag adds it then).
-func countShown(se sideExplanation, tc clockd.TimeControl, off int) bool {
+func countShown(se sideExplanation, tc clockd.TimeControl) bool {
 	for j, rd := range se.rs {
 		st := se.steps[j]
 		if !se.kept[j] || st.kind != stepPeriod || st.from < 0 {
