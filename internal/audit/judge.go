@@ -694,10 +694,7 @@ func earlyFlagSpan(se sideExplanation, p int) (moveSpan, bool) {
 		if in != p {
 			return moveSpan{}, false
 		}
-		span = moveSpan{st.flagAt, st.flagAt}
-		if st.flagAt == 0 {
-			span = moveSpan{max(1, st.flagMin), rd.k}
-		}
+		span = st.flagMoves(rd.k)
 	}
 	return span, n == 1
 }

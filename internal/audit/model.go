@@ -331,13 +331,20 @@ func (d *decoder) fromPeriod() int {
 }
 
 // flagIn reports whether the flag over step st, into reading d.j, may
-// have fallen in the moves of span: its move where the readings date it,
-// else one of the moves they leave open.
+// have fallen in the moves of span.
 func (d *decoder) flagIn(st step, span moveSpan) bool {
+	m := st.flagMoves(d.rs[d.j].k)
+	return m.from <= span.to && m.to >= span.from
+}
+
+// flagMoves are the moves the flag over step st, which ends at the side's
+// move k, may have fallen in: its move where the readings date it, else
+// the moves they leave open.
+func (st step) flagMoves(k int) moveSpan {
 	if st.flagAt > 0 {
-		return span.has(st.flagAt)
+		return moveSpan{st.flagAt, st.flagAt}
 	}
-	return st.flagMin <= span.to && d.rs[d.j].k >= span.from
+	return moveSpan{max(1, st.flagMin), k}
 }
 
 // oppFlagBetween reports whether an opponent's flag falls strictly between
